@@ -1,0 +1,46 @@
+"""Jacobians of attached frames and points, and their J-dot-psi terms."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..kernels import _passes
+from . import _args
+from .kinematics import forward_kinematics, frame_id
+
+
+def frame_jacobian(model, data, q, name: str) -> np.ndarray:
+    """6 x nv Jacobian of a frame: rows ``[omega; v_origin]`` in world axes, at the frame origin.
+
+    This is Pinocchio's LOCAL_WORLD_ALIGNED Jacobian with angular rows first.
+    """
+    forward_kinematics(model, data, q)
+    J = np.zeros((6, model.nv))
+    _passes.frame_jacobian(model.tree.k, data.w, frame_id(model, name), J)
+    return J
+
+
+def point_jacobians(model, data, q, names) -> np.ndarray:
+    """(K, 3, nv) world-frame linear Jacobians of the origins of the named frames/points."""
+    forward_kinematics(model, data, q)
+    out = np.zeros((len(names), 3, model.nv))
+    J6 = np.zeros((6, model.nv))
+    for i, n in enumerate(names):
+        _passes.frame_jacobian(model.tree.k, data.w, frame_id(model, n), J6)
+        out[i] = J6[3:]
+    return out
+
+
+def marker_jacobians(model, data, q) -> np.ndarray:
+    """(K, 3, nv) Jacobians of all markers in ``model.markers`` order (rod markers included)."""
+    return point_jacobians(model, data, q, [m.name for m in model.markers])
+
+
+def frame_classical_acceleration(model, data, q, v, a, name: str) -> np.ndarray:
+    """``[alpha; a_origin]`` (world axes) of a frame for the motion ``(q, v, a)``, gravity excluded.
+
+    With ``a = 0`` this is ``J-dot v``, the acceleration bias of the frame.
+    """
+    forward_kinematics(model, data, q, v, a)
+    out = np.empty(6)
+    _passes.frame_classical_acceleration(model.tree.k, data.w, frame_id(model, name), out)
+    return out
