@@ -34,14 +34,16 @@ class Model:
         The parts. Every body is the child of exactly one joint; the joints and
         rods form a tree rooted at ``'ground'``.
     muscles : sequence
-        Musculotendon actuators (``engine.muscles``); each is validated against the model.
+        Musculotendon actuators (``engine.muscles.Muscle``); each is validated against the model.
+    wrap_objects : sequence
+        Wrap surfaces fixed on bodies (``engine.muscles.WrapCylinder`` ...), used by muscle paths.
     gravity : (3,) m/s^2 in the ground frame (default ``-9.80665`` along y, OpenSim's convention).
     metadata : dict
         Free-form provenance (sources, credits, subject data); saved with the model.
     """
 
     def __init__(self, name: str, bodies=(), joints=(), rods=(), frames=(), markers=(), contacts=(),
-                 muscles=(), gravity=DEFAULT_GRAVITY, metadata=None):
+                 muscles=(), wrap_objects=(), gravity=DEFAULT_GRAVITY, metadata=None):
         self.name = _check.name(name, "model")
         self.bodies = tuple(bodies)
         self.joints = tuple(joints)
@@ -50,6 +52,7 @@ class Model:
         self.markers = tuple(markers)
         self.contacts = tuple(contacts)
         self.muscles = tuple(muscles)
+        self.wrap_objects = tuple(wrap_objects)
         self.gravity = _check.vector(gravity, f"model '{name}'", "gravity", 3)
         self.metadata = dict(metadata or {})
         self._validate()
@@ -59,7 +62,8 @@ class Model:
         """A new model with some parts replaced (e.g. ``muscles=...``), validated again."""
         fields = dict(name=self.name, bodies=self.bodies, joints=self.joints, rods=self.rods,
                       frames=self.frames, markers=self.markers, contacts=self.contacts,
-                      muscles=self.muscles, gravity=self.gravity, metadata=self.metadata)
+                      muscles=self.muscles, wrap_objects=self.wrap_objects, gravity=self.gravity,
+                      metadata=self.metadata)
         unknown = set(changes) - set(fields)
         if unknown:
             raise TypeError(f"unknown model fields: {sorted(unknown)}")
@@ -140,6 +144,7 @@ class Model:
         return (self.name == other.name and self.bodies == other.bodies and self.joints == other.joints
                 and self.rods == other.rods and self.frames == other.frames and self.markers == other.markers
                 and self.contacts == other.contacts and self.muscles == other.muscles
+                and self.wrap_objects == other.wrap_objects
                 and np.array_equal(self.gravity, other.gravity) and self.metadata == other.metadata)
 
     __hash__ = object.__hash__
@@ -160,6 +165,7 @@ class Model:
         _unique(self.markers, "marker")
         _unique(self.contacts, "contact point")
         _unique(self.muscles, "muscle")
+        _unique(self.wrap_objects, "wrap object")
         # Bodies, frames and rods share one namespace: they are what parents refer to.
         seen = {GROUND: "ground"}
         for kind, table in (("body", self._bodies), ("frame", self._frames), ("rod", self._rods)):
@@ -173,10 +179,12 @@ class Model:
         self._coordinates = self._collect_coordinates()
         self._check_couplers()
         self._check_points()
+        for wo in self.wrap_objects:
+            owner = self._owner(wo.body, f"wrap object '{wo.name}'")
+            if owner not in self._bodies:
+                raise ModelError(f"must be fixed on a body, not {wo.body!r}", f"wrap object '{wo.name}'")
         for m in self.muscles:
-            check = getattr(m, "check_in", None)
-            if check is not None:
-                check(self)
+            m.check_in(self)
 
     def resolve(self, name: str) -> tuple[str, SE3]:
         """Resolve a parent reference to ``(owner, placement)``.

@@ -1,0 +1,1 @@
+"""Reading and writing files: our model format, OpenSim files, C3D. Writes are atomic."""
