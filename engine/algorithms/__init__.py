@@ -1,7 +1,9 @@
 """Algorithms as free functions of ``(model, data, q, v, a)``, named as in Pinocchio."""
 from .dynamics import coriolis_matrix, crba, external_wrenches, forward_dynamics, generalized_gravity, nle, rnea, rod_forces
-from .energy import center_of_mass, kinetic_energy, potential_energy, spatial_momentum
+from .energy import (center_of_mass, elastic_energy, kinetic_energy, potential_energy, rod_stiffness,
+                     spatial_momentum)
 from .integration import difference, integrate, normalize, simulate
+from .statics import StaticResult, static_equilibrium
 from .jacobians import frame_classical_acceleration, frame_jacobian, marker_jacobians, point_jacobians
 from .kinematics import (body_placements, forward_kinematics, frame_id, frame_placement, frame_positions,
                          marker_positions, rod_frames)
@@ -10,6 +12,6 @@ __all__ = [
     "forward_kinematics", "frame_id", "frame_placement", "frame_positions", "body_placements", "marker_positions",
     "rod_frames", "frame_jacobian", "point_jacobians", "marker_jacobians", "frame_classical_acceleration",
     "rnea", "nle", "generalized_gravity", "crba", "forward_dynamics", "rod_forces", "coriolis_matrix",
-    "external_wrenches", "kinetic_energy", "potential_energy", "center_of_mass", "spatial_momentum",
-    "integrate", "difference", "normalize", "simulate",
+    "external_wrenches", "kinetic_energy", "potential_energy", "elastic_energy", "rod_stiffness", "center_of_mass", "spatial_momentum",
+    "integrate", "difference", "normalize", "simulate", "static_equilibrium", "StaticResult",
 ]

@@ -24,18 +24,27 @@ def center_of_mass(model, data, q) -> np.ndarray:
     return c.sum(axis=0) / m.sum()
 
 
+def elastic_energy(model, q) -> float:
+    """Rods' strain energy ``0.5 (q - q_rest)^T K (q - q_rest)``, J (seed eq. 26's potential)."""
+    q = _args.q(model, q)
+    k = model.tree.k
+    free = k.seg_q >= 0
+    return float(0.5 * np.sum(k.seg_k[free] * (q[k.seg_q[free]] - k.seg_rest[free]) ** 2))
+
+
+def rod_stiffness(model) -> dict[int, float]:
+    """Diagonal stiffness of every rod coordinate, keyed by its q index (N m^2 per unit strain...)."""
+    k = model.tree.k
+    free = k.seg_q >= 0
+    return dict(zip(k.seg_q[free].tolist(), k.seg_k[free].tolist()))
+
+
 def potential_energy(model, data, q) -> float:
     """Gravitational plus rods' elastic energy, J (zero at the origin and at rest strain)."""
     q = _args.q(model, q)
     k = model.tree.k
     com = center_of_mass(model, data, q)
-    pe = -float(k.mass.sum() * (k.gravity @ com))
-    for s in range(k.seg_rest.shape[0]):
-        for mode in range(6):
-            qi = k.seg_q[s, mode]
-            if qi >= 0:
-                pe += 0.5 * k.seg_k[s, mode] * (q[qi] - k.seg_rest[s, mode]) ** 2
-    return pe
+    return -float(k.mass.sum() * (k.gravity @ com)) + elastic_energy(model, q)
 
 
 def spatial_momentum(model, data, q, v) -> np.ndarray:
