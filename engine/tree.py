@@ -22,6 +22,7 @@ import numpy as np
 from .errors import ModelError
 from .kernels import _functions as kf
 from .kernels import _joints as kj
+from .kernels._layout import FRAME, NODE, SEGMENT
 from .model.functions import Composition, Constant
 from .model.joints import (FreeJoint, GeneralJoint, Joint, PrismaticJoint, RevoluteJoint, SphericalJoint,
                            TransformAxis, UniversalJoint, WeldJoint)
@@ -29,23 +30,8 @@ from .model.model import GROUND
 from .model.rods import MODES
 from .spatial import SE3
 
-KTree = namedtuple("KTree", [
-    "nq", "nv", "gravity",
-    # nodes
-    "parent", "jtype", "Xp_R", "Xp_p", "ncol", "colq", "colv", "qidx", "axis",
-    "gen_axis", "gen_col", "gen_chain", "gen_nchain",
-    "pcs_x", "pcs_seg",
-    "mass", "mcom", "Io", "dyn",
-    # function pool
-    "fkind", "foff", "fn", "fpool",
-    # rod segments
-    "seg_rest", "seg_col", "seg_len", "seg_k", "seg_d", "seg_q", "seg_v", "seg_tip",
-    # attached frames
-    "frame_node", "frame_R", "frame_p",
-    # configuration space
-    "v2q", "quat_q",
-])
-KTree.__doc__ = """Flat arrays of a compiled model, passed to numba kernels as one argument."""
+KTree = namedtuple("KTree", ["nq", "nv", "gravity", "nodes", "segs", "frames", "funcs", "fpool", "v2q", "quat_q"])
+KTree.__doc__ = """The compiled model for the kernels: record arrays (``kernels._layout``) and index maps."""
 
 
 @dataclass
@@ -97,11 +83,11 @@ class Tree:
 
     @property
     def n_nodes(self) -> int:
-        return self.k.parent.shape[0]
+        return self.k.nodes.shape[0]
 
     @property
     def n_frames(self) -> int:
-        return self.k.frame_node.shape[0]
+        return self.k.frames.shape[0]
 
 
 class _Builder:
@@ -347,69 +333,45 @@ class _Builder:
 
     def arrays(self) -> KTree:
         N = len(self.nodes)
-        parent = np.array([n["parent"] for n in self.nodes], np.int64)
-        jtype = np.array([n["jtype"] for n in self.nodes], np.int64)
-        Xp_R = np.array([n["Xp"].R for n in self.nodes]).reshape(N, 3, 3)
-        Xp_p = np.array([n["Xp"].p for n in self.nodes]).reshape(N, 3)
-        ncol = np.array([len(n["cols"]) for n in self.nodes], np.int64)
-        colq = -np.ones((N, 6), np.int64)
-        colv = -np.ones((N, 6), np.int64)
-        qidx = np.array([n["qidx"] for n in self.nodes], np.int64)
-        axis = np.array([n["axis"] for n in self.nodes], float).reshape(N, 3)
-        gen_axis = np.zeros((N, 6, 3))
-        gen_col = -np.ones((N, 6), np.int64)
-        gen_chain = np.zeros((N, 6, 3), np.int64)
-        gen_nchain = np.zeros((N, 6), np.int64)
-        pcs_x = np.zeros(N)
-        pcs_seg = -np.ones(N, np.int64)
-        mass = np.zeros(N)
-        mcom = np.zeros((N, 3))
-        Io = np.zeros((N, 3, 3))
+        nodes = np.zeros(N, NODE)
+        nodes["gen_col"] = -1
+        nodes["pcs_seg"] = -1
+        nodes["colq"] = -1
+        nodes["colv"] = -1
         for i, n in enumerate(self.nodes):
+            rec = nodes[i]
+            rec["parent"] = n["parent"]
+            rec["jtype"] = n["jtype"]
+            rec["ncol"] = len(n["cols"])
+            rec["qidx"] = n["qidx"]
             for j, (qi, vi) in enumerate(n["cols"]):
-                colq[i, j] = qi
-                colv[i, j] = vi
+                rec["colq"][j] = qi
+                rec["colv"][j] = vi
+            rec["axis"] = n["axis"]
+            rec["Xp_R"] = n["Xp"].R
+            rec["Xp_p"] = n["Xp"].p
             if n["general"] is not None:
-                gen_axis[i], gen_col[i], gen_chain[i], gen_nchain[i] = n["general"]
+                rec["gen_axis"], rec["gen_col"], rec["gen_chain"], rec["gen_nchain"] = n["general"]
             if n["pcs"] is not None:
-                pcs_x[i], pcs_seg[i] = n["pcs"]
+                rec["pcs_x"], rec["pcs_seg"] = n["pcs"]
             if n["inertia"] is not None:
-                mass[i], mcom[i], Io[i] = n["inertia"]
+                rec["mass"], rec["mcom"], rec["Io"] = n["inertia"]
         # A node takes part in dynamics if it or a descendant has inertia.
-        dyn = mass > 0.0
+        dyn = nodes["mass"] > 0.0
         for i in range(N - 1, -1, -1):
-            if dyn[i] and parent[i] >= 0:
-                dyn[parent[i]] = True
-        S = len(self.segments)
-        seg = self.segments
-        if self.fun_elements:
-            fkind = np.array([e[0] for e in self.fun_elements], np.int64)
-            sizes = [e[1].size for e in self.fun_elements]
-            foff = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
-            fn = np.array([s // 5 if k == kf.PIECEWISE_CUBIC else s for k, s in zip(fkind, sizes)], np.int64)
-            fpool = np.concatenate([e[1] for e in self.fun_elements])
-        else:
-            fkind, foff, fn, fpool = kf.empty_pool()
-        F = len(self.frames)
-        return KTree(
-            nq=self.nq, nv=self.nv, gravity=np.array(self.model.gravity, float),
-            parent=parent, jtype=jtype, Xp_R=Xp_R, Xp_p=Xp_p, ncol=ncol, colq=colq, colv=colv, qidx=qidx,
-            axis=axis, gen_axis=gen_axis, gen_col=gen_col, gen_chain=gen_chain, gen_nchain=gen_nchain,
-            pcs_x=pcs_x, pcs_seg=pcs_seg, mass=mass, mcom=mcom, Io=Io, dyn=dyn,
-            fkind=fkind, foff=foff, fn=fn, fpool=fpool,
-            seg_rest=np.array([s["rest"] for s in seg], float).reshape(S, 6),
-            seg_col=np.array([s["col"] for s in seg], np.int64).reshape(S, 6),
-            seg_len=np.array([s["length"] for s in seg], float),
-            seg_k=np.array([s["k"] for s in seg], float).reshape(S, 6),
-            seg_d=np.array([s["d"] for s in seg], float).reshape(S, 6),
-            seg_q=np.array([s["q"] for s in seg], np.int64).reshape(S, 6),
-            seg_v=np.array([s["v"] for s in seg], np.int64).reshape(S, 6),
-            seg_tip=np.array([s["tip"] for s in seg], np.int64),
-            frame_node=np.array([f[0] for f in self.frames], np.int64),
-            frame_R=np.array([f[1].R for f in self.frames]).reshape(F, 3, 3),
-            frame_p=np.array([f[1].p for f in self.frames]).reshape(F, 3),
-            v2q=np.array(self.v2q, np.int64), quat_q=np.array(self.quat_q, np.int64),
-        )
+            if dyn[i] and nodes["parent"][i] >= 0:
+                dyn[nodes["parent"][i]] = True
+        nodes["dyn"] = dyn
+        segs = np.zeros(len(self.segments), SEGMENT)
+        for i, s in enumerate(self.segments):
+            segs[i] = (s["rest"], s["col"], s["q"], s["v"], s["length"], s["k"], s["d"], s["tip"])
+        frames = np.zeros(len(self.frames), FRAME)
+        for i, (node, placement) in enumerate(self.frames):
+            frames[i] = (node, placement.R, placement.p)
+        funcs, fpool = kf.pool_of(self.fun_elements)
+        return KTree(nq=self.nq, nv=self.nv, gravity=np.array(self.model.gravity, float), nodes=nodes, segs=segs,
+                     frames=frames, funcs=funcs, fpool=fpool, v2q=np.array(self.v2q, np.int64),
+                     quat_q=np.array(self.quat_q, np.int64))
 
 
 def compile_tree(model) -> Tree:

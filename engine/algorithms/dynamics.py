@@ -28,10 +28,10 @@ def external_wrenches(model, data, loads) -> np.ndarray:
     for name, wrench in loads.items():
         wr = np.asarray(wrench, dtype=float).reshape(6)
         fid = frame_id(model, name)
-        node = k.frame_node[fid]
+        node = k.frames[fid]["node"]
         if node < 0:
             continue  # a load on ground does nothing to the model
-        _passes.frame_placement(k, data.w, fid, R, x)
+        _passes.frame_placement(k.frames, data.ws, fid, R, x)
         out[node, :3] += wr[:3] + np.cross(x, wr[3:])
         out[node, 3:] += wr[3:]
     return out
@@ -48,9 +48,10 @@ def rnea(model, data, q, v, a, loads=None) -> np.ndarray:
     v = _args.v(model, v)
     a = _args.v(model, a, "a")
     k = model.tree.k
-    _passes.kinematics(k, data.w, q, v, a, 2, True)
+    _passes.kinematics(k.nodes, k.segs, k.funcs, k.fpool, k.gravity, data.ws, data.scr, q, v, a, 2, True)
+    data.q = q
     fext = data.no_fext if not loads else external_wrenches(model, data, loads)
-    _passes.rnea_backward(k, data.w, fext, data.tau)
+    _passes.rnea_backward(k.nodes, data.ws, fext, data.tau)
     return data.tau.copy()
 
 
@@ -69,8 +70,9 @@ def crba(model, data, q) -> np.ndarray:
     """Joint-space inertia matrix ``M(q)`` (seed eqs. 29-30, 49), symmetric positive definite."""
     q = _args.q(model, q)
     k = model.tree.k
-    _passes.kinematics(k, data.w, q, q[:0], q[:0], 0, False)
-    _passes.crba(k, data.w, data.M)
+    _passes.kinematics(k.nodes, k.segs, k.funcs, k.fpool, k.gravity, data.ws, data.scr, q, q[:0], q[:0], 0, False)
+    data.q = q
+    _passes.crba(k.nodes, data.ws, data.scr, data.M)
     return data.M.copy()
 
 
@@ -79,7 +81,7 @@ def rod_forces(model, q, v) -> np.ndarray:
     q = _args.q(model, q)
     v = _args.v(model, v)
     out = np.zeros(model.nv)
-    _passes.rod_forces(model.tree.k, q, v, out)
+    _passes.rod_forces(model.tree.k.segs, q, v, out)
     return out
 
 

@@ -18,25 +18,25 @@ def center_of_mass(model, data, q) -> np.ndarray:
     """Whole-model centre of mass (bodies and rod slices), m, world frame."""
     q = _args.q(model, q)
     k = model.tree.k
-    _passes.kinematics(k, data.w, q, q[:0], q[:0], 0, False)
-    m = k.mass
-    c = np.einsum("nij,nj->ni", data.w.oR, k.mcom) + data.w.op * m[:, None]
+    _passes.kinematics(k.nodes, k.segs, k.funcs, k.fpool, k.gravity, data.ws, data.scr, q, q[:0], q[:0], 0, False)
+    m = k.nodes["mass"]
+    c = np.einsum("nij,nj->ni", data.ws["oR"], k.nodes["mcom"]) + data.ws["op"] * m[:, None]
     return c.sum(axis=0) / m.sum()
 
 
 def elastic_energy(model, q) -> float:
     """Rods' strain energy ``0.5 (q - q_rest)^T K (q - q_rest)``, J (seed eq. 26's potential)."""
     q = _args.q(model, q)
-    k = model.tree.k
-    free = k.seg_q >= 0
-    return float(0.5 * np.sum(k.seg_k[free] * (q[k.seg_q[free]] - k.seg_rest[free]) ** 2))
+    segs = model.tree.k.segs
+    free = segs["q"] >= 0
+    return float(0.5 * np.sum(segs["k"][free] * (q[segs["q"][free]] - segs["rest"][free]) ** 2))
 
 
 def rod_stiffness(model) -> dict[int, float]:
     """Diagonal stiffness of every rod coordinate, keyed by its q index (N m^2 per unit strain...)."""
-    k = model.tree.k
-    free = k.seg_q >= 0
-    return dict(zip(k.seg_q[free].tolist(), k.seg_k[free].tolist()))
+    segs = model.tree.k.segs
+    free = segs["q"] >= 0
+    return dict(zip(segs["q"][free].tolist(), segs["k"][free].tolist()))
 
 
 def potential_energy(model, data, q) -> float:
@@ -44,7 +44,7 @@ def potential_energy(model, data, q) -> float:
     q = _args.q(model, q)
     k = model.tree.k
     com = center_of_mass(model, data, q)
-    return -float(k.mass.sum() * (k.gravity @ com)) + elastic_energy(model, q)
+    return -float(k.nodes["mass"].sum() * (k.gravity @ com)) + elastic_energy(model, q)
 
 
 def spatial_momentum(model, data, q, v) -> np.ndarray:
@@ -52,17 +52,7 @@ def spatial_momentum(model, data, q, v) -> np.ndarray:
     q = _args.q(model, q)
     v = _args.v(model, v)
     k = model.tree.k
-    _passes.kinematics(k, data.w, q, v, v, 1, False)
-    out = np.zeros(6)
-    for n in range(model.tree.n_nodes):
-        if k.mass[n] == 0.0:
-            continue
-        w, u = data.w.vel[n, :3], data.w.vel[n, 3:]
-        h = k.mcom[n]
-        L = k.Io[n] @ w + np.cross(h, u)
-        P = k.mass[n] * u - np.cross(h, w)
-        R, p = data.w.oR[n], data.w.op[n]
-        Pw = R @ P
-        out[:3] += R @ L + np.cross(p, Pw)
-        out[3:] += Pw
+    _passes.kinematics(k.nodes, k.segs, k.funcs, k.fpool, k.gravity, data.ws, data.scr, q, v, v, 1, False)
+    out = np.empty(6)
+    _passes.momentum(k.nodes, data.ws, out)
     return out

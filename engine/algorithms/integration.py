@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels import _integrate, _simulate
+from ..kernels._joints import FREE, SPHERICAL
 from ..spatial import matrix_to_quat, quat_to_matrix
 from . import _args
 
@@ -14,7 +15,7 @@ def integrate(model, q, v, dt: float = 1.0) -> np.ndarray:
     q = _args.q(model, q)
     v = _args.v(model, v)
     out = np.empty_like(q)
-    _integrate.integrate(model.tree.k, q, v, float(dt), out)
+    _integrate.integrate(model.tree.k.nodes, model.tree.k.v2q, q, v, float(dt), out)
     return out
 
 
@@ -27,9 +28,10 @@ def difference(model, q0, q1) -> np.ndarray:
     for vi, qi in enumerate(k.v2q):
         if qi >= 0:
             v[vi] = q1[qi] - q0[qi]
-    for n in np.flatnonzero((k.jtype == 3) | (k.jtype == 4)):
-        i0, v0 = k.qidx[n], k.colv[n, 0]
-        if k.jtype[n] == 3:
+    nodes = k.nodes
+    for n in np.flatnonzero((nodes["jtype"] == SPHERICAL) | (nodes["jtype"] == FREE)):
+        i0, v0 = nodes["qidx"][n], nodes["colv"][n, 0]
+        if nodes["jtype"][n] == SPHERICAL:
             R0, R1 = quat_to_matrix(q0[i0:i0 + 4]), quat_to_matrix(q1[i0:i0 + 4])
             v[v0:v0 + 3] = _log_so3(R0.T @ R1)
         else:
@@ -61,7 +63,7 @@ def _left_jacobian(w) -> np.ndarray:
 def normalize(model, q) -> np.ndarray:
     """Copy of ``q`` with unit quaternions."""
     out = np.array(q, dtype=float)
-    _integrate.normalize(model.tree.k, out)
+    _integrate.normalize(model.tree.k.quat_q, out)
     return out
 
 
@@ -76,7 +78,7 @@ def simulate(model, data, q0, v0, duration: float, dt: float, tau=None, passive=
     n = int(round(duration / dt))
     Q = np.empty((n + 1, model.nq))
     V = np.empty((n + 1, model.nv))
-    _simulate.simulate(model.tree.k, data.w, q0, v0, tau, bool(passive), float(dt), n, Q, V)
+    _simulate.simulate(model.tree.k, data.ws, data.scr, q0, v0, tau, bool(passive), float(dt), n, Q, V)
     return np.arange(n + 1) * dt, Q, V
 
 

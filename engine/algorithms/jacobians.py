@@ -15,7 +15,8 @@ def frame_jacobian(model, data, q, name: str) -> np.ndarray:
     """
     forward_kinematics(model, data, q)
     J = np.zeros((6, model.nv))
-    _passes.frame_jacobian(model.tree.k, data.w, frame_id(model, name), J)
+    k = model.tree.k
+    _passes.frame_jacobian(k.nodes, k.frames, data.ws, data.scr, frame_id(model, name), J)
     return J
 
 
@@ -24,8 +25,9 @@ def point_jacobians(model, data, q, names) -> np.ndarray:
     forward_kinematics(model, data, q)
     out = np.zeros((len(names), 3, model.nv))
     J6 = np.zeros((6, model.nv))
+    k = model.tree.k
     for i, n in enumerate(names):
-        _passes.frame_jacobian(model.tree.k, data.w, frame_id(model, n), J6)
+        _passes.frame_jacobian(k.nodes, k.frames, data.ws, data.scr, frame_id(model, n), J6)
         out[i] = J6[3:]
     return out
 
@@ -42,5 +44,5 @@ def frame_classical_acceleration(model, data, q, v, a, name: str) -> np.ndarray:
     """
     forward_kinematics(model, data, q, v, a)
     out = np.empty(6)
-    _passes.frame_classical_acceleration(model.tree.k, data.w, frame_id(model, name), out)
+    _passes.frame_classical_acceleration(model.tree.k.frames, data.ws, frame_id(model, name), out)
     return out

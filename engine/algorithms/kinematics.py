@@ -30,7 +30,8 @@ def forward_kinematics(model, data, q, v=None, a=None) -> None:
             raise ValueError("a given without v")
         aa = _args.v(model, a, "a")
         level = 2
-    _passes.kinematics(model.tree.k, data.w, q, vv, aa, level, False)
+    k = model.tree.k
+    _passes.kinematics(k.nodes, k.segs, k.funcs, k.fpool, k.gravity, data.ws, data.scr, q, vv, aa, level, False)
     data.q = q
 
 
@@ -47,7 +48,7 @@ def frame_placement(model, data, name: str) -> SE3:
     """World placement of a body, frame, rod tip, marker or contact point (after forward_kinematics)."""
     R = np.empty((3, 3))
     p = np.empty(3)
-    _passes.frame_placement(model.tree.k, data.w, frame_id(model, name), R, p)
+    _passes.frame_placement(model.tree.k.frames, data.ws, frame_id(model, name), R, p)
     return SE3(R, p)
 
 
@@ -56,7 +57,7 @@ def frame_positions(model, data, ids) -> np.ndarray:
     out = np.empty((len(ids), 3))
     R = np.empty((3, 3))
     for i, k in enumerate(ids):
-        _passes.frame_placement(model.tree.k, data.w, int(k), R, out[i])
+        _passes.frame_placement(model.tree.k.frames, data.ws, int(k), R, out[i])
     return out
 
 
@@ -88,5 +89,5 @@ def rod_frames(model, data, rod: str, s) -> tuple[np.ndarray, np.ndarray]:
         xs[i] = x
     R = np.empty((s.size, 3, 3))
     p = np.empty((s.size, 3))
-    _rodgeom.rod_frames(model.tree.k, data.w, data.q, segs, xs, R, p)
+    _rodgeom.rod_frames(model.tree.k.nodes, model.tree.k.segs, data.ws, data.q, segs, xs, R, p)
     return R, p

@@ -23,7 +23,7 @@ POLYNOMIAL = 2
 PIECEWISE_CUBIC = 3
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, inline="always")
 def eval_function(kind, off, n, pool, x):
     """Return ``(f(x), f'(x), f''(x))`` for one pooled function."""
     if kind == CONSTANT:
@@ -70,32 +70,32 @@ def eval_function(kind, off, n, pool, x):
     return y, dy, ddy
 
 
-@nb.njit(cache=True, nogil=True)
-def eval_chain(chain, nchain, fkind, foff, fn, pool, x):
+@nb.njit(cache=True, nogil=True, inline="always")
+def eval_chain(chain, nchain, funcs, pool, x):
     """Evaluate ``f_k(...f_1(x))`` for the function ids ``chain[:nchain]`` (innermost first).
 
-    Returns value, first and second derivative with respect to ``x``. An empty
-    chain is the identity.
+    ``funcs`` are FUNCTION records (``kernels._layout``). Returns value, first and
+    second derivative with respect to ``x``. An empty chain is the identity.
     """
     y = x
     dy = 1.0
     ddy = 0.0
     for i in range(nchain):
-        f = chain[i]
-        g, dg, ddg = eval_function(fkind[f], foff[f], fn[f], pool, y)
+        fr = funcs[chain[i]]
+        g, dg, ddg = eval_function(fr.kind, fr.off, fr.n, pool, y)
         ddy = ddg * dy * dy + dg * ddy
         dy = dg * dy
         y = g
     return y, dy, ddy
 
 
-@nb.njit(cache=True, nogil=True)
-def eval_function_array(kind, off, n, pool, x, out):
-    """Vectorised :func:`eval_function`: ``out[i] = (f, f', f'')(x[i])``."""
-    for i in range(x.shape[0]):
-        out[i, 0], out[i, 1], out[i, 2] = eval_function(kind, off, n, pool, x[i])
-
-
-def empty_pool():
-    """Arrays of an empty function pool (kinds, offsets, counts, floats)."""
-    return (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.float64))
+def pool_of(elements):
+    """FUNCTION records and the float pool for a list of ``(kind, params)`` elementary functions."""
+    from ._layout import FUNCTION
+    funcs = np.zeros(len(elements), FUNCTION)
+    off = 0
+    for i, (kind, params) in enumerate(elements):
+        funcs[i] = (kind, off, params.size // 5 if kind == PIECEWISE_CUBIC else params.size)
+        off += params.size
+    pool = np.concatenate([p for _, p in elements]) if elements else np.zeros(0)
+    return funcs, pool.astype(np.float64)

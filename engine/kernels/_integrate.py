@@ -14,24 +14,24 @@ from ._so3 import quat_exp_right, quat_to_rot, so3_coefficients
 
 
 @nb.njit(cache=True, nogil=True)
-def integrate(t, q, v, dt, out):
+def integrate(nodes, v2q, q, v, dt, out):
     """``out = q (+) v dt`` (``out`` may be ``q``)."""
     for i in range(q.shape[0]):
         out[i] = q[i]
-    for vi in range(t.v2q.shape[0]):
-        qi = t.v2q[vi]
+    for vi in range(v2q.shape[0]):
+        qi = v2q[vi]
         if qi >= 0:
             out[qi] = q[qi] + v[vi] * dt
     R = np.empty((3, 3))
-    for n in range(t.parent.shape[0]):
-        jt = t.jtype[n]
-        if jt == SPHERICAL:
-            i0 = t.qidx[n]
-            v0 = t.colv[n, 0]
+    for n in range(nodes.shape[0]):
+        nd = nodes[n]
+        if nd.jtype == SPHERICAL:
+            i0 = nd.qidx
+            v0 = nd.colv[0]
             quat_exp_right(out, i0, v[v0] * dt, v[v0 + 1] * dt, v[v0 + 2] * dt)
-        elif jt == FREE:
-            i0 = t.qidx[n]
-            v0 = t.colv[n, 0]
+        elif nd.jtype == FREE:
+            i0 = nd.qidx
+            v0 = nd.colv[0]
             wx = v[v0] * dt
             wy = v[v0 + 1] * dt
             wz = v[v0 + 2] * dt
@@ -54,10 +54,10 @@ def integrate(t, q, v, dt, out):
 
 
 @nb.njit(cache=True, nogil=True)
-def normalize(t, q):
-    """Renormalise the quaternions in ``q`` in place."""
-    for k in range(t.quat_q.shape[0]):
-        i = t.quat_q[k]
+def normalize(quat_q, q):
+    """Renormalise the quaternions in ``q`` in place (``quat_q``: their first q indices)."""
+    for k in range(quat_q.shape[0]):
+        i = quat_q[k]
         n = 1.0 / math.sqrt(q[i] ** 2 + q[i + 1] ** 2 + q[i + 2] ** 2 + q[i + 3] ** 2)
         for j in range(4):
             q[i + j] *= n

@@ -22,9 +22,11 @@ PCS         a point at arclength ``x`` inside a Piecewise Constant Strain rod
             fixed modes keep their rest value. ``S`` is the seed's
             ``A^-1 T B`` of eqs. 17-19 written in closed form through the SO(3)
             Jacobians, and ``c`` its exact time derivative.
+
+``nd`` is a NODE record, ``segs`` SEGMENT records, ``funcs``/``fpool`` the
+function pool and ``sc`` a SCRATCH record (``kernels._layout``).
 """
 import numba as nb
-import numpy as np
 
 from ._functions import eval_chain
 from ._so3 import quat_to_rot, rodrigues, so3_coefficients
@@ -52,20 +54,20 @@ def matmul3(A, B, out):
 
 
 @nb.njit(cache=True, nogil=True)
-def joint_motion(t, n, q, v, R, p, S, c, with_bias):
+def joint_motion(nd, segs, funcs, fpool, sc, q, v, R, p, S, c, with_bias):
     """Fill ``R`` (3x3), ``p`` (3,), ``S[:, :ncol]`` (6 x ncol) and, if ``with_bias``, ``c`` (6,).
 
     ``R, p`` place the node frame in its joint's parent-side frame. ``S`` and
     ``c`` are expressed in the node frame. ``v`` is only read if ``with_bias``.
     """
-    jt = t.jtype[n]
+    jt = nd.jtype
     for i in range(6):
         c[i] = 0.0
     if jt == REVOLUTE:
-        ux = t.axis[n, 0]
-        uy = t.axis[n, 1]
-        uz = t.axis[n, 2]
-        rodrigues(ux, uy, uz, q[t.colq[n, 0]], R)
+        ux = nd.axis[0]
+        uy = nd.axis[1]
+        uz = nd.axis[2]
+        rodrigues(ux, uy, uz, q[nd.colq[0]], R)
         p[0] = 0.0
         p[1] = 0.0
         p[2] = 0.0
@@ -76,15 +78,15 @@ def joint_motion(t, n, q, v, R, p, S, c, with_bias):
         S[4, 0] = 0.0
         S[5, 0] = 0.0
     elif jt == PRISMATIC:
-        x = q[t.colq[n, 0]]
+        x = q[nd.colq[0]]
         for i in range(3):
             for j in range(3):
                 R[i, j] = 1.0 if i == j else 0.0
-            p[i] = t.axis[n, i] * x
+            p[i] = nd.axis[i] * x
             S[i, 0] = 0.0
-            S[3 + i, 0] = t.axis[n, i]
+            S[3 + i, 0] = nd.axis[i]
     elif jt == FREE:
-        i0 = t.qidx[n]
+        i0 = nd.qidx
         p[0] = q[i0]
         p[1] = q[i0 + 1]
         p[2] = q[i0 + 2]
@@ -93,7 +95,7 @@ def joint_motion(t, n, q, v, R, p, S, c, with_bias):
             for j in range(6):
                 S[i, j] = 1.0 if i == j else 0.0
     elif jt == SPHERICAL:
-        i0 = t.qidx[n]
+        i0 = nd.qidx
         p[0] = 0.0
         p[1] = 0.0
         p[2] = 0.0
@@ -102,9 +104,9 @@ def joint_motion(t, n, q, v, R, p, S, c, with_bias):
             for j in range(3):
                 S[i, j] = 1.0 if i == j else 0.0
     elif jt == GENERAL:
-        _general(t, n, q, v, R, p, S, c, with_bias)
+        _general(nd, funcs, fpool, sc, q, v, R, p, S, c, with_bias)
     elif jt == PCS:
-        _pcs(t, n, q, v, R, p, S, c, with_bias)
+        _pcs(nd, segs, sc, q, v, R, p, S, c, with_bias)
     else:  # WELD
         for i in range(3):
             for j in range(3):
@@ -113,48 +115,49 @@ def joint_motion(t, n, q, v, R, p, S, c, with_bias):
 
 
 @nb.njit(cache=True, nogil=True)
-def _general(t, n, q, v, R, p, S, c, with_bias):
-    f = np.empty(6)
-    df = np.empty(6)
-    ddf = np.empty(6)
-    rate = np.zeros(6)    # d f_k / dt
-    rate2 = np.zeros(6)   # d2 f_k / dt2 at zero coordinate acceleration
+def _general(nd, funcs, fpool, sc, q, v, R, p, S, c, with_bias):
+    f = sc.f
+    df = sc.df
+    ddf = sc.ddf
+    rate = sc.rate    # d f_k / dt
+    rate2 = sc.rate2  # d2 f_k / dt2 at zero coordinate acceleration
     for k in range(6):
-        col = t.gen_col[n, k]
-        x = q[t.colq[n, col]] if col >= 0 else 0.0
-        f[k], df[k], ddf[k] = eval_chain(t.gen_chain[n, k], t.gen_nchain[n, k], t.fkind, t.foff, t.fn, t.fpool, x)
+        rate[k] = 0.0
+        rate2[k] = 0.0
+        col = nd.gen_col[k]
+        x = q[nd.colq[col]] if col >= 0 else 0.0
+        f[k], df[k], ddf[k] = eval_chain(nd.gen_chain[k], nd.gen_nchain[k], funcs, fpool, x)
         if col < 0:
             df[k] = 0.0
             ddf[k] = 0.0
         elif with_bias:
-            u = v[t.colv[n, col]]
+            u = v[nd.colv[col]]
             rate[k] = df[k] * u
             rate2[k] = ddf[k] * u * u
-    R0 = np.empty((3, 3))
-    R1 = np.empty((3, 3))
-    R2 = np.empty((3, 3))
-    A = t.gen_axis[n]
-    rodrigues(A[0, 0], A[0, 1], A[0, 2], f[0], R0)
+    A = nd.gen_axis
+    R1 = sc.R1
+    R2 = sc.R2
+    R12 = sc.R12
+    rodrigues(A[0, 0], A[0, 1], A[0, 2], f[0], sc.R0)
     rodrigues(A[1, 0], A[1, 1], A[1, 2], f[1], R1)
     rodrigues(A[2, 0], A[2, 1], A[2, 2], f[2], R2)
-    R12 = np.empty((3, 3))
     matmul3(R1, R2, R12)
-    matmul3(R0, R12, R)
+    matmul3(sc.R0, R12, R)
     for i in range(3):
         p[i] = f[3] * A[3, i] + f[4] * A[4, i] + f[5] * A[5, i]
     # Unit screws of the six axes, in the node (child) frame.
-    e = np.empty((6, 3))
+    e = sc.e
     for i in range(3):
         e[0, i] = R12[0, i] * A[0, 0] + R12[1, i] * A[0, 1] + R12[2, i] * A[0, 2]
         e[1, i] = R2[0, i] * A[1, 0] + R2[1, i] * A[1, 1] + R2[2, i] * A[1, 2]
         e[2, i] = A[2, i]
         for k in range(3, 6):
             e[k, i] = R[0, i] * A[k, 0] + R[1, i] * A[k, 1] + R[2, i] * A[k, 2]
-    for j in range(t.ncol[n]):
+    for j in range(nd.ncol):
         for i in range(6):
             S[i, j] = 0.0
     for k in range(6):
-        col = t.gen_col[n, k]
+        col = nd.gen_col[k]
         if col < 0:
             continue
         off = 0 if k < 3 else 3
@@ -174,25 +177,23 @@ def _general(t, n, q, v, R, p, S, c, with_bias):
     wz = w12z + e[0, 2] * rate[0]
     d0 = _cross(w12x, w12y, w12z, e[0, 0], e[0, 1], e[0, 2])
     d1 = _cross(w2x, w2y, w2z, e[1, 0], e[1, 1], e[1, 2])
-    c[0] = rate2[0] * e[0, 0] + rate2[1] * e[1, 0] + rate2[2] * e[2, 0] - rate[0] * d0[0] - rate[1] * d1[0]
-    c[1] = rate2[0] * e[0, 1] + rate2[1] * e[1, 1] + rate2[2] * e[2, 1] - rate[0] * d0[1] - rate[1] * d1[1]
-    c[2] = rate2[0] * e[0, 2] + rate2[1] * e[1, 2] + rate2[2] * e[2, 2] - rate[0] * d0[2] - rate[1] * d1[2]
+    for i in range(3):
+        c[i] = rate2[0] * e[0, i] + rate2[1] * e[1, i] + rate2[2] * e[2, i] - rate[0] * d0[i] - rate[1] * d1[i]
     vx = rate[3] * e[3, 0] + rate[4] * e[4, 0] + rate[5] * e[5, 0]
     vy = rate[3] * e[3, 1] + rate[4] * e[4, 1] + rate[5] * e[5, 1]
     vz = rate[3] * e[3, 2] + rate[4] * e[4, 2] + rate[5] * e[5, 2]
     dv = _cross(wx, wy, wz, vx, vy, vz)
-    c[3] = rate2[3] * e[3, 0] + rate2[4] * e[4, 0] + rate2[5] * e[5, 0] - dv[0]
-    c[4] = rate2[3] * e[3, 1] + rate2[4] * e[4, 1] + rate2[5] * e[5, 1] - dv[1]
-    c[5] = rate2[3] * e[3, 2] + rate2[4] * e[4, 2] + rate2[5] * e[5, 2] - dv[2]
+    for i in range(3):
+        c[3 + i] = rate2[3] * e[3, i] + rate2[4] * e[4, i] + rate2[5] * e[5, i] - dv[i]
 
 
 @nb.njit(cache=True, nogil=True)
-def segment_strain(t, n, q, xi):
-    """The 6D strain ``xi = (kappa, epsilon)`` of the PCS segment of node ``n`` (1/m, -)."""
-    s = t.pcs_seg[n]
+def segment_strain(nd, segs, q, xi):
+    """The 6D strain ``xi = (kappa, epsilon)`` of the PCS segment of node ``nd`` (1/m, -)."""
+    sg = segs[nd.pcs_seg]
     for m in range(6):
-        col = t.seg_col[s, m]
-        xi[m] = q[t.colq[n, col]] if col >= 0 else t.seg_rest[s, m]
+        col = sg.col[m]
+        xi[m] = q[nd.colq[col]] if col >= 0 else sg.rest[m]
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -208,19 +209,6 @@ def _dJl_rho(phx, phy, phz, dx, dy, dz, rx, ry, rz, b, c, b1, c1):
     return (bd * pr[0] + b * dr[0] + cd * ppr[0] + c * (dpr[0] + pdr[0]),
             bd * pr[1] + b * dr[1] + cd * ppr[1] + c * (dpr[1] + pdr[1]),
             bd * pr[2] + b * dr[2] + cd * ppr[2] + c * (dpr[2] + pdr[2]))
-
-
-@nb.njit(cache=True, nogil=True)
-def pcs_placement(xi, x, R, p):
-    """``exp(x [xi x])`` for a constant 6D strain ``xi`` (seed eq. 10), into ``R, p``."""
-    phx = x * xi[0]
-    phy = x * xi[1]
-    phz = x * xi[2]
-    rx = x * xi[3]
-    ry = x * xi[4]
-    rz = x * xi[5]
-    a, b, c, b1, c1, b2, c2 = so3_coefficients(phx * phx + phy * phy + phz * phz)
-    _rot_and_jl(phx, phy, phz, a, b, c, R, p, rx, ry, rz)
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -250,11 +238,21 @@ def _rot_and_jl(phx, phy, phz, a, b, c, R, p, rx, ry, rz):
 
 
 @nb.njit(cache=True, nogil=True)
-def _pcs(t, n, q, v, R, p, S, c, with_bias):
-    s = t.pcs_seg[n]
-    x = t.pcs_x[n]
-    xi = np.empty(6)
-    segment_strain(t, n, q, xi)
+def pcs_placement(xi, x, R, p):
+    """``exp(x [xi x])`` for a constant 6D strain ``xi`` (seed eq. 10), into ``R, p``."""
+    phx = x * xi[0]
+    phy = x * xi[1]
+    phz = x * xi[2]
+    a, b, c, _, _, _, _ = so3_coefficients(phx * phx + phy * phy + phz * phz)
+    _rot_and_jl(phx, phy, phz, a, b, c, R, p, x * xi[3], x * xi[4], x * xi[5])
+
+
+@nb.njit(cache=True, nogil=True)
+def _pcs(nd, segs, sc, q, v, R, p, S, c, with_bias):
+    sg = segs[nd.pcs_seg]
+    x = nd.pcs_x
+    xi = sc.xi
+    segment_strain(nd, segs, q, xi)
     phx = x * xi[0]
     phy = x * xi[1]
     phz = x * xi[2]
@@ -265,7 +263,7 @@ def _pcs(t, n, q, v, R, p, S, c, with_bias):
     a, b, cc, b1, c1, b2, c2 = so3_coefficients(ss)
     _rot_and_jl(phx, phy, phz, a, b, cc, R, p, rx, ry, rz)
     for m in range(6):
-        col = t.seg_col[s, m]
+        col = sg.col[m]
         if col < 0:
             continue
         if m < 3:
@@ -278,7 +276,7 @@ def _pcs(t, n, q, v, R, p, S, c, with_bias):
             S[0, col] = dx - b * pd[0] + cc * ppd[0]
             S[1, col] = dy - b * pd[1] + cc * ppd[1]
             S[2, col] = dz - b * pd[2] + cc * ppd[2]
-            w = _dJl_rho(phx, phy, phz, dx, dy, dz, rx, ry, rz, b, cc, b1, c1)
+            lw = _dJl_rho(phx, phy, phz, dx, dy, dz, rx, ry, rz, b, cc, b1, c1)
         else:
             S[0, col] = 0.0
             S[1, col] = 0.0
@@ -288,26 +286,21 @@ def _pcs(t, n, q, v, R, p, S, c, with_bias):
             ez = x if m == 5 else 0.0
             pe = _cross(phx, phy, phz, ex, ey, ez)
             ppe = _cross(phx, phy, phz, pe[0], pe[1], pe[2])
-            w = (ex + b * pe[0] + cc * ppe[0], ey + b * pe[1] + cc * ppe[1], ez + b * pe[2] + cc * ppe[2])
-        # linear part: R^T w
-        S[3, col] = R[0, 0] * w[0] + R[1, 0] * w[1] + R[2, 0] * w[2]
-        S[4, col] = R[0, 1] * w[0] + R[1, 1] * w[1] + R[2, 1] * w[2]
-        S[5, col] = R[0, 2] * w[0] + R[1, 2] * w[1] + R[2, 2] * w[2]
+            lw = (ex + b * pe[0] + cc * ppe[0], ey + b * pe[1] + cc * ppe[1], ez + b * pe[2] + cc * ppe[2])
+        # linear part: R^T lw
+        S[3, col] = R[0, 0] * lw[0] + R[1, 0] * lw[1] + R[2, 0] * lw[2]
+        S[4, col] = R[0, 1] * lw[0] + R[1, 1] * lw[1] + R[2, 1] * lw[2]
+        S[5, col] = R[0, 2] * lw[0] + R[1, 2] * lw[1] + R[2, 2] * lw[2]
     if not with_bias:
         return
     # Strain rates -> rates of phi and rho.
-    dph = np.zeros(3)
-    drh = np.zeros(3)
+    dxi = sc.dxi
     for m in range(6):
-        col = t.seg_col[s, m]
-        if col >= 0:
-            if m < 3:
-                dph[m] = x * v[t.colv[n, col]]
-            else:
-                drh[m - 3] = x * v[t.colv[n, col]]
-    dx = dph[0]
-    dy = dph[1]
-    dz = dph[2]
+        col = sg.col[m]
+        dxi[m] = x * v[nd.colv[col]] if col >= 0 else 0.0
+    dx = dxi[0]
+    dy = dxi[1]
+    dz = dxi[2]
     pdot = phx * dx + phy * dy + phz * dz
     sd = 2.0 * pdot            # ds/dt
     sdd = 2.0 * (dx * dx + dy * dy + dz * dz)
@@ -322,12 +315,12 @@ def _pcs(t, n, q, v, R, p, S, c, with_bias):
     wry = dy - b * pd[1] + cc * ppd[1]
     wrz = dz - b * pd[2] + cc * ppd[2]
     # p_dot = J_l rho_dot + dJl[phi_dot] rho
-    prd = _cross(phx, phy, phz, drh[0], drh[1], drh[2])
+    prd = _cross(phx, phy, phz, dxi[3], dxi[4], dxi[5])
     pprd = _cross(phx, phy, phz, prd[0], prd[1], prd[2])
     g = _dJl_rho(phx, phy, phz, dx, dy, dz, rx, ry, rz, b, cc, b1, c1)
-    pdx = drh[0] + b * prd[0] + cc * pprd[0] + g[0]
-    pdy = drh[1] + b * prd[1] + cc * pprd[1] + g[1]
-    pdz = drh[2] + b * prd[2] + cc * pprd[2] + g[2]
+    pdx = dxi[3] + b * prd[0] + cc * pprd[0] + g[0]
+    pdy = dxi[4] + b * prd[1] + cc * pprd[1] + g[1]
+    pdz = dxi[5] + b * prd[2] + cc * pprd[2] + g[2]
     vrx = R[0, 0] * pdx + R[1, 0] * pdy + R[2, 0] * pdz
     vry = R[0, 1] * pdx + R[1, 1] * pdy + R[2, 1] * pdz
     vrz = R[0, 2] * pdx + R[1, 2] * pdy + R[2, 2] * pdz
@@ -337,7 +330,7 @@ def _pcs(t, n, q, v, R, p, S, c, with_bias):
     c[1] = -bd * pd[1] + cd * ppd[1] + cc * dpd[1]
     c[2] = -bd * pd[2] + cd * ppd[2] + cc * dpd[2]
     # p_ddot = 2 dJl[phid] rho_dot + d2Jl[phid, phid] rho
-    h = _dJl_rho(phx, phy, phz, dx, dy, dz, drh[0], drh[1], drh[2], b, cc, b1, c1)
+    h = _dJl_rho(phx, phy, phz, dx, dy, dz, dxi[3], dxi[4], dxi[5], b, cc, b1, c1)
     pr = _cross(phx, phy, phz, rx, ry, rz)
     ppr = _cross(phx, phy, phz, pr[0], pr[1], pr[2])
     dr = _cross(dx, dy, dz, rx, ry, rz)

@@ -1,19 +1,19 @@
-"""Recursive passes over the compiled tree: kinematics, RNEA, CRBA, rod forces.
+"""Recursive passes over the compiled tree: kinematics, RNEA, CRBA, rod forces, frames.
 
 Notation (Featherstone, the seed's eqs. 15-30): node ``n`` has placement
-``oMn = (oR[n], op[n])`` in the world and ``pMn = (pR[n], pp[n])`` in its
-parent; twists ``[omega; v]`` and wrenches ``[moment; force]`` are expressed in
-the node frame at the node origin. ``S[n]`` (6 x ncol) and ``c[n]`` come from
-``_joints.joint_motion``. Columns of nodes that share coordinates (the slices
-of a rod segment) accumulate into the same entries of ``tau`` and ``M``.
+``oMn = (ws[n].oR, ws[n].op)`` in the world and ``pMn = (ws[n].pR, ws[n].pp)`` in
+its parent; twists ``[omega; v]`` and wrenches ``[moment; force]`` are expressed
+in the node frame at the node origin. ``ws[n].S`` (6 x ncol) and ``ws[n].c`` come
+from ``_joints.joint_motion``. Columns of nodes that share coordinates (the
+slices of a rod segment) accumulate into the same entries of ``tau`` and ``M``.
+
+Arguments are record arrays (``kernels._layout``): ``nodes``, ``segs``,
+``frames``, ``funcs`` plus ``fpool``, the workspace ``ws`` and scratch ``scr``.
 """
 import numba as nb
 import numpy as np
 
 from ._joints import joint_motion
-
-# Work arrays per model (see engine.data.Data): a namedtuple with fields
-# pR, pp, oR, op, S, c, vel, acc, f, cm, ch, cI, JR, Jp, F, Fp
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -43,76 +43,77 @@ def _force_to_parent(R, p, nx, ny, nz, fx, fy, fz):
 
 
 @nb.njit(cache=True, nogil=True)
-def kinematics(t, w, q, v, a, level, gravity):
+def kinematics(nodes, segs, funcs, fpool, gravity, ws, scr, q, v, a, level, use_gravity):
     """Forward pass. ``level`` 0: placements and S; 1: + velocities; 2: + accelerations and c.
 
-    With ``gravity`` the base acceleration is ``-g`` (gravity as a fictitious
+    With ``use_gravity`` the base acceleration is ``-g`` (gravity as a fictitious
     upward acceleration, as in RNEA); otherwise accelerations are true ones.
     """
-    N = t.parent.shape[0]
-    JR = w.JR
-    Jp = w.Jp
-    for n in range(N):
-        joint_motion(t, n, q, v, JR, Jp, w.S[n], w.c[n], level >= 2)
-        XR = t.Xp_R[n]
-        Xp = t.Xp_p[n]
-        pR = w.pR[n]
-        pp = w.pp[n]
+    sc = scr[0]
+    JR = sc.JR
+    Jp = sc.Jp
+    sv = sc.sv
+    for n in range(nodes.shape[0]):
+        nd = nodes[n]
+        wn = ws[n]
+        S = wn.S
+        joint_motion(nd, segs, funcs, fpool, sc, q, v, JR, Jp, S, wn.c, level >= 2)
+        XR = nd.Xp_R
+        Xp = nd.Xp_p
+        pR = wn.pR
+        pp = wn.pp
         for i in range(3):
             for j in range(3):
                 pR[i, j] = XR[i, 0] * JR[0, j] + XR[i, 1] * JR[1, j] + XR[i, 2] * JR[2, j]
             pp[i] = Xp[i] + XR[i, 0] * Jp[0] + XR[i, 1] * Jp[1] + XR[i, 2] * Jp[2]
-        par = t.parent[n]
-        oR = w.oR[n]
-        op = w.op[n]
+        par = nd.parent
+        oR = wn.oR
+        op = wn.op
         if par < 0:
             for i in range(3):
                 op[i] = pp[i]
                 for j in range(3):
                     oR[i, j] = pR[i, j]
         else:
-            PR = w.oR[par]
-            Pp = w.op[par]
+            PR = ws[par].oR
+            Pp = ws[par].op
             for i in range(3):
                 op[i] = Pp[i] + PR[i, 0] * pp[0] + PR[i, 1] * pp[1] + PR[i, 2] * pp[2]
                 for j in range(3):
                     oR[i, j] = PR[i, 0] * pR[0, j] + PR[i, 1] * pR[1, j] + PR[i, 2] * pR[2, j]
         if level < 1:
             continue
-        # joint twist S v
-        S = w.S[n]
-        sv = w.Fp[0]
         for i in range(6):
             sv[i] = 0.0
-        for j in range(t.ncol[n]):
-            u = v[t.colv[n, j]]
+        for j in range(nd.ncol):
+            u = v[nd.colv[j]]
             for i in range(6):
                 sv[i] += S[i, j] * u
-        vel = w.vel[n]
+        vel = wn.vel
         if par < 0:
             for i in range(6):
                 vel[i] = sv[i]
         else:
-            pv = w.vel[par]
+            pv = ws[par].vel
             r = _motion_to_child(pR, pp, pv[0], pv[1], pv[2], pv[3], pv[4], pv[5])
             for i in range(6):
                 vel[i] = r[i] + sv[i]
         if level < 2:
             continue
-        acc = w.acc[n]
+        acc = wn.acc
         if par < 0:
-            if gravity:
-                r = _motion_to_child(pR, pp, 0.0, 0.0, 0.0, -t.gravity[0], -t.gravity[1], -t.gravity[2])
+            if use_gravity:
+                r = _motion_to_child(pR, pp, 0.0, 0.0, 0.0, -gravity[0], -gravity[1], -gravity[2])
             else:
                 r = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
         else:
-            pa = w.acc[par]
+            pa = ws[par].acc
             r = _motion_to_child(pR, pp, pa[0], pa[1], pa[2], pa[3], pa[4], pa[5])
-        cc = w.c[n]
+        cc = wn.c
         for i in range(6):
             acc[i] = r[i] + cc[i]
-        for j in range(t.ncol[n]):
-            u = a[t.colv[n, j]]
+        for j in range(nd.ncol):
+            u = a[nd.colv[j]]
             for i in range(6):
                 acc[i] += S[i, j] * u
         # + vel x (S v)
@@ -137,26 +138,25 @@ def _inertia_times(m, h, Io, wx, wy, wz, vx, vy, vz):
 
 
 @nb.njit(cache=True, nogil=True)
-def rnea_backward(t, w, fext, tau):
+def rnea_backward(nodes, ws, fext, tau):
     """Backward pass of RNEA after ``kinematics(level=2)``.
 
     ``fext[n]`` is an external wrench on node ``n`` in the world frame about the
-    world origin (``[moment; force]``), or an empty array. Writes ``tau`` (nv,).
+    world origin (``[moment; force]``), or an empty (0, 6) array. Writes ``tau`` (nv,).
     """
-    N = t.parent.shape[0]
+    N = nodes.shape[0]
     for i in range(tau.shape[0]):
         tau[i] = 0.0
     has_ext = fext.shape[0] == N
     for n in range(N):
-        f = w.f[n]
-        if t.mass[n] > 0.0:
-            vel = w.vel[n]
-            acc = w.acc[n]
-            h = t.mcom[n]
-            Io = t.Io[n]
-            m = t.mass[n]
-            r = _inertia_times(m, h, Io, acc[0], acc[1], acc[2], acc[3], acc[4], acc[5])
-            g = _inertia_times(m, h, Io, vel[0], vel[1], vel[2], vel[3], vel[4], vel[5])
+        nd = nodes[n]
+        wn = ws[n]
+        f = wn.f
+        if nd.mass > 0.0:
+            vel = wn.vel
+            acc = wn.acc
+            r = _inertia_times(nd.mass, nd.mcom, nd.Io, acc[0], acc[1], acc[2], acc[3], acc[4], acc[5])
+            g = _inertia_times(nd.mass, nd.mcom, nd.Io, vel[0], vel[1], vel[2], vel[3], vel[4], vel[5])
             # vel x* g
             f[0] = r[0] + vel[1] * g[2] - vel[2] * g[1] + vel[4] * g[5] - vel[5] * g[4]
             f[1] = r[1] + vel[2] * g[0] - vel[0] * g[2] + vel[5] * g[3] - vel[3] * g[5]
@@ -171,8 +171,8 @@ def rnea_backward(t, w, fext, tau):
             e = fext[n]
             if e[0] != 0.0 or e[1] != 0.0 or e[2] != 0.0 or e[3] != 0.0 or e[4] != 0.0 or e[5] != 0.0:
                 # world wrench about the world origin -> node frame about the node origin
-                R = w.oR[n]
-                p = w.op[n]
+                R = wn.oR
+                p = wn.op
                 mx = e[0] - (p[1] * e[5] - p[2] * e[4])
                 my = e[1] - (p[2] * e[3] - p[0] * e[5])
                 mz = e[2] - (p[0] * e[4] - p[1] * e[3])
@@ -180,139 +180,149 @@ def rnea_backward(t, w, fext, tau):
                     f[i] -= R[0, i] * mx + R[1, i] * my + R[2, i] * mz
                     f[3 + i] -= R[0, i] * e[3] + R[1, i] * e[4] + R[2, i] * e[5]
     for n in range(N - 1, -1, -1):
-        if not t.dyn[n] and not has_ext:
+        nd = nodes[n]
+        if nd.dyn == 0 and not has_ext:
             continue
-        f = w.f[n]
-        S = w.S[n]
-        for j in range(t.ncol[n]):
+        wn = ws[n]
+        f = wn.f
+        S = wn.S
+        for j in range(nd.ncol):
             s = 0.0
             for i in range(6):
                 s += S[i, j] * f[i]
-            tau[t.colv[n, j]] += s
-        par = t.parent[n]
+            tau[nd.colv[j]] += s
+        par = nd.parent
         if par >= 0:
-            r = _force_to_parent(w.pR[n], w.pp[n], f[0], f[1], f[2], f[3], f[4], f[5])
-            fp = w.f[par]
+            r = _force_to_parent(wn.pR, wn.pp, f[0], f[1], f[2], f[3], f[4], f[5])
+            fp = ws[par].f
             for i in range(6):
                 fp[i] += r[i]
 
 
 @nb.njit(cache=True, nogil=True)
-def crba(t, w, M):
+def crba(nodes, ws, scr, M):
     """Composite-rigid-body algorithm after ``kinematics(level=0)``: fills ``M`` (nv x nv).
 
     ``M`` is the seed's inertia matrix (eqs. 29-30, 49), symmetric positive definite.
     """
-    N = t.parent.shape[0]
+    N = nodes.shape[0]
     nv = M.shape[0]
     for i in range(nv):
         for j in range(nv):
             M[i, j] = 0.0
     for n in range(N):
-        w.cm[n] = t.mass[n]
+        nd = nodes[n]
+        wn = ws[n]
+        wn.cm = nd.mass
         for i in range(3):
-            w.ch[n, i] = t.mcom[n, i]
+            wn.ch[i] = nd.mcom[i]
             for j in range(3):
-                w.cI[n, i, j] = t.Io[n, i, j]
-    F = w.F
+                wn.cI[i, j] = nd.Io[i, j]
+    F = scr[0].F
+    tmp = scr[0].JR
     for n in range(N - 1, -1, -1):
-        if not t.dyn[n]:
+        nd = nodes[n]
+        if nd.dyn == 0:
             continue
-        m = w.cm[n]
-        h = w.ch[n]
-        Io = w.cI[n]
-        S = w.S[n]
-        nc = t.ncol[n]
+        wn = ws[n]
+        m = wn.cm
+        h = wn.ch
+        Io = wn.cI
+        S = wn.S
+        nc = nd.ncol
         for j in range(nc):
             r = _inertia_times(m, h, Io, S[0, j], S[1, j], S[2, j], S[3, j], S[4, j], S[5, j])
             for i in range(6):
                 F[i, j] = r[i]
         # diagonal block
         for j in range(nc):
-            vj = t.colv[n, j]
+            vj = nd.colv[j]
             for k in range(nc):
                 s = 0.0
                 for i in range(6):
                     s += S[i, k] * F[i, j]
-                M[t.colv[n, k], vj] += s
+                M[nd.colv[k], vj] += s
         # off-diagonal blocks with every ancestor
         a = n
-        while t.parent[a] >= 0:
-            R = w.pR[a]
-            p = w.pp[a]
+        while nodes[a].parent >= 0 and nc > 0:
+            wa = ws[a]
             for j in range(nc):
-                r = _force_to_parent(R, p, F[0, j], F[1, j], F[2, j], F[3, j], F[4, j], F[5, j])
+                r = _force_to_parent(wa.pR, wa.pp, F[0, j], F[1, j], F[2, j], F[3, j], F[4, j], F[5, j])
                 for i in range(6):
                     F[i, j] = r[i]
-            a = t.parent[a]
-            Sa = w.S[a]
+            a = nodes[a].parent
+            na = nodes[a]
+            Sa = ws[a].S
             for j in range(nc):
-                vj = t.colv[n, j]
-                for k in range(t.ncol[a]):
+                vj = nd.colv[j]
+                for k in range(na.ncol):
                     s = 0.0
                     for i in range(6):
                         s += Sa[i, k] * F[i, j]
-                    vk = t.colv[a, k]
+                    vk = na.colv[k]
                     M[vk, vj] += s
                     M[vj, vk] += s
         # add this composite inertia to the parent's
-        par = t.parent[n]
+        par = nd.parent
         if par >= 0:
-            _add_inertia_to_parent(w.pR[n], w.pp[n], m, h, Io, w, par)
+            _add_inertia_to_parent(wn.pR, wn.pp, m, h, Io, ws[par], tmp)
 
 
-@nb.njit(cache=True, nogil=True)
-def _add_inertia_to_parent(R, p, m, h, Io, w, par):
-    """Composite inertia: add (m, h, Io) given in a child frame placed at (R, p) to node ``par``."""
+@nb.njit(cache=True, nogil=True, inline="always")
+def _add_inertia_to_parent(R, p, m, h, Io, wp, tmp):
+    """Composite inertia: add (m, h, Io) given in a child frame placed at (R, p) to the parent record ``wp``."""
     g0 = R[0, 0] * h[0] + R[0, 1] * h[1] + R[0, 2] * h[2]
     g1 = R[1, 0] * h[0] + R[1, 1] * h[1] + R[1, 2] * h[2]
     g2 = R[2, 0] * h[0] + R[2, 1] * h[1] + R[2, 2] * h[2]
-    g = (g0, g1, g2)
     gp = g0 * p[0] + g1 * p[1] + g2 * p[2]
     pp = p[0] * p[0] + p[1] * p[1] + p[2] * p[2]
-    tmp = w.JR
     for i in range(3):
         for j in range(3):
             tmp[i, j] = Io[i, 0] * R[j, 0] + Io[i, 1] * R[j, 1] + Io[i, 2] * R[j, 2]   # Io R^T
-    cI = w.cI[par]
+    cI = wp.cI
     for i in range(3):
+        gi = g0 if i == 0 else (g1 if i == 1 else g2)
         for j in range(3):
+            gj = g0 if j == 0 else (g1 if j == 1 else g2)
             rot = R[i, 0] * tmp[0, j] + R[i, 1] * tmp[1, j] + R[i, 2] * tmp[2, j]
-            extra = -(p[i] * g[j] + g[i] * p[j]) - m * p[i] * p[j]
+            extra = -(p[i] * gj + gi * p[j]) - m * p[i] * p[j]
             if i == j:
                 extra += 2.0 * gp + m * pp
             cI[i, j] += rot + extra
-    w.cm[par] += m
-    for i in range(3):
-        w.ch[par, i] += g[i] + m * p[i]
+    wp.cm += m
+    wp.ch[0] += g0 + m * p[0]
+    wp.ch[1] += g1 + m * p[1]
+    wp.ch[2] += g2 + m * p[2]
 
 
 @nb.njit(cache=True, nogil=True)
-def rod_forces(t, q, v, tau):
+def rod_forces(segs, q, v, tau):
     """Add the rods' passive generalized forces ``K (q_rest - q) - D v`` (seed eq. 26) to ``tau``."""
-    for s in range(t.seg_rest.shape[0]):
+    for s in range(segs.shape[0]):
+        sg = segs[s]
         for m in range(6):
-            qi = t.seg_q[s, m]
+            qi = sg.q[m]
             if qi < 0:
                 continue
-            vi = t.seg_v[s, m]
-            tau[vi] += -t.seg_k[s, m] * (q[qi] - t.seg_rest[s, m]) - t.seg_d[s, m] * v[vi]
+            vi = sg.v[m]
+            tau[vi] += -sg.k[m] * (q[qi] - sg.rest[m]) - sg.d[m] * v[vi]
 
 
 @nb.njit(cache=True, nogil=True)
-def frame_placement(t, w, k, R, p):
+def frame_placement(frames, ws, k, R, p):
     """World placement of attached frame ``k`` after ``kinematics``: into ``R`` (3x3), ``p`` (3,)."""
-    n = t.frame_node[k]
-    fR = t.frame_R[k]
-    fp = t.frame_p[k]
+    fr = frames[k]
+    n = fr.node
+    fR = fr.R
+    fp = fr.p
     if n < 0:
         for i in range(3):
             p[i] = fp[i]
             for j in range(3):
                 R[i, j] = fR[i, j]
         return
-    oR = w.oR[n]
-    op = w.op[n]
+    oR = ws[n].oR
+    op = ws[n].op
     for i in range(3):
         p[i] = op[i] + oR[i, 0] * fp[0] + oR[i, 1] * fp[1] + oR[i, 2] * fp[2]
         for j in range(3):
@@ -320,86 +330,60 @@ def frame_placement(t, w, k, R, p):
 
 
 @nb.njit(cache=True, nogil=True)
-def point_jacobian(t, w, node, x, J):
-    """Add into ``J`` (3 x nv) the world-frame Jacobian of the world point ``x`` moving with ``node``.
-
-    Columns come from ``node`` and its ancestors: ``v_point = sum (v_w + omega_w x x)``,
-    with the columns of S expressed in the world frame.
-    """
-    a = node
-    while a >= 0:
-        S = w.S[a]
-        R = w.oR[a]
-        o = w.op[a]
-        rx = x[0] - o[0]
-        ry = x[1] - o[1]
-        rz = x[2] - o[2]
-        for j in range(t.ncol[a]):
-            ox = R[0, 0] * S[0, j] + R[0, 1] * S[1, j] + R[0, 2] * S[2, j]
-            oy = R[1, 0] * S[0, j] + R[1, 1] * S[1, j] + R[1, 2] * S[2, j]
-            oz = R[2, 0] * S[0, j] + R[2, 1] * S[1, j] + R[2, 2] * S[2, j]
-            vx = R[0, 0] * S[3, j] + R[0, 1] * S[4, j] + R[0, 2] * S[5, j]
-            vy = R[1, 0] * S[3, j] + R[1, 1] * S[4, j] + R[1, 2] * S[5, j]
-            vz = R[2, 0] * S[3, j] + R[2, 1] * S[4, j] + R[2, 2] * S[5, j]
-            col = t.colv[a, j]
-            J[0, col] += vx + oy * rz - oz * ry
-            J[1, col] += vy + oz * rx - ox * rz
-            J[2, col] += vz + ox * ry - oy * rx
-        a = t.parent[a]
-
-
-@nb.njit(cache=True, nogil=True)
-def frame_jacobian(t, w, k, J):
+def frame_jacobian(nodes, frames, ws, scr, k, J):
     """Write the 6 x nv Jacobian of attached frame ``k`` in the world-aligned frame at its origin.
 
     Rows ``[omega; v_origin]`` in world axes (Pinocchio's LOCAL_WORLD_ALIGNED, reordered).
+    Columns come from the frame's node and its ancestors, with S in world axes.
     """
     for i in range(6):
         for j in range(J.shape[1]):
             J[i, j] = 0.0
-    n = t.frame_node[k]
+    n = frames[k].node
     if n < 0:
         return
-    R = w.JR
-    x = w.Jp
-    frame_placement(t, w, k, R, x)
+    R = scr[0].XR
+    x = scr[0].Xp
+    frame_placement(frames, ws, k, R, x)
     a = n
     while a >= 0:
-        S = w.S[a]
-        oR = w.oR[a]
-        o = w.op[a]
+        na = nodes[a]
+        wa = ws[a]
+        S = wa.S
+        oR = wa.oR
+        o = wa.op
         rx = x[0] - o[0]
         ry = x[1] - o[1]
         rz = x[2] - o[2]
-        for j in range(t.ncol[a]):
+        for j in range(na.ncol):
             ox = oR[0, 0] * S[0, j] + oR[0, 1] * S[1, j] + oR[0, 2] * S[2, j]
             oy = oR[1, 0] * S[0, j] + oR[1, 1] * S[1, j] + oR[1, 2] * S[2, j]
             oz = oR[2, 0] * S[0, j] + oR[2, 1] * S[1, j] + oR[2, 2] * S[2, j]
             vx = oR[0, 0] * S[3, j] + oR[0, 1] * S[4, j] + oR[0, 2] * S[5, j]
             vy = oR[1, 0] * S[3, j] + oR[1, 1] * S[4, j] + oR[1, 2] * S[5, j]
             vz = oR[2, 0] * S[3, j] + oR[2, 1] * S[4, j] + oR[2, 2] * S[5, j]
-            col = t.colv[a, j]
+            col = na.colv[j]
             J[0, col] += ox
             J[1, col] += oy
             J[2, col] += oz
             J[3, col] += vx + oy * rz - oz * ry
             J[4, col] += vy + oz * rx - ox * rz
             J[5, col] += vz + ox * ry - oy * rx
-        a = t.parent[a]
+        a = na.parent
 
 
 @nb.njit(cache=True, nogil=True)
-def frame_classical_acceleration(t, w, k, out):
+def frame_classical_acceleration(frames, ws, k, out):
     """Classical acceleration (world axes) of frame ``k``'s origin after ``kinematics(level=2)``.
 
     With ``a = 0`` and gravity off this is the point's J-dot-psi term.
     Returns ``[alpha; a_origin]`` in world axes.
     """
-    n = t.frame_node[k]
-    fp = t.frame_p[k]
-    vel = w.vel[n]
-    acc = w.acc[n]
-    # point velocity and spatial acceleration at the frame origin, node axes
+    fr = frames[k]
+    fp = fr.p
+    wn = ws[fr.node]
+    vel = wn.vel
+    acc = wn.acc
     wx, wy, wz = vel[0], vel[1], vel[2]
     vx = vel[3] + wy * fp[2] - wz * fp[1]
     vy = vel[4] + wz * fp[0] - wx * fp[2]
@@ -407,16 +391,35 @@ def frame_classical_acceleration(t, w, k, out):
     ax = acc[3] + acc[1] * fp[2] - acc[2] * fp[1] + wy * vz - wz * vy
     ay = acc[4] + acc[2] * fp[0] - acc[0] * fp[2] + wz * vx - wx * vz
     az = acc[5] + acc[0] * fp[1] - acc[1] * fp[0] + wx * vy - wy * vx
-    R = w.oR[n]
+    R = wn.oR
     for i in range(3):
         out[i] = R[i, 0] * acc[0] + R[i, 1] * acc[1] + R[i, 2] * acc[2]
         out[3 + i] = R[i, 0] * ax + R[i, 1] * ay + R[i, 2] * az
 
 
-def work_arrays(n_nodes: int):
-    """Allocate the work arrays the passes use (see ``engine.data.Data``)."""
-    N = max(n_nodes, 1)
-    return dict(pR=np.zeros((N, 3, 3)), pp=np.zeros((N, 3)), oR=np.zeros((N, 3, 3)), op=np.zeros((N, 3)),
-                S=np.zeros((N, 6, 6)), c=np.zeros((N, 6)), vel=np.zeros((N, 6)), acc=np.zeros((N, 6)),
-                f=np.zeros((N, 6)), cm=np.zeros(N), ch=np.zeros((N, 3)), cI=np.zeros((N, 3, 3)),
-                JR=np.zeros((3, 3)), Jp=np.zeros(3), F=np.zeros((6, 6)), Fp=np.zeros((2, 6)))
+@nb.njit(cache=True, nogil=True)
+def momentum(nodes, ws, out):
+    """Total spatial momentum ``[angular about the world origin; linear]`` in world axes after level-1 kinematics."""
+    for i in range(6):
+        out[i] = 0.0
+    for n in range(nodes.shape[0]):
+        nd = nodes[n]
+        if nd.mass == 0.0:
+            continue
+        wn = ws[n]
+        vel = wn.vel
+        r = _inertia_times(nd.mass, nd.mcom, nd.Io, vel[0], vel[1], vel[2], vel[3], vel[4], vel[5])
+        R = wn.oR
+        p = wn.op
+        Lx = R[0, 0] * r[0] + R[0, 1] * r[1] + R[0, 2] * r[2]
+        Ly = R[1, 0] * r[0] + R[1, 1] * r[1] + R[1, 2] * r[2]
+        Lz = R[2, 0] * r[0] + R[2, 1] * r[1] + R[2, 2] * r[2]
+        Px = R[0, 0] * r[3] + R[0, 1] * r[4] + R[0, 2] * r[5]
+        Py = R[1, 0] * r[3] + R[1, 1] * r[4] + R[1, 2] * r[5]
+        Pz = R[2, 0] * r[3] + R[2, 1] * r[4] + R[2, 2] * r[5]
+        out[0] += Lx + p[1] * Pz - p[2] * Py
+        out[1] += Ly + p[2] * Px - p[0] * Pz
+        out[2] += Lz + p[0] * Py - p[1] * Px
+        out[3] += Px
+        out[4] += Py
+        out[5] += Pz

@@ -15,17 +15,17 @@ from ._passes import crba, kinematics, rnea_backward, rod_forces
 
 
 @nb.njit(cache=True, nogil=True)
-def forward_dynamics(t, w, q, v, tau, fext, passive, M, a):
+def forward_dynamics(t, ws, scr, q, v, tau, fext, passive, M, a):
     """``a = M^-1 (tau + tau_rod - nle + J^T f)``; ``fext`` per node (world, about origin) or empty."""
     nv = v.shape[0]
     zero = np.zeros(nv)
-    kinematics(t, w, q, v, zero, 2, True)
+    kinematics(t.nodes, t.segs, t.funcs, t.fpool, t.gravity, ws, scr, q, v, zero, 2, True)
     h = np.empty(nv)
-    rnea_backward(t, w, fext, h)
-    crba(t, w, M)
+    rnea_backward(t.nodes, ws, fext, h)
+    crba(t.nodes, ws, scr, M)
     rhs = tau - h
     if passive:
-        rod_forces(t, q, v, rhs)
+        rod_forces(t.segs, q, v, rhs)
     L = np.linalg.cholesky(M)
     y = np.linalg.solve(L, rhs)
     a[:] = np.linalg.solve(L.T, y)
@@ -39,16 +39,17 @@ def _cross_into(a0, a1, a2, b0, b1, b2, out, o):
 
 
 @nb.njit(cache=True, nogil=True)
-def dexpinv(t, delta, v, out):
+def dexpinv(nodes, delta, v, out):
     """Rate of the local coordinates ``delta`` for the velocity ``v``: ``v + [delta, v]/2 + [delta, [delta, v]]/12``."""
     out[:] = v
     br = np.empty(6)
     br2 = np.empty(6)
-    for n in range(t.parent.shape[0]):
-        jt = t.jtype[n]
+    tmp = np.empty(6)
+    for n in range(nodes.shape[0]):
+        jt = nodes[n].jtype
         if jt != SPHERICAL and jt != FREE:
             continue
-        i = t.colv[n, 0]
+        i = nodes[n].colv[0]
         d = delta[i:i + 3]
         x = v[i:i + 3]
         _cross_into(d[0], d[1], d[2], x[0], x[1], x[2], br, 0)
@@ -58,7 +59,6 @@ def dexpinv(t, delta, v, out):
             xu = v[i + 3:i + 6]
             # [(w1,u1),(w2,u2)] = (w1 x w2, w1 x u2 - w2 x u1)
             _cross_into(d[0], d[1], d[2], xu[0], xu[1], xu[2], br, 3)
-            tmp = np.empty(6)
             _cross_into(x[0], x[1], x[2], du[0], du[1], du[2], tmp, 0)
             br[3] -= tmp[0]
             br[4] -= tmp[1]
@@ -76,7 +76,7 @@ def dexpinv(t, delta, v, out):
 
 
 @nb.njit(cache=True, nogil=True)
-def rkmk4_step(t, w, q, v, tau, fext, passive, dt, M, q_out, v_out):
+def rkmk4_step(t, ws, scr, q, v, tau, fext, passive, dt, M, q_out, v_out):
     """One RKMK4 step of length ``dt`` with constant ``tau`` and ``fext``."""
     nv = v.shape[0]
     a1 = np.empty(nv)
@@ -89,36 +89,36 @@ def rkmk4_step(t, w, q, v, tau, fext, passive, dt, M, q_out, v_out):
     qs = np.empty(q.shape[0])
     vs = np.empty(nv)
     delta = np.empty(nv)
-    forward_dynamics(t, w, q, v, tau, fext, passive, M, a1)
+    forward_dynamics(t, ws, scr, q, v, tau, fext, passive, M, a1)
     # stage 2
     delta[:] = 0.5 * dt * v
-    integrate(t, q, delta, 1.0, qs)
+    integrate(t.nodes, t.v2q, q, delta, 1.0, qs)
     vs[:] = v + 0.5 * dt * a1
-    forward_dynamics(t, w, qs, vs, tau, fext, passive, M, a2)
-    dexpinv(t, delta, vs, k2)
+    forward_dynamics(t, ws, scr, qs, vs, tau, fext, passive, M, a2)
+    dexpinv(t.nodes, delta, vs, k2)
     # stage 3
     delta[:] = 0.5 * dt * k2
-    integrate(t, q, delta, 1.0, qs)
+    integrate(t.nodes, t.v2q, q, delta, 1.0, qs)
     vs[:] = v + 0.5 * dt * a2
-    forward_dynamics(t, w, qs, vs, tau, fext, passive, M, a3)
-    dexpinv(t, delta, vs, k3)
+    forward_dynamics(t, ws, scr, qs, vs, tau, fext, passive, M, a3)
+    dexpinv(t.nodes, delta, vs, k3)
     # stage 4
     delta[:] = dt * k3
-    integrate(t, q, delta, 1.0, qs)
+    integrate(t.nodes, t.v2q, q, delta, 1.0, qs)
     vs[:] = v + dt * a3
-    forward_dynamics(t, w, qs, vs, tau, fext, passive, M, a4)
-    dexpinv(t, delta, vs, k4)
+    forward_dynamics(t, ws, scr, qs, vs, tau, fext, passive, M, a4)
+    dexpinv(t.nodes, delta, vs, k4)
     delta[:] = dt / 6.0 * (v + 2.0 * k2 + 2.0 * k3 + k4)
-    integrate(t, q, delta, 1.0, q_out)
+    integrate(t.nodes, t.v2q, q, delta, 1.0, q_out)
     v_out[:] = v + dt / 6.0 * (a1 + 2.0 * a2 + 2.0 * a3 + a4)
 
 
 @nb.njit(cache=True, nogil=True)
-def simulate(t, w, q0, v0, tau, passive, dt, n_steps, Q, V):
+def simulate(t, ws, scr, q0, v0, tau, passive, dt, n_steps, Q, V):
     """Integrate ``n_steps`` from ``(q0, v0)`` with constant ``tau``; store every state in ``Q, V``."""
     M = np.empty((v0.shape[0], v0.shape[0]))
     fext = np.zeros((0, 6))
     Q[0] = q0
     V[0] = v0
     for i in range(n_steps):
-        rkmk4_step(t, w, Q[i], V[i], tau, fext, passive, dt, M, Q[i + 1], V[i + 1])
+        rkmk4_step(t, ws, scr, Q[i], V[i], tau, fext, passive, dt, M, Q[i + 1], V[i + 1])

@@ -55,11 +55,11 @@ class Function:
         if derivative not in (0, 1, 2):
             raise ValueError(f"derivative must be 0, 1 or 2, got {derivative}")
         xs = np.atleast_1d(np.asarray(x, dtype=float))
-        kind, off, n, pool = _pool_of(self.elements())
-        chain = np.arange(kind.size, dtype=np.int64)
+        funcs, pool = kf.pool_of(self.elements())
+        chain = np.arange(funcs.size, dtype=np.int64)
         out = np.empty(xs.size)
         for i, xi in enumerate(xs):
-            out[i] = kf.eval_chain(chain, chain.size, kind, off, n, pool, xi)[derivative]
+            out[i] = kf.eval_chain(chain, chain.size, funcs, pool, xi)[derivative]
         return out.reshape(np.shape(x)) if np.ndim(x) else float(out[0])
 
     def __call__(self, x):
@@ -78,19 +78,6 @@ def _dict_equal(a, b) -> bool:
     if isinstance(a, (list, tuple, np.ndarray)) or isinstance(b, (list, tuple, np.ndarray)):
         return np.array_equal(np.asarray(a), np.asarray(b))
     return a == b
-
-
-def _pool_of(elements):
-    kind = np.array([k for k, _ in elements], dtype=np.int64)
-    n_params = [p.size for _, p in elements]
-    off = np.concatenate([[0], np.cumsum(n_params)[:-1]]).astype(np.int64) if elements else np.zeros(0, np.int64)
-    n = np.array([_count(k, p) for k, p in elements], dtype=np.int64)
-    pool = np.concatenate([p for _, p in elements]) if elements else np.zeros(0)
-    return kind, off, n, pool
-
-
-def _count(kind: int, params: np.ndarray) -> int:
-    return params.size // 5 if kind == kf.PIECEWISE_CUBIC else params.size
 
 
 @dataclass(frozen=True, eq=False)

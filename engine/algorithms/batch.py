@@ -1,0 +1,50 @@
+"""Algorithms over every frame of a trial in one kernel call (rows of Q, V, A are frames)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..kernels import _batch
+from . import _args
+from .kinematics import frame_id
+
+
+def frame_positions_batch(model, data, Q, names) -> np.ndarray:
+    """(frames, K, 3) world positions of the named bodies/frames/markers/contacts."""
+    Q = _args.batch(model, Q, model.nq, "Q")
+    ids = np.array([frame_id(model, n) for n in names], np.int64)
+    out = np.empty((Q.shape[0], ids.size, 3))
+    _batch.frame_positions(model.tree.k, data.ws, data.scr, Q, ids, out)
+    return out
+
+
+def marker_positions_batch(model, data, Q) -> np.ndarray:
+    """(frames, markers, 3) positions of all model markers."""
+    return frame_positions_batch(model, data, Q, [m.name for m in model.markers])
+
+
+def point_jacobians_batch(model, data, Q, names) -> np.ndarray:
+    """(frames, K, 3, nv) world Jacobians of the named points."""
+    Q = _args.batch(model, Q, model.nq, "Q")
+    ids = np.array([frame_id(model, n) for n in names], np.int64)
+    out = np.empty((Q.shape[0], ids.size, 3, model.nv))
+    _batch.point_jacobians(model.tree.k, data.ws, data.scr, Q, ids, out)
+    return out
+
+
+def crba_batch(model, data, Q) -> np.ndarray:
+    """(frames, nv, nv) mass matrices."""
+    Q = _args.batch(model, Q, model.nq, "Q")
+    out = np.empty((Q.shape[0], model.nv, model.nv))
+    _batch.mass_matrices(model.tree.k, data.ws, data.scr, Q, out)
+    return out
+
+
+def rnea_batch(model, data, Q, V, A, node_wrenches=None) -> np.ndarray:
+    """(frames, nv) inverse dynamics; ``node_wrenches`` (frames, nodes, 6) world wrenches about the origin."""
+    Q = _args.batch(model, Q, model.nq, "Q")
+    V = _args.batch(model, V, model.nv, "V")
+    A = _args.batch(model, A, model.nv, "A")
+    fext = np.zeros((0, 0, 6)) if node_wrenches is None else np.ascontiguousarray(node_wrenches, dtype=float)
+    out = np.empty((Q.shape[0], model.nv))
+    _batch.inverse_dynamics(model.tree.k, data.ws, data.scr, Q, V, A, fext, out)
+    return out

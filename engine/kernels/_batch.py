@@ -1,0 +1,57 @@
+"""Batch kernels: one call processes every frame of a trial (no per-frame dispatch cost).
+
+They take the compiled tree ``t`` (``engine.tree.KTree``) and unpack it once.
+"""
+import numba as nb
+import numpy as np
+
+from ._passes import crba, frame_jacobian, frame_placement, kinematics, rnea_backward
+
+
+@nb.njit(cache=True, nogil=True)
+def frame_positions(t, ws, scr, Q, frames, out):
+    """``out[f, k] =`` world position of attached frame ``frames[k]`` at configuration ``Q[f]``."""
+    nodes, segs, funcs, fpool, grav, fr = t.nodes, t.segs, t.funcs, t.fpool, t.gravity, t.frames
+    empty = np.zeros(0)
+    R = np.empty((3, 3))
+    for f in range(Q.shape[0]):
+        kinematics(nodes, segs, funcs, fpool, grav, ws, scr, Q[f], empty, empty, 0, False)
+        for k in range(frames.shape[0]):
+            frame_placement(fr, ws, frames[k], R, out[f, k])
+
+
+@nb.njit(cache=True, nogil=True)
+def point_jacobians(t, ws, scr, Q, frames, out):
+    """``out[f, k] =`` 3 x nv world Jacobian of frame ``frames[k]``'s origin at ``Q[f]``."""
+    nodes, segs, funcs, fpool, grav, fr = t.nodes, t.segs, t.funcs, t.fpool, t.gravity, t.frames
+    empty = np.zeros(0)
+    J6 = np.empty((6, out.shape[3]))
+    for f in range(Q.shape[0]):
+        kinematics(nodes, segs, funcs, fpool, grav, ws, scr, Q[f], empty, empty, 0, False)
+        for k in range(frames.shape[0]):
+            frame_jacobian(nodes, fr, ws, scr, frames[k], J6)
+            out[f, k] = J6[3:]
+
+
+@nb.njit(cache=True, nogil=True)
+def mass_matrices(t, ws, scr, Q, out):
+    """``out[f] = M(Q[f])`` (CRBA)."""
+    nodes, segs, funcs, fpool, grav = t.nodes, t.segs, t.funcs, t.fpool, t.gravity
+    empty = np.zeros(0)
+    for f in range(Q.shape[0]):
+        kinematics(nodes, segs, funcs, fpool, grav, ws, scr, Q[f], empty, empty, 0, False)
+        crba(nodes, ws, scr, out[f])
+
+
+@nb.njit(cache=True, nogil=True)
+def inverse_dynamics(t, ws, scr, Q, V, A, fext, out):
+    """``out[f] = rnea(Q[f], V[f], A[f])`` with per-frame node wrenches ``fext[f]`` (or none)."""
+    nodes, segs, funcs, fpool, grav = t.nodes, t.segs, t.funcs, t.fpool, t.gravity
+    none = np.zeros((0, 6))
+    with_ext = fext.shape[0] == Q.shape[0]
+    for f in range(Q.shape[0]):
+        kinematics(nodes, segs, funcs, fpool, grav, ws, scr, Q[f], V[f], A[f], 2, True)
+        if with_ext:
+            rnea_backward(nodes, ws, fext[f], out[f])
+        else:
+            rnea_backward(nodes, ws, none, out[f])
