@@ -39,7 +39,7 @@ def mass_matrices(t, ws, scr, Q, out):
     nodes, segs, funcs, fpool, grav = t.nodes, t.segs, t.funcs, t.fpool, t.gravity
     empty = np.zeros(0)
     for f in range(Q.shape[0]):
-        kinematics(nodes, segs, funcs, fpool, grav, ws, scr, Q[f], empty, empty, 0, False)
+        kinematics(nodes, segs, funcs, fpool, grav, ws, scr, Q[f], empty, empty, 0, False, False)
         crba(nodes, ws, scr, out[f])
 
 
@@ -50,7 +50,7 @@ def inverse_dynamics(t, ws, scr, Q, V, A, fext, out):
     none = np.zeros((0, 6))
     with_ext = fext.shape[0] == Q.shape[0]
     for f in range(Q.shape[0]):
-        kinematics(nodes, segs, funcs, fpool, grav, ws, scr, Q[f], V[f], A[f], 2, True)
+        kinematics(nodes, segs, funcs, fpool, grav, ws, scr, Q[f], V[f], A[f], 2, True, with_ext)
         if with_ext:
             rnea_backward(nodes, ws, fext[f], out[f])
         else:

@@ -53,13 +53,28 @@ def matmul3(A, B, out):
             out[i, j] = A[i, 0] * B[0, j] + A[i, 1] * B[1, j] + A[i, 2] * B[2, j]
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=True, nogil=True, inline="always")
 def joint_motion(nd, segs, funcs, fpool, sc, q, v, R, p, S, c, with_bias):
     """Fill ``R`` (3x3), ``p`` (3,), ``S[:, :ncol]`` (6 x ncol) and, if ``with_bias``, ``c`` (6,).
 
     ``R, p`` place the node frame in its joint's parent-side frame. ``S`` and
     ``c`` are expressed in the node frame. ``v`` is only read if ``with_bias``.
+    Only general and PCS joints receive the function pool, segments and scratch:
+    handing arrays to a numba call costs reference counting, so the common
+    joints get none.
     """
+    jt = nd.jtype
+    if jt == GENERAL:
+        _general(nd, funcs, fpool, sc, q, v, R, p, S, c, with_bias)
+    elif jt == PCS:
+        _pcs(nd, segs, sc, q, v, R, p, S, c, with_bias)
+    else:
+        _simple(nd, q, R, p, S, c)
+
+
+@nb.njit(cache=True, nogil=True)
+def _simple(nd, q, R, p, S, c):
+    """Weld, revolute, prismatic, spherical and free joints (their bias ``c`` is zero)."""
     jt = nd.jtype
     for i in range(6):
         c[i] = 0.0
@@ -103,10 +118,6 @@ def joint_motion(nd, segs, funcs, fpool, sc, q, v, R, p, S, c, with_bias):
         for i in range(6):
             for j in range(3):
                 S[i, j] = 1.0 if i == j else 0.0
-    elif jt == GENERAL:
-        _general(nd, funcs, fpool, sc, q, v, R, p, S, c, with_bias)
-    elif jt == PCS:
-        _pcs(nd, segs, sc, q, v, R, p, S, c, with_bias)
     else:  # WELD
         for i in range(3):
             for j in range(3):
@@ -116,6 +127,8 @@ def joint_motion(nd, segs, funcs, fpool, sc, q, v, R, p, S, c, with_bias):
 
 @nb.njit(cache=True, nogil=True)
 def _general(nd, funcs, fpool, sc, q, v, R, p, S, c, with_bias):
+    for i in range(6):
+        c[i] = 0.0
     f = sc.f
     df = sc.df
     ddf = sc.ddf
@@ -249,6 +262,8 @@ def pcs_placement(xi, x, R, p):
 
 @nb.njit(cache=True, nogil=True)
 def _pcs(nd, segs, sc, q, v, R, p, S, c, with_bias):
+    for i in range(6):
+        c[i] = 0.0
     sg = segs[nd.pcs_seg]
     x = nd.pcs_x
     xi = sc.xi

@@ -13,7 +13,7 @@ Arguments are record arrays (``kernels._layout``): ``nodes``, ``segs``,
 import numba as nb
 import numpy as np
 
-from ._joints import joint_motion
+from ._joints import FREE, PRISMATIC, REVOLUTE, SPHERICAL, joint_motion
 
 
 @nb.njit(cache=True, nogil=True, inline="always")
@@ -43,11 +43,13 @@ def _force_to_parent(R, p, nx, ny, nz, fx, fy, fz):
 
 
 @nb.njit(cache=True, nogil=True)
-def kinematics(nodes, segs, funcs, fpool, gravity, ws, scr, q, v, a, level, use_gravity):
+def kinematics(nodes, segs, funcs, fpool, gravity, ws, scr, q, v, a, level, use_gravity, world=True):
     """Forward pass. ``level`` 0: placements and S; 1: + velocities; 2: + accelerations and c.
 
     With ``use_gravity`` the base acceleration is ``-g`` (gravity as a fictitious
     upward acceleration, as in RNEA); otherwise accelerations are true ones.
+    ``world=False`` skips the world placements (CRBA and RNEA without external
+    loads only need placements relative to the parent).
     """
     sc = scr[0]
     JR = sc.JR
@@ -69,7 +71,9 @@ def kinematics(nodes, segs, funcs, fpool, gravity, ws, scr, q, v, a, level, use_
         par = nd.parent
         oR = wn.oR
         op = wn.op
-        if par < 0:
+        if not world:
+            pass
+        elif par < 0:
             for i in range(3):
                 op[i] = pp[i]
                 for j in range(3):
@@ -199,6 +203,23 @@ def rnea_backward(nodes, ws, fext, tau):
                 fp[i] += r[i]
 
 
+@nb.njit(cache=True, nogil=True, inline="always")
+def _s_dot(jt, S, k, F, j):
+    """``S[:, k] . F[:, j]`` using the structure of S (identity columns for free and spherical joints)."""
+    if jt == FREE:
+        return F[k, j]
+    if jt == SPHERICAL:
+        return F[k, j]
+    if jt == REVOLUTE:
+        return S[0, k] * F[0, j] + S[1, k] * F[1, j] + S[2, k] * F[2, j]
+    if jt == PRISMATIC:
+        return S[3, k] * F[3, j] + S[4, k] * F[4, j] + S[5, k] * F[5, j]
+    s = 0.0
+    for i in range(6):
+        s += S[i, k] * F[i, j]
+    return s
+
+
 @nb.njit(cache=True, nogil=True)
 def crba(nodes, ws, scr, M):
     """Composite-rigid-body algorithm after ``kinematics(level=0)``: fills ``M`` (nv x nv).
@@ -235,13 +256,11 @@ def crba(nodes, ws, scr, M):
             for i in range(6):
                 F[i, j] = r[i]
         # diagonal block
+        jt = nd.jtype
         for j in range(nc):
             vj = nd.colv[j]
             for k in range(nc):
-                s = 0.0
-                for i in range(6):
-                    s += S[i, k] * F[i, j]
-                M[nd.colv[k], vj] += s
+                M[nd.colv[k], vj] += _s_dot(jt, S, k, F, j)
         # off-diagonal blocks with every ancestor
         a = n
         while nodes[a].parent >= 0 and nc > 0:
@@ -253,12 +272,11 @@ def crba(nodes, ws, scr, M):
             a = nodes[a].parent
             na = nodes[a]
             Sa = ws[a].S
+            ja = na.jtype
             for j in range(nc):
                 vj = nd.colv[j]
                 for k in range(na.ncol):
-                    s = 0.0
-                    for i in range(6):
-                        s += Sa[i, k] * F[i, j]
+                    s = _s_dot(ja, Sa, k, F, j)
                     vk = na.colv[k]
                     M[vk, vj] += s
                     M[vj, vk] += s

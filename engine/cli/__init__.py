@@ -1,0 +1,1 @@
+"""The ``hybrid`` command line: the same engine functions the application uses, without a screen."""
