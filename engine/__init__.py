@@ -10,10 +10,11 @@ Quick start::
 """
 from . import algorithms
 from .errors import DataError, HybridLabError, ModelError, SettingsError
+from .io.model_file import load_model, save_model
 from .model import Model
 from .spatial import SE3
 
 __version__ = "0.1.0"
 
-__all__ = ["algorithms", "Model", "SE3", "HybridLabError", "ModelError", "DataError", "SettingsError",
+__all__ = ["algorithms", "Model", "SE3", "load_model", "save_model", "HybridLabError", "ModelError", "DataError", "SettingsError",
            "__version__"]

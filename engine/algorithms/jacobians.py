@@ -4,7 +4,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels import _passes
-from . import _args
 from .kinematics import forward_kinematics, frame_id
 
 

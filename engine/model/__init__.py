@@ -2,7 +2,7 @@
 from .bodies import Body, Frame, Mesh
 from .coordinates import ROTATIONAL, STRAIN, TRANSLATIONAL, Coordinate
 from .functions import (Composition, Constant, Function, Linear, Multiplier, NaturalCubicSpline, PiecewiseLinear,
-                        Polynomial, SimmSpline, function_from_dict)
+                        Polynomial, SimmSpline)
 from .joints import (FreeJoint, GeneralJoint, Joint, PrismaticJoint, RevoluteJoint, SphericalJoint, TransformAxis,
                      UniversalJoint, WeldJoint, constant_axis)
 from .model import DEFAULT_GRAVITY, GROUND, Model
@@ -12,7 +12,7 @@ from .rods import ANGULAR_MODES, MODES, STRAIGHT, Material, Rod, RodSegment, Sec
 __all__ = [
     "Body", "Frame", "Mesh", "Coordinate", "ROTATIONAL", "TRANSLATIONAL", "STRAIN",
     "Function", "Constant", "Linear", "Polynomial", "NaturalCubicSpline", "SimmSpline", "PiecewiseLinear",
-    "Multiplier", "Composition", "function_from_dict",
+    "Multiplier", "Composition",
     "Joint", "FreeJoint", "SphericalJoint", "RevoluteJoint", "PrismaticJoint", "UniversalJoint", "WeldJoint",
     "GeneralJoint", "TransformAxis", "constant_axis",
     "Model", "GROUND", "DEFAULT_GRAVITY", "Point", "Marker", "ContactPoint",

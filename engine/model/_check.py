@@ -14,6 +14,12 @@ def name(value, what: str) -> str:
     return value
 
 
+def flag(value, what: str, field: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise ModelError(f"{field} must be true or false, got {value!r}", what)
+    return bool(value)
+
+
 def finite(value, what: str, field: str) -> float:
     try:
         x = float(value)
@@ -49,6 +55,8 @@ def unit_vector(value, what: str, field: str) -> np.ndarray:
     norm = float(np.linalg.norm(arr))
     if norm < 1e-12:
         raise ModelError(f"{field} must be a non-zero direction, got {arr.tolist()}", what)
+    if abs(norm - 1.0) <= 4 * np.finfo(float).eps:
+        return arr   # already unit: keep it bit for bit (files round-trip exactly)
     out = arr / norm
     out.setflags(write=False)
     return out

@@ -57,8 +57,12 @@ class Coordinate:
             raise ModelError(f"range must be (low, high) with low <= high, got ({lo}, {hi})", what)
         object.__setattr__(self, "range", (lo, hi))
         object.__setattr__(self, "default", _check.finite(self.default, what, "default"))
+        object.__setattr__(self, "locked", _check.flag(self.locked, what, "locked"))
+        object.__setattr__(self, "clamped", _check.flag(self.clamped, what, "clamped"))
         if (self.coupled_to is None) != (self.coupler is None):
             raise ModelError("a coupled coordinate needs both 'coupled_to' and 'coupler'", what)
+        if self.coupled_to is not None:
+            _check.name(self.coupled_to, f"{what} coupled_to")
         if self.coupler is not None and not isinstance(self.coupler, Function):
             raise ModelError("coupler must be a function", what)
         if self.coupled_to == self.name:

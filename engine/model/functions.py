@@ -279,27 +279,3 @@ class Composition(Function):
 
 
 IDENTITY = Linear(1.0, 0.0)
-
-_KINDS = {
-    "constant": lambda d: Constant(d["value"]),
-    "linear": lambda d: Linear(d.get("slope", 1.0), d.get("intercept", 0.0)),
-    "polynomial": lambda d: Polynomial(d["coefficients"]),
-    "piecewise_linear": lambda d: PiecewiseLinear(d["x"], d["y"]),
-    "natural_cubic_spline": lambda d: NaturalCubicSpline(d["x"], d["y"]),
-    "simm_spline": lambda d: SimmSpline(d["x"], d["y"]),
-    "multiplier": lambda d: Multiplier(function_from_dict(d["function"]), d.get("scale", 1.0)),
-    "composition": lambda d: Composition(function_from_dict(d["outer"]), function_from_dict(d["inner"])),
-}
-
-
-def function_from_dict(d) -> Function:
-    """Build a function from its ``to_dict`` form (as stored in model files)."""
-    if not isinstance(d, dict) or "type" not in d:
-        raise ModelError("a function must be a mapping with a 'type'", f"function {d!r}")
-    build = _KINDS.get(d["type"])
-    if build is None:
-        raise ModelError(f"unknown function type {d['type']!r}; known: {', '.join(sorted(_KINDS))}", "function")
-    try:
-        return build(d)
-    except KeyError as exc:
-        raise ModelError(f"is missing the field {exc.args[0]!r}", f"{d['type']} function") from None

@@ -151,8 +151,9 @@ class Model:
 
     # -------------------------------------------------------------- validation
     def _validate(self):
+        from ..muscles.description import Muscle, WrapObject
         what = f"model '{self.name}'"
-        for label, items, cls in (("bodies", self.bodies, Body), ("joints", self.joints, Joint),
+        for label, items, cls in (("muscles", self.muscles, Muscle), ("wrap_objects", self.wrap_objects, WrapObject),("bodies", self.bodies, Body), ("joints", self.joints, Joint),
                                   ("rods", self.rods, Rod), ("frames", self.frames, Frame),
                                   ("markers", self.markers, Marker), ("contacts", self.contacts, ContactPoint)):
             for item in items:

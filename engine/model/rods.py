@@ -98,13 +98,20 @@ class RodSegment:
         bad = [m for m in modes if m not in MODES]
         if bad or len(set(modes)) != len(modes):
             raise ModelError(f"free_modes must be distinct names among {MODES}, got {modes}", what)
-        object.__setattr__(self, "free_modes", tuple(m for m in MODES if m in modes))
         object.__setattr__(self, "rest_strain", tuple(_check.vector(self.rest_strain, what, "rest strain", 6)))
+        ranges = None
         if self.strain_range is not None:
-            rng = tuple(tuple(float(v) for v in r) for r in self.strain_range)
-            if len(rng) != len(self.free_modes) or any(len(r) != 2 or r[0] > r[1] for r in rng):
-                raise ModelError("strain_range needs one (low, high) pair per free mode", what)
-            object.__setattr__(self, "strain_range", rng)
+            try:
+                ranges = [tuple(float(v) for v in r) for r in self.strain_range]
+            except (TypeError, ValueError):
+                raise ModelError("strain_range must be (low, high) number pairs", what) from None
+            if (len(ranges) != len(modes) or any(len(r) != 2 or np.isnan(r).any() or r[0] > r[1] for r in ranges)):
+                raise ModelError("strain_range needs one (low, high) pair with low <= high per free mode", what)
+        # modes are kept in the canonical order kx..ez, their ranges with them
+        order = sorted(range(len(modes)), key=lambda i: MODES.index(modes[i]))
+        object.__setattr__(self, "free_modes", tuple(modes[i] for i in order))
+        if ranges is not None:
+            object.__setattr__(self, "strain_range", tuple(ranges[i] for i in order))
 
     def stiffness_diagonal(self) -> np.ndarray:
         """``diag(G J, E I_y, E I_z, E A, G A, G A)``: stiffness per unit length of the 6 modes."""

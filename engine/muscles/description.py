@@ -109,6 +109,11 @@ class WrapObject:
     def __post_init__(self):
         _check.name(self.name, "wrap object")
         _check.name(self.body, f"wrap object '{self.name}' body")
+        if not isinstance(self.placement, SE3):
+            raise ModelError("placement must be an SE3", f"wrap object '{self.name}'")
+        if not isinstance(self.quadrant, str):
+            raise ModelError(f"quadrant must be text, got {self.quadrant!r}", f"wrap object '{self.name}'")
+        object.__setattr__(self, "active", _check.flag(self.active, f"wrap object '{self.name}'", "active"))
         q = self.quadrant.strip().lower().replace(" ", "")
         if q in ("x", "y", "z"):
             q = "+" + q
@@ -178,7 +183,11 @@ class PathWrap:
         if self.method not in ("hybrid", "midpoint", "axial"):
             raise ModelError(f"method must be hybrid, midpoint or axial, got {self.method!r}",
                              f"path wrap over '{self.wrap_object}'")
-        object.__setattr__(self, "range", tuple(int(r) for r in self.range))
+        what = f"path wrap over '{self.wrap_object}'"
+        rng = tuple(self.range)
+        if len(rng) != 2 or not all(isinstance(r, (int, np.integer)) and not isinstance(r, bool) for r in rng):
+            raise ModelError(f"range must be two integers (path point numbers, -1 for all), got {self.range!r}", what)
+        object.__setattr__(self, "range", tuple(int(r) for r in rng))
 
 
 @dataclass(frozen=True)
