@@ -28,6 +28,7 @@ from .model.joints import (FreeJoint, GeneralJoint, Joint, PrismaticJoint, Revol
                            TransformAxis, UniversalJoint, WeldJoint)
 from .model.model import GROUND
 from .model.rods import MODES
+from .muscles.description import MovingPathPoint
 from .spatial import SE3
 
 KTree = namedtuple("KTree", ["nq", "nv", "gravity", "nodes", "segs", "frames", "funcs", "fpool", "v2q", "quat_q"])
@@ -60,6 +61,8 @@ class Tree:
     q_names, v_names : list of str
     coordinates : dict name -> CoordinateSlot (every scalar coordinate, dependent ones too)
     body_frame, marker_frame, contact_frame, frame_index : dict name -> attached-frame index
+    path_point_frame : dict (muscle, point) -> frame index (at a moving point's parent origin)
+    wrap_frame : dict wrap object -> frame index (the wrap surface's own frame)
     dependent : list of (name, independent coordinate name, Function)
     rod_segments : dict rod name -> list of segment ids
     node_label : list of str, what each node is (for messages and tests)
@@ -80,6 +83,8 @@ class Tree:
     node_label: list
     q_neutral: np.ndarray
     joint_q: dict = field(default_factory=dict)   # joint/rod name -> (q start, nq, v start, nv)
+    path_point_frame: dict = field(default_factory=dict)   # (muscle, point) -> frame (moving points: parent origin)
+    wrap_frame: dict = field(default_factory=dict)          # wrap object -> frame at its placement
 
     @property
     def n_nodes(self) -> int:
@@ -284,17 +289,18 @@ class _Builder:
         self.owner_frame[rod.name] = SE3()
         self.rod_segments[rod.name] = seg_ids
 
-    def point_frame(self, point) -> int:
-        if point.parent in self.rod_segments:
-            rod = self.model.rod(point.parent)
-            i, x = rod.segment_at(point.s)
+    def point_frame(self, parent: str, offset, s, label: str) -> int:
+        """An attached frame at ``offset`` in ``parent`` (a body or frame), or on rod ``parent`` at arclength
+        ``s`` with ``offset`` in the cross-section frame (a massless PCS node)."""
+        if parent in self.rod_segments:
+            rod = self.model.rod(parent)
+            i, x = rod.segment_at(s)
             sid = self.rod_segments[rod.name][i]
             seg = self.segments[sid]
-            parent, Xp = seg["base"]
-            node = self.add_node(parent, kj.PCS, Xp, f"{point.kind} '{point.name}' on rod '{rod.name}'",
-                                 cols=seg["cols"], pcs=(x, sid))
-            return self.add_frame(node, SE3(np.eye(3), point.offset))
-        node, placement = self.parent_of(point.parent, SE3(np.eye(3), point.offset))
+            base, Xp = seg["base"]
+            node = self.add_node(base, kj.PCS, Xp, f"{label} on rod '{rod.name}'", cols=seg["cols"], pcs=(x, sid))
+            return self.add_frame(node, SE3(np.eye(3), offset))
+        node, placement = self.parent_of(parent, SE3(np.eye(3), offset))
         return self.add_frame(node, placement)
 
     def add_frame(self, node, placement):
@@ -321,13 +327,27 @@ class _Builder:
                 frame_index[f.name] = self.add_frame(self.owner_node[owner], self.owner_frame[owner] @ placement)
         for r in self.model.rods:
             frame_index[r.name] = self.add_frame(self.owner_node[r.name], SE3())
-        marker_frame = {m.name: self.point_frame(m) for m in self.model.markers}
-        contact_frame = {c.name: self.point_frame(c) for c in self.model.contacts}
+        marker_frame = {m.name: self.point_frame(m.parent, m.offset, m.s, f"marker '{m.name}'")
+                        for m in self.model.markers}
+        contact_frame = {c.name: self.point_frame(c.parent, c.offset, c.s, f"contact point '{c.name}'")
+                         for c in self.model.contacts}
+        path_point_frame = {}
+        for mu in self.model.muscles:
+            for pt in mu.path.points:
+                # a moving point's location is a function of coordinates, added in its parent's frame
+                offset = np.zeros(3) if isinstance(pt, MovingPathPoint) else pt.location
+                path_point_frame[(mu.name, pt.name)] = self.point_frame(
+                    pt.parent, offset, pt.s, f"path point '{pt.name}' of muscle '{mu.name}'")
+        wrap_frame = {}
+        for wo in self.model.wrap_objects:
+            node, placement = self.parent_of(wo.body, wo.placement)
+            wrap_frame[wo.name] = self.add_frame(node, placement)
         k = self.arrays()
         dependent = [(c.name, c.coupled_to, c.coupler) for c in self.model.all_coordinates if c.is_dependent]
         return Tree(k=k, nq=self.nq, nv=self.nv, q_names=self.q_names, v_names=self.v_names,
                     coordinates=self.coords, body_frame=body_frame, marker_frame=marker_frame,
                     contact_frame=contact_frame, frame_index=frame_index, dependent=dependent,
+                    path_point_frame=path_point_frame, wrap_frame=wrap_frame,
                     rod_segments=self.rod_segments, node_label=[n["label"] for n in self.nodes],
                     q_neutral=np.array(self.q_neutral, float), joint_q=self.joint_q)
 
