@@ -1,0 +1,263 @@
+"""Inverse kinematics from marker trajectories (seed section 2.3.1, eq. 32).
+
+``inverse_kinematics(model, markers, settings)`` is a generator step (see
+``engine.analysis.progress``); ``solve_ik`` runs it to the end. Markers on rods
+are fitted like any other: rod strains are coordinates.
+
+The first frame needs no manual pose: the root body's pose is found first from
+the markers it carries (Kabsch alignment for a floating base; a multi-start
+search over the root joint's rotations for OpenSim-style root joints), then
+every coordinate is solved. Later frames start from the previous solution.
+"""
+from __future__ import annotations
+
+import itertools
+import time as _time
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.spatial.transform import Rotation
+
+from .. import algorithms as alg
+from ..errors import SettingsError
+from ..kernels import _ik
+from ..model.coordinates import ROTATIONAL
+from ..model.joints import FreeJoint, Joint
+from ..spatial import SE3, matrix_to_quat
+from .progress import Progress, run
+
+
+@dataclass
+class IKSettings:
+    """Settings of inverse kinematics.
+
+    marker_weights : weight per marker name (others get ``default_weight``; 0 leaves a marker out).
+    coordinate_tasks : ``{coordinate: (weight, target)}``; target ``None`` means the coordinate's default
+        (OpenSim's IKCoordinateTask with ``default_value``). Units of the target: rad, m, 1/m.
+    start, end : time range in s (None: the whole trial).
+    tolerance : convergence on the step size (rad, m, strain units).
+    max_iterations : per frame.
+    chunk : frames per kernel call (granularity of progress and cancel).
+    """
+
+    marker_weights: dict = field(default_factory=dict)
+    default_weight: float = 1.0
+    coordinate_tasks: dict = field(default_factory=dict)
+    start: float | None = None
+    end: float | None = None
+    tolerance: float = 1e-9
+    max_iterations: int = 200
+    chunk: int = 50
+
+
+@dataclass
+class IKResult:
+    """IK output. ``q`` (T, nq) configurations; ``errors`` (T, K) marker distances in m (NaN where
+    missing); ``rms``/``max`` (T,) over the markers present; ``status`` 1 converged, 0 not converged,
+    -1 no markers. ``marker_names`` are the model markers fitted, in the columns of ``errors``."""
+
+    time: np.ndarray
+    q: np.ndarray
+    marker_names: list
+    errors: np.ndarray
+    rms: np.ndarray
+    max: np.ndarray
+    iterations: np.ndarray
+    status: np.ndarray
+    cost: np.ndarray
+    seconds: float
+    unused_model_markers: list
+    unused_trial_markers: list
+    weights: np.ndarray
+
+    @property
+    def n_frames(self) -> int:
+        return len(self.time)
+
+
+def _window(markers, start, end):
+    t = markers.time
+    lo = t[0] if start is None else start
+    hi = t[-1] if end is None else end
+    if hi < lo:
+        raise SettingsError(f"the time range ends ({hi} s) before it starts ({lo} s)")
+    sel = np.flatnonzero((t >= lo - 1e-9) & (t <= hi + 1e-9))
+    if sel.size == 0:
+        raise SettingsError(f"no marker frame between {lo} s and {hi} s (the trial spans {t[0]} to {t[-1]} s)")
+    return sel
+
+
+def _root(model) -> Joint:
+    first = model.ordered_elements[0]
+    if not isinstance(first, Joint):
+        raise SettingsError("the model's first element is a rod; IK needs a body at the root")
+    return first
+
+
+class _Problem:
+    """The arrays the kernel needs, built once per IK run."""
+
+    def __init__(self, model, markers, settings: IKSettings):
+        tree = model.tree
+        names = [m.name for m in model.markers]
+        trial_names = set(markers.names)
+        for name in settings.marker_weights:
+            if name not in names:
+                raise SettingsError(f"a weight is given for marker {name!r}, which the model does not have")
+        used = [n for n in names if n in trial_names and settings.marker_weights.get(n, settings.default_weight) > 0]
+        if not used:
+            raise SettingsError("no model marker is found in the trial (compare the marker names)")
+        self.marker_names = used
+        self.unused_model = [n for n in names if n not in trial_names]
+        self.unused_trial = [n for n in markers.names if n not in set(names)]
+        self.mframes = np.array([tree.marker_frame[n] for n in used], np.int64)
+        self.weights = np.array([float(settings.marker_weights.get(n, settings.default_weight)) for n in used])
+        cols = [markers.index(n) for n in used]
+        self.trial_cols = cols
+        c_names = list(settings.coordinate_tasks)
+        slots = []
+        for c in c_names:
+            if c not in tree.coordinates or tree.coordinates[c].qi < 0:
+                raise SettingsError(f"a coordinate task names {c!r}, which is not an independent coordinate")
+            slots.append(tree.coordinates[c])
+        self.c_q = np.array([s.qi for s in slots], np.int64)
+        self.c_v = np.array([s.vi for s in slots], np.int64)
+        self.c_w = np.array([float(settings.coordinate_tasks[c][0]) for c in c_names])
+        self.c_target = np.array([s.default if settings.coordinate_tasks[c][1] is None
+                                  else float(settings.coordinate_tasks[c][1]) for c, s in zip(c_names, slots)])
+        self.free = np.ones(model.nv, bool)
+        self.lo = np.full(model.nq, -np.inf)
+        self.hi = np.full(model.nq, np.inf)
+        q0 = model.neutral()
+        for s in tree.coordinates.values():
+            if s.qi < 0:
+                continue
+            self.lo[s.qi], self.hi[s.qi] = s.range
+            if s.locked:
+                self.free[s.vi] = False
+                q0[s.qi] = s.default
+        self.q_neutral = q0
+
+    def targets(self, markers, frames):
+        return np.ascontiguousarray(markers.positions[frames][:, self.trial_cols])
+
+    def c_targets(self, n):
+        return np.tile(self.c_target, (n, 1))
+
+    def solve(self, model, data, targets, q_start, free, settings, weights=None):
+        n = targets.shape[0]
+        Q = np.empty((n, model.nq))
+        iters = np.empty(n, np.int64)
+        status = np.empty(n, np.int64)
+        cost = np.empty(n)
+        _ik.solve_frames(model.tree.k, data.ws, data.scr, self.mframes, targets,
+                         self.weights if weights is None else weights, self.c_q, self.c_v, self.c_targets(n),
+                         self.c_w, free, self.lo, self.hi, q_start, settings.tolerance, settings.max_iterations,
+                         Q, iters, status, cost)
+        return Q, iters, status, cost
+
+
+def initial_pose(model, data, problem: _Problem, first_targets, settings: IKSettings) -> np.ndarray:
+    """A configuration close to the first frame, found without a manual pose."""
+    root = _root(model)
+    tree = model.tree
+    q0, nq, v0, nv = tree.joint_q[root.name]
+    q = problem.q_neutral.copy()
+    owners = [model.resolve(m.parent)[0] for m in model.markers]
+    owner_of = dict(zip([m.name for m in model.markers], owners))
+    present = ~np.isnan(first_targets[:, 0])
+    on_root = np.array([owner_of[n] == root.child for n in problem.marker_names]) & present
+    use = on_root if on_root.sum() >= 3 else present
+    if isinstance(root, FreeJoint):
+        q = _align_free_root(model, data, problem, first_targets, use, root, q)
+    else:
+        root_free = np.zeros(model.nv, bool)
+        root_free[v0:v0 + nv] = problem.free[v0:v0 + nv]
+        weights = np.where(use, problem.weights, 0.0)
+        rotational = [tree.coordinates[c.name].qi for c in root.coordinates
+                      if c.kind == ROTATIONAL and not c.is_dependent and not c.locked]
+        best = None
+        for angles in itertools.product((0.0, 0.5 * np.pi, np.pi, -0.5 * np.pi), repeat=len(rotational)):
+            start = q.copy()
+            start[rotational] = angles
+            Q, _, _, cost = problem.solve(model, data, first_targets[None], start, root_free, settings, weights)
+            if best is None or cost[0] < best[1]:
+                best = (Q[0], cost[0])
+        q = best[0]
+    return q
+
+
+def _align_free_root(model, data, problem, targets, use, root, q):
+    """Place a floating base by aligning its markers (Kabsch, weighted) at the neutral pose."""
+    alg.forward_kinematics(model, data, q)
+    model_points = alg.frame_positions(model, data, problem.mframes[use])
+    measured = targets[use]
+    w = problem.weights[use]
+    mc = np.average(model_points, axis=0, weights=w)
+    tc = np.average(measured, axis=0, weights=w)
+    rot, _ = Rotation.align_vectors(measured - tc, model_points - mc, weights=w)
+    R = rot.as_matrix()
+    # world placement of the root node after moving the model points onto the measured ones
+    body = alg.frame_placement(model, data, root.child)
+    new_body = SE3(R @ body.R, R @ (body.p - mc) + tc)
+    node_world = new_body @ root.child_offset
+    parent_side = root.parent_offset if model.resolve(root.parent)[0] == "ground" else None
+    if parent_side is None:
+        return q
+    joint = parent_side.inverse() @ node_world
+    q0 = model.tree.joint_q[root.name][0]
+    q = q.copy()
+    q[q0:q0 + 3] = joint.p
+    q[q0 + 3:q0 + 7] = matrix_to_quat(joint.R)
+    return q
+
+
+def inverse_kinematics(model, markers, settings: IKSettings | None = None):
+    """Generator step: yields Progress, returns an :class:`IKResult`.
+
+    ``markers`` is a :class:`engine.trial.trial.Markers` (positions in metres in the model's frame).
+    """
+    settings = settings or IKSettings()
+    t0 = _time.perf_counter()
+    frames = _window(markers, settings.start, settings.end)
+    problem = _Problem(model, markers, settings)
+    data = model.create_data()
+    targets = problem.targets(markers, frames)
+    yield Progress("inverse kinematics", 0.0, "initial pose")
+    has_markers = ~np.isnan(targets[:, :, 0]).all(axis=1)
+    if not has_markers.any():
+        raise SettingsError("no fitted marker is present in any frame of the time range")
+    first = int(np.argmax(has_markers))
+    q = initial_pose(model, data, problem, targets[first], settings)
+    T = len(frames)
+    Q = np.empty((T, model.nq))
+    iters = np.empty(T, np.int64)
+    status = np.empty(T, np.int64)
+    cost = np.empty(T)
+    order = list(range(first, T)) + list(range(first - 1, -1, -1))
+    # solve forward from the first usable frame, then backwards to the start
+    for segment in (order[:T - first], order[T - first:]):
+        if not segment:
+            continue
+        start_q = q if segment[0] == first else Q[first]
+        for c in range(0, len(segment), settings.chunk):
+            idx = np.array(segment[c:c + settings.chunk])
+            Qc, ic, sc, cc = problem.solve(model, data, targets[idx], start_q, problem.free, settings)
+            Q[idx], iters[idx], status[idx], cost[idx] = Qc, ic, sc, cc
+            start_q = Qc[-1]
+            yield Progress("inverse kinematics", min(1.0, (c + len(idx)) / T), f"{markers.time[frames[idx[-1]]]:.3f} s")
+    errors = np.empty((T, len(problem.marker_names)))
+    _ik.marker_errors(model.tree.k, data.ws, data.scr, Q, problem.mframes, targets, errors)
+    with np.errstate(invalid="ignore"):
+        rms = np.sqrt(np.nanmean(errors ** 2, axis=1))
+        mx = np.nanmax(np.where(np.isnan(errors), -np.inf, errors), axis=1)
+    mx[~np.isfinite(mx)] = np.nan
+    return IKResult(time=np.array(markers.time[frames]), q=Q, marker_names=problem.marker_names, errors=errors,
+                    rms=rms, max=mx, iterations=iters, status=status, cost=cost,
+                    seconds=_time.perf_counter() - t0, unused_model_markers=problem.unused_model,
+                    unused_trial_markers=problem.unused_trial, weights=problem.weights)
+
+
+def solve_ik(model, markers, settings: IKSettings | None = None, report=None) -> IKResult:
+    """Run :func:`inverse_kinematics` to the end (``report`` receives the Progress)."""
+    return run(inverse_kinematics(model, markers, settings), report)
