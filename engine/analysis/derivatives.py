@@ -1,7 +1,7 @@
 """Filtered motion and its analytic derivatives: q(t) -> psi(t), psi-dot(t) (the seed's v, a).
 
 Coordinates from IK are low-passed with a zero-lag Butterworth filter (default
-6 Hz, 4th order per pass), then each component is interpolated by a quintic
+6 Hz, 3rd order per pass, as OpenSim's inverse dynamics filters coordinates), then each component is interpolated by a quintic
 spline whose derivatives give velocities and accelerations (as OpenSim's
 inverse dynamics does with its 5th-order splines). Rotations are handled on
 the group: quaternion components are made continuous (no sign flips), filtered
@@ -65,10 +65,12 @@ def _body_rate(n, m):
     return 2.0 * (nw * mv - mw * nv - np.cross(nv, mv))
 
 
-def motion_from_coordinates(model, time, Q, cutoff: float | None = 6.0, order: int = 4) -> Motion:
+def motion_from_coordinates(model, time, Q, cutoff: float | None = 6.0, order: int = 3) -> Motion:
     """Filter ``Q`` (T, nq) sampled at ``time`` and differentiate it analytically.
 
-    ``cutoff`` None skips filtering. The samples must be uniformly spaced when filtering.
+    ``cutoff`` None skips filtering. When filtering, the samples must be uniformly spaced; times
+    printed with rounding (within 5% of the step of a uniform grid) are replaced by that grid, since
+    differentiating through the rounding would add spurious accelerations.
     """
     time = np.asarray(time, dtype=float)
     Q = np.asarray(Q, dtype=float)
@@ -82,10 +84,12 @@ def motion_from_coordinates(model, time, Q, cutoff: float | None = 6.0, order: i
                    for n in np.flatnonzero((nodes["jtype"] == FREE) | (nodes["jtype"] == SPHERICAL))]
     Qc = _continuous_quaternions(Q, quat_blocks)
     if cutoff is not None:
-        dt = np.diff(time)
-        if np.abs(dt - dt.mean()).max() > 1e-6 * dt.mean():
+        step = (time[-1] - time[0]) / (T - 1)
+        grid = time[0] + step * np.arange(T)
+        if np.abs(time - grid).max() > 0.05 * step:
             raise SettingsError("the frames are not uniformly spaced in time; resample before filtering")
-        Qc, short = lowpass(Qc, 1.0 / dt.mean(), cutoff, order)
+        time = grid
+        Qc, short = lowpass(Qc, 1.0 / step, cutoff, order)
         if short:
             raise SettingsError(f"the trial is too short to filter at {cutoff} Hz: {T} frames")
     spline = make_interp_spline(time, Qc, k=5)

@@ -1,0 +1,105 @@
+"""YAML documents of HybridLab (model, contacts, session and settings files).
+
+Each starts with ``format: <name>`` and ``version: <n>``. Reading rejects keys given
+twice, reads ``1e-3`` as a number and keeps dates as text; writing quotes whatever
+would read back as a number, puts lists of scalars on one line and never uses anchors.
+Errors are of the caller's error type and name the file, the line and the problem.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import yaml
+
+from ..errors import ModelError
+
+# YAML 1.1 (pyyaml) reads 1e-3 or 2E11 as text: accept exponent floats without a dot as numbers too.
+_EXPONENT_FLOAT = re.compile(r"^[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9_]+)[eE][-+]?[0-9]+$")
+_FLOAT_TAG = "tag:yaml.org,2002:float"
+
+
+class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # libyaml's parser when installed: 10x faster
+    """Safe YAML, except that a key given twice is an error, ``1e-3`` is a number and dates stay text."""
+
+    def construct_mapping(self, node, deep=False):
+        seen = set()
+        for key_node, _ in node.value:
+            key = (key_node.tag, key_node.value)
+            if isinstance(key_node, yaml.ScalarNode) and key_node.tag != "tag:yaml.org,2002:merge":
+                if key in seen:
+                    raise yaml.constructor.ConstructorError(
+                        "while reading a mapping", node.start_mark, f"the key {key_node.value!r} is given twice",
+                        key_node.start_mark)
+                seen.add(key)
+        return super().construct_mapping(node, deep)
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+_Loader.add_implicit_resolver(_FLOAT_TAG, _EXPONENT_FLOAT, list("-+.0123456789"))
+
+
+class _Dumper(yaml.SafeDumper):
+    """Safe YAML that quotes whatever :class:`_Loader` would read as a number, writes lists of
+    scalars on one line and never uses anchors."""
+
+    def ignore_aliases(self, data):
+        return True
+
+    def represent_list(self, data):
+        flow = all(not isinstance(item, (list, dict)) for item in data)
+        return self.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
+
+
+_Dumper.add_implicit_resolver(_FLOAT_TAG, _EXPONENT_FLOAT, list("-+.0123456789"))
+_Dumper.add_representer(list, _Dumper.represent_list)
+
+
+def read_document(path, fmt: str, version: int, what: str, error=ModelError) -> dict:
+    """The body of a YAML document (without ``format`` and ``version``) after checking its header.
+
+    ``what`` names the kind of file in messages (e.g. "HybridLab model file").
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise error(f"cannot be read ({exc.strerror or exc})", file=path) from None
+    except UnicodeDecodeError:
+        raise error("is not UTF-8 text", file=path) from None
+    try:
+        document = yaml.load(text, Loader=_Loader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = " ".join(p for p in (exc.context, exc.problem) if p)
+        raise error(f"is not valid YAML: {problem}", f"line {mark.line + 1}, column {mark.column + 1}",
+                    path) from None
+    except yaml.YAMLError as exc:
+        raise error(f"is not valid YAML: {exc}", file=path) from None
+    try:
+        return _without_header(document, fmt, version, what, error)
+    except error as exc:
+        raise exc.in_file(path) from None
+
+
+def dump_document(fmt: str, version: int, body: dict, comment: str) -> str:
+    """YAML text of a document: a ``# comment`` line, the header, then ``body``."""
+    document = {"format": fmt, "version": version, **body}
+    return f"# {comment}\n" + yaml.dump(document, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1 << 16)
+
+
+def _without_header(document, fmt: str, expected: int, what: str, error) -> dict:
+    """Check ``format`` and ``version`` and return the rest of the document."""
+    if not isinstance(document, dict) or document.get("format") != fmt:
+        found = f"format {document.get('format')!r}" if isinstance(document, dict) and "format" in document \
+            else "no 'format' field"
+        raise error(f"is not a {what}: it must start with 'format: {fmt}' ({found})", "format")
+    version = document.get("version")
+    if "version" not in document:
+        raise error(f"has no 'version' field (this HybridLab reads version {expected})", "version")
+    if type(version) is not int or version != expected:
+        raise error(f"has format version {version!r}, but this HybridLab reads only version {expected} "
+                    "(written by a newer HybridLab?)", "version")
+    return {key: value for key, value in document.items() if key not in ("format", "version")}
