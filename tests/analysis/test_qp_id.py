@@ -1,0 +1,83 @@
+"""QP inverse dynamics: closed-form statics, solver consistency, and GRF estimation on gait2354."""
+from pathlib import Path
+
+import numpy as np
+import qpsolvers
+
+from engine.analysis.derivatives import Motion, motion_from_coordinates
+from engine.analysis.ik import solve_ik
+from engine.analysis.metrics import grf_metrics, inside_plate, rmse_rrmse_r
+from engine.analysis.qp_id import QPSettings, _pyramid, _solve, solve_qp_id
+from engine.io.contacts_file import load_contacts
+from engine.io.external_loads import ground_reaction_plates, load_external_loads
+from engine.model import Body, ContactPoint, FreeJoint, Model
+from tests.analysis.opensim_cases import ik_settings, load
+
+DATA = Path(__file__).parent / "data"
+
+
+def box_on_four_points(mass=12.0, com=(0.0, 0.1, 0.0)):
+    """A free box whose four corner contacts (group 'box') lie on the floor y = 0 at rest."""
+    body = Body("box", mass, com, np.diag([0.1, 0.12, 0.1]))
+    corners = [ContactPoint(f"c{i}", "box", (x, 0.0, z), group="box")
+               for i, (x, z) in enumerate([(0.2, 0.1), (0.2, -0.1), (-0.2, 0.1), (-0.2, -0.1)])]
+    return Model("box", [body], [FreeJoint("free", "ground", "box")], contacts=corners)
+
+
+def test_a_box_standing_still_is_held_by_its_weight_shared_by_lever_arms():
+    model = box_on_four_points(com=(0.1, 0.1, 0.0))       # centre of mass 0.1 m towards the +x pair
+    T = 5
+    motion = Motion(np.arange(T) * 0.01, np.tile(model.neutral(), (T, 1)), np.zeros((T, 6)), np.zeros((T, 6)),
+                    None, 3)
+    res = solve_qp_id(model, motion, QPSettings(floor=0.0, floor_velocity=(0, 0, 0)))
+    weight = 12.0 * 9.80665
+    fy = res.forces[:, :, 1]
+    assert np.allclose(fy.sum(axis=1), weight, rtol=1e-4)
+    # moment balance about z: the +x pair carries (0.2 + 0.1) / 0.4 of the weight
+    assert np.allclose(fy[:, :2].sum(axis=1), weight * 0.75, rtol=1e-3)
+    assert np.abs(res.forces[:, :, [0, 2]]).max() < 1e-6 * weight
+    assert np.abs(res.tau[:, :6]).max() < 1e-3 * weight          # the base residual vanishes
+
+
+def test_warm_started_active_set_gives_quadprogs_solution(rng):
+    up, t1, t2 = np.array([0, 1.0, 0]), np.array([1.0, 0, 0]), np.array([0, 0, 1.0])
+    G = np.kron(np.eye(4), _pyramid(0.6, 8, up, t1, t2))
+    for _ in range(20):
+        A = rng.normal(size=(12, 12))
+        P = A @ A.T + 1e-3 * np.eye(12)
+        c = rng.normal(size=12) * 10
+        reference = qpsolvers.solve_qp(P, c, G, np.zeros(G.shape[0]), solver="quadprog")
+        f, active = _solve(P, c, G, None)
+        again, _ = _solve(P, c + 1e-9, G, active)     # the same problem from its own active set
+        assert np.allclose(f, reference, atol=1e-8)
+        assert np.allclose(again, reference, atol=1e-6)
+
+
+def test_inside_plate_outline():
+    corners = np.array([[0, 0, 0], [0.6, 0, 0], [0.6, 0, 0.4], [0, 0, 0.4]], float)
+    pts = np.array([[0.3, 0.2, 0.2], [0.7, 0, 0.2], [0.3, -0.5, -0.01], [0.59, 0, 0.39]])
+    assert inside_plate(pts, corners, np.array([0, 1.0, 0])).tolist() == [True, False, False, True]
+
+
+def test_rrmse_follows_the_seeds_definition():
+    f = np.array([0.0, 10, 20, 10])
+    g = np.array([2.0, 10, 18, 10])
+    rmse, rrmse, r = rmse_rrmse_r(f, g)
+    assert np.isclose(rmse, np.sqrt(8 / 4))
+    assert np.isclose(rrmse, 100 * rmse / (0.5 * (20 + 16)))
+
+
+def test_qp_id_estimates_gait2354_ground_reactions_without_the_plates(shared_data):
+    model, trial, setup = load("gait2354", str(shared_data))
+    model = load_contacts(DATA / "gait2354_contacts.yaml", model)
+    ik = solve_ik(model, trial.markers, ik_settings(model, setup))
+    motion = motion_from_coordinates(model, ik.time, ik.q, cutoff=6.0)
+    result = solve_qp_id(model, motion)
+    assert result.status.all()
+    plates = ground_reaction_plates(load_external_loads(shared_data / "opensim/gait2354/subject01_walk1_grf.xml"))
+    metrics = grf_metrics(model, motion, result, plates)
+    limits = {"vertical": 8.0, "ap": 12.0, "ml": 30.0}
+    assert {m.group for m in metrics} == {"foot_r", "foot_l"}
+    for m in metrics:
+        assert m.rrmse <= limits[m.axis], m
+        assert m.r > 0.8 or m.axis == "ml", m
