@@ -9,11 +9,22 @@
   SCALARS, REACTIONS) are left out and listed;
 * analog channels at their own rate and time base, with ANALOG:SCALE, OFFSET and
   GEN_SCALE applied by ezc3d, converted to SI where the unit is recognised;
-* force platforms of types 1, 2, 3 and 4 converted to the ground reaction on the
-  subject, its moment, centre of pressure and free moment in the lab frame (see
-  :func:`_plate`); COP and free moment are NaN below ``threshold`` newtons;
+* force platforms of types 1, 2, 3 and 4 converted to the ground reaction acting on
+  the subject (not the force on the plate), its moment about the lab origin, centre
+  of pressure and free moment in the lab frame (see :func:`_plate`); COP and free
+  moment are NaN below ``threshold`` newtons;
 * EMG channels recognised by name or description (or named by the caller);
 * events from the EVENT group (or, without it, the header events); SUBJECT metadata.
+
+Force platforms: ezc3d's own module (``ezc3d.c3d(path, extract_forceplat_data=True)``)
+was checked against the sample files and its source. Its type-2 and type-4 force and
+moment at the plate centre equal ours to 1e-13 (the tests compare them), but it negates
+the Kistler sensor offsets a and b together with a positive az0 (Sample26: its COP lies
+15 cm from the foot), computes type-1 moments with the wrong sign (F x COP - Tz),
+assumes moment channels are in N x POINT:UNITS whatever ANALOG:UNITS says, has no
+COP threshold, baseline or sign check, and stops at the first plate type it does not
+support. The conversion is therefore one vectorised path for the four types here,
+with ezc3d's module kept as an independent reference in the tests.
 
 Robustness: ezc3d is C++ and can crash the process (segmentation fault) or try to
 allocate tens of gigabytes on corrupt input; both were observed with byte-mutated
@@ -25,8 +36,8 @@ calling process (the GUI, the test run) is never taken down. The child is a plai
 0.15 s of start-up); ``multiprocessing`` was not used because its spawn and
 forkserver methods re-run the caller's main script in the child, which breaks any
 analysis script without an ``if __name__ == "__main__"`` guard, and its fork method
-is unsafe in a threaded GUI. Consistency checks ezc3d does not make are added: the header's
-counts against the parameter section (a mismatch makes ezc3d misread every frame),
+is unsafe in a threaded GUI. Consistency checks ezc3d does not make are added: the
+header's counts against the parameter section (a mismatch makes ezc3d misread every frame),
 truncated data (ezc3d silently drops the missing frames), analog scale arrays, and
 every force-platform parameter used.
 """
@@ -59,11 +70,13 @@ TIMEOUT_PER_MB = 2.0
 
 _PROCESSORS = {84: "Intel", 85: "DEC", 86: "MIPS"}
 _MODEL_OUTPUT_GROUPS = ("ANGLES", "FORCES", "MOMENTS", "POWERS", "SCALARS", "REACTIONS")
-_PLATE_CHANNELS = {1: 6, 2: 6, 3: 8, 4: 6}
 
-_EMG_WORDS = ("emg", "quad", "ham", "gastro", "gastroc", "soleus", "sol", "tib", "vastus", "vas", "rectus",
-              "biceps", "bic", "triceps", "tric", "delt", "glut", "semiten", "semimem", "perone", "fibular",
-              "adduct", "erector", "trapez", "pector", "sartor", "gracil", "brachi", "flexor", "extensor")
+# A channel is EMG when a word of its label or description starts with one of these ...
+_EMG_PREFIXES = ("emg", "quad", "hams", "gastroc", "soleus", "tibialis", "vastus", "rectus", "biceps", "triceps",
+                 "deltoid", "glut", "semitend", "semimem", "perone", "fibularis", "adduct", "erector", "trapez",
+                 "pector", "sartor", "gracil", "brachi", "flexor", "extensor")
+# ... or is one of these usual muscle abbreviations.
+_EMG_TOKENS = ("ham", "tib", "ta", "gas", "gast", "sol", "vas", "vl", "vm", "rf", "bf", "st", "sm", "gmax", "gmed")
 
 _SI_UNITS = {"v": (1.0, "V"), "volt": (1.0, "V"), "volts": (1.0, "V"), "mv": (1e-3, "V"), "uv": (1e-6, "V"),
              "µv": (1e-6, "V"), "μv": (1e-6, "V"), "n": (1.0, "N"), "nt": (1.0, "N"), "newton": (1.0, "N"),
@@ -90,8 +103,11 @@ def _extract(path: str, memory_limit: int) -> None:
         if memory_limit and sys.platform.startswith("linux"):
             import resource
             with open("/proc/self/statm") as fh:
-                current = int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-            resource.setrlimit(resource.RLIMIT_AS, (current + memory_limit, resource.RLIM_INFINITY))
+                limit = int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE") + memory_limit
+            hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+            if hard != resource.RLIM_INFINITY:
+                limit = min(limit, hard)
+            resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
         c = ezc3d.c3d(path)
         swig = c.c3d_swig
         h = swig.header()
@@ -99,8 +115,7 @@ def _extract(path: str, memory_limit: int) -> None:
                   for group, values in c["parameters"].items()}
         result = {
             "header": {"rate": h.frameRate(), "n_points": h.nb3dPoints(), "n_analogs": h.nbAnalogs(),
-                       "analog_per_frame": h.nbAnalogByFrame(), "scale": h.scaleFactor(),
-                       "events": list(zip(h.eventsLabel(), h.eventsTime()))},
+                       "analog_per_frame": h.nbAnalogByFrame(), "events": list(zip(h.eventsLabel(), h.eventsTime()))},
             "parameters": params,
             "point_names": list(swig.pointNames()),
             "analog_names": list(swig.channelNames()),
@@ -144,11 +159,15 @@ def _run_ezc3d(path: Path, timeout: float, memory_limit: int) -> dict:
         code = proc.returncode
         how = (f"crashed with signal {signal.Signals(-code).name}" if code < 0
                else f"stopped with exit code {code}")
-        detail = proc.stderr.decode(errors="replace").strip().splitlines()[-1:] or [""]
+        detail = proc.stderr.decode(errors="replace").strip().splitlines()[-1:]
         raise DataError(f"ezc3d, the C3D library HybridLab uses, {how} while reading the file; the file is "
-                        f"corrupt or in a form ezc3d cannot handle {detail[0]}".rstrip(), file=path)
-    result = pickle.loads(proc.stdout)
-    if result.get("error") == "memory":
+                        "corrupt or in a form ezc3d cannot handle" + (f" ({detail[0]})" if detail else ""),
+                        file=path)
+    try:
+        result = pickle.loads(proc.stdout)
+    except Exception:  # the child is ours; anything unreadable means it was interrupted
+        raise DataError("the reader process returned an incomplete result", file=path) from None
+    if result.get("error") == "memory" or "bad_alloc" in result.get("error", ""):
         raise DataError(f"reading the file needed more than {memory_limit / 2 ** 20:.0f} MB of memory: its header "
                         "or parameters declare far more data than a file of this size can hold (corrupt file; "
                         "pass a larger memory_limit if the file really is that large)", file=path)
@@ -183,10 +202,8 @@ def _raw_header(path: Path) -> dict:
     if processor == "MIPS":
         raise DataError(_ezc3d_problem("MIPS"), file=path)
     n_points, n_analog_values, first, last = struct.unpack("<4H", head[2:10])
-    data_start, analog_per_frame = struct.unpack("<2H", head[16:20])
     return {"processor": processor, "n_points": n_points, "n_analog_values": n_analog_values,
-            "first": first, "last": last, "data_start": data_start, "analog_per_frame": analog_per_frame,
-            "size": path.stat().st_size}
+            "first": first, "last": last, "size": path.stat().st_size}
 
 
 # ---------------------------------------------------------------------------- parameters
@@ -221,8 +238,8 @@ class _Params:
         array = self.numbers(group, name)
         if array is None:
             return default
-        if np.any(array != np.round(array)):
-            raise self.error(group, name, "holds fractional values where whole numbers are required")
+        if np.any(array != np.round(array)) or np.any(np.abs(array) > 2 ** 31):
+            raise self.error(group, name, "holds fractional or huge values where whole numbers are required")
         return array.astype(np.int64)
 
     def scalar(self, group, name, default=None):
@@ -341,10 +358,16 @@ def _plate(index, ptype, S, units, names, corners, origin, cal, length, rate, t0
     and ezc3d do), only az0 for type 3 (a and b are distances). If the plate is
     unloaded in the ZERO frames (force below ``ZERO_UNLOADED``), the mean of each load
     channel over them is subtracted. The loads are rotated into the lab by the corner
-    axes and the moment referred to the lab origin. Manufacturers differ in whether
-    the channels give the force on the plate or the reaction on the subject; the sign
-    is chosen so that the normal force points out of the plate surface during contact.
-    Every such decision is returned as a note.
+    axes and the moment referred to the lab origin.
+
+    Sign: what is stored is the ground reaction acting *on the subject*. C3D plate
+    channels are often described as the force the subject applies to the plate, in
+    the plate frame (Z into the floor); but in every c3d.org sample file (AMASS/Vicon
+    AMTI plates, Qualisys and Codamotion Kistler plates) the channels rotated by the
+    corner axes already point up, out of the plate, during stance, i.e. they are the
+    reaction. So the sign is decided per plate from the data: the normal force must
+    point out of the plate surface while loaded; channels giving the force on the plate
+    are negated. Every such decision is returned as a note.
     """
     name = f"FP{index + 1}"
     notes = []
@@ -369,7 +392,15 @@ def _plate(index, ptype, S, units, names, corners, origin, cal, length, rate, t0
     else:
         o = None
         measurement_origin = centre
-    F_p, M_p = _plate_frame_loads(ptype, S, scale, o, cal)
+    if not np.all(np.isfinite(S)):
+        k, j = np.argwhere(~np.isfinite(S))[0]
+        raise DataError(f"channel {names[j]} holds a non-finite value at sample {k + 1}",
+                        element=f"force platform {name}", file=path)
+    with np.errstate(over="ignore", invalid="ignore"):
+        F_p, M_p = _plate_frame_loads(ptype, S, scale, o, cal)
+    if not (np.all(np.isfinite(F_p)) and np.all(np.isfinite(M_p))):
+        raise DataError("the channel values overflow when converted to forces and moments: they are not physical",
+                        element=f"force platform {name}", file=path)
     if zero is not None:
         during = np.linalg.norm(F_p[zero], axis=1)
         if during.max() < ZERO_UNLOADED:
@@ -519,7 +550,7 @@ def _labels(names, count, what, warnings):
 def _is_emg(name: str, description: str) -> bool:
     for text in (name, description):
         for token in re.split(r"[^a-z]+", text.lower()):
-            if token and any(token.startswith(w) for w in _EMG_WORDS):
+            if token and (token in _EMG_TOKENS or token.startswith(_EMG_PREFIXES)):
                 return True
     return False
 
@@ -559,7 +590,7 @@ def _check_header(raw, result, P, path):
         raise DataError(f"the header declares {raw['n_points']} points per frame but POINT:USED gives "
                         f"{h['n_points']}; the data cannot be read consistently", element="POINT:USED", file=path)
     analog_values = h["n_analogs"] * h["analog_per_frame"]
-    if raw["n_analog_values"] != analog_values:
+    if raw["n_analog_values"] != analog_values and analog_values < 65536:   # larger counts do not fit the word
         raise DataError(f"the header declares {raw['n_analog_values']} analog samples per frame but the ANALOG "
                         f"parameters give {h['n_analogs']} channels x {h['analog_per_frame']} samples = "
                         f"{analog_values}; ezc3d would misread every frame", element="ANALOG:USED", file=path)
@@ -576,6 +607,73 @@ def _check_header(raw, result, P, path):
             raise P.error("ANALOG", name, f"has {have} values for {h['n_analogs']} analog channels")
 
 
+def _markers(result, P: _Params, rate, t0, notes, warnings):
+    """Markers in metres (model outputs left out) and the length scale of the file (m per unit)."""
+    positions = np.transpose(result["points"], (2, 1, 0)).astype(float)
+    names = _labels(list(result["point_names"]), positions.shape[1], "point", warnings)
+    residuals = np.asarray(result["residuals"], dtype=float).T
+    missing = (residuals < 0) | ~np.isfinite(positions).all(axis=2)
+    positions[missing] = np.nan
+    outputs = {label for group in _MODEL_OUTPUT_GROUPS for label in P.texts("POINT", group)}
+    keep = [i for i, n in enumerate(names) if n not in outputs]
+    if len(keep) < len(names):
+        dropped = [names[i] for i in range(len(names)) if i not in keep]
+        notes.append(f"{len(dropped)} model-output points (POINT:{'/'.join(_MODEL_OUTPUT_GROUPS)}) not imported "
+                     f"as markers: {', '.join(dropped)}")
+    names = [names[i] for i in keep]
+    positions = positions[:, keep]
+
+    declared = (P.texts("POINT", "UNITS") or [""])[0]
+    length = length_scale(declared)
+    if length is None:
+        detected = detect_length_unit(positions)
+        unit, length, why = detected if detected else ("mm", 1e-3, "no unit fits the marker data; mm is the "
+                                                                   "most common C3D unit")
+        message = f"POINT:UNITS is {declared or 'missing'!r}: positions taken as {unit} ({why})"
+        notes.append(message)
+        warnings.append(message)
+    elif implausible_unit(positions, length):
+        detected = detect_length_unit(positions)
+        if detected and detected[1] != length:
+            message = (f"POINT:UNITS says {declared!r}, which makes the markers implausibly sized; "
+                       f"taken as {detected[0]} ({detected[2]})")
+            notes.append(message)
+            warnings.append(message)
+            length = detected[1]
+    elif length != 1.0:
+        notes.append(f"positions converted from {declared} to m")
+    n_frames = positions.shape[0]
+    return Markers(tuple(names), t0 + np.arange(n_frames) / rate, positions * length, rate), length
+
+
+def _emg_indices(emg_channels, analog_names, descriptions, plate_channels, notes, path):
+    if emg_channels is None:
+        emg = {i for i in range(len(analog_names))
+               if i not in plate_channels and _is_emg(analog_names[i], descriptions[i])}
+        if emg:
+            notes.append("EMG channels recognised by name: " + ", ".join(analog_names[i] for i in sorted(emg)))
+        return emg
+    for name in emg_channels:
+        if name not in analog_names:
+            raise DataError(f"no analog channel is named {name!r} (EMG channel requested)",
+                            element="ANALOG:LABELS", file=path)
+    return {analog_names.index(name) for name in emg_channels}
+
+
+def _analog_channels(analogs, names, units, descriptions, rate, t0, plate_channels, emg, notes):
+    """Analog channels converted to SI where the unit is recognised (conversions listed in ``notes``)."""
+    channels, converted = [], {}
+    for i in range(analogs.shape[0]):
+        si = _si(units[i])
+        factor, unit = si if si else (1.0, units[i])
+        if si and (factor != 1.0 or unit != units[i]):
+            converted.setdefault(f"{units[i]} -> {unit}", []).append(names[i])
+        kind = "force plate" if i in plate_channels else "emg" if i in emg else "analog"
+        channels.append(AnalogChannel(names[i], rate, unit, analogs[i] * factor, t0, descriptions[i], kind))
+    notes += [f"analog units {change}: {', '.join(which)}" for change, which in converted.items()]
+    return tuple(channels)
+
+
 # ---------------------------------------------------------------------------- public
 def read_c3d(path, *, threshold: float = DEFAULT_THRESHOLD, zero_baseline: bool = True, emg_channels=None,
              timeout: float | None = None, memory_limit: int | None = None) -> Trial:
@@ -589,7 +687,8 @@ def read_c3d(path, *, threshold: float = DEFAULT_THRESHOLD, zero_baseline: bool 
     zero_baseline : subtract the mean of each plate channel over the FORCE_PLATFORM:ZERO
         frames (as the C3D specification suggests), for each plate unloaded in them.
     emg_channels : names of the analog channels that hold EMG; when None they are
-        recognised from labels and descriptions ("EMG" or a muscle name).
+        recognised from labels and descriptions ("EMG", a muscle name or a usual
+        abbreviation such as TA, SOL, VL), and listed in ``conversions``.
     timeout : s allowed to parse the file (default 60 s + 2 s per MB).
     memory_limit : bytes the parser may allocate (default 512 MB + 64 x file size;
         enforced on Linux).
@@ -625,43 +724,8 @@ def read_c3d(path, *, threshold: float = DEFAULT_THRESHOLD, zero_baseline: bool 
     first = max(raw["first"], 1)
     t0 = (first - 1) / rate
 
-    # markers
-    positions = np.transpose(result["points"], (2, 1, 0)).astype(float)
-    names = _labels(list(result["point_names"]), positions.shape[1], "point", warnings)
-    residuals = np.asarray(result["residuals"], dtype=float).T
-    missing = (residuals < 0) | ~np.isfinite(positions).all(axis=2)
-    positions[missing] = np.nan
-    outputs = {label for group in _MODEL_OUTPUT_GROUPS for label in P.texts("POINT", group)}
-    keep = [i for i, n in enumerate(names) if n not in outputs]
-    if len(keep) < len(names):
-        dropped = [names[i] for i in range(len(names)) if i not in keep]
-        notes.append(f"{len(dropped)} model-output points (POINT:{'/'.join(_MODEL_OUTPUT_GROUPS)}) not imported "
-                     f"as markers: {', '.join(dropped)}")
-    names = [names[i] for i in keep]
-    positions = positions[:, keep]
+    markers, length = _markers(result, P, rate, t0, notes, warnings)
 
-    declared = (P.texts("POINT", "UNITS") or [""])[0]
-    length = length_scale(declared)
-    if length is None:
-        detected = detect_length_unit(positions)
-        unit, length, why = detected if detected else ("mm", 1e-3, "no unit fits the marker data; mm is the "
-                                                                   "most common C3D unit")
-        message = f"POINT:UNITS is {declared or 'missing'!r}: positions taken as {unit} ({why})"
-        notes.append(message)
-        warnings.append(message)
-    elif implausible_unit(positions, length):
-        detected = detect_length_unit(positions)
-        if detected and detected[1] != length:
-            message = (f"POINT:UNITS says {declared!r}, which makes the markers implausibly sized; "
-                       f"taken as {detected[0]} ({detected[2]})")
-            notes.append(message)
-            warnings.append(message)
-            length = detected[1]
-    elif length != 1.0:
-        notes.append(f"positions converted from {declared} to m")
-    markers = Markers(tuple(names), t0 + np.arange(n_frames) / rate, positions * length, rate)
-
-    # analogs and plates
     analogs = np.asarray(result["analogs"], dtype=float)
     analog_rate = rate * h["analog_per_frame"]
     param_rate = P.scalar("ANALOG", "RATE")
@@ -678,30 +742,9 @@ def read_c3d(path, *, threshold: float = DEFAULT_THRESHOLD, zero_baseline: bool 
                                                                   analog_rate, t0, threshold, zero, path)
     notes += plate_notes
     warnings += plate_warnings
-
-    if emg_channels is None:
-        emg = {i for i in range(analogs.shape[0])
-               if i not in plate_channels and _is_emg(analog_names[i], descriptions[i])}
-        if emg:
-            notes.append("EMG channels recognised by name: " + ", ".join(analog_names[i] for i in sorted(emg)))
-    else:
-        emg = set()
-        for name in emg_channels:
-            if name not in analog_names:
-                raise DataError(f"no analog channel is named {name!r} (EMG channel requested)",
-                                element="ANALOG:LABELS", file=path)
-            emg.add(analog_names.index(name))
-    channels, converted = [], {}
-    for i in range(analogs.shape[0]):
-        si = _si(units[i])
-        factor, unit = si if si else (1.0, units[i])
-        if si and (factor != 1.0 or unit != units[i]):
-            converted.setdefault(f"{units[i]} -> {unit}", []).append(analog_names[i])
-        kind = "force plate" if i in plate_channels else "emg" if i in emg else "analog"
-        channels.append(AnalogChannel(analog_names[i], analog_rate, unit, analogs[i] * factor, t0,
-                                      descriptions[i], kind))
-    for change, which in converted.items():
-        notes.append(f"analog units {change}: {', '.join(which)}")
+    emg = _emg_indices(emg_channels, analog_names, descriptions, plate_channels, notes, path)
+    channels = _analog_channels(analogs, analog_names, units, descriptions, analog_rate, t0, plate_channels, emg,
+                                notes)
 
     subject = {}
     for group in ("SUBJECT", "SUBJECTS"):
@@ -710,6 +753,6 @@ def read_c3d(path, *, threshold: float = DEFAULT_THRESHOLD, zero_baseline: bool 
                 "manufacturer": {k: _plain(v) for k, v in P.params.get("MANUFACTURER", {}).items()}}
     if P.scalar("ROTATION", "USED", 0):
         warnings.append("the file holds rotation data (ROTATION group), which HybridLab does not import")
-    return Trial(markers=markers, analogs=tuple(channels), plates=tuple(plates),
+    return Trial(markers=markers, analogs=channels, plates=tuple(plates),
                  events=_events(P, h["events"], notes), subject=subject, metadata=metadata, source=str(path),
                  conversions=notes, warnings=warnings)

@@ -11,7 +11,6 @@ Arguments are record arrays (``kernels._layout``): ``nodes``, ``segs``,
 ``frames``, ``funcs`` plus ``fpool``, the workspace ``ws`` and scratch ``scr``.
 """
 import numba as nb
-import numpy as np
 
 from ._joints import FREE, PRISMATIC, REVOLUTE, SPHERICAL, joint_motion
 

@@ -20,9 +20,6 @@ import numpy as np
 
 from ..errors import SettingsError
 
-MODEL_UP = np.array([0.0, 1.0, 0.0])
-MODEL_FORWARD = np.array([1.0, 0.0, 0.0])
-
 SNAP_DEGREES = 10.0
 """A measured direction within this angle of a lab axis is taken to be that axis."""
 
@@ -113,7 +110,7 @@ def _snap(direction) -> tuple[np.ndarray, str]:
     return d, f"the measured direction {np.round(d, 3).tolist()} ({angle:.1f} deg from lab {name})"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class AxesProposal:
     """A proposed lab-to-model rotation and the reasons for it (for ``Trial.conversions``)."""
 
@@ -154,36 +151,35 @@ def _up_from_plates(trial):
 
 def _up_from_markers(trial):
     P = trial.markers.positions
-    valid = np.all(np.isfinite(P), axis=2)
+    names = trial.markers.names
+    feet, upper = _named(names, _FOOT_WORDS), _named(names, _HEAD_WORDS)
+    if feet and upper:
+        steps = []
+        for frame in P:
+            low, high = frame[feet], frame[upper]
+            low, high = low[np.isfinite(low).all(axis=1)], high[np.isfinite(high).all(axis=1)]
+            if len(low) and len(high):
+                steps.append(high.mean(axis=0) - low.mean(axis=0))
+        direction = np.mean(steps, axis=0) if steps else np.zeros(3)
+        if np.linalg.norm(direction) > 0:
+            return direction, (f"the mean direction from the foot markers ({', '.join(names[i] for i in feet[:3])}"
+                               f"...) to the upper-body markers ({', '.join(names[i] for i in upper[:3])}...)")
+    valid = np.isfinite(P).all(axis=2)
     cov = np.zeros((3, 3))
-    frames = 0
+    count = 0
     for f in range(len(P)):
         pts = P[f, valid[f]]
         if len(pts) >= 3:
             d = pts - pts.mean(axis=0)
             cov += d.T @ d / len(pts)
-            frames += 1
-    if frames == 0:
+            count += 1
+    if count == 0:
         return None
-    w, V = np.linalg.eigh(cov / frames)
-    axis = V[:, -1]
-    names = trial.markers.names
-    feet, heads = _named(names, _FOOT_WORDS), _named(names, _HEAD_WORDS)
-    if feet and heads:
-        with np.errstate(invalid="ignore"):
-            low = np.nanmean(P[:, feet] @ axis) if np.isfinite(P[:, feet]).any() else np.nan
-            high = np.nanmean(P[:, heads] @ axis) if np.isfinite(P[:, heads]).any() else np.nan
-        if np.isfinite(low) and np.isfinite(high) and low != high:
-            sign = 1.0 if high > low else -1.0
-            how = (f"the long axis of the marker cloud, pointing from the foot markers "
-                   f"({', '.join(names[i] for i in feet[:3])}...) to the upper-body markers "
-                   f"({', '.join(names[i] for i in heads[:3])}...)")
-            return sign * axis, how
-    centre = np.nanmean(P.reshape(-1, 3), axis=0) @ axis
+    axis = np.linalg.eigh(cov / count)[1][:, -1]
+    centre = np.mean(P[valid], axis=0) @ axis
     sign = 1.0 if centre >= 0 else -1.0
-    return sign * axis, ("the long axis of the marker cloud; its sign is a guess (no foot or head "
-                         "marker names recognised): the side where the markers lie, taking the lab "
-                         "origin on the floor")
+    return sign * axis, ("the long axis of the marker cloud (a guess: no foot and upper-body marker names "
+                         "recognised); its sign is the side where the markers lie, taking the lab origin on the floor")
 
 
 def _forward_from_markers(trial, up):
@@ -204,8 +200,10 @@ def propose_rotation(trial) -> AxesProposal:
 
     Up: the direction of the mean ground reaction over all loaded plate samples
     (over a trial the reaction balances gravity on average); without loaded plates,
-    the long axis of the marker cloud (the body is taller than wide), signed from
-    foot markers towards upper-body markers when their names are recognised.
+    the mean direction from the foot markers to the upper-body markers (recognised by
+    name: heel, toe, ankle ... and head, shoulder, ASIS, sacrum ...); failing that, the
+    long axis of the marker cloud (a standing body is taller than wide), a guess
+    that is said to be one.
     Forward: the horizontal displacement of the markers from the first to the last
     frame when it exceeds 0.3 m; otherwise the lab axis nearest to horizontal +X
     (then +Y, +Z) is taken and said to be a default. Directions within
@@ -253,7 +251,8 @@ def marker_span(positions) -> float:
     for frame in P:
         pts = frame[np.isfinite(frame).all(axis=1)]
         if len(pts) >= 2:
-            spans.append(float(np.max(pts.max(axis=0) - pts.min(axis=0))))
+            with np.errstate(over="ignore"):
+                spans.append(float(np.max(pts.max(axis=0) - pts.min(axis=0))))
     return float(np.median(spans)) if spans else float("nan")
 
 

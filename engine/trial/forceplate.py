@@ -72,7 +72,7 @@ def centre_of_pressure(force, moment, surface_point, normal, threshold=DEFAULT_T
     return cop, free
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ForcePlate:
     """One force plate's reaction, sampled at ``rate`` from time ``t0``.
 

@@ -25,7 +25,7 @@ def _readonly(array, dtype=float):
     return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Markers:
     """Marker trajectories.
 
@@ -69,7 +69,7 @@ class Markers:
         return self.positions[:, self.index(name)]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class AnalogChannel:
     """One analog channel sampled at ``rate`` from time ``t0``.
 
@@ -116,7 +116,7 @@ def _format_matrix(R) -> str:
     return "[" + "; ".join(" ".join(f"{v:+.4g}" for v in row) for row in R) + "]"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Trial:
     """Everything read from one motion-capture file.
 

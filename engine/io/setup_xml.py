@@ -1,0 +1,135 @@
+"""OpenSim inverse-kinematics setup files (.xml): marker weights, coordinate tasks, files and time range.
+
+Returns plain data; file names are kept as written (relative to the setup file's
+folder, as OpenSim resolves them).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import DataError
+from ._xml import boolean_of, parse_xml, text_of
+
+
+@dataclass(frozen=True)
+class MarkerTask:
+    """An IKMarkerTask: the marker's weight in the IK objective, and whether it is used."""
+
+    name: str
+    apply: bool
+    weight: float
+
+
+@dataclass(frozen=True)
+class CoordinateTask:
+    """An IKCoordinateTask: a coordinate held near a value (``value_type`` default_value,
+    manual_value or from_file; ``value`` in the model's units, degrees for rotations as
+    OpenSim writes it)."""
+
+    name: str
+    apply: bool
+    weight: float
+    value_type: str
+    value: float
+
+
+@dataclass(frozen=True)
+class IKSetup:
+    """The content of an InverseKinematicsTool setup file.
+
+    ``time_range`` is (start, end) in s, or None when not given; ``constraint_weight``
+    may be ``inf`` (constraints enforced exactly).
+    """
+
+    name: str
+    model_file: str
+    marker_file: str
+    coordinate_file: str
+    output_motion_file: str
+    time_range: tuple[float, float] | None
+    constraint_weight: float | None
+    accuracy: float | None
+    marker_tasks: tuple[MarkerTask, ...]
+    coordinate_tasks: tuple[CoordinateTask, ...]
+    source: str
+
+
+_VALUE_TYPES = ("default_value", "manual_value", "from_file")
+
+
+def _number(text: str, what: str, element: str, path, allow_inf=False) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise DataError(f"{what} is {text!r}, not a number", element=element, file=path) from None
+    if np.isnan(value) or (np.isinf(value) and not allow_inf):
+        raise DataError(f"{what} is {text!r}, not a finite number", element=element, file=path)
+    return value
+
+
+def read_ik_setup(path) -> IKSetup:
+    """Read an OpenSim IK setup .xml.
+
+    Raises :class:`~engine.errors.DataError` for malformed XML, a missing
+    <InverseKinematicsTool>, task weights that are not finite non-negative numbers,
+    ``apply`` values other than true/false, an unknown ``value_type``, a time range
+    that is not two increasing numbers, or a marker or coordinate listed twice.
+    """
+    path = Path(path)
+    root = parse_xml(path)
+    tool = root if root.tag == "InverseKinematicsTool" else root.find(".//InverseKinematicsTool")
+    if tool is None:
+        raise DataError("no <InverseKinematicsTool> element", element=f"<{root.tag}>", file=path)
+    markers, coordinates = [], []
+    for task in tool.iter():
+        if task.tag not in ("IKMarkerTask", "IKCoordinateTask"):
+            continue
+        name = task.get("name", "").strip()
+        element = f"<{task.tag} name={name!r}>"
+        if not name:
+            raise DataError("a task has no name", element=f"<{task.tag}>", file=path)
+        weight = _number(text_of(task, "weight", path, "1"), "the weight", element, path)
+        if weight < 0:
+            raise DataError(f"the weight {weight} is negative", element=element, file=path)
+        apply = boolean_of(task, "apply", path, True)
+        if task.tag == "IKMarkerTask":
+            markers.append(MarkerTask(name, apply, weight))
+        else:
+            value_type = text_of(task, "value_type", path, "default_value")
+            if value_type not in _VALUE_TYPES:
+                raise DataError(f"value_type {value_type!r} is not one of {', '.join(_VALUE_TYPES)}",
+                                element=element, file=path)
+            value = _number(text_of(task, "value", path, "0"), "the value", element, path)
+            coordinates.append(CoordinateTask(name, apply, weight, value_type, value))
+    for kind, tasks in (("marker", markers), ("coordinate", coordinates)):
+        names = [t.name for t in tasks]
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        if repeated:
+            raise DataError(f"{kind} tasks listed twice: {', '.join(repeated)}", element="<IKTaskSet>", file=path)
+    time_range = None
+    text = text_of(tool, "time_range", path, "")
+    if text:
+        parts = text.split()
+        values = [_number(p, "the time range", "<time_range>", path) for p in parts]
+        if len(values) != 2 or values[0] > values[1]:
+            raise DataError(f"the time range must be two increasing times, got {text!r}", element="<time_range>",
+                            file=path)
+        time_range = (values[0], values[1])
+    weight_text = text_of(tool, "constraint_weight", path, "")
+    accuracy_text = text_of(tool, "accuracy", path, "")
+    return IKSetup(
+        name=tool.get("name", ""),
+        model_file=text_of(tool, "model_file", path, ""),
+        marker_file=text_of(tool, "marker_file", path, ""),
+        coordinate_file=text_of(tool, "coordinate_file", path, ""),
+        output_motion_file=text_of(tool, "output_motion_file", path, ""),
+        time_range=time_range,
+        constraint_weight=(_number(weight_text, "constraint_weight", "<constraint_weight>", path, allow_inf=True)
+                           if weight_text else None),
+        accuracy=_number(accuracy_text, "accuracy", "<accuracy>", path) if accuracy_text else None,
+        marker_tasks=tuple(markers),
+        coordinate_tasks=tuple(coordinates),
+        source=str(path))

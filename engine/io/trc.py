@@ -1,0 +1,211 @@
+"""OpenSim TRC marker files: read into a Trial (metres), write in the units asked for.
+
+Layout (tab separated)::
+
+    PathFileType  4  (X/Y/Z)  <file name>
+    DataRate  CameraRate  NumFrames  NumMarkers  Units  OrigDataRate  OrigDataStartFrame  OrigNumFrames
+    60.00     60.00       151        41          mm     60.00         1                   151
+    Frame#  Time  R.ASIS        L.ASIS ...
+                  X1  Y1  Z1    X2  Y2  Z2 ...
+    <blank line>
+    1       0.000 617.2 1055.3 170.8 ...
+
+A missing marker has empty fields (``NaN`` is read too). Unit conversion between
+mm, cm and m is done on the decimal text (a shift of the exponent, then one
+correctly rounded conversion), so writing a trial and reading it back gives the
+same numbers bit for bit in any of these units, and reading a file in mm gives the
+correctly rounded metre values.
+"""
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import DataError, SettingsError
+from ..trial.axes import LENGTH_UNITS, detect_length_unit, implausible_unit
+from ..trial.trial import Markers, Trial
+from .atomic import write_text
+
+_EXPONENTS = {1e-3: -3, 1e-2: -2, 1.0: 0}
+
+
+def _exponent(unit: str) -> int | None:
+    scale = LENGTH_UNITS.get(unit.strip().lower())
+    return None if scale is None else _EXPONENTS[scale]
+
+
+def _shift_text(token: str, exponent: int) -> str:
+    """The decimal text ``token`` times 10**exponent, as text (exact)."""
+    if exponent == 0:
+        return token
+    mantissa, sep, power = token.replace("E", "e").partition("e")
+    return f"{mantissa}e{int(power) + exponent}" if sep else f"{token}e{exponent}"
+
+
+def _parse_row(fields, exponent, line_no, columns, path):
+    """Floats of one row's coordinate fields (empty -> NaN), scaled by 10**exponent."""
+    values = []
+    for k, f in enumerate(fields):
+        f = f.strip()
+        if not f or f.lower() == "nan":
+            values.append(np.nan)
+            continue
+        try:
+            value = float(f)
+        except ValueError:
+            raise DataError(f"{f!r} is not a number", element=f"line {line_no}, {columns[k]}", file=path) from None
+        if not np.isfinite(value):
+            raise DataError(f"{f!r} is not a finite coordinate", element=f"line {line_no}, {columns[k]}",
+                            file=path)
+        values.append(float(_shift_text(f, exponent)))
+    return values
+
+
+def _number(text, what, line_no, path, integer=False):
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        raise DataError(f"{what} is {text!r}, not a number", element=f"line {line_no}", file=path) from None
+    if not np.isfinite(value) or (integer and value != int(value)):
+        raise DataError(f"{what} is {text!r}, not a finite {'whole ' if integer else ''}number",
+                        element=f"line {line_no}", file=path)
+    return int(value) if integer else value
+
+
+def read_trc(path) -> Trial:
+    """Read a TRC file into a :class:`~engine.trial.trial.Trial` with positions in metres.
+
+    The Units field (mm, cm, m) is applied; when it is missing or not a length unit,
+    the unit is inferred from the size of the marker set and the guess recorded in
+    ``conversions`` and ``warnings``. Malformed files (missing header fields, NaN or
+    text where numbers are required, wrong column counts, fewer or more rows than
+    NumFrames, time not increasing) raise :class:`~engine.errors.DataError` naming
+    the line.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise DataError(f"cannot read the file ({exc.strerror or exc})", file=path) from None
+    lines = text.splitlines()
+    if len(lines) < 5 or not lines[0].startswith("PathFileType"):
+        raise DataError("not a TRC file: the first line must start with 'PathFileType' and five header lines "
+                        "must follow", element="line 1", file=path)
+    keys = [k.strip() for k in lines[1].split("\t")]
+    values = [v.strip() for v in lines[2].split("\t")]
+    while keys and not keys[-1]:
+        keys.pop()
+    if len(values) < len(keys):
+        raise DataError(f"{len(keys)} header fields but {len(values)} values", element="line 3", file=path)
+    header = dict(zip(keys, values))
+    for key in ("DataRate", "NumFrames", "NumMarkers", "Units"):
+        if key not in header:
+            raise DataError(f"the header has no {key} field", element="line 2", file=path)
+    rate = _number(header["DataRate"], "DataRate", 3, path)
+    if rate <= 0:
+        raise DataError(f"DataRate is {rate}, not positive", element="line 3", file=path)
+    n_frames = _number(header["NumFrames"], "NumFrames", 3, path, integer=True)
+    n_markers = _number(header["NumMarkers"], "NumMarkers", 3, path, integer=True)
+    if n_frames < 0 or n_markers < 0:
+        raise DataError("NumFrames and NumMarkers must not be negative", element="line 3", file=path)
+
+    names = [n.strip() for n in lines[3].split("\t")[2:] if n.strip()]
+    if len(names) != n_markers:
+        raise DataError(f"NumMarkers is {n_markers} but {len(names)} marker names are given",
+                        element="line 4", file=path)
+    if len(set(names)) != len(names):
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        raise DataError(f"marker names repeated: {', '.join(repeated)}", element="line 4", file=path)
+    columns = [f"marker {n} {axis}" for n in names for axis in "XYZ"]
+
+    unit = header["Units"]
+    exponent = _exponent(unit)
+    width = 2 + 3 * n_markers
+    time, rows = [], []
+    for line_no, line in enumerate(lines[5:], start=6):
+        if not line.strip():
+            continue
+        fields = line.split("\t")
+        if len(fields) == width + 1 and not fields[-1].strip():
+            fields.pop()
+        if len(fields) != width:
+            raise DataError(f"{len(fields)} columns, expected {width} (Frame#, Time and 3 per marker)",
+                            element=f"line {line_no}", file=path)
+        t = _number(fields[1], "the time", line_no, path)
+        if time and t <= time[-1]:
+            raise DataError(f"the time {t} does not increase (previous {time[-1]})", element=f"line {line_no}",
+                            file=path)
+        time.append(t)
+        rows.append(_parse_row(fields[2:], exponent or 0, line_no, columns, path))
+    if len(rows) != n_frames:
+        raise DataError(f"NumFrames is {n_frames} but the file holds {len(rows)} rows"
+                        + (" (truncated?)" if len(rows) < n_frames else ""), element="data", file=path)
+    positions = np.array(rows, dtype=float).reshape(n_frames, n_markers, 3)
+    incomplete = np.isnan(positions).any(axis=2) & ~np.isnan(positions).all(axis=2)
+    conversions, warnings = [], []
+    if incomplete.any():
+        warnings.append(f"{int(incomplete.sum())} marker samples have only some coordinates; taken as missing")
+        positions[incomplete] = np.nan
+
+    if exponent is None:
+        detected = detect_length_unit(positions)
+        if detected is None:
+            raise DataError(f"Units is {unit!r}, not mm, cm or m, and the marker data fit no length unit",
+                            element="line 3", file=path)
+        name, scale, why = detected
+        positions = positions * scale
+        message = f"Units is {unit!r}: positions taken as {name} ({why})"
+        conversions.append(message)
+        warnings.append(message)
+    elif implausible_unit(positions, 1.0):
+        warnings.append(f"Units says {unit!r} but the markers are then implausibly sized for a person; "
+                        "check the file")
+    if exponent:
+        conversions.append(f"positions converted from {unit} to m")
+    if n_frames > 1:
+        mean_rate = (n_frames - 1) / (time[-1] - time[0])
+        if abs(mean_rate - rate) > 0.01 * rate:
+            warnings.append(f"DataRate is {rate:g} Hz but the Time column advances at {mean_rate:g} Hz")
+    markers = Markers(tuple(names), np.array(time), positions, rate)
+    metadata = {"format": "TRC", "header": header}
+    return Trial(markers=markers, metadata=metadata, source=str(path), conversions=conversions, warnings=warnings)
+
+
+def _format(value: float, exponent: int) -> str:
+    """Shortest text of ``value`` (m) times 10**exponent that reads back as exactly ``value``."""
+    if not np.isfinite(value):
+        return ""
+    text = repr(float(value))
+    if exponent == 0:
+        return text
+    shifted = Decimal(text).scaleb(exponent)
+    return format(shifted, "f") if abs(shifted.adjusted()) < 20 else str(shifted)
+
+
+def write_trc(path, trial: Trial, units: str = "mm") -> None:
+    """Write the trial's markers to a TRC file in ``units`` (mm, cm or m); missing samples are empty fields.
+
+    Numbers are written with enough digits that :func:`read_trc` returns exactly the
+    trial's positions and times.
+    """
+    exponent = _exponent(units)
+    if exponent is None:
+        raise SettingsError(f"TRC units must be mm, cm or m, got {units!r}")
+    exponent = -exponent
+    m = trial.markers
+    path = Path(path)
+    rate = repr(float(m.rate))
+    out = [f"PathFileType\t4\t(X/Y/Z)\t{path.name}",
+           "DataRate\tCameraRate\tNumFrames\tNumMarkers\tUnits\tOrigDataRate\tOrigDataStartFrame\tOrigNumFrames",
+           f"{rate}\t{rate}\t{m.n_frames}\t{len(m.names)}\t{units}\t{rate}\t1\t{m.n_frames}",
+           "Frame#\tTime\t" + "".join(f"{n}\t\t\t" for n in m.names).rstrip("\t"),
+           "\t\t" + "\t".join(f"{a}{k + 1}" for k in range(len(m.names)) for a in "XYZ"),
+           ""]
+    for f in range(m.n_frames):
+        row = m.positions[f]
+        missing = ~np.isfinite(row).all(axis=1)
+        values = [_format(v, exponent) if not missing[k] else "" for k in range(len(m.names)) for v in row[k]]
+        out.append("\t".join([str(f + 1), repr(float(m.time[f]))] + values))
+    write_text(path, "\n".join(out) + "\n")

@@ -1,0 +1,69 @@
+"""ezc3d runs in a child process: crashes, hangs and runaway allocations become DataError (POSIX CI)."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import engine.io.c3d as c3d
+from engine.errors import DataError
+from engine.io.c3d import read_c3d
+
+
+def mutated(shared_data, tmp_path, name, offset, value):
+    data = bytearray((shared_data / "c3d" / name).read_bytes())
+    data[offset] = value
+    path = tmp_path / "mutated.c3d"
+    path.write_bytes(bytes(data))
+    return path
+
+
+def test_a_file_that_crashes_ezc3d_gives_data_error(shared_data, tmp_path):
+    """One byte changed in the parameter section of Sample02/dec_int.c3d makes ezc3d 1.7 dereference
+    garbage (segmentation fault when run in-process); the caller only sees a DataError."""
+    path = mutated(shared_data, tmp_path, "Sample02/dec_int.c3d", 2835, 236)
+    with pytest.raises(DataError) as info:
+        read_c3d(path)
+    assert info.value.file == str(path)
+
+
+@pytest.mark.parametrize("code,expected", [
+    ("import os, signal; os.kill(os.getpid(), signal.SIGSEGV)", "crashed with signal SIGSEGV"),
+    ("import os; os.abort()", "crashed with signal SIGABRT"),
+    ("import sys; sys.exit(3)", "stopped with exit code 3"),
+])
+def test_child_crashes_are_reported(shared_data, monkeypatch, code, expected):
+    monkeypatch.setattr(c3d, "_worker_code", lambda: code)
+    path = shared_data / "c3d" / "Sample10" / "TYPE-2.C3D"
+    with pytest.raises(DataError, match=expected) as info:
+        read_c3d(path)
+    assert info.value.file == str(path)
+
+
+def test_a_hanging_reader_is_stopped(shared_data, monkeypatch):
+    monkeypatch.setattr(c3d, "_worker_code", lambda: "import time; time.sleep(60)")
+    start = time.monotonic()
+    with pytest.raises(DataError, match="did not finish reading the file within 1 s"):
+        read_c3d(shared_data / "c3d" / "Sample10" / "TYPE-2.C3D", timeout=1.0)
+    assert time.monotonic() - start < 10
+
+
+def test_a_runaway_allocation_is_stopped_by_the_memory_limit(shared_data, tmp_path):
+    """One byte changed in Capture0002.c3d's parameters makes ezc3d try to allocate many gigabytes.
+    (The limit is enforced on Linux, where CI runs.)"""
+    path = mutated(shared_data, tmp_path, "Sample26/Capture0002.c3d", 1425, 149)
+    with pytest.raises(DataError, match="needed more than 256 MB of memory"):
+        read_c3d(path, memory_limit=256 * 2 ** 20)
+
+
+def test_missing_and_foreign_files(tmp_path):
+    with pytest.raises(DataError, match="does not exist"):
+        read_c3d(tmp_path / "nope.c3d")
+    text = tmp_path / "walk.c3d"
+    text.write_text("PathFileType\t4\t(X/Y/Z)\twalk.trc\n" * 40)
+    with pytest.raises(DataError, match="not a C3D file"):
+        read_c3d(text)
+    short = tmp_path / "short.c3d"
+    short.write_bytes(b"\x02\x50" + bytes(100))
+    with pytest.raises(DataError, match="fewer than a C3D header"):
+        read_c3d(short)
