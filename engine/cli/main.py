@@ -11,7 +11,7 @@ import sys
 
 from .. import __version__
 from ..errors import HybridLabError
-from . import info
+from . import analyze, info
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -20,6 +20,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"hybrid {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     info.add_parser(sub)
+    analyze.add_parser(sub)
     return parser
 
 

@@ -1,0 +1,134 @@
+"""Files of an analysis, in OpenSim's formats so that results open in OpenSim too.
+
+``ik.mot`` (coordinates; rotations in degrees), ``ik_marker_errors.sto``, ``id.sto``
+(generalized forces named ``<coordinate>_moment`` or ``<coordinate>_force``; from the QP
+when ground reactions were estimated, then ``id_classic.sto`` holds the ID with the
+measured loads),
+``grf_estimated.mot`` (one group of columns per contact group, OpenSim's GRF layout),
+``grf_measured.mot`` (when the trial has plates) and ``metrics.json``. Every file is
+written atomically.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from ..io.atomic import write_text
+from ..io.storage import Table, write_storage
+from ..model.joints import FreeJoint, SphericalJoint
+from ..spatial import quat_to_matrix, to_body_fixed_xyz
+
+
+def coordinate_table(model, time, Q, name: str = "Coordinates") -> Table:
+    """All scalar coordinates (coupled ones included) of ``Q``; free and spherical joints as body-fixed
+    X-Y-Z angles (and translations). Rotations in degrees, as OpenSim writes motions."""
+    tree = model.tree
+    labels, columns = [], []
+    for el in model.ordered_elements:
+        if isinstance(el, (FreeJoint, SphericalJoint)):
+            q0, *_ = tree.joint_q[el.name]
+            j = q0 + (3 if isinstance(el, FreeJoint) else 0)
+            angles = np.degrees([to_body_fixed_xyz(quat_to_matrix(x)) for x in Q[:, j:j + 4]])
+            if isinstance(el, FreeJoint):
+                labels += [f"{el.name}_tx", f"{el.name}_ty", f"{el.name}_tz"]
+                columns += [Q[:, q0], Q[:, q0 + 1], Q[:, q0 + 2]]
+            labels += [f"{el.name}_rx", f"{el.name}_ry", f"{el.name}_rz"]
+            columns += list(angles.T)
+        for c in (el.coordinates if hasattr(el, "coordinates") else [model.coordinate(n) for n in
+                                                                    el.coordinate_names()]):
+            slot = tree.coordinates[c.name]
+            if c.is_dependent:
+                values = c.coupler.evaluate(Q[:, tree.coordinates[c.coupled_to].qi])
+            else:
+                values = Q[:, slot.qi]
+            labels.append(c.name)
+            columns.append(np.degrees(values) if c.kind == "rotational" else values)
+    return Table(name=name, labels=tuple(labels), time=np.asarray(time), data=np.column_stack(columns),
+                 in_degrees=True)
+
+
+def generalized_force_table(model, time, tau, name: str = "Inverse Dynamics Generalized Forces") -> Table:
+    """``tau`` with OpenSim's labels: ``<coordinate>_moment`` (rotations) or ``_force``."""
+    labels = []
+    for vi, vname in enumerate(model.tree.v_names):
+        slot = model.tree.coordinates.get(vname)
+        kind = slot.kind if slot is not None else ("rotational" if vname[-2:] in ("wx", "wy", "wz") else
+                                                   "translational")
+        labels.append(f"{vname}_moment" if kind == "rotational" else f"{vname}_force")
+    return Table(name=name, labels=tuple(labels), time=np.asarray(time), data=np.asarray(tau), in_degrees=False)
+
+
+def grf_table(time, entries, name: str) -> Table:
+    """GRF .mot layout: per entry (prefix, force (T,3), cop (T,3), free moment (T,3)) the columns
+    ``<prefix>ground_force_v{x,y,z}``, ``..._p{x,y,z}``, ``<prefix>ground_torque_{x,y,z}``.
+    Where the centre of pressure is undefined (unloaded) point and torque are written as 0."""
+    labels, columns = [], []
+    for prefix, force, cop, torque in entries:
+        for part, values in (("ground_force_v", force), ("ground_force_p", cop), ("ground_torque_", torque)):
+            for i, axis in enumerate("xyz"):
+                labels.append(f"{prefix}{part}{axis}")
+                columns.append(np.nan_to_num(values[:, i]))
+    return Table(name=name, labels=tuple(labels), time=np.asarray(time), data=np.column_stack(columns),
+                 in_degrees=False)
+
+
+def marker_error_table(ik) -> Table:
+    total = np.nansum(ik.errors ** 2, axis=1)
+    return Table(name="Model Marker Errors from IK", labels=("total_squared_error", "marker_error_RMS",
+                                                               "marker_error_max"),
+                 time=ik.time, data=np.column_stack([total, ik.rms, ik.max]), in_degrees=False)
+
+
+def metrics_document(result) -> dict:
+    """metrics.json: IK errors, timings, GRF validation per plate and axis (and more keys, never fewer)."""
+    ik = result.ik
+    doc = {"ik": {"marker_rms_mean_m": float(np.nanmean(ik.rms)), "marker_rms_max_m": float(np.nanmax(ik.rms)),
+                  "marker_max_m": float(np.nanmax(ik.max)), "frames": int(ik.n_frames),
+                  "seconds": float(ik.seconds), "converged_frames": int((ik.status == 1).sum())}}
+    dynamics = result.qp or result.classic
+    doc["id"] = {"frames": int(len(result.motion.time)),
+                 "seconds": float(result.seconds.get("qp_id", 0.0) + result.seconds.get("id", 0.0)),
+                 "mode": "qp" if result.qp is not None else "classic",
+                 "filter_hz": result.motion.cutoff}
+    if dynamics is not None and getattr(dynamics, "residual", None) is not None:
+        doc["id"]["residual_force_rms_N"] = float(np.sqrt(np.mean(np.sum(dynamics.residual[:, 3:] ** 2, axis=1))))
+    doc["grf"] = [m.as_dict() for m in result.metrics]
+    doc["notes"] = list(result.notes)
+    return doc
+
+
+def write_outputs(result, folder) -> list[Path]:
+    """Write every output file of ``result`` into ``folder`` (created if needed); returns the paths."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    model, ik = result.model, result.ik
+    written = []
+
+    def put(name, table):
+        write_storage(folder / name, table)
+        written.append(folder / name)
+
+    put("ik.mot", coordinate_table(model, ik.time, ik.q))
+    put("ik_marker_errors.sto", marker_error_table(ik))
+    dynamics = result.qp or result.classic
+    put("id.sto", generalized_force_table(model, result.motion.time, dynamics.tau))
+    if result.qp is not None and result.classic is not None:
+        put("id_classic.sto", generalized_force_table(model, result.motion.time, result.classic.tau,
+                                                      "Inverse Dynamics Generalized Forces (measured loads)"))
+    if result.qp is not None:
+        entries = [(f"{g}_", r.force, r.cop, r.free_moment) for g, r in result.qp.groups.items()]
+        put("grf_estimated.mot", grf_table(result.motion.time, entries, "Estimated ground reactions"))
+    plates = list(result.trial.plates)
+    if plates:
+        time = plates[0].time    # plates of one file share a time base; others are interpolated onto it
+        entries = [(f"{p.name}_",) + tuple(np.column_stack([np.interp(time, p.time, v[:, i], left=np.nan,
+                                                                      right=np.nan) for i in range(3)])
+                                           for v in (p.force, p.cop, p.free_moment)) for p in plates]
+        put("grf_measured.mot", grf_table(time, entries, "Measured ground reactions"))
+    if result.muscles is not None:
+        written += result.muscles.write(folder)
+    write_text(folder / "metrics.json", json.dumps(metrics_document(result), indent=2) + "\n")
+    written.append(folder / "metrics.json")
+    return written

@@ -1,0 +1,134 @@
+"""The whole motion analysis of one trial, as one generator step (seed Fig. 1).
+
+trial -> model axes -> short gaps filled -> inverse kinematics -> filtered motion and
+derivatives -> classic inverse dynamics (when force plates exist) -> QP inverse
+dynamics with ground-reaction estimation (on request, or when there are no plates)
+-> validation against the plates -> muscle forces (on request).
+
+``analysis_steps`` yields :class:`~engine.analysis.progress.Progress` and returns an
+:class:`AnalysisResult`; the command line prints it as a bar, the application runs it
+in a worker thread and can stop it between chunks. Nothing is written here
+(``engine.analysis.outputs`` writes the files).
+"""
+from __future__ import annotations
+
+import time as _time
+from dataclasses import dataclass, field
+
+from ..errors import SettingsError
+from ..trial.axes import to_model_axes
+from ..trial.gaps import fill_gaps
+from .derivatives import Motion, motion_from_coordinates
+from .ik import IKResult, IKSettings, inverse_kinematics
+from .inverse_dynamics import IDResult, classic_inverse_dynamics
+from .metrics import PlateMetric, grf_metrics
+from .progress import Progress
+from .qp_id import QPResult, QPSettings, qp_inverse_dynamics
+
+
+@dataclass
+class AnalysisSettings:
+    """Settings of a whole analysis (defaults documented on each step's settings).
+
+    axes : lab axes of the trial, e.g. 'Z-up, X-forward'; None proposes them from the data.
+    max_gap : marker gaps up to this long (s) are filled by cubic splines before IK.
+    cutoff, order : the zero-lag Butterworth low-pass of the coordinates (Hz; order per pass).
+    estimate_grf : run the QP inverse dynamics (always done when the trial has no plates).
+    plate_bodies : plate name -> body it acts on (from an ExternalLoads file); others are assigned
+        to the nearest contact point.
+    forward : the model's forward axis, for the AP/ML split of the validation.
+    muscles : run the muscle-force estimation (``muscle_settings`` for its options).
+    """
+
+    ik: IKSettings = field(default_factory=IKSettings)
+    qp: QPSettings = field(default_factory=QPSettings)
+    axes: str | None = None
+    max_gap: float = 0.1
+    cutoff: float | None = 6.0
+    order: int = 3
+    estimate_grf: bool = False
+    plate_bodies: dict = field(default_factory=dict)
+    forward: tuple = (1.0, 0.0, 0.0)
+    muscles: bool = False
+    muscle_settings: object = None
+
+
+@dataclass
+class AnalysisResult:
+    """Everything one analysis produced; ``notes`` say what was decided along the way."""
+
+    model: object
+    trial: object
+    ik: IKResult
+    motion: Motion
+    classic: IDResult | None
+    qp: QPResult | None
+    metrics: list[PlateMetric]
+    muscles: object = None
+    notes: list = field(default_factory=list)
+    seconds: dict = field(default_factory=dict)
+
+
+def _forward_progress(steps, weight0, weight1):
+    """Re-scale a sub-step's progress into [weight0, weight1] of the whole analysis."""
+    while True:
+        try:
+            p = next(steps)
+        except StopIteration as done:
+            return done.value
+        yield Progress(p.stage, weight0 + (weight1 - weight0) * p.fraction, p.message)
+
+
+def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
+    """Generator step of the whole analysis of ``trial`` with ``model``."""
+    s = settings or AnalysisSettings()
+    notes: list = []
+    seconds: dict = {}
+    if trial.frame != "model":
+        trial = to_model_axes(trial, s.axes)
+    if s.max_gap:
+        trial, report = fill_gaps(trial, max_gap_s=s.max_gap)
+        if report.filled or report.left:
+            notes.append(report.describe())
+    ik = yield from _forward_progress(inverse_kinematics(model, trial.markers, s.ik), 0.0, 0.45)
+    seconds["ik"] = ik.seconds
+    if (ik.status == 0).any():
+        notes.append(f"IK did not converge in {int((ik.status == 0).sum())} of {ik.n_frames} frames")
+    if (ik.status < 0).any():
+        notes.append(f"{int((ik.status < 0).sum())} frames had no fitted marker (pose held from the previous frame)")
+    yield Progress("kinematic derivatives", 0.5, f"low-pass {s.cutoff} Hz")
+    motion = motion_from_coordinates(model, ik.time, ik.q, s.cutoff, s.order)
+    plates = [p for p in trial.plates if p.loaded.any()]
+    classic = None
+    if plates:
+        yield Progress("inverse dynamics", 0.55, "measured loads")
+        unknown = [name for name in s.plate_bodies if name not in {p.name for p in trial.plates}]
+        if unknown:
+            raise SettingsError(f"bodies are given for plates {unknown}, which the trial does not have")
+        classic = classic_inverse_dynamics(model, motion, plates, [s.plate_bodies.get(p.name) for p in plates])
+        seconds["id"] = classic.seconds
+        notes += classic.assignments
+    qp = None
+    if s.estimate_grf or not plates:
+        if not model.contacts:
+            if plates:
+                notes.append("no contact candidates in the model: ground reactions not estimated")
+            else:
+                raise SettingsError("the trial has no force plates and the model no contact candidates: neither "
+                                    "inverse dynamics can run")
+        else:
+            qp = yield from _forward_progress(qp_inverse_dynamics(model, motion, s.qp), 0.6, 0.85)
+            seconds["qp_id"] = qp.seconds
+            notes += qp.notes
+    metrics = grf_metrics(model, motion, qp, plates, s.forward) if qp is not None and plates else []
+    muscles = None
+    if s.muscles:
+        from ..muscles.pipeline import muscle_steps
+        tau = (qp or classic).tau
+        t0 = _time.perf_counter()
+        muscles = yield from _forward_progress(muscle_steps(model, motion, tau, trial, s.muscle_settings),
+                                               0.85, 1.0)
+        seconds["muscles"] = _time.perf_counter() - t0
+    yield Progress("done", 1.0, "")
+    return AnalysisResult(model=model, trial=trial, ik=ik, motion=motion, classic=classic, qp=qp, metrics=metrics,
+                          muscles=muscles, notes=notes, seconds=seconds)

@@ -1,0 +1,132 @@
+"""``hybrid analyze``: the whole pipeline on a trial (IK, ID, GRF estimate, muscles), written to a folder."""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from ..analysis.metrics import format_table
+from ..analysis.outputs import write_outputs
+from ..analysis.pipeline import AnalysisSettings, analysis_steps
+from ..analysis.progress import run
+from ..errors import SettingsError
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("analyze", help="run IK, inverse dynamics (and GRF estimation, muscles) on a trial",
+                       description="Inverse kinematics, kinematic filtering, inverse dynamics with the measured "
+                                   "loads and/or the QP estimate of the ground reactions, validation against "
+                                   "the force plates, and muscle forces. Results are written in OpenSim's "
+                                   "formats (ik.mot, ik_marker_errors.sto, id.sto, grf_estimated.mot, "
+                                   "grf_measured.mot) with metrics.json.")
+    p.add_argument("model", nargs="?", help="model file (.yaml or .osim)")
+    p.add_argument("trial", nargs="?", help="trial file (.c3d or .trc)")
+    p.add_argument("--demo", action="store_true", help="analyse the bundled demo (model and trial)")
+    p.add_argument("--grf", help="GRF .mot for a TRC trial (with --external-loads)")
+    p.add_argument("--external-loads", help="OpenSim ExternalLoads .xml: which GRF columns act on which body")
+    p.add_argument("--ik-setup", help="OpenSim IK setup .xml: marker weights, coordinate tasks, time range")
+    p.add_argument("--contacts", help="contact-candidate file to add to the model (format hybridlab-contacts)")
+    p.add_argument("--axes", help="lab axes of the trial, e.g. 'Z-up, X-forward' (default: proposed from the data)")
+    p.add_argument("--start", type=float, help="start time, s")
+    p.add_argument("--end", type=float, help="end time, s")
+    p.add_argument("--filter", type=float, default=6.0, metavar="HZ",
+                   help="low-pass cut-off of the coordinates, Hz (default 6; 0 for none)")
+    p.add_argument("--estimate-grf", action="store_true", help="estimate ground reactions by QP inverse dynamics")
+    p.add_argument("--muscles", action="store_true", help="estimate muscle forces")
+    p.add_argument("--out", default="hybrid-results", help="output folder (default: hybrid-results)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=run_command)
+
+
+class _Bar:
+    """A one-line progress bar on stderr."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled and sys.stderr.isatty() or enabled == "always"
+        self.t0 = time.perf_counter()
+        self.last = ""
+
+    def __call__(self, p):
+        if not self.enabled:
+            return
+        filled = int(30 * p.fraction)
+        line = f"\r[{'#' * filled}{'.' * (30 - filled)}] {100 * p.fraction:5.1f}% {p.stage}: {p.message}"
+        line = line[:100].ljust(len(self.last))
+        sys.stderr.write(line)
+        sys.stderr.flush()
+        self.last = line
+
+    def close(self):
+        if self.enabled:
+            sys.stderr.write("\n")
+
+
+def _inputs(args):
+    if args.demo:
+        if args.model or args.trial:
+            raise SettingsError("--demo analyses the bundled demo; give either --demo or MODEL and TRIAL")
+        from ..demo import demo_inputs
+        return demo_inputs()
+    if not (args.model and args.trial):
+        raise SettingsError("give MODEL and TRIAL (or --demo)")
+    from ..io.open import open_model
+    from ..io.open_trial import open_trial
+    model = open_model(args.model)
+    if args.contacts:
+        from ..io.contacts_file import load_contacts
+        model = load_contacts(args.contacts, model)
+    trial = open_trial(args.trial, grf=args.grf, external_loads=args.external_loads)
+    settings = AnalysisSettings(axes=args.axes)
+    if args.external_loads:
+        from ..io.external_loads import load_external_loads
+        loads = load_external_loads(args.external_loads, args.grf)
+        settings.plate_bodies = {load.name: load.body for load in loads.loads}
+    if args.ik_setup:
+        from ..io.setup_xml import read_ik_setup
+        settings.ik = ik_settings_from_setup(model, read_ik_setup(args.ik_setup))
+    return model, trial, settings
+
+
+def ik_settings_from_setup(model, setup):
+    """IK settings equivalent to an OpenSim IK setup (marker weights, coordinate tasks, time range)."""
+    from ..analysis.ik import IKSettings
+    names = {m.name for m in model.markers}
+    weights = {t.name: (t.weight if t.apply else 0.0) for t in setup.marker_tasks if t.name in names}
+    tasks = {}
+    for t in setup.coordinate_tasks:
+        if t.apply:
+            rotational = model.coordinate(t.name).kind == "rotational"
+            value = None if t.value_type == "default_value" else t.value * (np.pi / 180 if rotational else 1.0)
+            tasks[t.name] = (t.weight, value)
+    start, end = setup.time_range if setup.time_range else (None, None)
+    return IKSettings(marker_weights=weights, coordinate_tasks=tasks, start=start, end=end)
+
+
+def run_command(args) -> int:
+    model, trial, settings = _inputs(args)
+    if args.start is not None:
+        settings.ik.start = args.start
+    if args.end is not None:
+        settings.ik.end = args.end
+    settings.cutoff = args.filter if args.filter and args.filter > 0 else None
+    settings.estimate_grf = settings.estimate_grf or args.estimate_grf
+    settings.muscles = settings.muscles or args.muscles
+    bar = _Bar(not args.quiet)
+    try:
+        result = run(analysis_steps(model, trial, settings), bar)
+    finally:
+        bar.close()
+    files = write_outputs(result, args.out)
+    print(f"model '{model.name}', trial {Path(trial.source or '').name}: {result.ik.n_frames} frames "
+          f"({result.ik.time[0]:.3f}-{result.ik.time[-1]:.3f} s)")
+    print(f"IK: marker RMS mean {1000 * np.nanmean(result.ik.rms):.2f} mm, max {1000 * np.nanmax(result.ik.max):.2f} "
+          f"mm; {result.ik.n_frames / max(result.ik.seconds, 1e-9):.0f} frames/s")
+    for note in result.notes:
+        print(f"note: {note}")
+    if result.metrics:
+        print("Ground reaction estimate against the force plates (seed eqs. 38-39):")
+        print(format_table(result.metrics))
+    print(f"wrote {len(files)} files to {Path(args.out).resolve()}")
+    return 0

@@ -1,0 +1,68 @@
+"""The hybrid command line: version, info, analyze, and its error messages."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from engine import __version__
+from engine.cli.main import main
+from engine.io.storage import read_storage
+
+DATA = Path(__file__).parents[1] / "analysis" / "data"
+
+
+def hybrid(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "engine.cli.main", *map(str, args)], capture_output=True, text=True,
+                          cwd=cwd)
+
+
+def test_version():
+    out = hybrid("--version")
+    assert out.returncode == 0 and out.stdout.strip() == f"hybrid {__version__}"
+
+
+def test_info_on_a_model_and_a_trial(shared_data, capsys):
+    assert main(["info", str(shared_data / "opensim/gait10dof18musc/subject01.osim")]) == 0
+    text = capsys.readouterr().out
+    assert "degrees of freedom: nv = 10" in text and "muscles: 18" in text and "markers: 39" in text
+    assert main(["info", str(shared_data / "c3d/Sample01/Eb015pi.c3d")]) == 0
+    text = capsys.readouterr().out
+    assert "markers 50 Hz" in text and "FP1" in text and "peak vertical force" in text
+
+
+def test_bad_input_gives_one_line_naming_the_file(tmp_path):
+    broken = tmp_path / "broken.osim"
+    broken.write_text("<OpenSimDocument Version='40000'><Model name='m'>")
+    out = hybrid("info", broken)
+    assert out.returncode == 2
+    assert str(broken) in out.stderr and "Traceback" not in out.stderr
+    out = hybrid("analyze", tmp_path / "missing.yaml", tmp_path / "missing.c3d")
+    assert out.returncode == 2 and "missing.yaml" in out.stderr and "no such file" in out.stderr
+
+
+def test_analyze_writes_opensim_files_and_metrics(shared_data, tmp_path):
+    d = shared_data / "opensim" / "gait2354"
+    out = tmp_path / "results"
+    code = main(["analyze", str(d / "subject01_simbody.osim"), str(d / "subject01_walk1.trc"),
+                 "--external-loads", str(d / "subject01_walk1_grf.xml"), "--ik-setup", str(d / "subject01_Setup_IK.xml"),
+                 "--contacts", str(DATA / "gait2354_contacts.yaml"), "--estimate-grf", "--out", str(out), "--quiet"])
+    assert code == 0
+    metrics = json.loads((out / "metrics.json").read_text())
+    assert set(metrics["ik"]) >= {"marker_rms_mean_m", "marker_rms_max_m", "frames", "seconds"}
+    assert metrics["ik"]["frames"] == 73 and metrics["ik"]["marker_rms_mean_m"] < 0.023
+    assert set(metrics["id"]) >= {"frames", "seconds"}
+    assert {(m["plate"], m["axis"]) for m in metrics["grf"]} == {(p, a) for p in ("right", "left")
+                                                                 for a in ("vertical", "ap", "ml")}
+    assert all(set(m) >= {"plate", "group", "axis", "rmse_N", "rrmse_pct", "r"} for m in metrics["grf"])
+    ik = read_storage(out / "ik.mot")
+    assert ik.in_degrees and "knee_angle_r" in ik.labels and len(ik.time) == 73
+    reference = read_storage(shared_data / "opensim/gait2354/reference/ik.mot")
+    assert np.abs(ik.column("knee_angle_r") - reference.column("knee_angle_r")).max() < 1.0     # degrees
+    ids = read_storage(out / "id.sto")
+    assert "knee_angle_r_moment" in ids.labels and "pelvis_tx_force" in ids.labels
+    assert (out / "id_classic.sto").is_file() and (out / "grf_measured.mot").is_file()
+    grf = read_storage(out / "grf_estimated.mot")
+    assert {"foot_r_ground_force_vy", "foot_l_ground_force_py", "foot_r_ground_torque_y"} <= set(grf.labels)
+    assert grf.column("foot_r_ground_force_vy").max() > 600.0
