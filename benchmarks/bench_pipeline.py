@@ -1,0 +1,79 @@
+"""Frames per second of IK, classic ID and QP ID on OpenSim's gait2354 walking trial (73 frames,
+0.4-1.6 s), beside OpenSim 4.6's figures for the same work recorded in
+../shared/data/opensim/gait2354/reference/timings.txt.
+
+Each figure is the best of several runs after a warm-up (numba compiled); IK includes its
+initial-pose search, ID includes filtering and differentiating the coordinates.
+Last line: RESULT ik_fps=.. id_fps=.. qp_id_fps=.. ik_vs_opensim=..
+"""
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+SHARED = Path(os.environ.get("HYBRIDLAB_SHARED", ROOT.parent / "shared")) / "data" / "opensim" / "gait2354"
+
+from engine.analysis.derivatives import motion_from_coordinates  # noqa: E402
+from engine.analysis.ik import solve_ik  # noqa: E402
+from engine.analysis.inverse_dynamics import classic_inverse_dynamics  # noqa: E402
+from engine.analysis.qp_id import solve_qp_id  # noqa: E402
+from engine.cli.analyze import ik_settings_from_setup  # noqa: E402
+from engine.io.contacts_file import load_contacts  # noqa: E402
+from engine.io.external_loads import ground_reaction_plates, load_external_loads  # noqa: E402
+from engine.io.osim import read_osim  # noqa: E402
+from engine.io.setup_xml import read_ik_setup  # noqa: E402
+from engine.io.trc import read_trc  # noqa: E402
+
+REPEATS = 7
+
+
+def best(fn):
+    fn()
+    times = []
+    for _ in range(REPEATS):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def opensim_fps():
+    text = (SHARED / "reference" / "timings.txt").read_text()
+    ik = re.search(r"InverseKinematicsTool.*?(\d+) frames.*?~(\d+) frames/s", text)
+    idt = re.search(r"InverseDynamicsTool.*?(\d+) frames:\s+([\d.]+) s", text)
+    return int(ik.group(2)), int(idt.group(1)) / float(idt.group(2))
+
+
+def main():
+    model = load_contacts(ROOT / "tests/analysis/data/gait2354_contacts.yaml",
+                          read_osim(SHARED / "subject01_simbody.osim"))
+    trial = read_trc(SHARED / "subject01_walk1.trc")
+    settings = ik_settings_from_setup(model, read_ik_setup(SHARED / "subject01_Setup_IK.xml"))
+    external = load_external_loads(SHARED / "subject01_walk1_grf.xml")
+    plates = ground_reaction_plates(external)
+    bodies = [load.body for load in external.loads]
+    ik = solve_ik(model, trial.markers, settings)
+    frames = ik.n_frames
+    t_ik = best(lambda: solve_ik(model, trial.markers, settings))
+    motion = motion_from_coordinates(model, ik.time, ik.q, cutoff=6.0)
+    t_id = best(lambda: classic_inverse_dynamics(model, motion_from_coordinates(model, ik.time, ik.q, cutoff=6.0),
+                                                 plates, bodies))
+    t_qp = best(lambda: solve_qp_id(model, motion))
+    os_ik, os_id = opensim_fps()
+    ik_fps, id_fps, qp_fps = frames / t_ik, frames / t_id, frames / t_qp
+    print(f"gait2354 walk1, {frames} frames, {model.nv} DoF, {len(model.markers)} markers, "
+          f"{len(model.contacts)} contact candidates")
+    print(f"{'step':28s} {'ours frames/s':>14s} {'OpenSim 4.6':>12s} {'ratio':>8s}")
+    print(f"{'inverse kinematics':28s} {ik_fps:14.0f} {os_ik:12.0f} {ik_fps / os_ik:8.1f}")
+    print(f"{'inverse dynamics (plates)':28s} {id_fps:14.0f} {os_id:12.0f} {id_fps / os_id:8.1f}")
+    print(f"{'QP inverse dynamics (GRF)':28s} {qp_fps:14.0f} {'-':>12s} {'-':>8s}")
+    print(f"RESULT ik_fps={ik_fps:.0f} id_fps={id_fps:.0f} qp_id_fps={qp_fps:.0f} ik_vs_opensim={ik_fps / os_ik:.1f}")
+
+
+if __name__ == "__main__":
+    main()
