@@ -17,6 +17,16 @@ def frame_positions_batch(model, data, Q, names) -> np.ndarray:
     return out
 
 
+def frame_placements_batch(model, data, Q, names) -> tuple[np.ndarray, np.ndarray]:
+    """World placements of the named bodies/frames/points at every frame: R (frames, K, 3, 3), p (frames, K, 3)."""
+    Q = _args.batch(model, Q, model.nq, "Q")
+    ids = np.array([frame_id(model, n) for n in names], np.int64)
+    R = np.empty((Q.shape[0], ids.size, 3, 3))
+    p = np.empty((Q.shape[0], ids.size, 3))
+    _batch.frame_placements(model.tree.k, data.ws, data.scr, Q, ids, R, p)
+    return R, p
+
+
 def marker_positions_batch(model, data, Q) -> np.ndarray:
     """(frames, markers, 3) positions of all model markers."""
     return frame_positions_batch(model, data, Q, [m.name for m in model.markers])

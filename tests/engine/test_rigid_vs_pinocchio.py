@@ -77,3 +77,16 @@ def test_integrate_matches_pinocchio(trees, rng):
     close(ours, ref[qperm])
     back = alg.difference(model, q, ours)
     close(back, v * 0.37)
+
+
+def test_batch_placements_equal_single_frame_placements(trees, rng):
+    _, model, *_ = trees
+    data = model.create_data()
+    Q = np.array([random_state(model, rng)[0] for _ in range(4)])
+    names = [b.name for b in model.bodies]
+    R, p = alg.frame_placements_batch(model, data, Q, names)
+    for f, q in enumerate(Q):
+        alg.forward_kinematics(model, data, q)
+        for k, n in enumerate(names):
+            ref = alg.frame_placement(model, data, n)
+            assert np.array_equal(R[f, k], ref.R) and np.array_equal(p[f, k], ref.p)
