@@ -1,0 +1,134 @@
+"""A sequence of small convex QPs with box bounds, warm-started from the previous solution's active set.
+
+Each problem is
+
+    minimise 1/2 x^T H x + g^T x   subject to   A x = b (optional),  lb <= x <= ub
+
+with ``H`` positive definite. quadprog (through qpsolvers) has no warm start, so
+the previous frame's active set (which bounds were held) is used instead: the
+equality-constrained problem with those bounds fixed is solved directly (its KKT
+system), and the active set is corrected by primal-dual active-set steps
+(free variables that leave their box are fixed at the bound passed; fixed ones
+whose multiplier has the wrong sign are freed) until the KKT conditions hold,
+which for a convex QP proves optimality. If that does not happen within
+``max_steps`` steps, or the KKT system is singular, the frame is solved from
+scratch by quadprog. Each solve reports which route it took.
+"""
+from __future__ import annotations
+
+import numpy as np
+from qpsolvers import Problem, solve_problem
+
+OPTIMAL_WARM = "optimal (warm start)"
+OPTIMAL_QUADPROG = "optimal (quadprog)"
+INFEASIBLE = "infeasible"
+NO_DATA = "not solved (NaN in its inputs)"
+
+
+class WarmStartedQP:
+    """Solves a series of QPs of the same size, reusing the last active set.
+
+    Parameters
+    ----------
+    tol : tolerance of the KKT check: on the bounds in the units of ``x``, on the multiplier
+        signs relative to the largest diagonal entry of ``H``.
+    max_steps : active-set corrections tried before falling back to quadprog.
+    """
+
+    def __init__(self, tol: float = 1e-9, max_steps: int = 8):
+        self.tol = tol
+        self.max_steps = max_steps
+        self._at_lb = None
+        self._at_ub = None
+
+    def reset(self) -> None:
+        """Forget the previous active set (the next solve starts from quadprog)."""
+        self._at_lb = self._at_ub = None
+
+    def solve(self, H, g, lb, ub, A=None, b=None, diagonal: bool = False):
+        """Solve one problem; returns ``(x, status)`` with ``x`` NaN when infeasible or when an input
+        holds NaN (e.g. a frame whose inverse dynamics or geometry is missing).
+
+        ``diagonal`` says ``H`` is diagonal (a faster KKT solve through the Schur complement).
+        """
+        n = len(g)
+        arrays = (H, g) if A is None else (H, g, A, b)
+        if not all(np.all(np.isfinite(x)) for x in arrays) or np.isnan(lb).any() or np.isnan(ub).any():
+            self.reset()
+            return np.full(n, np.nan), NO_DATA
+        if self._at_lb is not None and len(self._at_lb) == n:
+            x = self._active_set(H, g, lb, ub, A, b, diagonal)
+            if x is not None:
+                return x, OPTIMAL_WARM
+        sol = solve_problem(Problem(H, g, None, None, A, b, lb, ub), solver="quadprog")
+        if not sol.found or sol.x is None:
+            self.reset()
+            return np.full(n, np.nan), INFEASIBLE
+        x = np.clip(sol.x, lb, ub)
+        scale = self.tol * np.maximum(1.0, np.abs(lb) + np.abs(ub))
+        self._at_lb = (x - lb <= scale) & np.isfinite(lb)
+        self._at_ub = (ub - x <= scale) & np.isfinite(ub) & ~self._at_lb
+        return x, OPTIMAL_QUADPROG
+
+    def _active_set(self, H, g, lb, ub, A, b, diagonal):
+        at_lb, at_ub = self._at_lb.copy(), self._at_ub.copy()
+        dual_tol = self.tol * max(1.0, float(np.abs(np.diag(H)).max()))
+        for _ in range(self.max_steps):
+            solution = self._kkt(H, g, lb, ub, A, b, at_lb, at_ub, diagonal)
+            if solution is None:
+                return None
+            x, nu = solution
+            grad = H @ x + g if not diagonal else np.diag(H) * x + g
+            if A is not None:
+                grad = grad + A.T @ nu
+            free = ~(at_lb | at_ub)
+            below = free & (x < lb - self.tol)
+            above = free & (x > ub + self.tol)
+            release_lb = at_lb & (grad < -dual_tol)
+            release_ub = at_ub & (grad > dual_tol)
+            if not (below.any() or above.any() or release_lb.any() or release_ub.any()):
+                self._at_lb, self._at_ub = at_lb, at_ub
+                return np.clip(x, lb, ub)
+            at_lb = (at_lb & ~release_lb) | below
+            at_ub = (at_ub & ~release_ub) | above
+        return None
+
+    @staticmethod
+    def _kkt(H, g, lb, ub, A, b, at_lb, at_ub, diagonal):
+        """Minimiser with the variables in ``at_lb`` / ``at_ub`` held at their bounds, and the equality
+        multipliers; None if the reduced KKT system is singular."""
+        n = len(g)
+        x = np.zeros(n)
+        x[at_lb], x[at_ub] = lb[at_lb], ub[at_ub]
+        free = ~(at_lb | at_ub)
+        fixed = ~free
+        if diagonal:
+            h = np.diag(H)[free]
+            rhs = -g[free]
+        else:
+            Hff = H[np.ix_(free, free)]
+            rhs = -(g[free] + H[np.ix_(free, fixed)] @ x[fixed])
+        try:
+            if A is None:
+                x[free] = rhs / h if diagonal else np.linalg.solve(Hff, rhs)
+                return x, None
+            Af = A[:, free]
+            r = b - A[:, fixed] @ x[fixed]
+            if diagonal:
+                AHi = Af / h
+                S = AHi @ Af.T
+                nu = np.linalg.solve(S, AHi @ rhs - r)
+                x[free] = (rhs - Af.T @ nu) / h
+            else:
+                nf, ne = int(free.sum()), len(b)
+                K = np.zeros((nf + ne, nf + ne))
+                K[:nf, :nf], K[:nf, nf:], K[nf:, :nf] = Hff, Af.T, Af
+                sol = np.linalg.solve(K, np.concatenate([rhs, r]))
+                x[free], nu = sol[:nf], sol[nf:]
+        except np.linalg.LinAlgError:
+            return None
+        if not np.all(np.isfinite(x)):
+            return None
+        if A is not None and np.linalg.norm(Af @ x[free] - r) > 1e-8 * (1.0 + np.linalg.norm(r)):
+            return None
+        return x, nu

@@ -1,0 +1,79 @@
+"""Results of muscle-force estimation (seed eqs. 36-37, or OpenSim's static optimisation)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class MuscleForceResult:
+    """Muscle forces over a trial, one row per frame.
+
+    Attributes
+    ----------
+    objective : ``'seed'`` or ``'opensim'``.
+    muscle_names : muscles, in ``model.muscles`` order (the columns of the muscle arrays).
+    reserve_names : residual/reserve actuators (the columns of the reserve arrays).
+    coordinate_names : generalized speeds in model order (the columns of ``tau`` and ``residual``).
+    time : (T,) s, or None when no time was given.
+    forces : (T, m) N, tension along the tendon (positive pulls), ``f`` of eq. 36.
+    activations : (T, m) activation that produces ``forces`` with the rigid-tendon Hill model:
+        ``(f - f_passive) / f_active_max`` with muscle physiology (NaN where ``f_active_max`` is 0),
+        ``f / F_max`` without.
+    reserve_forces : (T, r) N or N m.  reserve_controls : (T, r) force / optimal force.
+    tau : (T, nv) the generalized forces to produce (inverse dynamics).
+    residual : (T, nv) ``tau - (-J_l^T f + R_res f_res)``: what muscles and reserves left unproduced
+        (0 on coordinates excluded as locked: they are reported in ``notes``).
+    f_active_max, f_passive, f_max : (T, m) N, the rigid-tendon Hill quantities of eq. 37 (reported
+        whether or not muscle physiology bounded the forces).
+    f_ref : (T, m) N, the EMG-driven reference of eq. 40 (NaN for muscles without EMG), or None.
+    success : (T,) bool, the frame's QP was solved to optimality.
+    status : (T,) per-frame outcome: ``'optimal (warm start)'``, ``'optimal (quadprog)'``,
+        ``'infeasible'`` or ``'not solved (NaN in its inputs)'`` (forces NaN in the last two).
+    solve_time : s, wall time of the QPs (assembly and solves of every frame).
+    notes : what the user should know: curve limits reached, regularisation, excluded coordinates.
+    emg_comparison : :class:`~engine.muscles.emg_comparison.ForceComparison` or None.
+    """
+
+    objective: str
+    muscle_names: tuple
+    reserve_names: tuple
+    coordinate_names: tuple
+    time: np.ndarray | None
+    forces: np.ndarray
+    activations: np.ndarray
+    reserve_forces: np.ndarray
+    reserve_controls: np.ndarray
+    tau: np.ndarray
+    residual: np.ndarray
+    f_active_max: np.ndarray
+    f_passive: np.ndarray
+    f_max: np.ndarray
+    f_ref: np.ndarray | None
+    success: np.ndarray
+    status: tuple
+    solve_time: float
+    notes: tuple = ()
+    emg_comparison: object = None
+
+    @property
+    def n_frames(self) -> int:
+        return len(self.forces)
+
+    def force(self, muscle: str) -> np.ndarray:
+        """(T,) N, the force of one muscle."""
+        try:
+            return self.forces[:, self.muscle_names.index(muscle)]
+        except ValueError:
+            raise KeyError(f"no muscle named {muscle!r}") from None
+
+    def summary(self) -> str:
+        """A few lines: frames solved, how, and the notes."""
+        counts = {s: self.status.count(s) for s in dict.fromkeys(self.status)}
+        how = ", ".join(f"{n} {s}" for s, n in counts.items())
+        lines = [f"{self.objective} objective: {int(self.success.sum())} of {self.n_frames} frames solved ({how}) "
+                 f"in {self.solve_time * 1e3:.1f} ms"]
+        worst = np.nanmax(np.abs(self.residual)) if self.residual.size and np.isfinite(self.residual).any() else 0.0
+        lines.append(f"largest generalized force left unproduced: {worst:.3g}")
+        return "\n".join(lines + list(self.notes))
