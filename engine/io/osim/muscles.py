@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 from ...muscles import Muscle
+from ...muscles.hill.thelen import PARAMETERS as THELEN_PARAMETERS
 from .muscle_paths import UnsupportedPath, read_path
 
 MUSCLE_TYPES = {"Thelen2003Muscle": "thelen2003", "Millard2012EquilibriumMuscle": "millard2012"}
@@ -33,11 +34,7 @@ _MUSCLE_DEFAULTS = {
     "ignore_activation_dynamics": False, "appliesForce": True,
 }
 _TYPE_DEFAULTS = {
-    "Thelen2003Muscle": {
-        "activation_time_constant": 0.015, "deactivation_time_constant": 0.05, "FmaxTendonStrain": 0.04,
-        "FmaxMuscleStrain": 0.6, "KshapeActive": 0.45, "KshapePassive": 5.0, "Af": 0.25, "Flen": 1.4,
-        "fv_linear_extrap_threshold": 0.95, "maximum_pennation_angle": math.acos(0.1), "minimum_activation": 0.01,
-    },
+    "Thelen2003Muscle": {"activation_time_constant": 0.015, "deactivation_time_constant": 0.05, **THELEN_PARAMETERS},
     "Millard2012EquilibriumMuscle": {
         "activation_time_constant": 0.01, "deactivation_time_constant": 0.04, "minimum_activation": 0.01,
         "fiber_damping": 0.1, "default_activation": 0.05, "maximum_pennation_angle": math.acos(0.1),

@@ -7,7 +7,15 @@ forces are multiples of ``F_max``. Parameter names are OpenSim's.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
+
+PARAMETERS = {"FmaxTendonStrain": 0.04, "FmaxMuscleStrain": 0.6, "KshapeActive": 0.45, "KshapePassive": 5.0,
+              "Af": 0.25, "Flen": 1.4, "fv_linear_extrap_threshold": 0.95, "maximum_pennation_angle": math.acos(0.1),
+              "minimum_activation": 0.01}
+"""The curve constants of Thelen (2003) as OpenSim 4's Thelen2003Muscle sets them by default (what a
+muscle built without them, e.g. the default model's, uses)."""
 
 
 def active_force_length(norm_length, KshapeActive):

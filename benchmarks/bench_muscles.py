@@ -1,0 +1,108 @@
+"""Frames per second of the whole muscle step on gait2354 walk 1, beside OpenSim's static optimisation.
+
+The step, per trial: muscle geometry (lengths, speeds, length Jacobians), rigid-tendon Hill bounds,
+reserve-actuator generalized forces and one warm-started QP per frame
+(``engine.muscles.static_optimization.estimate_muscle_forces``), for both objectives. Inputs as
+reference/so_setup.xml says: the IK coordinates over 0.4-1.6 s (73 frames) low-passed at 6 Hz, speeds
+from a quintic spline, generalized forces from reference/id.sto, the gait2354 CMC actuator file.
+``MuscleGeometry`` is built once per model and its numba kernels compiled before timing (both times
+printed). OpenSim's figure is parsed from reference/timings.txt (AnalyzeTool + StaticOptimization,
+same machine type).
+
+Run: python benchmarks/bench_muscles.py
+Last line: RESULT muscles_fps=F so_vs_opensim=R (R = our frames/s with OpenSim's objective / OpenSim's).
+"""
+from __future__ import annotations
+
+import re
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from scipy.interpolate import make_interp_spline
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine.io.osim import read_osim  # noqa: E402
+from engine.io.storage import read_storage  # noqa: E402
+from engine.muscles.geometry import MuscleGeometry  # noqa: E402
+from engine.muscles.reserves import read_actuators  # noqa: E402
+from engine.muscles.static_optimization import MuscleForceSettings, estimate_muscle_forces  # noqa: E402
+from engine.trial.filtering import lowpass  # noqa: E402
+
+DATA = ROOT.parent / "shared" / "data" / "opensim" / "gait2354"
+REPEATS = 20
+
+
+def walk():
+    model = read_osim(DATA / "subject01_simbody.osim")
+    ik = read_storage(DATA / "subject01_walk1_ik.mot")
+    slots = model.tree.coordinates
+    Q = np.zeros((len(ik.time), model.nq))
+    for name in model.tree.v_names:
+        column = ik.column(name)
+        Q[:, slots[name].qi] = np.deg2rad(column) if ik.in_degrees and slots[name].kind == "rotational" else column
+    spline = make_interp_spline(ik.time, lowpass(Q, 1.0 / np.median(np.diff(ik.time)), 6.0)[0], k=5)
+    id_table = read_storage(DATA / "reference" / "id.sto")
+    t = id_table.time
+    tau = np.column_stack([id_table.column(n + ("_moment" if slots[n].kind == "rotational" else "_force"))
+                           for n in model.tree.v_names])
+    return model, t, spline(t), spline.derivative()(t), tau
+
+
+def opensim_fps():
+    """(frames/s, seconds, frames) of OpenSim's StaticOptimization from reference/timings.txt."""
+    text = (DATA / "reference" / "timings.txt").read_text()
+    line = next(ln for ln in text.splitlines() if "StaticOptimization" in ln)
+    frames = int(re.search(r"(\d+) frames", line).group(1))
+    seconds = float(re.search(r"([\d.]+) s\b", line.split(":")[-1]).group(1))
+    return frames / seconds, seconds, frames
+
+
+def best_seconds(fn):
+    fn()
+    times = []
+    for _ in range(REPEATS):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times), float(np.median(times))
+
+
+def main():
+    model, t, Q, V, tau = walk()
+    T = len(t)
+    t0 = time.perf_counter()
+    geometry = MuscleGeometry(model)
+    built = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    geometry.compute(Q, V)
+    first = time.perf_counter() - t0
+    reserves = read_actuators(DATA / "gait2354_CMC_Actuators.xml")
+    print(f"gait2354 walk 1: {T} frames, {len(model.muscles)} muscles, {model.nv} coordinates, "
+          f"{len(reserves.names)} residual/reserve actuators")
+    print(f"MuscleGeometry built in {built * 1e3:.1f} ms; first evaluation (numba compile or cache load) "
+          f"{first:.2f} s (not timed below)")
+    geo_best, geo_median = best_seconds(lambda: geometry.compute(Q, V))
+    print(f"  geometry alone:               {T / geo_best:8.0f} frames/s (median {T / geo_median:.0f})")
+    results = {}
+    for objective in ("opensim", "seed"):
+        settings = MuscleForceSettings(objective=objective, reserves=reserves)
+        run = lambda: estimate_muscle_forces(model, Q, V, tau, settings, time=t, geometry=geometry)  # noqa: E731
+        result = run()
+        best, median = best_seconds(run)
+        results[objective] = T / best
+        warm = result.status.count("optimal (warm start)")
+        print(f"  whole step, {objective:7s} objective: {T / best:8.0f} frames/s (median {T / median:.0f}); "
+              f"{int(result.success.sum())}/{T} frames solved, {warm} warm-started")
+    ref_fps, seconds, frames = opensim_fps()
+    print(f"  OpenSim 4.6 StaticOptimization: {ref_fps:8.1f} frames/s ({frames} frames in {seconds} s, "
+          "reference/timings.txt)")
+    ratio = results["opensim"] / ref_fps
+    print(f"RESULT muscles_fps={results['opensim']:.0f} so_vs_opensim={ratio:.0f}")
+
+
+if __name__ == "__main__":
+    main()
