@@ -1,0 +1,96 @@
+"""The bundled demo: the default athlete model and a simulated running trial with known ground truth.
+
+The files live in the ``hybridlab_resources`` package (the repository's ``resources/``):
+
+* ``athlete.yaml``: the default model (``engine.demo.athlete.build_athlete``), muscles included;
+* ``demo/run.c3d``: markers, two type-2 force plates and two EMG channels, Z-up lab;
+* ``demo/truth.npz``: the simulation's ground truth (``engine.demo.truth``);
+* ``demo/results.hlr``: the pipeline's results on the demo (``engine.analysis.results_file``),
+  so the application shows them at first launch without computing.
+
+``hybrid make-demo`` regenerates all four (``engine.demo.generate``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib.resources import files
+from pathlib import Path
+
+from ..errors import DataError
+
+
+@dataclass(frozen=True)
+class DemoFiles:
+    """Paths of the shipped demo files."""
+
+    model: Path
+    trial: Path
+    truth: Path
+    results: Path
+
+
+def demo_files() -> DemoFiles:
+    """Where the shipped demo files are (they need not exist: ``hybrid make-demo`` writes them)."""
+    root = Path(str(files("hybridlab_resources")))
+    return DemoFiles(root / "athlete.yaml", root / "demo" / "run.c3d", root / "demo" / "truth.npz",
+                     root / "demo" / "results.hlr")
+
+
+def _require(path: Path) -> Path:
+    if not path.is_file():
+        raise DataError("is missing from the installation; run 'hybrid make-demo' to regenerate the demo", file=path)
+    return path
+
+
+CUTOFF = 12.0     # Hz: the coordinates' low-pass for a hopping task (6 Hz suits walking)
+
+
+def stance_phases(events) -> dict:
+    """``{'stance k': (t0, t1)}`` from each Left Foot Strike to the next Left Foot Off (both limbs land together
+    in the demo's hops)."""
+    strikes = sorted(e.time for e in events if e.label == "Foot Strike" and e.context == "Left")
+    offs = sorted(e.time for e in events if e.label == "Foot Off" and e.context == "Left")
+    phases = {}
+    for t0 in strikes:
+        t1 = next((t for t in offs if t > t0), None)
+        if t1 is not None:
+            phases[f"stance {len(phases) + 1}"] = (t0, t1)
+    return phases
+
+
+def demo_settings(trial=None):
+    """The analysis settings of the demo: its lab axes, a 12 Hz filter, GRF estimation, and muscles with its
+    EMG normalised by the channels' MVC amplitude and compared per stance (from ``trial``'s events)."""
+    from ..analysis.pipeline import AnalysisSettings
+    from ..muscles.emg import EMGProcessing
+    from ..muscles.pipeline import MusclePipelineSettings
+    from .emg_synthesis import MVC_AMPLITUDE, RECORDED
+    muscles = MusclePipelineSettings(emg=EMGProcessing(mvc={name: MVC_AMPLITUDE for name in RECORDED}),
+                                     phases=stance_phases(trial.events) if trial is not None else None)
+    return AnalysisSettings(axes="Z-up, X-forward", cutoff=CUTOFF, estimate_grf=True, muscles=True,
+                            muscle_settings=muscles)
+
+
+def demo_inputs_from(files: DemoFiles):
+    """``(model, trial, settings)`` of the demo files ``files``."""
+    from ..io.open import open_model
+    from ..io.open_trial import open_trial
+    trial = open_trial(_require(files.trial))
+    return open_model(_require(files.model)), trial, demo_settings(trial)
+
+
+def demo_inputs():
+    """``(model, trial, settings)`` of the shipped demo, as ``hybrid analyze --demo`` analyses them."""
+    return demo_inputs_from(demo_files())
+
+
+def demo_truth():
+    """The shipped demo's ground truth (:class:`engine.demo.truth.Truth`)."""
+    from .truth import load_truth
+    return load_truth(_require(demo_files().truth))
+
+
+def demo_results():
+    """``(result, settings)``: the shipped analysis of the demo (an AnalysisResult and its settings)."""
+    from ..analysis.results_file import load_result
+    return load_result(_require(demo_files().results))
