@@ -12,6 +12,26 @@ from pathlib import Path
 from ..errors import DataError
 
 
+def _read_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+# temporary files are created private (0600); the finished file gets the permissions an ordinary
+# open() would give it, or keeps those of the file it replaces
+_NEW_FILE_MODE = 0o666 & ~_read_umask()
+
+
+def _finish(tmp, path: Path) -> None:
+    try:
+        mode = path.stat().st_mode & 0o777
+    except FileNotFoundError:
+        mode = _NEW_FILE_MODE
+    os.chmod(tmp, mode)
+    os.replace(tmp, path)
+
+
 @contextlib.contextmanager
 def atomic_write(path, mode: str = "w", encoding: str | None = "utf-8"):
     """Context manager yielding a file object; on success the file replaces ``path`` atomically."""
@@ -26,7 +46,26 @@ def atomic_write(path, mode: str = "w", encoding: str | None = "utf-8"):
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        _finish(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+@contextlib.contextmanager
+def atomic_path(path):
+    """Context manager yielding a temporary file name beside ``path``, for writers that need a name rather than
+    a file object (a video encoder); on success the file replaces ``path`` atomically, on failure it is removed."""
+    path = Path(path)
+    directory = path.parent if str(path.parent) else Path(".")
+    if not directory.is_dir():
+        raise DataError(f"the folder {str(directory)!r} does not exist", file=path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=f".tmp{path.suffix}", dir=directory)
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        _finish(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
