@@ -65,12 +65,15 @@ def _body_rate(n, m):
     return 2.0 * (nw * mv - mw * nv - np.cross(nv, mv))
 
 
-def motion_from_coordinates(model, time, Q, cutoff: float | None = 6.0, order: int = 3) -> Motion:
+def motion_from_coordinates(model, time, Q, cutoff: float | None = 6.0, order: int = 3, edges: str = "odd") -> Motion:
     """Filter ``Q`` (T, nq) sampled at ``time`` and differentiate it analytically.
 
     ``cutoff`` None skips filtering. When filtering, the samples must be uniformly spaced; times
     printed with rounding (within 5% of the step of a uniform grid) are replaced by that grid, since
-    differentiating through the rounding would add spurious accelerations.
+    differentiating through the rounding would add spurious accelerations. ``edges`` is how the
+    filter extends the trial's ends (:func:`engine.trial.filtering.lowpass`): ``'odd'`` (the default,
+    as OpenSim's tools do, so results compare with theirs) or ``'extrapolate'``, which keeps the
+    accelerations at the first and last frames (a trial that starts or ends in flight).
     """
     time = np.asarray(time, dtype=float)
     Q = np.asarray(Q, dtype=float)
@@ -89,7 +92,7 @@ def motion_from_coordinates(model, time, Q, cutoff: float | None = 6.0, order: i
         if np.abs(time - grid).max() > 0.05 * step:
             raise SettingsError("the frames are not uniformly spaced in time; resample before filtering")
         time = grid
-        Qc, short = lowpass(Qc, 1.0 / step, cutoff, order)
+        Qc, short = lowpass(Qc, 1.0 / step, cutoff, order, edges=edges)
         if short:
             raise SettingsError(f"the trial is too short to filter at {cutoff} Hz: {T} frames")
     spline = make_interp_spline(time, Qc, k=5)

@@ -34,6 +34,11 @@ class IKSettings:
     marker_weights : weight per marker name (others get ``default_weight``; 0 leaves a marker out).
     coordinate_tasks : ``{coordinate: (weight, target)}``; target ``None`` means the coordinate's default
         (OpenSim's IKCoordinateTask with ``default_value``). Units of the target: rad, m, 1/m.
+    rod_energy_weight : lambda (m^2 per J): adds ``lambda * E`` to the cost, ``E`` the rods' elastic energy
+        ``1/2 (q - q_rest)^T K (q - q_rest)`` (seed eq. 26), so that strain modes the markers hardly see
+        (the twist of a short tip segment) stay near rest in proportion to their stiffness instead of
+        following the marker noise; 0 (default) leaves the strains to the markers alone. It acts as a
+        coordinate task of weight ``lambda k / 2`` on each strain (replacing any task given for it).
     start, end : time range in s (None: the whole trial).
     tolerance : convergence on the step size (rad, m, strain units).
     max_iterations : per frame.
@@ -43,6 +48,7 @@ class IKSettings:
     marker_weights: dict = field(default_factory=dict)
     default_weight: float = 1.0
     coordinate_tasks: dict = field(default_factory=dict)
+    rod_energy_weight: float = 0.0
     start: float | None = None
     end: float | None = None
     tolerance: float = 1e-9
@@ -114,7 +120,17 @@ class _Problem:
         self.weights = np.array([float(settings.marker_weights.get(n, settings.default_weight)) for n in used])
         cols = [markers.index(n) for n in used]
         self.trial_cols = cols
-        c_names = list(settings.coordinate_tasks)
+        tasks = dict(settings.coordinate_tasks)
+        if settings.rod_energy_weight:
+            if not (np.isfinite(settings.rod_energy_weight) and settings.rod_energy_weight > 0):
+                raise SettingsError(f"rod_energy_weight must be a positive number, got {settings.rod_energy_weight}")
+            segs = tree.k.segs
+            free = segs["q"] >= 0
+            stiffness = dict(zip(segs["q"][free].tolist(), segs["k"][free].tolist()))
+            for name, slot in tree.coordinates.items():
+                if slot.qi in stiffness:
+                    tasks[name] = (0.5 * settings.rod_energy_weight * stiffness[slot.qi], None)
+        c_names = list(tasks)
         slots = []
         for c in c_names:
             if c not in tree.coordinates or tree.coordinates[c].qi < 0:
@@ -122,9 +138,9 @@ class _Problem:
             slots.append(tree.coordinates[c])
         self.c_q = np.array([s.qi for s in slots], np.int64)
         self.c_v = np.array([s.vi for s in slots], np.int64)
-        self.c_w = np.array([float(settings.coordinate_tasks[c][0]) for c in c_names])
-        self.c_target = np.array([s.default if settings.coordinate_tasks[c][1] is None
-                                  else float(settings.coordinate_tasks[c][1]) for c, s in zip(c_names, slots)])
+        self.c_w = np.array([float(tasks[c][0]) for c in c_names])
+        self.c_target = np.array([s.default if tasks[c][1] is None else float(tasks[c][1])
+                                  for c, s in zip(c_names, slots)])
         self.free = np.ones(model.nv, bool)
         self.lo = np.full(model.nq, -np.inf)
         self.hi = np.full(model.nq, np.inf)

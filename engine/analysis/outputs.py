@@ -99,8 +99,10 @@ def metrics_document(result) -> dict:
     return doc
 
 
-def write_outputs(result, folder) -> list[Path]:
-    """Write every output file of ``result`` into ``folder`` (created if needed); returns the paths."""
+def write_outputs(result, folder, truth: dict | None = None) -> list[Path]:
+    """Write every output file of ``result`` into ``folder`` (created if needed); returns the paths.
+    ``truth`` (a trial with a known ground truth, e.g. the demo's ``engine.demo.truth.truth_metrics``)
+    goes into metrics.json under ``"truth"``."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     model, ik = result.model, result.ik
@@ -129,6 +131,9 @@ def write_outputs(result, folder) -> list[Path]:
         put("grf_measured.mot", grf_table(time, entries, "Measured ground reactions"))
     if result.muscles is not None:
         written += result.muscles.write(folder)
-    write_text(folder / "metrics.json", json.dumps(metrics_document(result), indent=2) + "\n")
+    document = metrics_document(result)
+    if truth is not None:
+        document["truth"] = truth
+    write_text(folder / "metrics.json", json.dumps(document, indent=2) + "\n")
     written.append(folder / "metrics.json")
     return written

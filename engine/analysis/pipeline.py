@@ -13,10 +13,13 @@ in a worker thread and can stop it between chunks. Nothing is written here
 from __future__ import annotations
 
 import time as _time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+
+import numpy as np
 
 from ..errors import SettingsError
 from ..trial.axes import to_model_axes
+from ..trial.filtering import lowpass_plates
 from ..trial.gaps import fill_gaps
 from .derivatives import Motion, motion_from_coordinates
 from .ik import IKResult, IKSettings, inverse_kinematics
@@ -33,11 +36,16 @@ class AnalysisSettings:
     axes : lab axes of the trial, e.g. 'Z-up, X-forward'; None proposes them from the data.
     max_gap : marker gaps up to this long (s) are filled by cubic splines before IK.
     cutoff, order : the zero-lag Butterworth low-pass of the coordinates (Hz; order per pass).
+    edges : how the filter extends the trial's ends, 'odd' (as OpenSim) or 'extrapolate' (keeps the
+        accelerations at the ends; see ``engine.analysis.derivatives.motion_from_coordinates``).
     estimate_grf : run the QP inverse dynamics (always done when the trial has no plates).
     plate_bodies : plate name -> body it acts on (from an ExternalLoads file); others are assigned
         to the nearest contact point.
     forward : the model's forward axis, for the AP/ML split of the validation.
     muscles : run the muscle-force estimation (``muscle_settings`` for its options).
+    match_filter : compare the GRF estimate with the plates low-pass filtered like the coordinates
+        (``cutoff``, ``order``): the estimate comes from filtered kinematics, so the plates' content above
+        the cut-off would otherwise count as error (the usual practice; said in the notes).
     """
 
     ik: IKSettings = field(default_factory=IKSettings)
@@ -46,11 +54,13 @@ class AnalysisSettings:
     max_gap: float = 0.1
     cutoff: float | None = 6.0
     order: int = 3
+    edges: str = "odd"
     estimate_grf: bool = False
     plate_bodies: dict = field(default_factory=dict)
     forward: tuple = (1.0, 0.0, 0.0)
     muscles: bool = False
     muscle_settings: object = None
+    match_filter: bool = True
 
 
 @dataclass
@@ -70,13 +80,14 @@ class AnalysisResult:
 
 
 def _forward_progress(steps, weight0, weight1):
-    """Re-scale a sub-step's progress into [weight0, weight1] of the whole analysis."""
+    """Re-scale a sub-step's progress into [weight0, weight1] of the whole analysis (its own fraction is
+    kept as ``stage_fraction``)."""
     while True:
         try:
             p = next(steps)
         except StopIteration as done:
             return done.value
-        yield Progress(p.stage, weight0 + (weight1 - weight0) * p.fraction, p.message)
+        yield Progress(p.stage, weight0 + (weight1 - weight0) * p.fraction, p.message, p.fraction)
 
 
 def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
@@ -97,7 +108,7 @@ def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
     if (ik.status < 0).any():
         notes.append(f"{int((ik.status < 0).sum())} frames had no fitted marker (pose held from the previous frame)")
     yield Progress("kinematic derivatives", 0.5, f"low-pass {s.cutoff} Hz")
-    motion = motion_from_coordinates(model, ik.time, ik.q, s.cutoff, s.order)
+    motion = motion_from_coordinates(model, ik.time, ik.q, s.cutoff, s.order, s.edges)
     plates = [p for p in trial.plates if p.loaded.any()]
     classic = None
     if plates:
@@ -117,10 +128,25 @@ def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
                 raise SettingsError("the trial has no force plates and the model no contact candidates: neither "
                                     "inverse dynamics can run")
         else:
-            qp = yield from _forward_progress(qp_inverse_dynamics(model, motion, s.qp), 0.6, 0.85)
+            qp_settings = s.qp
+            if qp_settings.floor == "auto" and plates:
+                # the plates' surface is the floor (penetration of the contact points into shoe soles or
+                # soft tissue would put an estimate from the kinematics too low)
+                up = -np.asarray(model.gravity, float) / np.linalg.norm(model.gravity)
+                qp_settings = replace(qp_settings, floor=float(np.mean([p.surface_point @ up for p in plates])))
+                notes.append(f"floor at the force plates' surface, {qp_settings.floor:.4f} m along up")
+            qp = yield from _forward_progress(qp_inverse_dynamics(model, motion, qp_settings), 0.6, 0.85)
             seconds["qp_id"] = qp.seconds
             notes += qp.notes
-    metrics = grf_metrics(model, motion, qp, plates, s.forward) if qp is not None and plates else []
+    metrics = []
+    if qp is not None and plates:
+        reference = plates
+        if s.match_filter and s.cutoff is not None:
+            filtered, _ = lowpass_plates(trial.derived(plates=tuple(plates)), s.cutoff, s.order)
+            reference = list(filtered.plates)
+            notes.append(f"validation: the plates low-pass filtered at {s.cutoff:g} Hz (order {s.order}), like the "
+                         "coordinates the estimate comes from")
+        metrics = grf_metrics(model, motion, qp, reference, s.forward)
     muscles = None
     if s.muscles:
         from ..muscles.pipeline import muscle_steps

@@ -7,11 +7,16 @@ from typing import Callable, Generator
 
 @dataclass(frozen=True)
 class Progress:
-    """``stage`` name, ``fraction`` done in [0, 1] for that stage, and a short ``message``."""
+    """``stage`` name, ``fraction`` done in [0, 1], and a short ``message``.
+
+    A step made of sub-steps (the whole analysis) reports ``fraction`` of the whole work and
+    ``stage_fraction``, the part of the current stage done (None when the stage does not say).
+    """
 
     stage: str
     fraction: float
     message: str = ""
+    stage_fraction: float | None = None
 
 
 def run(steps: Generator, report: Callable[[Progress], None] | None = None):

@@ -31,8 +31,8 @@ def add_parser(sub) -> None:
     p.add_argument("--axes", help="lab axes of the trial, e.g. 'Z-up, X-forward' (default: proposed from the data)")
     p.add_argument("--start", type=float, help="start time, s")
     p.add_argument("--end", type=float, help="end time, s")
-    p.add_argument("--filter", type=float, default=6.0, metavar="HZ",
-                   help="low-pass cut-off of the coordinates, Hz (default 6; 0 for none)")
+    p.add_argument("--filter", type=float, metavar="HZ",
+                   help="low-pass cut-off of the coordinates, Hz (default 6, the demo 8; 0 for none)")
     p.add_argument("--estimate-grf", action="store_true", help="estimate ground reactions by QP inverse dynamics")
     p.add_argument("--muscles", action="store_true", help="estimate muscle forces")
     p.add_argument("--out", default="hybrid-results", help="output folder (default: hybrid-results)")
@@ -110,7 +110,8 @@ def run_command(args) -> int:
         settings.ik.start = args.start
     if args.end is not None:
         settings.ik.end = args.end
-    settings.cutoff = args.filter if args.filter and args.filter > 0 else None
+    if args.filter is not None:
+        settings.cutoff = args.filter if args.filter > 0 else None
     settings.estimate_grf = settings.estimate_grf or args.estimate_grf
     settings.muscles = settings.muscles or args.muscles
     bar = _Bar(not args.quiet)
@@ -118,7 +119,12 @@ def run_command(args) -> int:
         result = run(analysis_steps(model, trial, settings), bar)
     finally:
         bar.close()
-    files = write_outputs(result, args.out)
+    truth = None
+    if args.demo:
+        from ..demo import demo_truth
+        from ..demo.truth import truth_metrics
+        truth = truth_metrics(result, demo_truth(), settings.forward)
+    files = write_outputs(result, args.out, truth=truth)
     print(f"model '{model.name}', trial {Path(trial.source or '').name}: {result.ik.n_frames} frames "
           f"({result.ik.time[0]:.3f}-{result.ik.time[-1]:.3f} s)")
     print(f"IK: marker RMS mean {1000 * np.nanmean(result.ik.rms):.2f} mm, max {1000 * np.nanmax(result.ik.max):.2f} "
@@ -128,5 +134,11 @@ def run_command(args) -> int:
     if result.metrics:
         print("Ground reaction estimate against the force plates (seed eqs. 38-39):")
         print(format_table(result.metrics))
+    if truth is not None:
+        g = truth["grf_rrmse_pct"]
+        print("Against the demo's ground truth (worst over coordinates, groups and plates):")
+        print(f"  blade strains RMS {truth['rod_strain_rms_pct_range']:.1f}% of range; joint torques RMS "
+              f"{truth['torque_rms_pct_range']:.1f}% of range; GRF rRMSE vertical {g['vertical']:.1f}%, "
+              f"AP {g['ap']:.1f}%, ML {g['ml']:.1f}%")
     print(f"wrote {len(files)} files to {Path(args.out).resolve()}")
     return 0

@@ -11,7 +11,7 @@ import sys
 
 from .. import __version__
 from ..errors import HybridLabError
-from . import analyze, info
+from . import analyze, gui, info, make_demo
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -21,10 +21,15 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     info.add_parser(sub)
     analyze.add_parser(sub)
+    make_demo.add_parser(sub)
+    gui.add_parser(sub)
     return parser
 
 
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["gui"]:             # the application parses its own arguments
+        return gui.main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

@@ -44,7 +44,20 @@ def _stretches(valid: np.ndarray) -> list[tuple[int, int]]:
     return list(zip(np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)))
 
 
-def lowpass(data, rate: float, cutoff: float, order: int = 4):
+def _extend(x, pad: int, fit: int):
+    """``x`` (n, ...) with ``pad`` samples added at each end by a quadratic fitted to ``fit`` samples there."""
+    n = len(x)
+    fit = min(fit, n)
+    k = np.arange(fit, dtype=float)
+    flat = x.reshape(n, -1)
+    head = np.polynomial.polynomial.polyfit(k, flat[:fit], 2)
+    tail = np.polynomial.polynomial.polyfit(k, flat[n - fit:], 2)
+    before = np.polynomial.polynomial.polyval(np.arange(-pad, 0, dtype=float), head).T
+    after = np.polynomial.polynomial.polyval(np.arange(fit, fit + pad, dtype=float), tail).T
+    return np.concatenate([before, flat, after]).reshape((n + 2 * pad,) + x.shape[1:])
+
+
+def lowpass(data, rate: float, cutoff: float, order: int = 4, edges: str = "odd"):
     """Zero-lag Butterworth low-pass of ``data`` along axis 0, NaN-aware.
 
     Parameters
@@ -52,6 +65,12 @@ def lowpass(data, rate: float, cutoff: float, order: int = 4):
     data : (n, ...) array sampled at ``rate`` Hz; a sample is missing when any of
         its values is NaN.
     cutoff : Hz, below ``rate / 2``.  order : Butterworth order of each pass.
+    edges : how each stretch is extended beyond its ends before filtering: ``'odd'``
+        (scipy's odd reflection about the end value, which keeps value and slope but mirrors
+        the curvature), or ``'extrapolate'``, a quadratic fitted to the samples of the last half
+        period of the cut-off at each end and continued over one period: it keeps the
+        acceleration at the ends (a ballistic flight stays ballistic), which matters when the
+        filtered signal is differentiated twice.
 
     Returns
     -------
@@ -59,16 +78,22 @@ def lowpass(data, rate: float, cutoff: float, order: int = 4):
     short : list of (start, stop) sample ranges left unfiltered because they are
         shorter than the filter needs.
     """
+    if edges not in ("odd", "extrapolate"):
+        raise SettingsError(f"edges must be 'odd' or 'extrapolate', got {edges!r}")
     sos = _design(rate, cutoff, order)
     x = np.asarray(data, dtype=float)
     out = np.array(x)
     valid = np.isfinite(x.reshape(len(x), -1)).all(axis=1)
     short = []
+    pad = max(_min_length(sos), int(np.ceil(rate / cutoff)))
+    fit = max(5, int(np.ceil(0.5 * rate / cutoff)))
     for a, b in _stretches(valid):
         if b - a < _min_length(sos):
             short.append((int(a), int(b)))
-        else:
+        elif edges == "odd":
             out[a:b] = sosfiltfilt(sos, x[a:b], axis=0)
+        else:
+            out[a:b] = sosfiltfilt(sos, _extend(x[a:b], pad, fit), axis=0)[pad:pad + b - a]
     return out, short
 
 
