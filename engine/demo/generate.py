@@ -1,0 +1,96 @@
+"""``hybrid make-demo``: build the default model, simulate the demo trial, record it, analyse it.
+
+Deterministic: the simulation has no randomness and the recording's noise comes from one seeded
+generator (``SEED``), so running it again on the same platform gives the same files to round-off.
+Steps (``make_demo`` is a generator step yielding Progress and returning the files written):
+
+1. the model (``engine.demo.athlete``) saved as ``athlete.yaml``;
+2. ``DURATION`` s of hopping in place from mid-flight (``engine.demo.run_simulation``), 1 kHz samples;
+3. the muscle activity behind it and two EMG channels (``engine.demo.emg_synthesis``);
+4. markers, force plates and events (``engine.demo.recording``) written as ``demo/run.c3d``;
+5. the ground truth as ``demo/truth.npz`` (``engine.demo.truth``);
+6. the whole analysis of the C3D file as read back (``engine.analysis.pipeline``) saved as
+   ``demo/results.hlr``, which the application shows at first launch.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..analysis.progress import Progress
+from ..io.c3d_write import write_c3d
+from ..io.model_file import save_model
+from . import DemoFiles, demo_files
+from .athlete import HEIGHT, MASS, build_athlete
+from .emg_synthesis import emg_signals, muscle_truth
+from .recording import (ANALOG_RATE, MARKER_RATE, add_plate_noise, gait_events, lab_trial, marker_trajectories,
+                        plate_loads)
+from .run_simulation import simulate_hopping
+from .truth import Truth, save_truth
+
+START = -0.085       # s of the reference: mid-flight before the first touch-down
+DURATION = 0.86      # s: two hops, from flight to flight
+SEED = 20261122
+
+
+def files_in(folder) -> DemoFiles:
+    """The demo's file names under ``folder`` (the installed resources by default)."""
+    if folder is None:
+        return demo_files()
+    folder = Path(folder)
+    return DemoFiles(folder / "athlete.yaml", folder / "demo" / "run.c3d", folder / "demo" / "truth.npz",
+                     folder / "demo" / "results.hlr")
+
+
+def make_demo(folder=None, analyse: bool = True):
+    """Generator step: write the demo files under ``folder`` (default: the installed resources)."""
+    files = files_in(folder)
+    files.trial.parent.mkdir(parents=True, exist_ok=True)
+    yield Progress("model", 0.0, "building the default athlete")
+    model = build_athlete()
+    save_model(model, files.model)
+    sim_progress = []
+
+    def report(done, total):
+        sim_progress.append(done / total)
+
+    yield Progress("simulation", 0.0, f"{DURATION} s of hopping")
+    sim = simulate_hopping(model, DURATION, start=START, progress=report)
+    step = int(round(ANALOG_RATE / MARKER_RATE))
+    yield Progress("muscles", 0.0, "muscle activity of the true motion")
+    muscles = muscle_truth(model, sim.time, sim.q, sim.v, sim.tau)
+    rng = np.random.default_rng(SEED)
+    signals, excitations, emg_notes = emg_signals(model, muscles, ANALOG_RATE, rng)
+    yield Progress("recording", 0.0, "markers, force plates, events")
+    markers = marker_trajectories(model, sim.q[::step], rng)
+    plates = add_plate_noise(plate_loads(model, sim.q, sim.forces, sim.contact_names), rng)
+    events = gait_events(sim.time, sim.forces, sim.contact_names, model)
+    subject = {"name": "HybridLab demo athlete", "height": f"{HEIGHT} m", "weight": f"{MASS} kg"}
+    trial = lab_trial(markers, signals, events, subject)
+    write_c3d(files.trial, trial, plates, description="HybridLab demo: hopping in place on a running blade "
+                                                      "(simulated; ground truth in truth.npz)")
+    groups = {c.name: c.group for c in model.contacts}
+    save_truth(files.truth, Truth(
+        time=sim.time, q=sim.q, v=sim.v, a=sim.a, tau=sim.tau, tau_rod=sim.tau_rod, contact_forces=sim.forces,
+        contact_names=list(sim.contact_names), contact_groups=[groups[n] for n in sim.contact_names],
+        coordinate_names=list(model.tree.v_names), muscle_names=list(muscles.muscle_names),
+        muscle_forces=muscles.forces, activations=muscles.activations, emg_names=list(excitations),
+        excitations=np.column_stack([excitations[n] for n in excitations])))
+    for name, note in emg_notes.items():
+        yield Progress("recording", 1.0, f"{name}: {note}")
+    if analyse:
+        from ..analysis.pipeline import analysis_steps
+        from ..analysis.results_file import save_result
+        from . import demo_inputs_from
+        model, trial, settings = demo_inputs_from(files)
+        steps = analysis_steps(model, trial, settings)
+        while True:
+            try:
+                p = next(steps)
+            except StopIteration as done:
+                result = done.value
+                break
+            yield Progress(f"analysis: {p.stage}", p.fraction, p.message)
+        save_result(result, files.results, settings)
+    return files

@@ -1,0 +1,19 @@
+"""``hybrid analyze --demo``: the README's main job. Prints the validation table and the truth comparison and
+writes metrics.json with its "truth" block."""
+import json
+import subprocess
+import sys
+
+
+def test_analyze_demo_writes_the_truth_block(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "engine.cli.main", "analyze", "--demo", "--out", str(tmp_path),
+                          "--quiet"], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert "FP1" in out.stdout and "FP2" in out.stdout and "ground truth" in out.stdout
+    doc = json.loads((tmp_path / "metrics.json").read_text())
+    truth = doc["truth"]
+    assert set(truth["grf_rrmse_pct"]) >= {"vertical", "ap", "ml"}
+    assert 0 < truth["rod_strain_rms_pct_range"] < 100 and 0 < truth["torque_rms_pct_range"] < 100
+    for name in ("ik.mot", "id.sto", "grf_estimated.mot", "grf_measured.mot", "muscle_forces.sto",
+                 "activations.sto", "emg_comparison.csv"):
+        assert (tmp_path / name).is_file(), name
