@@ -14,7 +14,7 @@ import numba as nb
 import numpy as np
 
 from ..kernels._integrate import integrate, normalize
-from ..kernels._passes import crba, frame_jacobian, frame_placement, kinematics, rnea_backward
+from ..kernels._passes import crba, frame_jacobian, frame_placement, kinematics, rnea_backward, rod_forces
 from .ground_contact import penalty_force
 
 
@@ -122,14 +122,7 @@ def implicit_step(t, ws, scr, q, v, tau, h, contact_frames, par, springs, q_out,
             forces[c, i] += extra
     for i in range(nv):
         tau_rod[i] = 0.0
-    for s in range(segs.shape[0]):
-        sg = segs[s]
-        for m in range(6):
-            qi = sg.q[m]
-            if qi < 0:
-                continue
-            vi = sg.v[m]
-            tau_rod[vi] = -sg.k[m] * (q_out[qi] - sg.rest[m]) - sg.d[m] * v_out[vi]
+    rod_forces(segs, q_out, v_out, tau_rod)
     for i in range(nv):
         tau_spring[i] = 0.0
     for r in range(springs.shape[0]):
