@@ -80,13 +80,13 @@ def rod_frames(model, data, rod: str, s) -> tuple[np.ndarray, np.ndarray]:
     """
     r = model.rod(rod)
     s = np.atleast_1d(np.asarray(s, dtype=float))
-    segs = np.empty(s.size, np.int64)
-    xs = np.empty(s.size)
-    ids = model.tree.rod_segments[rod]
-    for i, si in enumerate(s):
-        k, x = r.segment_at(si)
-        segs[i] = ids[k]
-        xs[i] = x
+    L = r.boundaries
+    outside = (s < -1e-12) | (s > L[-1] + 1e-12) | ~np.isfinite(s)
+    if outside.any():
+        r.segment_at(float(s[outside][0]))          # raises the error naming the rod
+    k = np.clip(np.searchsorted(L, s, side="right") - 1, 0, len(r.segments) - 1)   # as Rod.segment_at, at once
+    xs = np.clip(s - L[k], 0.0, np.diff(L)[k])
+    segs = np.asarray(model.tree.rod_segments[rod], np.int64)[k]
     R = np.empty((s.size, 3, 3))
     p = np.empty((s.size, 3))
     _rodgeom.rod_frames(model.tree.k.nodes, model.tree.k.segs, data.ws, data.q, segs, xs, R, p)

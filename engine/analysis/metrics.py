@@ -8,7 +8,7 @@ completes the frame):
 
     RMSE = sqrt(mean((f - f_hat)^2)),   rRMSE = 100 RMSE / (0.5 (range(f) + range(f_hat)))
 
-and Pearson's r.
+and Pearson's r. Inverse kinematics is summarised per marker (:func:`marker_metrics`).
 """
 from __future__ import annotations
 
@@ -97,6 +97,29 @@ def grf_metrics(model, motion, result, plates, forward=(1.0, 0.0, 0.0)) -> list[
         for name, axis in axes.items():
             rmse, rrmse, r = rmse_rrmse_r(estimate[loaded] @ axis, force[loaded] @ axis)
             out.append(PlateMetric(plate.name, group, name, rmse, rrmse, r, int(loaded.sum())))
+    return out
+
+
+@dataclass
+class MarkerMetric:
+    """One marker's IK error over the frames it was present: RMS and max in m."""
+
+    marker: str
+    rms: float
+    max: float
+    frames: int
+
+
+def marker_metrics(ik) -> list[MarkerMetric]:
+    """Per model marker fitted by IK (``ik.marker_names``), RMS and max of its distance to the measured marker."""
+    out = []
+    for k, name in enumerate(ik.marker_names):
+        e = ik.errors[:, k]
+        e = e[np.isfinite(e)]
+        if e.size:
+            out.append(MarkerMetric(name, float(np.sqrt(np.mean(e ** 2))), float(e.max()), int(e.size)))
+        else:
+            out.append(MarkerMetric(name, float("nan"), float("nan"), 0))
     return out
 
 

@@ -1,0 +1,128 @@
+"""Stance phases, gait events and gait-cycle normalisation of an analysed trial.
+
+Stance of a foot (or the blade) is where the vertical ground reaction reaches a threshold
+(20 N by default, the force plates' own threshold). The reaction comes from the QP estimate of
+each contact group when there is one (it covers every step), else from the force plates, and
+without either from the contact candidates allowed to push (``QPResult.active``, from the
+kinematics: near the floor and slow). Foot Strike / Foot Off events are the starts and ends of
+stance; a gait cycle runs from one Foot Strike to the next on the same side. Curves are
+normalised to 0-100 % of each cycle and summarised by their mean and standard deviation.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import SettingsError
+from ..trial.forceplate import DEFAULT_THRESHOLD
+from ..trial.trial import Event
+from .inverse_dynamics import plate_samples
+
+
+@dataclass(frozen=True)
+class Phases:
+    """``intervals``: ``{name: [(start, end), ...]}`` s per contact group or plate; ``source``:
+    'estimated', 'measured' or 'contacts' (or 'none'); ``span``: first and last analysed time, s."""
+
+    source: str
+    intervals: dict
+    span: tuple
+
+
+def intervals_where(time, mask) -> list[tuple[float, float]]:
+    """``(first, last)`` times of each run of True in ``mask`` (T,) sampled at ``time`` (T,)."""
+    m = np.asarray(mask, bool).astype(np.int8)
+    edges = np.diff(np.concatenate(([0], m, [0])))
+    starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1) - 1
+    t = np.asarray(time, float)
+    return [(float(t[a]), float(t[b])) for a, b in zip(starts, ends)]
+
+
+def stance_phases(result, source: str = "auto", threshold: float = DEFAULT_THRESHOLD) -> Phases:
+    """Stance intervals of ``result`` (an AnalysisResult) from ``source``: 'estimated' (QP contact groups),
+    'measured' (plates), 'contacts' (active candidates) or 'auto' (the first available in that order)."""
+    model, time = result.model, result.motion.time
+    span = (float(time[0]), float(time[-1]))
+    up = -np.asarray(model.gravity, float)
+    up /= np.linalg.norm(up)
+    available = [s for s, ok in (("estimated", result.qp is not None), ("measured", bool(result.trial.plates)),
+                                 ("contacts", result.qp is not None)) if ok]
+    if source == "auto":
+        if not available:
+            return Phases("none", {}, span)
+        source = available[0]
+    if source not in available:
+        raise SettingsError(f"stance phases from {source!r} need " +
+                            ("force plates" if source == "measured" else "the QP ground-reaction estimate"))
+    if source == "estimated":
+        intervals = {g: intervals_where(time, r.force @ up >= threshold) for g, r in result.qp.groups.items()}
+    elif source == "measured":
+        intervals = {p.name: intervals_where(time, plate_samples(p, time)[3]) for p in result.trial.plates}
+    else:
+        groups = np.array([c.group for c in model.contacts])
+        intervals = {g: intervals_where(time, result.qp.active[:, groups == g].any(axis=1))
+                     for g in sorted(set(groups))}
+    return Phases(source, intervals, span)
+
+
+def side_of(name: str) -> str:
+    """'Right' or 'Left' for a contact group or plate name (``foot_r``, ``left``, ``calcn_l`` ...), else
+    the name itself. A blade is on the right unless its name says otherwise (the seed's subject)."""
+    n = name.lower()
+    if n.endswith(("_l", ".l")) or "left" in n:
+        return "Left"
+    if n.endswith(("_r", ".r")) or "right" in n or "blade" in n:
+        return "Right"
+    return name
+
+
+def events_from_phases(phases: Phases) -> list[Event]:
+    """Foot Strike at the start and Foot Off at the end of each stance, sorted by time. A stance that
+    touches the start or end of the analysed span is open there: no event is made at that edge."""
+    first, last = phases.span
+    events = []
+    for name, ivs in phases.intervals.items():
+        side = side_of(name)
+        for a, b in ivs:
+            if a > first:
+                events.append(Event("Foot Strike", side, a))
+            if b < last:
+                events.append(Event("Foot Off", side, b))
+    return sorted(events, key=lambda e: e.time)
+
+
+def gait_cycles(events, context: str, label: str = "Foot Strike") -> list[tuple[float, float]]:
+    """``(start, end)`` of each cycle: consecutive ``label`` events of one ``context`` (side)."""
+    times = sorted(e.time for e in events if e.label == label and e.context == context)
+    return [(a, b) for a, b in zip(times[:-1], times[1:]) if b > a]
+
+
+@dataclass(frozen=True)
+class CycleCurves:
+    """``percent`` (n,) 0-100; ``curves`` (cycles, n); ``mean`` and ``sd`` (n,) across cycles (sd 0 for one)."""
+
+    percent: np.ndarray
+    curves: np.ndarray
+    mean: np.ndarray
+    sd: np.ndarray
+
+
+def normalise_cycles(time, values, cycles, points: int = 101) -> CycleCurves:
+    """``values`` (T,) at ``time`` (T,) resampled linearly on ``points`` instants of each cycle.
+
+    Raises
+    ------
+    SettingsError
+        If no cycle lies within the samples.
+    """
+    t = np.asarray(time, float)
+    y = np.asarray(values, float)
+    inside = [(a, b) for a, b in cycles if a >= t[0] and b <= t[-1]]
+    if not inside:
+        raise SettingsError("no complete gait cycle lies within the analysed frames")
+    percent = np.linspace(0.0, 100.0, points)
+    curves = np.array([np.interp(a + (b - a) * percent / 100.0, t, y) for a, b in inside])
+    with np.errstate(invalid="ignore"):
+        sd = curves.std(axis=0, ddof=1) if len(curves) > 1 else np.zeros(points)
+    return CycleCurves(percent, curves, curves.mean(axis=0), sd)

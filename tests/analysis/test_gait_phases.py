@@ -1,0 +1,51 @@
+"""Stance phases, events and gait-cycle normalisation: synthetic closed forms and the gait2354 trial."""
+import numpy as np
+import pytest
+
+from engine.analysis.gait_phases import (Phases, events_from_phases, gait_cycles, intervals_where,
+                                         normalise_cycles, side_of, stance_phases)
+from engine.errors import SettingsError
+from engine.trial.trial import Event
+
+from .gait2354_result import analysed
+
+
+def test_intervals_and_events_of_a_synthetic_walk():
+    t = np.arange(0.0, 2.0, 0.01)
+    right = (t % 1.0) < 0.6            # stance 60 % of a 1 s cycle, from strikes at 0 and 1 s
+    left = ((t + 0.5) % 1.0) < 0.6     # strikes at 0.5 and 1.5 s
+    assert intervals_where(t, right) == [(0.0, 0.59), (1.0, 1.59)]
+    phases = Phases("estimated", {"foot_r": intervals_where(t, right), "foot_l": intervals_where(t, left)},
+                    (0.0, 1.99))
+    events = events_from_phases(phases)
+    strikes = [(e.context, round(e.time, 6)) for e in events if e.label == "Foot Strike"]
+    assert strikes == [("Left", 0.5), ("Right", 1.0), ("Left", 1.5)]          # none at the data's start
+    offs = [(e.context, round(e.time, 6)) for e in events if e.label == "Foot Off"]
+    assert offs == [("Left", 0.09), ("Right", 0.59), ("Left", 1.09), ("Right", 1.59)]
+    assert gait_cycles(events, "Left") == [(0.5, 1.5)]
+    assert side_of("blade") == "Right" and side_of("calcn_l") == "Left" and side_of("FP1") == "FP1"
+
+
+def test_cycle_normalisation_mean_and_spread():
+    t = np.linspace(0.0, 3.0, 3001)
+    y = np.sin(2 * np.pi * t) * (1 + 0.1 * np.floor(t))      # amplitude 1, 1.1, 1.2 in the three cycles
+    events = [Event("Foot Strike", "Right", float(x)) for x in (0.0, 1.0, 2.0, 3.0)]
+    c = normalise_cycles(t, y, gait_cycles(events, "Right"), points=5)
+    assert np.allclose(c.percent, [0, 25, 50, 75, 100])
+    assert c.curves.shape == (3, 5)
+    assert np.allclose(c.mean[1], 1.1, atol=1e-6) and np.allclose(c.sd[1], 0.1, atol=1e-6)
+    with pytest.raises(SettingsError, match="no complete gait cycle"):
+        normalise_cycles(t, y, [(5.0, 6.0)])
+
+
+def test_stance_from_the_estimate_agrees_with_the_plates(shared_data):
+    result, _ = analysed(str(shared_data))
+    estimated = stance_phases(result)
+    measured = stance_phases(result, "measured")
+    assert estimated.source == "estimated" and set(estimated.intervals) == {"foot_r", "foot_l"}
+    # the right plate's loaded interval is covered by foot_r's estimated stance within two frames
+    (a, b), = [iv for iv in measured.intervals["right"] if iv[1] - iv[0] > 0.2]
+    dt = result.motion.time[1] - result.motion.time[0]
+    assert any(abs(a - s) <= 2 * dt + 1e-9 or a == result.motion.time[0] for s, _ in estimated.intervals["foot_r"])
+    assert stance_phases(result, "contacts").source == "contacts"
+    assert {e.context for e in events_from_phases(estimated)} <= {"Right", "Left"}

@@ -1,0 +1,42 @@
+"""The blade's swept surface follows the engine's rod frames: ends at the rod's base and tip, section sizes,
+and the tip moves when the rod bends."""
+import numpy as np
+
+from engine import algorithms as alg
+from engine.display.rod_surface import rod_surface, section_size, stations
+from engine.model import Section
+from tests.muscles.path_models import wrap_model
+
+
+def test_stations_cover_every_segment():
+    rod = wrap_model().rod("strip")
+    s, seg = stations(rod, 4)
+    assert np.allclose(s, np.linspace(0.0, 0.2, 9)) and list(seg) == [0, 0, 0, 0, 1, 1, 1, 1, 1]
+
+
+def test_surface_ends_at_base_and_tip_with_section_sizes():
+    model = wrap_model()
+    data = model.create_data()
+    q = model.neutral()
+    surface = rod_surface(model, data, "strip", q)
+    alg.forward_kinematics(model, data, q)
+    assert np.allclose(surface.centreline[-1], alg.frame_placement(model, data, "strip").p, atol=1e-12)
+    base = alg.frame_placement(model, data, "lower").act([0.0, -0.25, 0.0])
+    assert np.allclose(surface.centreline[0], base, atol=1e-12)
+    diagonal = np.linalg.norm(surface.corners[:, 0] - surface.corners[:, 2], axis=1)
+    assert np.isclose(diagonal[0], np.hypot(0.03, 0.004)) and np.isclose(diagonal[-1], np.hypot(0.03, 0.003))
+
+
+def test_bending_moves_the_tip():
+    model = wrap_model()
+    data = model.create_data()
+    q = model.neutral()
+    rest = rod_surface(model, data, "strip", q).centreline[-1]
+    q[model.tree.coordinates["strip_s1_kz"].qi] += 3.0
+    assert np.linalg.norm(rod_surface(model, data, "strip", q).centreline[-1] - rest) > 0.01
+
+
+def test_section_without_display_size_uses_the_equivalent_rectangle():
+    s = Section.rectangle(0.05, 0.01)
+    bare = Section(s.area, s.second_moment_y, s.second_moment_z, s.torsion_constant)
+    assert np.allclose(section_size(bare), (0.05, 0.01))
