@@ -1,0 +1,212 @@
+"""One curve panel: the series of one group (``engine.analysis.series``) with a channel list, a plot with a
+time cursor synced with the timeline (click or drag to seek), stance phases shaded, a table of the values at
+the cursor, and optional normalisation to the gait cycle (mean and spread, ``engine.analysis.gait_phases``)."""
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QListWidget, QListWidgetItem, QSplitter,
+                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+
+from engine.analysis.gait_phases import gait_cycles, normalise_cycles
+from engine.errors import SettingsError
+
+PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#7f7f7f",
+           "#bcbd22")
+DASHES = {"measured": Qt.PenStyle.SolidLine, "": Qt.PenStyle.SolidLine, "estimated": Qt.PenStyle.DashLine,
+          "classic": Qt.PenStyle.DotLine, "emg": Qt.PenStyle.DashDotLine}
+TITLES = {"grf": "ground reaction force", "angles": "angle", "torques": "generalized force",
+          "blade strains": "strain", "blade forces": "generalized force", "muscle forces": "muscle force",
+          "activations": "activation", "ik errors": "marker error"}
+STANCE_BRUSH = {"Right": QColor(230, 120, 40, 35), "Left": QColor(40, 130, 220, 35)}
+
+
+class CurvePanel(QWidget):
+    """The series of one group; ``seek(time)`` when the user clicks or drags in the plot."""
+
+    seek = Signal(float)
+
+    def __init__(self, group: str, series: list, parent=None):
+        super().__init__(parent)
+        self.group = group
+        self.series = list(series)
+        self.channels = list(dict.fromkeys(s.channel for s in self.series))
+        self.normalised: tuple | None = None       # (events, side) when normalised to the gait cycle
+        self.list = QListWidget()
+        self.list.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        for channel in self.channels:
+            item = QListWidgetItem(channel)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Unchecked)
+            self.list.addItem(item)
+        self.list.itemChanged.connect(self._redraw)
+        self.plot = pg.PlotWidget(background="w")
+        self.plot.showGrid(x=True, y=True, alpha=0.25)
+        legend = self.plot.addLegend(offset=(-10, 10), labelTextSize="8pt", labelTextColor="#202020",
+                                     brush=pg.mkBrush(255, 255, 255, 170), pen=pg.mkPen("#c0c0c0"))
+        legend.setZValue(20)
+        for side in ("left", "bottom"):
+            self.plot.getAxis(side).enableAutoSIPrefix(False)
+        self.cursor = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen("#202020", width=1.5))
+        self.cursor.sigDragged.connect(lambda line: self.seek.emit(float(line.value())))
+        self.plot.addItem(self.cursor, ignoreBounds=True)
+        self.plot.scene().sigMouseClicked.connect(self._clicked)
+        self.table = QTableWidget(0, 3)
+        self.table.setHorizontalHeaderLabels(["series", "value", "unit"])
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self._curves: dict = {}       # series label -> PlotDataItem (created once)
+        self._bands: list = []
+        self._stance_items: list = []
+        self._frame = 0
+        right = QSplitter(Qt.Orientation.Vertical)
+        right.addWidget(self.plot)
+        right.addWidget(self.table)
+        right.setSizes([300, 110])
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.list)
+        split.addWidget(right)
+        split.setSizes([150, 450])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(split)
+
+    # ---------------------------------------------------------------- selection
+    def selected_channels(self) -> list[str]:
+        return [self.list.item(i).text() for i in range(self.list.count())
+                if self.list.item(i).checkState() == Qt.CheckState.Checked]
+
+    def select(self, channels) -> None:
+        """Check exactly ``channels`` (names not in this panel are ignored)."""
+        wanted = set(channels)
+        self.list.blockSignals(True)
+        for i in range(self.list.count()):
+            item = self.list.item(i)
+            item.setCheckState(Qt.CheckState.Checked if item.text() in wanted else Qt.CheckState.Unchecked)
+        self.list.blockSignals(False)
+        self._redraw()
+
+    def selected_series(self) -> list:
+        chosen = set(self.selected_channels())
+        return [s for s in self.series if s.channel in chosen]
+
+    def set_series(self, series: list) -> None:
+        """New values for the same series (same labels, in the same order), e.g. from a new analysis."""
+        self.series = list(series)
+        self._redraw()
+
+    # ---------------------------------------------------------------- drawing
+    def set_normalised(self, normalised: tuple | None) -> None:
+        """``(events, side)`` to plot mean and spread over the gait cycles of ``side``; None for time."""
+        self.normalised = normalised
+        self._redraw()
+
+    def set_stances(self, stances: dict) -> None:
+        """Shade ``{side: [(start, end), ...]}`` s behind the curves (time plots only)."""
+        for item in self._stance_items:
+            self.plot.removeItem(item)
+        self._stance_items = []
+        for side, intervals in stances.items():
+            for a, b in intervals:
+                region = pg.LinearRegionItem((a, b), movable=False, brush=STANCE_BRUSH.get(side, QColor(0, 0, 0, 20)),
+                                             pen=pg.mkPen(None))
+                region.setZValue(-10)
+                self.plot.addItem(region, ignoreBounds=True)
+                self._stance_items.append(region)
+        self._show_stances()
+
+    def _show_stances(self) -> None:
+        for item in self._stance_items:
+            item.setVisible(self.normalised is None)
+
+    def _pen(self, s, colour_index: int):
+        return pg.mkPen(PALETTE[colour_index % len(PALETTE)], width=2, style=DASHES.get(s.kind, Qt.PenStyle.SolidLine))
+
+    def _redraw(self, *_):
+        order = {c: i for i, c in enumerate(self.selected_channels())}      # colours follow the selection
+        chosen = set(order)
+        for band in self._bands:
+            self.plot.removeItem(band)
+        self._bands = []
+        legend = self.plot.plotItem.legend
+        legend.clear()
+        for s in self.series:
+            curve = self._curves.get(s.label)
+            if s.channel not in chosen:
+                if curve is not None:
+                    curve.setVisible(False)
+                continue
+            if curve is None:
+                curve = self.plot.plot()
+                self._curves[s.label] = curve
+            curve.setPen(self._pen(s, order[s.channel]))
+            x, y = s.time, s.values
+            if self.normalised is not None:
+                events, side = self.normalised
+                try:
+                    cycles = normalise_cycles(s.time, s.values, gait_cycles(events, side))
+                except SettingsError:
+                    curve.setVisible(False)
+                    continue
+                x, y = cycles.percent, cycles.mean
+                self._add_band(cycles, curve.opts["pen"].color())
+            curve.setData(x, y, connect="finite")
+            curve.setVisible(True)
+            legend.addItem(curve, s.label)
+        units = sorted({s.unit for s in self.series if s.channel in chosen})
+        unit = f" ({units[0]})" if len(units) == 1 else ""
+        self.plot.setLabel("left", TITLES.get(self.group, self.group) + unit)
+        self.plot.setLabel("bottom", "gait cycle (%)" if self.normalised else "time (s)")
+        self.cursor.setVisible(self.normalised is None)
+        self._show_stances()
+        self.plot.getViewBox().autoRange()       # fitted once per drawing, not re-fitted as the cursor moves
+        self.plot.disableAutoRange()
+        self._fill_table()
+
+    def _add_band(self, cycles, colour) -> None:
+        upper = pg.PlotDataItem(cycles.percent, cycles.mean + cycles.sd, pen=pg.mkPen(None))
+        lower = pg.PlotDataItem(cycles.percent, cycles.mean - cycles.sd, pen=pg.mkPen(None))
+        fill = QColor(colour)
+        fill.setAlpha(50)
+        band = pg.FillBetweenItem(upper, lower, brush=fill)
+        for item in (upper, lower, band):
+            self.plot.addItem(item)
+            self._bands.append(item)
+
+    # ---------------------------------------------------------------- time
+    def set_frame(self, frame: int, time: float) -> None:
+        """Move the cursor to ``time`` and show the values of ``frame``."""
+        self._frame = frame
+        self.cursor.setValue(time)
+        self._fill_table()
+
+    def cursor_time(self) -> float:
+        return float(self.cursor.value())
+
+    def _fill_table(self) -> None:
+        rows = self.selected_series()
+        self.table.setRowCount(len(rows))
+        for r, s in enumerate(rows):
+            value = s.values[self._frame] if self._frame < len(s.values) else np.nan
+            shown = f"{value:.6g}" if not abs(value) < 1e-9 else "0"      # rounding noise shown as 0
+            for c, text in enumerate((s.label, shown, s.unit)):
+                item = self.table.item(r, c)
+                if item is None:
+                    self.table.setItem(r, c, QTableWidgetItem(text))
+                else:
+                    item.setText(text)
+
+    def table_values(self) -> dict:
+        """``{series label: value shown}`` of the values table (for checks and copy)."""
+        return {self.table.item(r, 0).text(): float(self.table.item(r, 1).text())
+                for r in range(self.table.rowCount())}
+
+    def _clicked(self, event) -> None:
+        if self.normalised is not None or event.button() != Qt.MouseButton.LeftButton:
+            return
+        view = self.plot.plotItem.vb
+        if view.sceneBoundingRect().contains(event.scenePos()):
+            self.seek.emit(float(view.mapSceneToView(event.scenePos()).x()))

@@ -1,0 +1,156 @@
+"""The curves dock: one tab per series group (GRF, angles, torques, blade, muscle forces, activations, IK
+errors), a choice between time and gait-cycle axes, and the cursor kept at the document's frame.
+
+A tab's panel is built the first time it is shown, so that a new result appears without a pause; the
+channels chosen per group are kept across results.
+"""
+from __future__ import annotations
+
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWidget
+
+from engine.analysis.series import GROUPS, result_series
+
+from .panel import CurvePanel
+
+DEFAULT_CHANNELS = {"grf": ("vertical",), "angles": ("hip_flexion", "knee_angle", "ankle_angle"),
+                    "torques": ("hip_flexion", "knee_angle", "ankle_angle"), "blade strains": ("_ky", "_kz"),
+                    "blade forces": ("_ky", "_kz"), "ik errors": ("RMS", "max")}
+"""Channels shown at first, by substring: the vertical GRF, the sagittal joints, the blade's bending, IK errors."""
+
+AXES = ("time", "Right gait cycle", "Left gait cycle")
+TAB_NAMES = {"grf": "GRF", "ik errors": "IK errors"}
+
+
+def default_channels(group: str, channels: list[str]) -> list[str]:
+    chosen = [c for c in channels if any(k in c for k in DEFAULT_CHANNELS.get(group, ()))][:6]
+    return chosen or channels[:3]
+
+
+class CurvesView(QWidget):
+    """Tabs of :class:`CurvePanel` for the document's result."""
+
+    def __init__(self, document, parent=None):
+        super().__init__(parent)
+        self.document = document
+        self.tabs = QTabWidget()
+        self.axis = QComboBox()
+        self.axis.addItems(AXES)
+        self.axis.setToolTip("Plot against time, or normalised to the gait cycles of one side (mean and spread; "
+                             "cycles from the Foot Strike events)")
+        self.axis.currentIndexChanged.connect(self._apply_axis)
+        top = QHBoxLayout()
+        top.addWidget(QLabel("x axis:"))
+        top.addWidget(self.axis)
+        top.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addLayout(top)
+        layout.addWidget(self.tabs)
+        self.panels: dict[str, CurvePanel] = {}      # the panels built so far
+        self.groups: dict[str, list] = {}            # every group of the result and its series
+        self.stances: dict = {}
+        self._chosen: dict[str, list] = {}           # channels per group, kept across results
+        self._result = None
+        document.changed.connect(self._on_content)
+        document.events_changed.connect(self._apply_axis)
+        document.frame_changed.connect(self._on_frame)
+        self.tabs.currentChanged.connect(self._on_tab)
+
+    def _on_content(self) -> None:
+        result = self.document.result
+        if result is self._result:
+            return
+        self._chosen.update(self.selection())
+        self._result = result
+        series = result_series(result, self.document.settings.forward) if result is not None else []
+        groups = {g: [s for s in series if s.group == g] for g in GROUPS}
+        groups = {g: members for g, members in groups.items() if members}
+        same = {g: [s.label for s in m] for g, m in groups.items()} == \
+            {g: [s.label for s in m] for g, m in self.groups.items()}
+        self.groups = groups
+        if same:            # a new analysis of the same model: the panels stay, with the new values
+            for group, panel in self.panels.items():
+                panel.set_series(groups[group])
+            self._on_frame(self.document.frame)
+            return
+        current = self.tabs.tabText(self.tabs.currentIndex()) if self.tabs.count() else None
+        self.tabs.blockSignals(True)
+        while self.tabs.count():
+            page = self.tabs.widget(0)
+            self.tabs.removeTab(0)
+            page.deleteLater()
+        self.panels = {}
+        for group in self.groups:
+            self.tabs.addTab(QWidget(), TAB_NAMES.get(group, group))
+        names = [self.tabs.tabText(i) for i in range(self.tabs.count())]
+        self.tabs.setCurrentIndex(names.index(current) if current in names else 0)
+        self.tabs.blockSignals(False)
+        self._on_tab(self.tabs.currentIndex())
+
+    def panel(self, group: str) -> CurvePanel:
+        """The panel of ``group``, built now if it was not yet."""
+        if group not in self.panels:
+            panel = CurvePanel(group, self.groups[group])
+            panel.seek.connect(self.document.set_time)
+            panel.set_stances(self.stances)
+            panel.select(self._chosen.get(group) or default_channels(group, panel.channels))
+            panel.set_normalised(self._normalised())
+            index, current = list(self.groups).index(group), self.tabs.currentIndex()
+            self.tabs.blockSignals(True)
+            page = self.tabs.widget(index)
+            self.tabs.removeTab(index)
+            page.deleteLater()
+            self.tabs.insertTab(index, panel, TAB_NAMES.get(group, group))
+            self.tabs.setCurrentIndex(current)
+            self.tabs.blockSignals(False)
+            self.panels[group] = panel
+        return self.panels[group]
+
+    def _on_tab(self, index: int) -> None:
+        if index < 0 or not self.groups:
+            return
+        self.panel(list(self.groups)[index])
+        self._on_frame(self.document.frame)
+
+    def set_stances(self, stances: dict) -> None:
+        self.stances = stances
+        for panel in self.panels.values():
+            panel.set_stances(stances)
+
+    def selection(self) -> dict:
+        """``{group: [channels shown]}`` of every group (saved in sessions)."""
+        out = {g: list(c) for g, c in self._chosen.items() if g in self.groups}
+        out.update({group: panel.selected_channels() for group, panel in self.panels.items()})
+        return out
+
+    def shown_series(self) -> list:
+        """The series of the channels chosen in every group (built or not), in group order."""
+        selection = self.selection()
+        return [s for group, members in self.groups.items() for s in members
+                if s.channel in set(selection.get(group) or default_channels(
+                    group, list(dict.fromkeys(m.channel for m in members))))]
+
+    def restore_selection(self, selection: dict) -> None:
+        self._chosen.update(selection)
+        for group, channels in selection.items():
+            if group in self.panels:
+                self.panels[group].select(channels)
+
+    def current_panel(self) -> CurvePanel | None:
+        widget = self.tabs.currentWidget()
+        return widget if isinstance(widget, CurvePanel) else None
+
+    def _normalised(self):
+        index = self.axis.currentIndex()
+        return None if index == 0 else (list(self.document.events), AXES[index].split()[0])
+
+    def _apply_axis(self) -> None:
+        normalised = self._normalised()
+        for panel in self.panels.values():
+            if panel.normalised != normalised:
+                panel.set_normalised(normalised)
+
+    def _on_frame(self, frame: int) -> None:
+        panel = self.current_panel()
+        if panel is not None and len(self.document.time):
+            panel.set_frame(frame, self.document.current_time)

@@ -1,0 +1,171 @@
+"""Exports, every file written atomically (``engine.io.atomic``): CSV tables of series, the OpenSim files of
+``hybrid analyze``, plot figures (PNG, SVG, PDF), viewport screenshots, and videos of the playback (MP4 through
+the ``imageio-ffmpeg`` encoder, else numbered PNG frames)."""
+from __future__ import annotations
+
+import contextlib
+import traceback
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QObject, QRectF, QTimer, Signal
+from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPainter, QPdfWriter
+from PySide6.QtSvg import QSvgGenerator
+
+from engine.analysis.outputs import write_outputs
+from engine.analysis.series import write_series_csv
+from engine.errors import DataError, SettingsError
+from engine.io.atomic import atomic_path, write_bytes
+
+FIGURE_SUFFIXES = (".png", ".svg", ".pdf")
+
+
+def export_csv(path, series) -> None:
+    """A CSV table of ``series`` (time column, units in headers)."""
+    write_series_csv(path, series)
+
+
+def export_opensim(folder, result) -> list:
+    """The files ``hybrid analyze`` writes (ik.mot, id.sto, grf_*.mot, metrics.json ...)."""
+    return write_outputs(result, folder)
+
+
+def png_bytes(image: QImage) -> bytes:
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "PNG")
+    buffer.close()
+    return bytes(data)
+
+
+def save_png(path, image: QImage) -> None:
+    write_bytes(path, png_bytes(image))
+
+
+def export_figure(path, plot_widget) -> None:
+    """The plot of a pyqtgraph ``PlotWidget`` as PNG, SVG or PDF (by the suffix of ``path``)."""
+    suffix = Path(path).suffix.lower()
+    if suffix == ".png":
+        from pyqtgraph.exporters import ImageExporter
+        item = plot_widget.plotItem
+        exporter = ImageExporter(item)
+        exporter.parameters()["width"] = max(1200, int(item.sceneBoundingRect().width()))
+        save_png(path, exporter.export(toBytes=True))
+    elif suffix in (".svg", ".pdf"):
+        write_bytes(path, _vector_bytes(plot_widget, suffix))
+    else:
+        raise SettingsError(f"figures are written as {', '.join(FIGURE_SUFFIXES)}; got {suffix or 'no suffix'!r}",
+                            file=path)
+
+
+def _vector_bytes(plot_widget, suffix: str) -> bytes:
+    """The plot drawn by Qt's SVG generator or PDF writer (vector output of the same scene items)."""
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    source = plot_widget.plotItem.sceneBoundingRect()
+    if suffix == ".svg":
+        device = QSvgGenerator()
+        device.setOutputDevice(buffer)
+        device.setSize(source.size().toSize())
+        device.setViewBox(QRectF(0, 0, source.width(), source.height()))
+        device.setTitle("HybridLab figure")
+        device.setResolution(96)
+    else:
+        device = QPdfWriter(buffer)
+        device.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Landscape,
+                                         QMarginsF(10, 10, 10, 10)))
+        device.setResolution(300)
+    painter = QPainter(device)
+    target = QRectF(painter.viewport())
+    scale = min(target.width() / source.width(), target.height() / source.height())
+    plot_widget.scene().render(painter, QRectF(0, 0, source.width() * scale, source.height() * scale), source)
+    painter.end()
+    buffer.close()
+    return bytes(data)
+
+
+def _encoder():
+    """imageio-ffmpeg's frame writer, or None if the bundled encoder is not available."""
+    try:
+        import imageio_ffmpeg
+        imageio_ffmpeg.get_ffmpeg_exe()
+    except (ImportError, RuntimeError):
+        return None
+    return imageio_ffmpeg.write_frames
+
+
+class VideoExport(QObject):
+    """Writes the playback to a video one frame per timer tick, so the window stays responsive.
+
+    ``grab(frame)`` must show ``frame`` and return the viewport's QImage. MP4 when the encoder is available
+    (written to a temporary file, renamed at the end), else PNG frames in the folder ``<name>_frames``.
+    Signals: ``progress(done, total)``, ``finished(path)``, ``failed(exception, details)``.
+    """
+
+    progress = Signal(int, int)
+    finished = Signal(str)
+    failed = Signal(object, str)
+
+    def __init__(self, path, frames, grab, fps: float, parent=None):
+        super().__init__(parent)
+        self.path = Path(path)
+        self.frames = list(frames)
+        self.grab = grab
+        self.fps = fps
+        self._done = 0
+        self._stack = contextlib.ExitStack()
+        self._writer = None
+        self._folder = None
+        self._timer = QTimer(self)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._step)
+
+    def start(self) -> None:
+        write_frames = _encoder() if self.path.suffix.lower() == ".mp4" else None
+        if write_frames is not None:
+            self._temporary = self._stack.enter_context(atomic_path(self.path))
+            self._write_frames = write_frames
+        else:
+            self._folder = self.path.with_name(self.path.stem + "_frames")
+            if not self._folder.parent.is_dir():
+                raise DataError("the folder does not exist", file=self._folder.parent)
+            self._folder.mkdir(exist_ok=True)
+        self._timer.start()
+
+    def cancel(self) -> None:
+        self._fail(RuntimeError("video export cancelled"), "cancelled by the user")
+
+    def _step(self) -> None:
+        try:
+            image = self.grab(self.frames[self._done]).convertToFormat(QImage.Format.Format_RGB888)
+            if self._folder is not None:
+                save_png(self._folder / f"frame_{self._done + 1:05d}.png", image)
+            else:
+                w, h = image.width() // 2 * 2, image.height() // 2 * 2      # the encoder needs even sizes
+                rows = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), image.bytesPerLine())
+                rgb = np.ascontiguousarray(rows[:h, :3 * w])
+                if self._writer is None:
+                    self._writer = self._write_frames(str(self._temporary), (w, h), fps=self.fps, quality=8,
+                                                      macro_block_size=1)
+                    self._writer.send(None)
+                self._writer.send(rgb.tobytes())
+            self._done += 1
+            self.progress.emit(self._done, len(self.frames))
+            if self._done == len(self.frames):
+                self._timer.stop()
+                if self._writer is not None:
+                    self._writer.close()
+                self._stack.close()
+                self.finished.emit(str(self._folder or self.path))
+        except Exception as exc:
+            self._fail(exc, traceback.format_exc())
+
+    def _fail(self, exc, details: str) -> None:
+        self._timer.stop()
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                self._writer.close()
+        self._stack.__exit__(type(exc), exc, exc.__traceback__)
+        self.failed.emit(exc, details)

@@ -1,0 +1,389 @@
+"""The main window: the 3D view and the timeline in the middle, dockable panels (analysis settings and progress,
+amputation editor, curves, inspector, results, events) whose layout is remembered, the menus (``menus``), drag
+and drop of files, and a status bar with the trial summary and the import warnings.
+
+Every action that reads or writes files goes through :meth:`MainWindow.attempt`, which shows a HybridLab error
+(or any other) as a message with expandable details instead of letting it escape.
+"""
+from __future__ import annotations
+
+import traceback
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QVBoxLayout, QWidget
+
+from engine.analysis.gait_phases import side_of, stance_phases
+from engine.io.open import open_model
+from engine.io.open_trial import open_trial
+from engine.model.summary import describe_model
+from engine.trial.summary import describe_trial
+
+from . import menus
+from .amputation_editor import AmputationEditor
+from .curves.view import CurvesView
+from .document import Document
+from .error_dialog import show_error
+from .events_panel import EventsPanel
+from .inspector import Inspector
+from .progress_panel import ProgressPanel
+from .results_table import ResultsTable
+from .session import Session, load_session, save_session
+from .settings_panel import SettingsPanel
+from .timeline import Timeline
+from .viewport.scene import Content, Scene
+from .viewport.widget import make_view
+from .worker import AnalysisRunner
+
+RECENT = 8
+MODEL_SUFFIXES = (".osim", ".yaml", ".yml")
+TRIAL_SUFFIXES = (".c3d", ".trc")
+
+
+class MainWindow(QMainWindow):
+    """HybridLab's window. ``store`` keeps the layout and recent files (default: the user's settings)."""
+
+    def __init__(self, store: QSettings | None = None):
+        super().__init__()
+        self.store = store or QSettings("HybridLab", "HybridLab")
+        self.setWindowTitle("HybridLab")
+        self.setAcceptDrops(True)
+        self.setDockOptions(QMainWindow.DockOption.AnimatedDocks | QMainWindow.DockOption.AllowTabbedDocks)
+        self.document = Document(self)
+        self.runner = AnalysisRunner(self)
+        self.session_path: str | None = None
+        self.last_error = None
+        self.blade_colouring = "bending moment"      # shown when the analysis gives it, else the plain blade
+        # centre: the 3D view and the timeline
+        self.scene = Scene()
+        self.view = make_view(self.scene)
+        self.view.picked.connect(self._on_picked)
+        self.timeline = Timeline(self.document)
+        centre = QWidget()
+        layout = QVBoxLayout(centre)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.view, 1)
+        layout.addWidget(self.timeline)
+        self.setCentralWidget(centre)
+        # panels
+        self.settings_panel = SettingsPanel()
+        self.progress = ProgressPanel()
+        analysis = QWidget()
+        v = QVBoxLayout(analysis)
+        v.setContentsMargins(0, 0, 0, 0)
+        v.addWidget(self.progress)
+        v.addWidget(self.settings_panel, 1)
+        self.amputation = AmputationEditor(self.document)
+        self.curves = CurvesView(self.document)
+        self.inspector = Inspector(self.document, self.scene)
+        self.results = ResultsTable(self.document)
+        self.events = EventsPanel(self.document)
+        self.docks = {
+            "analysis": self._dock("Analysis", analysis, Qt.DockWidgetArea.LeftDockWidgetArea),
+            "amputation": self._dock("Amputation", self.amputation, Qt.DockWidgetArea.LeftDockWidgetArea),
+            "curves": self._dock("Curves", self.curves, Qt.DockWidgetArea.RightDockWidgetArea),
+            "inspector": self._dock("Inspector", self.inspector, Qt.DockWidgetArea.BottomDockWidgetArea),
+            "results": self._dock("Results", self.results, Qt.DockWidgetArea.BottomDockWidgetArea),
+            "events": self._dock("Events", self.events, Qt.DockWidgetArea.BottomDockWidgetArea),
+        }
+        self.tabifyDockWidget(self.docks["analysis"], self.docks["amputation"])
+        self.tabifyDockWidget(self.docks["results"], self.docks["events"])
+        self.tabifyDockWidget(self.docks["results"], self.docks["inspector"])
+        self.docks["analysis"].raise_()
+        self.docks["results"].raise_()
+        self.resizeDocks([self.docks["analysis"], self.docks["curves"]], [300, 560], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks["results"]], [200], Qt.Orientation.Vertical)
+        self.default_layout = self.saveState()
+        # status bar
+        self.status_summary = QLabel("")
+        self.status_warnings = QLabel("")
+        self.statusBar().addWidget(self.status_summary, 1)
+        self.statusBar().addPermanentWidget(self.status_warnings)
+        menus.build(self)
+        # wiring
+        self.document.changed.connect(self._on_content)
+        self.document.frame_changed.connect(self._on_frame)
+        self.progress.run.clicked.connect(self.run_analysis)
+        self.progress.cancel.clicked.connect(self.runner.cancel)
+        self.runner.progress.connect(self.progress.report)
+        self.runner.finished.connect(self._on_analysed)
+        self.runner.failed.connect(self._on_analysis_failed)
+        self.runner.cancelled.connect(lambda: self.statusBar().showMessage("Analysis cancelled; the results shown "
+                                                                           "are unchanged.", 8000))
+        self.runner.ended.connect(lambda: self.progress.set_running(False))
+        self.amputation.model_edited.connect(self.document.set_model)
+        self.amputation.save_requested.connect(lambda: menus.save_model_dialog(self))
+        self.amputation.failed.connect(lambda exc: self.report(exc, "Cannot edit the muscles"))
+        self.events.failed.connect(lambda exc: self.report(exc, "Events"))
+        self.restore_layout()
+        self._on_content()
+
+    def _dock(self, title: str, widget, area) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(f"dock_{title.lower()}")
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    # ---------------------------------------------------------------- errors
+    def report(self, exc: BaseException, title: str, details: str | None = None):
+        """Show ``exc`` as a message (details expandable); the message box is kept as ``last_error``."""
+        self.last_error = show_error(self, title, exc, details)
+        return self.last_error
+
+    def attempt(self, title: str, action, *args):
+        """Run ``action(*args)``; on any error show a message and return None."""
+        try:
+            return action(*args)
+        except Exception as exc:
+            self.report(exc, title, traceback.format_exc())
+            return None
+
+    # ---------------------------------------------------------------- opening
+    def open_paths(self, paths) -> None:
+        """Open files by their type: models, trials (a TRC with its loads .xml and GRF .mot), sessions, results."""
+        paths = [Path(p) for p in paths]
+        by = {s: [p for p in paths if p.suffix.lower() == s] for s in {p.suffix.lower() for p in paths}}
+        for p in by.get(".hls", []):
+            self.attempt("Cannot open the session", self.open_session, p)
+        for p in by.get(".hlr", []):
+            self.attempt("Cannot open the results", self.open_results, p)
+        for s in MODEL_SUFFIXES:
+            for p in by.get(s, []):
+                self.attempt("Cannot open the model", self.open_model_file, p)
+        xml, mot = (by.get(".xml") or [None])[0], (by.get(".mot") or [None])[0]
+        for s in TRIAL_SUFFIXES:
+            for p in by.get(s, []):
+                self.attempt("Cannot open the trial", self.open_trial_file, p, mot, xml)
+        known = {".hls", ".hlr", ".xml", ".mot", *MODEL_SUFFIXES, *TRIAL_SUFFIXES}
+        for p in paths:
+            if p.suffix.lower() not in known:
+                self.statusBar().showMessage(f"{p.name}: not a model, trial, session or results file", 8000)
+
+    def open_model_file(self, path) -> None:
+        model = open_model(path)
+        self.document.set_inputs(model=model, model_path=str(path))
+        self.add_recent(path)
+
+    def open_trial_file(self, path, grf=None, external_loads=None) -> None:
+        trial = open_trial(path, grf=grf, external_loads=external_loads)
+        if external_loads is not None:
+            from engine.io.external_loads import load_external_loads
+            settings = self.settings_panel.settings()
+            settings.plate_bodies = {load.name: load.body for load in load_external_loads(external_loads, grf).loads}
+            self.document.settings = settings
+        self.document.set_inputs(trial=trial, trial_path=str(path))
+        self.add_recent(path)
+
+    def open_results(self, path) -> None:
+        from engine.analysis.results_file import load_result
+        result, settings = load_result(path)
+        self.document.set_inputs(model=result.model, trial=result.trial)
+        self.document.set_result(result, settings)
+        self.add_recent(path)
+
+    def open_demo(self) -> None:
+        """The bundled demo with its results already computed, at mid-stance on the blade."""
+        from engine.demo import demo_files, demo_results
+        result, settings = demo_results()
+        self.document.set_inputs(model=result.model, trial=result.trial, model_path=str(demo_files().model),
+                                 trial_path=str(demo_files().trial))
+        self.document.set_result(result, settings)
+        phases = stance_phases(result)          # start in the middle of the first stance on the blade
+        stances = [iv for group, ivs in phases.intervals.items() if "blade" in group for iv in ivs]
+        if stances:
+            start, end = min(stances)
+            self.document.set_time(0.5 * (start + end))
+
+    def add_contacts_file(self, path) -> None:
+        from engine.io.contacts_file import load_contacts
+        self.document.set_inputs(model=load_contacts(path, self.document.model), model_path=self.document.model_path)
+
+    # ---------------------------------------------------------------- sessions
+    def session(self) -> Session:
+        """The current work as a Session (for saving)."""
+        doc = self.document
+        return Session(model=doc.model, trial=doc.trial, settings=self.current_settings(), result=doc.result,
+                       events=list(doc.events), time=doc.current_time, model_path=doc.model_path,
+                       trial_path=doc.trial_path, channels=self.curves.selection(),
+                       view={"layers": dict(self.scene.visible), "blade": self.blade_colouring,
+                             "camera": self.scene.rig.state() if self.scene.rig else None,
+                             "axis": self.curves.axis.currentIndex()},
+                       layout=bytes(self.saveState()))
+
+    def save_session(self, path) -> None:
+        save_session(path, self.session())
+        self.session_path = str(path)
+        self.add_recent(path)
+        self.statusBar().showMessage(f"Session saved to {path}", 5000)
+
+    def open_session(self, path) -> None:
+        s = load_session(path)
+        doc = self.document
+        if s.settings is not None:
+            doc.settings = s.settings
+        doc.set_inputs(model=s.model, trial=s.trial, model_path=s.model_path, trial_path=s.trial_path)
+        if s.result is not None:
+            doc.set_result(s.result, s.settings)
+        doc.set_events(s.events)
+        if s.layout:
+            self.restoreState(s.layout)
+        view = s.view or {}
+        for name, visible in view.get("layers", {}).items():
+            self.set_layer_visible(name, visible)
+        self.set_blade_colouring(view.get("blade", "none"))
+        self.curves.axis.setCurrentIndex(view.get("axis", 0))
+        self.curves.restore_selection(s.channels)
+        if view.get("camera"):
+            self.scene.rig.restore(view["camera"])
+            menus.sync_follow(self)
+        doc.set_time(s.time)
+        self.view.request_render()
+        self.session_path = str(path)
+        self.add_recent(path)
+
+    # ---------------------------------------------------------------- analysis
+    def current_settings(self):
+        return self.attempt("Invalid settings", self.settings_panel.settings)
+
+    def run_analysis(self) -> bool:
+        """Start the analysis of the open model and trial in the worker thread; False if it cannot start."""
+        doc = self.document
+        if self.runner.running:
+            return False
+        if doc.model is None or doc.trial is None:
+            self.statusBar().showMessage("Open a model and a trial first.", 8000)
+            return False
+        settings = self.current_settings()
+        if settings is None:
+            return False
+        self.progress.reset()
+        self.progress.set_running(True)
+        self.runner.start(doc.model, doc.trial, settings)
+        return True
+
+    def _on_analysed(self, result, settings) -> None:
+        self.document.set_result(result, settings)
+        self.statusBar().showMessage(f"Analysis done: {result.ik.n_frames} frames.", 8000)
+
+    def _on_analysis_failed(self, exc, details: str) -> None:
+        self.progress.message.setText("failed; the results shown are unchanged")
+        self.report(exc, "The analysis failed", details)
+
+    # ---------------------------------------------------------------- view
+    def set_layer_visible(self, name: str, visible: bool) -> None:
+        self.scene.set_layer_visible(name, visible)
+        menus.sync_layer(self, name, visible)
+        self.view.request_render()
+
+    def set_blade_colouring(self, colouring: str) -> None:
+        self.blade_colouring = colouring
+        blade = self.scene.layers.get("blade")
+        if blade is not None:
+            blade.set_colouring(colouring if colouring in blade.available_colourings() else "none")
+        menus.sync_blade(self, colouring)
+        self.view.request_render()
+
+    def look(self, preset: str) -> None:
+        if self.scene.content is not None:
+            self.scene.look(preset)
+            self.view.request_render()
+
+    def set_follow(self, follow: bool) -> None:
+        if self.scene.rig is not None:
+            self.scene.rig.following = follow
+
+    # ---------------------------------------------------------------- document changes
+    def _on_content(self) -> None:
+        doc = self.document
+        self.settings_panel.set_settings(doc.settings, [m.name for m in doc.model.markers] if doc.model else [])
+        if doc.model is None:
+            self.status_summary.setText("Open a model and a trial (File menu), or drop files here.")
+            return
+        folders = [Path(p).parent / sub for p in (doc.model_path, doc.model.metadata.get("source")) if p
+                   for sub in ("", "Geometry", "geometry")]
+        content = Content(doc.model, doc.time, doc.Q, doc.display_trial, doc.result, doc.settings.forward, folders)
+        previous = self.scene.content      # the camera stays for edits and re-analyses of the same motion
+        keep = (previous is not None and previous.model.name == doc.model.name
+                and (previous.result is None) == (doc.result is None) and len(previous.time) == len(doc.time))
+        self.attempt("Cannot draw the model", self.scene.set_content, content, keep)
+        self.set_blade_colouring(self.blade_colouring)
+        self._update_stances()
+        self._update_status()
+        self.setWindowTitle("HybridLab - " + " / ".join(Path(p).name for p in (doc.model_path, doc.trial_path) if p))
+        self.view.request_render()
+
+    def _update_status(self) -> None:
+        doc = self.document
+        parts = [describe_model(doc.model).splitlines()[0]]
+        warnings = list(doc.model.metadata.get("import_warnings") or [])
+        if doc.trial is not None:
+            lines = describe_trial(doc.trial).splitlines()
+            parts.append(lines[1].strip())
+            warnings += list(doc.trial.warnings)
+        warnings += doc.notes
+        self.status_summary.setText("   |   ".join(parts))
+        self.status_summary.setToolTip(describe_model(doc.model) + ("\n\n" + describe_trial(doc.trial)
+                                                                    if doc.trial is not None else ""))
+        self.status_warnings.setText(f"{len(warnings)} warning{'s' if len(warnings) != 1 else ''}" if warnings else "")
+        self.status_warnings.setToolTip("\n".join(warnings))
+
+    def _update_stances(self) -> None:
+        stances: dict = {}
+        if self.document.result is not None:
+            phases = stance_phases(self.document.result)
+            for name, intervals in phases.intervals.items():
+                stances.setdefault(side_of(name), []).extend(intervals)
+        self.timeline.set_stances(stances)
+        self.curves.set_stances(stances)
+
+    def _on_frame(self, frame: int) -> None:
+        if self.scene.content is not None and frame < len(self.scene.content.time):
+            self.scene.show_frame(frame)
+            self.view.request_render()
+
+    def _on_picked(self, picked) -> None:
+        self.inspector.show_picked(picked)
+        if picked is not None:
+            self.docks["inspector"].raise_()
+            self.statusBar().showMessage(f"{picked.kind}: {picked.name}", 5000)
+
+    # ---------------------------------------------------------------- recent files, layout, drops, closing
+    def recent_files(self) -> list[str]:
+        return [p for p in (self.store.value("recent", []) or []) if p]
+
+    def add_recent(self, path) -> None:
+        path = str(Path(path).resolve())
+        files = [path] + [p for p in self.recent_files() if p != path]
+        self.store.setValue("recent", files[:RECENT])
+        menus.fill_recent(self)
+
+    def restore_layout(self) -> None:
+        state = self.store.value("layout")
+        if state is not None:
+            self.restoreState(state)
+        geometry = self.store.value("geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+
+    def reset_layout(self) -> None:
+        self.restoreState(self.default_layout)
+
+    def dragEnterEvent(self, event):
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event):
+        self.open_paths([u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()])
+        event.acceptProposedAction()
+
+    def closeEvent(self, event):
+        self.timeline.pause()
+        if self.runner.running:
+            self.runner.cancel()
+            self.runner.wait()
+        self.store.setValue("layout", self.saveState())
+        self.store.setValue("geometry", self.saveGeometry())
+        self.view.shutdown()
+        super().closeEvent(event)

@@ -1,0 +1,259 @@
+"""The main window's menus (File, Analysis, View, Help), keyboard shortcuts, and the file dialogs behind them."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from engine import __version__
+from engine.analysis.series import result_series
+
+from . import exports
+from .screenshot import save_window
+from .viewport.blade import COLOURINGS
+from .viewport.camera import PRESETS
+from .viewport.scene import LAYERS
+
+MODELS = "Models (*.osim *.yaml *.yml)"
+TRIALS = "Trials (*.c3d *.trc)"
+SESSIONS = "HybridLab sessions (*.hls)"
+RESULTS = "HybridLab results (*.hlr)"
+FIGURES = "PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"
+
+
+def _action(window, menu, text, slot, shortcut=None, checkable=False, tip=None) -> QAction:
+    action = QAction(text, window)
+    if shortcut:
+        action.setShortcut(QKeySequence(shortcut))
+    action.setCheckable(checkable)
+    if tip:
+        action.setStatusTip(tip)
+    action.triggered.connect(slot)
+    menu.addAction(action)
+    return action
+
+
+def build(window) -> None:
+    """Create the menus of ``window`` (a MainWindow); checkable actions are kept in ``window.actions_by``."""
+    window.actions_by = {}
+    bar = window.menuBar()
+    file = bar.addMenu("&File")
+    _action(window, file, "Open &model...", lambda: _open(window, "Open a model", MODELS), "Ctrl+M")
+    _action(window, file, "Open &trial...", lambda: open_trial_dialog(window), "Ctrl+O")
+    _action(window, file, "Add contact candidates...", lambda: _add_contacts(window),
+            tip="a hybridlab-contacts file of candidate contact points for the ground-reaction estimate")
+    file.addSeparator()
+    _action(window, file, "Open &session...", lambda: _open(window, "Open a session", SESSIONS), "Ctrl+Shift+O")
+    _action(window, file, "&Save session", lambda: save_session_dialog(window, window.session_path), "Ctrl+S")
+    _action(window, file, "Save session &as...", lambda: save_session_dialog(window, None), "Ctrl+Shift+S")
+    _action(window, file, "Open results...", lambda: _open(window, "Open analysis results", RESULTS))
+    _action(window, file, "Save model as...", lambda: save_model_dialog(window))
+    window.recent_menu = file.addMenu("Recent files")
+    fill_recent(window)
+    export = file.addMenu("&Export")
+    _action(window, export, "Curves shown as CSV...", lambda: export_csv_dialog(window, shown=True))
+    _action(window, export, "All series as CSV...", lambda: export_csv_dialog(window, shown=False))
+    _action(window, export, "OpenSim files...", lambda: export_opensim_dialog(window))
+    _action(window, export, "Current plot as figure...", lambda: export_figure_dialog(window))
+    _action(window, export, "3D view screenshot...", lambda: _save_image(window, "3D view", window.view.image))
+    _action(window, export, "Window screenshot...", lambda: _save_image(window, "window", None))
+    _action(window, export, "Video of the playback...", lambda: export_video_dialog(window))
+    file.addSeparator()
+    _action(window, file, "&Quit", window.close, "Ctrl+Q")
+
+    analysis = bar.addMenu("&Analysis")
+    _action(window, analysis, "&Run", window.run_analysis, "Ctrl+R")
+    _action(window, analysis, "&Cancel", window.runner.cancel, "Esc")
+    _action(window, analysis, "Marker weights from an OpenSim IK setup...", lambda: _ik_setup(window))
+
+    view = bar.addMenu("&View")
+    layers = view.addMenu("Show")
+    for name in LAYERS:
+        action = _action(window, layers, name.replace("grf", "ground reactions"),
+                         lambda checked, n=name: window.set_layer_visible(n, checked), checkable=True)
+        action.setChecked(True)
+        window.actions_by[f"layer {name}"] = action
+    blade = view.addMenu("Colour the blade by")
+    group = QActionGroup(window)
+    for colouring in COLOURINGS:
+        action = _action(window, blade, colouring, lambda _, c=colouring: window.set_blade_colouring(c),
+                         checkable=True)
+        group.addAction(action)
+        window.actions_by[f"blade {colouring}"] = action
+    view.addSeparator()
+    for i, preset in enumerate(PRESETS):
+        _action(window, view, f"{preset.capitalize()} view", lambda _, p=preset: window.look(p), f"Ctrl+{i + 1}")
+    window.actions_by["follow"] = _action(window, view, "Follow the subject", window.set_follow, "F",
+                                          checkable=True)
+    view.addSeparator()
+    _action(window, view, "Play / pause", window.timeline.toggle_play, "Space")
+    _action(window, view, "Previous frame", lambda: window.timeline.step(-1), "Left")
+    _action(window, view, "Next frame", lambda: window.timeline.step(1), "Right")
+    _action(window, view, "First frame", lambda: window.document.set_frame(0), "Home")
+    _action(window, view, "Last frame", lambda: window.document.set_frame(window.document.n_frames - 1), "End")
+    view.addSeparator()
+    panels = view.addMenu("Panels")
+    for dock in window.docks.values():
+        panels.addAction(dock.toggleViewAction())
+    _action(window, view, "Reset layout", window.reset_layout)
+
+    help_menu = bar.addMenu("&Help")
+    _action(window, help_menu, "Open the demo", lambda: window.attempt("Cannot open the demo", window.open_demo))
+    _action(window, help_menu, "About HybridLab", lambda: QMessageBox.about(
+        window, "About HybridLab", f"<b>HybridLab {__version__}</b><p>Motion analysis of athletes on flexible "
+        "sport prostheses: a soft-rigid hybrid-link engine (PCS Cosserat rods in a rigid skeleton) with inverse "
+        "kinematics, QP inverse dynamics, ground-reaction and muscle-force estimation.</p>"))
+
+
+# ---------------------------------------------------------------- keeping checkable actions in step
+def sync_layer(window, name: str, visible: bool) -> None:
+    action = window.actions_by.get(f"layer {name}")
+    if action is not None:
+        action.setChecked(visible)
+
+
+def sync_blade(window, colouring: str) -> None:
+    action = window.actions_by.get(f"blade {colouring}")
+    if action is not None:
+        action.setChecked(True)
+
+
+def sync_follow(window) -> None:
+    window.actions_by["follow"].setChecked(window.scene.rig.following)
+
+
+def fill_recent(window) -> None:
+    menu = window.recent_menu
+    menu.clear()
+    for path in window.recent_files():
+        menu.addAction(Path(path).name, lambda p=path: window.open_paths([p])).setToolTip(path)
+    menu.setEnabled(bool(window.recent_files()))
+
+
+# ---------------------------------------------------------------- dialogs
+def _open(window, title: str, kinds: str) -> None:
+    path, _ = QFileDialog.getOpenFileName(window, title, "", kinds)
+    if path:
+        window.open_paths([path])
+
+
+def open_trial_dialog(window) -> None:
+    """A C3D, or a TRC with (optionally) its OpenSim ExternalLoads .xml and GRF .mot."""
+    path, _ = QFileDialog.getOpenFileName(window, "Open a trial", "", TRIALS)
+    if not path:
+        return
+    grf = loads = None
+    if path.lower().endswith(".trc"):
+        loads, _ = QFileDialog.getOpenFileName(window, "Ground reactions: ExternalLoads .xml (Cancel for none)",
+                                               str(Path(path).parent), "ExternalLoads (*.xml)")
+        if loads:
+            grf, _ = QFileDialog.getOpenFileName(window, "GRF .mot (Cancel: the file the .xml names)",
+                                                 str(Path(path).parent), "GRF (*.mot)")
+    window.attempt("Cannot open the trial", window.open_trial_file, path, grf or None, loads or None)
+
+
+def _add_contacts(window) -> None:
+    if window.document.model is None:
+        window.statusBar().showMessage("Open a model first.", 8000)
+        return
+    path, _ = QFileDialog.getOpenFileName(window, "Contact candidates", "", "Contacts (*.yaml *.yml)")
+    if path:
+        window.attempt("Cannot add the contact candidates", window.add_contacts_file, path)
+
+
+def _ik_setup(window) -> None:
+    from engine.cli.analyze import ik_settings_from_setup
+    from engine.io.setup_xml import read_ik_setup
+    if window.document.model is None:
+        return
+    path, _ = QFileDialog.getOpenFileName(window, "OpenSim IK setup", "", "IK setup (*.xml)")
+    if not path:
+        return
+
+    def load():
+        settings = window.settings_panel.settings()
+        settings.ik = ik_settings_from_setup(window.document.model, read_ik_setup(path))
+        window.settings_panel.set_settings(settings, [m.name for m in window.document.model.markers])
+
+    window.attempt("Cannot read the IK setup", load)
+
+
+def save_session_dialog(window, path) -> None:
+    if not path:
+        path, _ = QFileDialog.getSaveFileName(window, "Save the session", "", SESSIONS)
+    if path:
+        path = path if path.endswith(".hls") else path + ".hls"
+        window.attempt("Cannot save the session", window.save_session, path)
+
+
+def save_model_dialog(window) -> None:
+    from engine.io.model_file import save_model
+    if window.document.model is None:
+        return
+    path, _ = QFileDialog.getSaveFileName(window, "Save the model", "", "HybridLab model (*.yaml)")
+    if path:
+        window.attempt("Cannot save the model", save_model, window.document.model, path)
+
+
+def export_csv_dialog(window, shown: bool) -> None:
+    result = window.document.result
+    if result is None:
+        window.statusBar().showMessage("Nothing to export: run the analysis first.", 8000)
+        return
+    path, _ = QFileDialog.getSaveFileName(window, "Export CSV", "", "CSV table (*.csv)")
+    if path:
+        series = (window.curves.shown_series() if shown
+                  else result_series(result, window.document.settings.forward))
+        window.attempt("Cannot write the CSV table", exports.export_csv, path, series)
+
+
+def export_opensim_dialog(window) -> None:
+    if window.document.result is None:
+        return
+    folder = QFileDialog.getExistingDirectory(window, "Folder for the OpenSim files")
+    if folder:
+        window.attempt("Cannot write the OpenSim files", exports.export_opensim, folder, window.document.result)
+
+
+def export_figure_dialog(window) -> None:
+    panel = window.curves.current_panel()
+    if panel is None:
+        return
+    path, _ = QFileDialog.getSaveFileName(window, "Export the plot", f"{panel.group}.png", FIGURES)
+    if path:
+        window.attempt("Cannot write the figure", exports.export_figure, path, panel.plot)
+
+
+def _save_image(window, what: str, grab) -> None:
+    path, _ = QFileDialog.getSaveFileName(window, f"Save a {what} screenshot", "", "PNG image (*.png)")
+    if path:
+        write = (lambda: save_window(window, path)) if grab is None else (lambda: exports.save_png(path, grab()))
+        window.attempt("Cannot save the screenshot", write)
+
+
+def export_video_dialog(window) -> None:
+    doc = window.document
+    if doc.n_frames < 2:
+        return
+    path, _ = QFileDialog.getSaveFileName(window, "Export a video", "playback.mp4", "MP4 video (*.mp4)")
+    if path:
+        window.attempt("Cannot export the video", start_video, window, path)
+
+
+def start_video(window, path, fps: float | None = None) -> exports.VideoExport:
+    """Export the playback of every frame at its real rate (or ``fps``); returns the running export."""
+    doc = window.document
+
+    def grab(frame):
+        doc.set_frame(frame)
+        return window.view.image()
+
+    rate = fps or (doc.n_frames - 1) / max(float(doc.time[-1] - doc.time[0]), 1e-9)
+    video = exports.VideoExport(path, range(doc.n_frames), grab, rate, window)
+    video.progress.connect(lambda done, total: window.statusBar().showMessage(f"Video: frame {done} of {total}"))
+    video.finished.connect(lambda where: window.statusBar().showMessage(f"Video written to {where}", 8000))
+    video.failed.connect(lambda exc, details: window.report(exc, "The video export failed", details))
+    video.start()
+    window.video_export = video
+    return video

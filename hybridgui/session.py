@@ -1,0 +1,66 @@
+"""Session files (``.hls``): model, trial, analysis settings and result, gait events, current time, curves shown,
+view options, camera and window layout, in one archive (``engine.analysis.results_file.pack``), written
+atomically. No Qt here: the window layout is kept as the bytes Qt gave."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from engine.analysis.results_file import pack, unpack
+from engine.errors import DataError
+from engine.io.atomic import write_bytes
+
+SUFFIX = ".hls"
+KIND = "hybridlab-session"
+
+
+@dataclass
+class Session:
+    """A piece of work; ``trial`` is the trial as opened (lab axes), ``view`` holds the layers shown, the blade
+    colouring and the camera (plain values), ``channels`` the curves shown per group."""
+
+    model: object = None
+    trial: object = None
+    settings: object = None
+    result: object = None
+    events: list = field(default_factory=list)
+    time: float = 0.0
+    model_path: str | None = None
+    trial_path: str | None = None
+    channels: dict = field(default_factory=dict)
+    view: dict = field(default_factory=dict)
+    layout: bytes | None = None
+
+
+_FIELDS = ("model", "trial", "settings", "result", "events", "time", "model_path", "trial_path", "channels", "view")
+
+
+def save_session(path, session: Session) -> None:
+    """Write ``session`` to ``path`` atomically (an existing file is untouched if anything fails)."""
+    contents = {"kind": KIND, **{name: getattr(session, name) for name in _FIELDS}}
+    if session.layout is not None:
+        contents["layout"] = np.frombuffer(bytes(session.layout), dtype=np.uint8)
+    write_bytes(path, pack(contents, "HybridLab session"))
+
+
+def load_session(path) -> Session:
+    """The session saved in ``path``.
+
+    Raises
+    ------
+    DataError
+        If the file cannot be read, is damaged, or is not a session file (naming the file).
+    """
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise DataError(f"cannot be read ({exc.strerror or exc})", file=path) from None
+    contents = unpack(data, path)
+    if contents.get("kind") != KIND:
+        raise DataError("is not a HybridLab session file", file=path)
+    layout = contents.get("layout")
+    return Session(**{name: contents[name] for name in _FIELDS if name in contents},
+                   layout=None if layout is None else layout.tobytes())

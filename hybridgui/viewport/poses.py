@@ -1,0 +1,32 @@
+"""Where the model is at each frame: body placements and model markers for every frame (one engine batch
+call each), rod surfaces and muscle paths for the frame being drawn (engine calls per frame)."""
+from __future__ import annotations
+
+import numpy as np
+
+from engine.algorithms import frame_placements_batch, marker_positions_batch
+from engine.display.rod_surface import rod_surface
+from engine.muscles.geometry import MuscleGeometry
+
+
+class Poses:
+    """The placements of ``model`` at configurations ``Q`` (T, nq)."""
+
+    def __init__(self, model, Q):
+        self.model = model
+        self.Q = np.ascontiguousarray(Q, dtype=float)
+        self.data = model.create_data()
+        self.body_names = [b.name for b in model.bodies]
+        self.body_R, self.body_p = frame_placements_batch(model, self.data, self.Q, self.body_names)
+        self.marker_names = [m.name for m in model.markers]
+        self.markers = (marker_positions_batch(model, self.data, self.Q) if model.markers
+                        else np.zeros((len(self.Q), 0, 3)))
+        self.geometry = MuscleGeometry(model, threads=1) if model.muscles else None
+
+    def rod(self, rod: str, frame: int):
+        """The :class:`~engine.display.rod_surface.RodSurface` of ``rod`` at ``frame``."""
+        return rod_surface(self.model, self.data, rod, self.Q[frame])
+
+    def muscle_paths(self, frame: int) -> list[np.ndarray]:
+        """Per muscle of the model, its path (k, 3) in the world at ``frame``, wrap surfaces sampled every 2 mm."""
+        return self.geometry.polylines(self.Q[frame])

@@ -1,0 +1,115 @@
+"""The analysis in a worker thread (napari's pattern): a QObject in a QThread drives the engine's generator
+(``engine.analysis.pipeline.analysis_steps``), emits each Progress, and stops at the next yield when
+cancelled. The GUI thread only receives signals; a failed or cancelled run leaves the shown result alone."""
+from __future__ import annotations
+
+import copy
+import threading
+import traceback
+
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+from engine.analysis.pipeline import analysis_steps
+
+
+class _StepRunner(QObject):
+    """Runs one generator step to its end in the thread it lives in, then ends that thread's event loop."""
+
+    progress = Signal(object)
+    returned = Signal(object)
+    failed = Signal(object, str)
+    cancelled = Signal()
+
+    def __init__(self, steps, stop: threading.Event):
+        super().__init__()
+        self._steps = steps
+        self._stop = stop
+
+    @Slot()
+    def run(self) -> None:
+        try:
+            while True:
+                if self._stop.is_set():
+                    self._steps.close()
+                    self.cancelled.emit()
+                    return
+                try:
+                    progress = next(self._steps)
+                except StopIteration as end:
+                    self.returned.emit(end.value)
+                    return
+                self.progress.emit(progress)
+        except Exception as exc:    # every failure reaches the GUI as a message, never a crash
+            self.failed.emit(exc, traceback.format_exc())
+        finally:
+            QThread.currentThread().quit()
+
+
+class AnalysisRunner(QObject):
+    """Starts analyses one at a time. Signals: ``started``, ``progress(Progress)``, ``finished(result,
+    settings)``, ``failed(exception, details)``, ``cancelled`` and ``ended`` (after any of the last three)."""
+
+    started = Signal()
+    progress = Signal(object)
+    finished = Signal(object, object)
+    failed = Signal(object, str)
+    cancelled = Signal()
+    ended = Signal()
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._thread: QThread | None = None
+        self._runner: _StepRunner | None = None
+        self._stop = threading.Event()
+        self._settings = None
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None
+
+    def start(self, model, trial, settings) -> None:
+        """Analyse ``trial`` with ``model`` and a copy of ``settings`` in a new thread."""
+        if self.running:
+            raise RuntimeError("an analysis is already running")
+        self._settings = copy.deepcopy(settings)
+        self._stop = threading.Event()
+        self._thread = QThread()
+        self._runner = _StepRunner(analysis_steps(model, trial, self._settings), self._stop)
+        self._runner.moveToThread(self._thread)
+        self._thread.started.connect(self._runner.run)
+        self._runner.progress.connect(self.progress)
+        self._runner.returned.connect(self._on_returned)
+        self._runner.failed.connect(self._on_failed)
+        self._runner.cancelled.connect(self._on_cancelled)
+        self._thread.start()
+        self.started.emit()
+
+    def cancel(self) -> None:
+        """Stop the running analysis at its next progress report."""
+        self._stop.set()
+
+    def wait(self, ms: int = 30000) -> bool:
+        """Block until the thread has ended (for shutdown); True if it did."""
+        return self._thread is None or self._thread.wait(ms)
+
+    def _join(self) -> None:
+        thread, self._thread = self._thread, None
+        thread.wait()
+        self._runner.deleteLater()
+        thread.deleteLater()
+        self._runner = None
+
+    def _on_returned(self, result) -> None:
+        self._join()
+        self.finished.emit(result, self._settings)
+        self.ended.emit()
+
+    def _on_failed(self, exc, details: str) -> None:
+        self._join()
+        self.failed.emit(exc, details)
+        self.ended.emit()
+
+    def _on_cancelled(self) -> None:
+        self._join()
+        self.cancelled.emit()
+        self.ended.emit()

@@ -1,0 +1,90 @@
+"""Scrubbing: the 3D view, the plot cursor, the values table, the timeline and the inspector all show the same
+frame, with the engine's numbers."""
+import numpy as np
+
+from engine.algorithms import frame_placements_batch
+from engine.analysis.series import result_series
+
+
+def _world_to_display(renderer, point):
+    renderer.SetWorldPoint(*point, 1.0)
+    renderer.WorldToDisplay()
+    return renderer.GetDisplayPoint()[:2]
+
+
+def test_scrub_keeps_view_cursor_and_table_together(shown, qtbot):
+    window, doc = shown, shown.document
+    result = doc.result
+    t = float(result.ik.time[0] + 0.61 * (result.ik.time[-1] - result.ik.time[0]))
+    doc.set_time(t)
+    f = doc.frame
+    assert f == int(np.argmin(np.abs(result.ik.time - t)))
+    # the 3D view: every body actor sits at the engine's placement of this frame
+    scene = window.scene
+    assert scene.frame == f
+    names = list(scene.layers["bodies"].actors)
+    R, p = frame_placements_batch(result.model, result.model.create_data(), result.ik.q[f:f + 1], names)
+    for i, name in enumerate(names):
+        matrix = scene.layers["bodies"].actors[name].GetUserMatrix()
+        M = np.array([[matrix.GetElement(r, c) for c in range(4)] for r in range(4)])
+        assert np.allclose(M[:3, :3], R[0, i], atol=1e-12) and np.allclose(M[:3, 3], p[0, i], atol=1e-12)
+    # the plot cursor and the table of values at the cursor
+    panel = window.curves.current_panel()
+    assert panel.cursor_time() == float(result.ik.time[f])
+    by_label = {s.label: s for s in result_series(result, doc.settings.forward)}
+    shown_values = panel.table_values()
+    assert shown_values, "the values table is empty"
+    for label, value in shown_values.items():
+        assert np.isclose(value, by_label[label].values[f], rtol=1e-5, atol=1e-9)
+    # the timeline shows the frame and its time
+    assert window.timeline.slider.value() == f
+    assert f"{result.ik.time[f]:.3f} s" in window.timeline.label.text()
+    # another tab shows the same frame when it is opened
+    window.curves.tabs.setCurrentIndex(window.curves.tabs.count() - 1)
+    assert window.curves.current_panel().cursor_time() == float(result.ik.time[f])
+
+
+def test_clicking_a_plot_seeks(shown, qtbot):
+    window, doc = shown, shown.document
+    panel = window.curves.current_panel()
+    target = float(doc.time[len(doc.time) // 3])
+    panel.seek.emit(target)
+    assert doc.frame == len(doc.time) // 3
+    assert panel.cursor_time() == target
+
+
+def test_picking_a_body_shows_its_name_and_position(shown, qtbot):
+    window, doc = shown, shown.document
+    scene = window.scene
+    body = scene.poses.body_names[0]
+    actor = scene.layers["bodies"].actors[body]
+    for name in ("muscles", "markers", "grf"):
+        window.set_layer_visible(name, False)
+    window.view.render()
+    x, y = _world_to_display(scene.renderer, actor.GetCenter())
+    with qtbot.waitSignal(window.view.picked) as picked:
+        window.view._pick(x, y)
+    assert picked.args[0].kind == "body" and picked.args[0].name == body
+    rows = {q: v for q, v, _ in window.inspector.rows()}
+    f = doc.frame
+    assert np.allclose([rows["origin x"], rows["origin y"], rows["origin z"]], scene.poses.body_p[f, 0])
+    assert body in window.inspector.title.text()
+
+
+def test_camera_presets_and_following_the_subject(shown):
+    window, doc = shown, shown.document
+    scene = window.scene
+    doc.set_frame(0)
+    window.look("sagittal")
+    camera = scene.renderer.GetActiveCamera()
+    direction = np.subtract(camera.GetPosition(), camera.GetFocalPoint())
+    ml = scene.rig.axes["ml"]
+    assert np.isclose(abs(direction @ ml), np.linalg.norm(direction))       # looking along the medio-lateral axis
+    window.actions_by["follow"].trigger()
+    assert scene.rig.following
+    focus = np.array(camera.GetFocalPoint())
+    last = doc.n_frames - 1
+    doc.set_frame(last)
+    shift = scene.poses.body_p[last, 0] - scene.poses.body_p[0, 0]
+    up = scene.rig.axes["vertical"]
+    assert np.allclose(np.array(camera.GetFocalPoint()) - focus, shift - (shift @ up) * up, atol=1e-9)
