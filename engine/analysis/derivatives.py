@@ -27,7 +27,7 @@ from ..trial.filtering import lowpass
 class Motion:
     """Configurations, velocities and accelerations at ``time`` (T,): q (T, nq), v (T, nv), a (T, nv).
 
-    ``cutoff`` (Hz, None if unfiltered) and ``order`` record the filter applied.
+    ``cutoff`` (Hz, None if unfiltered), ``order`` and ``edges`` record the filter applied.
     """
 
     time: np.ndarray
@@ -36,6 +36,7 @@ class Motion:
     a: np.ndarray
     cutoff: float | None
     order: int
+    edges: str = "odd"
 
 
 def _continuous_quaternions(Q, blocks):
@@ -118,4 +119,4 @@ def motion_from_coordinates(model, time, Q, cutoff: float | None = 6.0, order: i
             vb = np.einsum("tji,tj->ti", R, d1[:, i0:i0 + 3])
             v[:, v0 + 3:v0 + 6] = vb
             a[:, v0 + 3:v0 + 6] = np.einsum("tji,tj->ti", R, d2[:, i0:i0 + 3]) - np.cross(w, vb)
-    return Motion(time=time, q=q, v=v, a=a, cutoff=cutoff, order=order)
+    return Motion(time=time, q=q, v=v, a=a, cutoff=cutoff, order=order, edges=edges)

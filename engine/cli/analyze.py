@@ -44,7 +44,7 @@ class _Bar:
     """A one-line progress bar on stderr."""
 
     def __init__(self, enabled: bool):
-        self.enabled = enabled and sys.stderr.isatty() or enabled == "always"
+        self.enabled = enabled and sys.stderr.isatty()
         self.t0 = time.perf_counter()
         self.last = ""
 
@@ -84,24 +84,9 @@ def _inputs(args):
         loads = load_external_loads(args.external_loads, args.grf)
         settings.plate_bodies = {load.name: load.body for load in loads.loads}
     if args.ik_setup:
-        from ..io.setup_xml import read_ik_setup
+        from ..io.setup_xml import ik_settings_from_setup, read_ik_setup
         settings.ik = ik_settings_from_setup(model, read_ik_setup(args.ik_setup))
     return model, trial, settings
-
-
-def ik_settings_from_setup(model, setup):
-    """IK settings equivalent to an OpenSim IK setup (marker weights, coordinate tasks, time range)."""
-    from ..analysis.ik import IKSettings
-    names = {m.name for m in model.markers}
-    weights = {t.name: (t.weight if t.apply else 0.0) for t in setup.marker_tasks if t.name in names}
-    tasks = {}
-    for t in setup.coordinate_tasks:
-        if t.apply:
-            rotational = model.coordinate(t.name).kind == "rotational"
-            value = None if t.value_type == "default_value" else t.value * (np.pi / 180 if rotational else 1.0)
-            tasks[t.name] = (t.weight, value)
-    start, end = setup.time_range if setup.time_range else (None, None)
-    return IKSettings(marker_weights=weights, coordinate_tasks=tasks, start=start, end=end)
 
 
 def run_command(args) -> int:

@@ -11,7 +11,7 @@ import sys
 
 from .. import __version__
 from ..errors import HybridLabError
-from . import analyze, gui, info, make_demo
+from . import analyze, gui, info, make_demo, make_model
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,6 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     info.add_parser(sub)
     analyze.add_parser(sub)
     make_demo.add_parser(sub)
+    make_model.add_parser(sub)
     gui.add_parser(sub)
     return parser
 

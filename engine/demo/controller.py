@@ -22,8 +22,8 @@ the limb yields. The foot's forces make up the rest. The torques follow as
 placed ahead of the centre of mass by a fraction of its speed and of its distance from home
 (Raibert's foot placement).
 
-It keeps the hops going for about three cycles before the fore-aft drift it does not fully
-correct grows; the demo records three hops.
+It keeps the hops going for two cycles before the fore-aft drift it does not fully correct
+grows; the demo records two hops.
 """
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ import numpy as np
 from qpsolvers import solve_qp
 
 from .. import algorithms as alg
+from ..errors import SettingsError
 from ..algorithms.kinematics import frame_id
 from ..kernels._passes import frame_classical_acceleration, kinematics
 from .reference import HoppingInPlace
@@ -135,7 +136,7 @@ class HoppingController:
         # joints
         qr, vr, ar = ref.joints(t, self.joint_names)
         blade_total = sum(blade_cmd.values(), np.zeros(3))
-        dq, dv = self._offsets(t, q, v, c, cd)
+        dq = self._placement(t, c, cd)
         A = np.zeros((len(self.joint_v), nv + nf))
         A[np.arange(len(self.joint_v)), self.joint_v] = 1.0
         kp, kd = JOINT
@@ -143,7 +144,7 @@ class HoppingController:
         if foot:
             w[[i for i, n in enumerate(self.joint_names) if n.endswith("_l") and n.startswith(("hip", "knee"))]] = \
                 WEIGHTS["stance_leg"]
-        task(A, ar + kp * (qr + dq - q[self.joint_q]) + kd * (vr + dv - v[self.joint_v]), w)
+        task(A, ar + kp * (qr + dq - q[self.joint_q]) + kd * (vr - v[self.joint_v]), w)
         # pelvis upright (body-frame angular acceleration of the free joint)
         R = alg.frame_placement(m, d, "pelvis").R
         A = np.zeros((3, nv + nf))
@@ -183,7 +184,7 @@ class HoppingController:
         G, hin = self._cone(len(foot), nv)
         x = solve_qp(P, qv, G, hin, Aeq, beq, solver="quadprog")
         if x is None:
-            raise RuntimeError(f"the running controller's QP has no solution at t = {t:.4f} s")
+            raise SettingsError(f"the hopping controller's QP has no solution at t = {t:.4f} s", "demo simulation")
         a, f = x[:nv], x[nv:].reshape(-1, 3)
         tau = M @ a + h - f_blade
         for i in range(len(foot)):
@@ -192,12 +193,12 @@ class HoppingController:
         out[self.joint_v] = tau[self.joint_v]
         return out
 
-    def _offsets(self, t: float, q, v, c, cd) -> tuple[np.ndarray, np.ndarray]:
-        """Offsets (rad, rad/s) of the joint references: the foot placement of both limbs, updated in flight."""
+    def _placement(self, t: float, c, cd) -> np.ndarray:
+        """Offsets (rad) of the hips' references that place both limbs for the next landing, updated in flight."""
         dt = 0.0 if self._last_t is None else t - self._last_t
         self._last_t = t
         c_ref, cd_ref, _ = self.reference.com(t)
-        dq, dv = np.zeros(len(self.joint_names)), np.zeros(len(self.joint_names))
+        dq = np.zeros(len(self.joint_names))
         i = self._index
         dx = PLACEMENT_SPEED * cd[0] + PLACEMENT_POSITION * (c[0] - self.com_mean[0])
         dz = PLACEMENT_SPEED * (cd[2] - cd_ref[2]) + PLACEMENT_POSITION * (c[2] - self.com_mean[2] - c_ref[2])
@@ -209,7 +210,7 @@ class HoppingController:
             dq[i[f"hip_flexion{s}"]] += flex
             # positive adduction moves the left foot to +z and the right foot to -z
             dq[i[f"hip_adduction{s}"]] += add if s == "_l" else -add
-        return dq, dv
+        return dq
 
     def _bias(self, q, v, names) -> np.ndarray:
         """J-dot v of the named points (m/s^2, world), gravity excluded."""

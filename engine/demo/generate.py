@@ -50,18 +50,13 @@ def make_demo(folder=None, analyse: bool = True):
     yield Progress("model", 0.0, "building the default athlete")
     model = build_athlete()
     save_model(model, files.model)
-    sim_progress = []
-
-    def report(done, total):
-        sim_progress.append(done / total)
-
     yield Progress("simulation", 0.0, f"{DURATION} s of hopping")
-    sim = simulate_hopping(model, DURATION, start=START, progress=report)
+    sim = simulate_hopping(model, DURATION, start=START)
     step = int(round(ANALOG_RATE / MARKER_RATE))
     yield Progress("muscles", 0.0, "muscle activity of the true motion")
     muscles = muscle_truth(model, sim.time, sim.q, sim.v, sim.tau)
     rng = np.random.default_rng(SEED)
-    signals, excitations, emg_notes = emg_signals(model, muscles, ANALOG_RATE, rng)
+    signals, excitations, emg_activations, emg_notes = emg_signals(model, muscles, ANALOG_RATE, rng)
     yield Progress("recording", 0.0, "markers, force plates, events")
     markers = marker_trajectories(model, sim.q[::step], rng)
     plates = add_plate_noise(plate_loads(model, sim.q, sim.forces, sim.contact_names), rng)
@@ -76,9 +71,10 @@ def make_demo(folder=None, analyse: bool = True):
         contact_names=list(sim.contact_names), contact_groups=[groups[n] for n in sim.contact_names],
         coordinate_names=list(model.tree.v_names), muscle_names=list(muscles.muscle_names),
         muscle_forces=muscles.forces, activations=muscles.activations, emg_names=list(excitations),
-        excitations=np.column_stack([excitations[n] for n in excitations])))
-    for name, note in emg_notes.items():
-        yield Progress("recording", 1.0, f"{name}: {note}")
+        excitations=np.column_stack([excitations[n] for n in excitations]),
+        emg_activations=np.column_stack([emg_activations[n] for n in excitations]), notes=list(emg_notes)))
+    for note in emg_notes:
+        yield Progress("recording", 1.0, note)
     if analyse:
         from ..analysis.pipeline import analysis_steps
         from ..analysis.results_file import save_result

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import algorithms as alg
+from ..errors import SettingsError
 from ..io.c3d_write import PlateLayout
 from ..trial.trial import AnalogChannel, Event, Markers, Trial
 
@@ -64,7 +65,7 @@ def plate_loads(model, q, forces, contact_names) -> list[PlateLayout]:
         lab_points = to_lab(points[:, mask][loaded])
         half = np.array(size) / 2
         if np.any(np.abs(lab_points[..., :2] - np.array(centre[:2])) > half):
-            raise RuntimeError(f"the {group} leaves plate {name} in the demo simulation")
+            raise SettingsError(f"the {group} contact group leaves plate {name}: move the plate", "demo recording")
         out.append(PlateLayout(name, centre, size, depth, to_lab(F), to_lab(M)))
     return out
 

@@ -1,9 +1,10 @@
 """The demo trial's ground truth, its file, and how an analysis compares with it.
 
 The truth is what the simulation did (``engine.demo.run_simulation``), at its 1 kHz samples:
-coordinates (blade strains included), speeds and accelerations, the controller's joint torques,
-the blade's generalized forces, the floor's force on every contact point, and the muscle forces
-and activations behind the EMG. All in model axes and SI units.
+coordinates (blade strains included), speeds and accelerations, the net joint torques, the blade's
+generalized forces, the floor's force on every contact point, the muscle forces and activations
+of the muscle-force estimate on the true motion, and the excitations and activations the EMG
+channels encode. All in model axes and SI units.
 
 :func:`truth_metrics` gives the numbers ``metrics.json`` reports under ``"truth"``:
 
@@ -47,8 +48,10 @@ LOADED = 20.0                # N, a group is loaded where its vertical force rea
 class Truth:
     """Ground truth sampled at ``time`` (s): q (T, nq), v, a, tau, tau_rod (T, nv); ``contact_forces``
     (T, K, 3) N world on ``contact_names`` (groups in ``contact_groups``); ``muscle_forces`` and
-    ``activations`` (T, m) of ``muscle_names``; ``excitations`` (T, e) behind the EMG channels
-    ``emg_names``; ``coordinate_names`` the model's speed order."""
+    ``activations`` (T, m) of ``muscle_names`` (the muscle-force estimate on the true motion);
+    ``excitations`` (T, e) encoded in the EMG channels ``emg_names`` and ``emg_activations`` (T, e) the
+    activations they produce (eqs. 41-42: what the EMG chain should give back); ``coordinate_names``
+    the model's speed order; ``notes`` how the truth was made (what was limited)."""
 
     time: np.ndarray
     q: np.ndarray
@@ -65,6 +68,8 @@ class Truth:
     activations: np.ndarray
     emg_names: list
     excitations: np.ndarray
+    emg_activations: np.ndarray
+    notes: list
 
     def group_force(self, group: str) -> np.ndarray:
         """(T, 3) N, the floor's total force on a contact group."""
@@ -77,7 +82,7 @@ class Truth:
         idx = np.searchsorted(self.time, times - 1e-9)
         idx = np.clip(idx, 0, len(self.time) - 1)
         if np.any(np.abs(self.time[idx] - times) > 1e-9):
-            raise DataError("the truth has no samples at some of the analysed times")
+            raise DataError("has no samples at some of the analysed times", "ground truth")
         return Truth(**{f.name: (getattr(self, f.name)[idx] if isinstance(getattr(self, f.name), np.ndarray)
                                   else getattr(self, f.name)) for f in fields(self)})
 
@@ -120,13 +125,17 @@ def truth_metrics(result, truth: Truth, forward=(1.0, 0.0, 0.0)) -> dict:
     """Compare an :class:`~engine.analysis.pipeline.AnalysisResult` with the truth (see the module notes);
     ``forward`` is the model's forward axis, for the antero-posterior and medio-lateral split. The truth's
     joint forces and contact forces are low-pass filtered like the analysed coordinates (``motion.cutoff``,
-    ``motion.order``) before the comparison: the estimates come from filtered kinematics."""
+    ``motion.order``, ``motion.edges``) before the comparison: the estimates come from filtered kinematics."""
     model = result.model
     motion = result.motion
     if motion.cutoff is not None:
         rate = 1.0 / float(np.median(np.diff(truth.time)))
-        truth = replace(truth, tau=lowpass(truth.tau, rate, motion.cutoff, motion.order)[0],
-                        contact_forces=lowpass(truth.contact_forces, rate, motion.cutoff, motion.order)[0])
+        filtered = {}
+        for name in ("tau", "contact_forces"):
+            filtered[name], short = lowpass(getattr(truth, name), rate, motion.cutoff, motion.order, motion.edges)
+            if short:
+                raise DataError(f"the truth is too short to filter at {motion.cutoff} Hz", "ground truth")
+        truth = replace(truth, **filtered)
     t = truth.at(motion.time)
     tree = model.tree
     out = {}
@@ -192,6 +201,7 @@ def _grf(result, truth: Truth, model, forward) -> dict:
         est = qp.forces[:, mask].sum(axis=1)
         loaded = true @ up >= LOADED
         if loaded.sum() < 2:
+            detail[f"{g} (not compared)"] = f"loaded in {int(loaded.sum())} frame(s)"
             continue
         for name, axis in axes.items():
             _, rrmse, _ = rmse_rrmse_r(est[loaded] @ axis, true[loaded] @ axis)

@@ -133,3 +133,18 @@ def read_ik_setup(path) -> IKSetup:
         marker_tasks=tuple(markers),
         coordinate_tasks=tuple(coordinates),
         source=str(path))
+
+
+def ik_settings_from_setup(model, setup):
+    """IK settings equivalent to an OpenSim IK setup (marker weights, coordinate tasks, time range)."""
+    from ..analysis.ik import IKSettings
+    names = {m.name for m in model.markers}
+    weights = {t.name: (t.weight if t.apply else 0.0) for t in setup.marker_tasks if t.name in names}
+    tasks = {}
+    for t in setup.coordinate_tasks:
+        if t.apply:
+            rotational = model.coordinate(t.name).kind == "rotational"
+            value = None if t.value_type == "default_value" else t.value * (np.pi / 180 if rotational else 1.0)
+            tasks[t.name] = (t.weight, value)
+    start, end = setup.time_range if setup.time_range else (None, None)
+    return IKSettings(marker_weights=weights, coordinate_tasks=tasks, start=start, end=end)

@@ -8,7 +8,11 @@ where the derivatives are those of the rods' forces (``-K``, ``-D``, seed eq. 26
 contact forces (``J^T df/dp J``, ``J^T df/dpd J``); all other terms are explicit. Passive joint springs
 (``-k (q - q_rest) - d v`` on chosen coordinates) are treated like the rods. The stiff
 rod and contact forces are thus integrated implicitly (stable at steps far above their
-periods), the rest with first-order accuracy.
+periods), the rest with first-order accuracy. The contact force a step applies is the contact law
+linearised at the step's start (``f + df/dp J h v+ + df/dpd J dv``): it equals eqs. 6-7 to O(h)
+and, unlike them, can briefly pull (a fraction of a newton as a point leaves the floor) or lie
+slightly outside the friction cone. It is what the step's equations of motion use, so it is what
+a simulation reports.
 """
 import numba as nb
 import numpy as np

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from engine.analysis.pipeline import AnalysisSettings, analysis_steps
 from engine.analysis.progress import run
-from engine.cli.analyze import ik_settings_from_setup
+from engine.io.setup_xml import ik_settings_from_setup
 from engine.io.contacts_file import load_contacts
 from engine.io.external_loads import load_external_loads
 from engine.io.open import open_model

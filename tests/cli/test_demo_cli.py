@@ -17,3 +17,16 @@ def test_analyze_demo_writes_the_truth_block(tmp_path):
     for name in ("ik.mot", "id.sto", "grf_estimated.mot", "grf_measured.mot", "muscle_forces.sto",
                  "activations.sto", "emg_comparison.csv"):
         assert (tmp_path / name).is_file(), name
+
+
+def test_make_model_scales_the_default_athlete(tmp_path):
+    from engine.demo.athlete import build_athlete
+    from engine.io.model_file import load_model
+    path = tmp_path / "subject.yaml"
+    out = subprocess.run([sys.executable, "-m", "engine.cli.main", "make-model", "--height", "1.82", "--mass", "77",
+                          "--out", str(path)], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert load_model(path) == build_athlete(1.82, 77.0)
+    bad = subprocess.run([sys.executable, "-m", "engine.cli.main", "make-model", "--height", "182", "--mass", "77",
+                          "--out", str(path)], capture_output=True, text=True, timeout=300)
+    assert bad.returncode == 2 and "--height" in bad.stderr

@@ -4,7 +4,7 @@ import pytest
 
 from engine import algorithms as alg
 from engine.demo import demo_files
-from engine.demo.anthropometry import DE_LEVA_MALE, REFERENCE_HEIGHT
+from engine.demo.anthropometry import DE_LEVA_MALE, REFERENCE_HEIGHT, SEGMENT_FRACTIONS_SUM
 from engine.demo.athlete import HEIGHT, MASS, RESIDUAL_LENGTH, build_athlete
 from engine.io.model_file import load_model, save_model
 
@@ -38,6 +38,7 @@ def test_mass_degrees_of_freedom_markers_contacts(athlete):
 
 
 def test_segment_lengths_and_masses_follow_de_leva(athlete):
+    assert SEGMENT_FRACTIONS_SUM == pytest.approx(1.0, abs=2e-4)     # the table's fractions make a whole body
     s = HEIGHT / REFERENCE_HEIGHT
     data = athlete.create_data()
     alg.forward_kinematics(athlete, data, athlete.neutral())

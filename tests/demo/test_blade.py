@@ -18,3 +18,27 @@ def test_blade_mass_and_length_are_those_of_a_running_blade():
     assert 0.46 <= mass <= 0.59          # Ottobock 1E91 Runner figures quoted in the module
     assert blade.total_length() == pytest.approx(0.61)
     assert len(blade.markers()) == 21 and len(blade.contacts()) == 4
+
+
+def test_first_modes_of_the_clamped_blade_are_damped_as_measured_on_running_blades():
+    """Damped modes of M a + D v + K (q - q_rest) = 0 (the rod clamped at its mount, no gravity): the lowest
+    bending and torsion modes have damping ratios within the 1.5-2.0% measured on a running blade."""
+    import numpy as np
+    from engine import algorithms as alg
+    from engine.model import Model, Rod
+    r = blade.rod("ground", (0.0, 0.0, 0.0))
+    model = Model("clamped", rods=[Rod(r.name, "ground", r.segments, offset=r.offset)], gravity=(0.0, 0.0, 0.0))
+    M = alg.crba(model, model.create_data(), model.neutral())
+    segs = model.tree.k.segs
+    free = segs["q"] >= 0
+    n = model.nv
+    K, D = np.zeros((n, n)), np.zeros((n, n))
+    K[segs["v"][free], segs["v"][free]] = segs["k"][free]
+    D[segs["v"][free], segs["v"][free]] = segs["d"][free]
+    A = np.block([[np.zeros((n, n)), np.eye(n)], [-np.linalg.solve(M, K), -np.linalg.solve(M, D)]])
+    roots = np.linalg.eigvals(A)
+    roots = roots[roots.imag > 0]
+    lowest = roots[np.argsort(np.abs(roots))[:2]]
+    zeta = -lowest.real / np.abs(lowest)
+    assert np.all((zeta >= 0.015) & (zeta <= 0.020))
+    assert np.all((np.abs(lowest) / (2 * np.pi) > 20) & (np.abs(lowest) / (2 * np.pi) < 60))

@@ -1,7 +1,8 @@
-"""``hybrid make-demo`` regenerates the shipped demo: the same model, trial and truth to 1e-9 relative."""
+"""``hybrid make-demo`` regenerates the shipped demo: the same model, trial, truth and results to 1e-9 relative."""
 import numpy as np
 
 from engine.analysis.progress import run
+from engine.analysis.results_file import load_result
 from engine.demo import demo_files
 from engine.demo.generate import make_demo
 from engine.demo.truth import load_truth
@@ -15,16 +16,22 @@ def close(a, b):
 
 
 def test_make_demo_reproduces_the_shipped_files(tmp_path):
-    files = run(make_demo(tmp_path, analyse=False))
+    files = run(make_demo(tmp_path))
     shipped = demo_files()
     assert load_model(files.model) == load_model(shipped.model)
     new, old = load_truth(files.truth), load_truth(shipped.truth)
     for name in ("time", "q", "v", "a", "tau", "tau_rod", "contact_forces", "muscle_forces", "activations",
-                 "excitations"):
+                 "excitations", "emg_activations"):
         assert close(getattr(new, name), getattr(old, name)), name
+    assert new.notes == old.notes
     a, b = read_c3d(files.trial), read_c3d(shipped.trial)
     assert close(a.markers.positions, b.markers.positions)
+    assert len(a.plates) == len(b.plates) == 2 and len(a.emg) == len(b.emg) == 2
     for p, q in zip(a.plates, b.plates):
         assert close(p.force, q.force) and close(p.moment, q.moment)
     for c, d in zip(a.emg, b.emg):
         assert c.name == d.name and close(c.data, d.data)
+    (r1, s1), (r2, s2) = load_result(files.results), load_result(shipped.results)
+    assert s1 == s2
+    assert close(r1.ik.q, r2.ik.q) and close(r1.qp.forces, r2.qp.forces) and close(r1.qp.tau, r2.qp.tau)
+    assert close(r1.muscles.result.forces, r2.muscles.result.forces)
