@@ -14,7 +14,9 @@ ACTIONS = ("keep", "remove", "transect", "re-route over the stump")
 
 
 class AmputationEditor(QWidget):
-    """Edits the document's model; ``model_edited(model)`` after each change, ``save_requested`` for Save as."""
+    """Edits the document's model; ``model_edited(model)`` after each change, ``save_requested`` for Save as,
+    ``failed(exception)`` when an edit or an undo cannot be done. The undo history holds this editor's edits of
+    the model open; it is cleared when another model is opened."""
 
     model_edited = Signal(object)
     save_requested = Signal()
@@ -23,7 +25,8 @@ class AmputationEditor(QWidget):
     def __init__(self, document, parent=None):
         super().__init__(parent)
         self.document = document
-        self._history: list = []     # (model before, changes) per applied batch
+        self._history: list = []     # the changes of each applied batch, of the model ``_edited``
+        self._edited = document.model    # the model the history applies to
         self.stump = QComboBox()
         self.stump.setToolTip("the residual limb's body: muscles reaching below it are affected")
         self.attachment = [QDoubleSpinBox() for _ in range(3)]
@@ -72,6 +75,9 @@ class AmputationEditor(QWidget):
 
     def refresh(self) -> None:
         model = self.document.model
+        if model is not self._edited:       # another model: the edits of the previous one cannot be undone on it
+            self._history.clear()
+            self._edited = model
         bodies = [b.name for b in model.bodies] if model is not None else []
         current = self.stump.currentText()
         self.stump.blockSignals(True)
@@ -122,6 +128,7 @@ class AmputationEditor(QWidget):
             self.failed.emit(exc)
             return
         self._history.append(changes)
+        self._edited = edited
         self.model_edited.emit(edited)
 
     def apply_preset(self) -> None:
@@ -153,6 +160,14 @@ class AmputationEditor(QWidget):
             self._apply(edits)
 
     def undo(self) -> None:
-        """Undo the last applied edits."""
-        if self._history:
-            self.model_edited.emit(undo_edits(self.document.model, self._history.pop()))
+        """Undo the last applied edits (an error is reported through ``failed``; the history is then kept)."""
+        if not self._history:
+            return
+        try:
+            before = undo_edits(self.document.model, self._history[-1])
+        except Exception as exc:      # a HybridLabError names the muscle; anything else is reported too
+            self.failed.emit(exc)
+            return
+        self._history.pop()
+        self._edited = before
+        self.model_edited.emit(before)

@@ -1,5 +1,7 @@
 """``hybridgui``: start the application on the demo (with its results), on files, or on a session; or render the
-window to a PNG and exit (``--screenshot``), which works without a screen.
+window to a PNG and exit (``--screenshot``), which works without a screen. ``--screenshot`` writes nothing and
+exits with status 1 when what it should show cannot be opened or ``--time`` lies outside the frames; otherwise
+it prints the file written and the time shown.
 
 Without a display the Qt offscreen platform is used and the 3D view renders off screen (EGL); on a display
 the 3D view is an interactive OpenGL widget.
@@ -36,15 +38,28 @@ def prepare_environment(screenshot: bool) -> None:
         os.environ.setdefault("EGL_PLATFORM", "surfaceless")
 
 
-def _open(window, args) -> None:
+def _open(window, args) -> list[str]:
+    """Open what the command line names and go to ``--time``; returns the problems (one sentence each, also
+    shown in the window), none when everything was done."""
+    reported = len(window.reported)
     if args.session:
         window.attempt("Cannot open the session", window.open_session, args.session)
     elif args.files:
         window.open_paths(args.files)
     else:
         window.attempt("Cannot open the demo", window.open_demo)
+    problems = window.reported[reported:]
     if args.time is not None:
-        window.document.set_time(args.time)
+        doc = window.document
+        if not doc.n_frames:
+            problems.append(f"--time {args.time:g} s: nothing is open")
+        elif not doc.time[0] <= args.time <= doc.time[-1]:
+            problems.append(f"--time {args.time:g} s lies outside the frames shown ({doc.time[0]:g} to "
+                            f"{doc.time[-1]:g} s); the time is not changed")
+            window.statusBar().showMessage(problems[-1], 15000)
+        else:
+            doc.set_time(args.time)
+    return problems
 
 
 def main(argv=None, prog: str = "hybridgui") -> int:
@@ -66,15 +81,24 @@ def main(argv=None, prog: str = "hybridgui") -> int:
         window.resize(*SIZE)
     elif window.store.value("geometry") is None:
         window.resize(*SIZE)
-    _open(window, args)
+    problems = _open(window, args)
     window.show()
     if not args.screenshot:
         return app.exec()
+    if problems:
+        for problem in problems:
+            print(f"{prog}: {problem}", file=sys.stderr)
+        print(f"{prog}: no screenshot written", file=sys.stderr)
+        window.close()
+        return 1
     status = {"code": 0}
 
     def shoot():
         try:
             save_window(window, args.screenshot)
+            doc = window.document
+            print(f"{prog}: wrote {args.screenshot} at {doc.current_time:.6f} s (frame {doc.frame + 1} of "
+                  f"{doc.n_frames})")
         except Exception as exc:
             print(f"{prog}: cannot write the screenshot: {exc}", file=sys.stderr)
             status["code"] = 2

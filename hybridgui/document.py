@@ -16,6 +16,12 @@ from engine.errors import HybridLabError
 from engine.trial.axes import to_model_axes
 
 
+def same_coordinates(a, b) -> bool:
+    """Whether models ``a`` and ``b`` have the same coordinates at the same places of ``q``."""
+    return a is b or (a.nq == b.nq and {n: c.qi for n, c in a.tree.coordinates.items()}
+                      == {n: c.qi for n, c in b.tree.coordinates.items()})
+
+
 class Document(QObject):
     """The open work; ``changed`` when model, trial or result are replaced, ``events_changed``,
     ``frame_changed(frame)``."""
@@ -51,14 +57,35 @@ class Document(QObject):
         self._refresh()
 
     def set_model(self, model) -> None:
-        """Replace the model by an edited one with the same joints (e.g. muscles edited); the result is kept."""
+        """Replace the model by an edited one with the same coordinates (e.g. muscles edited); the result is kept.
+
+        Raises
+        ------
+        ValueError
+            If a result is shown and ``model`` does not have its coordinates (the result's motion would not
+            fit it).
+        """
+        if self.result is not None and not same_coordinates(model, self.result.model):
+            raise ValueError(f"the model '{model.name}' does not have the coordinates of the model "
+                             f"'{self.result.model.name}' the shown result was computed with")
         self.model = model
         self._refresh()
 
     def set_result(self, result, settings=None) -> None:
-        """Show an analysis result (and the settings that produced it)."""
+        """Show an analysis result (and the settings that produced it) of the open model: ``result.model``
+        must be the open model itself (open the result's model and trial with :meth:`set_inputs` first).
+
+        Raises
+        ------
+        ValueError
+            If ``result`` was computed with another model than the open one, or no trial is open.
+        """
+        if result.model is not self.model:
+            raise ValueError(f"the result of the model '{result.model.name}' cannot be shown with "
+                             + (f"the model '{self.model.name}'" if self.model is not None else "no model") + " open")
+        if self.trial is None:
+            raise ValueError("a result cannot be shown without its trial open")
         self.result = result
-        self.model, self.trial = self.model or result.model, self.trial or result.trial
         if settings is not None:
             self.settings = copy.deepcopy(settings)
         if not self.events:

@@ -1,6 +1,6 @@
 """Exports, every file written atomically (``engine.io.atomic``): CSV tables of series, the OpenSim files of
 ``hybrid analyze``, plot figures (PNG, SVG, PDF), viewport screenshots, and videos of the playback (MP4 through
-the ``imageio-ffmpeg`` encoder, else numbered PNG frames)."""
+the ``imageio-ffmpeg`` encoder, else numbered PNG frames, saying why), which can be cancelled."""
 from __future__ import annotations
 
 import contextlib
@@ -87,26 +87,32 @@ def _vector_bytes(plot_widget, suffix: str) -> bytes:
 
 
 def _encoder():
-    """imageio-ffmpeg's frame writer, or None if the bundled encoder is not available."""
+    """``(write_frames, None)``: imageio-ffmpeg's frame writer; ``(None, why)`` when it is not available."""
     try:
         import imageio_ffmpeg
+    except ImportError:
+        return None, "the imageio-ffmpeg package is not installed"
+    try:
         imageio_ffmpeg.get_ffmpeg_exe()
-    except (ImportError, RuntimeError):
-        return None
-    return imageio_ffmpeg.write_frames
+    except RuntimeError as exc:
+        return None, f"imageio-ffmpeg finds no ffmpeg program ({exc})"
+    return imageio_ffmpeg.write_frames, None
 
 
 class VideoExport(QObject):
     """Writes the playback to a video one frame per timer tick, so the window stays responsive.
 
     ``grab(frame)`` must show ``frame`` and return the viewport's QImage. MP4 when the encoder is available
-    (written to a temporary file, renamed at the end), else PNG frames in the folder ``<name>_frames``.
-    Signals: ``progress(done, total)``, ``finished(path)``, ``failed(exception, details)``.
+    (written to a temporary file, renamed at the end), else PNG frames in the folder ``<name>_frames``; ``note``
+    then says why (after :meth:`start`). Signals: ``progress(done, total)``, ``finished(path)``,
+    ``failed(exception, details)``, ``cancelled(frames written)`` (a cancelled MP4 leaves no file; PNG frames
+    written stay).
     """
 
     progress = Signal(int, int)
     finished = Signal(str)
     failed = Signal(object, str)
+    cancelled = Signal(int)
 
     def __init__(self, path, frames, grab, fps: float, parent=None):
         super().__init__(parent)
@@ -118,12 +124,18 @@ class VideoExport(QObject):
         self._stack = contextlib.ExitStack()
         self._writer = None
         self._folder = None
+        self.note = ""
+        self.running = False
+        self._stepping = False
         self._timer = QTimer(self)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self._step)
 
     def start(self) -> None:
-        write_frames = _encoder() if self.path.suffix.lower() == ".mp4" else None
+        if self.path.suffix.lower() == ".mp4":
+            write_frames, why = _encoder()
+        else:
+            write_frames, why = None, f"only MP4 videos are encoded, not {self.path.suffix or 'files without suffix'}"
         if write_frames is not None:
             self._temporary = self._stack.enter_context(atomic_path(self.path))
             self._write_frames = write_frames
@@ -132,37 +144,61 @@ class VideoExport(QObject):
             if not self._folder.parent.is_dir():
                 raise DataError("the folder does not exist", file=self._folder.parent)
             self._folder.mkdir(exist_ok=True)
+            self.note = f"{why}: PNG frames are written to {self._folder} instead of {self.path.name}"
+        self.running = True
         self._timer.start()
 
     def cancel(self) -> None:
-        self._fail(RuntimeError("video export cancelled"), "cancelled by the user")
+        """Stop after the frame being written; an MP4 is not written, PNG frames written so far stay."""
+        if not self.running:
+            return
+        self.running = False
+        self._timer.stop()
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                self._writer.close()
+        error = RuntimeError("video export cancelled")      # makes atomic_path remove the temporary file
+        self._stack.__exit__(type(error), error, None)
+        self.cancelled.emit(self._done)
 
     def _step(self) -> None:
+        if self._stepping or not self.running:      # a progress dialog may turn the event loop inside a step
+            return
+        self._stepping = True
         try:
-            image = self.grab(self.frames[self._done]).convertToFormat(QImage.Format.Format_RGB888)
-            if self._folder is not None:
-                save_png(self._folder / f"frame_{self._done + 1:05d}.png", image)
-            else:
-                w, h = image.width() // 2 * 2, image.height() // 2 * 2      # the encoder needs even sizes
-                rows = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), image.bytesPerLine())
-                rgb = np.ascontiguousarray(rows[:h, :3 * w])
-                if self._writer is None:
-                    self._writer = self._write_frames(str(self._temporary), (w, h), fps=self.fps, quality=8,
-                                                      macro_block_size=1)
-                    self._writer.send(None)
-                self._writer.send(rgb.tobytes())
+            self._write(self.grab(self.frames[self._done]).convertToFormat(QImage.Format.Format_RGB888))
             self._done += 1
-            self.progress.emit(self._done, len(self.frames))
-            if self._done == len(self.frames):
+            last = self._done == len(self.frames)
+            if last:
+                self.running = False
                 self._timer.stop()
                 if self._writer is not None:
                     self._writer.close()
                 self._stack.close()
-                self.finished.emit(str(self._folder or self.path))
         except Exception as exc:
             self._fail(exc, traceback.format_exc())
+            return
+        finally:
+            self._stepping = False
+        self.progress.emit(self._done, len(self.frames))
+        if last:
+            self.finished.emit(str(self._folder or self.path))
+
+    def _write(self, image: QImage) -> None:
+        if self._folder is not None:
+            save_png(self._folder / f"frame_{self._done + 1:05d}.png", image)
+            return
+        w, h = image.width() // 2 * 2, image.height() // 2 * 2      # the encoder needs even sizes
+        rows = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), image.bytesPerLine())
+        rgb = np.ascontiguousarray(rows[:h, :3 * w])
+        if self._writer is None:
+            self._writer = self._write_frames(str(self._temporary), (w, h), fps=self.fps, quality=8,
+                                              macro_block_size=1)
+            self._writer.send(None)
+        self._writer.send(rgb.tobytes())
 
     def _fail(self, exc, details: str) -> None:
+        self.running = False
         self._timer.stop()
         if self._writer is not None:
             with contextlib.suppress(Exception):

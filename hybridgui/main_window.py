@@ -14,6 +14,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QVBoxLayout, QWidget
 
 from engine.analysis.gait_phases import side_of, stance_phases
+from engine.errors import HybridLabError
 from engine.io.open import open_model
 from engine.io.open_trial import open_trial
 from engine.model.summary import describe_model
@@ -23,7 +24,7 @@ from . import menus
 from .amputation_editor import AmputationEditor
 from .curves.view import CurvesView
 from .document import Document
-from .error_dialog import show_error
+from .error_dialog import error_text, show_error
 from .events_panel import EventsPanel
 from .inspector import Inspector
 from .progress_panel import ProgressPanel
@@ -40,6 +41,10 @@ MODEL_SUFFIXES = (".osim", ".yaml", ".yml")
 TRIAL_SUFFIXES = (".c3d", ".trc")
 
 
+class AnalysisRunning(HybridLabError):
+    """Opening something while the analysis runs (its result would belong to what was open before)."""
+
+
 class MainWindow(QMainWindow):
     """HybridLab's window. ``store`` keeps the layout and recent files (default: the user's settings)."""
 
@@ -52,7 +57,9 @@ class MainWindow(QMainWindow):
         self.document = Document(self)
         self.runner = AnalysisRunner(self)
         self.session_path: str | None = None
+        self._analysed = None                 # (model, trial) of the running analysis
         self.last_error = None
+        self.reported: list[str] = []          # every error shown, as "title: sentence"
         self.blade_colouring = "bending moment"      # shown when the analysis gives it, else the plain blade
         # centre: the 3D view and the timeline
         self.scene = Scene()
@@ -112,10 +119,13 @@ class MainWindow(QMainWindow):
         self.runner.cancelled.connect(lambda: self.statusBar().showMessage("Analysis cancelled; the results shown "
                                                                            "are unchanged.", 8000))
         self.runner.ended.connect(lambda: self.progress.set_running(False))
-        self.amputation.model_edited.connect(self.document.set_model)
+        self.amputation.model_edited.connect(
+            lambda model: self.attempt("Cannot show the edited model", self.document.set_model, model))
         self.amputation.save_requested.connect(lambda: menus.save_model_dialog(self))
         self.amputation.failed.connect(lambda exc: self.report(exc, "Cannot edit the muscles"))
         self.events.failed.connect(lambda exc: self.report(exc, "Events"))
+        self.settings_panel.notice.connect(lambda text: self.statusBar().showMessage(text, 20000))
+        self.curves.notice.connect(lambda text: self.statusBar().showMessage(text, 15000))
         self.restore_layout()
         self._on_content()
 
@@ -128,7 +138,9 @@ class MainWindow(QMainWindow):
 
     # ---------------------------------------------------------------- errors
     def report(self, exc: BaseException, title: str, details: str | None = None):
-        """Show ``exc`` as a message (details expandable); the message box is kept as ``last_error``."""
+        """Show ``exc`` as a message (details expandable); the message box is kept as ``last_error``, the
+        sentence added to ``reported``."""
+        self.reported.append(f"{title}: {error_text(exc)}")
         self.last_error = show_error(self, title, exc, details)
         return self.last_error
 
@@ -141,9 +153,20 @@ class MainWindow(QMainWindow):
             return None
 
     # ---------------------------------------------------------------- opening
+    def _check_idle(self, what) -> None:
+        """Raise AnalysisRunning while an analysis runs: what it returns belongs to what is open now."""
+        if self.runner.running:
+            raise AnalysisRunning("the analysis is running: cancel it (Esc) or wait for it to end, then open "
+                                  "again", file=what)
+
     def open_paths(self, paths) -> None:
-        """Open files by their type: models, trials (a TRC with its loads .xml and GRF .mot), sessions, results."""
+        """Open files by their type: models, trials (a TRC with its loads .xml and GRF .mot), sessions, results.
+        Nothing is opened while the analysis runs (one message says so)."""
         paths = [Path(p) for p in paths]
+        if self.runner.running and paths:
+            self.report(AnalysisRunning("the analysis is running: cancel it (Esc) or wait for it to end, then "
+                                        "open " + ", ".join(p.name for p in paths) + " again"), "Cannot open")
+            return
         by = {s: [p for p in paths if p.suffix.lower() == s] for s in {p.suffix.lower() for p in paths}}
         for p in by.get(".hls", []):
             self.attempt("Cannot open the session", self.open_session, p)
@@ -162,11 +185,13 @@ class MainWindow(QMainWindow):
                 self.statusBar().showMessage(f"{p.name}: not a model, trial, session or results file", 8000)
 
     def open_model_file(self, path) -> None:
+        self._check_idle(path)
         model = open_model(path)
         self.document.set_inputs(model=model, model_path=str(path))
         self.add_recent(path)
 
     def open_trial_file(self, path, grf=None, external_loads=None) -> None:
+        self._check_idle(path)
         trial = open_trial(path, grf=grf, external_loads=external_loads)
         if external_loads is not None:
             from engine.io.external_loads import load_external_loads
@@ -178,6 +203,7 @@ class MainWindow(QMainWindow):
 
     def open_results(self, path) -> None:
         from engine.analysis.results_file import load_result
+        self._check_idle(path)
         result, settings = load_result(path)
         self.document.set_inputs(model=result.model, trial=result.trial)
         self.document.set_result(result, settings)
@@ -186,6 +212,7 @@ class MainWindow(QMainWindow):
     def open_demo(self) -> None:
         """The bundled demo with its results already computed, at mid-stance on the blade."""
         from engine.demo import demo_files, demo_results
+        self._check_idle(None)
         result, settings = demo_results()
         self.document.set_inputs(model=result.model, trial=result.trial, model_path=str(demo_files().model),
                                  trial_path=str(demo_files().trial))
@@ -198,6 +225,7 @@ class MainWindow(QMainWindow):
 
     def add_contacts_file(self, path) -> None:
         from engine.io.contacts_file import load_contacts
+        self._check_idle(path)
         self.document.set_inputs(model=load_contacts(path, self.document.model), model_path=self.document.model_path)
 
     # ---------------------------------------------------------------- sessions
@@ -219,13 +247,18 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Session saved to {path}", 5000)
 
     def open_session(self, path) -> None:
+        self._check_idle(path)
         s = load_session(path)
         doc = self.document
         if s.settings is not None:
             doc.settings = s.settings
-        doc.set_inputs(model=s.model, trial=s.trial, model_path=s.model_path, trial_path=s.trial_path)
-        if s.result is not None:
+        if s.result is None:
+            doc.set_inputs(model=s.model, trial=s.trial, model_path=s.model_path, trial_path=s.trial_path)
+        else:       # the result with its own model, then the muscle edits made after the analysis, if any
+            doc.set_inputs(model=s.result.model, trial=s.trial, model_path=s.model_path, trial_path=s.trial_path)
             doc.set_result(s.result, s.settings)
+            if s.model is not None and s.model is not s.result.model:
+                doc.set_model(s.model)
         doc.set_events(s.events)
         if s.layout:
             self.restoreState(s.layout)
@@ -260,11 +293,20 @@ class MainWindow(QMainWindow):
             return False
         self.progress.reset()
         self.progress.set_running(True)
+        self._analysed = (doc.model, doc.trial)
         self.runner.start(doc.model, doc.trial, settings)
         return True
 
     def _on_analysed(self, result, settings) -> None:
-        self.document.set_result(result, settings)
+        doc = self.document
+        model, trial = self._analysed
+        if doc.model is not model or doc.trial is not trial:      # e.g. muscles edited while it ran
+            changed = "model" if doc.model is not model else "trial"
+            self.progress.message.setText(f"done, but the {changed} changed while it ran: its results are not shown")
+            self.statusBar().showMessage(f"The analysis ended, but the {changed} was changed while it ran: its results "
+                                         "are not shown; run it again.", 15000)
+            return
+        doc.set_result(result, settings)
         self.statusBar().showMessage(f"Analysis done: {result.ik.n_frames} frames.", 8000)
 
     def _on_analysis_failed(self, exc, details: str) -> None:
@@ -311,6 +353,11 @@ class MainWindow(QMainWindow):
         self.set_blade_colouring(self.blade_colouring)
         self._update_stances()
         self._update_status()
+        missing = self.scene.missing_meshes
+        if missing and (previous is None or previous.model is not doc.model):
+            self.statusBar().showMessage(f"{len(missing)} mesh file{'s' if len(missing) != 1 else ''} not found or "
+                                         "not readable: those bodies are drawn as generated shapes (see the "
+                                         "warnings at the right)", 15000)
         self.setWindowTitle("HybridLab - " + " / ".join(Path(p).name for p in (doc.model_path, doc.trial_path) if p))
         self.view.request_render()
 
@@ -323,6 +370,8 @@ class MainWindow(QMainWindow):
             parts.append(lines[1].strip())
             warnings += list(doc.trial.warnings)
         warnings += doc.notes
+        warnings += self.scene.missing_meshes
+        warnings += [f"analysis settings: {u}; kept as loaded" for u in self.settings_panel.unshown]
         self.status_summary.setText("   |   ".join(parts))
         self.status_summary.setToolTip(describe_model(doc.model) + ("\n\n" + describe_trial(doc.trial)
                                                                     if doc.trial is not None else ""))

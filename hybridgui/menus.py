@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressDialog
 
 from engine import __version__
 from engine.analysis.series import result_series
@@ -162,11 +163,16 @@ def _add_contacts(window) -> None:
         window.attempt("Cannot add the contact candidates", window.add_contacts_file, path)
 
 
+def _tell(window, text: str) -> None:
+    """Say in the status bar why a command does nothing."""
+    window.statusBar().showMessage(text, 8000)
+
+
 def _ik_setup(window) -> None:
-    from engine.cli.analyze import ik_settings_from_setup
-    from engine.io.setup_xml import read_ik_setup
     if window.document.model is None:
+        _tell(window, "Open a model first: the IK setup's marker weights are matched to its markers.")
         return
+    from engine.io.setup_xml import ik_settings_from_setup, read_ik_setup
     path, _ = QFileDialog.getOpenFileName(window, "OpenSim IK setup", "", "IK setup (*.xml)")
     if not path:
         return
@@ -190,6 +196,7 @@ def save_session_dialog(window, path) -> None:
 def save_model_dialog(window) -> None:
     from engine.io.model_file import save_model
     if window.document.model is None:
+        _tell(window, "No model to save: open a model first.")
         return
     path, _ = QFileDialog.getSaveFileName(window, "Save the model", "", "HybridLab model (*.yaml)")
     if path:
@@ -210,6 +217,7 @@ def export_csv_dialog(window, shown: bool) -> None:
 
 def export_opensim_dialog(window) -> None:
     if window.document.result is None:
+        _tell(window, "Nothing to export: run the analysis first.")
         return
     folder = QFileDialog.getExistingDirectory(window, "Folder for the OpenSim files")
     if folder:
@@ -219,6 +227,7 @@ def export_opensim_dialog(window) -> None:
 def export_figure_dialog(window) -> None:
     panel = window.curves.current_panel()
     if panel is None:
+        _tell(window, "No plot to export: run the analysis first (the plots show its results).")
         return
     path, _ = QFileDialog.getSaveFileName(window, "Export the plot", f"{panel.group}.png", FIGURES)
     if path:
@@ -235,6 +244,8 @@ def _save_image(window, what: str, grab) -> None:
 def export_video_dialog(window) -> None:
     doc = window.document
     if doc.n_frames < 2:
+        _tell(window, "No playback to export: open a trial (a video needs at least two frames)." if doc.n_frames
+              else "No playback to export: open a model and a trial first.")
         return
     path, _ = QFileDialog.getSaveFileName(window, "Export a video", "playback.mp4", "MP4 video (*.mp4)")
     if path:
@@ -242,7 +253,9 @@ def export_video_dialog(window) -> None:
 
 
 def start_video(window, path, fps: float | None = None) -> exports.VideoExport:
-    """Export the playback of every frame at its real rate (or ``fps``); returns the running export."""
+    """Export the playback of every frame at its real rate (or ``fps``) with a progress dialog that can cancel
+    it (kept as ``window.video_dialog``, window-modal so that nothing changes while it runs); returns the
+    running export."""
     doc = window.document
 
     def grab(frame):
@@ -251,9 +264,31 @@ def start_video(window, path, fps: float | None = None) -> exports.VideoExport:
 
     rate = fps or (doc.n_frames - 1) / max(float(doc.time[-1] - doc.time[0]), 1e-9)
     video = exports.VideoExport(path, range(doc.n_frames), grab, rate, window)
-    video.progress.connect(lambda done, total: window.statusBar().showMessage(f"Video: frame {done} of {total}"))
-    video.finished.connect(lambda where: window.statusBar().showMessage(f"Video written to {where}", 8000))
-    video.failed.connect(lambda exc, details: window.report(exc, "The video export failed", details))
     video.start()
-    window.video_export = video
+    note = f" ({video.note})" if video.note else ""
+    dialog = QProgressDialog(f"Writing the video {Path(path).name}{note}", "Cancel", 0, doc.n_frames, window)
+    dialog.setWindowTitle("Video export")
+    dialog.setWindowModality(Qt.WindowModality.WindowModal)
+    dialog.setMinimumDuration(0)
+    dialog.setAutoReset(False)
+    dialog.setAutoClose(False)
+    dialog.canceled.connect(video.cancel)
+    dialog.show()
+
+    def ended(text: str | None) -> None:
+        dialog.canceled.disconnect(video.cancel)
+        dialog.reset()
+        dialog.hide()
+        if text:
+            window.statusBar().showMessage(text, 15000)
+
+    video.progress.connect(lambda done, total: (dialog.setValue(done), window.statusBar().showMessage(
+        f"Video: frame {done} of {total}{note}")))
+    video.finished.connect(lambda where: ended(f"Video written to {where}{note}"))
+    video.cancelled.connect(lambda done: ended(
+        "Video export cancelled: no video written." if not video.note
+        else f"Video export cancelled: {done} PNG frame{'s' if done != 1 else ''} written to {video.path.stem}_frames "
+             "stay there."))
+    video.failed.connect(lambda exc, details: (ended(None), window.report(exc, "The video export failed", details)))
+    window.video_export, window.video_dialog = video, dialog
     return video

@@ -1,5 +1,6 @@
-"""Fixtures of the application tests: the work to show (the bundled demo when its files exist, else gait2354
-walk1 analysed as ``hybrid analyze`` does), windows with their own settings file, and image checks.
+"""Fixtures of the application tests: the work to show (the bundled demo, shipped in ``engine/demo/resources``),
+windows with their own settings file, and image checks. Tests that want other data (gait2354) open it
+themselves.
 
 The Qt platform is chosen as the application chooses it: the offscreen platform without a display (the 3D view
 then renders off screen through EGL), the real one under a display or Xvfb.
@@ -16,34 +17,19 @@ prepare_environment(screenshot=False)
 from PySide6.QtCore import QSettings  # noqa: E402  (after the platform is chosen)
 
 from engine.analysis.gait_phases import side_of, stance_phases  # noqa: E402
-from engine.demo import demo_files  # noqa: E402
-from tests.analysis import gait2354_result  # noqa: E402
-
-
-def demo_available() -> bool:
-    f = demo_files()
-    return all(p.is_file() for p in (f.model, f.trial, f.results))
-
-
-needs_demo = pytest.mark.skipif(not demo_available(), reason="the demo files are not built ('hybrid make-demo')")
+from engine.demo import demo_inputs, demo_results  # noqa: E402
 
 
 @pytest.fixture(scope="session")
-def work(shared_data):
-    """``(result, settings)`` shown by the tests: the demo's shipped results, else gait2354 analysed."""
-    if demo_available():
-        from engine.demo import demo_results
-        return demo_results()
-    return gait2354_result.analysed(str(shared_data))
+def work():
+    """``(result, settings)`` shown by the tests: the demo's shipped results."""
+    return demo_results()
 
 
 @pytest.fixture(scope="session")
-def inputs(shared_data):
-    """``(model, trial, settings)`` to analyse: the demo's, else gait2354's."""
-    if demo_available():
-        from engine.demo import demo_inputs
-        return demo_inputs()
-    return gait2354_result.inputs(str(shared_data))
+def inputs():
+    """``(model, trial, settings)`` to analyse: the demo's."""
+    return demo_inputs()
 
 
 @pytest.fixture
@@ -91,10 +77,15 @@ def mid_stance(result) -> float:
     return 0.5 * (a + b)
 
 
-def drawn_fraction(image, background) -> float:
-    """Fraction of pixels of ``image`` that differ from ``background`` (QImages of one size) by more than 30."""
+def differing(image, other) -> np.ndarray:
+    """Which pixels of ``image`` differ from ``other`` (QImages of one size) by more than 30 (RGB summed)."""
     def rgb(im):
         im = im.convertToFormat(im.Format.Format_RGB888)
         rows = np.frombuffer(im.constBits(), np.uint8).reshape(im.height(), im.bytesPerLine())
         return rows[:, :3 * im.width()].reshape(im.height(), im.width(), 3).astype(int)
-    return float((np.abs(rgb(image) - rgb(background)).sum(axis=2) > 30).mean())
+    return np.abs(rgb(image) - rgb(other)).sum(axis=2) > 30
+
+
+def drawn_fraction(image, background) -> float:
+    """Fraction of pixels of ``image`` that differ from ``background`` (QImages of one size) by more than 30."""
+    return float(differing(image, background).mean())

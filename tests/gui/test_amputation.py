@@ -65,3 +65,36 @@ def test_an_impossible_edit_is_a_message(editor_window):
     window.amputation.apply_preset()          # the triceps surae end on the heel: they do not reach below it
     assert window.last_error.isVisible() and "med_gas_r" in window.last_error.text()
     assert window.document.model is before
+
+
+def test_the_undo_history_ends_when_another_model_opens(editor_window, shared_data):
+    window = editor_window
+    editor, doc = window.amputation, window.document
+    editor.apply_preset()
+    assert editor.undo_button.isEnabled()
+    window.open_model_file(shared_data / "opensim" / "gait2354" / "subject01_simbody.osim")
+    fresh = doc.model
+    assert not editor.undo_button.isEnabled()
+    editor.undo()                                   # nothing to undo on this model
+    assert doc.model is fresh and window.last_error is None
+    editor.apply_preset()                           # its own edits can be undone
+    editor.undo()
+    assert doc.model == fresh and not editor.undo_button.isEnabled()
+
+
+def test_a_failed_undo_is_a_message(editor_window, monkeypatch):
+    from engine.errors import ModelError
+    from hybridgui import amputation_editor
+    window = editor_window
+    editor, doc = window.amputation, window.document
+    editor.apply_preset()
+    edited = doc.model
+
+    def fail(model, changes):
+        raise ModelError("the muscle cannot be put back", "muscle 'tib_ant_r'")
+
+    monkeypatch.setattr(amputation_editor, "undo_edits", fail)
+    editor.undo()
+    box = window.last_error
+    assert box.isVisible() and "muscle 'tib_ant_r': the muscle cannot be put back" in box.text()
+    assert doc.model is edited and editor.undo_button.isEnabled()      # nothing changed, the edit can be retried

@@ -4,6 +4,7 @@ import copy
 import dataclasses
 
 import numpy as np
+import pytest
 from PySide6.QtCore import QTimer
 
 
@@ -79,3 +80,71 @@ def test_a_failed_analysis_shows_why_and_keeps_the_results(shown, qtbot):
     assert "Traceback" in box.detailedText()
     assert window.document.result is before and np.array_equal(before.ik.q, q_before)
     qtbot.waitUntil(lambda: window.progress.run.isEnabled())
+
+
+def _run_with_many_reports(window, inputs, during, qtbot):
+    """Run the analysis of the demo, calling ``during()`` at its first inverse-kinematics report."""
+    _open_inputs(window, inputs)
+    settings = copy.deepcopy(inputs[2])
+    settings.ik.chunk = 2
+    window.settings_panel.set_settings(settings, [m.name for m in window.document.model.markers])
+    calls = []
+
+    def once(p):
+        if p.stage == "inverse kinematics" and not calls:
+            calls.append(p)
+            during()
+
+    window.runner.progress.connect(once)
+    with qtbot.waitSignal(window.runner.finished, timeout=240_000):
+        assert window.run_analysis()
+    assert calls, "the analysis ended before the action"
+    qtbot.waitUntil(lambda: window.progress.run.isEnabled())
+
+
+def test_nothing_opens_while_the_analysis_runs(make_window, inputs, shared_data, qtbot):
+    window = make_window()
+    other = shared_data / "opensim" / "gait2354" / "subject01_simbody.osim"
+    _run_with_many_reports(window, inputs, lambda: window.open_paths([other]), qtbot)
+    doc = window.document
+    assert doc.model is inputs[0] and doc.model_path is None      # the demo's model stayed open
+    assert doc.result is not None and doc.result.model is doc.model and doc.Q.shape[1] == doc.model.nq
+    box = window.last_error
+    assert box.isVisible() and "analysis is running" in box.text() and "subject01_simbody.osim" in box.text()
+    window.last_error = None
+    _run_with_many_reports(window, inputs, lambda: window.attempt("Cannot open the demo", window.open_demo), qtbot)
+    assert "analysis is running" in window.last_error.text() and window.document.result.model is inputs[0]
+
+
+def test_a_result_of_a_model_changed_while_it_ran_is_not_shown(make_window, inputs, qtbot):
+    from engine.muscles.edits import RemoveMuscle, apply_edits
+    window = make_window()
+    doc = window.document
+    edited = []
+
+    def edit():
+        model, _ = apply_edits(doc.model, [RemoveMuscle(doc.model.muscles[0].name)])
+        edited.append(model)
+        doc.set_model(model)
+
+    _run_with_many_reports(window, inputs, edit, qtbot)
+    assert doc.model is edited[0] and doc.result is None          # the result of the unedited model is not shown
+    assert "the model was changed while it ran" in window.statusBar().currentMessage()
+    assert "not shown" in window.progress.message.text()
+
+
+def test_the_document_never_pairs_a_result_with_another_model(make_window, work, shared_data):
+    from engine.io.open import open_model
+    window = make_window()
+    doc = window.document
+    result, settings = work
+    other = open_model(shared_data / "opensim" / "gait2354" / "subject01_simbody.osim")
+    doc.set_inputs(model=other, trial=result.trial)
+    with pytest.raises(ValueError, match="'hybridlab_athlete' cannot be shown with the model"):
+        doc.set_result(result, settings)
+    assert doc.result is None and doc.model is other
+    doc.set_inputs(model=result.model, trial=result.trial)
+    doc.set_result(result, settings)
+    with pytest.raises(ValueError, match="does not have the coordinates"):
+        doc.set_model(other)                     # an edited model must keep the result's coordinates
+    assert doc.model is result.model and doc.result is result

@@ -1,14 +1,11 @@
-"""First launch: without arguments the application opens the bundled demo with its results already computed
-(needs the demo files, built by 'hybrid make-demo')."""
+"""First launch: without arguments the application opens the bundled demo (shipped in engine/demo/resources)
+with its results already computed; ``--time`` goes to that time, or says why it cannot."""
 from hybridgui.app import _open, build_parser
 
-from .conftest import needs_demo
 
-
-@needs_demo
 def test_first_launch_shows_the_demo_with_its_results(make_window):
     window = make_window()
-    _open(window, build_parser().parse_args([]))
+    assert _open(window, build_parser().parse_args([])) == []
     doc = window.document
     assert window.last_error is None
     assert doc.result is not None and doc.model.rods, "the demo's athlete runs on a blade"
@@ -19,11 +16,30 @@ def test_first_launch_shows_the_demo_with_its_results(make_window):
     assert "bending moment" in window.scene.layers["blade"].available_colourings()
 
 
-@needs_demo
 def test_time_option_goes_to_that_time(make_window):
     window = make_window()
     _open(window, build_parser().parse_args([]))
     doc = window.document
     t = float(doc.time[0] + 0.37 * (doc.time[-1] - doc.time[0]))
-    _open(window, build_parser().parse_args(["--time", str(t)]))
+    assert _open(window, build_parser().parse_args(["--time", str(t)])) == []
     assert abs(doc.current_time - t) <= 0.5 * (doc.time[1] - doc.time[0]) + 1e-12
+
+
+def test_a_time_outside_the_frames_is_refused_not_clamped(make_window):
+    window = make_window()
+    _open(window, build_parser().parse_args([]))
+    doc = window.document
+    before = doc.frame
+    late = float(doc.time[-1]) + 5.0
+    problems = _open(window, build_parser().parse_args(["--time", str(late)]))
+    assert len(problems) == 1 and "outside the frames" in problems[0] and f"{late:g}" in problems[0]
+    assert doc.frame == before                      # not moved to the last frame
+    assert "outside the frames" in window.statusBar().currentMessage()
+
+
+def test_a_file_that_cannot_be_opened_is_a_problem(make_window, tmp_path):
+    window = make_window()
+    missing = tmp_path / "nowhere.osim"
+    problems = _open(window, build_parser().parse_args([str(missing)]))
+    assert len(problems) == 1 and problems[0].startswith("Cannot open the model") and "nowhere.osim" in problems[0]
+    assert window.document.model is None

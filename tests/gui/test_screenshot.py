@@ -1,5 +1,6 @@
 """What a user sees: PNGs of the whole window at mid-stance with a drawn (not blank) 3D view, the blade drawn
-bent by its strains, and ``hybridgui --screenshot`` working without a screen."""
+bent by its strains, and ``hybridgui --screenshot`` working without a screen: it shows the demo at first launch,
+goes to ``--time``, and exits with an error (writing nothing) when it cannot open what it was given."""
 import os
 import shutil
 import subprocess
@@ -11,11 +12,12 @@ from PySide6.QtCore import QRect
 from PySide6.QtGui import QImage
 
 from engine.display.rod_surface import rod_surface
-from hybridgui.screenshot import save_window
+from hybridgui.app import SIZE
+from hybridgui.screenshot import save_window, window_image
 from hybridgui.viewport.scene import LAYERS, Content
 from tests.muscles.path_models import wrap_model
 
-from .conftest import demo_available, drawn_fraction, mid_stance, needs_demo
+from .conftest import differing, drawn_fraction, mid_stance
 
 SHOTS = os.environ.get("HYBRIDLAB_SCREENSHOTS")    # also keep the PNGs there, to look at them
 
@@ -50,7 +52,7 @@ def _tip_moved(model, data, rod, q, drawn_tip) -> float:
 def test_window_at_mid_stance(shown, tmp_path):
     window, doc = shown, shown.document
     doc.set_time(mid_stance(doc.result))
-    path = tmp_path / ("demo_mid_stance.png" if demo_available() else "gait2354_mid_stance.png")
+    path = tmp_path / "demo_mid_stance.png"
     save_window(window, path)
     _keep(path)
     picture = QImage(str(path))
@@ -68,7 +70,6 @@ def test_window_at_mid_stance(shown, tmp_path):
     assert any(a.GetVisibility() for a in layers["grf"].actors)
 
 
-@needs_demo
 def test_blade_bent_at_mid_stance(shown):
     window, doc = shown, shown.document
     doc.set_time(mid_stance(doc.result))
@@ -103,19 +104,30 @@ def test_blade_is_drawn_with_the_rod_strains(make_window):
 
 
 def _run_app(*args, cwd):
-    env = dict(os.environ)
+    """``hybridgui ARGS`` in a new process, with settings (layout, recent files) of its own under ``cwd``."""
+    env = dict(os.environ, XDG_CONFIG_HOME=str(Path(cwd) / "config"))
     return subprocess.run([sys.executable, "-m", "hybridgui.app", *map(str, args)], capture_output=True, text=True,
                           env=env, cwd=cwd, timeout=300)
 
 
+def _time_shown(done) -> float:
+    """The time the screenshot command says it showed (its last line: 'wrote FILE at T s (frame i of n)')."""
+    line = done.stdout.strip().splitlines()[-1]
+    assert " wrote " in line, done.stdout
+    return float(line.split(" at ")[-1].split(" s ")[0])
+
+
 def test_screenshot_command_without_a_screen(shown, tmp_path):
     window, doc = shown, shown.document
+    doc.set_frame(0)                        # the session is saved at the first frame, --time asks for another
     session = tmp_path / "work.hls"
     window.save_session(session)
     out = tmp_path / "from_session.png"
     t = mid_stance(doc.result)
+    assert doc.frame_at(t) > 5
     done = _run_app("--session", session, "--time", t, "--screenshot", out, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
+    assert abs(_time_shown(done) - doc.time[doc.frame_at(t)]) < 1e-6       # --time was applied
     picture = QImage(str(out))
     assert (picture.width(), picture.height()) == (1600, 1000)
     _keep(out)
@@ -123,13 +135,50 @@ def test_screenshot_command_without_a_screen(shown, tmp_path):
     assert len(np.unique(pixels.reshape(-1)[: 3 * (len(pixels) // 3)].reshape(-1, 3), axis=0)) > 500
 
 
-@needs_demo
-def test_first_launch_screenshot_shows_the_demo(tmp_path):
+def test_first_launch_screenshot_shows_the_demo(make_window, tmp_path):
     out = tmp_path / "first_launch.png"
     done = _run_app("--screenshot", out, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert QImage(str(out)).width() == 1600
     _keep(out)
+    picture = QImage(str(out)).convertToFormat(QImage.Format.Format_RGB888)
+    assert (picture.width(), picture.height()) == SIZE
+    # the same window in this process, on the demo: its 3D view is where the picture's must be
+    window = make_window()
+    window.resize(*SIZE)
+    window.open_demo()
+    assert abs(_time_shown(done) - window.document.current_time) < 1e-6      # at the demo's starting time
+    view = QRect(window.view.mapTo(window, window.view.rect().topLeft()), window.view.size())
+    shown = picture.copy(view)
+
+    def drawn(**hidden) -> QImage:
+        """The 3D view of the demo as this process draws it, with the ``hidden`` layers hidden."""
+        for name, off in hidden.items():
+            window.set_layer_visible(name, not off)
+        image = window_image(window).convertToFormat(QImage.Format.Format_RGB888).copy(view)
+        for name in hidden:
+            window.set_layer_visible(name, True)
+        return image
+
+    expected = drawn()
+    same = drawn_fraction(shown, expected)
+    assert same < 0.01, f"the picture's 3D view is not the demo's ({100 * same:.2f} % of its pixels differ)"
+    assert drawn_fraction(shown, _background(window).convertToFormat(QImage.Format.Format_RGB888)) > 0.03
+    for layer in ("blade", "bodies"):     # the blade and the skeleton are in the picture, where they are drawn here
+        where = differing(expected, drawn(**{layer: True}))
+        assert where.sum() > 500, f"the demo's {layer} covers only {where.sum()} pixels"
+        agree = 1.0 - differing(shown, expected)[where].mean()
+        assert agree > 0.9, f"only {100 * agree:.0f} % of the {layer}'s pixels are in the picture"
+
+
+def test_screenshot_command_fails_when_it_cannot_open(tmp_path):
+    out = tmp_path / "broken.png"
+    done = _run_app(tmp_path / "missing.osim", "--screenshot", out, cwd=tmp_path)
+    assert done.returncode == 1
+    assert "missing.osim" in done.stderr and "no screenshot written" in done.stderr
+    assert not out.exists()
+    done = _run_app("--time", "1000", "--screenshot", out, cwd=tmp_path)       # the demo lasts a few seconds
+    assert done.returncode == 1 and "--time 1000 s lies outside the frames" in done.stderr
+    assert not out.exists()
 
 
 def test_hybrid_gui_command_help():

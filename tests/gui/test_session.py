@@ -72,3 +72,21 @@ def test_a_failed_save_keeps_the_previous_file(shown, tmp_path, monkeypatch):
     shown.attempt("Cannot save the session", shown.save_session, path)
     assert shown.last_error.isVisible() and "No space left on device" in shown.last_error.text()
     assert path.read_bytes() == before and not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+def test_muscles_edited_after_the_analysis_open_again_with_their_result(shown, make_window, tmp_path):
+    from engine.muscles.edits import RemoveMuscle, apply_edits
+    window, doc = shown, shown.document
+    result = doc.result
+    removed = doc.model.muscles[0].name
+    edited, _ = apply_edits(doc.model, [RemoveMuscle(removed)])
+    doc.set_model(edited)                   # the amputation editor keeps the result of the same coordinates
+    path = tmp_path / "edited.hls"
+    window.save_session(path)
+    other = make_window()
+    other.open_session(path)
+    d = other.document
+    assert other.last_error is None
+    assert d.model == edited and removed not in [m.name for m in d.model.muscles]
+    assert d.result.model == result.model and removed in [m.name for m in d.result.model.muscles]
+    assert _arrays_equal(d.result.ik, result.ik)
