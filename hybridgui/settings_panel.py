@@ -1,5 +1,11 @@
 """The analysis settings: IK marker weights, filter cut-off, lab axes, QP weights, friction, contact
-thresholds and muscle options; edits an ``engine.analysis.pipeline.AnalysisSettings``."""
+thresholds and muscle options; edits an ``engine.analysis.pipeline.AnalysisSettings``.
+
+Every field shows the value it was given exactly (numbers with up to 12 decimals, weights as Python writes
+them) over the range the engine accepts. A loaded value a field cannot show (more decimals, out of the field's
+range, not one of its choices) is kept as it was, said in ``unshown`` and by ``notice``, until the user changes
+that field.
+"""
 from __future__ import annotations
 
 import copy
@@ -21,7 +27,8 @@ class FloatEdit(QLineEdit):
 
     def __init__(self, value: float = 0.0, parent=None):
         super().__init__(parent)
-        validator = QDoubleValidator(0.0, 1e12, 12, self)
+        validator = QDoubleValidator(self)       # any number of decimals
+        validator.setBottom(0.0)
         validator.setNotation(QDoubleValidator.Notation.ScientificNotation)
         self.setValidator(validator)
         self.set_value(value)
@@ -33,27 +40,56 @@ class FloatEdit(QLineEdit):
             raise SettingsError(f"{self.toolTip() or 'a setting'}: {self.text()!r} is not a number") from None
 
     def set_value(self, value: float) -> None:
-        self.setText(f"{value:g}")
+        """Show ``value`` exactly (the shortest text that reads back as the same number)."""
+        self.setText(_text(value))
 
 
-def _spin(lo, hi, step, decimals, suffix="", tip=""):
-    box = QDoubleSpinBox()
-    box.setRange(lo, hi)
-    box.setSingleStep(step)
-    box.setDecimals(decimals)
-    box.setSuffix(suffix)
-    box.setToolTip(tip)
-    return box
+def _text(value) -> str:
+    return repr(float(value))
+
+
+LARGEST = 1e9
+"""Upper end of the number fields whose values the engine does not bound above."""
+MOST = 2 ** 31 - 1
+"""Upper end of the whole-number fields (Qt's limit; the engine does not bound them above)."""
+
+
+class NumberBox(QDoubleSpinBox):
+    """A spin box showing its value with up to ``DECIMALS`` decimals, without trailing zeros."""
+
+    DECIMALS = 12
+
+    def __init__(self, lo, hi, step, suffix="", tip="", parent=None):
+        super().__init__(parent)
+        self.setDecimals(self.DECIMALS)
+        self.setRange(lo, hi)
+        self.setSingleStep(step)
+        self.setSuffix(suffix)
+        self.setToolTip(tip)
+
+    def textFromValue(self, value: float) -> str:
+        text = super().textFromValue(value)
+        point = self.locale().decimalPoint()
+        return text.rstrip("0").rstrip(point) if point in text else text
+
+
+def _integral(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and float(value).is_integer()
 
 
 class SettingsPanel(QScrollArea):
     """A form over the analysis settings; ``edited`` when the user changes a field."""
 
     edited = Signal()
+    notice = Signal(str)
+    """What the form could not show of the settings it was given (after :meth:`set_settings`)."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setWidgetResizable(True)
+        self._kept: dict = {}           # field -> the loaded value it cannot show, until the user changes it
+        self._loading = False
+        self.unshown: list[str] = []
         body = QWidget()
         layout = QVBoxLayout(body)
         self._base = AnalysisSettings()
@@ -77,9 +113,12 @@ class SettingsPanel(QScrollArea):
         # filtering
         motion = QGroupBox("Kinematic filter")
         form = QFormLayout(motion)
-        self.cutoff = _spin(0.0, 100.0, 0.5, 1, " Hz", "zero-lag Butterworth low-pass cut-off (0: no filter)")
+        self.cutoff = NumberBox(0.0, LARGEST, 0.5, " Hz", "zero-lag Butterworth low-pass cut-off, below half the "
+                                "sampling rate (checked when the analysis runs); 0: no filter")
+        self.cutoff.setSpecialValueText("none")
         self.order = QSpinBox()
-        self.order.setRange(1, 8)
+        self.order.setRange(1, MOST)
+        self.order.setToolTip("Butterworth order of each pass (a positive whole number)")
         form.addRow("Cut-off", self.cutoff)
         form.addRow("Order", self.order)
         layout.addWidget(motion)
@@ -87,11 +126,13 @@ class SettingsPanel(QScrollArea):
         qp = QGroupBox("Ground reactions (QP inverse dynamics)")
         form = QFormLayout(qp)
         self.estimate_grf = QCheckBox("Estimate ground reactions")
-        self.friction = _spin(0.01, 5.0, 0.05, 2, "", "friction coefficient mu")
+        self.friction = NumberBox(10.0 ** -NumberBox.DECIMALS, LARGEST, 0.05, "",
+                                  "friction coefficient mu (positive)")
         self.facets = QSpinBox()
-        self.facets.setRange(3, 32)
-        self.height = _spin(0.0, 0.5, 0.005, 3, " m", "a contact candidate may push below this height")
-        self.speed = _spin(0.0, 10.0, 0.1, 2, " m/s", "... and slower than this")
+        self.facets.setRange(3, MOST)
+        self.facets.setToolTip("faces of the friction pyramid (at least 3)")
+        self.height = NumberBox(0.0, LARGEST, 0.005, " m", "a contact candidate may push below this height")
+        self.speed = NumberBox(0.0, LARGEST, 0.1, " m/s", "... and slower than this")
         self.w_base, self.w_joint = FloatEdit(), FloatEdit()
         self.w_torque, self.w_force, self.w_rod = FloatEdit(), FloatEdit(), FloatEdit()
         self.rod_mode = QComboBox()
@@ -128,11 +169,63 @@ class SettingsPanel(QScrollArea):
         for w in body.findChildren(QComboBox):
             w.currentIndexChanged.connect(self.edited)
         self.weights.itemChanged.connect(self.edited)
+        self.labels = {self.cutoff: "Cut-off", self.order: "Filter order", self.friction: "Friction",
+                       self.facets: "Pyramid facets", self.height: "Height threshold", self.speed: "Speed threshold",
+                       self.rod_mode: "Rod forces", self.objective: "Muscle objective"}
+        for w in self.labels:
+            if isinstance(w, QComboBox):
+                w.currentIndexChanged.connect(lambda _, w=w: self._changed(w))
+            else:
+                w.valueChanged.connect(lambda _, w=w: self._changed(w))
         self.set_settings(self._base, [])
+
+    # ---------------------------------------------------------------- values a field cannot show
+    def _changed(self, widget) -> None:
+        """The user changed ``widget``: its kept value (if any) gives way to what it shows."""
+        if not self._loading and widget in self._kept:
+            del self._kept[widget]
+            self._mark(widget, None)
+
+    def _mark(self, widget, note: str | None) -> None:
+        base = widget.toolTip().split("\n\nKept as loaded: ")[0]
+        widget.setToolTip(base if note is None else f"{base}\n\nKept as loaded: {note}")
+        widget.setStyleSheet("" if note is None else "background: #ffe9a8")
+
+    def _load(self, widget, value) -> None:
+        """Show ``value`` in ``widget``; a value it cannot show exactly is kept as loaded and said so."""
+        if isinstance(widget, QComboBox):
+            shown = widget.findText(str(value)) >= 0
+            if shown:
+                widget.setCurrentText(str(value))
+        elif isinstance(widget, QSpinBox):
+            shown = _integral(value) and widget.minimum() <= value <= widget.maximum()
+            if shown:
+                widget.setValue(int(value))
+        elif widget is self.cutoff and value is None:
+            widget.setValue(0.0)
+            shown = True
+        else:
+            shown = isinstance(value, (int, float)) and not isinstance(value, bool)
+            if shown:
+                widget.setValue(float(value))
+                shown = widget.value() == value and not (widget is self.cutoff and value == 0)
+        if not shown:
+            self._kept[widget] = value
+            shows = widget.currentText() if isinstance(widget, QComboBox) else widget.text()
+            note = f"{value!r} (the field shows {shows!r})"
+            self.unshown.append(f"{self.labels[widget]}: {note}")
+            self._mark(widget, note)
+        else:
+            self._mark(widget, None)
+
+    def _read(self, widget, shown):
+        return self._kept[widget] if widget in self._kept else shown
 
     def set_settings(self, settings: AnalysisSettings, markers) -> None:
         """Show ``settings``; ``markers`` are the model's marker names (rows of the weight table)."""
         self.blockSignals(True)
+        self._loading = True
+        self._kept, self.unshown = {}, []
         s = self._base = copy.deepcopy(settings)
         self.axes.setText(s.axes or "")
         self.default_weight.set_value(s.ik.default_weight)
@@ -141,28 +234,33 @@ class SettingsPanel(QScrollArea):
             item = QTableWidgetItem(name)
             item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
             self.weights.setItem(r, 0, item)
-            self.weights.setItem(r, 1, QTableWidgetItem(f"{s.ik.marker_weights.get(name, s.ik.default_weight):g}"))
-        self.cutoff.setValue(s.cutoff or 0.0)
-        self.order.setValue(s.order)
+            self.weights.setItem(r, 1, QTableWidgetItem(_text(s.ik.marker_weights.get(name, s.ik.default_weight))))
+        self._load(self.cutoff, s.cutoff)
+        self._load(self.order, s.order)
         q = s.qp
         self.estimate_grf.setChecked(s.estimate_grf)
-        self.friction.setValue(q.friction)
-        self.facets.setValue(q.facets)
-        self.height.setValue(q.height)
-        self.speed.setValue(q.speed)
+        for widget, value in ((self.friction, q.friction), (self.facets, q.facets), (self.height, q.height),
+                              (self.speed, q.speed), (self.rod_mode, q.rod_mode)):
+            self._load(widget, value)
         for edit, value in ((self.w_base, q.w_base), (self.w_joint, q.w_joint), (self.w_torque, q.w_torque),
                             (self.w_force, q.w_force), (self.w_rod, q.w_rod), (self.w_elastic, q.w_elastic)):
             edit.set_value(value)
-        self.rod_mode.setCurrentText(q.rod_mode)
         m = s.muscle_settings if isinstance(s.muscle_settings, MusclePipelineSettings) else MusclePipelineSettings()
         self.muscles.setChecked(s.muscles)
-        self.objective.setCurrentText(m.forces.objective)
+        self._load(self.objective, m.forces.objective)
         self.physiology.setChecked(m.forces.muscle_physiology)
         w = m.forces.reference_weight
         per_muscle = not isinstance(w, (int, float))
-        self.emg_weight.set_value(0.0 if per_muscle else w)
-        self.emg_weight.setEnabled(not per_muscle)      # per-muscle weights (from a session) are kept as they are
+        if per_muscle:      # per-muscle weights (from a session) are kept as they are
+            self.emg_weight.setText("per muscle")
+        else:
+            self.emg_weight.set_value(w)
+        self.emg_weight.setEnabled(not per_muscle)
+        self._loading = False
         self.blockSignals(False)
+        if self.unshown:
+            self.notice.emit("Settings this form cannot show exactly are kept as loaded until you change them: "
+                             + "; ".join(self.unshown))
 
     def settings(self) -> AnalysisSettings:
         """The settings shown (fields this form does not show keep their values).
@@ -185,19 +283,24 @@ class SettingsPanel(QScrollArea):
             if value != default:
                 weights[name] = value
         s.ik = dataclasses.replace(s.ik, default_weight=default, marker_weights=weights)
-        s.cutoff = self.cutoff.value() or None
-        s.order = self.order.value()
+        s.cutoff = self._read(self.cutoff, self.cutoff.value() or None)
+        s.order = self._read(self.order, self.order.value())
         s.estimate_grf = self.estimate_grf.isChecked()
-        s.qp = dataclasses.replace(s.qp, friction=self.friction.value(), facets=self.facets.value(),
-                                   height=self.height.value(), speed=self.speed.value(), w_base=self.w_base.value(),
+        s.qp = dataclasses.replace(s.qp, friction=self._read(self.friction, self.friction.value()),
+                                   facets=self._read(self.facets, self.facets.value()),
+                                   height=self._read(self.height, self.height.value()),
+                                   speed=self._read(self.speed, self.speed.value()), w_base=self.w_base.value(),
                                    w_joint=self.w_joint.value(), w_torque=self.w_torque.value(),
                                    w_force=self.w_force.value(), w_rod=self.w_rod.value(),
-                                   rod_mode=self.rod_mode.currentText(), w_elastic=self.w_elastic.value())
+                                   rod_mode=self._read(self.rod_mode, self.rod_mode.currentText()),
+                                   w_elastic=self.w_elastic.value())
         s.muscles = self.muscles.isChecked()
         m = s.muscle_settings if isinstance(s.muscle_settings, MusclePipelineSettings) else MusclePipelineSettings()
-        forces = dataclasses.replace(m.forces, objective=self.objective.currentText(),
+        forces = dataclasses.replace(m.forces, objective=self._read(self.objective, self.objective.currentText()),
                                      muscle_physiology=self.physiology.isChecked(),
                                      reference_weight=self.emg_weight.value() if self.emg_weight.isEnabled()
                                      else m.forces.reference_weight)
-        s.muscle_settings = dataclasses.replace(m, forces=forces)
+        muscle_settings = dataclasses.replace(m, forces=forces)
+        if not (s.muscle_settings is None and muscle_settings == MusclePipelineSettings()):    # None: the defaults
+            s.muscle_settings = muscle_settings
         return s

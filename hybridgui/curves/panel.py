@@ -24,9 +24,11 @@ STANCE_BRUSH = {"Right": QColor(230, 120, 40, 35), "Left": QColor(40, 130, 220, 
 
 
 class CurvePanel(QWidget):
-    """The series of one group; ``seek(time)`` when the user clicks or drags in the plot."""
+    """The series of one group; ``seek(time)`` when the user clicks or drags in the plot, ``notice(text)`` when
+    curves cannot be drawn as asked (the reason is also the plot's title, and ``problem``)."""
 
     seek = Signal(float)
+    notice = Signal(str)
 
     def __init__(self, group: str, series: list, parent=None):
         super().__init__(parent)
@@ -34,6 +36,7 @@ class CurvePanel(QWidget):
         self.series = list(series)
         self.channels = list(dict.fromkeys(s.channel for s in self.series))
         self.normalised: tuple | None = None       # (events, side) when normalised to the gait cycle
+        self.problem = ""                           # why chosen curves are not drawn ("" when they all are)
         self.list = QListWidget()
         self.list.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         for channel in self.channels:
@@ -133,6 +136,7 @@ class CurvePanel(QWidget):
         self._bands = []
         legend = self.plot.plotItem.legend
         legend.clear()
+        failed: dict[str, list[str]] = {}        # reason -> series not drawn for it
         for s in self.series:
             curve = self._curves.get(s.label)
             if s.channel not in chosen:
@@ -148,8 +152,9 @@ class CurvePanel(QWidget):
                 events, side = self.normalised
                 try:
                     cycles = normalise_cycles(s.time, s.values, gait_cycles(events, side))
-                except SettingsError:
+                except SettingsError as exc:
                     curve.setVisible(False)
+                    failed.setdefault(exc.problem, []).append(s.label)
                     continue
                 x, y = cycles.percent, cycles.mean
                 self._add_band(cycles, curve.opts["pen"].color())
@@ -165,6 +170,23 @@ class CurvePanel(QWidget):
         self.plot.getViewBox().autoRange()       # fitted once per drawing, not re-fitted as the cursor moves
         self.plot.disableAutoRange()
         self._fill_table()
+        self._say(failed)
+
+    def _say(self, failed: dict) -> None:
+        """Say why chosen curves are not drawn against the gait cycle (title of the plot and ``notice``)."""
+        problem = ""
+        if failed:
+            events, side = self.normalised
+            strikes = sum(1 for e in events if e.label == "Foot Strike" and e.context == side)
+            labels = [label for missing in failed.values() for label in missing]
+            which = "No curve is" if len(labels) == len(self.selected_series()) else ", ".join(labels) + " not"
+            problem = (f"{which} drawn against the {side} gait cycle: {'; '.join(failed)} ({strikes} {side} Foot "
+                       f"Strike event{'s' if strikes != 1 else ''}; a cycle runs from one to the next)")
+        changed = problem != self.problem
+        self.problem = problem
+        self.plot.setTitle(problem or None, color="#a02020", size="9pt")
+        if problem and changed:
+            self.notice.emit(f"{TITLES.get(self.group, self.group).capitalize()}: {problem}")
 
     def _add_band(self, cycles, colour) -> None:
         upper = pg.PlotDataItem(cycles.percent, cycles.mean + cycles.sd, pen=pg.mkPen(None))

@@ -6,6 +6,7 @@ channels chosen per group are kept across results.
 """
 from __future__ import annotations
 
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from engine.analysis.series import GROUPS, result_series
@@ -27,7 +28,10 @@ def default_channels(group: str, channels: list[str]) -> list[str]:
 
 
 class CurvesView(QWidget):
-    """Tabs of :class:`CurvePanel` for the document's result."""
+    """Tabs of :class:`CurvePanel` for the document's result; ``notice(text)`` passes on why curves are not
+    drawn."""
+
+    notice = Signal(str)
 
     def __init__(self, document, parent=None):
         super().__init__(parent)
@@ -92,6 +96,7 @@ class CurvesView(QWidget):
         if group not in self.panels:
             panel = CurvePanel(group, self.groups[group])
             panel.seek.connect(self.document.set_time)
+            panel.notice.connect(self.notice)
             panel.set_stances(self.stances)
             panel.select(self._chosen.get(group) or default_channels(group, panel.channels))
             panel.set_normalised(self._normalised())

@@ -1,8 +1,10 @@
-"""The lab: the floor with a grid, the force plates' outlines and the lab axes at the origin."""
+"""The lab: the floor with a grid, the force plates' outlines, and the model frame's axes at its origin, each
+labelled with its name and, when it lies along one, the direction it points to (up, forward, right...)."""
 from __future__ import annotations
 
 import numpy as np
 from vtkmodules.vtkCommonDataModel import vtkPolyData
+import vtkmodules.vtkRenderingFreeType  # noqa: F401  (renders the axes' labels)
 from vtkmodules.vtkRenderingAnnotation import vtkAxesActor
 from vtkmodules.vtkRenderingCore import vtkActor, vtkPolyDataMapper
 
@@ -18,6 +20,20 @@ def _grid_lines(values, margin) -> np.ndarray:
     lo = np.floor((min(values) - margin) / GRID_STEP)
     hi = np.ceil((max(values) + margin) / GRID_STEP)
     return np.arange(lo, hi + 1) * GRID_STEP
+
+
+DIRECTIONS = (("vertical", "up", "down"), ("ap", "forward", "backward"), ("ml", "right", "left"))
+
+
+def axis_labels(axes) -> tuple[str, str, str]:
+    """Labels of the model frame's X, Y and Z axes: the name, and the direction of ``axes`` (vertical, ap,
+    ml as from ``engine.analysis.metrics.axes_of``; ml = ap x up points to the right) it lies along, if any."""
+    labels = []
+    for i, name in enumerate("XYZ"):
+        word = next((plus if c > 0 else minus for key, plus, minus in DIRECTIONS
+                     for c in [float(np.asarray(axes[key], float)[i])] if abs(abs(c) - 1.0) < 1e-9), None)
+        labels.append(f"{name} {word}" if word else name)
+    return tuple(labels)
 
 
 def _actor(renderer, polydata, colour) -> vtkActor:
@@ -74,10 +90,25 @@ class FloorLayer:
             plate = _actor(renderer, surface, style.PLATE)
             plate.GetProperty().SetLighting(False)
             self.plates += [plate, edge]
-        self.axes = vtkAxesActor()
+        self.axes = vtkAxesActor()        # the model frame's axes (not the trial's lab axes), labelled so
         self.axes.SetTotalLength(0.3, 0.3, 0.3)
         self.axes.SetShaftTypeToCylinder()
         self.axes.SetCylinderRadius(0.02)
-        self.axes.AxisLabelsOff()
+        self.labels = axis_labels(axes)
+        for label, set_text, caption in zip(self.labels, (self.axes.SetXAxisLabelText, self.axes.SetYAxisLabelText,
+                                                          self.axes.SetZAxisLabelText),
+                                            (self.axes.GetXAxisCaptionActor2D(), self.axes.GetYAxisCaptionActor2D(),
+                                             self.axes.GetZAxisCaptionActor2D())):
+            set_text(label)
+            text = caption.GetCaptionTextProperty()
+            text.SetFontSize(13)
+            text.SetBold(False)
+            text.SetItalic(False)
+            text.SetShadow(False)
+            text.SetColor(1.0, 1.0, 1.0)
+            text.SetBackgroundColor(*style.BACKGROUND)      # readable over the floor and over the background
+            text.SetBackgroundOpacity(0.8)
+            caption.GetTextActor().SetTextScaleModeToNone()
+        self.axes.AxisLabelsOn()
         self.axes.PickableOff()
         renderer.AddActor(self.axes)

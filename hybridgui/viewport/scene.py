@@ -73,7 +73,7 @@ class Scene:
         self.frame = 0
         self.rig = None
         self.floor = None
-        self._geometry = (None, None, {})      # (model, mesh folders, body polydata): kept while they are the same
+        self._geometry = (None, None, {}, [])  # (model, mesh folders, body polydata, mesh files not found)
 
     # ---------------------------------------------------------------- content
     def set_content(self, content: Content, keep_camera: bool = False) -> None:
@@ -91,7 +91,9 @@ class Scene:
         self.floor = FloorLayer(self.renderer, axes, floor, root.min(axis=0), root.max(axis=0), plates)
         dynamics = None if result is None else (result.qp or result.classic)
         if self._geometry[0] is not model or self._geometry[1] != content.mesh_folders:
-            self._geometry = (model, list(content.mesh_folders), body_geometry(model, content.mesh_folders))
+            missing: list = []
+            geometry = body_geometry(model, content.mesh_folders, missing)
+            self._geometry = (model, list(content.mesh_folders), geometry, missing)
         self.layers = {
             "bodies": SkeletonLayer(self.renderer, self._geometry[2], self.poses),
             "blade": BladeLayer(self.renderer, model, self.poses, None if dynamics is None else dynamics.tau),
@@ -105,6 +107,11 @@ class Scene:
         self.show_frame(self.frame)
         if not keep_camera:
             self.look("oblique")
+
+    @property
+    def missing_meshes(self) -> list[str]:
+        """The mesh files of the bodies shown that were not found (bodies drawn as generated shapes instead)."""
+        return list(self._geometry[3])
 
     def _activations(self):
         result, model = self.content.result, self.content.model

@@ -1,4 +1,5 @@
-"""The bodies: their mesh files when found, otherwise generated shapes (``engine.display.shapes``).
+"""The bodies: their mesh files when found, otherwise generated shapes (``engine.display.shapes``); the mesh
+files not found (or of a format without a reader) are listed, so that the user is told.
 
 One actor per body, moved each frame by the body's placement from the engine.
 """
@@ -49,19 +50,29 @@ def _ellipsoid(shape) -> vtkPolyData:
     return transform_filter(source, shape.axes @ np.diag(shape.radii), shape.centre)
 
 
-def _mesh(body, folders) -> vtkPolyData | None:
-    """The body's meshes merged (in the body frame), or None unless every mesh file is found."""
+def _mesh(body, folders, missing: list) -> vtkPolyData | None:
+    """The body's meshes merged (in the body frame), or None unless every mesh file is found and readable;
+    the files that are not are added to ``missing`` (one sentence each)."""
     if not body.meshes:
         return None
     parts = vtkAppendPolyData()
+    problems = []
     for mesh in body.meshes:
-        reader_class = _READERS.get(Path(mesh.file).suffix.lower())
+        suffix = Path(mesh.file).suffix.lower()
+        reader_class = _READERS.get(suffix)
         found = next((Path(f) / mesh.file for f in folders if (Path(f) / mesh.file).is_file()), None)
-        if reader_class is None or found is None:
-            return None
-        reader = reader_class()
-        reader.SetFileName(str(found))
-        parts.AddInputData(transform_filter(reader, mesh.placement.R @ np.diag(mesh.scale), mesh.placement.p))
+        if found is None:
+            problems.append(f"body '{body.name}': mesh file {mesh.file} not found")
+        elif reader_class is None:
+            problems.append(f"body '{body.name}': mesh file {found} has no reader ({suffix or 'no suffix'}; "
+                            f"read: {', '.join(_READERS)})")
+        else:
+            reader = reader_class()
+            reader.SetFileName(str(found))
+            parts.AddInputData(transform_filter(reader, mesh.placement.R @ np.diag(mesh.scale), mesh.placement.p))
+    if problems:
+        missing += [f"{p}; the body is drawn as a generated shape" for p in problems]
+        return None
     parts.Update()
     return parts.GetOutput()
 
@@ -79,12 +90,15 @@ def _generated(shapes) -> vtkPolyData | None:
     return normals.GetOutput()
 
 
-def body_geometry(model, mesh_folders=()) -> dict:
-    """``{body: polydata}`` in each body's frame: its mesh files when all are found, else generated shapes."""
+def body_geometry(model, mesh_folders=(), missing: list | None = None) -> dict:
+    """``{body: polydata}`` in each body's frame: its mesh files when all are found, else generated shapes;
+    the mesh files not found (or not readable) are added to ``missing`` (one sentence each, naming the body,
+    the file and that a generated shape is drawn instead)."""
     shapes = body_shapes(model)
+    missing = [] if missing is None else missing
     out = {}
     for body in model.bodies:
-        polydata = _mesh(body, mesh_folders) or _generated(shapes[body.name])
+        polydata = _mesh(body, mesh_folders, missing) or _generated(shapes[body.name])
         if polydata is not None:
             out[body.name] = polydata
     return out

@@ -1,5 +1,5 @@
 """Bodies are drawn with their mesh files when every one is found (scaled and placed as the model says), and
-with generated shapes otherwise."""
+with generated shapes otherwise, the files not found listed."""
 import numpy as np
 from vtkmodules.vtkFiltersSources import vtkCubeSource
 from vtkmodules.vtkIOGeometry import vtkSTLWriter
@@ -21,9 +21,12 @@ def test_mesh_files_are_used_when_found(tmp_path):
     bodies = [b if b.name != "upper" else type(b)(b.name, b.mass, b.com, b.inertia, meshes=(mesh,))
               for b in model.bodies]
     model = model.replace(bodies=bodies)
-    drawn = body_geometry(model, [tmp_path])
+    missing = []
+    drawn = body_geometry(model, [tmp_path], missing)
+    assert missing == []
     bounds = np.array(drawn["upper"].GetBounds()).reshape(3, 2)
     assert np.allclose(bounds, [[-0.05, 0.05], [-0.25, -0.05], [-0.05, 0.05]], atol=1e-6)
     # without the file (another folder), the generated bone is drawn instead
-    generated = np.array(body_geometry(model, [tmp_path / "elsewhere"])["upper"].GetBounds()).reshape(3, 2)
+    generated = np.array(body_geometry(model, [tmp_path / "elsewhere"], missing)["upper"].GetBounds()).reshape(3, 2)
     assert generated[1, 0] < -0.3 and generated[1, 1] > 0.0       # the capsule from shoulder to elbow
+    assert missing == ["body 'upper': mesh file cube.stl not found; the body is drawn as a generated shape"]
