@@ -1,8 +1,7 @@
-"""The desktop application's responsiveness, on the demo (or, until it is built, on gait2354 walk1 analysed
-with its 54 muscles):
+"""The desktop application's responsiveness, on the shipped demo with its results:
 
 * time to first window: from launching a fresh Python process to the window shown with its first 3D frame
-  rendered and the analysis results loaded (the demo's, or a session file's);
+  rendered and the demo's analysis results loaded;
 * redraw time per frame while scrubbing with every muscle shown: from changing the frame to the 3D view, the
   plot cursor, the values table and the timeline all redrawn (median over two passes through every frame);
 * longest stall of the event loop while an analysis runs in the worker thread (a 1 ms timer's largest gap
@@ -48,18 +47,6 @@ window.view.rendered.connect(lambda: (print("RENDERED", flush=True), app.exit(0)
 window.show()
 app.exec()
 """
-
-
-def work():
-    """``(result, settings, inputs, name)``: the demo when built, else gait2354 walk1."""
-    from engine.demo import demo_files
-    f = demo_files()
-    if all(p.is_file() for p in (f.model, f.trial, f.results)):
-        from engine.demo import demo_inputs, demo_results
-        return (*demo_results(), demo_inputs(), "demo")
-    from tests.analysis.gait2354_result import analysed, inputs
-    shared = ROOT.parent / "shared" / "data"
-    return (*analysed(str(shared)), inputs(str(shared)), "gait2354 walk1")
 
 
 def first_window_seconds(open_line: str) -> float:
@@ -148,16 +135,11 @@ def max_stall_ms(app, window, inputs) -> tuple[float, float, float]:
 def main():
     app = QApplication.instance() or QApplication([])
     from hybridgui.main_window import MainWindow
-    from hybridgui.session import Session, save_session
-    result, settings, inputs, name = work()
+    from engine.demo import demo_inputs, demo_results
+    result, settings = demo_results()
+    inputs = demo_inputs()
     with tempfile.TemporaryDirectory() as tmp:
-        if name == "demo":
-            open_line = "window.open_demo()"
-        else:
-            session = Path(tmp) / "work.hls"
-            save_session(session, Session(model=result.model, trial=result.trial, settings=settings, result=result))
-            open_line = f"window.open_session({str(session)!r})"
-        first = first_window_seconds(open_line)
+        first = first_window_seconds("window.open_demo()")
         window = MainWindow(QSettings(str(Path(tmp) / "bench.ini"), QSettings.Format.IniFormat))
         window.resize(*SIZE)
         window.document.set_inputs(model=result.model, trial=result.trial)
@@ -169,7 +151,7 @@ def main():
         median, p95, render = redraw_ms(app, window)
         stall, shown, first_run = max_stall_ms(app, window, inputs)
         view = window.view
-        print(f"{name}: {result.ik.n_frames} frames, {len(result.model.muscles)} muscles shown, Qt platform "
+        print(f"demo: {result.ik.n_frames} frames, {len(result.model.muscles)} muscles shown, Qt platform "
               f"'{app.platformName()}', 3D view {view.width()}x{view.height()} px ({type(view).__name__})")
         print(f"time to first window (fresh process, results loaded, first 3D frame): {first:.2f} s")
         print(f"redraw per frame while scrubbing: median {median:.1f} ms, 95th percentile {p95:.1f} ms "
