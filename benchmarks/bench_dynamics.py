@@ -14,7 +14,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.fullbody import build  # noqa: E402
+from benchmarks.timing import timings  # noqa: E402
 from benchmarks.to_pinocchio import q_to_pinocchio, to_pinocchio, v_to_pinocchio  # noqa: E402
 from engine import algorithms as alg  # noqa: E402
 
@@ -31,13 +31,7 @@ REPEATS = 7
 
 
 def best_per_frame(fn, frames):
-    fn()
-    times = []
-    for _ in range(REPEATS):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times) / frames * 1e6
+    return min(timings(fn, REPEATS)) / frames * 1e6
 
 
 def states(model, rng):

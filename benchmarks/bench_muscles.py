@@ -25,6 +25,7 @@ from scipy.interpolate import make_interp_spline
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.timing import timings  # noqa: E402
 from engine.io.osim import read_osim  # noqa: E402
 from engine.io.storage import read_storage  # noqa: E402
 from engine.muscles.geometry import MuscleGeometry  # noqa: E402
@@ -62,12 +63,7 @@ def opensim_fps():
 
 
 def best_seconds(fn):
-    fn()
-    times = []
-    for _ in range(REPEATS):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
+    times = timings(fn, REPEATS)
     return min(times), float(np.median(times))
 
 

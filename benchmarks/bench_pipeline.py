@@ -11,35 +11,28 @@ from __future__ import annotations
 import os
 import re
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 SHARED = Path(os.environ.get("HYBRIDLAB_SHARED", ROOT.parent / "shared")) / "data" / "opensim" / "gait2354"
 
+from benchmarks.timing import timings  # noqa: E402
 from engine.analysis.derivatives import motion_from_coordinates  # noqa: E402
 from engine.analysis.ik import solve_ik  # noqa: E402
 from engine.analysis.inverse_dynamics import classic_inverse_dynamics  # noqa: E402
 from engine.analysis.qp_id import solve_qp_id  # noqa: E402
-from engine.cli.analyze import ik_settings_from_setup  # noqa: E402
 from engine.io.contacts_file import load_contacts  # noqa: E402
 from engine.io.external_loads import ground_reaction_plates, load_external_loads  # noqa: E402
 from engine.io.osim import read_osim  # noqa: E402
-from engine.io.setup_xml import read_ik_setup  # noqa: E402
+from engine.io.setup_xml import ik_settings_from_setup, read_ik_setup  # noqa: E402
 from engine.io.trc import read_trc  # noqa: E402
 
 REPEATS = 7
 
 
 def best(fn):
-    fn()
-    times = []
-    for _ in range(REPEATS):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+    return min(timings(fn, REPEATS))
 
 
 def opensim_fps():
