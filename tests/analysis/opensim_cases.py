@@ -3,9 +3,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import numpy as np
 
-from engine.analysis.ik import IKSettings
 from engine.io.osim import read_osim
 from engine.io.setup_xml import read_ik_setup
 from engine.io.storage import read_storage
@@ -22,20 +20,6 @@ def load(folder: str, root: str):
     d = f"{root}/opensim/{folder}/"
     model_file, trc_file, setup_file = CASES[folder]
     return read_osim(d + model_file), read_trc(d + trc_file), read_ik_setup(d + setup_file)
-
-
-def ik_settings(model, setup) -> IKSettings:
-    """IK settings equivalent to an OpenSim IK setup file (marker and coordinate tasks, time range)."""
-    names = {m.name for m in model.markers}
-    weights = {t.name: (t.weight if t.apply else 0.0) for t in setup.marker_tasks if t.name in names}
-    tasks = {}
-    for t in setup.coordinate_tasks:
-        if t.apply:
-            rotational = model.coordinate(t.name).kind == "rotational"
-            value = None if t.value_type == "default_value" else t.value * (np.pi / 180 if rotational else 1.0)
-            tasks[t.name] = (t.weight, value)
-    start, end = setup.time_range
-    return IKSettings(marker_weights=weights, coordinate_tasks=tasks, start=start, end=end)
 
 
 def reference(folder: str, root: str, name: str):

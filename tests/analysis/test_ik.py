@@ -8,13 +8,14 @@ from engine.analysis.ik import solve_ik
 from engine.model import Body, Coordinate, FreeJoint, Marker, Material, Model, RevoluteJoint, Rod, RodSegment, Section
 from engine.spatial import SE3, axis_angle
 from engine.trial.trial import Markers
-from tests.analysis.opensim_cases import CASES, ik_settings, load, reference
+from engine.io.setup_xml import ik_settings_from_setup
+from tests.analysis.opensim_cases import CASES, load, reference
 
 
 @pytest.mark.parametrize("folder", list(CASES))
 def test_ik_matches_opensim_marker_errors_and_coordinates(folder, shared_data):
     model, trial, setup = load(folder, str(shared_data))
-    result = solve_ik(model, trial.markers, ik_settings(model, setup))
+    result = solve_ik(model, trial.markers, ik_settings_from_setup(model, setup))
     assert np.all(result.status == 1)
     errors = reference(folder, str(shared_data), "ik_marker_errors.sto")
     ours, theirs = np.nanmean(result.rms), errors.column("marker_error_RMS").mean()

@@ -11,7 +11,8 @@ from engine.analysis.qp_id import QPSettings, _pyramid, _solve, solve_qp_id
 from engine.io.contacts_file import load_contacts
 from engine.io.external_loads import ground_reaction_plates, load_external_loads
 from engine.model import Body, ContactPoint, FreeJoint, Model
-from tests.analysis.opensim_cases import ik_settings, load
+from engine.io.setup_xml import ik_settings_from_setup
+from tests.analysis.opensim_cases import load
 
 DATA = Path(__file__).parent / "data"
 
@@ -70,7 +71,7 @@ def test_rrmse_follows_the_seeds_definition():
 def test_qp_id_estimates_gait2354_ground_reactions_without_the_plates(shared_data):
     model, trial, setup = load("gait2354", str(shared_data))
     model = load_contacts(DATA / "gait2354_contacts.yaml", model)
-    ik = solve_ik(model, trial.markers, ik_settings(model, setup))
+    ik = solve_ik(model, trial.markers, ik_settings_from_setup(model, setup))
     motion = motion_from_coordinates(model, ik.time, ik.q, cutoff=6.0)
     result = solve_qp_id(model, motion)
     assert result.status.all()

@@ -20,31 +20,25 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.io.osim import read_osim
 from engine.muscles.geometry import MuscleGeometry
+
+from .opensim_reference import OpenSimReference
 
 MODELS = {"gait2354": ("gait2354/subject01_simbody.osim", 0.5e-3),
           "gait10dof18musc": ("gait10dof18musc/subject01.osim", 0.5e-3),
           "arm26": ("arm26/arm26.osim", 2e-3)}
 
 
-class Case:
+class Case(OpenSimReference):
     def __init__(self, name, shared_data):
         file, self.tolerance = MODELS[name]
+        super().__init__(shared_data, name, file)
         self.name = name
-        self.model = read_osim(shared_data / "opensim" / file)
-        self.ref = dict(np.load(shared_data / "opensim" / name / "reference" / "model_reference.npz"))
-        slots = self.model.tree.coordinates
-        names = [str(n) for n in self.ref["coordinate_names"]]
-        self.vi = [slots[n].vi for n in names]
-        self.Q = np.tile(self.model.neutral(), (len(self.ref["q"]), 1))
-        self.Q[:, [slots[n].qi for n in names]] = self.ref["q"]
         self.geometry = MuscleGeometry(self.model)
         result = self.geometry.compute(self.Q)
         order = [self.geometry.muscle_names.index(str(n)) for n in self.ref["muscle_names"]]
         self.lengths = result.lengths[:, order]
         self.moment_arms = result.moment_arms[:, order][:, :, self.vi]
-        self.muscles = [str(n) for n in self.ref["muscle_names"]]
 
     def touching_wraps(self) -> np.ndarray:
         """(poses, muscles) True where a straight span of the path joins two wrap surfaces."""

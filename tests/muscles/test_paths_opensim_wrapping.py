@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from engine.errors import SettingsError
-from engine.io.osim import read_osim
 from engine.muscles.geometry import MuscleGeometry
 
+from .opensim_reference import OpenSimReference
 from .path_models import random_poses, wrap_model
 
 FILES = {"gait2354": "gait2354/subject01_simbody.osim", "gait10dof18musc": "gait10dof18musc/subject01.osim",
@@ -25,16 +25,9 @@ LENGTH_TOLERANCE = 0.1e-3     # m; the requirement is 0.5 mm (gait models) and 2
 ARM_TOLERANCE = 0.05e-3       # m
 
 
-class Reference:
+class Reference(OpenSimReference):
     def __init__(self, name, shared_data):
-        self.model = read_osim(shared_data / "opensim" / FILES[name])
-        self.ref = dict(np.load(shared_data / "opensim" / name / "reference" / "model_reference.npz"))
-        slots = self.model.tree.coordinates
-        names = [str(n) for n in self.ref["coordinate_names"]]
-        self.vi = [slots[n].vi for n in names]
-        self.Q = np.tile(self.model.neutral(), (len(self.ref["q"]), 1))
-        self.Q[:, [slots[n].qi for n in names]] = self.ref["q"]
-        self.muscles = [str(n) for n in self.ref["muscle_names"]]
+        super().__init__(shared_data, name, FILES[name])
 
     def compare(self, wrapping):
         """(length errors (poses, muscles), moment-arm errors (poses, muscles, coordinates)), m."""

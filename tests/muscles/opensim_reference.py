@@ -1,0 +1,22 @@
+"""OpenSim 4.6's muscle lengths and moment arms of an example model (``reference/model_reference.npz``) and
+the model's configurations at its poses."""
+from __future__ import annotations
+
+import numpy as np
+
+from engine.io.osim import read_osim
+
+
+class OpenSimReference:
+    """``model`` read from ``opensim/<file>``; ``ref`` the reference arrays of ``opensim/<name>``; ``Q`` (poses,
+    nq) its poses; ``vi`` the v indices of its coordinates; ``muscles`` its muscle names, in its order."""
+
+    def __init__(self, shared_data, name: str, file: str):
+        self.model = read_osim(shared_data / "opensim" / file)
+        self.ref = dict(np.load(shared_data / "opensim" / name / "reference" / "model_reference.npz"))
+        slots = self.model.tree.coordinates
+        names = [str(n) for n in self.ref["coordinate_names"]]
+        self.vi = [slots[n].vi for n in names]
+        self.Q = np.tile(self.model.neutral(), (len(self.ref["q"]), 1))
+        self.Q[:, [slots[n].qi for n in names]] = self.ref["q"]
+        self.muscles = [str(n) for n in self.ref["muscle_names"]]
