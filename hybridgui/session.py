@@ -4,11 +4,10 @@ atomically. No Qt here: the window layout is kept as the bytes Qt gave."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
-from engine.analysis.results_file import pack, unpack
+from engine.analysis.results_file import pack, read_archive
 from engine.errors import DataError
 from engine.io.atomic import write_bytes
 
@@ -53,12 +52,7 @@ def load_session(path) -> Session:
     DataError
         If the file cannot be read, is damaged, or is not a session file (naming the file).
     """
-    path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise DataError(f"cannot be read ({exc.strerror or exc})", file=path) from None
-    contents = unpack(data, path)
+    contents = read_archive(path)
     if contents.get("kind") != KIND:
         raise DataError("is not a HybridLab session file", file=path)
     layout = contents.get("layout")

@@ -190,6 +190,15 @@ def unpack(data: bytes, file=None) -> dict:
         raise exc.in_file(file) if file is not None else exc from None
 
 
+def read_archive(path) -> dict:
+    """The contents of the archive file ``path`` (see :func:`unpack`); errors name the file."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise DataError(f"cannot be read ({exc.strerror or exc})", file=path) from None
+    return unpack(data, path)
+
+
 def save_result(result, path, settings=None) -> None:
     """Write ``result`` (and the ``settings`` that produced it, if given) to ``path``, atomically."""
     write_bytes(path, pack({"result": result, "settings": settings}, "HybridLab analysis result"))
@@ -203,12 +212,7 @@ def load_result(path):
     DataError
         If the file cannot be read, is not a results file, or is damaged (naming the file and the entry).
     """
-    path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise DataError(f"cannot be read ({exc.strerror or exc})", file=path) from None
-    contents = unpack(data, path)
+    contents = read_archive(path)
     if "result" not in contents:
         raise DataError("holds no analysis result", file=path)
     return contents["result"], contents.get("settings")

@@ -23,6 +23,15 @@ from .ground_contact import penalty_force
 
 
 @nb.njit(cache=True, nogil=True)
+def _implicit_spring(A, rhs, h, vi, q, v, k, d, rest):
+    """Add a spring-damper on the coordinate at ``vi`` of ``v`` (value ``q``, speed ``v``; force
+    ``-k (q - rest) - d v``), linearised over the step ``h``, to the step's matrix ``A`` and right-hand side
+    ``rhs`` (a rod strain mode, seed eq. 26, or a joint spring)."""
+    A[vi, vi] += h * d + h * h * k
+    rhs[vi] += h * (-k * (q - rest) - d * v - h * k * v)
+
+
+@nb.njit(cache=True, nogil=True)
 def implicit_step(t, ws, scr, q, v, tau, h, contact_frames, par, springs, q_out, v_out, a_out, forces, depths, tau_rod,
                   tau_spring):
     """Advance ``(q, v)`` by ``h`` seconds under joint forces ``tau`` (``par``: the contact parameters of
@@ -47,18 +56,10 @@ def implicit_step(t, ws, scr, q, v, tau, h, contact_frames, par, springs, q_out,
             qi = sg.q[m]
             if qi < 0:
                 continue
-            vi = sg.v[m]
-            k = sg.k[m]
-            d = sg.d[m]
-            A[vi, vi] += h * d + h * h * k
-            rhs[vi] += h * (-k * (q[qi] - sg.rest[m]) - d * v[vi] - h * k * v[vi])
+            _implicit_spring(A, rhs, h, sg.v[m], q[qi], v[sg.v[m]], sg.k[m], sg.d[m], sg.rest[m])
     for r in range(springs.shape[0]):
-        qi = int(springs[r, 0])
         vi = int(springs[r, 1])
-        k = springs[r, 2]
-        d = springs[r, 3]
-        A[vi, vi] += h * d + h * h * k
-        rhs[vi] += h * (-k * (q[qi] - springs[r, 4]) - d * v[vi] - h * k * v[vi])
+        _implicit_spring(A, rhs, h, vi, q[int(springs[r, 0])], v[vi], springs[r, 2], springs[r, 3], springs[r, 4])
     nc = contact_frames.shape[0]
     Js = np.zeros((nc, 3, nv))
     J6 = np.zeros((6, nv))
