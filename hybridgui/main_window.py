@@ -45,6 +45,11 @@ class AnalysisRunning(HybridLabError):
     """Opening something while the analysis runs (its result would belong to what was open before)."""
 
 
+def _running(what: str, file=None) -> AnalysisRunning:
+    return AnalysisRunning(f"the analysis is running: cancel it (Esc) or wait for it to end, then open {what} again",
+                           file=file)
+
+
 class MainWindow(QMainWindow):
     """HybridLab's window. ``store`` keeps the layout and recent files (default: the user's settings)."""
 
@@ -156,16 +161,14 @@ class MainWindow(QMainWindow):
     def _check_idle(self, what) -> None:
         """Raise AnalysisRunning while an analysis runs: what it returns belongs to what is open now."""
         if self.runner.running:
-            raise AnalysisRunning("the analysis is running: cancel it (Esc) or wait for it to end, then open "
-                                  "again", file=what)
+            raise _running("it", file=what)
 
     def open_paths(self, paths) -> None:
         """Open files by their type: models, trials (a TRC with its loads .xml and GRF .mot), sessions, results.
         Nothing is opened while the analysis runs (one message says so)."""
         paths = [Path(p) for p in paths]
         if self.runner.running and paths:
-            self.report(AnalysisRunning("the analysis is running: cancel it (Esc) or wait for it to end, then "
-                                        "open " + ", ".join(p.name for p in paths) + " again"), "Cannot open")
+            self.report(_running(", ".join(p.name for p in paths)), "Cannot open")
             return
         by = {s: [p for p in paths if p.suffix.lower() == s] for s in {p.suffix.lower() for p in paths}}
         for p in by.get(".hls", []):

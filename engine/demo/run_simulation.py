@@ -78,10 +78,10 @@ def initial_state(model, reference: HoppingInPlace, t0: float):
     return q, v, com_mean
 
 
-def simulate_hopping(model, duration: float, start: float = 0.0, reference: HoppingInPlace | None = None,
-                     progress=None) -> SimulatedMotion:
+def simulate_hopping(model, duration: float, start: float = 0.0,
+                     reference: HoppingInPlace | None = None) -> SimulatedMotion:
     """Run the controller on the simulator for ``duration`` s from :func:`initial_state` at ``start`` (s of the
-    reference; recorded times count from there); ``progress(done, total)`` is called after every recorded sample."""
+    reference; recorded times count from there)."""
     reference = reference or HoppingInPlace()
     sim = Simulator(model, CONTACT, springs=SPRINGS)
     q, v, com_mean = initial_state(model, reference, start)
@@ -103,8 +103,6 @@ def simulate_hopping(model, duration: float, start: float = 0.0, reference: Hopp
             i = k // RECORD_EVERY
             out.q[i], out.v[i], out.a[i], out.tau_rod[i], out.forces[i] = q, v, r.a, r.tau_rod, r.forces
             out.tau[i] = tau + r.tau_spring
-            if progress is not None:
-                progress(i + 1, n)
         q, v = r.q, r.v
         forces = dict(zip(sim.points, r.forces))
         depths = dict(zip(sim.points, r.depths))

@@ -213,7 +213,7 @@ def _grf(result, truth: Truth, model, forward) -> dict:
     for m in result.metrics:
         detail[f"{m.plate} {m.axis}"] = m.rrmse
         worst[m.axis] = max(worst[m.axis], m.rrmse)
-    true = sum(truth.group_force(g) for g in groups)
+    true = truth.contact_forces.sum(axis=1)
     est = qp.forces.sum(axis=1)
     loaded = true @ up >= LOADED
     total = {name: rmse_rrmse_r(est[loaded] @ axis, true[loaded] @ axis)[1] for name, axis in axes.items()}

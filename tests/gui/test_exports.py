@@ -106,17 +106,22 @@ def test_screenshot_of_the_view(shown, tmp_path):
     assert path.read_bytes().startswith(b"\x89PNG")
 
 
-def test_video_of_the_playback(shown, tmp_path, qtbot):
-    window, doc = shown, shown.document
-
+def _export_video(window, path, frames, qtbot):
+    """Run a VideoExport of ``frames`` of the window's view to ``path``; returns it and the path it wrote."""
     def grab(frame):
-        doc.set_frame(frame)
+        window.document.set_frame(frame)
         return window.view.image()
 
-    video = VideoExport(tmp_path / "playback.mp4", range(8), grab, 30.0, window)
+    video = VideoExport(path, frames, grab, 30.0, window)
     with qtbot.waitSignal(video.finished, timeout=60_000) as done:
         video.start()
-    assert done.args[0] == str(tmp_path / "playback.mp4") and video.note == ""    # imageio-ffmpeg is a dependency
+    return video, done.args[0]
+
+
+def test_video_of_the_playback(shown, tmp_path, qtbot):
+    window, doc = shown, shown.document
+    video, written = _export_video(window, tmp_path / "playback.mp4", range(8), qtbot)
+    assert written == str(tmp_path / "playback.mp4") and video.note == ""    # imageio-ffmpeg is a dependency
     data = (tmp_path / "playback.mp4").read_bytes()
     assert data[4:8] == b"ftyp" and len(data) > 1000
     assert [p.name for p in tmp_path.iterdir()] == ["playback.mp4"]     # the temporary file was renamed
@@ -124,17 +129,10 @@ def test_video_of_the_playback(shown, tmp_path, qtbot):
 
 
 def test_without_an_encoder_the_frames_are_written_and_the_user_told_why(shown, tmp_path, qtbot, monkeypatch):
-    window, doc = shown, shown.document
+    window = shown
     monkeypatch.setattr(exports, "_encoder", lambda: (None, "the imageio-ffmpeg package is not installed"))
-
-    def grab(frame):
-        doc.set_frame(frame)
-        return window.view.image()
-
-    video = VideoExport(tmp_path / "playback.mp4", range(4), grab, 30.0, window)
-    with qtbot.waitSignal(video.finished, timeout=60_000) as done:
-        video.start()
-    assert done.args[0] == str(tmp_path / "playback_frames")
+    video, written = _export_video(window, tmp_path / "playback.mp4", range(4), qtbot)
+    assert written == str(tmp_path / "playback_frames")
     assert len(list((tmp_path / "playback_frames").glob("frame_*.png"))) == 4
     assert not (tmp_path / "playback.mp4").exists()
     assert "imageio-ffmpeg package is not installed" in video.note and "playback_frames" in video.note
