@@ -12,7 +12,8 @@ system), and the active set is corrected by primal-dual active-set steps
 whose multiplier has the wrong sign are freed) until the KKT conditions hold,
 which for a convex QP proves optimality. If that does not happen within
 ``max_steps`` steps, or the KKT system is singular, the frame is solved from
-scratch by quadprog. Each solve reports which route it took.
+scratch by quadprog, with the variables whose bounds meet held there (quadprog
+reports such boxes infeasible). Each solve reports which route it took.
 """
 from __future__ import annotations
 
@@ -60,15 +61,33 @@ class WarmStartedQP:
             x = self._active_set(H, g, lb, ub, A, b, diagonal)
             if x is not None:
                 return x, OPTIMAL_WARM
-        sol = solve_problem(Problem(H, g, None, None, A, b, lb, ub), solver="quadprog")
-        if not sol.found or sol.x is None:
+        x = self._quadprog(H, g, lb, ub, A, b)
+        if x is None:
             self.reset()
             return np.full(n, np.nan), INFEASIBLE
-        x = np.clip(sol.x, lb, ub)
         scale = self.tol * np.maximum(1.0, np.abs(lb) + np.abs(ub))
         self._at_lb = (x - lb <= scale) & np.isfinite(lb)
         self._at_ub = (ub - x <= scale) & np.isfinite(ub) & ~self._at_lb
         return x, OPTIMAL_QUADPROG
+
+    @staticmethod
+    def _quadprog(H, g, lb, ub, A, b):
+        """The problem solved from scratch, or None if infeasible. Variables whose bounds meet (a muscle
+        that can produce no active force) are held there and left out: quadprog fails on such boxes."""
+        held = lb == ub
+        if held.all():
+            x = lb.copy()
+            return x if A is None or np.allclose(A @ x, b) else None
+        x = np.where(held, lb, 0.0)
+        free = ~held
+        gf = g[free] + H[np.ix_(free, held)] @ x[held]
+        Af, bf = (None, None) if A is None else (A[:, free], b - A[:, held] @ x[held])
+        sol = solve_problem(Problem(H[np.ix_(free, free)], gf, None, None, Af, bf, lb[free], ub[free]),
+                            solver="quadprog")
+        if not sol.found or sol.x is None:
+            return None
+        x[free] = np.clip(sol.x, lb[free], ub[free])
+        return x
 
     def _active_set(self, H, g, lb, ub, A, b, diagonal):
         at_lb, at_ub = self._at_lb.copy(), self._at_ub.copy()

@@ -12,7 +12,7 @@ import pytest
 from qpsolvers import Problem, solve_problem
 
 from engine.muscles.hill import RigidTendonForces
-from engine.muscles.qp import INFEASIBLE, OPTIMAL_QUADPROG, OPTIMAL_WARM
+from engine.muscles.qp import INFEASIBLE, OPTIMAL_QUADPROG, OPTIMAL_WARM, WarmStartedQP
 from engine.muscles.static_optimization import MuscleForceSettings, solve_muscle_forces
 
 F0 = 1000.0
@@ -80,6 +80,31 @@ def test_seed_passive_lower_bound_and_reference_weight(rng):
     Jt = J[0]
     expected = np.linalg.solve(Jt @ Jt.T + w2 * np.eye(3), w2 * f_ref[0] - Jt @ tau[0])
     assert np.allclose(out.forces[0], expected, rtol=1e-6)
+
+
+def test_boxes_whose_bounds_meet_are_solved_where_quadprog_alone_fails(rng):
+    """A muscle that can produce no active force has f_min = f_max; quadprog reports some such problems
+    infeasible. The solution must meet the KKT conditions of the box-constrained problem."""
+    checked = 0
+    for _ in range(200):
+        n = 10
+        A = rng.normal(size=(n, n))
+        H, g = A @ A.T + 1e-3 * np.eye(n), 10.0 * rng.normal(size=n)
+        lb, ub = np.zeros(n), np.full(n, 5.0)
+        held = rng.choice(n, 2, replace=False)
+        lb[held] = ub[held] = rng.uniform(0.0, 1.0, 2)
+        if solve_problem(Problem(H, g, None, None, None, None, lb, ub), solver="quadprog").found:
+            continue
+        checked += 1
+        x, status = WarmStartedQP().solve(H, g, lb, ub)
+        assert status == OPTIMAL_QUADPROG
+        grad = H @ x + g
+        assert np.all(x >= lb) and np.all(x <= ub) and np.all(x[held] == lb[held])
+        free = ~np.isin(np.arange(n), held)
+        inside = free & (x > lb + 1e-9) & (x < ub - 1e-9)
+        assert np.all(np.abs(grad[inside]) < 1e-6)
+        assert np.all(grad[free & (x <= lb + 1e-9)] > -1e-6) and np.all(grad[free & (x >= ub - 1e-9)] < 1e-6)
+    assert checked > 5
 
 
 def test_opensim_minimum_norm_activations(rng):
