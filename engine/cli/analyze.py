@@ -126,7 +126,7 @@ def run_command(args) -> int:
               f"{truth['torque_rms_pct_range']:.1f}% of range; GRF rRMSE vertical {g['vertical']:.1f}%, "
               f"AP {g['ap']:.1f}%, ML {g['ml']:.1f}%")
         a = g["all_groups"]
-        print(f"  GRF summed over the limbs (what the motion determines in double support): rRMSE vertical "
+        print(f"  GRF summed over the limbs: rRMSE vertical "
               f"{a['vertical']:.1f}%, AP {a['ap']:.1f}%, ML {a['ml']:.1f}%")
     print(f"wrote {len(files)} files to {Path(args.out).resolve()}")
     return 0

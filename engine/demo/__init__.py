@@ -47,15 +47,18 @@ ROD_ENERGY_WEIGHT = 1e-5   # m^2/J: IK prior on the blade's strains
 
 
 def stance_phases(events) -> dict:
-    """``{'stance k': (t0, t1)}`` from each Left Foot Strike to the next Left Foot Off (both limbs land together
-    in the demo's hops)."""
-    strikes = sorted(e.time for e in events if e.label == "Foot Strike" and e.context == "Left")
-    offs = sorted(e.time for e in events if e.label == "Foot Off" and e.context == "Left")
+    """``{'left stance k': (t0, t1), 'right stance k': ...}``: each limb's stances, from its Foot Strike to its
+    next Foot Off (in the demo's running every stance is on one limb)."""
     phases = {}
-    for t0 in strikes:
-        t1 = next((t for t in offs if t > t0), None)
-        if t1 is not None:
-            phases[f"stance {len(phases) + 1}"] = (t0, t1)
+    for context in ("Left", "Right"):
+        strikes = sorted(e.time for e in events if e.label == "Foot Strike" and e.context == context)
+        offs = sorted(e.time for e in events if e.label == "Foot Off" and e.context == context)
+        k = 0
+        for t0 in strikes:
+            t1 = next((t for t in offs if t > t0), None)
+            if t1 is not None:
+                k += 1
+                phases[f"{context.lower()} stance {k}"] = (t0, t1)
     return phases
 
 

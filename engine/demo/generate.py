@@ -5,7 +5,7 @@ generator (``SEED``), so running it again on the same platform gives the same fi
 Steps (``make_demo`` is a generator step yielding Progress and returning the files written):
 
 1. the model (``engine.demo.athlete``) saved as ``athlete.yaml``;
-2. ``DURATION`` s of hopping in place from mid-flight (``engine.demo.run_simulation``), 1 kHz samples;
+2. ``DURATION`` s of running in place from mid-flight (``engine.demo.run_simulation``), 1 kHz samples;
 3. the muscle activity behind it and two EMG channels (``engine.demo.emg_synthesis``);
 4. markers, force plates and events (``engine.demo.recording``) written as ``demo/run.c3d``;
 5. the ground truth as ``demo/truth.npz`` (``engine.demo.truth``);
@@ -26,11 +26,11 @@ from .athlete import HEIGHT, MASS, build_athlete
 from .emg_synthesis import emg_signals, muscle_truth
 from .recording import (ANALOG_RATE, MARKER_RATE, add_plate_noise, gait_events, lab_trial, marker_trajectories,
                         plate_loads)
-from .run_simulation import simulate_hopping
+from .run_simulation import simulate_running
 from .truth import Truth, save_truth
 
-START = -0.085       # s of the reference: mid-flight before the first touch-down
-DURATION = 0.86      # s: two hops, from flight to flight
+START = -0.06        # s of the reference: mid-flight before the first touch-down
+DURATION = 1.44      # s: two strides (two stances on each limb), from mid-flight to mid-flight
 SEED = 20261122
 
 
@@ -50,8 +50,8 @@ def make_demo(folder=None, analyse: bool = True):
     yield Progress("model", 0.0, "building the default athlete")
     model = build_athlete()
     save_model(model, files.model)
-    yield Progress("simulation", 0.0, f"{DURATION} s of hopping")
-    sim = simulate_hopping(model, DURATION, start=START)
+    yield Progress("simulation", 0.0, f"{DURATION} s of running in place")
+    sim = simulate_running(model, DURATION, start=START)
     step = int(round(ANALOG_RATE / MARKER_RATE))
     yield Progress("muscles", 0.0, "muscle activity of the true motion")
     muscles = muscle_truth(model, sim.time, sim.q, sim.v, sim.tau)
@@ -63,7 +63,7 @@ def make_demo(folder=None, analyse: bool = True):
     events = gait_events(sim.time, sim.forces, sim.contact_names, model)
     subject = {"name": "HybridLab demo athlete", "height": f"{HEIGHT} m", "weight": f"{MASS} kg"}
     trial = lab_trial(markers, signals, events, subject)
-    write_c3d(files.trial, trial, plates, description="HybridLab demo: hopping in place on a running blade "
+    write_c3d(files.trial, trial, plates, description="HybridLab demo: running in place on a running blade "
                                                       "(simulated; ground truth in truth.npz)")
     groups = {c.name: c.group for c in model.contacts}
     save_truth(files.truth, Truth(

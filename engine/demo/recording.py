@@ -5,8 +5,8 @@
 * Markers at ``MARKER_RATE``: every model marker (body and blade) where the simulation put it,
   plus independent Gaussian noise of ``MARKER_NOISE`` m per coordinate, with the short gaps of
   :data:`GAPS` (missing samples, as an occluded marker leaves).
-* Two force plates (``PLATES``, AMTI-sized, side by side): the left foot hops on FP1, the blade
-  on FP2. Each measures the floor's total force on the contact points over it and its moment,
+* Two force plates (``PLATES``, AMTI-sized, side by side, FP2 a little ahead): the left foot lands on
+  FP1, the blade on FP2. Each measures the floor's total force on the contact points over it and its moment,
   at ``ANALOG_RATE``, plus channel noise (``PLATE_NOISE``).
 * Events: Foot Strike and Foot Off of each limb (Left: the intact foot, Right: the blade) where
   its vertical force crosses ``EVENT_THRESHOLD``.
@@ -28,8 +28,8 @@ EVENT_THRESHOLD = 20.0       # N
 # lab from model: x -> X, y -> Z, z -> -Y
 LAB_FROM_MODEL = np.array([[1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, 1.0, 0.0]])
 # (name, centre (m, lab), size (m along X, Y), transducer depth (m), contact group over it)
-PLATES = (("FP1", (-0.06, 0.205, 0.0), (0.60, 0.40), 0.041, "foot_l"),
-          ("FP2", (-0.06, -0.205, 0.0), (0.60, 0.40), 0.041, "blade"))
+PLATES = (("FP1", (0.0, 0.205, 0.0), (0.60, 0.40), 0.041, "foot_l"),
+          ("FP2", (0.19, -0.205, 0.0), (0.60, 0.40), 0.041, "blade"))
 # (marker, start time s, frames missing): short occlusions, filled by the analysis's spline gap filling
 GAPS = (("LASI", 0.300, 6), ("BLD06R", 0.520, 10), ("RSCK2", 0.780, 8), ("LMT5", 0.140, 5))
 

@@ -1,37 +1,42 @@
-"""The reference motion of the demo: hopping in place on both limbs, the intact foot and the blade.
+"""The reference motion of the demo: running in place, stances alternating between the intact foot and the blade.
 
-Repeated two-legged hops are a standard test of running-specific prostheses (the blade works as
-the spring it was designed to be) and load both force plates at once, one limb on each. Each hop
-is a stance on both limbs followed by a flight. Joint angles follow periodic cubic splines
-through keyframes (degrees, fractions of the hop period, OpenSim's sign conventions: hip flexion
-and ankle dorsiflexion positive, knee flexion negative). The centre of mass follows the
-spring-mass model: during the stance the vertical ground reaction is a half sine whose impulse
-balances gravity over the hop, during flight the centre of mass is ballistic.
+Running in place puts one limb at a time on its force plate, so every stance is single support and the
+plates see each limb alone, as in the seed's running trials (the ground reaction of one limb then
+follows from the motion; in double support only the sum does). Each step is a stance on one limb
+followed by a flight; the left foot's stance starts at 0, the blade's a step later. Joint angles follow
+periodic cubic splines through keyframes (degrees, fractions of the stride, OpenSim's sign conventions:
+hip flexion and ankle dorsiflexion positive, knee flexion negative). The centre of mass follows the
+spring-mass model: in the stance the vertical ground reaction is a half sine whose impulse balances
+gravity over the step, in flight the centre of mass is ballistic. Sideways it sways over the limb in
+stance: the ground reaction points from the contact at the centre of mass (no roll moment),
+``z'' = (z - p) (y'' + g) / h``, in flight ``z'' = 0``; the sway is the periodic orbit of these
+equations that is antisymmetric over a step, found by shooting.
 """
 from __future__ import annotations
 
 import numpy as np
+from scipy.integrate import solve_ivp
 from scipy.interpolate import CubicSpline
+from scipy.optimize import brentq
 
 G = 9.80665
-STANCE = ("foot_l", "blade")
-
-# (hop fraction, degrees); the stance lasts from 0 to 0.614 of the 0.44 s hop. The stance
-# keyframes (0, 0.307, 0.614) put each limb's lowest contact point under the centre of mass and
-# on the floor (the blade compressed 3 cm at mid-stance) for the centre of mass of
-# :meth:`HoppingInPlace.com`, 1.04 m above the floor at touch-down; in flight the intact foot is
-# lifted clear of the floor.
+STEP = 0.36            # s, from one touch-down to the next (the other limb's)
+STANCE = 0.24          # s
+WIDTH = 0.075          # m: each limb's centre of pressure from the midline (left foot -z, blade +z)
+HEIGHT = 1.0           # m: mean height of the centre of mass above the contacts
+# (stride fraction from the limb's own touch-down, degrees): stance 0-1/3, swing to 1; the blade's limb
+# runs half a stride behind the left foot's. The touch-down poses put each limb's lowest point on the floor
+# at the same height of the centre of mass; in the stance the controller lets the hip and knee follow the body.
 KEYFRAMES = {
-    "hip_flexion_l": ((0.0, 19.0), (0.307, 33.0), (0.614, 23.0), (0.81, 30.0)),
-    "knee_angle_l": ((0.0, -47.0), (0.307, -74.0), (0.614, -51.0), (0.81, -80.0)),
-    "ankle_angle_l": ((0.0, -8.0), (0.307, 8.0), (0.614, -15.0), (0.81, 0.0)),
-    "hip_flexion_r": ((0.0, 15.0), (0.307, 33.0), (0.614, 16.0), (0.81, 17.0)),
-    "knee_angle_r": ((0.0, -36.0), (0.307, -65.0), (0.614, -36.0), (0.81, -40.0)),
-    "shoulder_flexion_l": ((0.0, 15.0), (0.307, 0.0), (0.614, 25.0), (0.81, 25.0)),
-    "shoulder_flexion_r": ((0.0, 15.0), (0.307, 0.0), (0.614, 25.0), (0.81, 25.0)),
+    "hip_flexion_l": ((0.0, 19.0), (0.167, 30.0), (0.333, 20.0), (0.65, 45.0), (0.9, 30.0)),
+    "knee_angle_l": ((0.0, -47.0), (0.167, -68.0), (0.333, -45.0), (0.6, -100.0), (0.9, -70.0)),
+    "ankle_angle_l": ((0.0, -8.0), (0.167, 6.0), (0.333, -15.0), (0.65, 0.0), (0.9, -5.0)),
+    "hip_flexion_r": ((0.0, 15.0), (0.167, 30.0), (0.333, 13.0), (0.65, 45.0), (0.9, 28.0)),
+    "knee_angle_r": ((0.0, -36.0), (0.167, -60.0), (0.333, -32.0), (0.6, -95.0), (0.9, -55.0)),
 }
-CONSTANT = {"hip_adduction_l": 1.0, "hip_adduction_r": 1.0, "elbow_flexion_l": 80.0, "elbow_flexion_r": 80.0,
-            "shoulder_adduction_l": -8.0, "shoulder_adduction_r": -8.0, "lumbar_extension": -4.0}
+CONSTANT = {"hip_adduction_l": 0.0, "hip_adduction_r": 0.0, "elbow_flexion_l": 80.0, "elbow_flexion_r": 80.0,
+            "shoulder_adduction_l": -8.0, "shoulder_adduction_r": -8.0, "shoulder_flexion_l": 10.0,
+            "shoulder_flexion_r": 10.0, "lumbar_extension": -4.0}
 
 
 class _PeriodicAngle:
@@ -49,19 +54,55 @@ class _PeriodicAngle:
         return np.array([self.spline(tau), self.spline(tau, 1), self.spline(tau, 2)])
 
 
-class HoppingInPlace:
-    """Hops of ``hop_time`` s with stances of ``stance_time`` s on both limbs (the stance keyframes
-    are drawn for the defaults)."""
+def _vertical(tau: float) -> tuple[float, float, float]:
+    """Height (m, from touch-down), vertical speed and acceleration ``tau`` s after a touch-down."""
+    T, tc = STEP, STANCE
+    c = (T / tc) * (np.pi / 2)
+    w = np.pi / tc
+    vy0 = -G * (T - tc) / 2
+    if tau < tc:
+        return (vy0 * tau + G * ((c / w) * (tau - np.sin(w * tau) / w) - tau ** 2 / 2),
+                vy0 + G * ((c / w) * (1.0 - np.cos(w * tau)) - tau), G * (c * np.sin(w * tau) - 1.0))
+    s = tau - tc
+    y_to = vy0 * tc + G * ((c / w) * tc - tc ** 2 / 2)
+    return y_to - vy0 * s - G * s ** 2 / 2, -vy0 - G * s, -G
 
-    def __init__(self, hop_time: float = 0.44, stance_time: float = 0.27):
-        self.hop_time, self.stance_time = hop_time, stance_time
-        self._angles = {n: _PeriodicAngle(k, hop_time) for n, k in KEYFRAMES.items()}
-        self._mean_y = 0.0
-        self._mean_y = float(np.mean([self.com(t)[0][1] for t in np.linspace(0.0, hop_time, 2001)[:-1]]))
+
+def _sway(z, tau: float, p: float) -> float:
+    """Sideways acceleration (m/s^2) ``tau`` s after the touch-down of the limb at ``p`` (m)."""
+    if tau >= STANCE:
+        return 0.0
+    y, _, ay = _vertical(tau)
+    return (z - p) * (ay + G) / (HEIGHT + y - _vertical(STANCE / 2)[0])
+
+
+def _sway_step(z0: float, vz0: float) -> tuple:
+    """The sway over the left foot's step from mid-stance: a dense solution of ``(z, z')``."""
+    return solve_ivp(lambda t, s: [s[1], _sway(s[0], t, -WIDTH)], (STANCE / 2, STEP + STANCE / 2), [z0, vz0],
+                     dense_output=True, rtol=1e-10, atol=1e-12, max_step=0.005)
+
+
+class RunningInPlace:
+    """Running in place: steps of :data:`STEP` s alternating between the intact foot and the blade."""
+
+    period = 2 * STEP
+
+    def __init__(self):
+        self._angles = {n: _PeriodicAngle(k, self.period) for n, k in KEYFRAMES.items()}
+        # the periodic sway: still at mid-stance, back on the midline at mid-flight
+        mid_flight = (STANCE + STEP) / 2
+        z_mid = brentq(lambda z: _sway_step(z, 0.0).sol(mid_flight)[0], -WIDTH + 1e-4, 0.0)
+        self._sway = _sway_step(z_mid, 0.0)
+        self._mean_y = float(np.mean([_vertical(t)[0] for t in np.linspace(0.0, STEP, 2001)[:-1]]))
 
     def stance(self, t: float) -> tuple:
-        """The contact groups in their planned stance at ``t`` (both limbs, or none in flight)."""
-        return STANCE if t % self.hop_time < self.stance_time else ()
+        """The contact groups in their planned stance at ``t`` (one limb, or none in flight)."""
+        tau = t % self.period
+        if tau < STANCE:
+            return ("foot_l",)
+        if STEP <= tau < STEP + STANCE:
+            return ("blade",)
+        return ()
 
     def joints(self, t: float, coordinates) -> np.ndarray:
         """(3, n): reference angle (rad), rate and acceleration of each named coordinate at ``t``
@@ -69,28 +110,22 @@ class HoppingInPlace:
         out = np.zeros((3, len(coordinates)))
         for i, name in enumerate(coordinates):
             if name in self._angles:
-                out[:, i] = self._angles[name](t)
+                out[:, i] = self._angles[name](t - (STEP if name.endswith("_r") else 0.0))
             elif name in CONSTANT:
                 out[0, i] = np.radians(CONSTANT[name])
         return out
 
     def com(self, t: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Centre-of-mass offset from its mean (m, model axes: x forward, y up, z right), its rate and
-        acceleration at ``t``; only the height moves."""
-        T, tc = self.hop_time, self.stance_time
-        tau = t % T
-        c = (T / tc) * (np.pi / 2)           # peak vertical force over body weight
-        w = np.pi / tc
-        vy0 = -G * (T - tc) / 2              # vertical speed at touch-down
-        if tau < tc:
-            ay = G * (c * np.sin(w * tau) - 1.0)
-            vy = vy0 + G * ((c / w) * (1.0 - np.cos(w * tau)) - tau)
-            y = vy0 * tau + G * ((c / w) * (tau - np.sin(w * tau) / w) - tau ** 2 / 2)
-        else:
-            s = tau - tc
-            y_to = vy0 * tc + G * ((c / w) * tc - tc ** 2 / 2)
-            ay, vy, y = -G, -vy0 - G * s, y_to - vy0 * s - G * s ** 2 / 2
-        return (np.array([0.0, y - self._mean_y, 0.0]), np.array([0.0, vy, 0.0]), np.array([0.0, ay, 0.0]))
+        acceleration at ``t``."""
+        tau = t % STEP
+        y, vy, ay = _vertical(tau)
+        # the sway over the step, from the left foot's (mirrored over the blade's)
+        sign = 1.0 if (t % self.period) < STEP else -1.0
+        z, vz = self._sway.sol(tau) if tau >= STANCE / 2 else -self._sway.sol(tau + STEP)
+        az = _sway(z, tau, -WIDTH)
+        return (np.array([0.0, y - self._mean_y, sign * z]), np.array([0.0, vy, sign * vz]),
+                np.array([0.0, ay, sign * az]))
 
     def vertical_force(self, t: float) -> float:
         """The reference's total vertical ground reaction (N per kg of body mass)."""

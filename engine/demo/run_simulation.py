@@ -1,4 +1,4 @@
-"""Simulate the demo trial: the default athlete hopping in place under :class:`HoppingController`."""
+"""Simulate the demo trial: the default athlete running in place under :class:`RunningController`."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -7,16 +7,16 @@ import numpy as np
 
 from .. import algorithms as alg
 from ..simulation import GroundContact, JointSpring, Simulator
-from .controller import HoppingController
-from .reference import HoppingInPlace
+from .controller import RunningController
+from .reference import RunningInPlace
 
 STEP = 2e-4            # s, integrator step; the controller runs at every step
 RECORD_EVERY = 5       # steps between recorded samples (1 kHz)
 ACTUATION_TIME = 0.004  # s: the joint torques follow the controller's through a first-order lag, as muscle
                         # force follows excitation (keeps the torques free of the plan's sample-to-sample buzz)
-# the intact foot in a cushioned shoe (about 60 kN/m over its six points, as a running shoe's
-# midsole), the blade's thin rubber sole much stiffer than the blade
-CONTACT = {"foot_l": GroundContact(stiffness=1.0e4, damping=150.0, damping_depth=1e-3, friction=0.8, slip_speed=0.05),
+# the intact foot in a running shoe (40 kN/m per point, 240 kN/m over its six points, as a running shoe's
+# midsole measures in impact tests), the blade's thin rubber sole much stiffer than the blade
+CONTACT = {"foot_l": GroundContact(stiffness=4.0e4, damping=300.0, damping_depth=1e-3, friction=0.8, slip_speed=0.05),
            "blade": GroundContact(stiffness=5.0e4, damping=300.0, damping_depth=1e-3, friction=0.8, slip_speed=0.05)}
 # passive stiffness of the shod intact foot's small joints (shoe sole and ligaments, assumed values): without it
 # the toes, a few hundred grams, fold under the load the controller's plan does not foresee
@@ -45,7 +45,7 @@ class SimulatedMotion:
     contact_names: list
 
 
-def _pose(model, reference: HoppingInPlace, t: float):
+def _pose(model, reference: RunningInPlace, t: float):
     """The reference's joint angles and rates at ``t`` on the model (base at its neutral placement)."""
     tree = model.tree
     names = [c.name for c in model.all_coordinates if c.name in tree.coordinates and not c.name.startswith("blade")]
@@ -58,9 +58,9 @@ def _pose(model, reference: HoppingInPlace, t: float):
     return q, v
 
 
-def initial_state(model, reference: HoppingInPlace, t0: float):
+def initial_state(model, reference: RunningInPlace, t0: float):
     """The reference's state at ``t0`` (s; 0 is a touch-down), the body placed so that at touch-down the
-    intact foot's lowest point is on the floor; returns ``(q, v, com_mean)`` (see :class:`HoppingController`)."""
+    intact foot's lowest point is on the floor; returns ``(q, v, com_mean)`` (see :class:`RunningController`)."""
     data = model.create_data()
     mass = float(model.tree.k.nodes["mass"].sum())
     # the height of the mean centre of mass: from the touch-down pose standing on the floor
@@ -78,14 +78,14 @@ def initial_state(model, reference: HoppingInPlace, t0: float):
     return q, v, com_mean
 
 
-def simulate_hopping(model, duration: float, start: float = 0.0,
-                     reference: HoppingInPlace | None = None) -> SimulatedMotion:
+def simulate_running(model, duration: float, start: float = 0.0,
+                     reference: RunningInPlace | None = None) -> SimulatedMotion:
     """Run the controller on the simulator for ``duration`` s from :func:`initial_state` at ``start`` (s of the
     reference; recorded times count from there)."""
-    reference = reference or HoppingInPlace()
+    reference = reference or RunningInPlace()
     sim = Simulator(model, CONTACT, springs=SPRINGS)
     q, v, com_mean = initial_state(model, reference, start)
-    controller = HoppingController(model, reference, com_mean, SPRINGS)
+    controller = RunningController(model, reference, com_mean, SPRINGS)
     n = int(round(duration / (STEP * RECORD_EVERY)))
     nc = len(sim.points)
     out = SimulatedMotion(np.arange(n) * STEP * RECORD_EVERY, np.zeros((n, model.nq)), np.zeros((n, model.nv)),

@@ -1,18 +1,15 @@
 """The shipped demo trial: a physically consistent recording of the simulation, and what the pipeline recovers.
 
-Thresholds: the issue asks for 5% on everything. Measured on the shipped demo (8 Hz, 1 mm marker noise):
-blade strains 7.1% of their range, joint torques up to 21% of range (subtalar, hip rotation and adduction:
-small torques shaped by how the QP shares the load between the limbs), GRF vertical 3.2%, antero-posterior
-13.3%, medio-lateral 19.8% (the horizontal forces of hopping in place span only 120-240 N, and their sum
-over the limbs is recovered to 1.0, 2.0 and 5.0%, ``all_groups`` in metrics.json: the error is in the split
-between the foot and the blade). The assertions below hold those measured levels with a small margin, so a
-regression fails; the gap to 5% is stated in the closing note.
+The demo is running in place, every stance on one limb. Thresholds: the issue asks for 5% on everything.
+Measured on the shipped demo (8 Hz, 1 mm marker noise): blade strains 4.4% of their range, joint torques
+within 5% of range except subtalar (8.3%), GRF vertical 1.0%, antero-posterior 6.1%, medio-lateral 7.5%
+(the horizontal forces span about 170 N; 9-14 N RMS of error, which oscillates at the filter's pass band:
+kinematic noise). The assertions below hold those measured levels with a small margin, so a regression
+fails; the gap to 5% is stated in the closing note.
 
-Where the gap comes from, measured on the same trial: the QP given the true motion (no markers, no filter)
-recovers each limb's vertical and antero-posterior force to 1-3% and the medio-lateral one to 5-6% (in double
-support only the sum of the limbs' forces follows from the motion; their split is the QP's choice), with
-torques within 10% (subtalar) and 7% elsewhere. The true motion filtered at 8 Hz doubles the medio-lateral
-error (10%), and inverse kinematics from the noisy markers doubles it again.
+Where the gap comes from: the QP given the true motion (no markers, no filter) recovers every limb's force
+to within 1% of its range on every axis and the torques to within 1% (asserted below), so the remaining
+error is the markers' noise through inverse kinematics and the filter.
 """
 import numpy as np
 import pytest
@@ -75,23 +72,20 @@ def test_markers_plates_and_emg_are_the_truth_plus_the_stated_noise(shipped):
 def test_pipeline_recovers_the_ground_truth(shipped, analysed):
     model, _, settings, truth = shipped
     m = truth_metrics(analysed, truth, settings.forward)
-    assert m["rod_strain_rms_pct_range"] < 8.0
-    assert m["torque_rms_pct_range"] < 23.0
-    major = ("hip_flexion_r", "knee_angle_r", "hip_flexion_l", "knee_angle_l", "ankle_angle_l")
-    assert max(m["torque_rms_pct_range_by_coordinate"][c] for c in major) < 16.0
+    assert m["rod_strain_rms_pct_range"] < 5.0
+    assert m["torque_rms_pct_range"] < 9.5
+    assert sorted(m["torque_rms_pct_range_by_coordinate"].values())[-2] < 5.0      # all but subtalar
     g = m["grf_rrmse_pct"]
-    assert g["vertical"] < 5.0 and g["ap"] < 15.0 and g["ml"] < 22.0
-    # summed over the limbs the loads follow from the motion (1.0, 2.0 and 5.0% when measured): the
-    # limbs' larger errors are in the double-support split
+    assert g["vertical"] < 2.0 and g["ap"] < 7.0 and g["ml"] < 8.5
     a = g["all_groups"]
-    assert a["vertical"] < 2.0 and a["ap"] < 3.0 and a["ml"] < 6.0
+    assert a["vertical"] < 1.5 and a["ap"] < 4.0 and a["ml"] < 4.0
     # the estimate against the trial's own plates (part of the worst above, checked on its own)
     plates = {(x.plate, x.axis): x.rrmse for x in analysed.metrics}
     assert {p for p, _ in plates} == {"FP1", "FP2"}
-    assert max(v for (_, axis), v in plates.items() if axis == "vertical") < 5.0
+    assert max(v for (_, axis), v in plates.items() if axis == "vertical") < 2.0
 
 
-def test_qp_on_the_true_motion_recovers_the_loads_up_to_the_double_support_split(shipped):
+def test_qp_on_the_true_motion_recovers_each_limbs_load_and_the_torques(shipped):
     """The estimator alone: the true coordinates, speeds and accelerations at the markers' 200 Hz."""
     model, _, settings, truth = shipped
     k = slice(None, None, 5)
@@ -105,16 +99,19 @@ def test_qp_on_the_true_motion_recovers_the_loads_up_to_the_double_support_split
     result.model, result.motion, result.qp, result.classic, result.metrics = model, motion, qp, None, []
     m = truth_metrics(result, truth, settings.forward)
     g = m["grf_rrmse_pct"]
-    assert g["vertical"] < 3.0 and g["ap"] < 3.0 and g["ml"] < 7.0
-    assert m["torque_rms_pct_range"] < 12.0
-    assert sorted(m["torque_rms_pct_range_by_coordinate"].values())[-2] < 8.0      # all but subtalar
-    # the sum over the limbs is what the motion fixes: within 1% of its range on every axis
+    assert max(v for k2, v in g["by_group_and_plate"].items()) < 1.0      # every limb, every axis
+    assert m["torque_rms_pct_range"] < 1.5
+    # every limb's force, frame by frame (single support: each follows from the motion)
     up = -np.asarray(model.gravity) / np.linalg.norm(model.gravity)
+    est_groups = np.array([c.group for c in model.contacts])
+    for group in set(truth.contact_groups):
+        true = truth.group_force(group)[k]
+        error = qp.forces[:, est_groups == group].sum(axis=1) - true
+        loaded = true @ up > 20.0
+        assert np.all(np.sqrt((error[loaded] ** 2).mean(axis=0)) < 0.01 * np.ptp(true[loaded], axis=0))
+    # metrics.json reports the sum over the limbs as rRMSE per axis (seed eq. 39: RMSE over the mean of the ranges)
     true_total = sum(truth.group_force(g) for g in set(truth.contact_groups))[k]
     loaded = true_total @ up > 20.0
-    error = qp.forces.sum(axis=1)[loaded] - true_total[loaded]
-    assert np.all(np.sqrt((error ** 2).mean(axis=0)) < 0.01 * np.ptp(true_total[loaded], axis=0))
-    # metrics.json reports that sum as rRMSE per axis (seed eq. 39: RMSE over the mean of the two ranges)
     ml = np.cross([1.0, 0.0, 0.0], up)
     for name, axis in (("vertical", up), ("ap", np.array([1.0, 0.0, 0.0])), ("ml", ml)):
         est, true = qp.forces.sum(axis=1)[loaded] @ axis, true_total[loaded] @ axis
