@@ -213,17 +213,17 @@ class MainWindow(QMainWindow):
         self.add_recent(path)
 
     def open_demo(self) -> None:
-        """The bundled demo with its results already computed, at mid-stance on the blade."""
+        """The bundled demo with its results already computed, in the middle of its longest stance on the blade."""
         from engine.demo import demo_files, demo_results
         self._check_idle(None)
         result, settings = demo_results()
         self.document.set_inputs(model=result.model, trial=result.trial, model_path=str(demo_files().model),
                                  trial_path=str(demo_files().trial))
         self.document.set_result(result, settings)
-        phases = stance_phases(result)          # start in the middle of the first stance on the blade
+        phases = stance_phases(result)          # start in the middle of the longest stance on the blade
         stances = [iv for group, ivs in phases.intervals.items() if "blade" in group for iv in ivs]
         if stances:
-            start, end = min(stances)
+            start, end = max(stances, key=lambda iv: iv[1] - iv[0])
             self.document.set_time(0.5 * (start + end))
 
     def add_contacts_file(self, path) -> None:

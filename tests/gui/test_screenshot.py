@@ -147,6 +147,11 @@ def test_first_launch_screenshot_shows_the_demo(make_window, tmp_path):
     window.resize(*SIZE)
     window.open_demo()
     assert abs(_time_shown(done) - window.document.current_time) < 1e-6      # at the demo's starting time
+    # ... which is in a stance on the blade: the plate under it carries more than body weight
+    result = window.document.result
+    k = int(np.argmin(np.abs(result.qp.time - window.document.current_time)))
+    on_blade = np.array([c.group == "blade" for c in result.model.contacts])
+    assert result.qp.forces[k, on_blade, 1].sum() > 9.81 * 70.0
     view = QRect(window.view.mapTo(window, window.view.rect().topLeft()), window.view.size())
     shown = picture.copy(view)
 
