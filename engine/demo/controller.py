@@ -116,8 +116,8 @@ class RunningController:
         # its horizontal forces
         vertical = {}
         planned_vertical = self.mass * ref.vertical_force(t)
-        if "blade" in planned and planned_vertical > MIN_FORCE and any(forces[n][1] > MIN_FORCE / 4 for n in self.groups["blade"]):
-            loaded = [n for n in self.groups["blade"] if forces[n][1] > MIN_FORCE / 4]
+        loaded = [n for n in self.groups["blade"] if forces[n][1] > MIN_FORCE / 4]
+        if "blade" in planned and planned_vertical > MIN_FORCE and loaded:
             total = sum(forces[n][1] for n in loaded)
             vertical = {n: planned_vertical * forces[n][1] / total for n in loaded}
             chosen += loaded
@@ -127,7 +127,7 @@ class RunningController:
         momentum = alg.spatial_momentum(m, d, q, v)
         cd = momentum[3:] / self.mass
         M = alg.crba(m, d, q)
-        h = alg.nle(m, d, q, v) - alg.rod_forces(m, q, v)
+        h = alg.nle(m, d, q, v)
         for slot, sp in self.springs:
             h[slot.vi] += sp.stiffness * (q[slot.qi] - sp.rest) + sp.damping * v[slot.vi]
         f_known = np.zeros(nv)
