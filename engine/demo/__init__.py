@@ -75,7 +75,7 @@ def demo_settings(trial=None):
     muscles = MusclePipelineSettings(emg=EMGProcessing(mvc={name: MVC_AMPLITUDE for name in RECORDED}),
                                      phases=stance_phases(trial.events) if trial is not None else None)
     # the blade is a force sensor: its strains tell the QP its load (rod forces pulled to the elastic model);
-    # the cushioned shoe lets the foot's contact points sink at over 1 m/s just after touch-down
+    # the foot lands sliding: its contact points still move at over 1 m/s just after touch-down
     qp = QPSettings(rod_mode="elastic", w_elastic=100.0, speed=2.5)
     # 1 mm marker noise swamps the twist of the blade's short tip segments: hold the strains to the blade's
     # elastic energy (IK prior; see IKSettings.rod_energy_weight)

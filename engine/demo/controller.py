@@ -208,8 +208,6 @@ class RunningController:
         G, hin = self._cone(len(chosen), nv)
         x = solve_qp(P, qv, G, hin, Aeq, beq, solver="quadprog")
         if x is None:
-            np.savez("/tmp/wip/qp.npz", P=P, q=qv, G=G, h=hin, A=Aeq, b=beq)
-            print("DEBUG", vertical, chosen)
             raise SettingsError(f"the running controller's QP has no solution at t = {t:.4f} s", "demo simulation")
         a, f = x[:nv], x[nv:].reshape(-1, 3)
         tau = M @ a + h - f_known

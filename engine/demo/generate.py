@@ -30,7 +30,7 @@ from .run_simulation import simulate_running
 from .truth import Truth, save_truth
 
 START = -0.06        # s of the reference: mid-flight before the first touch-down
-DURATION = 1.44      # s: two strides (two stances on each limb), from mid-flight to mid-flight
+DURATION = 1.44      # s: two strides (two stances on each limb), from mid-flight to the blade's last take-off
 SEED = 20261122
 
 

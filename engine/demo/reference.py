@@ -23,7 +23,7 @@ G = 9.80665
 STEP = 0.36            # s, from one touch-down to the next (the other limb's)
 STANCE = 0.24          # s
 WIDTH = 0.075          # m: each limb's centre of pressure from the midline (left foot -z, blade +z)
-HEIGHT = 1.0           # m: mean height of the centre of mass above the contacts
+HEIGHT = 1.0           # m: height of the centre of mass above the contacts at mid-stance
 # (stride fraction from the limb's own touch-down, degrees): stance 0-1/3, swing to 1; the blade's limb
 # runs half a stride behind the left foot's. The touch-down poses put each limb's lowest point on the floor
 # at the same height of the centre of mass; in the stance the controller lets the hip and knee follow the body.
@@ -77,8 +77,9 @@ def _sway(z, tau: float, p: float) -> float:
 
 
 def _sway_step(z0: float, vz0: float) -> tuple:
-    """The sway over the left foot's step from mid-stance: a dense solution of ``(z, z')``."""
-    return solve_ivp(lambda t, s: [s[1], _sway(s[0], t, -WIDTH)], (STANCE / 2, STEP + STANCE / 2), [z0, vz0],
+    """The sway over the left foot's step from mid-stance to the blade's touch-down: a dense solution of
+    ``(z, z')``."""
+    return solve_ivp(lambda t, s: [s[1], _sway(s[0], t, -WIDTH)], (STANCE / 2, STEP), [z0, vz0],
                      dense_output=True, rtol=1e-10, atol=1e-12, max_step=0.005)
 
 
@@ -122,7 +123,8 @@ class RunningInPlace:
         y, vy, ay = _vertical(tau)
         # the sway over the step, from the left foot's (mirrored over the blade's)
         sign = 1.0 if (t % self.period) < STEP else -1.0
-        z, vz = self._sway.sol(tau) if tau >= STANCE / 2 else -self._sway.sol(tau + STEP)
+        # before mid-stance: the mirror image in time of the stance's second half (still at mid-stance)
+        z, vz = self._sway.sol(tau) if tau >= STANCE / 2 else self._sway.sol(STANCE - tau) * np.array([1.0, -1.0])
         az = _sway(z, tau, -WIDTH)
         return (np.array([0.0, y - self._mean_y, sign * z]), np.array([0.0, vy, sign * vz]),
                 np.array([0.0, ay, sign * az]))
