@@ -73,8 +73,14 @@ class WarmStartedQP:
     @staticmethod
     def _quadprog(H, g, lb, ub, A, b):
         """The problem solved from scratch, or None if infeasible. Variables whose bounds meet (a muscle
-        that can produce no active force) are held there and left out: quadprog fails on such boxes."""
-        held = lb == ub
+        that can produce no active force, to round-off) are held there and left out: quadprog fails on such
+        boxes."""
+        bounded = np.isfinite(lb) & np.isfinite(ub)
+        gap = np.where(bounded, ub - lb, np.inf)
+        tol = 1e-12 * np.maximum(1.0, np.abs(np.where(bounded, lb, 0.0)))
+        if np.any(gap < -tol):
+            return None
+        held = gap <= tol
         if held.all():
             x = lb.copy()
             return x if A is None or np.allclose(A @ x, b) else None

@@ -83,28 +83,34 @@ def test_seed_passive_lower_bound_and_reference_weight(rng):
 
 
 def test_boxes_whose_bounds_meet_are_solved_where_quadprog_alone_fails(rng):
-    """A muscle that can produce no active force has f_min = f_max; quadprog reports some such problems
-    infeasible. The solution must meet the KKT conditions of the box-constrained problem."""
-    checked = 0
-    for _ in range(200):
+    """A muscle that can produce no active force has f_min = f_max (to round-off); quadprog alone reports some
+    such problems infeasible. Every solution must meet the KKT conditions of the box-constrained problem, with
+    and without an equality constraint."""
+    quadprog_failed = 0
+    for trial in range(200):
         n = 10
         A = rng.normal(size=(n, n))
         H, g = A @ A.T + 1e-3 * np.eye(n), 10.0 * rng.normal(size=n)
         lb, ub = np.zeros(n), np.full(n, 5.0)
         held = rng.choice(n, 2, replace=False)
-        lb[held] = ub[held] = rng.uniform(0.0, 1.0, 2)
-        if solve_problem(Problem(H, g, None, None, None, None, lb, ub), solver="quadprog").found:
-            continue
-        checked += 1
-        x, status = WarmStartedQP().solve(H, g, lb, ub)
+        lb[held] = rng.uniform(0.0, 1.0, 2)
+        ub[held] = lb[held] + np.array([0.0, 1e-15])[: len(held)]
+        Aeq, beq = (None, None) if trial % 2 else (np.ones((1, n)), np.array([lb[held].sum() + 8.0]))
+        problem = Problem(H, g, None, None, Aeq, beq, lb, ub)
+        quadprog_failed += not solve_problem(problem, solver="quadprog").found
+        x, status = WarmStartedQP().solve(H, g, lb, ub, Aeq, beq)
         assert status == OPTIMAL_QUADPROG
+        assert np.all(x >= lb) and np.all(x <= ub) and np.allclose(x[held], lb[held], atol=1e-14)
         grad = H @ x + g
-        assert np.all(x >= lb) and np.all(x <= ub) and np.all(x[held] == lb[held])
+        if Aeq is not None:
+            assert Aeq @ x == pytest.approx(beq, abs=1e-8)
+            free = ~np.isin(np.arange(n), held) & (x > lb + 1e-9) & (x < ub - 1e-9)
+            grad = grad - grad[free].mean()         # the equality's multiplier (its row is all ones)
         free = ~np.isin(np.arange(n), held)
         inside = free & (x > lb + 1e-9) & (x < ub - 1e-9)
         assert np.all(np.abs(grad[inside]) < 1e-6)
         assert np.all(grad[free & (x <= lb + 1e-9)] > -1e-6) and np.all(grad[free & (x >= ub - 1e-9)] < 1e-6)
-    assert checked > 5
+    assert quadprog_failed > 0          # the case the held variables are for does occur here
 
 
 def test_opensim_minimum_norm_activations(rng):
