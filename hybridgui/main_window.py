@@ -62,6 +62,7 @@ class MainWindow(QMainWindow):
         self.document = Document(self)
         self.runner = AnalysisRunner(self)
         self.session_path: str | None = None
+        self._stance_notes: list[str] = []     # stances left out as too short, shown among the warnings
         self._analysed = None                 # (model, trial) of the running analysis
         self.last_error = None
         self.reported: list[str] = []          # every error shown, as "title: sentence"
@@ -373,6 +374,7 @@ class MainWindow(QMainWindow):
             parts.append(lines[1].strip())
             warnings += list(doc.trial.warnings)
         warnings += doc.notes
+        warnings += self._stance_notes
         warnings += self.scene.missing_meshes
         warnings += [f"analysis settings: {u}; kept as loaded" for u in self.settings_panel.unshown]
         self.status_summary.setText("   |   ".join(parts))
@@ -383,8 +385,10 @@ class MainWindow(QMainWindow):
 
     def _update_stances(self) -> None:
         stances: dict = {}
+        self._stance_notes = []
         if self.document.result is not None:
             phases = stance_phases(self.document.result)
+            self._stance_notes = phases.notes()
             for name, intervals in phases.intervals.items():
                 stances.setdefault(side_of(name), []).extend(intervals)
         self.timeline.set_stances(stances)

@@ -4,13 +4,15 @@ Stance of a foot (or the blade) is where the vertical ground reaction reaches a 
 (20 N by default, the force plates' own threshold). The reaction comes from the QP estimate of
 each contact group when there is one (it covers every step), else from the force plates, and
 without either from the contact candidates allowed to push (``QPResult.active``, from the
-kinematics: near the floor and slow). Foot Strike / Foot Off events are the starts and ends of
+kinematics: near the floor and slow). A stance shorter than ``MIN_STANCE`` (a few newtons of an
+estimate crossing the threshold for a frame or two) is dropped unless it touches the trial's start or
+end, and listed in ``Phases.dropped``. Foot Strike / Foot Off events are the starts and ends of
 stance; a gait cycle runs from one Foot Strike to the next on the same side. Curves are
 normalised to 0-100 % of each cycle and summarised by their mean and standard deviation.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -19,15 +21,24 @@ from ..trial.forceplate import DEFAULT_THRESHOLD
 from ..trial.trial import Event
 from .inverse_dynamics import plate_samples
 
+MIN_STANCE = 0.03     # s: shorter stances are dropped (running stances last 0.08 s and more)
+
 
 @dataclass(frozen=True)
 class Phases:
     """``intervals``: ``{name: [(start, end), ...]}`` s per contact group or plate; ``source``:
-    'estimated', 'measured' or 'contacts' (or 'none'); ``span``: first and last analysed time, s."""
+    'estimated', 'measured' or 'contacts' (or 'none'); ``span``: first and last analysed time, s;
+    ``dropped``: the intervals left out as too short, per name."""
 
     source: str
     intervals: dict
     span: tuple
+    dropped: dict = field(default_factory=dict)
+
+    def notes(self) -> list[str]:
+        """One line per name with dropped intervals."""
+        return [f"{name}: {len(iv)} stance{'s' if len(iv) != 1 else ''} shorter than {1000 * MIN_STANCE:.0f} ms "
+                f"left out ({', '.join(f'{a:.3f}-{b:.3f} s' for a, b in iv)})" for name, iv in self.dropped.items()]
 
 
 def intervals_where(time, mask) -> list[tuple[float, float]]:
@@ -39,9 +50,11 @@ def intervals_where(time, mask) -> list[tuple[float, float]]:
     return [(float(t[a]), float(t[b])) for a, b in zip(starts, ends)]
 
 
-def stance_phases(result, source: str = "auto", threshold: float = DEFAULT_THRESHOLD) -> Phases:
+def stance_phases(result, source: str = "auto", threshold: float = DEFAULT_THRESHOLD,
+                  min_duration: float = MIN_STANCE) -> Phases:
     """Stance intervals of ``result`` (an AnalysisResult) from ``source``: 'estimated' (QP contact groups),
-    'measured' (plates), 'contacts' (active candidates) or 'auto' (the first available in that order)."""
+    'measured' (plates), 'contacts' (active candidates) or 'auto' (the first available in that order); those
+    shorter than ``min_duration`` (s) inside the trial are left out and listed in ``Phases.dropped``."""
     model, time = result.model, result.motion.time
     span = (float(time[0]), float(time[-1]))
     up = -np.asarray(model.gravity, float)
@@ -63,7 +76,13 @@ def stance_phases(result, source: str = "auto", threshold: float = DEFAULT_THRES
         groups = np.array([c.group for c in model.contacts])
         intervals = {g: intervals_where(time, result.qp.active[:, groups == g].any(axis=1))
                      for g in sorted(set(groups))}
-    return Phases(source, intervals, span)
+    kept, dropped = {}, {}
+    for name, iv in intervals.items():
+        short = [(a, b) for a, b in iv if b - a < min_duration and a > span[0] and b < span[1]]
+        kept[name] = [x for x in iv if x not in short]
+        if short:
+            dropped[name] = short
+    return Phases(source, kept, span, dropped)
 
 
 def side_of(name: str) -> str:

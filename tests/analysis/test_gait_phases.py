@@ -49,3 +49,26 @@ def test_stance_from_the_estimate_agrees_with_the_plates(shared_data):
     assert any(abs(a - s) <= 2 * dt + 1e-9 or a == result.motion.time[0] for s, _ in estimated.intervals["foot_r"])
     assert stance_phases(result, "contacts").source == "contacts"
     assert {e.context for e in events_from_phases(estimated)} <= {"Right", "Left"}
+
+
+def test_stances_too_short_to_be_steps_are_left_out_and_listed():
+    """A force that crosses the threshold for a frame or two inside the trial is not a stance; one cut by
+    the trial's start is kept (it is a truncated step)."""
+    t = np.arange(0.0, 1.0, 0.005)
+    force = np.where((t < 0.01) | ((t >= 0.3) & (t < 0.5)) | ((t >= 0.7) & (t < 0.715)), 500.0, 0.0)
+
+    class Estimate:
+        def __init__(self, f):
+            self.force = f
+
+    class Result:     # what stance_phases reads of an AnalysisResult
+        pass
+    result = Result()
+    result.model = type("M", (), {"gravity": (0.0, -9.81, 0.0)})()
+    result.motion = type("Mo", (), {"time": t})()
+    result.qp = type("Q", (), {"groups": {"foot_l": Estimate(np.column_stack([0 * t, force, 0 * t]))}})()
+    result.trial = type("T", (), {"plates": ()})()
+    phases = stance_phases(result)
+    assert np.allclose(phases.intervals["foot_l"], [(0.0, 0.005), (0.3, 0.495)])
+    assert list(phases.dropped) == ["foot_l"] and np.allclose(phases.dropped["foot_l"], [(0.7, 0.71)])
+    assert phases.notes() == ["foot_l: 1 stance shorter than 30 ms left out (0.700-0.710 s)"]
