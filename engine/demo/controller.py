@@ -24,8 +24,9 @@ the actuated rows. The swing limb is placed ahead of the centre of mass by a fra
 and of its distance from home (Raibert's foot placement), in the world: the pelvis's tilt is
 taken out of the hip angles.
 
-It keeps running for three strides (all that was tried), drifting forward by about 0.2 m per stride,
-which the foot placement corrects only slowly; the demo records two, with each plate where its limb lands.
+It keeps running for three strides (all that was tried), drifting forward by about 0.1 m per stride and
+sideways by a few centimetres, which the foot placement corrects only slowly; the demo records two, with each
+plate where its limb lands.
 """
 from __future__ import annotations
 
