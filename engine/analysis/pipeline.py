@@ -142,10 +142,10 @@ def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
     if qp is not None and plates:
         reference = plates
         if s.match_filter and s.cutoff is not None:
-            filtered, _ = lowpass_plates(trial.derived(plates=tuple(plates)), s.cutoff, s.order)
+            filtered, _ = lowpass_plates(trial.derived(plates=tuple(plates)), s.cutoff, s.order, s.edges)
             reference = list(filtered.plates)
-            notes.append(f"validation: the plates low-pass filtered at {s.cutoff:g} Hz (order {s.order}), like the "
-                         "coordinates the estimate comes from")
+            notes.append(f"validation: the plates low-pass filtered at {s.cutoff:g} Hz (order {s.order}, ends "
+                         f"'{s.edges}'), like the coordinates the estimate comes from")
         metrics = grf_metrics(model, motion, qp, reference, s.forward)
     muscles = None
     if s.muscles:

@@ -164,12 +164,13 @@ def lowpass_markers(trial, cutoff: float, order: int = 4):
     return trial.derived(report.describe("markers"), markers=replace(m, positions=positions)), report
 
 
-def lowpass_plates(trial, cutoff: float, order: int = 4):
-    """The trial with each plate's force and moment low-passed; COP and free moment recomputed."""
+def lowpass_plates(trial, cutoff: float, order: int = 4, edges: str = "odd"):
+    """The trial with each plate's force and moment low-passed (``edges`` as :func:`lowpass`); COP and free
+    moment recomputed."""
     plates, short = [], []
     for p in trial.plates:
         loads = np.concatenate([p.force, p.moment], axis=1)
-        filtered, stretches = lowpass(loads, p.rate, cutoff, order)
+        filtered, stretches = lowpass(loads, p.rate, cutoff, order, edges)
         plates.append(p.with_loads(filtered[:, :3], filtered[:, 3:], p.rate, p.t0))
         short += [(p.name, a, b) for a, b in stretches]
     report = FilterReport(cutoff, order, tuple(short))

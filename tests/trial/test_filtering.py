@@ -94,3 +94,21 @@ def test_trial_level_filter_and_resample(rng):
     assert resampled.markers.rate == 50.0 and resampled.markers.n_frames == 100
     assert resampled.plates[0].rate == 50.0 and resampled.plates[0].n_samples == 100
     np.testing.assert_allclose(resampled.plates[0].cop[5:-5], np.tile([0.1, 0.2, 0.0], (90, 1)), atol=1e-9)
+
+
+def test_plates_are_filtered_with_the_chosen_ends():
+    """A zero-lag low-pass shifts a parabola by one constant everywhere (its impulse response's second moment);
+    'extrapolate' ends keep that constant up to the trial's first sample, 'odd' reflection bends them."""
+    t = np.arange(0.0, 1.0, 0.001)
+    Fz = 600.0 + 3000.0 * (t + 0.2) ** 2
+    F = np.column_stack([np.zeros_like(t), np.zeros_like(t), Fz])
+    M = np.cross(np.array([0.1, 0.2, 0.0]), F)
+    plate = ForcePlate.from_loads(F, M, normal=[0, 0, 1], surface_point=[0, 0, 0], name="FP1", number=1,
+                                  type=2, rate=1000.0, t0=0.0)
+    trial = Trial(Markers(("A",), t[::10], np.zeros((100, 1, 3)), 100.0), plates=(plate,))
+    shift = {}
+    for edges in ("extrapolate", "odd"):
+        filtered, _ = lowpass_plates(trial, 8.0, 3, edges)
+        d = filtered.plates[0].force[:, 2] - Fz
+        shift[edges] = abs(d[0] - d[500])
+    assert shift["extrapolate"] < 0.1 < 1.0 < shift["odd"]
