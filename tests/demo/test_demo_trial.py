@@ -3,7 +3,7 @@
 The demo is running in place, every stance on one limb. Thresholds: the issue asks for 5% on everything.
 Measured on the shipped demo (8 Hz, 1 mm marker noise): blade strains 4.1% of their range, joint torques
 within 4.4% of range except subtalar (16.5%, on a range of about 20 N m), GRF vertical 0.8%, antero-posterior
-7.0% and medio-lateral 6.0% at worst (FP2 against the estimate; against the truth 5.0-5.5% and 4.0-5.4%).
+5.0-5.5% and medio-lateral 4.0-5.4% (foot-blade, against the truth and against the plates alike).
 The assertions below hold those measured levels with a small margin, so a regression fails; the gap to 5% is
 stated in the closing note.
 
@@ -79,7 +79,7 @@ def test_pipeline_recovers_the_ground_truth(shipped, analysed):
     assert m["torque_rms_pct_range"] < 18.0
     assert sorted(m["torque_rms_pct_range_by_coordinate"].values())[-2] < 5.0      # all but subtalar
     g = m["grf_rrmse_pct"]
-    assert g["vertical"] < 2.0 and g["ap"] < 8.0 and g["ml"] < 7.0
+    assert g["vertical"] < 2.0 and g["ap"] < 6.0 and g["ml"] < 6.0
     a = g["all_groups"]
     assert a["vertical"] < 1.5 and a["ap"] < 4.5 and a["ml"] < 3.5
     # the estimate against the trial's own plates (part of the worst above, checked on its own)
