@@ -1,18 +1,18 @@
 """The shipped demo trial: a physically consistent recording of the simulation, and what the pipeline recovers.
 
-The demo is running in place, every stance on one limb. Thresholds: the issue asks for 5% on everything.
-Measured on the shipped demo (8 Hz, 1 mm marker noise): blade strains 4.1% of their range, joint torques
-within 4.4% of range except subtalar (16.5%, on a range of about 20 N m), GRF vertical 0.8%, antero-posterior
-5.0-5.5% and medio-lateral 4.0-5.4% (foot-blade, against the truth and against the plates alike).
-The assertions below hold those measured levels with a small margin, so a regression fails; the gap to 5% is
-stated in the closing note.
+The demo is running in place, every stance on one limb. The issue asks for 5% on everything. Measured on the
+shipped demo (9.5 Hz, 1 mm marker noise): blade strains 3.9% of their range, joint torques within 4.1% of
+range except subtalar (17.4%, on a range of about 20 N m), GRF vertical 0.6%, antero-posterior 4.6% and
+medio-lateral 3.9-4.5%, against the truth and against the plates alike. The assertions hold the 5% targets
+that are met, and subtalar's measured level with a small margin so that a regression fails; its gap is stated
+in the closing note.
 
 Where the gap comes from: the QP given the true motion (no markers, no filter) recovers every limb's force
 to within 0.5% of its range on every axis and the torques to within 1.2% (asserted below). Given the true
-coordinates low-passed at 8 Hz it is at 3.9-4.7% per limb and axis and 12.6% on subtalar (measured, not
+coordinates low-passed at 9.5 Hz it is at 2.4-3.5% per limb and axis and 8.6% on subtalar (measured, not
 asserted): filtering the coordinates is not filtering the forces, since segment accelerations are nonlinear in
-the coordinates (the thighs contribute most), and the intact foot's second landing slides. The markers' 1 mm
-noise through inverse kinematics adds the rest.
+the coordinates. The markers' 1 mm noise through inverse kinematics adds the rest. Subtalar spans about 20 N m:
+5% of it is a sideways centre-of-pressure error of about 0.6 mm at 1600 N.
 """
 import numpy as np
 import pytest
@@ -22,7 +22,7 @@ from engine.analysis.derivatives import Motion
 from engine.analysis.pipeline import analysis_steps
 from engine.analysis.progress import run
 from engine.analysis.qp_id import solve_qp_id
-from engine.demo import demo_files, demo_inputs, demo_results, demo_truth
+from engine.demo import CUTOFF, demo_files, demo_inputs, demo_results, demo_truth
 from engine.demo.recording import GAPS, MARKER_NOISE, PLATE_NOISE, to_lab
 from engine.demo.truth import truth_metrics
 from engine.io.model_file import load_model
@@ -76,16 +76,16 @@ def test_pipeline_recovers_the_ground_truth(shipped, analysed):
     model, _, settings, truth = shipped
     m = truth_metrics(analysed, truth, settings.forward)
     assert m["rod_strain_rms_pct_range"] < 5.0
-    assert m["torque_rms_pct_range"] < 18.0
-    assert sorted(m["torque_rms_pct_range_by_coordinate"].values())[-2] < 5.0      # all but subtalar
+    assert m["torque_rms_pct_range"] < 19.0                                           # subtalar
+    assert sorted(m["torque_rms_pct_range_by_coordinate"].values())[-2] < 5.0      # all the others
     g = m["grf_rrmse_pct"]
-    assert g["vertical"] < 2.0 and g["ap"] < 6.0 and g["ml"] < 6.0
+    assert g["vertical"] < 5.0 and g["ap"] < 5.0 and g["ml"] < 5.0        # worst over limbs and plates
     a = g["all_groups"]
-    assert a["vertical"] < 1.5 and a["ap"] < 4.5 and a["ml"] < 3.5
+    assert a["vertical"] < 1.0 and a["ap"] < 4.0 and a["ml"] < 3.0
     # the estimate against the trial's own plates (part of the worst above, checked on its own)
     plates = {(x.plate, x.axis): x.rrmse for x in analysed.metrics}
-    assert {p for p, _ in plates} == {"FP1", "FP2"}
-    assert max(v for (_, axis), v in plates.items() if axis == "vertical") < 2.0
+    assert {p for p, _ in plates} == {"FP1", "FP2"} and len(plates) == 6
+    assert max(plates.values()) < 5.0
 
 
 def test_qp_on_the_true_motion_recovers_each_limbs_load_and_the_torques(shipped):
@@ -125,7 +125,7 @@ def test_qp_on_the_true_motion_recovers_each_limbs_load_and_the_torques(shipped)
 
 def test_shipped_results_are_those_of_the_shipped_inputs(analysed):
     result, settings = demo_results()
-    assert settings.cutoff == 8.0 and settings.estimate_grf and settings.muscles
+    assert settings.cutoff == CUTOFF and settings.estimate_grf and settings.muscles
     assert np.allclose(result.ik.q, analysed.ik.q, atol=1e-9)
     assert np.allclose(result.qp.forces, analysed.qp.forces, atol=1e-6)
     assert result.model == load_model(demo_files().model)
