@@ -28,16 +28,17 @@ MIN_STANCE = 0.03     # s: shorter stances are dropped (running stances last 0.0
 class Phases:
     """``intervals``: ``{name: [(start, end), ...]}`` s per contact group or plate; ``source``:
     'estimated', 'measured' or 'contacts' (or 'none'); ``span``: first and last analysed time, s;
-    ``dropped``: the intervals left out as too short, per name."""
+    ``dropped``: the intervals left out as shorter than ``min_duration`` (s), per name."""
 
     source: str
     intervals: dict
     span: tuple
     dropped: dict = field(default_factory=dict)
+    min_duration: float = MIN_STANCE
 
     def notes(self) -> list[str]:
         """One line per name with dropped intervals."""
-        return [f"{name}: {len(iv)} stance{'s' if len(iv) != 1 else ''} shorter than {1000 * MIN_STANCE:.0f} ms "
+        return [f"{name}: {len(iv)} stance{'s' if len(iv) != 1 else ''} shorter than {1000 * self.min_duration:.0f} ms "
                 f"left out ({', '.join(f'{a:.3f}-{b:.3f} s' for a, b in iv)})" for name, iv in self.dropped.items()]
 
 
@@ -82,7 +83,7 @@ def stance_phases(result, source: str = "auto", threshold: float = DEFAULT_THRES
         kept[name] = [x for x in iv if x not in short]
         if short:
             dropped[name] = short
-    return Phases(source, kept, span, dropped)
+    return Phases(source, kept, span, dropped, min_duration)
 
 
 def side_of(name: str) -> str:

@@ -72,3 +72,6 @@ def test_stances_too_short_to_be_steps_are_left_out_and_listed():
     assert np.allclose(phases.intervals["foot_l"], [(0.0, 0.005), (0.3, 0.495)])
     assert list(phases.dropped) == ["foot_l"] and np.allclose(phases.dropped["foot_l"], [(0.7, 0.71)])
     assert phases.notes() == ["foot_l: 1 stance shorter than 30 ms left out (0.700-0.710 s)"]
+    assert stance_phases(result, min_duration=0.005).dropped == {}
+    assert stance_phases(result, min_duration=0.5).notes() == [
+        "foot_l: 2 stances shorter than 500 ms left out (0.300-0.495 s, 0.700-0.710 s)"]
