@@ -37,6 +37,7 @@ from .. import algorithms as alg
 from ..errors import SettingsError
 from ..algorithms.kinematics import frame_id
 from ..kernels._passes import frame_classical_acceleration, kinematics
+from ..spatial import skew
 from .reference import RunningInPlace
 
 JOINT = (400.0, 40.0)             # joint servo (1/s^2, 1/s)
@@ -53,10 +54,6 @@ PLACEMENT_SPEED = 0.25            # s: foot placed ahead of the centre of mass b
 PLACEMENT_POSITION = 0.3          # foot placed ahead by this times its distance from home
 PLACEMENT_TIME = 0.05             # s, smoothing of the placement offsets
 LEG_LENGTH = 0.9                  # m
-
-
-def _skew(x) -> np.ndarray:
-    return np.array([[0.0, -x[2], x[1]], [x[2], 0.0, -x[0]], [-x[1], x[0], 0.0]])
 
 
 def _log_so3(R) -> np.ndarray:
@@ -180,7 +177,7 @@ class RunningController:
             # centroidal angular momentum: sum (p - c) x f = -k L
             L = momentum[:3] - np.cross(c, self.mass * cd)
             moment = sum((np.cross(points[n] - c, f) for n, f in known.items()), np.zeros(3))
-            task(on_forces(lambda n: _skew(points[n] - c)), -MOMENTUM_GAIN * L - moment, WEIGHTS["momentum"])
+            task(on_forces(lambda n: skew(points[n] - c)), -MOMENTUM_GAIN * L - moment, WEIGHTS["momentum"])
             # the stance limb's points stay where they are
             Jdv = self._bias(q, v, chosen)
             for i in range(len(chosen)):

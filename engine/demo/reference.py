@@ -68,15 +68,18 @@ def _vertical(tau: float) -> tuple[float, float, float]:
     return y_to - vy0 * s - G * s ** 2 / 2, -vy0 - G * s, -G
 
 
+_MID_STANCE_Y = _vertical(STANCE / 2)[0]      # m, the centre of mass's height at mid-stance from touch-down
+
+
 def _sway(z, tau: float, p: float) -> float:
     """Sideways acceleration (m/s^2) ``tau`` s after the touch-down of the limb at ``p`` (m)."""
     if tau >= STANCE:
         return 0.0
     y, _, ay = _vertical(tau)
-    return (z - p) * (ay + G) / (HEIGHT + y - _vertical(STANCE / 2)[0])
+    return (z - p) * (ay + G) / (HEIGHT + y - _MID_STANCE_Y)
 
 
-def _sway_step(z0: float, vz0: float) -> tuple:
+def _sway_step(z0: float, vz0: float):
     """The sway over the left foot's step from mid-stance to the blade's touch-down: a dense solution of
     ``(z, z')``."""
     return solve_ivp(lambda t, s: [s[1], _sway(s[0], t, -WIDTH)], (STANCE / 2, STEP), [z0, vz0],
