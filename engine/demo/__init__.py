@@ -46,6 +46,10 @@ def _require(path: Path) -> Path:
 # impacts, above it the markers' noise grows (6 Hz suits walking)
 CUTOFF = 9.5
 ROD_ENERGY_WEIGHT = 1e-5   # m^2/J: IK prior on the blade's strains
+# W1 of the QP's floating-base rows, a tenth of the blade's and joints' rows: the base rows carry the whole body's
+# accelerations, the input the 1 mm marker noise disturbs most, while the blade's rows carry its strains; chosen
+# on the median over noise draws of the demo's recording (benchmarks/demo_noise_draws.py), not on one draw
+W_BASE = 0.1
 
 
 def stance_phases(events) -> dict:
@@ -78,7 +82,7 @@ def demo_settings(trial=None):
                                      phases=stance_phases(trial.events) if trial is not None else None)
     # the blade is a force sensor: its strains tell the QP its load (rod forces pulled to the elastic model);
     # the foot lands sliding: its contact points still move at over 1 m/s just after touch-down
-    qp = QPSettings(rod_mode="elastic", w_elastic=100.0, speed=2.5)
+    qp = QPSettings(rod_mode="elastic", w_elastic=100.0, speed=2.5, w_base=W_BASE)
     # 1 mm marker noise swamps the twist of the blade's short tip segments: hold the strains to the blade's
     # elastic energy (IK prior; see IKSettings.rod_energy_weight)
     ik = IKSettings(rod_energy_weight=ROD_ENERGY_WEIGHT)

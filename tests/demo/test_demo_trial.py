@@ -1,19 +1,26 @@
 """The shipped demo trial: a physically consistent recording of the simulation, and what the pipeline recovers.
 
 The demo is running in place, every stance on one limb. The issue asks for 5% on everything. Measured on the
-shipped demo (9.5 Hz, 1 mm marker noise): blade strains 3.9% of their range, joint torques within 4.1% of
-range except subtalar (17.4%, on a range of about 20 N m), GRF vertical 0.6%, antero-posterior 4.6% and
-medio-lateral 3.9-4.5%, against the truth and against the plates alike. The assertions hold the 5% targets
-that are met, and subtalar's measured level with a small margin so that a regression fails; its gap is stated
-in the closing note.
+shipped demo (9.5 Hz, 1 mm marker noise, the QP's floating-base rows weighted 0.1): blade strains 3.9% of their
+range, joint torques within 4.1% of range except subtalar (15.8%, on a range of about 24 N m), GRF vertical
+0.6%, antero-posterior 4.1-4.2% and medio-lateral 3.6-3.8%, against the truth and against the plates alike.
+The assertions hold the 5% targets that are met on this recording, and subtalar's measured level with a small
+margin so that a regression fails; its gap is stated in the closing note.
+
+These figures depend on the draw of the recording noise: over 41 draws of the same simulated motion
+(``benchmarks/demo_noise_draws.py``) the medians are AP 5.0%, ML 4.5%, subtalar 13.5%, the worst AP 6.9%,
+ML 6.7%, subtalar 17.9%. The shipped draw is a better one than the median for the ground reactions.
 
 Where the gap comes from: the QP given the true motion (no markers, no filter) recovers every limb's force
-to within 0.5% of its range on every axis and the torques to within 1.2% (asserted below). Given the true
-coordinates low-passed at 9.5 Hz it is at 2.4-3.5% per limb and axis and 8.6% on subtalar (measured, not
-asserted): filtering the coordinates is not filtering the forces, since segment accelerations are nonlinear in
-the coordinates. The markers' 1 mm noise through inverse kinematics adds the rest. Subtalar spans about 20 N m:
-5% of it is a sideways centre-of-pressure error of about 0.6 mm at 1600 N.
+to within 0.5% of its range on every axis and the torques to within 1.2% at the seed's weights (asserted
+below). Given the true coordinates low-passed at 9.5 Hz it is at 2.4-3.5% per limb and axis and 8.6% on
+subtalar (measured, not asserted): filtering the coordinates is not filtering the forces, since segment
+accelerations are nonlinear in the coordinates. The markers' 1 mm noise through inverse kinematics adds the
+rest: it disturbs the whole body's accelerations, and in single support these set the centre of pressure.
+Subtalar spans about 24 N m: 5% of it is a sideways centre-of-pressure error of about 0.7 mm at 1600 N.
 """
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -76,7 +83,7 @@ def test_pipeline_recovers_the_ground_truth(shipped, analysed):
     model, _, settings, truth = shipped
     m = truth_metrics(analysed, truth, settings.forward)
     assert m["rod_strain_rms_pct_range"] < 5.0
-    assert m["torque_rms_pct_range"] < 19.0                                           # subtalar
+    assert m["torque_rms_pct_range"] < 17.0                                           # subtalar
     assert sorted(m["torque_rms_pct_range_by_coordinate"].values())[-2] < 5.0      # all the others
     g = m["grf_rrmse_pct"]
     assert g["vertical"] < 5.0 and g["ap"] < 5.0 and g["ml"] < 5.0        # worst over limbs and plates
@@ -88,12 +95,11 @@ def test_pipeline_recovers_the_ground_truth(shipped, analysed):
     assert max(plates.values()) < 5.0
 
 
-def test_qp_on_the_true_motion_recovers_each_limbs_load_and_the_torques(shipped):
-    """The estimator alone: the true coordinates, speeds and accelerations at the markers' 200 Hz."""
-    model, _, settings, truth = shipped
+def _on_the_true_motion(model, truth, settings, qp_settings):
+    """The QP on the true coordinates, speeds and accelerations at the markers' 200 Hz, and its truth metrics."""
     k = slice(None, None, 5)
     motion = Motion(truth.time[k], truth.q[k], truth.v[k], truth.a[k], cutoff=None, order=settings.order)
-    qp = solve_qp_id(model, motion, settings.qp)
+    qp = solve_qp_id(model, motion, qp_settings)
     assert qp.status.all()
 
     class Estimate:       # what truth_metrics reads of an analysis result
@@ -101,10 +107,28 @@ def test_qp_on_the_true_motion_recovers_each_limbs_load_and_the_torques(shipped)
     result = Estimate()
     result.model, result.motion, result.qp, result.classic, result.metrics = model, motion, qp, None, []
     m = truth_metrics(result, truth, settings.forward)
-    g = m["grf_rrmse_pct"]
-    per_limb = [v for v in g["by_group_and_plate"].values() if isinstance(v, float)]
-    assert len(per_limb) == 6 and max(per_limb) < 1.0          # every limb, every axis
+    per_limb = [v for v in m["grf_rrmse_pct"]["by_group_and_plate"].values() if isinstance(v, float)]
+    assert len(per_limb) == 6                                   # every limb, every axis
+    return qp, m, max(per_limb)
+
+
+def test_demo_weights_trade_a_small_bias_on_exact_motion(shipped):
+    """The demo's floating-base weight (``W_BASE``, below the seed's 1) lets the regularisation pull the estimate a
+    little, for less of the marker noise: on the exact motion it costs this much (the seed's weights: below)."""
+    model, _, settings, truth = shipped
+    _, m, worst_limb = _on_the_true_motion(model, truth, settings, settings.qp)
+    assert worst_limb < 1.5
+    assert m["torque_rms_pct_range"] < 5.0
+
+
+def test_qp_on_the_true_motion_recovers_each_limbs_load_and_the_torques(shipped):
+    """The estimator alone, at the seed's weights (W1 = I): the exact motion gives back the loads."""
+    model, _, settings, truth = shipped
+    qp, m, worst_limb = _on_the_true_motion(model, truth, settings, replace(settings.qp, w_base=1.0))
+    assert worst_limb < 1.0
     assert m["torque_rms_pct_range"] < 1.5
+    g = m["grf_rrmse_pct"]
+    k = slice(None, None, 5)
     # every limb's force, frame by frame (single support: each follows from the motion)
     up = -np.asarray(model.gravity) / np.linalg.norm(model.gravity)
     est_groups = np.array([c.group for c in model.contacts])
