@@ -27,7 +27,8 @@ class IDResult:
 
     ``residual`` (T, 6) is the root joint's part of ``tau`` for a floating base, as a world-frame
     wrench ``[moment about the root origin; force]`` (N m, N); None for a fixed base.
-    ``assignments`` describes which plate loaded which body.
+    ``assignments`` describes which plate loaded which body. ``loads_cutoff``: the low-pass (Hz) applied to
+    ``tau`` and ``residual`` after inverse dynamics (``engine.analysis.load_filter``), None if none.
     """
 
     time: np.ndarray
@@ -36,6 +37,7 @@ class IDResult:
     residual: np.ndarray | None
     seconds: float
     assignments: list = field(default_factory=list)
+    loads_cutoff: float | None = None
 
 
 def plate_samples(plate, time):

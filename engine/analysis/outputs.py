@@ -91,7 +91,8 @@ def metrics_document(result) -> dict:
     doc["id"] = {"frames": int(len(result.motion.time)),
                  "seconds": float(result.seconds.get("qp_id", 0.0) + result.seconds.get("id", 0.0)),
                  "mode": "qp" if result.qp is not None else "classic",
-                 "filter_hz": result.motion.cutoff}
+                 "filter_hz": result.motion.cutoff,
+                 "loads_filter_hz": dynamics.loads_cutoff if dynamics is not None else None}
     if dynamics is not None and getattr(dynamics, "residual", None) is not None:
         doc["id"]["residual_force_rms_N"] = float(np.sqrt(np.mean(np.sum(dynamics.residual[:, 3:] ** 2, axis=1))))
     doc["grf"] = [m.as_dict() for m in result.metrics]

@@ -24,6 +24,7 @@ from ..trial.gaps import fill_gaps
 from .derivatives import Motion, motion_from_coordinates
 from .ik import IKResult, IKSettings, inverse_kinematics
 from .inverse_dynamics import IDResult, classic_inverse_dynamics
+from .load_filter import lowpass_classic, lowpass_qp
 from .metrics import PlateMetric, grf_metrics
 from .progress import Progress
 from .qp_id import QPResult, QPSettings, qp_inverse_dynamics
@@ -46,6 +47,11 @@ class AnalysisSettings:
     match_filter : compare the GRF estimate with the plates low-pass filtered like the coordinates
         (``cutoff``, ``order``): the estimate comes from filtered kinematics, so the plates' content above
         the cut-off would otherwise count as error (the usual practice; said in the notes).
+    loads_cutoff : low-pass (Hz) of the estimated loads after inverse dynamics (torques, contact forces,
+        residuals; ``engine.analysis.load_filter``), with ``order`` and ``edges``; None (default, as
+        OpenSim's ID tool) leaves them as computed. Inverse dynamics is nonlinear in the coordinates, so
+        their filter alone lets noise and motion leak into the loads' band; with ``match_filter`` the
+        plates then pass both filters.
     """
 
     ik: IKSettings = field(default_factory=IKSettings)
@@ -61,6 +67,7 @@ class AnalysisSettings:
     muscles: bool = False
     muscle_settings: object = None
     match_filter: bool = True
+    loads_cutoff: float | None = None
 
 
 @dataclass
@@ -119,6 +126,8 @@ def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
         classic = classic_inverse_dynamics(model, motion, plates, [s.plate_bodies.get(p.name) for p in plates])
         seconds["id"] = classic.seconds
         notes += classic.assignments
+        if s.loads_cutoff is not None:
+            classic = lowpass_classic(classic, s.loads_cutoff, s.order, s.edges)
     qp = None
     if s.estimate_grf or not plates:
         if not model.contacts:
@@ -138,14 +147,24 @@ def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
             qp = yield from _forward_progress(qp_inverse_dynamics(model, motion, qp_settings), 0.6, 0.85)
             seconds["qp_id"] = qp.seconds
             notes += qp.notes
+            if s.loads_cutoff is not None:
+                qp = lowpass_qp(model, motion, qp, s.loads_cutoff, s.order, s.edges)
+    if s.loads_cutoff is not None and (classic or qp):
+        notes.append(f"the estimated loads low-pass filtered at {s.loads_cutoff:g} Hz after inverse dynamics "
+                     f"(order {s.order}, ends '{s.edges}')")
     metrics = []
     if qp is not None and plates:
         reference = plates
-        if s.match_filter and s.cutoff is not None:
-            filtered, _ = lowpass_plates(trial.derived(plates=tuple(plates)), s.cutoff, s.order, s.edges)
+        chain = [c for c in (s.cutoff, s.loads_cutoff) if c is not None]
+        if s.match_filter and chain:
+            filtered = trial.derived(plates=tuple(plates))
+            for cutoff in chain:
+                filtered, _ = lowpass_plates(filtered, cutoff, s.order, s.edges)
             reference = list(filtered.plates)
-            notes.append(f"validation: the plates low-pass filtered at {s.cutoff:g} Hz (order {s.order}, ends "
-                         f"'{s.edges}'), like the coordinates the estimate comes from")
+            what = "the coordinates the estimate comes from" if s.loads_cutoff is None else \
+                "the coordinates and then the estimated loads"
+            notes.append(f"validation: the plates low-pass filtered at {' Hz, then '.join(f'{c:g}' for c in chain)} "
+                         f"Hz (order {s.order}, ends '{s.edges}'), like {what}")
         metrics = grf_metrics(model, motion, qp, reference, s.forward)
     muscles = None
     if s.muscles:

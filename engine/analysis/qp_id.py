@@ -101,7 +101,8 @@ class GroupForces:
 class QPResult:
     """``tau`` (T, nv) with the floating base's rows holding the residual; contact ``forces`` (T, C, 3),
     ``active`` (T, C) candidates; ``groups`` per contact group; ``status`` True where the QP solved;
-    ``floor`` height used (m)."""
+    ``floor`` height used (m); ``loads_cutoff`` the low-pass (Hz) applied to tau, forces and groups after
+    the QP (``engine.analysis.load_filter``), None if none."""
 
     time: np.ndarray
     tau: np.ndarray
@@ -114,6 +115,22 @@ class QPResult:
     floor: float
     seconds: float
     notes: list = field(default_factory=list)
+    loads_cutoff: float | None = None
+
+
+def group_resultants(model, X, forces, floor: float) -> dict:
+    """``{group: GroupForces}``: each contact group's resultant, centre of pressure on the floor (``floor`` m
+    along up) and free moment, from its candidates' positions ``X`` (T, C, 3) m and ``forces`` (T, C, 3) N."""
+    up = -np.asarray(model.gravity, float)
+    up /= np.linalg.norm(up)
+    out = {}
+    for g in sorted({c.group for c in model.contacts}):
+        member = np.array([c.group == g for c in model.contacts])
+        fg = forces[:, member].sum(axis=1)
+        moment = np.cross(X[:, member], forces[:, member]).sum(axis=1)
+        cop, free = centre_of_pressure(fg, moment, floor * up, up)
+        out[g] = GroupForces(g, fg, cop, free)
+    return out
 
 
 def floating_base_rows(model) -> np.ndarray:
@@ -258,13 +275,7 @@ def qp_inverse_dynamics(model, motion, settings: QPSettings | None = None):
         tau[f, base] = r[base]
         if (f + 1) % s.chunk == 0:
             yield Progress("QP inverse dynamics", (f + 1) / T, f"{motion.time[f]:.3f} s")
-    group_results = {}
-    floor_point = floor * up
-    for g in groups:
-        fg = forces[:, member[g]].sum(axis=1)
-        moment = np.cross(X[:, member[g]], forces[:, member[g]]).sum(axis=1)
-        cop, free = centre_of_pressure(fg, moment, floor_point, up)
-        group_results[g] = GroupForces(g, fg, cop, free)
+    group_results = group_resultants(model, X, forces, floor)
     if not status.all():
         notes.append(f"the QP failed in {int((~status).sum())} frames: torques there are plain ID without contact")
     yield Progress("QP inverse dynamics", 1.0, "done")

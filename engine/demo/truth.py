@@ -26,8 +26,9 @@ channels encode. All in model axes and SI units.
   from the motion, the split between them is the estimate's choice, so this tells an error in the
   motion from one in the split (it is reported, not part of the worst values).
 
-The truth's forces are low-pass filtered like the analysed coordinates before these comparisons
-(as the pipeline filters the plates for its own validation metrics).
+The truth's forces are low-pass filtered like the estimates before these comparisons: at the analysed
+coordinates' cut-off, then at the estimated loads' own if they were filtered (as the pipeline filters the
+plates for its own validation metrics).
 """
 from __future__ import annotations
 
@@ -127,17 +128,21 @@ def load_truth(path) -> Truth:
 def truth_metrics(result, truth: Truth, forward=(1.0, 0.0, 0.0)) -> dict:
     """Compare an :class:`~engine.analysis.pipeline.AnalysisResult` with the truth (see the module notes);
     ``forward`` is the model's forward axis, for the antero-posterior and medio-lateral split. The truth's
-    joint forces and contact forces are low-pass filtered like the analysed coordinates (``motion.cutoff``,
-    ``motion.order``, ``motion.edges``) before the comparison: the estimates come from filtered kinematics."""
+    joint forces and contact forces pass the filters the estimates passed before the comparison: the analysed
+    coordinates' (``motion.cutoff``, ``motion.order``, ``motion.edges``), then the estimated loads' own
+    (``loads_cutoff`` of the QP or classic result, ``engine.analysis.load_filter``) if any."""
     model = result.model
     motion = result.motion
-    if motion.cutoff is not None:
+    estimate = result.qp if result.qp is not None else result.classic
+    chain = [c for c in (motion.cutoff, estimate.loads_cutoff if estimate is not None else None) if c is not None]
+    if chain:
         rate = 1.0 / float(np.median(np.diff(truth.time)))
-        filtered = {}
-        for name in ("tau", "contact_forces"):
-            filtered[name], short = lowpass(getattr(truth, name), rate, motion.cutoff, motion.order, motion.edges)
-            if short:
-                raise DataError(f"the truth is too short to filter at {motion.cutoff} Hz", "ground truth")
+        filtered = {name: getattr(truth, name) for name in ("tau", "contact_forces")}
+        for cutoff in chain:
+            for name in filtered:
+                filtered[name], short = lowpass(filtered[name], rate, cutoff, motion.order, motion.edges)
+                if short:
+                    raise DataError(f"the truth is too short to filter at {cutoff} Hz", "ground truth")
         truth = replace(truth, **filtered)
     t = truth.at(motion.time)
     tree = model.tree
