@@ -75,7 +75,7 @@ class ResultsTable(QWidget):
             f"IK: {ik['frames']} frames, marker RMS mean {1000 * ik['marker_rms_mean_m']:.2f} mm, max "
             f"{1000 * ik['marker_rms_max_m']:.2f} mm ({ik['converged_frames']} frames converged).  "
             f"Inverse dynamics: {dynamics['mode']}, {dynamics['frames']} frames, filter "
-            f"{dynamics['filter_hz'] or 'none'} Hz.")
+            f"{dynamics['filter_hz'] or 'none'} Hz, loads filter {dynamics['loads_filter_hz'] or 'none'} Hz.")
         _fill(self.grf, [(m.plate, m.group, AXIS_NAMES.get(m.axis, m.axis), m.rmse, m.rrmse, m.r, m.frames)
                          for m in result.metrics])
         _fill(self.markers, [(m.marker, 1000 * m.rms, 1000 * m.max, m.frames) for m in marker_metrics(result.ik)])

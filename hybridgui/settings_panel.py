@@ -111,15 +111,20 @@ class SettingsPanel(QScrollArea):
         form.addRow(self.weights)
         layout.addWidget(ik)
         # filtering
-        motion = QGroupBox("Kinematic filter")
+        motion = QGroupBox("Filters")
         form = QFormLayout(motion)
-        self.cutoff = NumberBox(0.0, LARGEST, 0.5, " Hz", "zero-lag Butterworth low-pass cut-off, below half the "
-                                "sampling rate (checked when the analysis runs); 0: no filter")
+        self.cutoff = NumberBox(0.0, LARGEST, 0.5, " Hz", "the coordinates' zero-lag Butterworth low-pass cut-off, "
+                                "below half the sampling rate (checked when the analysis runs); 0: no filter")
         self.cutoff.setSpecialValueText("none")
+        self.loads_cutoff = NumberBox(0.0, LARGEST, 0.5, " Hz", "low-pass of the estimated torques and forces after "
+                                      "inverse dynamics, which is nonlinear in the coordinates: their filter alone "
+                                      "leaves noise in the loads (the plates compared pass both filters); 0: none")
+        self.loads_cutoff.setSpecialValueText("none")
         self.order = QSpinBox()
         self.order.setRange(1, MOST)
         self.order.setToolTip("Butterworth order of each pass (a positive whole number)")
-        form.addRow("Cut-off", self.cutoff)
+        form.addRow("Coordinates cut-off", self.cutoff)
+        form.addRow("Loads cut-off", self.loads_cutoff)
         form.addRow("Order", self.order)
         layout.addWidget(motion)
         # QP inverse dynamics
@@ -169,9 +174,11 @@ class SettingsPanel(QScrollArea):
         for w in body.findChildren(QComboBox):
             w.currentIndexChanged.connect(self.edited)
         self.weights.itemChanged.connect(self.edited)
-        self.labels = {self.cutoff: "Cut-off", self.order: "Filter order", self.friction: "Friction",
-                       self.facets: "Pyramid facets", self.height: "Height threshold", self.speed: "Speed threshold",
-                       self.rod_mode: "Rod forces", self.objective: "Muscle objective"}
+        self._optional = (self.cutoff, self.loads_cutoff)      # cut-offs whose 0 shows None (no filter)
+        self.labels = {self.cutoff: "Coordinates cut-off", self.loads_cutoff: "Loads cut-off",
+                       self.order: "Filter order", self.friction: "Friction", self.facets: "Pyramid facets",
+                       self.height: "Height threshold", self.speed: "Speed threshold", self.rod_mode: "Rod forces",
+                       self.objective: "Muscle objective"}
         for w in self.labels:
             if isinstance(w, QComboBox):
                 w.currentIndexChanged.connect(lambda _, w=w: self._changed(w))
@@ -201,14 +208,14 @@ class SettingsPanel(QScrollArea):
             shown = _integral(value) and widget.minimum() <= value <= widget.maximum()
             if shown:
                 widget.setValue(int(value))
-        elif widget is self.cutoff and value is None:
+        elif widget in self._optional and value is None:
             widget.setValue(0.0)
             shown = True
         else:
             shown = isinstance(value, (int, float)) and not isinstance(value, bool)
             if shown:
                 widget.setValue(float(value))
-                shown = widget.value() == value and not (widget is self.cutoff and value == 0)
+                shown = widget.value() == value and not (widget in self._optional and value == 0)
         if not shown:
             self._kept[widget] = value
             shows = widget.currentText() if isinstance(widget, QComboBox) else widget.text()
@@ -236,6 +243,7 @@ class SettingsPanel(QScrollArea):
             self.weights.setItem(r, 0, item)
             self.weights.setItem(r, 1, QTableWidgetItem(_text(s.ik.marker_weights.get(name, s.ik.default_weight))))
         self._load(self.cutoff, s.cutoff)
+        self._load(self.loads_cutoff, s.loads_cutoff)
         self._load(self.order, s.order)
         q = s.qp
         self.estimate_grf.setChecked(s.estimate_grf)
@@ -284,6 +292,7 @@ class SettingsPanel(QScrollArea):
                 weights[name] = value
         s.ik = dataclasses.replace(s.ik, default_weight=default, marker_weights=weights)
         s.cutoff = self._read(self.cutoff, self.cutoff.value() or None)
+        s.loads_cutoff = self._read(self.loads_cutoff, self.loads_cutoff.value() or None)
         s.order = self._read(self.order, self.order.value())
         s.estimate_grf = self.estimate_grf.isChecked()
         s.qp = dataclasses.replace(s.qp, friction=self._read(self.friction, self.friction.value()),

@@ -11,6 +11,7 @@ from ..analysis.metrics import format_table
 from ..analysis.outputs import write_outputs
 from ..analysis.pipeline import AnalysisSettings, analysis_steps
 from ..analysis.progress import run
+from ..demo import CUTOFF
 from ..errors import SettingsError
 
 
@@ -32,7 +33,10 @@ def add_parser(sub) -> None:
     p.add_argument("--start", type=float, help="start time, s")
     p.add_argument("--end", type=float, help="end time, s")
     p.add_argument("--filter", type=float, metavar="HZ",
-                   help="low-pass cut-off of the coordinates, Hz (default 6, the demo 8; 0 for none)")
+                   help=f"low-pass cut-off of the coordinates, Hz (default 6, the demo {CUTOFF:g}; 0 for none)")
+    p.add_argument("--filter-loads", type=float, metavar="HZ",
+                   help="low-pass cut-off of the estimated torques and forces after inverse dynamics, Hz; the "
+                        f"plates compared pass both filters (default none, the demo {CUTOFF:g}; 0 for none)")
     p.add_argument("--estimate-grf", action="store_true", help="estimate ground reactions by QP inverse dynamics")
     p.add_argument("--muscles", action="store_true", help="estimate muscle forces")
     p.add_argument("--out", default="hybrid-results", help="output folder (default: hybrid-results)")
@@ -97,6 +101,8 @@ def run_command(args) -> int:
         settings.ik.end = args.end
     if args.filter is not None:
         settings.cutoff = args.filter if args.filter > 0 else None
+    if args.filter_loads is not None:
+        settings.loads_cutoff = args.filter_loads if args.filter_loads > 0 else None
     settings.estimate_grf = settings.estimate_grf or args.estimate_grf
     settings.muscles = settings.muscles or args.muscles
     bar = _Bar(not args.quiet)

@@ -47,9 +47,11 @@ def test_analyze_writes_opensim_files_and_metrics(shared_data, tmp_path):
     out = tmp_path / "results"
     code = main(["analyze", str(d / "subject01_simbody.osim"), str(d / "subject01_walk1.trc"),
                  "--external-loads", str(d / "subject01_walk1_grf.xml"), "--ik-setup", str(d / "subject01_Setup_IK.xml"),
-                 "--contacts", str(DATA / "gait2354_contacts.yaml"), "--estimate-grf", "--out", str(out), "--quiet"])
+                 "--contacts", str(DATA / "gait2354_contacts.yaml"), "--estimate-grf", "--filter-loads", "6", "--out", str(out), "--quiet"])
     assert code == 0
     metrics = json.loads((out / "metrics.json").read_text())
+    assert metrics["id"]["filter_hz"] == metrics["id"]["loads_filter_hz"] == 6.0
+    assert any("plates low-pass filtered at 6 Hz, then 6 Hz" in n for n in metrics["notes"])
     assert set(metrics["ik"]) >= {"marker_rms_mean_m", "marker_rms_max_m", "frames", "seconds"}
     assert metrics["ik"]["frames"] == 73 and metrics["ik"]["marker_rms_mean_m"] < 0.023
     assert set(metrics["id"]) >= {"frames", "seconds"}

@@ -23,7 +23,7 @@ def panel(qtbot):
 
 def test_round_trip_and_edits(panel, qtbot):
     s = AnalysisSettings(axes="Z-up, X-forward", cutoff=8.0, estimate_grf=True, muscles=True,
-                         muscle_settings=MusclePipelineSettings())
+                         muscle_settings=MusclePipelineSettings(), loads_cutoff=9.5)
     s.ik = dataclasses.replace(s.ik, marker_weights={"LASI": 5.0}, default_weight=2.0, start=0.1)
     s.qp = dataclasses.replace(s.qp, friction=0.6, w_force=2e-4, rod_mode="elastic")
     panel.set_settings(s, ["LASI", "RASI"])
@@ -39,6 +39,9 @@ def test_round_trip_and_edits(panel, qtbot):
     assert out.ik.start == 0.1        # fields the form does not show are kept
     panel.cutoff.setValue(0.0)
     assert panel.settings().cutoff is None and panel.cutoff.text() == "none"
+    assert out.loads_cutoff == 9.5
+    panel.loads_cutoff.setValue(0.0)
+    assert panel.settings().loads_cutoff is None and panel.loads_cutoff.text() == "none"
 
 
 def test_values_with_more_decimals_or_beyond_the_old_ranges_round_trip_exactly(panel):
@@ -77,7 +80,7 @@ def test_a_value_a_field_cannot_show_is_kept_and_said(panel, qtbot):
     with qtbot.waitSignal(panel.notice) as said:
         panel.set_settings(s, [])
     assert panel.settings() == s               # nothing rounded, clamped or replaced
-    assert [u.split(":")[0] for u in panel.unshown] == ["Cut-off", "Filter order", "Height threshold",
+    assert [u.split(":")[0] for u in panel.unshown] == ["Coordinates cut-off", "Filter order", "Height threshold",
                                                         "Speed threshold", "Rod forces"]
     assert "0.3333333333333333" in said.args[0] and "-0.01" in said.args[0] and "'stiff'" in said.args[0]
     assert "Kept as loaded" in panel.height.toolTip()
@@ -95,7 +98,7 @@ def test_the_window_lists_what_the_settings_panel_cannot_show(shown):
     settings.cutoff = 1 / 3
     window.document.settings = settings
     window.document.set_model(window.document.model)        # the panel shows the document's settings again
-    assert "Cut-off: 0.3333333333333333" in window.status_warnings.toolTip()
+    assert "Coordinates cut-off: 0.3333333333333333" in window.status_warnings.toolTip()
     assert "kept as loaded" in window.statusBar().currentMessage()
     assert window.current_settings().cutoff == 1 / 3
 
