@@ -88,7 +88,7 @@ def demo_settings(trial=None):
     ik = IKSettings(rod_energy_weight=ROD_ENERGY_WEIGHT)
     # the trial starts and ends in flight: keep the ballistic accelerations at its ends
     return AnalysisSettings(axes="Z-up, X-forward", ik=ik, cutoff=CUTOFF, edges="extrapolate", estimate_grf=True, qp=qp,
-                            muscles=True, muscle_settings=muscles)
+                            muscles=True, muscle_settings=muscles, loads_cutoff=CUTOFF)
 
 
 def demo_inputs_from(files: DemoFiles):

@@ -1,23 +1,26 @@
 """The shipped demo trial: a physically consistent recording of the simulation, and what the pipeline recovers.
 
-The demo is running in place, every stance on one limb. The issue asks for 5% on everything. Measured on the
-shipped demo (9.5 Hz, 1 mm marker noise, the QP's floating-base rows weighted 0.1): blade strains 3.9% of their
-range, joint torques within 4.1% of range except subtalar (15.8%, on a range of about 24 N m), GRF vertical
-0.6%, antero-posterior 4.1-4.2% and medio-lateral 3.6-3.8%, against the truth and against the plates alike.
-The assertions hold the 5% targets that are met on this recording, and subtalar's measured level with a small
-margin so that a regression fails; its gap is stated in the closing note.
+The demo is running in place, every stance on one limb. The issue asks for 5% on everything. The demo's
+analysis low-passes the coordinates at 9.5 Hz and the estimated loads again after inverse dynamics (the truth
+and the plates pass both filters), and weights the QP's floating-base rows 0.1. Measured on the shipped
+recording (1 mm marker noise): blade strains 3.9% of their range, joint torques within 3.8% of range except
+subtalar (13.1%, on a range of about 24 N m), GRF vertical 0.4%, antero-posterior 3.1% and medio-lateral
+2.4-2.5%, against the truth and against the plates alike. The assertions hold the 5% targets that are met,
+and the measured levels with a small margin so that a regression fails; subtalar's gap is stated in the
+closing note.
 
 These figures depend on the draw of the recording noise: over 41 draws of the same simulated motion
-(``benchmarks/demo_noise_draws.py``) the medians are AP 5.0%, ML 4.5%, subtalar 13.5%, the worst AP 6.9%,
-ML 6.7%, subtalar 17.9%. The shipped draw is a better one than the median for the ground reactions.
+(``benchmarks/demo_noise_draws.py``) the medians are AP 3.6%, ML 2.9%, subtalar 11.8%, other torques 3.7%;
+the 90th percentiles 4.5%, 3.5%, 13.8% and 4.6%; the worst 5.2%, 5.2%, 17.1% and 6.9% (a shoulder).
 
 Where the gap comes from: the QP given the true motion (no markers, no filter) recovers every limb's force
 to within 0.5% of its range on every axis and the torques to within 1.2% at the seed's weights (asserted
-below). Given the true coordinates low-passed at 9.5 Hz it is at 2.4-3.5% per limb and axis and 8.6% on
-subtalar (measured, not asserted): filtering the coordinates is not filtering the forces, since segment
-accelerations are nonlinear in the coordinates. The markers' 1 mm noise through inverse kinematics adds the
-rest: it disturbs the whole body's accelerations, and in single support these set the centre of pressure.
-Subtalar spans about 24 N m: 5% of it is a sideways centre-of-pressure error of about 0.7 mm at 1600 N.
+below). Given the true coordinates low-passed at 9.5 Hz (no loads filter) it is at 2.4-3.5% per limb and
+axis and 8.6% on subtalar (measured, not asserted): filtering the coordinates is not filtering the forces,
+since segment accelerations are nonlinear in the coordinates; the loads filter takes some of that back. The
+markers' 1 mm noise through inverse kinematics adds the rest: it disturbs the whole body's accelerations, and
+in single support these set the centre of pressure. Subtalar spans about 24 N m: 5% of it is a sideways
+centre-of-pressure error of about 0.7 mm at 1600 N.
 """
 from dataclasses import replace
 
@@ -26,6 +29,7 @@ import pytest
 
 from engine import algorithms as alg
 from engine.analysis.derivatives import Motion
+from engine.analysis.metrics import grf_metrics
 from engine.analysis.pipeline import analysis_steps
 from engine.analysis.progress import run
 from engine.analysis.qp_id import solve_qp_id
@@ -33,6 +37,7 @@ from engine.demo import CUTOFF, demo_files, demo_inputs, demo_results, demo_trut
 from engine.demo.recording import GAPS, MARKER_NOISE, PLATE_NOISE, to_lab
 from engine.demo.truth import truth_metrics
 from engine.io.model_file import load_model
+from engine.trial.filtering import lowpass_plates
 
 
 @pytest.fixture(scope="module")
@@ -83,12 +88,12 @@ def test_pipeline_recovers_the_ground_truth(shipped, analysed):
     model, _, settings, truth = shipped
     m = truth_metrics(analysed, truth, settings.forward)
     assert m["rod_strain_rms_pct_range"] < 5.0
-    assert m["torque_rms_pct_range"] < 17.0                                           # subtalar
+    assert m["torque_rms_pct_range"] < 14.5                                           # subtalar
     assert sorted(m["torque_rms_pct_range_by_coordinate"].values())[-2] < 5.0      # all the others
     g = m["grf_rrmse_pct"]
     assert g["vertical"] < 5.0 and g["ap"] < 5.0 and g["ml"] < 5.0        # worst over limbs and plates
     a = g["all_groups"]
-    assert a["vertical"] < 1.0 and a["ap"] < 4.0 and a["ml"] < 3.0
+    assert a["vertical"] < 1.0 and a["ap"] < 3.0 and a["ml"] < 2.0
     # the estimate against the trial's own plates (part of the worst above, checked on its own)
     plates = {(x.plate, x.axis): x.rrmse for x in analysed.metrics}
     assert {p for p, _ in plates} == {"FP1", "FP2"} and len(plates) == 6
@@ -145,6 +150,23 @@ def test_qp_on_the_true_motion_recovers_each_limbs_load_and_the_torques(shipped)
         est, true = qp.forces.sum(axis=1)[loaded] @ axis, true_total[loaded] @ axis
         expected = 100.0 * np.sqrt(np.mean((est - true) ** 2)) / (0.5 * (np.ptp(est) + np.ptp(true)))
         assert g["all_groups"][name] == pytest.approx(expected, rel=1e-9)
+
+
+def test_validation_compares_with_plates_that_passed_both_filters(shipped, analysed):
+    """The estimate passed the coordinates' filter and then the loads' own: so do the plates it is scored on."""
+    model, _, settings, _ = shipped
+    assert settings.loads_cutoff == CUTOFF and analysed.qp.loads_cutoff == CUTOFF
+    plates = analysed.trial
+    for _ in range(2):
+        plates, _ = lowpass_plates(plates, CUTOFF, settings.order, settings.edges)
+    expected = grf_metrics(model, analysed.motion, analysed.qp, [p for p in plates.plates if p.loaded.any()],
+                           settings.forward)
+    assert [(m.plate, m.axis) for m in expected] == [(m.plate, m.axis) for m in analysed.metrics]
+    assert np.allclose([m.rrmse for m in expected], [m.rrmse for m in analysed.metrics], rtol=1e-12)
+    once, _ = lowpass_plates(analysed.trial, CUTOFF, settings.order, settings.edges)
+    single = grf_metrics(model, analysed.motion, analysed.qp, [p for p in once.plates if p.loaded.any()],
+                         settings.forward)
+    assert not np.allclose([m.rrmse for m in single], [m.rrmse for m in expected], rtol=1e-3)
 
 
 def test_shipped_results_are_those_of_the_shipped_inputs(analysed):
