@@ -2,7 +2,8 @@
 
 Every series is sampled at the analysis frames, at the times ``result.motion.time`` (the IK
 frames' times, put on an exact uniform grid when the coordinates were filtered): ground reactions
-measured by each plate (interpolated as the validation does) and estimated for each contact
+measured by each plate (interpolated at the frames, unfiltered: the validation scores against the plates
+low-pass filtered like the estimate, which these curves do not show) and estimated for each contact
 group, split into vertical, anterior-posterior and medio-lateral components; coordinates
 (rotations in degrees); generalized forces from the QP and, when both ran, from the measured
 loads; the rods' strains and generalized forces; muscle forces, activations and EMG-driven

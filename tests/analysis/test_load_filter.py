@@ -1,6 +1,7 @@
 """Filtering the estimated loads after inverse dynamics: the band kept, what lies above removed, the contact
 groups regrouped from the filtered forces (closed forms on a box bouncing on four points)."""
 import numpy as np
+import pytest
 
 from engine.analysis.derivatives import Motion
 from engine.analysis.inverse_dynamics import IDResult
@@ -56,3 +57,59 @@ def test_filtered_qp_loads_follow_the_slow_acceleration_and_stay_under_the_centr
     # no rotation, vertical acceleration only: the centre of pressure stays under the centre of mass
     assert np.abs(group.cop[INNER][:, [0, 2]] - [com_x, 0.0]).max() < 1e-4
     assert np.abs(out.tau[INNER, :6]).max() < 1e-3 * mass * g
+
+
+def test_translating_box_keeps_its_centre_of_pressure_behind_the_accelerating_centre_of_mass():
+    """Sliding sideways on the floor with a slow horizontal acceleration and a fast vertical buzz: after the
+    loads filter, the centre of pressure is where the moment balance puts it, x_cop = x + com_x - h a_x / g."""
+    mass, com_x, h = 12.0, 0.1, 0.1
+    model = box_on_four_points(mass, com=(com_x, h, 0.0))
+    t = np.arange(400) / RATE
+    w1, w2 = 2 * np.pi * SLOW, 2 * np.pi * FAST
+    ax, ay = 1.5, 5.0                                          # m/s^2: slow horizontal, fast vertical
+    T = len(t)
+    q = np.tile(model.neutral(), (T, 1))
+    v, a = np.zeros((T, 6)), np.zeros((T, 6))
+    q[:, 0] = -ax / w1 ** 2 * np.sin(w1 * t)
+    v[:, 3] = -ax / w1 * np.cos(w1 * t)
+    a[:, 3] = ax * np.sin(w1 * t)
+    q[:, 1] = -ay / w2 ** 2 * np.sin(w2 * t)
+    v[:, 4] = -ay / w2 * np.cos(w2 * t)
+    a[:, 4] = ay * np.sin(w2 * t)
+    motion = Motion(t, q, v, a, None, 3)
+    settings = QPSettings(floor=0.0, floor_velocity=(0, 0, 0), height=0.2, friction=1.0)
+    out = lowpass_qp(model, motion, solve_qp_id(model, motion, settings), CUTOFF, 3, "extrapolate")
+    group = out.groups["box"]
+    g = 9.80665
+    expected = q[:, 0] + com_x - h * a[:, 3] / g
+    assert np.abs(group.cop[INNER, 0] - expected[INNER]).max() < 1e-3
+    assert np.abs(group.force[INNER, 0] - mass * a[INNER, 3]).max() < 1e-3 * mass * g
+    assert np.abs(group.free_moment[INNER]).max() < 1e-3
+
+
+def test_pipeline_filters_classic_loads_and_says_what_the_plates_passed(shared_data):
+    """gait2354 with its plates: the classic ID's torques are the unfiltered ones through scipy's zero-lag
+    Butterworth (odd ends, as the coordinates), and the notes name the filters, with or without a coordinate filter."""
+    from scipy.signal import butter, sosfiltfilt
+
+    from engine.analysis.pipeline import analysis_steps
+    from engine.analysis.progress import run
+    from engine.errors import SettingsError
+    from tests.analysis.gait2354_result import inputs
+    model, trial, settings = inputs(str(shared_data), muscles=False)
+    settings.estimate_grf = False
+    plain = run(analysis_steps(model, trial, settings))
+    settings.loads_cutoff = 6.0
+    filtered = run(analysis_steps(model, trial, settings))
+    assert plain.qp is None and filtered.classic.loads_cutoff == 6.0
+    rate = 1.0 / np.mean(np.diff(plain.motion.time))
+    expected = sosfiltfilt(butter(settings.order, 6.0, fs=rate, output="sos"), plain.classic.tau, axis=0)
+    assert np.allclose(filtered.classic.tau, expected, atol=1e-9 * np.abs(expected).max())
+    assert any(n.startswith("the estimated loads low-pass filtered at 6 Hz") for n in filtered.notes)
+    settings.cutoff, settings.estimate_grf = None, True
+    unfiltered = run(analysis_steps(model, trial, settings))
+    assert any("plates low-pass filtered at 6 Hz (order 3, ends 'odd'), like the estimated loads" in n
+               for n in unfiltered.notes)
+    settings.loads_cutoff = 0.6 * rate
+    with pytest.raises(SettingsError, match="loads cut-off must lie between 0 and half the frame rate"):
+        run(analysis_steps(model, trial, settings))
