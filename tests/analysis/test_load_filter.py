@@ -113,3 +113,26 @@ def test_pipeline_filters_classic_loads_and_says_what_the_plates_passed(shared_d
     settings.loads_cutoff = 0.6 * rate
     with pytest.raises(SettingsError, match="loads cut-off must lie between 0 and half the frame rate"):
         run(analysis_steps(model, trial, settings))
+
+
+def test_on_gait2354_the_loads_filter_brings_the_estimate_closer_to_the_plates(shared_data):
+    """OpenSim's walking trial with its real plates, scored against the plates filtered once at the coordinates'
+    6 Hz (one reference with and without the loads filter): filtering the estimated loads at 6 Hz too lowers
+    both plates' antero-posterior and medio-lateral rRMSE."""
+    from engine.analysis.metrics import grf_metrics
+    from engine.analysis.pipeline import analysis_steps
+    from engine.analysis.progress import run
+    from engine.trial.filtering import lowpass_plates
+    from tests.analysis.gait2354_result import inputs
+    model, trial, settings = inputs(str(shared_data), muscles=False)
+    scores = []
+    for loads_cutoff in (None, 6.0):
+        settings.loads_cutoff = loads_cutoff
+        result = run(analysis_steps(model, trial, settings))
+        once, _ = lowpass_plates(result.trial, settings.cutoff, settings.order, settings.edges)
+        metrics = grf_metrics(model, result.motion, result.qp, [p for p in once.plates if p.loaded.any()],
+                              settings.forward)
+        scores.append({(m.plate, m.axis): m.rrmse for m in metrics if m.axis in ("ap", "ml")})
+    plain, filtered = scores
+    assert len(plain) == 4
+    assert all(filtered[k] < plain[k] for k in plain), (plain, filtered)
