@@ -73,7 +73,9 @@ class AnalysisSettings:
 
 @dataclass
 class AnalysisResult:
-    """Everything one analysis produced; ``notes`` say what was decided along the way."""
+    """Everything one analysis produced; ``notes`` say what was decided along the way; ``reference_plates`` the
+    force plates (model axes) the ground-reaction estimate was scored against in ``metrics``, filtered like
+    the estimate when the settings asked for it (empty when nothing was scored)."""
 
     model: object
     trial: object
@@ -85,6 +87,7 @@ class AnalysisResult:
     muscles: object = None
     notes: list = field(default_factory=list)
     seconds: dict = field(default_factory=dict)
+    reference_plates: list = field(default_factory=list)
 
 
 def _forward_progress(steps, weight0, weight1):
@@ -157,7 +160,7 @@ def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
                      f"(order {s.order}, ends '{s.edges}')")
         if qp is not None:
             notes += pulling_note(model, qp)
-    metrics = []
+    metrics, reference_plates = [], []
     if qp is not None and plates:
         reference = plates
         chain = [c for c in (s.cutoff, s.loads_cutoff) if c is not None]
@@ -172,6 +175,7 @@ def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
             notes.append(f"validation: the plates low-pass filtered at {' Hz, then '.join(f'{c:g}' for c in chain)} "
                          f"Hz (order {s.order}, ends '{s.edges}'), like {what}")
         metrics = grf_metrics(model, motion, qp, reference, s.forward)
+        reference_plates = list(reference)
     muscles = None
     if s.muscles:
         from ..muscles.pipeline import muscle_steps
@@ -182,4 +186,4 @@ def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
         seconds["muscles"] = _time.perf_counter() - t0
     yield Progress("done", 1.0, "")
     return AnalysisResult(model=model, trial=trial, ik=ik, motion=motion, classic=classic, qp=qp, metrics=metrics,
-                          muscles=muscles, notes=notes, seconds=seconds)
+                          muscles=muscles, notes=notes, seconds=seconds, reference_plates=reference_plates)

@@ -2,8 +2,8 @@
 
 Every series is sampled at the analysis frames, at the times ``result.motion.time`` (the IK
 frames' times, put on an exact uniform grid when the coordinates were filtered): ground reactions
-measured by each plate (interpolated at the frames, unfiltered: the validation scores against the plates
-low-pass filtered like the estimate, which these curves do not show) and estimated for each contact
+measured by each plate (interpolated at the frames as recorded, and, where the validation filtered them
+like the estimate, as scored) and estimated for each contact
 group, split into vertical, anterior-posterior and medio-lateral components; coordinates
 (rotations in degrees); generalized forces from the QP and, when both ran, from the measured
 loads; the rods' strains and generalized forces; muscle forces, activations and EMG-driven
@@ -35,10 +35,11 @@ AXES = ("vertical", "ap", "ml")
 class Series:
     """One signal: ``label`` (unique within a result), ``unit``, ``values`` (T,) at ``time`` (T,) s.
 
-    ``group`` is one of :data:`GROUPS`; ``kind`` says where the values come from ('measured',
-    'estimated', 'classic' (measured loads), 'emg' or ''); ``channel`` is shared by series that
-    describe the same quantity from different sources (e.g. a plate's measured vertical force and
-    the estimate of the contact group over it), so they can be drawn together.
+    ``group`` is one of :data:`GROUPS`; ``kind`` says where the values come from ('measured', 'scored'
+    (a plate filtered as the validation compared it), 'estimated', 'classic' (measured loads), 'emg' or
+    ''); ``channel`` is shared by series that describe the same quantity from different sources (e.g. a
+    plate's measured vertical force and the estimate of the contact group over it), so they can be drawn
+    together.
     """
 
     group: str
@@ -76,11 +77,19 @@ def _grf_series(result, forward) -> list[Series]:
     axes = axes_of(up, forward)
     out = []
     groups_of = {m.plate: m.group for m in result.metrics}
+    scored = {p.name: p for p in result.reference_plates}
     for plate in result.trial.plates:
         force = plate_samples(plate, time)[0]
+        reference = scored.get(plate.name)
+        filtered = None if reference is None or np.array_equal(reference.force, plate.force) else \
+            plate_samples(reference, time)[0]
         for axis in AXES:
+            channel = f"{groups_of.get(plate.name, plate.name)} {axis}"
             out.append(Series("grf", f"GRF plate {plate.name} {axis} (measured)", "N", time, force @ axes[axis],
-                              "measured", f"{groups_of.get(plate.name, plate.name)} {axis}"))
+                              "measured", channel))
+            if filtered is not None:
+                out.append(Series("grf", f"GRF plate {plate.name} {axis} (measured, as scored)", "N", time,
+                                  filtered @ axes[axis], "scored", channel))
     if result.qp is not None:
         for name, g in result.qp.groups.items():
             for axis in AXES:

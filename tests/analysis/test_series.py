@@ -8,6 +8,7 @@ from engine.analysis.inverse_dynamics import plate_samples
 from engine.analysis.outputs import coordinate_table
 from engine.analysis.series import GROUPS, result_series, write_series_csv
 from engine.errors import SettingsError
+from engine.trial.filtering import lowpass_plates
 
 from .gait2354_result import analysed
 
@@ -57,3 +58,16 @@ def test_csv_has_a_time_column_units_and_exact_values(result, tmp_path):
     assert np.array_equal(data[:, 1], chosen[0].values) and np.array_equal(data[:, 2], chosen[1].values)
     with pytest.raises(SettingsError, match="no series"):
         write_series_csv(path, [])
+
+
+def test_plates_as_scored_are_the_plates_through_the_validations_filter(result):
+    """gait2354 is validated against plates low-passed at the coordinates' 6 Hz: those curves are shown beside the
+    recorded ones, in the same channel."""
+    by = {s.label: s for s in result_series(result)}
+    filtered, _ = lowpass_plates(result.trial, result.motion.cutoff, result.motion.order, result.motion.edges)
+    for plate in filtered.plates:
+        expected = plate_samples(plate, result.motion.time)[0][:, 1]
+        scored = by[f"GRF plate {plate.name} vertical (measured, as scored)"]
+        assert scored.kind == "scored" and np.allclose(scored.values, expected, rtol=0, atol=1e-9)
+        assert scored.channel == by[f"GRF plate {plate.name} vertical (measured)"].channel
+        assert not np.allclose(scored.values, by[f"GRF plate {plate.name} vertical (measured)"].values, atol=1.0)
