@@ -10,7 +10,8 @@ from ..analysis.progress import run
 def add_parser(sub) -> None:
     p = sub.add_parser("make-demo", help="regenerate the bundled demo (model, simulated trial, truth, results)",
                        description="Builds the default athlete model, simulates the demo trial (running in place, "
-                                   "stances alternating between the foot and the blade), records it as a C3D file with two force plates and EMG, saves "
+                                   "stances alternating between the foot and the blade), records it as a C3D file "
+                                   "with two force plates and EMG, saves "
                                    "the ground truth, and analyses it. Deterministic: the same files on every run.")
     p.add_argument("--out", help="folder to write into (default: the installed resources)")
     p.add_argument("--no-analysis", action="store_true", help="skip the analysis (no results file)")

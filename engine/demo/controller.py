@@ -95,7 +95,8 @@ class RunningController:
         self._index = {n: i for i, n in enumerate(self.joint_names)}
         self.legs = {}
         for group, sd in self.side.items():
-            leg = [i for i, n in enumerate(self.joint_names) if n.endswith(sd) and n.startswith(("hip", "knee", "ankle"))]
+            leg = [i for i, n in enumerate(self.joint_names)
+                   if n.endswith(sd) and n.startswith(("hip", "knee", "ankle"))]
             self.legs[group] = {"all": leg, "stance": [i for i in leg if not self.joint_names[i].startswith("ankle")]}
         self.offsets = {g: np.zeros(2) for g in self.side}     # placement (hip flexion, adduction), rad
         self._last_t = None

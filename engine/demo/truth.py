@@ -133,7 +133,7 @@ def truth_metrics(result, truth: Truth, forward=(1.0, 0.0, 0.0)) -> dict:
     (``loads_cutoff`` of the QP or classic result, ``engine.analysis.load_filter``) if any."""
     model = result.model
     motion = result.motion
-    estimate = result.qp if result.qp is not None else result.classic
+    estimate = _estimate(result)
     chain = [c for c in (motion.cutoff, estimate.loads_cutoff if estimate is not None else None) if c is not None]
     if chain:
         rate = 1.0 / float(np.median(np.diff(truth.time)))
@@ -160,8 +160,8 @@ def truth_metrics(result, truth: Truth, forward=(1.0, 0.0, 0.0)) -> dict:
             by_coordinate[n] = {"rms": float(np.sqrt(np.mean(e ** 2))), "range": float(r)}
     if by_coordinate:
         out["rod_strain_by_coordinate"] = by_coordinate
-    tau = _estimated_tau(result)
-    if tau is not None:
+    if estimate is not None:
+        tau = estimate.tau
         scored, excluded = {}, {}
         for c in _actuated(model):
             vi = tree.coordinates[c].vi
@@ -180,12 +180,9 @@ def truth_metrics(result, truth: Truth, forward=(1.0, 0.0, 0.0)) -> dict:
     return out
 
 
-def _estimated_tau(result):
-    if result.qp is not None:
-        return result.qp.tau
-    if result.classic is not None:
-        return result.classic.tau
-    return None
+def _estimate(result):
+    """The inverse dynamics the result's loads come from: the QP's if it ran, else the classic one (or None)."""
+    return result.qp if result.qp is not None else result.classic
 
 
 def _actuated(model) -> list:

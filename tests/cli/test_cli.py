@@ -46,8 +46,9 @@ def test_analyze_writes_opensim_files_and_metrics(shared_data, tmp_path):
     d = shared_data / "opensim" / "gait2354"
     out = tmp_path / "results"
     code = main(["analyze", str(d / "subject01_simbody.osim"), str(d / "subject01_walk1.trc"),
-                 "--external-loads", str(d / "subject01_walk1_grf.xml"), "--ik-setup", str(d / "subject01_Setup_IK.xml"),
-                 "--contacts", str(DATA / "gait2354_contacts.yaml"), "--estimate-grf", "--filter-loads", "6", "--out", str(out), "--quiet"])
+                 "--external-loads", str(d / "subject01_walk1_grf.xml"),
+                 "--ik-setup", str(d / "subject01_Setup_IK.xml"), "--contacts", str(DATA / "gait2354_contacts.yaml"),
+                 "--estimate-grf", "--filter-loads", "6", "--out", str(out), "--quiet"])
     assert code == 0
     metrics = json.loads((out / "metrics.json").read_text())
     assert metrics["id"]["filter_hz"] == metrics["id"]["loads_filter_hz"] == 6.0
