@@ -168,6 +168,20 @@ class ForcePlate:
         t = self.time
         return [(float(t[a]), float(t[b])) for a, b in zip(starts, ends)]
 
+    def covers(self, points) -> np.ndarray | None:
+        """(...,) bool: which ``points`` (..., 3) m lie over the plate, projected along ``normal`` into the
+        quadrilateral of its ``corners`` (edges included); None for a plate without corners."""
+        if self.corners is None:
+            return None
+        points = np.asarray(points, dtype=float)
+        inside = np.ones(points.shape[:-1], bool)
+        turn = np.cross(self.corners[1] - self.corners[0], self.corners[2] - self.corners[1]) @ self.normal
+        for k in range(4):
+            a, b = self.corners[k], self.corners[(k + 1) % 4]
+            side = np.cross(b - a, points - a) @ self.normal
+            inside &= side * np.sign(turn) >= 0.0
+        return inside
+
     # ------------------------------------------------------------------ new plates
     def with_loads(self, force, moment, rate, t0) -> "ForcePlate":
         """The same plate with new force and moment samples (COP and free moment recomputed)."""

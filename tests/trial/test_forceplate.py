@@ -1,7 +1,10 @@
-"""Centre of pressure and free moment against closed forms; threshold; loaded intervals."""
+"""Centre of pressure and free moment against closed forms; threshold; loaded intervals; what lies over a plate."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
+import pytest
 
 from engine.trial.forceplate import ForcePlate, centre_of_pressure
 
@@ -62,3 +65,29 @@ def test_transformed_plate_equals_plate_of_rotated_loads(rng):
     np.testing.assert_allclose(rotated.free_moment, b.free_moment, atol=1e-12)
     np.testing.assert_allclose(rotated.corners, corners @ R.T)
     np.testing.assert_allclose(rotated.normal_force, a.normal_force)
+
+
+@pytest.mark.parametrize("order", [slice(None), slice(None, None, -1)])
+def test_covers_the_points_over_its_corners_whatever_their_order_and_height(order):
+    """A 0.6 x 0.4 m plate turned 30 degrees about a tilted normal: a point lies over it when its coordinates along
+    the plate's two edges, measured from a corner, fall within the edges' lengths (a closed form)."""
+    normal = np.array([0.0, np.sin(0.1), np.cos(0.1)])
+    u = np.cross(normal, [1.0, 0.0, 0.0])
+    u /= np.linalg.norm(u)
+    w = np.cross(normal, u)
+    edge1 = 0.6 * (np.cos(0.5) * u + np.sin(0.5) * w)
+    edge2 = 0.4 * (-np.sin(0.5) * u + np.cos(0.5) * w)
+    a = np.array([0.3, -0.2, 0.05])
+    corners = np.array([a, a + edge1, a + edge1 + edge2, a + edge2])[order]
+    zeros = np.zeros((1, 3))
+    plate = ForcePlate(name="FP", number=1, type=2, rate=1000.0, t0=0.0, force=zeros, moment=zeros, cop=zeros,
+                       free_moment=zeros, normal=normal, surface_point=corners.mean(axis=0), corners=corners)
+    rng = np.random.default_rng(3)
+    s, t = rng.uniform(-0.5, 1.5, (2, 400))
+    height = rng.uniform(-0.1, 0.3, 400)
+    points = a + np.outer(s, edge1) + np.outer(t, edge2) + np.outer(height, normal)
+    expected = (s >= 0) & (s <= 1) & (t >= 0) & (t <= 1)
+    assert 50 < expected.sum() < 350
+    assert np.array_equal(plate.covers(points), expected)
+    assert plate.covers(points.reshape(20, 20, 3)).shape == (20, 20)
+    assert replace(plate, corners=None).covers(points) is None
