@@ -1,7 +1,10 @@
 """``hybrid make-demo``: build the default model, simulate the demo trial, record it, analyse it.
 
 Deterministic: the simulation has no randomness and the recording's noise comes from one seeded
-generator (``SEED``), so running it again on the same platform gives the same files to round-off.
+generator (``SEED``), so running it again gives the same files, to the last bit where the linear
+algebra's kernels are the same. They are not across processors: OpenBLAS picks them by processor, and
+the contact simulation grows their round-off differences to about 1e-8 of its range. ``hybrid make-demo``
+therefore runs this in a process with the kernels pinned (:data:`BLAS`; read by OpenBLAS when it loads).
 Steps (``make_demo`` is a generator step yielding Progress and returning the files written):
 
 1. the model (``engine.demo.athlete``) saved as ``athlete.yaml``;
@@ -32,6 +35,9 @@ from .truth import Truth, save_truth
 START = -0.06        # s of the reference: mid-flight before the first touch-down
 DURATION = 1.44      # s: two strides (two stances on each limb), from mid-flight to the blade's last take-off
 SEED = 20261122
+# OpenBLAS's environment for a reproducible demo: its Haswell kernels (AVX2 and FMA, on every x86-64 processor
+# since 2013, Intel and AMD; elsewhere OpenBLAS keeps its own), one thread
+BLAS = {"OPENBLAS_CORETYPE": "Haswell", "OPENBLAS_NUM_THREADS": "1"}
 
 
 def files_in(folder) -> DemoFiles:

@@ -173,8 +173,15 @@ def test_validation_compares_with_plates_that_passed_both_filters(shipped, analy
 
 
 def test_shipped_results_are_those_of_the_shipped_inputs(analysed):
+    """The shipped results are what this installation computes from the shipped files: to round-off where the
+    linear algebra's kernels are those ``hybrid make-demo`` pins, to the kernels' differences elsewhere (between
+    OpenBLAS's SkylakeX and Haswell kernels: 3e-7 on the coordinates, 3e-7 N on contact forces, 2e-5 N on muscle
+    forces), far below any change of the analysis."""
     result, settings = demo_results()
     assert settings.cutoff == CUTOFF and settings.estimate_grf and settings.muscles
-    assert np.allclose(result.ik.q, analysed.ik.q, atol=1e-9)
-    assert np.allclose(result.qp.forces, analysed.qp.forces, atol=1e-6)
+    assert np.allclose(result.ik.q, analysed.ik.q, rtol=0.0, atol=1e-5)
+    assert np.allclose(result.qp.forces, analysed.qp.forces, rtol=0.0, atol=1e-5)
+    assert np.allclose(result.classic.tau, analysed.classic.tau, rtol=0.0, atol=1e-5)
+    assert np.allclose(result.muscles.result.forces, analysed.muscles.result.forces, rtol=0.0, atol=1e-3,
+                       equal_nan=True)
     assert result.model == load_model(demo_files().model)
