@@ -131,6 +131,10 @@ class SettingsPanel(QScrollArea):
         qp = QGroupBox("Ground reactions (QP inverse dynamics)")
         form = QFormLayout(qp)
         self.estimate_grf = QCheckBox("Estimate ground reactions")
+        self.estimate_unmeasured = QCheckBox("Estimate stances no plate measured")
+        self.estimate_unmeasured.setToolTip("inverse dynamics with the measured loads: a contact group beside the "
+                                            "plates gets the QP's estimate (listed in the notes); off: the plates' "
+                                            "loads only, as OpenSim's ID tool")
         self.friction = NumberBox(10.0 ** -NumberBox.DECIMALS, LARGEST, 0.05, "",
                                   "friction coefficient mu (positive)")
         self.facets = QSpinBox()
@@ -143,7 +147,7 @@ class SettingsPanel(QScrollArea):
         self.rod_mode = QComboBox()
         self.rod_mode.addItems(["free", "elastic"])
         self.w_elastic = FloatEdit()
-        for label, w in (("", self.estimate_grf), ("Friction", self.friction), ("Pyramid facets", self.facets),
+        for label, w in (("", self.estimate_grf), ("", self.estimate_unmeasured), ("Friction", self.friction), ("Pyramid facets", self.facets),
                          ("Height threshold", self.height), ("Speed threshold", self.speed),
                          ("W1 floating base", self.w_base), ("W1 joints", self.w_joint), ("W2 torques", self.w_torque),
                          ("W2 contact forces", self.w_force), ("W2 rod forces", self.w_rod),
@@ -247,6 +251,7 @@ class SettingsPanel(QScrollArea):
         self._load(self.order, s.order)
         q = s.qp
         self.estimate_grf.setChecked(s.estimate_grf)
+        self.estimate_unmeasured.setChecked(s.estimate_unmeasured)
         for widget, value in ((self.friction, q.friction), (self.facets, q.facets), (self.height, q.height),
                               (self.speed, q.speed), (self.rod_mode, q.rod_mode)):
             self._load(widget, value)
@@ -295,6 +300,7 @@ class SettingsPanel(QScrollArea):
         s.loads_cutoff = self._read(self.loads_cutoff, self.loads_cutoff.value() or None)
         s.order = self._read(self.order, self.order.value())
         s.estimate_grf = self.estimate_grf.isChecked()
+        s.estimate_unmeasured = self.estimate_unmeasured.isChecked()
         s.qp = dataclasses.replace(s.qp, friction=self._read(self.friction, self.friction.value()),
                                    facets=self._read(self.facets, self.facets.value()),
                                    height=self._read(self.height, self.height.value()),

@@ -1,12 +1,24 @@
-"""Classic inverse dynamics: joint torques from the motion and the measured ground reactions.
+"""Inverse dynamics with the measured loads: joint torques from the motion and the force plates.
 
 Each force plate's reaction (force and moment about the lab origin, in the model
 frame) is applied to the body an ExternalLoads file names for it, or, without one,
 frame by frame to the contact point nearest to its centre of pressure (so a
 plate under the blade loads the blade where it touches). Then RNEA gives
 ``tau = M a + b - sum J^T f`` (seed eq. 29). For a floating base the first
-coordinates' generalized forces are the residual wrench the measured loads do
-not explain (``IDResult.residual``).
+coordinates' generalized forces are the residual wrench the loads do not explain
+(``IDResult.residual``).
+
+A stance beside the plates is measured by none of them. On request (``unmeasured``)
+the contact groups no plate measures at a frame get the QP's estimate (seed eq. 35,
+``engine.analysis.qp_id``) with the plates' loads known, and the torques follow from all
+the loads; without it (OpenSim's ID tool) such a stance shows in the residual. A plate
+measures a group while one of the group's candidates is over the plate (its corners; zero
+is a measurement too, so a foot hovering over a plate gets no estimated load) and while the
+plate is loaded and its load is applied to the group. A plate without corners (from a GRF
+.mot) is taken to cover the convex hull of the candidates it measured by the second rule
+within the QP's contact height of its surface: a part of the plate, so a stance beside it is
+never taken for one on it. Where the plates measure every loaded group the two inverse
+dynamics are the same.
 """
 from __future__ import annotations
 
@@ -16,9 +28,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import algorithms as alg
+from scipy.spatial import Delaunay, QhullError
+
 from ..errors import SettingsError
 from ..model.joints import FreeJoint
 from ..spatial import quat_to_matrix
+from .qp_id import QPSettings, solve_qp_id
 
 
 @dataclass
@@ -27,7 +42,8 @@ class IDResult:
 
     ``residual`` (T, 6) is the root joint's part of ``tau`` for a floating base, as a world-frame
     wrench ``[moment about the root origin; force]`` (N m, N); None for a fixed base.
-    ``assignments`` describes which plate loaded which body. ``loads_cutoff``: the low-pass (Hz) applied to
+    ``assignments`` describes which plate loaded which body, and which contact groups' loads were estimated
+    where no plate measured them. ``loads_cutoff``: the low-pass (Hz) applied to
     ``tau`` and ``residual`` after inverse dynamics (``engine.analysis.load_filter``), None if none.
     """
 
@@ -66,11 +82,13 @@ def _root_residual(model, Q, tau):
     return out
 
 
-def classic_inverse_dynamics(model, motion, plates, bodies=None) -> IDResult:
+def classic_inverse_dynamics(model, motion, plates, bodies=None, unmeasured: QPSettings | None = None) -> IDResult:
     """Torques for ``motion`` (engine.analysis.derivatives.Motion) with the measured ``plates``.
 
     ``bodies`` gives, per plate, the body (or frame or contact point) it acts on; None or a None
     entry assigns that plate frame by frame to the contact point nearest its centre of pressure.
+    ``unmeasured``: settings of the QP that estimates the loads of the contact groups no loaded plate
+    measures at a frame (see the module notes); None applies the plates' loads only.
     """
     t0 = _time.perf_counter()
     tree = model.tree
@@ -82,32 +100,86 @@ def classic_inverse_dynamics(model, motion, plates, bodies=None) -> IDResult:
         raise SettingsError(f"{len(bodies)} bodies given for {len(plates)} force plates")
     frames = tree.k.frames
     assignments = []
-    contact_ids = np.array([tree.contact_frame[c.name] for c in model.contacts], np.int64)
+    contact_nodes = np.array([frames[tree.contact_frame[c.name]]["node"] for c in model.contacts], np.int64)
+    groups = [c.group for c in model.contacts]
+    measured = np.zeros((T, len(groups)), bool)      # candidates whose group a loaded plate measures
     positions = alg.frame_positions_batch(model, data, motion.q, [c.name for c in model.contacts]) \
-        if len(contact_ids) else None
+        if len(contact_nodes) else None
     for plate, body in zip(plates, bodies):
         force, moment, cop, loaded = plate_samples(plate, motion.time)
+        assigned = np.zeros_like(measured)      # candidates whose group this plate's load is applied to
         if body is not None:
             node = frames[alg.frame_id(model, body)]["node"]
             fext[:, node, :3] += moment
             fext[:, node, 3:] += force
+            on_body = {g for g, n in zip(groups, contact_nodes) if n == node}
+            assigned[np.ix_(loaded, [g in on_body for g in groups])] = True
             assignments.append(f"plate {plate.name}: applied to {body}")
-            continue
-        if positions is None:
-            raise SettingsError(f"plate {plate.name} names no body and the model has no contact points to "
-                                "assign it to (give an ExternalLoads file or contact candidates)")
-        used = {}
-        up = np.asarray(plate.normal)
-        for f in np.flatnonzero(loaded):
-            d = positions[f] - cop[f]
-            horizontal = np.linalg.norm(d - np.outer(d @ up, up), axis=1)
-            k = int(np.argmin(horizontal))
-            node = frames[contact_ids[k]]["node"]
-            fext[f, node, :3] += moment[f]
-            fext[f, node, 3:] += force[f]
-            used[model.contacts[k].group] = used.get(model.contacts[k].group, 0) + 1
-        assignments.append(f"plate {plate.name}: assigned by centre of pressure to "
-                           + (", ".join(f"{g} ({n} frames)" for g, n in used.items()) or "nothing (never loaded)"))
+        else:
+            if positions is None:
+                raise SettingsError(f"plate {plate.name} names no body and the model has no contact points to "
+                                    "assign it to (give an ExternalLoads file or contact candidates)")
+            used = {}
+            up = np.asarray(plate.normal)
+            for f in np.flatnonzero(loaded):
+                d = positions[f] - cop[f]
+                horizontal = np.linalg.norm(d - np.outer(d @ up, up), axis=1)
+                k = int(np.argmin(horizontal))
+                fext[f, contact_nodes[k], :3] += moment[f]
+                fext[f, contact_nodes[k], 3:] += force[f]
+                assigned[f, [g == groups[k] for g in groups]] = True
+                used[groups[k]] = used.get(groups[k], 0) + 1
+            assignments.append(f"plate {plate.name}: assigned by centre of pressure to "
+                               + (", ".join(f"{g} ({n} frames)" for g, n in used.items())
+                                  or "nothing (never loaded)"))
+        measured |= assigned
+        if unmeasured is not None and positions is not None:
+            over = _over_plate(plate, positions, assigned, unmeasured.height)
+            for g in set(groups):         # a group with a candidate over the plate is measured by it
+                member = np.array([x == g for x in groups])
+                measured[:, member] |= over[:, member].any(axis=1)[:, None]
+    if unmeasured is not None and len(contact_nodes):
+        assignments += _add_estimated_loads(model, motion, unmeasured, fext, measured, positions, contact_nodes)
     tau = alg.rnea_batch(model, data, motion.q, motion.v, motion.a, fext)
     return IDResult(time=motion.time, tau=tau, names=list(tree.v_names), residual=_root_residual(model, motion.q, tau),
                     seconds=_time.perf_counter() - t0, assignments=assignments)
+
+
+def _over_plate(plate, positions, assigned, height: float) -> np.ndarray:
+    """(T, C) bool: the candidates at ``positions`` (T, C, 3) m over ``plate``: inside its corners, or, for a
+    plate without corners, inside the convex hull (seen along the plate's normal) of the ``assigned`` (T, C)
+    candidates within ``height`` m of its surface (all False if these span no area)."""
+    over = plate.covers(positions)
+    if over is not None:
+        return over
+    normal = np.asarray(plate.normal)
+    t1 = np.cross(normal, [1.0, 0.0, 0.0] if abs(normal[0]) < 0.9 else [0.0, 0.0, 1.0])
+    t1 /= np.linalg.norm(t1)
+    plane = np.stack([t1, np.cross(normal, t1)], axis=1)            # (3, 2): the surface's coordinates
+    flat = (positions - plate.surface_point) @ plane
+    standing = assigned & ((positions - plate.surface_point) @ normal < height)
+    try:
+        hull = Delaunay(flat[standing])
+    except (QhullError, ValueError):      # fewer than three points, or all on a line
+        return np.zeros(assigned.shape, bool)
+    return hull.find_simplex(flat) >= 0
+
+
+def _add_estimated_loads(model, motion, settings, fext, measured, positions, contact_nodes) -> list[str]:
+    """Estimate the contact forces ``measured`` (T, C) leaves free with the plates' loads ``fext`` known, add
+    them to ``fext`` (in place) and say where and how large they were."""
+    qp = solve_qp_id(model, motion, settings, node_wrenches=fext, measured=measured)
+    notes = [n for n in qp.notes if n.startswith("the QP failed")]
+    for k, node in enumerate(contact_nodes):
+        fext[:, node, :3] += np.cross(positions[:, k], qp.forces[:, k])
+        fext[:, node, 3:] += qp.forces[:, k]
+    from .gait_phases import intervals_where      # not at the top: gait_phases imports this module
+    groups = [c.group for c in model.contacts]
+    for g in dict.fromkeys(groups):
+        force = np.linalg.norm(qp.forces[:, [x == g for x in groups]].sum(axis=1), axis=1)
+        loaded = force > 0.0
+        if loaded.any():
+            spans = ", ".join(f"{a:.3f}-{b:.3f}" for a, b in intervals_where(motion.time, loaded))
+            notes.append(f"contact group {g}: no plate measured it where the QP, given the plates' loads, estimated "
+                         f"a load on it: {int(loaded.sum())} frames ({spans} s), at most {force.max():.1f} N")
+    return notes

@@ -1,9 +1,10 @@
 """The whole motion analysis of one trial, as one generator step (seed Fig. 1).
 
 trial -> model axes -> short gaps filled -> inverse kinematics -> filtered motion and
-derivatives -> classic inverse dynamics (when force plates exist) -> QP inverse
-dynamics with ground-reaction estimation (on request, or when there are no plates)
--> validation against the plates -> muscle forces (on request).
+derivatives -> inverse dynamics with the measured loads (when force plates exist; stances
+no plate measured estimated by the QP) -> QP inverse dynamics with ground-reaction
+estimation from the motion alone (on request, or when there are no plates) -> validation
+against the plates -> muscle forces (on request).
 
 ``analysis_steps`` yields :class:`~engine.analysis.progress.Progress` and returns an
 :class:`AnalysisResult`; the command line prints it as a bar, the application runs it
@@ -40,6 +41,10 @@ class AnalysisSettings:
     edges : how the filter extends the trial's ends, 'odd' (as OpenSim) or 'extrapolate' (keeps the
         accelerations at the ends; see ``engine.analysis.derivatives.motion_from_coordinates``).
     estimate_grf : run the QP inverse dynamics (always done when the trial has no plates).
+    estimate_unmeasured : in the inverse dynamics with the measured loads, estimate by the QP (``qp``'s settings)
+        the loads of contact groups that no loaded plate measures at a frame (a stance beside the plates; needs
+        contact candidates; said in the notes); False applies the plates' loads only, as OpenSim's ID tool, and
+        such a stance shows in the floating base's residual.
     plate_bodies : plate name -> body it acts on (from an ExternalLoads file); others are assigned
         to the nearest contact point.
     forward : the model's forward axis, for the AP/ML split of the validation.
@@ -63,6 +68,7 @@ class AnalysisSettings:
     order: int = 3
     edges: str = "odd"
     estimate_grf: bool = False
+    estimate_unmeasured: bool = True
     plate_bodies: dict = field(default_factory=dict)
     forward: tuple = (1.0, 0.0, 0.0)
     muscles: bool = False
@@ -123,13 +129,22 @@ def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
     yield Progress("kinematic derivatives", 0.5, f"low-pass {s.cutoff} Hz")
     motion = motion_from_coordinates(model, ik.time, ik.q, s.cutoff, s.order, s.edges)
     plates = [p for p in trial.plates if p.loaded.any()]
+    qp_settings = s.qp
+    if qp_settings.floor == "auto" and plates and model.contacts and (s.estimate_grf or s.estimate_unmeasured):
+        # the plates' surface is the floor (penetration of the contact points into shoe soles or
+        # soft tissue would put an estimate from the kinematics too low)
+        up = -np.asarray(model.gravity, float) / np.linalg.norm(model.gravity)
+        qp_settings = replace(qp_settings, floor=float(np.mean([p.surface_point @ up for p in plates])))
+        notes.append(f"floor at the force plates' surface, {qp_settings.floor:.4f} m along up")
     classic = None
     if plates:
         yield Progress("inverse dynamics", 0.55, "measured loads")
         unknown = [name for name in s.plate_bodies if name not in {p.name for p in trial.plates}]
         if unknown:
             raise SettingsError(f"bodies are given for plates {unknown}, which the trial does not have")
-        classic = classic_inverse_dynamics(model, motion, plates, [s.plate_bodies.get(p.name) for p in plates])
+        unmeasured = qp_settings if s.estimate_unmeasured and model.contacts else None
+        classic = classic_inverse_dynamics(model, motion, plates, [s.plate_bodies.get(p.name) for p in plates],
+                                           unmeasured)
         seconds["id"] = classic.seconds
         notes += classic.assignments
         if s.loads_cutoff is not None:
@@ -143,13 +158,6 @@ def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
                 raise SettingsError("the trial has no force plates and the model no contact candidates: neither "
                                     "inverse dynamics can run")
         else:
-            qp_settings = s.qp
-            if qp_settings.floor == "auto" and plates:
-                # the plates' surface is the floor (penetration of the contact points into shoe soles or
-                # soft tissue would put an estimate from the kinematics too low)
-                up = -np.asarray(model.gravity, float) / np.linalg.norm(model.gravity)
-                qp_settings = replace(qp_settings, floor=float(np.mean([p.surface_point @ up for p in plates])))
-                notes.append(f"floor at the force plates' surface, {qp_settings.floor:.4f} m along up")
             qp = yield from _forward_progress(qp_inverse_dynamics(model, motion, qp_settings), 0.6, 0.85)
             seconds["qp_id"] = qp.seconds
             notes += qp.notes

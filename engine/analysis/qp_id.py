@@ -196,8 +196,14 @@ def _solve(P, c, G, last_active):
     return f, active
 
 
-def qp_inverse_dynamics(model, motion, settings: QPSettings | None = None):
-    """Generator step: yields Progress, returns a :class:`QPResult` for ``motion`` (a derivatives.Motion)."""
+def qp_inverse_dynamics(model, motion, settings: QPSettings | None = None, node_wrenches=None, measured=None):
+    """Generator step: yields Progress, returns a :class:`QPResult` for ``motion`` (a derivatives.Motion).
+
+    ``node_wrenches`` (T, nodes, 6): loads known at every frame (measured by force plates), world wrenches
+    ``[moment about the origin; force]`` (N m, N) applied before the contacts are estimated; ``measured``
+    (T, C) bool: candidates held at zero force because those loads already measure their group at that frame
+    (``engine.analysis.inverse_dynamics``). Both None: every load is estimated (the seed's eq. 35).
+    """
     s = settings or QPSettings()
     s.check()
     t0 = _time.perf_counter()
@@ -213,7 +219,7 @@ def qp_inverse_dynamics(model, motion, settings: QPSettings | None = None):
     t1 /= np.linalg.norm(t1)
     t2 = np.cross(up, t1)
     pyramid = _pyramid(s.friction, s.facets, up, t1, t2)
-    h_all = alg.rnea_batch(model, data, motion.q, motion.v, motion.a)
+    h_all = alg.rnea_batch(model, data, motion.q, motion.v, motion.a, node_wrenches)
     J_all = alg.point_jacobians_batch(model, data, motion.q, names)
     X = alg.frame_positions_batch(model, data, motion.q, names)
     heights = X @ up
@@ -234,6 +240,8 @@ def qp_inverse_dynamics(model, motion, settings: QPSettings | None = None):
              f"({'estimated' if isinstance(s.floor_velocity, str) else 'given'})"]
     speeds = np.linalg.norm(velocities - floor_velocity, axis=2)
     active = near & (speeds < s.speed)
+    if measured is not None:
+        active &= ~np.asarray(measured, bool)
     alpha, base, rods, we = _row_weights(model, s, motion.q[0])
     forces = np.zeros((T, C, 3))
     tau = np.zeros((T, model.nv))
@@ -284,6 +292,7 @@ def qp_inverse_dynamics(model, motion, settings: QPSettings | None = None):
                     seconds=_time.perf_counter() - t0, notes=notes)
 
 
-def solve_qp_id(model, motion, settings: QPSettings | None = None, report=None) -> QPResult:
+def solve_qp_id(model, motion, settings: QPSettings | None = None, report=None, node_wrenches=None,
+                measured=None) -> QPResult:
     """Run :func:`qp_inverse_dynamics` to the end."""
-    return run(qp_inverse_dynamics(model, motion, settings), report)
+    return run(qp_inverse_dynamics(model, motion, settings, node_wrenches, measured), report)

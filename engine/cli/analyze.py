@@ -38,6 +38,9 @@ def add_parser(sub) -> None:
                    help="low-pass cut-off of the estimated torques and forces after inverse dynamics, Hz; the "
                         f"plates compared pass both filters (default none, the demo {CUTOFF:g}; 0 for none)")
     p.add_argument("--estimate-grf", action="store_true", help="estimate ground reactions by QP inverse dynamics")
+    p.add_argument("--measured-loads-only", action="store_true",
+                   help="inverse dynamics with the plates' loads only, as OpenSim's ID tool (default: a stance no "
+                        "plate measured gets the QP's estimate, said in the notes)")
     p.add_argument("--muscles", action="store_true", help="estimate muscle forces")
     p.add_argument("--out", default="hybrid-results", help="output folder (default: hybrid-results)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -104,6 +107,8 @@ def run_command(args) -> int:
     if args.filter_loads is not None:
         settings.loads_cutoff = args.filter_loads if args.filter_loads > 0 else None
     settings.estimate_grf = settings.estimate_grf or args.estimate_grf
+    if args.measured_loads_only:
+        settings.estimate_unmeasured = False
     settings.muscles = settings.muscles or args.muscles
     bar = _Bar(not args.quiet)
     try:

@@ -155,6 +155,26 @@ def test_qp_on_the_true_motion_recovers_each_limbs_load_and_the_torques(shipped)
         assert g["all_groups"][name] == pytest.approx(expected, rel=1e-9)
 
 
+def test_a_stance_no_plate_measured_gets_the_estimate(shipped, analysed):
+    """Without the blade's plate, the inverse dynamics with the measured loads estimates the blade's stances (and
+    nothing else: the foot hovering over its plate is measured, as zero): the amputated side's torques stay within
+    5% of their range, where the plate's loads alone leave the blade's load in the floating base's residual."""
+    model, trial, settings, truth = shipped
+    assert not any(n.startswith("contact group") for n in analysed.notes)      # every stance on a plate
+    foot_only = trial.derived(plates=tuple(p for p in trial.plates if p.name == "FP1"))
+    settings = replace(settings, estimate_grf=False, muscles=False)
+    scores = {}
+    for estimate in (True, False):
+        result = run(analysis_steps(model, foot_only, replace(settings, estimate_unmeasured=estimate)))
+        scores[estimate] = truth_metrics(result, truth, settings.forward)["torque_rms_pct_range_by_coordinate"]
+        noted = [n for n in result.notes if n.startswith("contact group")]
+        assert [n.split(":")[0] for n in noted] == (["contact group blade"] if estimate else [])
+    right = [c for c in scores[True] if c.endswith("_r") and c.split("_")[0] in ("hip", "knee")]
+    assert len(right) == 4
+    assert max(scores[True].values()) < 5.0
+    assert min(scores[False][c] for c in right) > 20.0
+
+
 def test_validation_compares_with_plates_that_passed_both_filters(shipped, analysed):
     """The estimate passed the coordinates' filter and then the loads' own: so do the plates it is scored on."""
     model, _, settings, _ = shipped
