@@ -131,6 +131,8 @@ class SettingsPanel(QScrollArea):
         qp = QGroupBox("Ground reactions (QP inverse dynamics)")
         form = QFormLayout(qp)
         self.estimate_grf = QCheckBox("Estimate ground reactions")
+        self.estimate_grf.setToolTip("QP inverse dynamics from the motion alone (the seed's eq. 35), scored against "
+                                     "the plates; with plates, the analysis's torques still come from their loads")
         self.estimate_unmeasured = QCheckBox("Estimate stances no plate measured")
         self.estimate_unmeasured.setToolTip("inverse dynamics with the measured loads: a contact group beside the "
                                             "plates gets the QP's estimate (listed in the notes); off: the plates' "

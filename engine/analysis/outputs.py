@@ -1,9 +1,9 @@
 """Files of an analysis, in OpenSim's formats so that results open in OpenSim too.
 
 ``ik.mot`` (coordinates; rotations in degrees), ``ik_marker_errors.sto``, ``id.sto``
-(generalized forces named ``<coordinate>_moment`` or ``<coordinate>_force``; from the QP
-when ground reactions were estimated, then ``id_classic.sto`` holds the ID with the
-measured loads),
+(the analysis's generalized forces, ``AnalysisResult.dynamics``, named ``<coordinate>_moment``
+or ``<coordinate>_force``: with the measured loads when the trial has force plates, else the
+QP's estimate; when both ran, ``id_estimated.sto`` holds the QP's from the motion alone),
 ``grf_estimated.mot`` (one group of columns per contact group, OpenSim's GRF layout),
 ``grf_measured.mot`` (when the trial has plates) and ``metrics.json``. Every file is
 written atomically.
@@ -87,10 +87,11 @@ def metrics_document(result) -> dict:
     doc = {"ik": {"marker_rms_mean_m": float(np.nanmean(ik.rms)), "marker_rms_max_m": float(np.nanmax(ik.rms)),
                   "marker_max_m": float(np.nanmax(ik.max)), "frames": int(ik.n_frames),
                   "seconds": float(ik.seconds), "converged_frames": int((ik.status == 1).sum())}}
-    dynamics = result.qp or result.classic
+    dynamics = result.dynamics
     doc["id"] = {"frames": int(len(result.motion.time)),
                  "seconds": float(result.seconds.get("qp_id", 0.0) + result.seconds.get("id", 0.0)),
-                 "mode": "qp" if result.qp is not None else "classic",
+                 "mode": "measured loads" if result.classic is not None else "qp",
+                 "ground_reactions_estimated": result.qp is not None,
                  "filter_hz": result.motion.cutoff,
                  "loads_filter_hz": dynamics.loads_cutoff if dynamics is not None else None}
     if dynamics is not None and getattr(dynamics, "residual", None) is not None:
@@ -115,11 +116,10 @@ def write_outputs(result, folder, truth: dict | None = None) -> list[Path]:
 
     put("ik.mot", coordinate_table(model, ik.time, ik.q))
     put("ik_marker_errors.sto", marker_error_table(ik))
-    dynamics = result.qp or result.classic
-    put("id.sto", generalized_force_table(model, result.motion.time, dynamics.tau))
+    put("id.sto", generalized_force_table(model, result.motion.time, result.dynamics.tau))
     if result.qp is not None and result.classic is not None:
-        put("id_classic.sto", generalized_force_table(model, result.motion.time, result.classic.tau,
-                                                      "Inverse Dynamics Generalized Forces (measured loads)"))
+        put("id_estimated.sto", generalized_force_table(model, result.motion.time, result.qp.tau,
+                                                        "Inverse Dynamics Generalized Forces (estimated loads)"))
     if result.qp is not None:
         entries = [(f"{g}_", r.force, r.cop, r.free_moment) for g, r in result.qp.groups.items()]
         put("grf_estimated.mot", grf_table(result.motion.time, entries, "Estimated ground reactions"))

@@ -6,6 +6,11 @@ no plate measured estimated by the QP) -> QP inverse dynamics with ground-reacti
 estimation from the motion alone (on request, or when there are no plates) -> validation
 against the plates -> muscle forces (on request).
 
+The analysis's joint torques (:attr:`AnalysisResult.dynamics`: ``id.sto``, the muscles) come
+from the measured loads when the trial has them, as in OpenSim's and Visual3D's inverse
+dynamics; the motion-only estimate (the seed's eq. 35) is then what the plates validate, its
+torques reported beside them.
+
 ``analysis_steps`` yields :class:`~engine.analysis.progress.Progress` and returns an
 :class:`AnalysisResult`; the command line prints it as a bar, the application runs it
 in a worker thread and can stop it between chunks. Nothing is written here
@@ -40,7 +45,7 @@ class AnalysisSettings:
     cutoff, order : the zero-lag Butterworth low-pass of the coordinates (Hz; order per pass).
     edges : how the filter extends the trial's ends, 'odd' (as OpenSim) or 'extrapolate' (keeps the
         accelerations at the ends; see ``engine.analysis.derivatives.motion_from_coordinates``).
-    estimate_grf : run the QP inverse dynamics (always done when the trial has no plates).
+    estimate_grf : run the QP inverse dynamics from the motion alone (always done when the trial has no plates).
     estimate_unmeasured : in the inverse dynamics with the measured loads, estimate by the QP (``qp``'s settings)
         the loads of contact groups that no loaded plate measures at a frame (a stance beside the plates; needs
         contact candidates; said in the notes); False applies the plates' loads only, as OpenSim's ID tool, and
@@ -94,6 +99,13 @@ class AnalysisResult:
     notes: list = field(default_factory=list)
     seconds: dict = field(default_factory=dict)
     reference_plates: list = field(default_factory=list)
+
+    @property
+    def dynamics(self):
+        """The inverse dynamics whose generalized forces are the analysis's joint torques (``id.sto``, the
+        muscles' input): the one with the measured loads when the trial had force plates, else the QP's
+        estimate from the motion alone; None if neither ran."""
+        return self.classic if self.classic is not None else self.qp
 
 
 def _forward_progress(steps, weight0, weight1):
@@ -187,7 +199,7 @@ def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
     muscles = None
     if s.muscles:
         from ..muscles.pipeline import muscle_steps
-        tau = (qp or classic).tau
+        tau = (classic if classic is not None else qp).tau      # AnalysisResult.dynamics
         t0 = _time.perf_counter()
         muscles = yield from _forward_progress(muscle_steps(model, motion, tau, trial, s.muscle_settings),
                                                0.85, 1.0)

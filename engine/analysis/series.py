@@ -3,12 +3,12 @@
 Every series is sampled at the analysis frames, at the times ``result.motion.time`` (the IK
 frames' times, put on an exact uniform grid when the coordinates were filtered): ground reactions
 measured by each plate (interpolated at the frames as recorded, and, where the validation filtered them
-like the estimate, as scored) and estimated for each contact
-group, split into vertical, anterior-posterior and medio-lateral components; coordinates
-(rotations in degrees); generalized forces from the QP and, when both ran, from the measured
-loads; the rods' strains and generalized forces; muscle forces, activations and EMG-driven
-reference forces; IK marker errors. :func:`write_series_csv` writes any selection with a time
-column and units in the headers, atomically.
+like the estimate, as scored) and estimated for each contact group, split into vertical,
+anterior-posterior and medio-lateral components; coordinates (rotations in degrees); generalized forces
+of the analysis (``AnalysisResult.dynamics``), and when both inverse dynamics ran, each set named by its
+loads (measured, or estimated from the motion alone); the rods' strains and generalized forces; muscle
+forces, activations and EMG-driven reference forces; IK marker errors. :func:`write_series_csv` writes
+any selection with a time column and units in the headers, atomically.
 """
 from __future__ import annotations
 
@@ -35,11 +35,11 @@ AXES = ("vertical", "ap", "ml")
 class Series:
     """One signal: ``label`` (unique within a result), ``unit``, ``values`` (T,) at ``time`` (T,) s.
 
-    ``group`` is one of :data:`GROUPS`; ``kind`` says where the values come from ('measured', 'scored'
-    (a plate filtered as the validation compared it), 'estimated', 'classic' (measured loads), 'emg' or
-    ''); ``channel`` is shared by series that describe the same quantity from different sources (e.g. a
-    plate's measured vertical force and the estimate of the contact group over it), so they can be drawn
-    together.
+    ``group`` is one of :data:`GROUPS`; ``kind`` says where the values come from ('measured' (a plate, or
+    generalized forces from the measured loads), 'scored' (a plate filtered as the validation compared it),
+    'estimated', 'emg' or ''); ``channel`` is shared by series that describe the same quantity from different
+    sources (e.g. a plate's measured vertical force and the estimate of the contact group over it), so they can
+    be drawn together.
     """
 
     group: str
@@ -115,9 +115,9 @@ def _coordinate_series(result) -> list[Series]:
 def _force_series(result) -> list[Series]:
     model, time = result.model, result.motion.time
     strains = {c.name for c in model.all_coordinates if c.kind == STRAIN}
-    sources = [(result.qp, "estimated", ""), (result.classic, "classic", " (measured loads)")]
-    if result.qp is None:
-        sources = [(result.classic, "", "")]
+    sources = [(result.classic, "measured", " (measured loads)"), (result.qp, "estimated", " (estimated)")]
+    if result.qp is None or result.classic is None:
+        sources = [(result.dynamics, "", "")]
     out = []
     for dynamics, kind, suffix in sources:
         if dynamics is None:

@@ -15,9 +15,12 @@ channels encode. All in model axes and SI units.
   blade's shape is far below the marker noise.) Each coordinate's RMS error and true range are
   listed under ``"rod_strain_by_coordinate"``;
 * ``torque_rms_pct_range``: for every actuated joint coordinate, the RMS difference of the
-  analysis's generalized force from the truth in percent of the truth's range on that
+  analysis's generalized force (``AnalysisResult.dynamics``: with the measured loads when the trial
+  has plates, named by ``"torque_source"``) from the truth in percent of the truth's range on that
   coordinate; worst over coordinates whose range is at least ``TORQUE_RANGE_FLOOR`` (the others
-  are listed under ``"torque_excluded"`` with their ranges);
+  are listed under ``"torque_excluded"`` with their ranges). When the analysis also estimated the
+  ground reactions from the motion alone, ``estimate_torque_rms_pct_range`` (and ``..._by_coordinate``)
+  scores that estimate's torques the same way;
 * ``grf_rrmse_pct``: per axis (vertical, antero-posterior, medio-lateral), the worst rRMSE
   (seed eq. 39) of the estimated ground reaction of each contact group against the truth, and
   of the estimate against each force plate (``PlateMetric``), over the frames the group or plate
@@ -128,22 +131,11 @@ def load_truth(path) -> Truth:
 def truth_metrics(result, truth: Truth, forward=(1.0, 0.0, 0.0)) -> dict:
     """Compare an :class:`~engine.analysis.pipeline.AnalysisResult` with the truth (see the module notes);
     ``forward`` is the model's forward axis, for the antero-posterior and medio-lateral split. The truth's
-    joint forces and contact forces pass the filters the estimates passed before the comparison: the analysed
-    coordinates' (``motion.cutoff``, ``motion.order``, ``motion.edges``), then the estimated loads' own
-    (``loads_cutoff`` of the QP or classic result, ``engine.analysis.load_filter``) if any."""
+    joint forces and contact forces pass the filters each estimate passed before it is compared with it: the
+    analysed coordinates' (``motion.cutoff``, ``motion.order``, ``motion.edges``), then that estimate's own
+    (``loads_cutoff``, ``engine.analysis.load_filter``) if any."""
     model = result.model
     motion = result.motion
-    estimate = _estimate(result)
-    chain = [c for c in (motion.cutoff, estimate.loads_cutoff if estimate is not None else None) if c is not None]
-    if chain:
-        rate = 1.0 / float(np.median(np.diff(truth.time)))
-        filtered = {name: getattr(truth, name) for name in ("tau", "contact_forces")}
-        for cutoff in chain:
-            for name in filtered:
-                filtered[name], short = lowpass(filtered[name], rate, cutoff, motion.order, motion.edges)
-                if short:
-                    raise DataError(f"the truth is too short to filter at {cutoff} Hz", "ground truth")
-        truth = replace(truth, **filtered)
     t = truth.at(motion.time)
     tree = model.tree
     out = {}
@@ -160,29 +152,53 @@ def truth_metrics(result, truth: Truth, forward=(1.0, 0.0, 0.0)) -> dict:
             by_coordinate[n] = {"rms": float(np.sqrt(np.mean(e ** 2))), "range": float(r)}
     if by_coordinate:
         out["rod_strain_by_coordinate"] = by_coordinate
-    if estimate is not None:
-        tau = estimate.tau
-        scored, excluded = {}, {}
-        for c in _actuated(model):
-            vi = tree.coordinates[c].vi
-            true = t.tau[:, vi]
-            span = float(np.ptp(true))
-            if span < TORQUE_RANGE_FLOOR:
-                excluded[c] = span
-                continue
-            scored[c] = 100.0 * float(np.sqrt(np.mean((tau[:, vi] - true) ** 2))) / span
+    dynamics = result.dynamics
+    if dynamics is not None:
+        scored, excluded = _torque_scores(model, dynamics.tau, _filtered(truth, motion, dynamics))
+        out["torque_source"] = "measured loads" if dynamics is result.classic else "estimate"
         out["torque_rms_pct_range"] = max(scored.values())
         out["torque_rms_pct_range_by_coordinate"] = scored
         out["torque_excluded"] = {k: {"range": v, "why": f"true torque spans less than {TORQUE_RANGE_FLOOR}"}
                                   for k, v in excluded.items()}
+        if result.qp is not None and dynamics is not result.qp:
+            scored, _ = _torque_scores(model, result.qp.tau, _filtered(truth, motion, result.qp))
+            out["estimate_torque_rms_pct_range"] = max(scored.values())
+            out["estimate_torque_rms_pct_range_by_coordinate"] = scored
     if result.qp is not None:
-        out["grf_rrmse_pct"] = _grf(result, t, model, forward)
+        out["grf_rrmse_pct"] = _grf(result, _filtered(truth, motion, result.qp), model, forward)
     return out
 
 
-def _estimate(result):
-    """The inverse dynamics the result's loads come from: the QP's if it ran, else the classic one (or None)."""
-    return result.qp if result.qp is not None else result.classic
+def _filtered(truth: Truth, motion, estimate) -> Truth:
+    """The truth at the analysed frames, its joint and contact forces passed through the filters ``estimate``
+    (an IDResult or QPResult of an analysis of ``motion``) passed."""
+    chain = [c for c in (motion.cutoff, estimate.loads_cutoff) if c is not None]
+    if chain:
+        rate = 1.0 / float(np.median(np.diff(truth.time)))
+        filtered = {name: getattr(truth, name) for name in ("tau", "contact_forces")}
+        for cutoff in chain:
+            for name in filtered:
+                filtered[name], short = lowpass(filtered[name], rate, cutoff, motion.order, motion.edges)
+                if short:
+                    raise DataError(f"the truth is too short to filter at {cutoff} Hz", "ground truth")
+        truth = replace(truth, **filtered)
+    return truth.at(motion.time)
+
+
+def _torque_scores(model, tau, truth: Truth):
+    """``({coordinate: RMS error in % of the true range}, {coordinate: true range})`` of the actuated joint
+    coordinates of ``tau`` (T, nv) against ``truth`` (at the same frames), those spanning under
+    ``TORQUE_RANGE_FLOOR`` in the second."""
+    scored, excluded = {}, {}
+    for c in _actuated(model):
+        vi = model.tree.coordinates[c].vi
+        true = truth.tau[:, vi]
+        span = float(np.ptp(true))
+        if span < TORQUE_RANGE_FLOOR:
+            excluded[c] = span
+            continue
+        scored[c] = 100.0 * float(np.sqrt(np.mean((tau[:, vi] - true) ** 2))) / span
+    return scored, excluded
 
 
 def _actuated(model) -> list:

@@ -16,7 +16,7 @@ from engine.errors import SettingsError
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#7f7f7f",
            "#bcbd22")
 DASHES = {"measured": Qt.PenStyle.SolidLine, "": Qt.PenStyle.SolidLine, "estimated": Qt.PenStyle.DashLine,
-          "classic": Qt.PenStyle.DotLine, "emg": Qt.PenStyle.DashDotLine, "scored": Qt.PenStyle.DashDotDotLine}
+          "emg": Qt.PenStyle.DashDotLine, "scored": Qt.PenStyle.DashDotDotLine}
 TITLES = {"grf": "ground reaction force", "angles": "angle", "torques": "generalized force",
           "blade strains": "strain", "blade forces": "generalized force", "muscle forces": "muscle force",
           "activations": "activation", "ik errors": "marker error"}

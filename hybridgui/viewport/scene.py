@@ -89,7 +89,7 @@ class Scene:
         floor = result.qp.floor if result is not None and result.qp is not None else 0.0
         plates = [p.corners for p in trial.plates if p.corners is not None] if trial is not None else []
         self.floor = FloorLayer(self.renderer, axes, floor, root.min(axis=0), root.max(axis=0), plates)
-        dynamics = None if result is None else (result.qp or result.classic)
+        dynamics = None if result is None else result.dynamics
         if self._geometry[0] is not model or self._geometry[1] != content.mesh_folders:
             missing: list = []
             geometry = body_geometry(model, content.mesh_folders, missing)

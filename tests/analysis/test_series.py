@@ -25,8 +25,10 @@ def test_every_group_has_its_series_with_units(result):
     assert [g for g in GROUPS if any(s.group == g for s in series)] == [g for g in GROUPS if "blade" not in g]
     by = {s.label: s for s in series}
     assert by["knee_angle_r"].unit == "deg" and by["pelvis_tx"].unit == "m"
-    assert by["knee_angle_r_moment"].unit == "N m" and by["pelvis_ty_force"].unit == "N"
-    assert by["knee_angle_r_moment (measured loads)"].kind == "classic"
+    # both inverse dynamics ran: each set of generalized forces is named by its loads
+    assert by["knee_angle_r_moment (measured loads)"].unit == "N m" and by["pelvis_ty_force (estimated)"].unit == "N"
+    assert by["knee_angle_r_moment (measured loads)"].kind == "measured"
+    assert by["knee_angle_r_moment (estimated)"].kind == "estimated" and "knee_angle_r_moment" not in by
     assert by["soleus_r force"].unit == "N" and by["soleus_r activation"].unit == "1"
     assert by["IK marker error RMS"].unit == "mm"
     assert all(s.time is result.motion.time or np.array_equal(s.time, result.motion.time) for s in series)
@@ -37,7 +39,8 @@ def test_values_are_the_results_own(result):
     table = coordinate_table(result.model, result.motion.time, result.ik.q)
     assert np.array_equal(by["hip_flexion_l"].values, table.column("hip_flexion_l"))
     k = result.model.tree.v_names.index("ankle_angle_r")
-    assert np.array_equal(by["ankle_angle_r_moment"].values, result.qp.tau[:, k])
+    assert np.array_equal(by["ankle_angle_r_moment (estimated)"].values, result.qp.tau[:, k])
+    assert np.array_equal(by["ankle_angle_r_moment (measured loads)"].values, result.classic.tau[:, k])
     assert np.array_equal(by["GRF foot_r vertical (estimated)"].values, result.qp.groups["foot_r"].force[:, 1])
     measured = plate_samples(result.trial.plates[0], result.motion.time)[0]
     assert np.array_equal(by[f"GRF plate {result.trial.plates[0].name} vertical (measured)"].values, measured[:, 1])

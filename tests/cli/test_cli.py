@@ -65,10 +65,14 @@ def test_analyze_writes_opensim_files_and_metrics(shared_data, tmp_path):
     assert np.abs(ik.column("knee_angle_r") - reference.column("knee_angle_r")).max() < 1.0     # degrees
     ids = read_storage(out / "id.sto")
     assert "knee_angle_r_moment" in ids.labels and "pelvis_tx_force" in ids.labels
-    assert (out / "id_classic.sto").is_file() and (out / "grf_measured.mot").is_file()
+    # id.sto: the torques with the measured loads (as OpenSim's ID); the motion-only estimate's beside them
+    assert metrics["id"]["mode"] == "measured loads" and metrics["id"]["ground_reactions_estimated"]
     # each stance of 0.4-1.6 s is on a plate: nothing is estimated, not even where the low-passed motion asks for
     # a load just before a plate reads one (the plates have no corners: their footprint comes from the feet on them)
     assert not any(n.startswith("contact group") for n in metrics["notes"])
+    estimated = read_storage(out / "id_estimated.sto")
+    assert estimated.labels == ids.labels and (out / "grf_measured.mot").is_file()
+    assert not np.allclose(estimated.column("ankle_angle_r_moment"), ids.column("ankle_angle_r_moment"), atol=1.0)
     grf = read_storage(out / "grf_estimated.mot")
     assert {"foot_r_ground_force_vy", "foot_l_ground_force_py", "foot_r_ground_torque_y"} <= set(grf.labels)
     assert grf.column("foot_r_ground_force_vy").max() > 600.0
