@@ -61,11 +61,11 @@ def redraw(model, truth, shipped_trial, seed: int, folder: Path):
 
 
 def _figures(m: dict) -> tuple[dict, str]:
-    torques = m["estimate_torque_rms_pct_range_by_coordinate"]
+    torques = m["torque_rms_pct_range_by_coordinate"]
     grf = m["grf_rrmse_pct"]
     other = max((k for k in torques if k != SUBTALAR), key=torques.get)
     return {"subtalar": torques[SUBTALAR], "torque_other": torques[other],
-            "torque_measured": m["torque_rms_pct_range"], "strain": m["rod_strain_rms_pct_range"],
+            "torque_measured": m["measured_loads_torque_rms_pct_range"], "strain": m["rod_strain_rms_pct_range"],
             "grf_vertical": grf["vertical"], "grf_ap": grf["ap"], "grf_ml": grf["ml"]}, other
 
 

@@ -149,8 +149,8 @@ class SettingsPanel(QScrollArea):
         self.rod_mode = QComboBox()
         self.rod_mode.addItems(["free", "elastic"])
         self.w_elastic = FloatEdit()
-        for label, w in (("", self.estimate_grf), ("", self.estimate_unmeasured), ("Friction", self.friction), ("Pyramid facets", self.facets),
-                         ("Height threshold", self.height), ("Speed threshold", self.speed),
+        for label, w in (("", self.estimate_grf), ("", self.estimate_unmeasured), ("Friction", self.friction),
+                         ("Pyramid facets", self.facets), ("Height threshold", self.height), ("Speed threshold", self.speed),
                          ("W1 floating base", self.w_base), ("W1 joints", self.w_joint), ("W2 torques", self.w_torque),
                          ("W2 contact forces", self.w_force), ("W2 rod forces", self.w_rod),
                          ("Rod forces", self.rod_mode), ("Elastic weight", self.w_elastic)):

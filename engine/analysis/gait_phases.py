@@ -18,6 +18,7 @@ import numpy as np
 
 from ..errors import SettingsError
 from ..trial.forceplate import DEFAULT_THRESHOLD
+from ..trial.intervals import intervals_where
 from ..trial.trial import Event
 from .inverse_dynamics import plate_samples
 
@@ -40,15 +41,6 @@ class Phases:
         """One line per name with dropped intervals."""
         return [f"{name}: {len(iv)} stance{'s' if len(iv) != 1 else ''} shorter than {1000 * self.min_duration:.0f} ms "
                 f"left out ({', '.join(f'{a:.3f}-{b:.3f} s' for a, b in iv)})" for name, iv in self.dropped.items()]
-
-
-def intervals_where(time, mask) -> list[tuple[float, float]]:
-    """``(first, last)`` times of each run of True in ``mask`` (T,) sampled at ``time`` (T,)."""
-    m = np.asarray(mask, bool).astype(np.int8)
-    edges = np.diff(np.concatenate(([0], m, [0])))
-    starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1) - 1
-    t = np.asarray(time, float)
-    return [(float(t[a]), float(t[b])) for a, b in zip(starts, ends)]
 
 
 def stance_phases(result, source: str = "auto", threshold: float = DEFAULT_THRESHOLD,

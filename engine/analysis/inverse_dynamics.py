@@ -14,11 +14,14 @@ the contact groups no plate measures at a frame get the QP's estimate (seed eq. 
 the loads; without it (OpenSim's ID tool) such a stance shows in the residual. A plate
 measures a group while one of the group's candidates is over the plate (its corners; zero
 is a measurement too, so a foot hovering over a plate gets no estimated load) and while the
-plate is loaded and its load is applied to the group. A plate without corners (from a GRF
-.mot) is taken to cover the convex hull of the candidates it measured by the second rule
-within the QP's contact height of its surface: a part of the plate, so a stance beside it is
-never taken for one on it. Where the plates measure every loaded group the two inverse
-dynamics are the same.
+plate is loaded and its load is applied to the group (a plate applied to a body or rod, to the
+groups with a candidate on it or distal to it). A plate without corners (from a GRF .mot) is
+taken to cover, over each run of frames it is loaded, the convex hull of the candidates it
+measured by the second rule within the QP's contact height of its surface: a part of the
+plate, so a stance beside it is not taken for one on it, while a foot that approaches the
+plate outside that hull is estimated (the notes list it). A group with one candidate over a
+plate and another beside it counts as measured. Where the plates measure every loaded group
+the two inverse dynamics are the same.
 """
 from __future__ import annotations
 
@@ -26,14 +29,14 @@ import time as _time
 from dataclasses import dataclass, field
 
 import numpy as np
-
-from .. import algorithms as alg
 from scipy.spatial import Delaunay, QhullError
 
+from .. import algorithms as alg
 from ..errors import SettingsError
 from ..model.joints import FreeJoint
 from ..spatial import quat_to_matrix
-from .qp_id import QPSettings, solve_qp_id
+from ..trial.intervals import intervals_where, runs
+from .qp_id import QPSettings, group_resultants, solve_qp_id
 
 
 @dataclass
@@ -43,8 +46,10 @@ class IDResult:
     ``residual`` (T, 6) is the root joint's part of ``tau`` for a floating base, as a world-frame
     wrench ``[moment about the root origin; force]`` (N m, N); None for a fixed base.
     ``assignments`` describes which plate loaded which body, and which contact groups' loads were estimated
-    where no plate measured them. ``loads_cutoff``: the low-pass (Hz) applied to
-    ``tau`` and ``residual`` after inverse dynamics (``engine.analysis.load_filter``), None if none.
+    where no plate measured them; ``estimated`` holds those loads (``{group: qp_id.GroupForces}``, zero where
+    the group was measured or off the floor), as applied: before any low-pass. ``loads_cutoff``: the low-pass
+    (Hz) applied to ``tau`` and ``residual`` after inverse dynamics (``engine.analysis.load_filter``), None if
+    none.
     """
 
     time: np.ndarray
@@ -54,6 +59,7 @@ class IDResult:
     seconds: float
     assignments: list = field(default_factory=list)
     loads_cutoff: float | None = None
+    estimated: dict = field(default_factory=dict)
 
 
 def plate_samples(plate, time):
@@ -87,7 +93,7 @@ def classic_inverse_dynamics(model, motion, plates, bodies=None, unmeasured: QPS
 
     ``bodies`` gives, per plate, the body (or frame or contact point) it acts on; None or a None
     entry assigns that plate frame by frame to the contact point nearest its centre of pressure.
-    ``unmeasured``: settings of the QP that estimates the loads of the contact groups no loaded plate
+    ``unmeasured``: settings of the QP that estimates the loads of the contact groups no plate
     measures at a frame (see the module notes); None applies the plates' loads only.
     """
     t0 = _time.perf_counter()
@@ -101,19 +107,20 @@ def classic_inverse_dynamics(model, motion, plates, bodies=None, unmeasured: QPS
     frames = tree.k.frames
     assignments = []
     contact_nodes = np.array([frames[tree.contact_frame[c.name]]["node"] for c in model.contacts], np.int64)
-    groups = [c.group for c in model.contacts]
-    measured = np.zeros((T, len(groups)), bool)      # candidates whose group a loaded plate measures
+    groups = np.array([c.group for c in model.contacts])
+    measured = np.zeros((T, len(groups)), bool)      # candidates whose group a plate measures
     positions = alg.frame_positions_batch(model, data, motion.q, [c.name for c in model.contacts]) \
         if len(contact_nodes) else None
     for plate, body in zip(plates, bodies):
         force, moment, cop, loaded = plate_samples(plate, motion.time)
-        assigned = np.zeros_like(measured)      # candidates whose group this plate's load is applied to
+        assigned = np.zeros_like(measured)      # candidates of the groups this plate's load is applied to
         if body is not None:
             node = frames[alg.frame_id(model, body)]["node"]
             fext[:, node, :3] += moment
             fext[:, node, 3:] += force
-            on_body = {g for g, n in zip(groups, contact_nodes) if n == node}
-            assigned[np.ix_(loaded, [g in on_body for g in groups])] = True
+            distal = {c.group for c, n in zip(model.contacts, contact_nodes)
+                      if c.parent == body or _in_subtree(tree.k.nodes["parent"], n, node)}
+            assigned[np.ix_(loaded, np.isin(groups, list(distal)))] = True
             assignments.append(f"plate {plate.name}: applied to {body}")
         else:
             if positions is None:
@@ -127,28 +134,38 @@ def classic_inverse_dynamics(model, motion, plates, bodies=None, unmeasured: QPS
                 k = int(np.argmin(horizontal))
                 fext[f, contact_nodes[k], :3] += moment[f]
                 fext[f, contact_nodes[k], 3:] += force[f]
-                assigned[f, [g == groups[k] for g in groups]] = True
+                assigned[f, groups == groups[k]] = True
                 used[groups[k]] = used.get(groups[k], 0) + 1
             assignments.append(f"plate {plate.name}: assigned by centre of pressure to "
                                + (", ".join(f"{g} ({n} frames)" for g, n in used.items())
                                   or "nothing (never loaded)"))
         measured |= assigned
         if unmeasured is not None and positions is not None:
-            over = _over_plate(plate, positions, assigned, unmeasured.height)
+            over = _over_plate(plate, positions, assigned, loaded, unmeasured.height)
             for g in set(groups):         # a group with a candidate over the plate is measured by it
-                member = np.array([x == g for x in groups])
-                measured[:, member] |= over[:, member].any(axis=1)[:, None]
+                measured[:, groups == g] |= over[:, groups == g].any(axis=1)[:, None]
+    estimated = {}
     if unmeasured is not None and len(contact_nodes):
-        assignments += _add_estimated_loads(model, motion, unmeasured, fext, measured, positions, contact_nodes)
+        estimated, notes = _add_estimated_loads(model, motion, unmeasured, fext, measured, positions, contact_nodes)
+        assignments += notes
     tau = alg.rnea_batch(model, data, motion.q, motion.v, motion.a, fext)
     return IDResult(time=motion.time, tau=tau, names=list(tree.v_names), residual=_root_residual(model, motion.q, tau),
-                    seconds=_time.perf_counter() - t0, assignments=assignments)
+                    seconds=_time.perf_counter() - t0, assignments=assignments, estimated=estimated)
 
 
-def _over_plate(plate, positions, assigned, height: float) -> np.ndarray:
+def _in_subtree(parents, node: int, root: int) -> bool:
+    """Whether tree ``node`` is ``root`` or distal to it (``parents``: each node's parent, -1 for the world)."""
+    while node >= 0:
+        if node == root:
+            return True
+        node = parents[node]
+    return False
+
+
+def _over_plate(plate, positions, assigned, loaded, height: float) -> np.ndarray:
     """(T, C) bool: the candidates at ``positions`` (T, C, 3) m over ``plate``: inside its corners, or, for a
     plate without corners, inside the convex hull (seen along the plate's normal) of the ``assigned`` (T, C)
-    candidates within ``height`` m of its surface (all False if these span no area)."""
+    candidates within ``height`` m of its surface over one run of ``loaded`` (T,) frames, for any run."""
     over = plate.covers(positions)
     if over is not None:
         return over
@@ -158,28 +175,31 @@ def _over_plate(plate, positions, assigned, height: float) -> np.ndarray:
     plane = np.stack([t1, np.cross(normal, t1)], axis=1)            # (3, 2): the surface's coordinates
     flat = (positions - plate.surface_point) @ plane
     standing = assigned & ((positions - plate.surface_point) @ normal < height)
-    try:
-        hull = Delaunay(flat[standing])
-    except (QhullError, ValueError):      # fewer than three points, or all on a line
-        return np.zeros(assigned.shape, bool)
-    return hull.find_simplex(flat) >= 0
+    over = np.zeros(assigned.shape, bool)
+    for a, b in runs(loaded):
+        try:
+            hull = Delaunay(flat[a:b + 1][standing[a:b + 1]])
+        except (QhullError, ValueError):      # fewer than three points, or all on a line: no area
+            continue
+        over |= hull.find_simplex(flat) >= 0
+    return over
 
 
-def _add_estimated_loads(model, motion, settings, fext, measured, positions, contact_nodes) -> list[str]:
-    """Estimate the contact forces ``measured`` (T, C) leaves free with the plates' loads ``fext`` known, add
-    them to ``fext`` (in place) and say where and how large they were."""
+def _add_estimated_loads(model, motion, settings, fext, measured, positions, contact_nodes):
+    """Estimate the contact forces ``measured`` (T, C) leaves free with the plates' loads ``fext`` known and add
+    them to ``fext`` (in place); returns ``({group: GroupForces} of the groups given a load, notes)``."""
     qp = solve_qp_id(model, motion, settings, node_wrenches=fext, measured=measured)
     notes = [n for n in qp.notes if n.startswith("the QP failed")]
     for k, node in enumerate(contact_nodes):
         fext[:, node, :3] += np.cross(positions[:, k], qp.forces[:, k])
         fext[:, node, 3:] += qp.forces[:, k]
-    from .gait_phases import intervals_where      # not at the top: gait_phases imports this module
-    groups = [c.group for c in model.contacts]
-    for g in dict.fromkeys(groups):
-        force = np.linalg.norm(qp.forces[:, [x == g for x in groups]].sum(axis=1), axis=1)
-        loaded = force > 0.0
-        if loaded.any():
-            spans = ", ".join(f"{a:.3f}-{b:.3f}" for a, b in intervals_where(motion.time, loaded))
+    estimated = {}
+    for g, loads in group_resultants(model, positions, qp.forces, qp.floor).items():
+        force = np.linalg.norm(loads.force, axis=1)
+        if (force > 0.0).any():
+            estimated[g] = loads
+            spans = ", ".join(f"{a:.3f}-{b:.3f}" for a, b in intervals_where(motion.time, force > 0.0))
             notes.append(f"contact group {g}: no plate measured it where the QP, given the plates' loads, estimated "
-                         f"a load on it: {int(loaded.sum())} frames ({spans} s), at most {force.max():.1f} N")
-    return notes
+                         f"a load on it: {int((force > 0.0).sum())} frames ({spans} s), at most {force.max():.1f} N "
+                         "(grf_off_plates.mot)")
+    return estimated, notes

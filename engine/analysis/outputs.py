@@ -5,7 +5,9 @@
 or ``<coordinate>_force``: with the measured loads when the trial has force plates, else the
 QP's estimate; when both ran, ``id_estimated.sto`` holds the QP's from the motion alone),
 ``grf_estimated.mot`` (one group of columns per contact group, OpenSim's GRF layout),
-``grf_measured.mot`` (when the trial has plates) and ``metrics.json``. Every file is
+``grf_measured.mot`` (when the trial has plates), ``grf_off_plates.mot`` (the loads the inverse
+dynamics with the measured loads estimated where no plate measured a contact group, if any) and
+``metrics.json``. Every file is
 written atomically.
 """
 from __future__ import annotations
@@ -130,6 +132,10 @@ def write_outputs(result, folder, truth: dict | None = None) -> list[Path]:
                                                                       right=np.nan) for i in range(3)])
                                            for v in (p.force, p.cop, p.free_moment)) for p in plates]
         put("grf_measured.mot", grf_table(time, entries, "Measured ground reactions"))
+    if result.classic is not None and result.classic.estimated:
+        entries = [(f"{g}_", r.force, r.cop, r.free_moment) for g, r in result.classic.estimated.items()]
+        put("grf_off_plates.mot", grf_table(result.motion.time, entries,
+                                            "Ground reactions estimated where no plate measured them"))
     if result.muscles is not None:
         written += result.muscles.write(folder)
     document = metrics_document(result)

@@ -105,7 +105,13 @@ class AnalysisResult:
         """The inverse dynamics whose generalized forces are the analysis's joint torques (``id.sto``, the
         muscles' input): the one with the measured loads when the trial had force plates, else the QP's
         estimate from the motion alone; None if neither ran."""
-        return self.classic if self.classic is not None else self.qp
+        return analysis_dynamics(self.classic, self.qp)
+
+
+def analysis_dynamics(classic, qp):
+    """Of an analysis's two inverse dynamics, the one whose torques are the analysis's (see
+    :attr:`AnalysisResult.dynamics`)."""
+    return classic if classic is not None else qp
 
 
 def _forward_progress(steps, weight0, weight1):
@@ -199,7 +205,7 @@ def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
     muscles = None
     if s.muscles:
         from ..muscles.pipeline import muscle_steps
-        tau = (classic if classic is not None else qp).tau      # AnalysisResult.dynamics
+        tau = analysis_dynamics(classic, qp).tau
         t0 = _time.perf_counter()
         muscles = yield from _forward_progress(muscle_steps(model, motion, tau, trial, s.muscle_settings),
                                                0.85, 1.0)

@@ -20,8 +20,10 @@ def add_parser(sub) -> None:
                        description="Inverse kinematics, kinematic filtering, inverse dynamics with the measured "
                                    "loads and/or the QP estimate of the ground reactions, validation against "
                                    "the force plates, and muscle forces. Results are written in OpenSim's "
-                                   "formats (ik.mot, ik_marker_errors.sto, id.sto, grf_estimated.mot, "
-                                   "grf_measured.mot) with metrics.json.")
+                                   "formats (ik.mot, ik_marker_errors.sto, id.sto, grf_measured.mot, "
+                                   "grf_off_plates.mot, grf_estimated.mot, id_estimated.sto) with metrics.json. "
+                                   "With force plates the torques (id.sto) come from the measured loads; "
+                                   "the estimate from the motion alone is scored against them.")
     p.add_argument("model", nargs="?", help="model file (.yaml or .osim)")
     p.add_argument("trial", nargs="?", help="trial file (.c3d or .trc)")
     p.add_argument("--demo", action="store_true", help="analyse the bundled demo (model and trial)")
@@ -133,11 +135,13 @@ def run_command(args) -> int:
     if truth is not None:
         print("Against the demo's ground truth (worst over coordinates, groups and plates):")
         print(f"  blade strains RMS {truth['rod_strain_rms_pct_range']:.1f}% of range")
-        print(f"  joint torques RMS {_worst(truth, 'torque_rms_pct_range')} (id.sto, "
-              f"{'with the measured loads' if truth['torque_source'] == 'measured loads' else 'estimated'})")
-        if "estimate_torque_rms_pct_range" in truth:
-            print(f"  joint torques of the estimate from the motion alone RMS "
-                  f"{_worst(truth, 'estimate_torque_rms_pct_range')} (id_estimated.sto)")
+        estimated = truth["torque_source"] == "estimate"
+        print(f"  joint torques {'of the estimate from the motion alone' if estimated else 'with the measured loads'}"
+              f" RMS {_worst(truth, 'torque_rms_pct_range')} "
+              f"({'id_estimated.sto' if 'measured_loads_torque_rms_pct_range' in truth else 'id.sto'})")
+        if "measured_loads_torque_rms_pct_range" in truth:
+            print(f"  joint torques with the measured loads RMS {_worst(truth, 'measured_loads_torque_rms_pct_range')}"
+                  " (id.sto)")
         if "grf_rrmse_pct" in truth:
             g, a = truth["grf_rrmse_pct"], truth["grf_rrmse_pct"]["all_groups"]
             print(f"  GRF estimate rRMSE vertical {g['vertical']:.1f}%, AP {g['ap']:.1f}%, ML {g['ml']:.1f}%; "

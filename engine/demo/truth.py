@@ -15,12 +15,14 @@ channels encode. All in model axes and SI units.
   blade's shape is far below the marker noise.) Each coordinate's RMS error and true range are
   listed under ``"rod_strain_by_coordinate"``;
 * ``torque_rms_pct_range``: for every actuated joint coordinate, the RMS difference of the
-  analysis's generalized force (``AnalysisResult.dynamics``: with the measured loads when the trial
-  has plates, named by ``"torque_source"``) from the truth in percent of the truth's range on that
+  generalized force of the QP inverse dynamics that estimated the ground reactions from the motion
+  alone (the seed's eq. 35; when it did not run, of the inverse dynamics with the measured loads:
+  ``"torque_source"`` says which) from the truth in percent of the truth's range on that
   coordinate; worst over coordinates whose range is at least ``TORQUE_RANGE_FLOOR`` (the others
-  are listed under ``"torque_excluded"`` with their ranges). When the analysis also estimated the
-  ground reactions from the motion alone, ``estimate_torque_rms_pct_range`` (and ``..._by_coordinate``)
-  scores that estimate's torques the same way;
+  are listed under ``"torque_excluded"`` with their ranges);
+* ``measured_loads_torque_rms_pct_range`` (and ``..._by_coordinate``): the same for the inverse
+  dynamics with the measured loads (the analysis's own torques, ``AnalysisResult.dynamics``, when the
+  trial has plates), when both ran;
 * ``grf_rrmse_pct``: per axis (vertical, antero-posterior, medio-lateral), the worst rRMSE
   (seed eq. 39) of the estimated ground reaction of each contact group against the truth, and
   of the estimate against each force plate (``PlateMetric``), over the frames the group or plate
@@ -152,20 +154,21 @@ def truth_metrics(result, truth: Truth, forward=(1.0, 0.0, 0.0)) -> dict:
             by_coordinate[n] = {"rms": float(np.sqrt(np.mean(e ** 2))), "range": float(r)}
     if by_coordinate:
         out["rod_strain_by_coordinate"] = by_coordinate
-    dynamics = result.dynamics
-    if dynamics is not None:
-        scored, excluded = _torque_scores(model, dynamics.tau, _filtered(truth, motion, dynamics))
-        out["torque_source"] = "measured loads" if dynamics is result.classic else "estimate"
+    estimate = result.qp if result.qp is not None else result.classic
+    if estimate is not None:
+        truth_e = _filtered(truth, motion, estimate)
+        scored, excluded = _torque_scores(model, estimate.tau, truth_e)
+        out["torque_source"] = "estimate" if estimate is result.qp else "measured loads"
         out["torque_rms_pct_range"] = max(scored.values())
         out["torque_rms_pct_range_by_coordinate"] = scored
         out["torque_excluded"] = {k: {"range": v, "why": f"true torque spans less than {TORQUE_RANGE_FLOOR}"}
                                   for k, v in excluded.items()}
-        if result.qp is not None and dynamics is not result.qp:
-            scored, _ = _torque_scores(model, result.qp.tau, _filtered(truth, motion, result.qp))
-            out["estimate_torque_rms_pct_range"] = max(scored.values())
-            out["estimate_torque_rms_pct_range_by_coordinate"] = scored
-    if result.qp is not None:
-        out["grf_rrmse_pct"] = _grf(result, _filtered(truth, motion, result.qp), model, forward)
+        if estimate is not result.classic and result.classic is not None:
+            scored, _ = _torque_scores(model, result.classic.tau, _filtered(truth, motion, result.classic))
+            out["measured_loads_torque_rms_pct_range"] = max(scored.values())
+            out["measured_loads_torque_rms_pct_range_by_coordinate"] = scored
+        if result.qp is not None:
+            out["grf_rrmse_pct"] = _grf(result, truth_e, model, forward)
     return out
 
 

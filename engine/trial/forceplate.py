@@ -21,6 +21,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from .intervals import intervals_where
+
 DEFAULT_THRESHOLD = 20.0
 """Normal force (N) below which the centre of pressure is undefined (NaN).
 
@@ -131,6 +133,14 @@ class ForcePlate:
                 value.setflags(write=False)
                 object.__setattr__(self, name, value)
         object.__setattr__(self, "channels", tuple(self.channels))
+        if self.corners is not None and not abs(self._turn()) > 0.0:
+            raise ValueError(f"plate {self.name!r}: the corners span no area")
+
+    def _turn(self) -> float:
+        """Twice the signed area of the corners' first triangle, seen along ``normal`` (m^2; its sign is the
+        corners' sense of rotation about the normal)."""
+        c = self.corners
+        return float(np.cross(c[1] - c[0], c[2] - c[1]) @ self.normal)
 
     @classmethod
     def from_loads(cls, force, moment, *, normal, surface_point, threshold=DEFAULT_THRESHOLD, **fields):
@@ -161,12 +171,7 @@ class ForcePlate:
 
     def loaded_intervals(self) -> list[tuple[float, float]]:
         """Time spans (s, first and last loaded sample) where the normal force reaches ``threshold``."""
-        mask = self.loaded.astype(np.int8)
-        edges = np.diff(np.concatenate(([0], mask, [0])))
-        starts = np.flatnonzero(edges == 1)
-        ends = np.flatnonzero(edges == -1) - 1
-        t = self.time
-        return [(float(t[a]), float(t[b])) for a, b in zip(starts, ends)]
+        return intervals_where(self.time, self.loaded)
 
     def covers(self, points) -> np.ndarray | None:
         """(...,) bool: which ``points`` (..., 3) m lie over the plate, projected along ``normal`` into the
@@ -175,7 +180,7 @@ class ForcePlate:
             return None
         points = np.asarray(points, dtype=float)
         inside = np.ones(points.shape[:-1], bool)
-        turn = np.cross(self.corners[1] - self.corners[0], self.corners[2] - self.corners[1]) @ self.normal
+        turn = self._turn()
         for k in range(4):
             a, b = self.corners[k], self.corners[(k + 1) % 4]
             side = np.cross(b - a, points - a) @ self.normal

@@ -2,9 +2,10 @@
 import numpy as np
 import pytest
 
-from engine.analysis.gait_phases import (Phases, events_from_phases, gait_cycles, intervals_where,
+from engine.analysis.gait_phases import (Phases, events_from_phases, gait_cycles,
                                          normalise_cycles, side_of, stance_phases)
 from engine.errors import SettingsError
+from engine.trial.intervals import intervals_where
 from engine.trial.trial import Event
 
 from .gait2354_result import analysed

@@ -91,3 +91,11 @@ def test_covers_the_points_over_its_corners_whatever_their_order_and_height(orde
     assert np.array_equal(plate.covers(points), expected)
     assert plate.covers(points.reshape(20, 20, 3)).shape == (20, 20)
     assert replace(plate, corners=None).covers(points) is None
+
+
+def test_corners_that_span_no_area_are_refused():
+    zeros = np.zeros((1, 3))
+    line = np.array([[0.0, 0.0, 0.0], [0.5, 0.0, 0.0], [1.0, 0.0, 0.0], [0.2, 0.0, 0.0]])
+    with pytest.raises(ValueError, match="span no area"):
+        ForcePlate(name="FP", number=1, type=2, rate=1000.0, t0=0.0, force=zeros, moment=zeros, cop=zeros,
+                   free_moment=zeros, normal=[0.0, 0.0, 1.0], surface_point=np.zeros(3), corners=line)
