@@ -33,6 +33,7 @@ def main(argv=None) -> int:
         return gui.main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.argv = argv                    # the command line as given (make-demo runs it again in a child)
     if args.command is None:
         parser.print_help()
         return 2

@@ -1,9 +1,10 @@
 """``hybrid make-demo``: regenerate the default model, the demo trial, its truth and its analysis.
 
-The generation runs in a child process with OpenBLAS's kernels pinned (``engine.demo.generate.BLAS``):
-OpenBLAS picks its kernels by processor when it loads, they differ in round-off, and the contact
-simulation makes 1e-8 of a round-off difference over its 1440 steps. Pinned, every x86-64 processor
-with AVX2 (Intel and AMD since 2013) writes the same files.
+The generation runs in a child process with the arithmetic kernels pinned
+(``engine.demo.generate.PINNED_ENVIRONMENT``): OpenBLAS and numpy pick theirs by processor when they
+load, they differ in round-off, and the contact simulation grows a round-off difference to 6e-9 of its
+range over its 1440 steps. Pinned, x86-64 processors with AVX2 (Intel and AMD since 2013) write the same
+files; elsewhere the pin has no effect. A frozen bundle has no Python to start (packaging/README.md).
 """
 from __future__ import annotations
 
@@ -20,18 +21,20 @@ def add_parser(sub) -> None:
                        description="Builds the default athlete model, simulates the demo trial (running in place, "
                                    "stances alternating between the foot and the blade), records it as a C3D file "
                                    "with two force plates and EMG, saves "
-                                   "the ground truth, and analyses it. Deterministic: the same files on every run.")
+                                   "the ground truth, and analyses it. Deterministic: the same files on every run "
+                                   "(on x86-64 with AVX2, the same on every such machine).")
     p.add_argument("--out", help="folder to write into (default: the installed resources)")
     p.add_argument("--no-analysis", action="store_true", help="skip the analysis (no results file)")
     p.set_defaults(run=run_command)
 
 
 def run_command(args) -> int:
-    from ..demo.generate import BLAS, make_demo
-    if any(os.environ.get(name) != value for name, value in BLAS.items()):
-        argv = ["make-demo"] + (["--out", str(args.out)] if args.out else []) + \
-            (["--no-analysis"] if args.no_analysis else [])
-        return subprocess.call([sys.executable, "-m", "engine.cli.main", *argv], env={**os.environ, **BLAS})
+    from ..demo.generate import PINNED_ENVIRONMENT, make_demo
+    if any(os.environ.get(name) != value for name, value in PINNED_ENVIRONMENT.items()):
+        # the same command in a child with the kernels pinned; -P and this process's path: the same engine
+        path = os.pathsep.join(p for p in sys.path if isinstance(p, str) and p)
+        return subprocess.call([sys.executable, "-P", "-m", "engine.cli.main", *args.argv],
+                               env={**os.environ, **PINNED_ENVIRONMENT, "PYTHONPATH": path})
 
     def report(p):
         sys.stderr.write(f"{p.stage}: {p.message}\n")

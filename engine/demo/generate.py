@@ -1,10 +1,12 @@
 """``hybrid make-demo``: build the default model, simulate the demo trial, record it, analyse it.
 
 Deterministic: the simulation has no randomness and the recording's noise comes from one seeded
-generator (``SEED``), so running it again gives the same files, to the last bit where the linear
-algebra's kernels are the same. They are not across processors: OpenBLAS picks them by processor, and
-the contact simulation grows their round-off differences to about 1e-8 of its range. ``hybrid make-demo``
-therefore runs this in a process with the kernels pinned (:data:`BLAS`; read by OpenBLAS when it loads).
+generator (``SEED``), so running it again gives the same files, to the last bit where the arithmetic
+kernels are the same. They are not across processors: OpenBLAS and numpy pick theirs by processor
+(OpenBLAS's differ in summation order, numpy's AVX-512 exp, log and power from its AVX2 ones in the last
+bit), and the contact simulation grows such differences to 6e-9 of its range (OpenBLAS's SkylakeX against
+Haswell kernels), the muscle forces to 2e-9 (numpy's AVX-512 against AVX2 paths). ``hybrid make-demo``
+therefore runs this in a process with both pinned (:data:`PINNED_ENVIRONMENT`; read when they load).
 Steps (``make_demo`` is a generator step yielding Progress and returning the files written):
 
 1. the model (``engine.demo.athlete``) saved as ``athlete.yaml``;
@@ -35,9 +37,12 @@ from .truth import Truth, save_truth
 START = -0.06        # s of the reference: mid-flight before the first touch-down
 DURATION = 1.44      # s: two strides (two stances on each limb), from mid-flight to the blade's last take-off
 SEED = 20261122
-# OpenBLAS's environment for a reproducible demo: its Haswell kernels (AVX2 and FMA, on every x86-64 processor
-# since 2013, Intel and AMD; elsewhere OpenBLAS keeps its own), one thread
-BLAS = {"OPENBLAS_CORETYPE": "Haswell", "OPENBLAS_NUM_THREADS": "1"}
+# the environment of a reproducible demo: OpenBLAS's Haswell kernels and numpy's AVX2 code paths (AVX2 and FMA: every
+# x86-64 processor since 2013, Intel and AMD), one thread; the AVX-512 groups of numpy 1.26-2.x are named, unknown
+# names are ignored. Elsewhere (ARM, other BLAS libraries) these have no effect.
+PINNED_ENVIRONMENT = {"OPENBLAS_CORETYPE": "Haswell", "OPENBLAS_NUM_THREADS": "1",
+                      "NPY_DISABLE_CPU_FEATURES": "AVX512F AVX512CD AVX512_KNL AVX512_KNM AVX512_SKX AVX512_CLX "
+                                                  "AVX512_CNL AVX512_ICL AVX512_SPR X86_V4"}
 
 
 def files_in(folder) -> DemoFiles:
