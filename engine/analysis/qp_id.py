@@ -19,6 +19,11 @@ as in the seed). The cone is linearised by an inscribed pyramid; a candidate may
 push only while it is near the floor and slow (documented thresholds). Solved per
 frame with qpsolvers (quadprog); each frame starts from the previous frame's active
 set when it is still optimal (see :func:`_solve`).
+
+Loads known at every frame (force plates) can be given as wrenches on tree nodes, with the
+candidates they already measure held at zero: ``b`` then includes them and only the other
+contacts are estimated (``engine.analysis.inverse_dynamics`` does so for the stances no
+plate measured).
 """
 from __future__ import annotations
 
