@@ -22,6 +22,15 @@ def skew(a) -> np.ndarray:
     return np.array([[0.0, -a[2], a[1]], [a[2], 0.0, -a[0]], [-a[1], a[0], 0.0]])
 
 
+def tangent_basis(normal) -> tuple[np.ndarray, np.ndarray]:
+    """Unit vectors ``(t1, t2)`` with ``(t1, t2, normal)`` right-handed and orthonormal, for a unit ``normal`` (3,)
+    (a floor's or a force plate's surface directions)."""
+    normal = np.asarray(normal, float)
+    t1 = np.cross(normal, [1.0, 0.0, 0.0] if abs(normal[0]) < 0.9 else [0.0, 0.0, 1.0])
+    t1 /= np.linalg.norm(t1)
+    return t1, np.cross(normal, t1)
+
+
 def axis_angle(axis, angle: float) -> np.ndarray:
     """Rotation matrix of ``angle`` radians about the unit 3-vector ``axis`` (Rodrigues)."""
     u = np.asarray(axis, dtype=float)

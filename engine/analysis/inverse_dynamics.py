@@ -34,7 +34,7 @@ from scipy.spatial import Delaunay, QhullError
 from .. import algorithms as alg
 from ..errors import SettingsError
 from ..model.joints import FreeJoint
-from ..spatial import quat_to_matrix
+from ..spatial import quat_to_matrix, tangent_basis
 from ..trial.intervals import intervals_where, runs
 from .qp_id import QPSettings, group_resultants, solve_qp_id
 
@@ -169,12 +169,9 @@ def _over_plate(plate, positions, assigned, loaded, height: float) -> np.ndarray
     over = plate.covers(positions)
     if over is not None:
         return over
-    normal = np.asarray(plate.normal)
-    t1 = np.cross(normal, [1.0, 0.0, 0.0] if abs(normal[0]) < 0.9 else [0.0, 0.0, 1.0])
-    t1 /= np.linalg.norm(t1)
-    plane = np.stack([t1, np.cross(normal, t1)], axis=1)            # (3, 2): the surface's coordinates
+    plane = np.stack(tangent_basis(plate.normal), axis=1)            # (3, 2): the surface's coordinates
     flat = (positions - plate.surface_point) @ plane
-    standing = assigned & ((positions - plate.surface_point) @ normal < height)
+    standing = assigned & ((positions - plate.surface_point) @ plate.normal < height)
     over = np.zeros(assigned.shape, bool)
     for a, b in runs(loaded):
         try:

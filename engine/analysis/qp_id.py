@@ -35,6 +35,7 @@ import qpsolvers
 
 from .. import algorithms as alg
 from ..errors import SettingsError
+from ..spatial import tangent_basis
 from ..model.joints import FreeJoint, GeneralJoint
 from ..model.model import GROUND
 from ..trial.forceplate import centre_of_pressure
@@ -220,9 +221,7 @@ def qp_inverse_dynamics(model, motion, settings: QPSettings | None = None, node_
     C = len(names)
     up = -np.asarray(model.gravity, float)
     up /= np.linalg.norm(up)
-    t1 = np.cross(up, [1.0, 0.0, 0.0]) if abs(up[0]) < 0.9 else np.cross(up, [0.0, 0.0, 1.0])
-    t1 /= np.linalg.norm(t1)
-    t2 = np.cross(up, t1)
+    t1, t2 = tangent_basis(up)
     pyramid = _pyramid(s.friction, s.facets, up, t1, t2)
     h_all = alg.rnea_batch(model, data, motion.q, motion.v, motion.a, node_wrenches)
     J_all = alg.point_jacobians_batch(model, data, motion.q, names)

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from ..analysis.progress import run
+from ..child_process import child_environment, python_command
 
 
 def add_parser(sub) -> None:
@@ -31,10 +32,9 @@ def add_parser(sub) -> None:
 def run_command(args) -> int:
     from ..demo.generate import PINNED_ENVIRONMENT, make_demo
     if any(os.environ.get(name) != value for name, value in PINNED_ENVIRONMENT.items()):
-        # the same command in a child with the kernels pinned; -P and this process's path: the same engine
-        path = os.pathsep.join(p for p in sys.path if isinstance(p, str) and p)
-        return subprocess.call([sys.executable, "-P", "-m", "engine.cli.main", *args.argv],
-                               env={**os.environ, **PINNED_ENVIRONMENT, "PYTHONPATH": path})
+        # the same command in a child with the kernels pinned
+        return subprocess.call(python_command("-m", "engine.cli.main", *args.argv),
+                               env=child_environment(PINNED_ENVIRONMENT))
 
     def report(p):
         sys.stderr.write(f"{p.stage}: {p.message}\n")

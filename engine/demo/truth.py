@@ -154,9 +154,17 @@ def truth_metrics(result, truth: Truth, forward=(1.0, 0.0, 0.0)) -> dict:
             by_coordinate[n] = {"rms": float(np.sqrt(np.mean(e ** 2))), "range": float(r)}
     if by_coordinate:
         out["rod_strain_by_coordinate"] = by_coordinate
+    filtered = {}       # the truth through each chain of filters an estimate passed, computed once per chain
+
+    def through(estimate):
+        chain = tuple(c for c in (motion.cutoff, estimate.loads_cutoff) if c is not None)
+        if chain not in filtered:
+            filtered[chain] = _filtered(truth, motion, chain)
+        return filtered[chain]
+
     estimate = result.qp if result.qp is not None else result.classic
     if estimate is not None:
-        truth_e = _filtered(truth, motion, estimate)
+        truth_e = through(estimate)
         scored, excluded = _torque_scores(model, estimate.tau, truth_e)
         out["torque_source"] = "estimate" if estimate is result.qp else "measured loads"
         out["torque_rms_pct_range"] = max(scored.values())
@@ -164,7 +172,7 @@ def truth_metrics(result, truth: Truth, forward=(1.0, 0.0, 0.0)) -> dict:
         out["torque_excluded"] = {k: {"range": v, "why": f"true torque spans less than {TORQUE_RANGE_FLOOR}"}
                                   for k, v in excluded.items()}
         if estimate is not result.classic and result.classic is not None:
-            scored, _ = _torque_scores(model, result.classic.tau, _filtered(truth, motion, result.classic))
+            scored, _ = _torque_scores(model, result.classic.tau, through(result.classic))
             out["measured_loads_torque_rms_pct_range"] = max(scored.values())
             out["measured_loads_torque_rms_pct_range_by_coordinate"] = scored
         if result.qp is not None:
@@ -172,10 +180,9 @@ def truth_metrics(result, truth: Truth, forward=(1.0, 0.0, 0.0)) -> dict:
     return out
 
 
-def _filtered(truth: Truth, motion, estimate) -> Truth:
-    """The truth at the analysed frames, its joint and contact forces passed through the filters ``estimate``
-    (an IDResult or QPResult of an analysis of ``motion``) passed."""
-    chain = [c for c in (motion.cutoff, estimate.loads_cutoff) if c is not None]
+def _filtered(truth: Truth, motion, chain: tuple) -> Truth:
+    """The truth at the frames of ``motion``, its joint and contact forces low-passed at each cut-off of ``chain``
+    (Hz) in turn, with the filter of the analysed coordinates (``motion.order``, ``motion.edges``)."""
     if chain:
         rate = 1.0 / float(np.median(np.diff(truth.time)))
         filtered = {name: getattr(truth, name) for name in ("tau", "contact_forces")}

@@ -45,17 +45,16 @@ from __future__ import annotations
 
 import functools
 import inspect
-import os
 import pickle
 import re
 import signal
 import struct
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 
+from ..child_process import child_environment, python_command
 from ..errors import DataError, SettingsError
 from ..trial.axes import detect_length_unit, implausible_unit, length_scale
 from ..trial.forceplate import DEFAULT_THRESHOLD, ForcePlate
@@ -147,10 +146,10 @@ def _ezc3d_problem(message: str) -> str:
 
 def _run_ezc3d(path: Path, timeout: float, memory_limit: int) -> dict:
     """Parse ``path`` with ezc3d in a child process; every failure becomes a DataError."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if isinstance(p, str) and p))
-    command = [sys.executable, "-P", "-c", _worker_code(), str(path), str(int(memory_limit))]
+    command = python_command("-c", _worker_code(), str(path), str(int(memory_limit)))
     try:
-        proc = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout, env=env,
+        proc = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout,
+                              env=child_environment(),
                               creationflags=getattr(subprocess, "CREATE_NO_WINDOW", 0))
     except subprocess.TimeoutExpired:
         raise DataError(f"ezc3d did not finish reading the file within {timeout:g} s; the file is probably "
