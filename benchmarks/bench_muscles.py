@@ -33,7 +33,7 @@ from engine.muscles.reserves import read_actuators  # noqa: E402
 from engine.muscles.static_optimization import MuscleForceSettings, estimate_muscle_forces  # noqa: E402
 from engine.trial.filtering import lowpass  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data" / "opensim" / "gait2354"
+DATA = ROOT / "tests" / "data" / "opensim" / "gait2354"
 REPEATS = 20
 
 

@@ -1,6 +1,6 @@
 """Frames per second of IK, classic ID and QP ID on OpenSim's gait2354 walking trial (73 frames,
 0.4-1.6 s), beside OpenSim 4.6's figures for the same work recorded in
-../shared/data/opensim/gait2354/reference/timings.txt.
+tests/data/opensim/gait2354/reference/timings.txt.
 
 Each figure is the best of several runs after a warm-up (numba compiled); IK includes its
 initial-pose search, ID includes filtering and differentiating the coordinates.
@@ -8,14 +8,13 @@ Last line: RESULT ik_fps=.. id_fps=.. qp_id_fps=.. ik_vs_opensim=..
 """
 from __future__ import annotations
 
-import os
 import re
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-SHARED = Path(os.environ.get("HYBRIDLAB_SHARED", ROOT.parent / "shared")) / "data" / "opensim" / "gait2354"
+GAIT2354 = ROOT / "tests" / "data" / "opensim" / "gait2354"
 
 from benchmarks.timing import timings  # noqa: E402
 from engine.analysis.derivatives import motion_from_coordinates  # noqa: E402
@@ -36,7 +35,7 @@ def best(fn):
 
 
 def opensim_fps():
-    text = (SHARED / "reference" / "timings.txt").read_text()
+    text = (GAIT2354 / "reference" / "timings.txt").read_text()
     ik = re.search(r"InverseKinematicsTool.*?(\d+) frames.*?~(\d+) frames/s", text)
     idt = re.search(r"InverseDynamicsTool.*?(\d+) frames:\s+([\d.]+) s", text)
     return int(ik.group(2)), int(idt.group(1)) / float(idt.group(2))
@@ -44,10 +43,10 @@ def opensim_fps():
 
 def main():
     model = load_contacts(ROOT / "tests/analysis/data/gait2354_contacts.yaml",
-                          read_osim(SHARED / "subject01_simbody.osim"))
-    trial = read_trc(SHARED / "subject01_walk1.trc")
-    settings = ik_settings_from_setup(model, read_ik_setup(SHARED / "subject01_Setup_IK.xml"))
-    external = load_external_loads(SHARED / "subject01_walk1_grf.xml")
+                          read_osim(GAIT2354 / "subject01_simbody.osim"))
+    trial = read_trc(GAIT2354 / "subject01_walk1.trc")
+    settings = ik_settings_from_setup(model, read_ik_setup(GAIT2354 / "subject01_Setup_IK.xml"))
+    external = load_external_loads(GAIT2354 / "subject01_walk1_grf.xml")
     plates = ground_reaction_plates(external)
     bodies = [load.body for load in external.loads]
     ik = solve_ik(model, trial.markers, settings)

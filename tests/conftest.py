@@ -1,15 +1,12 @@
-"""Shared test fixtures: seeded random generators and the path to ../shared data."""
+"""Shared test fixtures: seeded random generators and the path to the repository's test data (tests/data)."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("HYBRIDLAB_SHARED", ROOT.parent / "shared"))
-DATA = SHARED / "data"
+DATA = Path(__file__).resolve().parent / "data"
 
 
 @pytest.fixture
@@ -18,8 +15,6 @@ def rng():
 
 
 @pytest.fixture(scope="session")
-def shared_data() -> Path:
-    if not DATA.is_dir():
-        raise FileNotFoundError(f"the shared reference data is missing: expected {DATA} "
-                                "(set HYBRIDLAB_SHARED to the folder holding data/ and seeds/)")
+def test_data() -> Path:
+    """tests/data: the OpenSim models, trials and references and the C3D samples (see its README.md)."""
     return DATA

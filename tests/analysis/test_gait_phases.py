@@ -39,8 +39,8 @@ def test_cycle_normalisation_mean_and_spread():
         normalise_cycles(t, y, [(5.0, 6.0)])
 
 
-def test_stance_from_the_estimate_agrees_with_the_plates(shared_data):
-    result, _ = analysed(str(shared_data))
+def test_stance_from_the_estimate_agrees_with_the_plates(test_data):
+    result, _ = analysed(str(test_data))
     estimated = stance_phases(result)
     measured = stance_phases(result, "measured")
     assert estimated.source == "estimated" and set(estimated.intervals) == {"foot_r", "foot_l"}

@@ -13,14 +13,14 @@ from tests.analysis.opensim_cases import CASES, load, reference
 
 
 @pytest.mark.parametrize("folder", list(CASES))
-def test_ik_matches_opensim_marker_errors_and_coordinates(folder, shared_data):
-    model, trial, setup = load(folder, str(shared_data))
+def test_ik_matches_opensim_marker_errors_and_coordinates(folder, test_data):
+    model, trial, setup = load(folder, str(test_data))
     result = solve_ik(model, trial.markers, ik_settings_from_setup(model, setup))
     assert np.all(result.status == 1)
-    errors = reference(folder, str(shared_data), "ik_marker_errors.sto")
+    errors = reference(folder, str(test_data), "ik_marker_errors.sto")
     ours, theirs = np.nanmean(result.rms), errors.column("marker_error_RMS").mean()
     assert ours <= theirs + 0.5e-3, (ours, theirs)
-    ref = reference(folder, str(shared_data), "ik.mot")
+    ref = reference(folder, str(test_data), "ik.mot")
     assert np.allclose(ref.time, result.time, atol=1e-6)
     for label in ref.labels:
         slot = model.tree.coordinates[label]

@@ -8,7 +8,7 @@ from engine.io.external_loads import ground_reaction_plates, load_external_loads
 from engine.io.storage import read_storage
 from tests.analysis.opensim_cases import load
 
-# The coordinates OpenSim's ID used (see ../shared/README.md) and the loads file.
+# The coordinates OpenSim's ID used (see tests/data/README.md) and the loads file.
 ID_INPUTS = {
     "gait2354": ("subject01_walk1_ik.mot", "subject01_walk1_grf.xml"),
     "gait10dof18musc": ("reference/ik.mot", "subject01_walk_grf.xml"),
@@ -24,9 +24,9 @@ def coordinates(model, table):
 
 
 @pytest.mark.parametrize("folder", list(ID_INPUTS))
-def test_classic_id_matches_opensim_within_3_percent_of_each_range(folder, shared_data):
-    root = shared_data / "opensim" / folder
-    model, _, _ = load(folder, str(shared_data))
+def test_classic_id_matches_opensim_within_3_percent_of_each_range(folder, test_data):
+    root = test_data / "opensim" / folder
+    model, _, _ = load(folder, str(test_data))
     ik_file, loads_file = ID_INPUTS[folder]
     table = read_storage(root / ik_file)
     motion = motion_from_coordinates(model, table.time, coordinates(model, table), cutoff=6.0)
@@ -43,14 +43,14 @@ def test_classic_id_matches_opensim_within_3_percent_of_each_range(folder, share
         assert rms < 0.03 * np.ptp(theirs), (label, rms, np.ptp(theirs))
 
 
-def test_automatic_assignment_applies_each_plate_to_the_foot_over_it(shared_data):
+def test_automatic_assignment_applies_each_plate_to_the_foot_over_it(test_data):
     """Without the loads file, plates go to the contact point nearest their centre of pressure: hip,
     knee, lumbar and pelvis torques equal those with the loads file's bodies (calcn_r, calcn_l) in every
     frame where each plate is either loaded (centre of pressure defined) or carries no force at all."""
     from engine.io.contacts_file import load_contacts
     from pathlib import Path
-    root = shared_data / "opensim" / "gait2354"
-    model, _, _ = load("gait2354", str(shared_data))
+    root = test_data / "opensim" / "gait2354"
+    model, _, _ = load("gait2354", str(test_data))
     model = load_contacts(Path(__file__).parent / "data" / "gait2354_contacts.yaml", model)
     table = read_storage(root / "subject01_walk1_ik.mot")
     motion = motion_from_coordinates(model, table.time, coordinates(model, table), cutoff=6.0)

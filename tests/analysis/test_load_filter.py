@@ -87,7 +87,7 @@ def test_translating_box_keeps_its_centre_of_pressure_behind_the_accelerating_ce
     assert np.abs(group.free_moment[INNER]).max() < 1e-3
 
 
-def test_pipeline_filters_classic_loads_and_says_what_the_plates_passed(shared_data):
+def test_pipeline_filters_classic_loads_and_says_what_the_plates_passed(test_data):
     """gait2354 with its plates: the classic ID's torques are the unfiltered ones through scipy's zero-lag
     Butterworth (odd ends, as the coordinates), and the notes name the filters, with or without a coordinate filter."""
     from scipy.signal import butter, sosfiltfilt
@@ -96,7 +96,7 @@ def test_pipeline_filters_classic_loads_and_says_what_the_plates_passed(shared_d
     from engine.analysis.progress import run
     from engine.errors import SettingsError
     from tests.analysis.gait2354_result import inputs
-    model, trial, settings = inputs(str(shared_data), muscles=False)
+    model, trial, settings = inputs(str(test_data), muscles=False)
     settings.estimate_grf = False
     plain = run(analysis_steps(model, trial, settings))
     settings.loads_cutoff = 6.0
@@ -115,7 +115,7 @@ def test_pipeline_filters_classic_loads_and_says_what_the_plates_passed(shared_d
         run(analysis_steps(model, trial, settings))
 
 
-def test_on_gait2354_the_loads_filter_brings_the_estimate_closer_to_the_plates(shared_data):
+def test_on_gait2354_the_loads_filter_brings_the_estimate_closer_to_the_plates(test_data):
     """OpenSim's walking trial with its real plates, scored against the plates filtered once at the coordinates'
     6 Hz (one reference with and without the loads filter): filtering the estimated loads at 6 Hz too lowers
     both plates' antero-posterior and medio-lateral rRMSE."""
@@ -124,7 +124,7 @@ def test_on_gait2354_the_loads_filter_brings_the_estimate_closer_to_the_plates(s
     from engine.analysis.progress import run
     from engine.trial.filtering import lowpass_plates
     from tests.analysis.gait2354_result import inputs
-    model, trial, settings = inputs(str(shared_data), muscles=False)
+    model, trial, settings = inputs(str(test_data), muscles=False)
     scores = []
     for loads_cutoff in (None, 6.0):
         settings.loads_cutoff = loads_cutoff

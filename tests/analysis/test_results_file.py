@@ -15,8 +15,8 @@ from .gait2354_result import analysed as gait2354_analysed
 
 
 @pytest.fixture(scope="module")
-def analysed(shared_data):
-    return gait2354_analysed(str(shared_data))
+def analysed(test_data):
+    return gait2354_analysed(str(test_data))
 
 
 def assert_same(a, b, where="result"):

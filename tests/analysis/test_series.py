@@ -14,8 +14,8 @@ from .gait2354_result import analysed
 
 
 @pytest.fixture(scope="module")
-def result(shared_data):
-    return analysed(str(shared_data))[0]
+def result(test_data):
+    return analysed(str(test_data))[0]
 
 
 def test_every_group_has_its_series_with_units(result):

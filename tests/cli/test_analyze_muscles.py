@@ -22,8 +22,8 @@ from engine.muscles import MuscleGeometry
 
 
 @pytest.fixture(scope="module")
-def analysed(shared_data, tmp_path_factory):
-    d = shared_data / "opensim" / "gait2354"
+def analysed(test_data, tmp_path_factory):
+    d = test_data / "opensim" / "gait2354"
     out = tmp_path_factory.mktemp("analyze_muscles")
     code = main(["analyze", str(d / "subject01_simbody.osim"), str(d / "subject01_walk1.trc"),
                  "--grf", str(d / "subject01_walk1_grf.mot"), "--external-loads", str(d / "subject01_walk1_grf.xml"),

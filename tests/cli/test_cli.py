@@ -23,11 +23,11 @@ def test_version():
     assert out.returncode == 0 and out.stdout.strip() == f"hybrid {__version__}"
 
 
-def test_info_on_a_model_and_a_trial(shared_data, capsys):
-    assert main(["info", str(shared_data / "opensim/gait10dof18musc/subject01.osim")]) == 0
+def test_info_on_a_model_and_a_trial(test_data, capsys):
+    assert main(["info", str(test_data / "opensim/gait10dof18musc/subject01.osim")]) == 0
     text = capsys.readouterr().out
     assert "degrees of freedom: nv = 10" in text and "muscles: 18" in text and "markers: 39" in text
-    assert main(["info", str(shared_data / "c3d/Sample01/Eb015pi.c3d")]) == 0
+    assert main(["info", str(test_data / "c3d/Sample01/Eb015pi.c3d")]) == 0
     text = capsys.readouterr().out
     assert "markers 50 Hz" in text and "FP1" in text and "peak vertical force" in text
 
@@ -42,8 +42,8 @@ def test_bad_input_gives_one_line_naming_the_file(tmp_path):
     assert out.returncode == 2 and "missing.yaml" in out.stderr and "no such file" in out.stderr
 
 
-def test_analyze_writes_opensim_files_and_metrics(shared_data, tmp_path):
-    d = shared_data / "opensim" / "gait2354"
+def test_analyze_writes_opensim_files_and_metrics(test_data, tmp_path):
+    d = test_data / "opensim" / "gait2354"
     out = tmp_path / "results"
     code = main(["analyze", str(d / "subject01_simbody.osim"), str(d / "subject01_walk1.trc"),
                  "--external-loads", str(d / "subject01_walk1_grf.xml"),
@@ -61,7 +61,7 @@ def test_analyze_writes_opensim_files_and_metrics(shared_data, tmp_path):
     assert all(set(m) >= {"plate", "group", "axis", "rmse_N", "rrmse_pct", "r"} for m in metrics["grf"])
     ik = read_storage(out / "ik.mot")
     assert ik.in_degrees and "knee_angle_r" in ik.labels and len(ik.time) == 73
-    reference = read_storage(shared_data / "opensim/gait2354/reference/ik.mot")
+    reference = read_storage(test_data / "opensim/gait2354/reference/ik.mot")
     assert np.abs(ik.column("knee_angle_r") - reference.column("knee_angle_r")).max() < 1.0     # degrees
     ids = read_storage(out / "id.sto")
     assert "knee_angle_r_moment" in ids.labels and "pelvis_tx_force" in ids.labels

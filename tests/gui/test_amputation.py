@@ -8,9 +8,9 @@ from hybridgui import menus
 
 
 @pytest.fixture
-def editor_window(make_window, shared_data):
+def editor_window(make_window, test_data):
     window = make_window()
-    model = open_model(shared_data / "opensim" / "gait2354" / "subject01_simbody.osim")
+    model = open_model(test_data / "opensim" / "gait2354" / "subject01_simbody.osim")
     window.document.set_inputs(model=model)
     window.docks["amputation"].raise_()
     return window
@@ -67,12 +67,12 @@ def test_an_impossible_edit_is_a_message(editor_window):
     assert window.document.model is before
 
 
-def test_the_undo_history_ends_when_another_model_opens(editor_window, shared_data):
+def test_the_undo_history_ends_when_another_model_opens(editor_window, test_data):
     window = editor_window
     editor, doc = window.amputation, window.document
     editor.apply_preset()
     assert editor.undo_button.isEnabled()
-    window.open_model_file(shared_data / "opensim" / "gait2354" / "subject01_simbody.osim")
+    window.open_model_file(test_data / "opensim" / "gait2354" / "subject01_simbody.osim")
     fresh = doc.model
     assert not editor.undo_button.isEnabled()
     editor.undo()                                   # nothing to undo on this model

@@ -102,9 +102,9 @@ def _run_with_many_reports(window, inputs, during, qtbot):
     qtbot.waitUntil(lambda: window.progress.run.isEnabled())
 
 
-def test_nothing_opens_while_the_analysis_runs(make_window, inputs, shared_data, qtbot):
+def test_nothing_opens_while_the_analysis_runs(make_window, inputs, test_data, qtbot):
     window = make_window()
-    other = shared_data / "opensim" / "gait2354" / "subject01_simbody.osim"
+    other = test_data / "opensim" / "gait2354" / "subject01_simbody.osim"
     _run_with_many_reports(window, inputs, lambda: window.open_paths([other]), qtbot)
     doc = window.document
     assert doc.model is inputs[0] and doc.model_path is None      # the demo's model stayed open
@@ -133,12 +133,12 @@ def test_a_result_of_a_model_changed_while_it_ran_is_not_shown(make_window, inpu
     assert "not shown" in window.progress.message.text()
 
 
-def test_the_document_never_pairs_a_result_with_another_model(make_window, work, shared_data):
+def test_the_document_never_pairs_a_result_with_another_model(make_window, work, test_data):
     from engine.io.open import open_model
     window = make_window()
     doc = window.document
     result, settings = work
-    other = open_model(shared_data / "opensim" / "gait2354" / "subject01_simbody.osim")
+    other = open_model(test_data / "opensim" / "gait2354" / "subject01_simbody.osim")
     doc.set_inputs(model=other, trial=result.trial)
     with pytest.raises(ValueError, match="'hybridlab_athlete' cannot be shown with the model"):
         doc.set_result(result, settings)

@@ -28,9 +28,9 @@ def test_curves_that_cannot_be_normalised_say_why(shown):
     assert not title.isVisible()
 
 
-def test_mesh_files_not_found_are_listed(make_window, shared_data):
+def test_mesh_files_not_found_are_listed(make_window, test_data):
     window = make_window()
-    window.open_model_file(shared_data / "opensim" / "gait2354" / "subject01_simbody.osim")   # no Geometry folder
+    window.open_model_file(test_data / "opensim" / "gait2354" / "subject01_simbody.osim")   # no Geometry folder
     model = window.document.model
     files = {m.file for b in model.bodies for m in b.meshes}
     assert files

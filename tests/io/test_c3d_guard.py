@@ -10,18 +10,18 @@ from engine.errors import DataError
 from engine.io.c3d import read_c3d
 
 
-def mutated(shared_data, tmp_path, name, offset, value):
-    data = bytearray((shared_data / "c3d" / name).read_bytes())
+def mutated(test_data, tmp_path, name, offset, value):
+    data = bytearray((test_data / "c3d" / name).read_bytes())
     data[offset] = value
     path = tmp_path / "mutated.c3d"
     path.write_bytes(bytes(data))
     return path
 
 
-def test_a_file_that_crashes_ezc3d_gives_data_error(shared_data, tmp_path):
+def test_a_file_that_crashes_ezc3d_gives_data_error(test_data, tmp_path):
     """One byte changed in the parameter section of Sample02/dec_int.c3d makes ezc3d 1.7 dereference
     garbage (segmentation fault when run in-process); the caller only sees a DataError."""
-    path = mutated(shared_data, tmp_path, "Sample02/dec_int.c3d", 2835, 236)
+    path = mutated(test_data, tmp_path, "Sample02/dec_int.c3d", 2835, 236)
     with pytest.raises(DataError) as info:
         read_c3d(path)
     assert info.value.file == str(path)
@@ -32,26 +32,26 @@ def test_a_file_that_crashes_ezc3d_gives_data_error(shared_data, tmp_path):
     ("import os; os.abort()", "crashed with signal SIGABRT"),
     ("import sys; sys.exit(3)", "stopped with exit code 3"),
 ])
-def test_child_crashes_are_reported(shared_data, monkeypatch, code, expected):
+def test_child_crashes_are_reported(test_data, monkeypatch, code, expected):
     monkeypatch.setattr(c3d, "_worker_code", lambda: code)
-    path = shared_data / "c3d" / "Sample10" / "TYPE-2.C3D"
+    path = test_data / "c3d" / "Sample10" / "TYPE-2.C3D"
     with pytest.raises(DataError, match=expected) as info:
         read_c3d(path)
     assert info.value.file == str(path)
 
 
-def test_a_hanging_reader_is_stopped(shared_data, monkeypatch):
+def test_a_hanging_reader_is_stopped(test_data, monkeypatch):
     monkeypatch.setattr(c3d, "_worker_code", lambda: "import time; time.sleep(60)")
     start = time.monotonic()
     with pytest.raises(DataError, match="did not finish reading the file within 1 s"):
-        read_c3d(shared_data / "c3d" / "Sample10" / "TYPE-2.C3D", timeout=1.0)
+        read_c3d(test_data / "c3d" / "Sample10" / "TYPE-2.C3D", timeout=1.0)
     assert time.monotonic() - start < 10
 
 
-def test_a_runaway_allocation_is_stopped_by_the_memory_limit(shared_data, tmp_path):
+def test_a_runaway_allocation_is_stopped_by_the_memory_limit(test_data, tmp_path):
     """One byte changed in Capture0002.c3d's parameters makes ezc3d try to allocate many gigabytes.
     (The limit is enforced on Linux, where CI runs.)"""
-    path = mutated(shared_data, tmp_path, "Sample26/Capture0002.c3d", 1425, 149)
+    path = mutated(test_data, tmp_path, "Sample26/Capture0002.c3d", 1425, 149)
     with pytest.raises(DataError, match="needed more than 256 MB of memory"):
         read_c3d(path, memory_limit=256 * 2 ** 20)
 

@@ -34,8 +34,8 @@ FEET = {"Codamotion/codamotion_gaitwands_19970212.c3d": ["L.Heel", "L.Toe", "L.A
 
 
 @pytest.fixture(scope="module")
-def c3d_dir(shared_data):
-    return shared_data / "c3d"
+def c3d_dir(test_data):
+    return test_data / "c3d"
 
 
 @functools.lru_cache(maxsize=None)

@@ -16,8 +16,8 @@ G = 9.80665
 
 
 @pytest.fixture(scope="module")
-def gait(shared_data):
-    return shared_data / "opensim" / "gait2354"
+def gait(test_data):
+    return test_data / "opensim" / "gait2354"
 
 
 def test_read_the_gait2354_loads_document(gait):
@@ -45,12 +45,12 @@ def test_loads_pick_the_right_columns(gait):
 
 @pytest.mark.parametrize("folder,xml,model", [("gait2354", "subject01_walk1_grf.xml", "subject01_simbody.osim"),
                                               ("gait10dof18musc", "subject01_walk_grf.xml", "subject01.osim")])
-def test_stride_mean_vertical_force_equals_model_weight(shared_data, folder, xml, model):
+def test_stride_mean_vertical_force_equals_model_weight(test_data, folder, xml, model):
     """Over one stride (right heel strike to the next) the mean total vertical reaction equals the
     body weight (impulse-momentum, steady walking); the mass is the sum of the model's body masses."""
-    root = ET.parse(shared_data / "opensim" / folder / model).getroot()
+    root = ET.parse(test_data / "opensim" / folder / model).getroot()
     mass = sum(float(b.find("mass").text) for b in root.iter("Body") if b.find("mass") is not None)
-    plates = ground_reaction_plates(load_external_loads(shared_data / "opensim" / folder / xml))
+    plates = ground_reaction_plates(load_external_loads(test_data / "opensim" / folder / xml))
     right = plates[0].loaded_intervals()
     start, end = right[1][0], right[2][0]
     t = plates[0].time

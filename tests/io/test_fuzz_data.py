@@ -56,14 +56,14 @@ def mutated_text(draw, seed: str):
 
 
 @pytest.fixture(scope="module")
-def trc_seed(shared_data):
-    text = (shared_data / "opensim" / "gait2354" / "subject01_walk1.trc").read_text()
+def trc_seed(test_data):
+    text = (test_data / "opensim" / "gait2354" / "subject01_walk1.trc").read_text()
     return head(text, 30).replace("\t151\t41\t", "\t24\t41\t")     # 24 frames keep each example fast
 
 
 @pytest.fixture(scope="module")
-def mot_seed(shared_data):
-    text = (shared_data / "opensim" / "gait2354" / "subject01_walk1_grf.mot").read_text()
+def mot_seed(test_data):
+    text = (test_data / "opensim" / "gait2354" / "subject01_walk1_grf.mot").read_text()
     return head(text, 40).replace("nRows=1501", "nRows=33")
 
 
@@ -88,7 +88,7 @@ def test_mutated_trc(trc_seed, work_dir, data):
 
 @settings(FUZZ, max_examples=150)
 @given(data=st.data())
-def test_mutated_mot_and_loads(mot_seed, work_dir, shared_data, data):
+def test_mutated_mot_and_loads(mot_seed, work_dir, test_data, data):
     path = work_dir / "subject01_walk1_grf.mot"
     path.write_text(data.draw(mutated_text(mot_seed)), encoding="utf-8")
     try:
@@ -98,7 +98,7 @@ def test_mutated_mot_and_loads(mot_seed, work_dir, shared_data, data):
         return
     assert table.data.shape == (len(table.time), len(table.labels))
     try:
-        load_external_loads(shared_data / "opensim" / "gait2354" / "subject01_walk1_grf.xml", data=table)
+        load_external_loads(test_data / "opensim" / "gait2354" / "subject01_walk1_grf.xml", data=table)
     except DataError:
         pass
 
@@ -117,9 +117,9 @@ def mutated_bytes(draw, seeds):
 
 
 @pytest.fixture(scope="module")
-def c3d_seeds(shared_data):
+def c3d_seeds(test_data):
     names = ["Sample10/TYPE-2.C3D", "Sample02/dec_int.c3d", "Sample26/Capture0002.c3d", "Sample10/TYPE-4.C3D"]
-    return [(shared_data / "c3d" / n).read_bytes() for n in names]
+    return [(test_data / "c3d" / n).read_bytes() for n in names]
 
 
 @settings(FUZZ, max_examples=80)

@@ -193,10 +193,10 @@ def test_round_trip_is_exact_and_saving_again_gives_the_same_bytes(tmp_path):
 
 @pytest.mark.parametrize("osim", ["arm26/arm26.osim", "gait10dof18musc/subject01.osim",
                                   "gait2354/subject01_simbody.osim"])
-def test_imported_opensim_models_round_trip(shared_data, tmp_path, osim):
+def test_imported_opensim_models_round_trip(test_data, tmp_path, osim):
     """Real models: splines, couplers, wraps, conditional and moving points, import warnings in metadata,
     and unit axes that the model classes would move by an ulp if they normalised them again."""
-    model = read_osim(shared_data / "opensim" / osim)
+    model = read_osim(test_data / "opensim" / osim)
     path = tmp_path / "model.yaml"
     save_model(model, path)
     assert load_model(path) == model

@@ -10,8 +10,8 @@ from engine.io.osim import read_osim
 
 
 @pytest.fixture(scope="module")
-def arm26_text(shared_data):
-    return (shared_data / "opensim" / "arm26" / "arm26.osim").read_text()
+def arm26_text(test_data):
+    return (test_data / "opensim" / "arm26" / "arm26.osim").read_text()
 
 
 def fails(tmp_path, text, *fragments):

@@ -205,23 +205,23 @@ def test_markers_on_nested_offset_frames_and_relative_socket_paths(tmp_path):
 
 # ------------------------------------------------------------ example models
 @pytest.fixture(scope="module")
-def arm26(shared_data):
-    return read_osim(shared_data / "opensim" / "arm26" / "arm26.osim")
+def arm26(test_data):
+    return read_osim(test_data / "opensim" / "arm26" / "arm26.osim")
 
 
 @pytest.fixture(scope="module")
-def gait2354(shared_data):
-    return read_osim(shared_data / "opensim" / "gait2354" / "subject01_simbody.osim")
+def gait2354(test_data):
+    return read_osim(test_data / "opensim" / "gait2354" / "subject01_simbody.osim")
 
 
 @pytest.fixture(scope="module")
-def gait10dof(shared_data):
-    return read_osim(shared_data / "opensim" / "gait10dof18musc" / "subject01.osim")
+def gait10dof(test_data):
+    return read_osim(test_data / "opensim" / "gait10dof18musc" / "subject01.osim")
 
 
-def test_metadata_names_the_source_version_and_credits(arm26, shared_data):
+def test_metadata_names_the_source_version_and_credits(arm26, test_data):
     meta = arm26.metadata
-    assert meta["source"] == str(shared_data / "opensim" / "arm26" / "arm26.osim")
+    assert meta["source"] == str(test_data / "opensim" / "arm26" / "arm26.osim")
     assert meta["opensim_version"] == 40000
     assert "Holzbaur" in meta["credits"]
     assert np.allclose(arm26.gravity, (0.0, -9.8066, 0.0))
@@ -320,8 +320,8 @@ UNIMPORTED = {
 }
 
 
-def test_unimported_elements_are_listed_in_the_warnings(tmp_path, shared_data):
-    text = (shared_data / "opensim" / "arm26" / "arm26.osim").read_text()
+def test_unimported_elements_are_listed_in_the_warnings(tmp_path, test_data):
+    text = (test_data / "opensim" / "arm26" / "arm26.osim").read_text()
     for old, new in UNIMPORTED.items():
         assert old in text, old
         text = text.replace(old, new, 1)

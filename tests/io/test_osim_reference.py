@@ -28,9 +28,9 @@ TOL = 1e-6
 class Case:
     """One imported model, its reference, and our values at the reference poses."""
 
-    def __init__(self, folder, shared_data):
-        self.model = read_osim(shared_data / "opensim" / MODELS[folder])
-        self.ref = dict(np.load(shared_data / "opensim" / folder / "reference" / "model_reference.npz"))
+    def __init__(self, folder, test_data):
+        self.model = read_osim(test_data / "opensim" / MODELS[folder])
+        self.ref = dict(np.load(test_data / "opensim" / folder / "reference" / "model_reference.npz"))
         self.names = [str(n) for n in self.ref["coordinate_names"]]
         slots = self.model.tree.coordinates
         self.qi = [slots[n].qi for n in self.names]
@@ -49,8 +49,8 @@ class Case:
 
 
 @pytest.fixture(scope="module", params=list(MODELS))
-def case(request, shared_data):
-    return Case(request.param, shared_data)
+def case(request, test_data):
+    return Case(request.param, test_data)
 
 
 def poses(case):

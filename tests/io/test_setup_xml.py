@@ -10,8 +10,8 @@ from engine.io.setup_xml import read_ik_setup
 
 
 @pytest.fixture(scope="module")
-def setup_path(shared_data):
-    return shared_data / "opensim" / "gait2354" / "subject01_Setup_IK.xml"
+def setup_path(test_data):
+    return test_data / "opensim" / "gait2354" / "subject01_Setup_IK.xml"
 
 
 def test_gait2354_setup(setup_path):
@@ -29,8 +29,8 @@ def test_gait2354_setup(setup_path):
         ("subtalar_angle_l", 1000.0, "default_value", 0.0), ("mtp_angle_l", 1000.0, "default_value", 0.0)]
 
 
-def test_gait10dof_setup_with_infinite_constraint_weight(shared_data):
-    setup = read_ik_setup(shared_data / "opensim" / "gait10dof18musc" / "ik_setup.xml")
+def test_gait10dof_setup_with_infinite_constraint_weight(test_data):
+    setup = read_ik_setup(test_data / "opensim" / "gait10dof18musc" / "ik_setup.xml")
     assert math.isinf(setup.constraint_weight) and setup.time_range == (0.0, 2.5)
     assert setup.marker_file == "subject01_walk.trc" and len(setup.marker_tasks) == 39
 

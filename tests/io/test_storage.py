@@ -10,8 +10,8 @@ from engine.errors import DataError, SettingsError
 from engine.io.storage import Table, read_storage, write_storage
 
 
-def storage_files(shared_data):
-    root = shared_data / "opensim"
+def storage_files(test_data):
+    root = test_data / "opensim"
     return sorted(p for p in root.rglob("*") if p.suffix in (".mot", ".sto"))
 
 
@@ -24,8 +24,8 @@ def same(a: Table, b: Table):
            (b.name, b.labels, b.in_degrees, b.header, b.comments, b.time_label)
 
 
-def test_grf_file(shared_data):
-    table = read_storage(shared_data / "opensim" / "gait2354" / "subject01_walk1_grf.mot")
+def test_grf_file(test_data):
+    table = read_storage(test_data / "opensim" / "gait2354" / "subject01_walk1_grf.mot")
     assert table.name == "subject01_walk1_grf.mot" and table.in_degrees is True
     assert table.data.shape == (1501, 18) and table.labels[:2] == ("ground_force_vx", "ground_force_vy")
     assert table.labels[-1] == "1_ground_torque_z"
@@ -34,15 +34,15 @@ def test_grf_file(shared_data):
     np.testing.assert_array_equal(table.time[:4], [0.0, 0.0017, 0.0033, 0.005])
 
 
-def test_ik_file_with_comment_lines(shared_data):
-    table = read_storage(shared_data / "opensim" / "gait2354" / "subject01_walk1_ik.mot")
+def test_ik_file_with_comment_lines(test_data):
+    table = read_storage(test_data / "opensim" / "gait2354" / "subject01_walk1_ik.mot")
     assert table.name == "Coordinates" and table.in_degrees is True and table.data.shape == (73, 23)
     assert "Angles are in degrees." in table.comments
     np.testing.assert_array_equal(table.column("pelvis_tilt")[0], 5.18629404)
 
 
-def test_every_shared_storage_file_round_trips_exactly(shared_data, tmp_path):
-    files = storage_files(shared_data)
+def test_every_shared_storage_file_round_trips_exactly(test_data, tmp_path):
+    files = storage_files(test_data)
     assert len(files) >= 14
     for path in files:
         table = read_storage(path)
@@ -94,8 +94,8 @@ def lines_of(text):
                          + lines_of(t)[13:]), "goes backwards"),
     (lambda t: t[:t.index("endheader") + 10], "no column labels"),
 ])
-def test_malformed_storage_raises_data_error(tmp_path, shared_data, mutate, fragment):
-    text = (shared_data / "opensim" / "gait2354" / "subject01_walk1_grf.mot").read_text()
+def test_malformed_storage_raises_data_error(tmp_path, test_data, mutate, fragment):
+    text = (test_data / "opensim" / "gait2354" / "subject01_walk1_grf.mot").read_text()
     path = tmp_path / "bad.mot"
     path.write_text(mutate(text))
     with pytest.raises(DataError) as info:

@@ -12,8 +12,8 @@ from engine.trial import Markers, Trial
 
 
 @pytest.fixture(scope="module")
-def walk_path(shared_data):
-    return shared_data / "opensim" / "gait2354" / "subject01_walk1.trc"
+def walk_path(test_data):
+    return test_data / "opensim" / "gait2354" / "subject01_walk1.trc"
 
 
 def test_gait2354_walk_trial(walk_path):

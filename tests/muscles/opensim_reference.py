@@ -11,9 +11,9 @@ class OpenSimReference:
     """``model`` read from ``opensim/<file>``; ``ref`` the reference arrays of ``opensim/<name>``; ``Q`` (poses,
     nq) its poses; ``vi`` the v indices of its coordinates; ``muscles`` its muscle names, in its order."""
 
-    def __init__(self, shared_data, name: str, file: str):
-        self.model = read_osim(shared_data / "opensim" / file)
-        self.ref = dict(np.load(shared_data / "opensim" / name / "reference" / "model_reference.npz"))
+    def __init__(self, test_data, name: str, file: str):
+        self.model = read_osim(test_data / "opensim" / file)
+        self.ref = dict(np.load(test_data / "opensim" / name / "reference" / "model_reference.npz"))
         slots = self.model.tree.coordinates
         names = [str(n) for n in self.ref["coordinate_names"]]
         self.vi = [slots[n].vi for n in names]

@@ -21,9 +21,9 @@ ANKLE = ["ankle_angle_r", "subtalar_angle_r", "mtp_angle_r"]
 
 
 @pytest.fixture(scope="module")
-def gait(shared_data):
-    model = read_osim(shared_data / "opensim" / "gait2354" / "subject01_simbody.osim")
-    ref = dict(np.load(shared_data / "opensim" / "gait2354" / "reference" / "model_reference.npz"))
+def gait(test_data):
+    model = read_osim(test_data / "opensim" / "gait2354" / "subject01_simbody.osim")
+    ref = dict(np.load(test_data / "opensim" / "gait2354" / "reference" / "model_reference.npz"))
     Q = np.tile(model.neutral(), (20, 1))
     Q[:, [model.tree.coordinates[str(n)].qi for n in ref["coordinate_names"]]] = ref["q"]
     wrap = stump_cylinder("tibia_r", STUMP_END, radius=0.015)

@@ -22,8 +22,8 @@ from engine.trial.filtering import lowpass
 
 
 @pytest.fixture(scope="module")
-def walk(shared_data):
-    folder = shared_data / "opensim" / "gait2354"
+def walk(test_data):
+    folder = test_data / "opensim" / "gait2354"
     model = read_osim(folder / "subject01_simbody.osim")
     ik = read_storage(folder / "subject01_walk1_ik.mot")
     slots = model.tree.coordinates

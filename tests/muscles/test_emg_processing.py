@@ -53,9 +53,9 @@ def test_trial_maximum_normalisation_is_recorded(rng):
     assert any(s.startswith("b: normalised by its trial maximum") for s in out.steps)
 
 
-def test_low_rates_lower_the_band_pass_and_say_so(shared_data):
+def test_low_rates_lower_the_band_pass_and_say_so(test_data):
     """A real C3D file (c3d.org Sample01, analog channels at 200 Hz): the 450 Hz edge is not possible."""
-    trial = read_c3d(shared_data / "c3d" / "Sample01" / "Eb015pi.c3d")
+    trial = read_c3d(test_data / "c3d" / "Sample01" / "Eb015pi.c3d")
     emg = emg_from_trial(trial, ["CH7", "CH8"])
     assert emg.rate == 200.0 and emg.names == ("CH7", "CH8") and emg.data.shape == (1800, 2)
     out = process_emg(emg)

@@ -84,9 +84,9 @@ def test_millard_uses_the_files_curves():
 
 @pytest.mark.parametrize("folder, osim", [("gait2354", "subject01_simbody.osim"),
                                           ("gait10dof18musc", "subject01.osim")])
-def test_imported_muscles_at_opensims_reference_lengths(shared_data, folder, osim):
-    model = read_osim(shared_data / "opensim" / folder / osim)
-    ref = np.load(shared_data / "opensim" / folder / "reference" / "model_reference.npz")
+def test_imported_muscles_at_opensims_reference_lengths(test_data, folder, osim):
+    model = read_osim(test_data / "opensim" / folder / osim)
+    ref = np.load(test_data / "opensim" / folder / "reference" / "model_reference.npz")
     order = [str(n) for n in ref["muscle_names"]]
     assert order == [m.name for m in model.muscles]
     out = HillMuscles(model.muscles).evaluate(ref["muscle_length"], np.zeros_like(ref["muscle_length"]))

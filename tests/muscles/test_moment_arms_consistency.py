@@ -89,9 +89,9 @@ def test_threads_give_the_same_results(wrapping):
     np.testing.assert_array_equal(many.lengths, np.tile(result.lengths, (2, 1)))
 
 
-def test_arm26_moment_arms_with_touching_wraps(shared_data):
-    model = read_osim(shared_data / "opensim" / "arm26" / "arm26.osim")
-    Q = dict(np.load(shared_data / "opensim" / "arm26" / "reference" / "model_reference.npz"))["q"]
+def test_arm26_moment_arms_with_touching_wraps(test_data):
+    model = read_osim(test_data / "opensim" / "arm26" / "arm26.osim")
+    Q = dict(np.load(test_data / "opensim" / "arm26" / "reference" / "model_reference.npz"))["q"]
     geometry = MuscleGeometry(model)
     error = np.abs(central_differences(geometry, Q) - geometry.compute(Q).J_l)
     assert error.max() <= TOLERANCE, error.max(axis=(0, 2))

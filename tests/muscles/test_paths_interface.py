@@ -46,11 +46,11 @@ def test_a_torus_or_a_bad_point_range_is_a_model_error_naming_the_muscle(model):
         MuscleGeometry(model).current_path(model.neutral(), "nope")
 
 
-def test_skipped_wraps_are_reported(shared_data):
+def test_skipped_wraps_are_reported(test_data):
     """arm26's BIClong origin lies inside its humeral-head ellipsoid at some poses: OpenSim then skips the
     wrap, and so does this code, saying so."""
-    arm = read_osim(shared_data / "opensim" / "arm26" / "arm26.osim")
-    Q = dict(np.load(shared_data / "opensim" / "arm26" / "reference" / "model_reference.npz"))["q"]
+    arm = read_osim(test_data / "opensim" / "arm26" / "arm26.osim")
+    Q = dict(np.load(test_data / "opensim" / "arm26" / "reference" / "model_reference.npz"))["q"]
     geometry = MuscleGeometry(arm)
     result = geometry.compute(Q)
     inside = result.status[:, geometry.muscle_names.index("BIClong")] & POINT_INSIDE_WRAP

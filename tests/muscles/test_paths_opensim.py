@@ -30,9 +30,9 @@ MODELS = {"gait2354": ("gait2354/subject01_simbody.osim", 0.5e-3),
 
 
 class Case(OpenSimReference):
-    def __init__(self, name, shared_data):
+    def __init__(self, name, test_data):
         file, self.tolerance = MODELS[name]
-        super().__init__(shared_data, name, file)
+        super().__init__(test_data, name, file)
         self.name = name
         self.geometry = MuscleGeometry(self.model)
         result = self.geometry.compute(self.Q)
@@ -53,8 +53,8 @@ class Case(OpenSimReference):
 
 
 @pytest.fixture(scope="module", params=list(MODELS))
-def case(request, shared_data):
-    return Case(request.param, shared_data)
+def case(request, test_data):
+    return Case(request.param, test_data)
 
 
 def test_every_muscle_of_the_reference_is_compared(case):

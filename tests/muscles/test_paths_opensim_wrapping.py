@@ -26,8 +26,8 @@ ARM_TOLERANCE = 0.05e-3       # m
 
 
 class Reference(OpenSimReference):
-    def __init__(self, name, shared_data):
-        super().__init__(shared_data, name, FILES[name])
+    def __init__(self, name, test_data):
+        super().__init__(test_data, name, FILES[name])
 
     def compare(self, wrapping):
         """(length errors (poses, muscles), moment-arm errors (poses, muscles, coordinates)), m."""
@@ -41,8 +41,8 @@ class Reference(OpenSimReference):
 
 
 @pytest.fixture(scope="module", params=list(FILES))
-def reference(request, shared_data):
-    return Reference(request.param, shared_data)
+def reference(request, test_data):
+    return Reference(request.param, test_data)
 
 
 def test_every_muscle_coordinate_and_pose_matches_opensim(reference):
@@ -53,10 +53,10 @@ def test_every_muscle_coordinate_and_pose_matches_opensim(reference):
     assert arms.max() <= ARM_TOLERANCE, worst
 
 
-def test_touching_wraps_are_where_opensim_and_the_exact_path_part(shared_data):
+def test_touching_wraps_are_where_opensim_and_the_exact_path_part(test_data):
     """arm26's TRIlong at high shoulder elevation: OpenSim's length is matched to 0.1 mm only by
     measuring as OpenSim does; the converged path is more than 2 mm shorter at some of those poses."""
-    arm = Reference("arm26", shared_data)
+    arm = Reference("arm26", test_data)
     k = arm.muscles.index("TRIlong")
     opensim, _ = arm.compare("opensim")
     exact, _ = arm.compare("exact")

@@ -92,10 +92,10 @@ def test_bad_arguments(wrapping):
         geometry.polylines(Q[0], 0.0)
 
 
-def test_gait2354_draws_every_muscle_well_within_a_frame(shared_data):
+def test_gait2354_draws_every_muscle_well_within_a_frame(test_data):
     """No wraps: the polylines are the muscles' active path points; all 54 in well under 5 ms."""
-    model = read_osim(shared_data / "opensim" / "gait2354" / "subject01_simbody.osim")
-    ref = dict(np.load(shared_data / "opensim" / "gait2354" / "reference" / "model_reference.npz"))
+    model = read_osim(test_data / "opensim" / "gait2354" / "subject01_simbody.osim")
+    ref = dict(np.load(test_data / "opensim" / "gait2354" / "reference" / "model_reference.npz"))
     Q = np.tile(model.neutral(), (len(ref["q"]), 1))
     Q[:, [model.tree.coordinates[str(n)].qi for n in ref["coordinate_names"]]] = ref["q"]
     geometry = MuscleGeometry(model)

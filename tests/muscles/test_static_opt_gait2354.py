@@ -42,8 +42,8 @@ def so_setup(path):
 
 
 @pytest.fixture(scope="module")
-def walk(shared_data):
-    folder = shared_data / "opensim" / "gait2354"
+def walk(test_data):
+    folder = test_data / "opensim" / "gait2354"
     setup = so_setup(folder / "reference" / "so_setup.xml")
     model = read_osim(folder / setup["model"])
     ik = read_storage(folder / setup["coordinates"])

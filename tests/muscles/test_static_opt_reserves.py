@@ -12,8 +12,8 @@ from engine.muscles.reserves import coordinate_reserves, generalized_forces, rea
 
 
 @pytest.fixture(scope="module")
-def gait(shared_data):
-    folder = shared_data / "opensim" / "gait2354"
+def gait(test_data):
+    folder = test_data / "opensim" / "gait2354"
     return read_osim(folder / "subject01_simbody.osim"), read_actuators(folder / "gait2354_CMC_Actuators.xml")
 
 
