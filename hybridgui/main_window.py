@@ -29,7 +29,7 @@ from .events_panel import EventsPanel
 from .inspector import Inspector
 from .progress_panel import ProgressPanel
 from .results_table import ResultsTable
-from .session import Session, load_session, save_session
+from engine.io.session_file import Session, load_session, save_session
 from .settings_panel import SettingsPanel
 from .timeline import Timeline
 from .viewport.scene import Content, Scene
@@ -206,7 +206,7 @@ class MainWindow(QMainWindow):
         self.add_recent(path)
 
     def open_results(self, path) -> None:
-        from engine.analysis.results_file import load_result
+        from engine.io.results_file import load_result
         self._check_idle(path)
         result, settings = load_result(path)
         self.document.set_inputs(model=result.model, trial=result.trial)

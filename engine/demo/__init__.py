@@ -5,7 +5,7 @@ The files live in the ``hybridlab_resources`` package (the repository's ``resour
 * ``athlete.yaml``: the default model (``engine.demo.athlete.build_athlete``), muscles included;
 * ``demo/run.c3d``: markers, two type-2 force plates and two EMG channels, Z-up lab;
 * ``demo/truth.npz``: the simulation's ground truth (``engine.demo.truth``);
-* ``demo/results.hlr``: the pipeline's results on the demo (``engine.analysis.results_file``),
+* ``demo/results.hlr``: the pipeline's results on the demo (``engine.io.results_file``),
   so the application shows them at first launch without computing.
 
 ``hybrid make-demo`` regenerates all four (``engine.demo.generate``).
@@ -112,5 +112,5 @@ def demo_truth():
 
 def demo_results():
     """``(result, settings)``: the shipped analysis of the demo (an AnalysisResult and its settings)."""
-    from ..analysis.results_file import load_result
+    from ..io.results_file import load_result
     return load_result(_require(demo_files().results))

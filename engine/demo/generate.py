@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..analysis.progress import Progress
+from ..progress import Progress
 from ..io.c3d_write import write_c3d
 from ..io.model_file import save_model
 from . import DemoFiles, demo_files
@@ -88,7 +88,7 @@ def make_demo(folder=None, analyse: bool = True):
         yield Progress("recording", 1.0, note)
     if analyse:
         from ..analysis.pipeline import analysis_steps
-        from ..analysis.results_file import save_result
+        from ..io.results_file import save_result
         from . import demo_inputs_from
         model, trial, settings = demo_inputs_from(files)
         steps = analysis_steps(model, trial, settings)

@@ -9,7 +9,7 @@ import sys
 
 import numpy as np
 
-from engine.analysis.results_file import load_result
+from engine.io.results_file import load_result
 from engine.demo import demo_files
 from engine.demo.generate import files_in
 from engine.demo.truth import load_truth

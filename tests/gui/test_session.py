@@ -7,7 +7,7 @@ import pytest
 
 from engine.errors import DataError
 from engine.trial.trial import Event
-from hybridgui.session import load_session
+from engine.io.session_file import load_session
 
 
 def _arrays_equal(a, b):
