@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine.analysis.pipeline import analysis_steps  # noqa: E402
-from engine.analysis.progress import run  # noqa: E402
+from engine.progress import run  # noqa: E402
 from engine.demo import demo_inputs, demo_settings, demo_truth  # noqa: E402
 from engine.demo.recording import (ANALOG_RATE, MARKER_RATE, add_plate_noise, marker_trajectories,  # noqa: E402
                                    plate_loads)

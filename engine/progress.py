@@ -1,4 +1,4 @@
-"""Progress reports of long analysis steps, and a driver that runs a step to completion."""
+"""Progress reports of long steps (a leaf module every layer may use), and a driver that runs a step to completion."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -12,8 +12,8 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QObject, Q
 from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPainter, QPdfWriter
 from PySide6.QtSvg import QSvgGenerator
 
-from engine.analysis.outputs import write_outputs
-from engine.analysis.series import write_series_csv
+from engine.io.analysis_outputs import write_outputs
+from engine.io.series_csv import write_series_csv
 from engine.errors import DataError, SettingsError
 from engine.io.atomic import atomic_path, write_bytes
 

@@ -7,7 +7,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QLabel, QListWidget, QSplitter
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
 from engine.analysis.metrics import marker_metrics
-from engine.analysis.outputs import metrics_document
+from engine.io.analysis_outputs import metrics_document
 
 AXIS_NAMES = {"vertical": "vertical", "ap": "anterior-posterior", "ml": "medio-lateral"}
 

@@ -50,8 +50,7 @@ def stance_phases(result, source: str = "auto", threshold: float = DEFAULT_THRES
     shorter than ``min_duration`` (s) inside the trial are left out and listed in ``Phases.dropped``."""
     model, time = result.model, result.motion.time
     span = (float(time[0]), float(time[-1]))
-    up = -np.asarray(model.gravity, float)
-    up /= np.linalg.norm(up)
+    up = model.up
     available = [s for s, ok in (("estimated", result.qp is not None), ("measured", bool(result.trial.plates)),
                                  ("contacts", result.qp is not None)) if ok]
     if source == "auto":

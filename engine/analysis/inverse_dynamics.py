@@ -36,7 +36,7 @@ from ..errors import SettingsError
 from ..model.joints import FreeJoint
 from ..spatial import quat_to_matrix, tangent_basis
 from ..trial.intervals import intervals_where, runs
-from .qp_id import QPSettings, group_resultants, solve_qp_id
+from .qp_id import QPSettings, failure_notes, group_resultants, solve_qp_id
 
 
 @dataclass
@@ -186,7 +186,7 @@ def _add_estimated_loads(model, motion, settings, fext, measured, positions, con
     """Estimate the contact forces ``measured`` (T, C) leaves free with the plates' loads ``fext`` known and add
     them to ``fext`` (in place); returns ``({group: GroupForces} of the groups given a load, notes)``."""
     qp = solve_qp_id(model, motion, settings, node_wrenches=fext, measured=measured)
-    notes = [n for n in qp.notes if n.startswith("the QP failed")]
+    notes = failure_notes(qp.status)
     for k, node in enumerate(contact_nodes):
         fext[:, node, :3] += np.cross(positions[:, k], qp.forces[:, k])
         fext[:, node, 3:] += qp.forces[:, k]

@@ -72,8 +72,7 @@ PULL_NOTED = 1.0      # N: a filtered group's normal force below minus this is c
 def pulling_note(model, result: QPResult) -> list[str]:
     """A note (or none) on the frames where a filtered contact group's normal force points into the floor by
     more than :data:`PULL_NOTED` N."""
-    up = -np.asarray(model.gravity, float)
-    up /= np.linalg.norm(up)
+    up = model.up
     normal = np.column_stack([g.force @ up for g in result.groups.values()])
     pulling = (normal < -PULL_NOTED).any(axis=1)
     if not pulling.any():

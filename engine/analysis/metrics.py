@@ -70,8 +70,7 @@ def grf_metrics(model, motion, result, plates, forward=(1.0, 0.0, 0.0)) -> list[
     """Per plate and axis metrics of a :class:`~engine.analysis.qp_id.QPResult` (computed for ``motion``)
     against measured plates."""
     from .. import algorithms as alg
-    up = -np.asarray(model.gravity, float)
-    up /= np.linalg.norm(up)
+    up = model.up
     axes = axes_of(up, forward)
     X = alg.frame_positions_batch(model, model.create_data(), motion.q, result.contact_names)
     groups = [c.group for c in model.contacts]

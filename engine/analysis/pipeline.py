@@ -11,10 +11,10 @@ from the measured loads when the trial has them, as in OpenSim's and Visual3D's 
 dynamics; the motion-only estimate (the seed's eq. 35) is then what the plates validate, its
 torques reported beside them.
 
-``analysis_steps`` yields :class:`~engine.analysis.progress.Progress` and returns an
+``analysis_steps`` yields :class:`~engine.progress.Progress` and returns an
 :class:`AnalysisResult`; the command line prints it as a bar, the application runs it
 in a worker thread and can stop it between chunks. Nothing is written here
-(``engine.analysis.outputs`` writes the files).
+(``engine.io.analysis_outputs`` writes the files).
 """
 from __future__ import annotations
 
@@ -30,9 +30,10 @@ from ..trial.gaps import fill_gaps
 from .derivatives import Motion, motion_from_coordinates
 from .ik import IKResult, IKSettings, inverse_kinematics
 from .inverse_dynamics import IDResult, classic_inverse_dynamics
+from .marker_rigidity import nonrigid_markers
 from .load_filter import check_loads_cutoff, lowpass_classic, lowpass_qp, pulling_note
 from .metrics import PlateMetric, grf_metrics
-from .progress import Progress
+from ..progress import Progress
 from .qp_id import QPResult, QPSettings, qp_inverse_dynamics
 
 
@@ -63,6 +64,9 @@ class AnalysisSettings:
         their filter alone lets noise and motion leak into the loads' band; with ``match_filter`` the
         plates then pass both filters, so the plate scores of analyses with and without it are against
         different references (both filters together halve the power near 8 Hz for two 9.5 Hz passes).
+    rigidity_check : leave out of the IK, with a note naming each and its evidence, the markers that do not move
+        with the other markers of their segment (``engine.analysis.marker_rigidity``: mislabeled, misplaced or
+        re-attached for the trial).
     """
 
     ik: IKSettings = field(default_factory=IKSettings)
@@ -80,6 +84,7 @@ class AnalysisSettings:
     muscle_settings: object = None
     match_filter: bool = True
     loads_cutoff: float | None = None
+    rigidity_check: bool = True
 
 
 @dataclass
@@ -125,6 +130,18 @@ def _forward_progress(steps, weight0, weight1):
         yield Progress(p.stage, weight0 + (weight1 - weight0) * p.fraction, p.message, p.fraction)
 
 
+def _leave_out_nonrigid(model, markers, ik_settings):
+    """``(IK settings with the non-rigid markers weighted 0, notes naming them)``."""
+    used = [m.name for m in model.markers
+            if ik_settings.marker_weights.get(m.name, ik_settings.default_weight) > 0]
+    findings, _ = nonrigid_markers(model, markers, used)
+    if not findings:
+        return ik_settings, []
+    weights = {**ik_settings.marker_weights, **{f.name: 0.0 for f in findings}}
+    return (replace(ik_settings, marker_weights=weights),
+            [f"{f.describe(markers.time)}: left out of inverse kinematics" for f in findings])
+
+
 def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
     """Generator step of the whole analysis of ``trial`` with ``model``."""
     s = settings or AnalysisSettings()
@@ -138,7 +155,11 @@ def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
         trial, report = fill_gaps(trial, max_gap_s=s.max_gap)
         if report.filled or report.left:
             notes.append(report.describe())
-    ik = yield from _forward_progress(inverse_kinematics(model, trial.markers, s.ik), 0.0, 0.45)
+    ik_settings = s.ik
+    if s.rigidity_check:
+        ik_settings, rigidity_notes = _leave_out_nonrigid(model, trial.markers, ik_settings)
+        notes += rigidity_notes
+    ik = yield from _forward_progress(inverse_kinematics(model, trial.markers, ik_settings), 0.0, 0.45)
     seconds["ik"] = ik.seconds
     if (ik.status == 0).any():
         notes.append(f"IK did not converge in {int((ik.status == 0).sum())} of {ik.n_frames} frames")
@@ -151,7 +172,7 @@ def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
     if qp_settings.floor == "auto" and plates and model.contacts and (s.estimate_grf or s.estimate_unmeasured):
         # the plates' surface is the floor (penetration of the contact points into shoe soles or
         # soft tissue would put an estimate from the kinematics too low)
-        up = -np.asarray(model.gravity, float) / np.linalg.norm(model.gravity)
+        up = model.up
         qp_settings = replace(qp_settings, floor=float(np.mean([p.surface_point @ up for p in plates])))
         notes.append(f"floor at the force plates' surface, {qp_settings.floor:.4f} m along up")
     classic = None

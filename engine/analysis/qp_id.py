@@ -39,7 +39,7 @@ from ..spatial import tangent_basis
 from ..model.joints import FreeJoint, GeneralJoint
 from ..model.model import GROUND
 from ..trial.forceplate import centre_of_pressure
-from .progress import Progress, run
+from ..progress import Progress, run
 
 
 @dataclass
@@ -127,8 +127,7 @@ class QPResult:
 def group_resultants(model, X, forces, floor: float) -> dict:
     """``{group: GroupForces}``: each contact group's resultant, centre of pressure on the floor (``floor`` m
     along up) and free moment, from its candidates' positions ``X`` (T, C, 3) m and ``forces`` (T, C, 3) N."""
-    up = -np.asarray(model.gravity, float)
-    up /= np.linalg.norm(up)
+    up = model.up
     out = {}
     for g in sorted({c.group for c in model.contacts}):
         member = np.array([c.group == g for c in model.contacts])
@@ -219,8 +218,7 @@ def qp_inverse_dynamics(model, motion, settings: QPSettings | None = None, node_
     T = len(motion.time)
     names = [c.name for c in model.contacts]
     C = len(names)
-    up = -np.asarray(model.gravity, float)
-    up /= np.linalg.norm(up)
+    up = model.up
     t1, t2 = tangent_basis(up)
     pyramid = _pyramid(s.friction, s.facets, up, t1, t2)
     h_all = alg.rnea_batch(model, data, motion.q, motion.v, motion.a, node_wrenches)
@@ -288,8 +286,7 @@ def qp_inverse_dynamics(model, motion, settings: QPSettings | None = None, node_
         if (f + 1) % s.chunk == 0:
             yield Progress("QP inverse dynamics", (f + 1) / T, f"{motion.time[f]:.3f} s")
     group_results = group_resultants(model, X, forces, floor)
-    if not status.all():
-        notes.append(f"the QP failed in {int((~status).sum())} frames: torques there are plain ID without contact")
+    notes += failure_notes(status)
     yield Progress("QP inverse dynamics", 1.0, "done")
     return QPResult(time=motion.time, tau=tau, names=list(model.tree.v_names), contact_names=names, forces=forces,
                     active=active, groups=group_results, status=status, floor=floor,
@@ -300,3 +297,9 @@ def solve_qp_id(model, motion, settings: QPSettings | None = None, report=None, 
                 measured=None) -> QPResult:
     """Run :func:`qp_inverse_dynamics` to the end."""
     return run(qp_inverse_dynamics(model, motion, settings, node_wrenches, measured), report)
+
+
+def failure_notes(status: np.ndarray) -> list[str]:
+    """The note an analysis gives for the frames where the QP did not solve (``status`` False)."""
+    failed = int((~np.asarray(status, bool)).sum())
+    return [f"the QP failed in {failed} frames: torques there are plain ID without contact"] if failed else []

@@ -7,22 +7,19 @@ like the estimate, as scored) and estimated for each contact group, split into v
 anterior-posterior and medio-lateral components; coordinates (rotations in degrees); generalized forces
 of the analysis (``AnalysisResult.dynamics``), and when both inverse dynamics ran, each set named by its
 loads (measured, or estimated from the motion alone); the rods' strains and generalized forces; muscle
-forces, activations and EMG-driven reference forces; IK marker errors. :func:`write_series_csv` writes
+forces, activations and EMG-driven reference forces; IK marker errors. :func:`engine.io.series_csv.write_series_csv` writes
 any selection with a time column and units in the headers, atomically.
 """
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import SettingsError
-from ..io.atomic import atomic_write
 from ..model.coordinates import ROTATIONAL, STRAIN
 from .inverse_dynamics import plate_samples
 from .metrics import axes_of
-from .outputs import coordinate_table
+from .coordinate_values import coordinate_values
 
 GROUPS = ("grf", "angles", "torques", "blade strains", "blade forces", "muscle forces", "activations",
           "ik errors")
@@ -73,7 +70,7 @@ def _force_unit(model, v_name: str) -> str:
 
 def _grf_series(result, forward) -> list[Series]:
     model, time = result.model, result.motion.time
-    up = -np.asarray(model.gravity, float)
+    up = model.up
     axes = axes_of(up, forward)
     out = []
     groups_of = {m.plate: m.group for m in result.metrics}
@@ -100,10 +97,10 @@ def _grf_series(result, forward) -> list[Series]:
 
 def _coordinate_series(result) -> list[Series]:
     model, ik, time = result.model, result.ik, result.motion.time
-    table = coordinate_table(model, time, ik.q)
+    labels, values = coordinate_values(model, ik.q)
     kinds = {c.name: c.kind for c in model.all_coordinates}
     out = []
-    for label, column in zip(table.labels, table.data.T):
+    for label, column in zip(labels, values.T):
         kind = kinds.get(label, ROTATIONAL if label[-3:-1] == "_r" else "translational")
         if kind == STRAIN:
             out.append(Series("blade strains", label, _strain_unit(label), time, column, "", label))
@@ -160,26 +157,3 @@ def result_series(result, forward=(1.0, 0.0, 0.0)) -> list[Series]:
            + _muscle_series(result) + _ik_series(result))
     order = {g: i for i, g in enumerate(GROUPS)}
     return sorted(out, key=lambda s: order[s.group])
-
-
-def write_series_csv(path, series) -> None:
-    """A CSV table: ``time [s]`` then one column per series (``label [unit]``), atomically.
-
-    Raises
-    ------
-    SettingsError
-        If no series is given or they are not sampled at the same times.
-    """
-    series = list(series)
-    if not series:
-        raise SettingsError("no series selected for the CSV table")
-    time = series[0].time
-    for s in series[1:]:
-        if s.time.shape != time.shape or not np.array_equal(s.time, time):
-            raise SettingsError(f"series '{s.label}' is not sampled at the times of '{series[0].label}'")
-    with atomic_write(path) as fh:
-        writer = csv.writer(fh, lineterminator="\n")
-        writer.writerow(["time [s]"] + [s.header for s in series])
-        for f, t in enumerate(time):
-            writer.writerow([repr(float(t))] + ["" if np.isnan(s.values[f]) else repr(float(s.values[f]))
-                                                for s in series])

@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 
 from ..analysis.metrics import format_table
-from ..analysis.outputs import write_outputs
+from ..io.analysis_outputs import write_outputs
 from ..analysis.pipeline import AnalysisSettings, analysis_steps
-from ..analysis.progress import run
+from ..progress import run
 from ..demo import CUTOFF
 from ..errors import SettingsError
 

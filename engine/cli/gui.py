@@ -1,10 +1,14 @@
 """``hybrid gui``: start the desktop application (``hybridgui``) with the same arguments.
 
-The application (PySide6, VTK) is imported only when this command runs, so the rest of the
-command line works without a display or the GUI libraries. ``hybrid`` hands every argument after
-``gui`` to the application, which parses them itself (``hybrid gui --help`` shows them).
+The application (PySide6, VTK) runs in a child process (``python -m hybridgui``), so the engine never imports
+it and the rest of the command line works without a display or the GUI libraries. ``hybrid`` hands every
+argument after ``gui`` to the application, which parses them itself (``hybrid gui --help`` shows them).
 """
 from __future__ import annotations
+
+import subprocess
+
+from ..child_process import child_environment, python_command
 
 
 def add_parser(sub) -> None:
@@ -14,5 +18,4 @@ def add_parser(sub) -> None:
 
 def main(argv) -> int:
     """Run the application with ``argv`` (the arguments after ``gui``); returns its exit status."""
-    from hybridgui.app import main as app_main
-    return app_main(list(argv), prog="hybrid gui")
+    return subprocess.call(python_command("-m", "hybridgui", *argv), env=child_environment())

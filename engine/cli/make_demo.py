@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ..analysis.progress import run
+from ..progress import run
 from ..child_process import child_environment, python_command
 
 

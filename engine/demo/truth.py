@@ -218,8 +218,7 @@ def _actuated(model) -> list:
 
 
 def _grf(result, truth: Truth, model, forward) -> dict:
-    up = -np.asarray(model.gravity, float)
-    up /= np.linalg.norm(up)
+    up = model.up
     axes = axes_of(up, np.asarray(forward, float))
     worst = {name: 0.0 for name in axes}
     detail = {}

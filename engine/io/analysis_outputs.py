@@ -17,38 +17,17 @@ from pathlib import Path
 
 import numpy as np
 
-from ..io.atomic import write_text
-from ..io.storage import Table, write_storage
-from ..model.joints import FreeJoint, SphericalJoint
-from ..spatial import quat_to_matrix, to_body_fixed_xyz
+from ..analysis.coordinate_values import coordinate_values
+from .atomic import write_text
+from .muscle_files import write_muscle_outputs
+from .storage import Table, write_storage
 
 
 def coordinate_table(model, time, Q, name: str = "Coordinates") -> Table:
-    """All scalar coordinates (coupled ones included) of ``Q``; free and spherical joints as body-fixed
-    X-Y-Z angles (and translations). Rotations in degrees, as OpenSim writes motions."""
-    tree = model.tree
-    labels, columns = [], []
-    for el in model.ordered_elements:
-        if isinstance(el, (FreeJoint, SphericalJoint)):
-            q0, *_ = tree.joint_q[el.name]
-            j = q0 + (3 if isinstance(el, FreeJoint) else 0)
-            angles = np.degrees([to_body_fixed_xyz(quat_to_matrix(x)) for x in Q[:, j:j + 4]])
-            if isinstance(el, FreeJoint):
-                labels += [f"{el.name}_tx", f"{el.name}_ty", f"{el.name}_tz"]
-                columns += [Q[:, q0], Q[:, q0 + 1], Q[:, q0 + 2]]
-            labels += [f"{el.name}_rx", f"{el.name}_ry", f"{el.name}_rz"]
-            columns += list(angles.T)
-        for c in (el.coordinates if hasattr(el, "coordinates") else [model.coordinate(n) for n in
-                                                                    el.coordinate_names()]):
-            slot = tree.coordinates[c.name]
-            if c.is_dependent:
-                values = c.coupler.evaluate(Q[:, tree.coordinates[c.coupled_to].qi])
-            else:
-                values = Q[:, slot.qi]
-            labels.append(c.name)
-            columns.append(np.degrees(values) if c.kind == "rotational" else values)
-    return Table(name=name, labels=tuple(labels), time=np.asarray(time), data=np.column_stack(columns),
-                 in_degrees=True)
+    """All scalar coordinates (coupled ones included) of ``Q`` as a motion table; free and spherical joints as
+    body-fixed X-Y-Z angles (and translations). Rotations in degrees, as OpenSim writes motions."""
+    labels, values = coordinate_values(model, Q)
+    return Table(name=name, labels=labels, time=np.asarray(time), data=values, in_degrees=True)
 
 
 def generalized_force_table(model, time, tau, name: str = "Inverse Dynamics Generalized Forces") -> Table:
@@ -137,7 +116,7 @@ def write_outputs(result, folder, truth: dict | None = None) -> list[Path]:
         put("grf_off_plates.mot", grf_table(result.motion.time, entries,
                                             "Ground reactions estimated where no plate measured them"))
     if result.muscles is not None:
-        written += result.muscles.write(folder)
+        written += write_muscle_outputs(folder, result.muscles)
     document = metrics_document(result)
     if truth is not None:
         document["truth"] = truth

@@ -106,6 +106,14 @@ class Model:
         return self._order
 
     @property
+    def up(self) -> np.ndarray:
+        """(3,) the ground frame's unit vertical, opposite gravity (a new array)."""
+        g = float(np.linalg.norm(self.gravity))
+        if g == 0.0:
+            raise ModelError("has no gravity, so no vertical direction", f"model '{self.name}'")
+        return -np.asarray(self.gravity, float) / g
+
+    @property
     def total_mass(self) -> float:
         """Bodies plus rods, kg."""
         rods = sum(sg.line_inertia()[0] * sg.length for r in self.rods for sg in r.segments)
@@ -153,9 +161,11 @@ class Model:
     def _validate(self):
         from ..muscles.description import Muscle, WrapObject
         what = f"model '{self.name}'"
-        for label, items, cls in (("muscles", self.muscles, Muscle), ("wrap_objects", self.wrap_objects, WrapObject),("bodies", self.bodies, Body), ("joints", self.joints, Joint),
-                                  ("rods", self.rods, Rod), ("frames", self.frames, Frame),
-                                  ("markers", self.markers, Marker), ("contacts", self.contacts, ContactPoint)):
+        kinds = (("bodies", self.bodies, Body), ("joints", self.joints, Joint), ("rods", self.rods, Rod),
+                 ("frames", self.frames, Frame), ("markers", self.markers, Marker),
+                 ("contacts", self.contacts, ContactPoint), ("muscles", self.muscles, Muscle),
+                 ("wrap_objects", self.wrap_objects, WrapObject))
+        for label, items, cls in kinds:
             for item in items:
                 if not isinstance(item, cls):
                     raise ModelError(f"{label} must hold {cls.__name__} objects, got {type(item).__name__}", what)

@@ -22,7 +22,6 @@ _LAZY = {
     "read_emg_storage": "emg", "read_emg_csv": "emg",
     "MuscleActivity": "activation", "activation_dynamics": "activation", "muscle_activity": "activation",
     "compare_forces": "emg_comparison",
-    "write_muscle_forces": "writers", "write_activations": "writers",
 }
 
 __all__ = ["PathPoint", "ConditionalPathPoint", "MovingPathPoint", "PathWrap", "GeometryPath", "Muscle",

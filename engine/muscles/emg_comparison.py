@@ -10,13 +10,11 @@ is NaN (infeasible frames, EMG not recorded) are left out and counted.
 """
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..errors import SettingsError
-from ..io.atomic import atomic_write
 
 
 @dataclass(frozen=True)
@@ -79,16 +77,3 @@ def compare_forces(result, phases, muscles=None) -> ForceComparison:
             if d.size:
                 rms[i, p] = float(np.sqrt(np.mean(d * d)))
     return ForceComparison(tuple(muscles), tuple(spans), rms, 100.0 * rms / peak[:, None], frames, peak)
-
-
-def write_emg_comparison_csv(path, comparison: ForceComparison) -> None:
-    """Write one row per muscle and phase: muscle, phase, start_s, end_s, frames, rms_N, max_f_max_N,
-    rms_percent (atomic write; numbers in the shortest form that reads back exactly)."""
-    with atomic_write(path) as fh:
-        writer = csv.writer(fh, lineterminator="\n")
-        writer.writerow(["muscle", "phase", "start_s", "end_s", "frames", "rms_N", "max_f_max_N", "rms_percent"])
-        for i, muscle in enumerate(comparison.muscles):
-            for p, (phase, start, end) in enumerate(comparison.phases):
-                values = (start, end, comparison.rms[i, p], comparison.f_max_peak[i], comparison.rms_percent[i, p])
-                start_s, end_s, rms, peak, percent = (repr(float(v)) for v in values)
-                writer.writerow([muscle, phase, start_s, end_s, int(comparison.frames[i, p]), rms, peak, percent])

@@ -1,7 +1,7 @@
 """The muscle step of ``hybrid analyze --muscles``: forces over the analysed motion, EMG when the trial has it.
 
 :func:`muscle_steps` is a generator step (it yields
-:class:`~engine.analysis.progress.Progress` and returns :class:`MuscleOutputs`) called by
+:class:`~engine.progress.Progress` and returns :class:`MuscleOutputs`) called by
 :mod:`engine.analysis.pipeline` with the filtered motion and the inverse-dynamics
 generalized forces. EMG: the trial's EMG channels whose names are muscles of the model
 (or those mapped in ``emg_muscles``) are processed (:mod:`engine.muscles.emg`), turned
@@ -13,19 +13,16 @@ in the notes).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
 import numpy as np
 
-from ..analysis.progress import Progress
+from ..progress import Progress
 from ..errors import SettingsError
 from .activation import muscle_activity
 from .emg import EMGProcessing, emg_from_trial, process_emg
-from .emg_comparison import write_emg_comparison_csv
 from .geometry import MuscleGeometry
 from .results import MuscleForceResult
 from .static_optimization import MuscleForceSettings, estimate_muscle_forces
-from .writers import write_activations, write_muscle_forces
 
 
 @dataclass
@@ -49,17 +46,6 @@ class MuscleOutputs:
     """The muscle step's result (what was decided along the way is in ``result.notes``)."""
 
     result: MuscleForceResult
-
-    def write(self, folder) -> list:
-        """Write ``muscle_forces.sto``, ``activations.sto`` and, with EMG, ``emg_comparison.csv``."""
-        folder = Path(folder)
-        paths = [folder / "muscle_forces.sto", folder / "activations.sto"]
-        write_muscle_forces(paths[0], self.result)
-        write_activations(paths[1], self.result)
-        if self.result.emg_comparison is not None:
-            paths.append(folder / "emg_comparison.csv")
-            write_emg_comparison_csv(paths[-1], self.result.emg_comparison)
-        return paths
 
 
 def single_support_phases(events, start: float, end: float) -> dict:

@@ -5,7 +5,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from engine.analysis.pipeline import AnalysisSettings, analysis_steps
-from engine.analysis.progress import run
+from engine.progress import run
 from engine.io.setup_xml import ik_settings_from_setup
 from engine.io.contacts_file import load_contacts
 from engine.io.external_loads import load_external_loads

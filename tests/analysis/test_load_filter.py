@@ -93,7 +93,7 @@ def test_pipeline_filters_classic_loads_and_says_what_the_plates_passed(test_dat
     from scipy.signal import butter, sosfiltfilt
 
     from engine.analysis.pipeline import analysis_steps
-    from engine.analysis.progress import run
+    from engine.progress import run
     from engine.errors import SettingsError
     from tests.analysis.gait2354_result import inputs
     model, trial, settings = inputs(str(test_data), muscles=False)
@@ -121,7 +121,7 @@ def test_on_gait2354_the_loads_filter_brings_the_estimate_closer_to_the_plates(t
     both plates' antero-posterior and medio-lateral rRMSE."""
     from engine.analysis.metrics import grf_metrics
     from engine.analysis.pipeline import analysis_steps
-    from engine.analysis.progress import run
+    from engine.progress import run
     from engine.trial.filtering import lowpass_plates
     from tests.analysis.gait2354_result import inputs
     model, trial, settings = inputs(str(test_data), muscles=False)

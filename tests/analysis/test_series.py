@@ -5,8 +5,9 @@ import numpy as np
 import pytest
 
 from engine.analysis.inverse_dynamics import plate_samples
-from engine.analysis.outputs import coordinate_table
-from engine.analysis.series import GROUPS, result_series, write_series_csv
+from engine.io.analysis_outputs import coordinate_table
+from engine.analysis.series import GROUPS, result_series
+from engine.io.series_csv import write_series_csv
 from engine.errors import SettingsError
 from engine.trial.filtering import lowpass_plates
 

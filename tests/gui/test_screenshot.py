@@ -192,4 +192,4 @@ def test_screenshot_command_fails_when_it_cannot_open(tmp_path):
 def test_hybrid_gui_command_help():
     done = subprocess.run([sys.executable, "-m", "engine.cli.main", "gui", "--help"], capture_output=True, text=True,
                           timeout=120)
-    assert done.returncode == 0 and "--screenshot" in done.stdout and "hybrid gui" in done.stdout
+    assert done.returncode == 0 and "--screenshot" in done.stdout and "usage: hybridgui" in done.stdout

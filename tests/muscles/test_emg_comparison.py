@@ -14,7 +14,8 @@ from engine.io.storage import read_storage
 from engine.muscles.activation import MuscleActivity, activation_dynamics, muscle_activity, reference_forces
 from engine.muscles.emg import EMGProcessing, emg_from_arrays, process_emg
 from engine.muscles.geometry import MuscleGeometry
-from engine.muscles.emg_comparison import compare_forces, write_emg_comparison_csv
+from engine.io.muscle_files import write_emg_comparison_csv, write_muscle_outputs
+from engine.muscles.emg_comparison import compare_forces
 from engine.muscles.hill import HillMuscles
 from engine.muscles.results import MuscleForceResult
 from engine.muscles.static_optimization import MuscleForceSettings, estimate_muscle_forces
@@ -110,7 +111,7 @@ def test_reference_weight_pulls_the_seed_solution_towards_the_emg_force(walk):
 def test_analysis_muscle_step_writes_the_three_files(walk, tmp_path):
     """``hybrid analyze --muscles``: a trial whose EMG channel is named as a muscle, with gait events."""
     from engine.analysis.derivatives import Motion
-    from engine.analysis.progress import run
+    from engine.progress import run
     from engine.muscles.pipeline import muscle_steps
     from engine.trial.trial import AnalogChannel, Event, Markers, Trial
 
@@ -130,7 +131,7 @@ def test_analysis_muscle_step_writes_the_three_files(walk, tmp_path):
     assert result.success.all()
     assert [p[0] for p in result.emg_comparison.phases] == ["right single support 1", "left single support 1"]
     assert result.emg_comparison.muscles == ("bifemlh_r",)
-    written = outputs.write(tmp_path)
+    written = write_muscle_outputs(tmp_path, outputs)
     assert [p.name for p in written] == ["muscle_forces.sto", "activations.sto", "emg_comparison.csv"]
     assert read_storage(written[0]).labels == result.muscle_names
     assert len(list(csv.DictReader(open(written[2])))) == 2

@@ -23,7 +23,7 @@ from engine.io.osim import read_osim
 from engine.io.storage import read_storage
 from engine.muscles.reserves import read_actuators
 from engine.muscles.static_optimization import MuscleForceSettings, estimate_muscle_forces
-from engine.muscles.writers import write_activations, write_muscle_forces
+from engine.io.muscle_files import write_activations, write_muscle_forces
 from engine.trial.filtering import lowpass
 
 

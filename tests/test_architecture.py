@@ -1,0 +1,35 @@
+"""The layering holds by contract: import-linter's contracts (pyproject.toml) are kept, and a deliberately wrong
+import breaks them."""
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+LINT = Path(sys.executable).with_name("lint-imports")
+
+
+def _lint(root: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([str(LINT), "--config", str(root / "pyproject.toml"), "--no-cache"], cwd=root,
+                          capture_output=True, text=True, timeout=300, env={"PYTHONPATH": str(root), "PATH": ""})
+
+
+def test_the_import_contracts_are_kept():
+    done = _lint(ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Contracts: 3 kept, 0 broken." in done.stdout
+
+
+def test_a_wrong_import_breaks_them(tmp_path):
+    for package in ("engine", "hybridgui"):
+        shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    (tmp_path / "engine" / "algorithms" / "_wrong.py").write_text("from ..analysis import pipeline\nimport PySide6\n")
+    (tmp_path / "hybridgui" / "_wrong.py").write_text("from engine.kernels import _passes\n")
+    done = _lint(tmp_path)
+    assert done.returncode != 0
+    assert "engine.algorithms is not allowed to import engine.analysis" in done.stdout
+    assert "engine.algorithms._wrong -> engine.analysis.pipeline" in done.stdout
+    assert "engine is not allowed to import PySide6" in done.stdout
+    assert "hybridgui._wrong -> engine.kernels._passes" in done.stdout
+    assert "Contracts: 0 kept, 3 broken." in done.stdout
