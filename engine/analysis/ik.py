@@ -1,13 +1,15 @@
 """Inverse kinematics from marker trajectories (seed section 2.3.1, eq. 32).
 
 ``inverse_kinematics(model, markers, settings)`` is a generator step (see
-``engine.analysis.progress``); ``solve_ik`` runs it to the end. Markers on rods
+``engine.progress``); ``solve_ik`` runs it to the end. Markers on rods
 are fitted like any other: rod strains are coordinates.
 
 The first frame needs no manual pose: the root body's pose is found first from
 the markers it carries (Kabsch alignment for a floating base; a multi-start
 search over the root joint's rotations for OpenSim-style root joints), then
-every coordinate is solved. Later frames start from the previous solution.
+every coordinate is solved. Later frames start from the previous solution; a frame that does not converge
+from there, or converges to a fit far worse than the trial's usual frame (a local minimum), is solved again
+from a pose found from its own markers, and the better fit is kept.
 """
 from __future__ import annotations
 
@@ -24,7 +26,9 @@ from ..kernels import _ik
 from ..model.coordinates import ROTATIONAL
 from ..model.joints import FreeJoint, Joint
 from ..spatial import SE3, matrix_to_quat
-from .progress import Progress, run
+from ..progress import Progress, run
+
+STUCK_COST_RATIO = 9.0     # a frame whose cost is this many times the median (3 times its RMS) is solved again
 
 
 @dataclass
@@ -262,6 +266,17 @@ def inverse_kinematics(model, markers, settings: IKSettings | None = None):
             Q[idx], iters[idx], status[idx], cost[idx] = Qc, ic, sc, cc
             start_q = Qc[-1]
             yield Progress("inverse kinematics", min(1.0, (c + len(idx)) / T), f"{markers.time[frames[idx[-1]]]:.3f} s")
+    solved = status > 0
+    typical = np.median(cost[solved]) if solved.any() else np.inf
+    stuck = np.flatnonzero((status == 0) | (solved & (cost > STUCK_COST_RATIO * typical)))
+    for k, f in enumerate(stuck):
+        # a frame the warm start did not bring to convergence, or left far worse fitted than the trial's usual
+        # frame (a local minimum): solve it again from a pose found from its own markers, keep the better fit
+        yield Progress("inverse kinematics", 1.0, f"frame {f + 1} again from a fresh start ({k + 1} of {len(stuck)})")
+        start = initial_pose(model, data, problem, targets[f], settings)
+        Qf, i_f, s_f, c_f = problem.solve(model, data, targets[f][None], start, problem.free, settings)
+        if c_f[0] < cost[f]:
+            Q[f], iters[f], status[f], cost[f] = Qf[0], i_f[0], s_f[0], c_f[0]
     errors = np.empty((T, len(problem.marker_names)))
     _ik.marker_errors(model.tree.k, data.ws, data.scr, Q, problem.mframes, targets, errors)
     with np.errstate(invalid="ignore"):
