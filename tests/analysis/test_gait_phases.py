@@ -65,7 +65,7 @@ def test_stances_too_short_to_be_steps_are_left_out_and_listed():
     class Result:     # what stance_phases reads of an AnalysisResult
         pass
     result = Result()
-    result.model = type("M", (), {"gravity": (0.0, -9.81, 0.0)})()
+    result.model = type("M", (), {"up": np.array([0.0, 1.0, 0.0])})()
     result.motion = type("Mo", (), {"time": t})()
     result.qp = type("Q", (), {"groups": {"foot_l": Estimate(np.column_stack([0 * t, force, 0 * t]))}})()
     result.trial = type("T", (), {"plates": ()})()
