@@ -310,6 +310,8 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"The analysis ended, but the {changed} was changed while it ran: its results "
                                          "are not shown; run it again.", 15000)
             return
+        if result.generated_contacts and result.model is not model:
+            doc.set_model(result.model)     # the open model with the contact candidates the analysis generated
         doc.set_result(result, settings)
         self.statusBar().showMessage(f"Analysis done: {result.ik.n_frames} frames.", 8000)
 

@@ -23,10 +23,11 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..errors import SettingsError
+from ..errors import ModelError, SettingsError
 from ..trial.axes import to_model_axes
 from ..trial.filtering import lowpass_plates
 from ..trial.gaps import fill_gaps
+from .contact_model import generated_contacts, static_calibration
 from .derivatives import Motion, motion_from_coordinates
 from .ik import IKResult, IKSettings, inverse_kinematics
 from .inverse_dynamics import IDResult, classic_inverse_dynamics
@@ -58,6 +59,8 @@ class AnalysisSettings:
     match_filter : compare the GRF estimate with the plates low-pass filtered like the coordinates
         (``cutoff``, ``order``): the estimate comes from filtered kinematics, so the plates' content above
         the cut-off would otherwise count as error (the usual practice; said in the notes).
+    static_trial : a static trial (standing, feet flat; a Trial) on which the automatically generated contact
+        candidates are calibrated (``engine.analysis.contact_model``); without it, on the stances over the plates.
     loads_cutoff : low-pass (Hz) of the estimated loads after inverse dynamics (torques, contact forces,
         residuals; ``engine.analysis.load_filter``), with ``order`` and ``edges``; None (default, as
         OpenSim's ID tool) leaves them as computed. Inverse dynamics is nonlinear in the coordinates, so
@@ -85,13 +88,15 @@ class AnalysisSettings:
     match_filter: bool = True
     loads_cutoff: float | None = None
     rigidity_check: bool = True
+    static_trial: object = None
 
 
 @dataclass
 class AnalysisResult:
     """Everything one analysis produced; ``notes`` say what was decided along the way; ``reference_plates`` the
     force plates (model axes) the ground-reaction estimate was scored against in ``metrics``, filtered like
-    the estimate when the settings asked for it (empty when nothing was scored)."""
+    the estimate when the settings asked for it (empty when nothing was scored); ``generated_contacts`` the names of
+    the contact candidates the analysis generated for a model that had none (``engine.contacts``)."""
 
     model: object
     trial: object
@@ -104,6 +109,7 @@ class AnalysisResult:
     notes: list = field(default_factory=list)
     seconds: dict = field(default_factory=dict)
     reference_plates: list = field(default_factory=list)
+    generated_contacts: list = field(default_factory=list)
 
     @property
     def dynamics(self):
@@ -168,6 +174,9 @@ def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
     yield Progress("kinematic derivatives", 0.5, f"low-pass {s.cutoff} Hz")
     motion = motion_from_coordinates(model, ik.time, ik.q, s.cutoff, s.order, s.edges)
     plates = [p for p in trial.plates if p.loaded.any()]
+    generated = []
+    if not model.contacts and (s.estimate_grf or not plates):
+        model, generated = yield from _contact_model(model, motion, plates, s, notes)
     qp_settings = s.qp
     if qp_settings.floor == "auto" and plates and model.contacts and (s.estimate_grf or s.estimate_unmeasured):
         # the plates' surface is the floor (penetration of the contact points into shoe soles or
@@ -190,13 +199,7 @@ def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
             classic = lowpass_classic(classic, s.loads_cutoff, s.order, s.edges)
     qp = None
     if s.estimate_grf or not plates:
-        if not model.contacts:
-            if plates:
-                notes.append("no contact candidates in the model: ground reactions not estimated")
-            else:
-                raise SettingsError("the trial has no force plates and the model no contact candidates: neither "
-                                    "inverse dynamics can run")
-        else:
+        if model.contacts:
             qp = yield from _forward_progress(qp_inverse_dynamics(model, motion, qp_settings), 0.6, 0.85)
             seconds["qp_id"] = qp.seconds
             notes += qp.notes
@@ -233,4 +236,26 @@ def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
         seconds["muscles"] = _time.perf_counter() - t0
     yield Progress("done", 1.0, "")
     return AnalysisResult(model=model, trial=trial, ik=ik, motion=motion, classic=classic, qp=qp, metrics=metrics,
-                          muscles=muscles, notes=notes, seconds=seconds, reference_plates=reference_plates)
+                          muscles=muscles, notes=notes, seconds=seconds, reference_plates=reference_plates,
+                          generated_contacts=generated)
+
+
+def _contact_model(model, motion, plates, s: AnalysisSettings, notes: list):
+    """Generator step: ``(model, generated names)`` with contact candidates generated for a model that has none
+    (``engine.analysis.contact_model``), notes added; a model with nothing to put them on keeps none (a note) when
+    the plates' loads still give the inverse dynamics, else SettingsError."""
+    yield Progress("contact model", 0.5, "candidates generated from the model's feet")
+    try:
+        static = None
+        if s.static_trial is not None:
+            static, said = static_calibration(model, s.static_trial, s.ik, s.axes)
+            notes += said
+        model, generated, said = generated_contacts(model, motion, plates, static)
+    except ModelError as exc:
+        if not plates:
+            raise SettingsError(f"the trial has no force plates and no contact candidates could be generated: "
+                                f"{exc}") from None
+        notes.append(f"ground reactions not estimated: {exc}")
+        return model, []
+    notes += said
+    return model, generated

@@ -21,7 +21,8 @@ def add_parser(sub) -> None:
                                    "loads and/or the QP estimate of the ground reactions, validation against "
                                    "the force plates, and muscle forces. Results are written in OpenSim's "
                                    "formats (ik.mot, ik_marker_errors.sto, id.sto, grf_measured.mot, "
-                                   "grf_off_plates.mot, grf_estimated.mot, id_estimated.sto) with metrics.json. "
+                                   "grf_off_plates.mot, grf_estimated.mot, id_estimated.sto) with metrics.json "
+                                   "(and contacts.yaml when contact candidates were generated). "
                                    "With force plates the torques (id.sto) come from the measured loads; "
                                    "the estimate from the motion alone is scored against them.")
     p.add_argument("model", nargs="?", help="model file (.yaml or .osim)")
@@ -30,7 +31,12 @@ def add_parser(sub) -> None:
     p.add_argument("--grf", help="GRF .mot for a TRC trial (with --external-loads)")
     p.add_argument("--external-loads", help="OpenSim ExternalLoads .xml: which GRF columns act on which body")
     p.add_argument("--ik-setup", help="OpenSim IK setup .xml: marker weights, coordinate tasks, time range")
-    p.add_argument("--contacts", help="contact-candidate file to add to the model (format hybridlab-contacts)")
+    p.add_argument("--contacts", help="contact-candidate file to add to the model (format hybridlab-contacts); "
+                                      "without one, a model that has none gets candidates generated under its feet "
+                                      "and on its blade when the ground reactions are estimated (written to "
+                                      "contacts.yaml, which can be edited and given here)")
+    p.add_argument("--static", help="static trial (.c3d or .trc; standing, feet flat) on which generated contact "
+                                    "candidates are calibrated (default: the trial's stances on its plates)")
     p.add_argument("--axes", help="lab axes of the trial, e.g. 'Z-up, X-forward' (default: proposed from the data)")
     p.add_argument("--start", type=float, help="start time, s")
     p.add_argument("--end", type=float, help="end time, s")
@@ -88,6 +94,8 @@ def _inputs(args):
         model = load_contacts(args.contacts, model)
     trial = open_trial(args.trial, grf=args.grf, external_loads=args.external_loads)
     settings = AnalysisSettings(axes=args.axes)
+    if args.static:
+        settings.static_trial = open_trial(args.static)
     if args.external_loads:
         from ..io.external_loads import load_external_loads
         loads = load_external_loads(args.external_loads, args.grf)

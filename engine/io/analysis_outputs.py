@@ -19,6 +19,7 @@ import numpy as np
 
 from ..analysis.coordinate_values import coordinate_values
 from .atomic import write_text
+from .contacts_file import save_contacts
 from .muscle_files import write_muscle_outputs
 from .storage import Table, write_storage
 
@@ -115,6 +116,9 @@ def write_outputs(result, folder, truth: dict | None = None) -> list[Path]:
         entries = [(f"{g}_", r.force, r.cop, r.free_moment) for g, r in result.classic.estimated.items()]
         put("grf_off_plates.mot", grf_table(result.motion.time, entries,
                                             "Ground reactions estimated where no plate measured them"))
+    if result.generated_contacts:
+        save_contacts([c for c in model.contacts if c.name in set(result.generated_contacts)], folder / "contacts.yaml")
+        written.append(folder / "contacts.yaml")
     if result.muscles is not None:
         written += write_muscle_outputs(folder, result.muscles)
     document = metrics_document(result)

@@ -1,10 +1,10 @@
-"""Where the model is at each frame: body placements and model markers for every frame (one engine batch
+"""Where the model is at each frame: body placements, model markers and contact candidates for every frame (one engine batch
 call each), rod surfaces and muscle paths for the frame being drawn (engine calls per frame)."""
 from __future__ import annotations
 
 import numpy as np
 
-from engine.algorithms import frame_placements_batch, marker_positions_batch
+from engine.algorithms import frame_placements_batch, frame_positions_batch, marker_positions_batch
 from engine.display.rod_surface import rod_surface
 from engine.muscles.geometry import MuscleGeometry
 
@@ -21,6 +21,9 @@ class Poses:
         self.marker_names = [m.name for m in model.markers]
         self.markers = (marker_positions_batch(model, self.data, self.Q) if model.markers
                         else np.zeros((len(self.Q), 0, 3)))
+        self.contact_names = [c.name for c in model.contacts]
+        self.contacts = (frame_positions_batch(model, self.data, self.Q, self.contact_names) if model.contacts
+                         else np.zeros((len(self.Q), 0, 3)))
         self.geometry = MuscleGeometry(model, threads=1) if model.muscles else None
 
     def rod(self, rod: str, frame: int):

@@ -1,4 +1,4 @@
-"""The 3D scene: one VTK renderer holding the lab, the bodies, the blade, the muscles, the markers and the
+"""The 3D scene: one VTK renderer holding the lab, the bodies, the blade, the muscles, the markers, the contact candidates and the
 ground-reaction arrows of what is open, moved frame by frame. Rendering happens on the GUI thread only
 (``widget``); the scene only updates VTK objects."""
 from __future__ import annotations
@@ -14,6 +14,7 @@ from engine.analysis.metrics import axes_of
 from . import style
 from .blade import BladeLayer
 from .camera import CameraRig
+from .contacts import ContactLayer
 from .floor import FloorLayer
 from .grf import GRFLayer
 from .markers import MarkerLayer
@@ -21,7 +22,7 @@ from .muscles import MuscleLayer
 from .poses import Poses
 from .skeleton import SkeletonLayer, body_geometry
 
-LAYERS = ("bodies", "blade", "muscles", "markers", "grf")
+LAYERS = ("bodies", "blade", "muscles", "markers", "contacts", "grf")
 """Layers the user can show or hide."""
 
 
@@ -99,6 +100,7 @@ class Scene:
             "blade": BladeLayer(self.renderer, model, self.poses, None if dynamics is None else dynamics.tau),
             "muscles": MuscleLayer(self.renderer, model, self.poses, self._activations()),
             "markers": self._marker_layer(),
+            "contacts": ContactLayer(self.renderer, self.poses, self._pushing()),
             "grf": GRFLayer(self.renderer, self._arrows()),
         }
         for name, layer in self.layers.items():
@@ -124,6 +126,15 @@ class Scene:
             if muscle.name in columns:
                 out[:, i] = m.activations[:, columns[muscle.name]]
         return out
+
+    def _pushing(self):
+        """(T, C) bool at the display frames: the candidates the ground-reaction estimate loads, if it ran on
+        this model's candidates."""
+        result = self.content.result
+        if result is None or result.qp is None or list(result.qp.contact_names) != self.poses.contact_names:
+            return None
+        frames = _nearest_frames(result.qp.time, self.content.time)
+        return np.linalg.norm(result.qp.forces[frames], axis=2) > 1.0
 
     def _marker_layer(self) -> MarkerLayer:
         trial, result = self.content.trial, self.content.result

@@ -21,6 +21,7 @@ CONTACT = (0.95, 0.95, 0.95)
 HIGHLIGHT = (1.00, 1.00, 0.30)
 
 MARKER_RADIUS = 0.009       # m
+CONTACT_RADIUS = 0.006      # m
 MUSCLE_WIDTH = 4.0          # px
 NEWTONS_PER_METRE = 1000.0  # GRF arrows: 1 m per 1000 N
 
