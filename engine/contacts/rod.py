@@ -5,8 +5,9 @@ In the reference pose (the rod at rest), the ground-facing side is the cross-sec
 points most downwards at the rod's lowest point in its distal half; the candidates sit on that face (half the
 section's extent along it), in two rows across the sole at 0.75 of the half-width either side of the centreline:
 one row where the face is lowest, the other three quarters of the way from there to the tip (a rod lowest at
-its tip gets its rows at 0.85 and 1.0 of its length). They lie on the rod's own surface, so no calibration
-against the floor is needed.
+its tip gets its rows at 0.85 and 1.0 of its length). They lie on the rod's own surface (the section's
+``width`` and ``thickness``; a section without them puts them on the centreline), so no calibration against
+the floor is needed.
 """
 from __future__ import annotations
 
