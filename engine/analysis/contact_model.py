@@ -11,7 +11,8 @@ from ..contacts.automatic import Calibration, automatic_contacts
 from ..trial.axes import to_model_axes
 from ..trial.trial import Markers
 from .ik import inverse_kinematics
-from .progress import run
+from .inverse_dynamics import plate_samples
+from ..progress import run
 
 STATIC_POSES = 20      # the static trial's frames solved by IK (evenly spaced): standing still, a few suffice
 
@@ -37,7 +38,7 @@ def static_calibration(model, static, ik_settings, axes=None) -> tuple[Calibrati
         else "the lab's origin (the static trial has no loaded plates)"
     notes = [f"static trial {static.source or ''}: {len(idx)} poses by IK (marker RMS mean "
              f"{1000 * np.nanmean(ik.rms):.1f} mm), floor at {where}"]
-    return Calibration(ik.q, ik.time, floor, static=True), notes
+    return Calibration(ik.q, floor, static=True), notes
 
 
 def generated_contacts(model, motion, plates, static: Calibration | None = None):
@@ -45,6 +46,8 @@ def generated_contacts(model, motion, plates, static: Calibration | None = None)
     else on the stances of ``motion`` over ``plates``."""
     calibration = static
     if calibration is None and plates:
-        calibration = Calibration(motion.q, motion.time, _floor(model, plates), list(plates))
+        samples = [plate_samples(p, motion.time) for p in plates]
+        calibration = Calibration(motion.q, _floor(model, plates),
+                                  [(force, cop, loaded, p.normal) for p, (force, _, cop, loaded) in zip(plates, samples)])
     generated = automatic_contacts(model, calibration)
     return generated.model, [c.name for c in generated.contacts], generated.notes

@@ -24,12 +24,12 @@ from .sole import candidates, sole_of
 
 @dataclass
 class Calibration:
-    """Poses to calibrate the soles' height on: ``Q`` (T, nq) at ``time`` (s) with the force ``plates`` (stances
-    on them calibrate), or a ``static`` trial's poses (feet flat: every frame calibrates; ``Q`` its poses);
-    ``floor`` the floor's height along up (m)."""
+    """Poses to calibrate the soles' height on: ``Q`` (T, nq) with the force plates' loads at the same frames
+    (``plates``: per plate ``(force (T, 3) N, centre of pressure (T, 3) m, loaded (T,) bool, normal (3,))``;
+    the stances on them calibrate), or a ``static`` trial's poses (feet flat: every frame calibrates); ``floor``
+    the floor's height along up (m)."""
 
     Q: np.ndarray
-    time: np.ndarray
     floor: float
     plates: list = field(default_factory=list)
     static: bool = False
@@ -100,7 +100,7 @@ def _calibrate(model, contacts, normals, groups, calibration):
         frames = {g: np.arange(len(calibration.Q)) for g in groups}
         source = f"the static trial ({len(calibration.Q)} poses, feet flat: the lowest candidates on the floor)"
     else:
-        frames = stance_frames(model, calibration.Q, calibration.time, calibration.plates, groups)
+        frames = stance_frames(model, calibration.Q, calibration.plates, groups)
         source = "the stances on the force plates (frames over half the plate's peak load: the foot's lowest " \
                  "candidate on the floor)"
     correction = sole_corrections(model, calibration.Q, frames, groups, calibration.floor)

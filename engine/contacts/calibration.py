@@ -15,16 +15,16 @@ from __future__ import annotations
 import numpy as np
 
 from .. import algorithms as alg
-from ..analysis.inverse_dynamics import plate_samples
 
 LOADED_SHARE = 0.5       # a plate's frames above this share of its peak vertical force calibrate
 REACH = 0.25             # m: a foot calibrates on a plate only if its candidates' centre is this near the CoP
 
 
-def stance_frames(model, Q, time, plates, groups: dict) -> dict:
-    """``{group: frame indices}``: the frames of ``Q`` (at ``time``) where a plate carries more than half its
-    peak and the group's candidates (``groups``: group -> candidate names) are the nearest to its centre of
-    pressure, within ``REACH`` horizontally."""
+def stance_frames(model, Q, plates, groups: dict) -> dict:
+    """``{group: frame indices}``: the frames of ``Q`` where a plate carries more than half its peak and the
+    group's candidates (``groups``: group -> candidate names) are the nearest to its centre of pressure, within
+    ``REACH`` horizontally. ``plates``: per plate ``(force (T, 3) N, cop (T, 3) m, loaded (T,), normal (3,))`` at
+    the frames of ``Q``."""
     data = model.create_data()
     names = [n for g in groups for n in groups[g]]
     X = alg.frame_positions_batch(model, data, Q, names)
@@ -33,9 +33,8 @@ def stance_frames(model, Q, time, plates, groups: dict) -> dict:
         centres[g] = X[:, k:k + len(members)].mean(axis=1)
         k += len(members)
     out = {g: [] for g in groups}
-    for plate in plates:
-        force, _, cop, loaded = plate_samples(plate, time)
-        normal = np.asarray(plate.normal, float)
+    for force, cop, loaded, normal in plates:
+        normal = np.asarray(normal, float)
         vertical = force @ normal
         if not loaded.any():
             continue

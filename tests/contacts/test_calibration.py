@@ -5,6 +5,7 @@ import numpy as np
 from engine import algorithms as alg
 from engine.analysis.contact_model import static_calibration
 from engine.analysis.ik import solve_ik
+from engine.analysis.inverse_dynamics import plate_samples
 from engine.contacts.automatic import Calibration, automatic_contacts
 from engine.io.external_loads import ground_reaction_plates, load_external_loads
 from engine.io.open import open_model
@@ -25,7 +26,7 @@ def test_standing_poses_put_the_lowest_sole_candidates_on_the_floor(test_data):
     Q = np.tile(model.neutral(), (5, 1))
     ty = model.tree.coordinates["pelvis_ty"].qi
     Q[:, ty] += np.array([0.02, 0.03, 0.05, 0.07, 0.2])       # median: 5 cm higher than neutral
-    generated = automatic_contacts(model, Calibration(Q, np.arange(5.0), floor=-0.01, static=True))
+    generated = automatic_contacts(model, Calibration(Q, floor=-0.01, static=True))
     for side in ("r", "l"):
         sole = [f"{n}_{side}" for n in ("heel_med", "heel_lat", "meta1", "meta5")]
         assert abs(np.median(_heights(generated.model, Q, sole).min(axis=1)) + 0.01) < 1e-9
@@ -43,7 +44,9 @@ def test_a_static_trial_and_the_stances_on_the_plates_give_the_same_sole(test_da
     ik = solve_ik(model, trial.markers, settings)
     plates = ground_reaction_plates(load_external_loads(d / "subject01_walk1_grf.xml"))
     floor = float(np.mean([p.surface_point[1] for p in plates]))
-    stance = automatic_contacts(model, Calibration(ik.q, ik.time, floor, plates))
+    samples = [plate_samples(p, ik.time) for p in plates]
+    stance = automatic_contacts(model, Calibration(ik.q, floor, [(f, c, on, p.normal) for p, (f, _, c, on)
+                                                                 in zip(plates, samples)]))
     static, notes = static_calibration(model, open_trial(d / "scale/subject01_static.trc"), settings)
     standing = automatic_contacts(model, static)
     plain = automatic_contacts(model)

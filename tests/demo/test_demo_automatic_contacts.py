@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from engine.analysis.pipeline import analysis_steps
-from engine.analysis.progress import run
+from engine.progress import run
 from engine.demo import demo_inputs, demo_truth
 from engine.demo.truth import truth_metrics
 
