@@ -19,7 +19,7 @@ STATIC_POSES = 20      # the static trial's frames solved by IK (evenly spaced):
 
 def _floor(model, plates) -> float:
     """The plates' surface height along up (m), their mean; 0 (the lab's origin) without loaded plates."""
-    up = -np.asarray(model.gravity, float) / np.linalg.norm(model.gravity)
+    up = model.up
     loaded = [p for p in plates if p.loaded.any()]
     return float(np.mean([p.surface_point @ up for p in loaded])) if loaded else 0.0
 

@@ -177,6 +177,10 @@ def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
     generated = []
     if not model.contacts and (s.estimate_grf or not plates):
         model, generated = yield from _contact_model(model, motion, plates, s, notes)
+    elif s.static_trial is not None:
+        notes.append("the static trial was not used: it calibrates generated contact candidates, and the model has "
+                     "its own" if model.contacts else "the static trial was not used: no contact candidates were "
+                     "needed (the plates give the loads and no estimate was asked for)")
     qp_settings = s.qp
     if qp_settings.floor == "auto" and plates and model.contacts and (s.estimate_grf or s.estimate_unmeasured):
         # the plates' surface is the floor (penetration of the contact points into shoe soles or

@@ -56,7 +56,7 @@ def automatic_contacts(model, calibration: Calibration | None = None) -> Generat
     rods = [r for r in model.rods if _tip_is_free(model, r)]
     if not feet and not rods:
         raise no_feet_error(model)
-    up = -np.asarray(model.gravity, float) / np.linalg.norm(model.gravity)
+    up = model.up
     q_ref = model.neutral()
     if calibration is not None and calibration.static:
         q_ref = calibration.Q[len(calibration.Q) // 2]

@@ -53,7 +53,7 @@ def stance_frames(model, Q, plates, groups: dict) -> dict:
 def sole_corrections(model, Q, frames: dict, groups: dict, floor: float) -> dict:
     """``{group: m}``: how far above the floor (``floor`` m along up) each group's lowest candidate is, median over
     its ``frames`` of ``Q`` (groups without frames are left out)."""
-    up = -np.asarray(model.gravity, float) / np.linalg.norm(model.gravity)
+    up = model.up
     data = model.create_data()
     out = {}
     for g, idx in frames.items():
