@@ -1,10 +1,10 @@
 """An automatic contact model: candidates under every foot and on every prosthesis rod, calibrated against the
 floor, written into a new model (the seed's section 3.2 and Fig. 11: six points per foot, four on the blade).
 
-``automatic_contacts`` finds the feet (``engine.contacts.feet``), lays their soles out in the reference pose
-(``engine.contacts.sole``: the model's neutral pose, standing with the feet flat, or the middle pose of a static
-trial), puts four candidates on each rod whose tip carries nothing (a prosthesis; ``engine.contacts.rod``) and
-calibrates the soles' height (``engine.contacts.calibration``) from the static trial's poses or the trial's
+``automatic_contacts`` finds the feet (``engine.contacts.feet``), lays their soles out in the model's neutral
+pose (``engine.contacts.sole``: standing with the feet flat; a static trial's poses, fitted to skin markers,
+would tilt the sole with the feet's IK error, so they calibrate its height only), puts four candidates on each
+rod whose tip carries nothing (a prosthesis; ``engine.contacts.rod``) and calibrates the soles' height (``engine.contacts.calibration``) from the static trial's poses or the trial's
 stances on the force plates. Each step is a line of the returned notes. Groups are ``foot_r``, ``foot_l`` and
 the rod's name.
 """
@@ -57,16 +57,11 @@ def automatic_contacts(model, calibration: Calibration | None = None) -> Generat
     if not feet and not rods:
         raise no_feet_error(model)
     up = model.up
-    q_ref = model.neutral()
-    if calibration is not None and calibration.static:
-        q_ref = calibration.Q[len(calibration.Q) // 2]
     data = model.create_data()
-    alg.forward_kinematics(model, data, q_ref)
+    alg.forward_kinematics(model, data, model.neutral())
     root = model.ordered_elements[0]
     centre = alg.frame_placement(model, data, root.child if hasattr(root, "child") else root.name).p
-    pose = "the static trial's middle pose" if calibration is not None and calibration.static else \
-        "the neutral pose (standing, feet flat)"
-    notes = [f"contact candidates generated automatically, laid out in {pose}"]
+    notes = ["contact candidates generated automatically, laid out in the neutral pose (standing, feet flat)"]
     contacts, normals, hindfeet = [], {}, {}
     for foot in feet:
         sole = sole_of(model, data, foot, up, centre)

@@ -1,7 +1,7 @@
 """Contact candidates on a prosthesis rod (a running blade): four on its ground-facing side near the tip, as the
 seed's Fig. 11 has for the prosthesis.
 
-In the reference pose (the rod at rest), the ground-facing side is the cross-section axis (``y`` or ``z``) that
+In the neutral pose (the rod at rest), the ground-facing side is the cross-section axis (``y`` or ``z``) that
 points most downwards at the rod's lowest point in its distal half; the candidates sit on that face (half the
 section's extent along it), in two rows across the sole at 0.75 of the half-width either side of the centreline:
 one row where the face is lowest, the other three quarters of the way from there to the tip (a rod lowest at
@@ -27,7 +27,7 @@ def _extents(rod, s):
 
 
 def rod_candidates(model, data, rod, up, medial) -> tuple[list, str]:
-    """``([(name, s, offset in the cross-section frame)], how)`` for ``rod`` with ``data`` at the reference pose;
+    """``([(name, s, offset in the cross-section frame)], how)`` for ``rod`` with ``data`` at the neutral pose;
     ``medial`` (world, unit) points towards the body's midline."""
     L = rod.length
     s = np.linspace(0.5 * L, L, SAMPLES)

@@ -1,7 +1,6 @@
 """The sole of a foot and the contact candidates on it (the seed's Fig. 11: six points per foot).
 
-The sole is laid out in the model's reference pose (standing, feet flat: the neutral pose, or the static
-trial's): its plane is horizontal there, its posterior end is the heel marker (else the hindfoot's origin), its
+The sole is laid out in the model's neutral pose (standing, feet flat): its plane is horizontal there, its posterior end is the heel marker (else the hindfoot's origin), its
 forward axis runs from there to the toe tip marker (else the toes body's origin, the metatarsophalangeal
 joint, else the toe or metatarsal markers), and its length ``L`` is the distance to the toe tip, or
 ``0.70 L`` to the metatarsophalangeal joint (the metatarsal heads; OpenSim's gait models put the joint there),
@@ -37,7 +36,7 @@ SKIN = 0.01                # m: the sole below the lowest landmark before calibr
 
 @dataclass(frozen=True)
 class Sole:
-    """A foot's sole in the reference pose (world frame, m): ``heel`` its posterior end (on the sole's plane),
+    """A foot's sole in the neutral pose (world frame, m): ``heel`` its posterior end (on the sole's plane),
     ``forward``, ``lateral``, ``up`` unit axes, ``length`` ``L``; ``side`` 'r' or 'l'; ``how`` in words."""
 
     foot: Foot
@@ -61,7 +60,7 @@ def _flat(v, up):
 
 
 def sole_of(model, data, foot: Foot, up, centre) -> Sole:
-    """The sole of ``foot`` with ``data`` at the reference pose (forward kinematics done); ``up`` the world's up,
+    """The sole of ``foot`` with ``data`` at the neutral pose (forward kinematics done); ``up`` the world's up,
     ``centre`` a point of the body's midline (the root body's origin): a foot to the right of it (forward x up)
     is a right foot."""
     place = {b: alg.frame_placement(model, data, b) for b in (foot.hindfoot, foot.forefoot) if b}
