@@ -1,16 +1,17 @@
 """The sole of a foot and the contact candidates on it (the seed's Fig. 11: six points per foot).
 
-The sole is laid out in the model's neutral pose (standing, feet flat): its plane is horizontal there, its posterior end is the heel marker (else the hindfoot's origin), its
-forward axis runs from there to the toe tip marker (else the toes body's origin, the metatarsophalangeal
-joint, else the toe or metatarsal markers), and its length ``L`` is the distance to the toe tip, or
-``0.70 L`` to the metatarsophalangeal joint (the metatarsal heads; OpenSim's gait models put the joint there),
-or the metatarsal markers at their fractions below. Along the foot (fractions of ``L`` from the heel) the
-candidates are: two under the heel at 0.12 (0.07 L either side of the axis), the first metatarsal head at
-0.68, the fifth at 0.62, the hallux at 0.88 and the lateral toes at 0.82 (foot proportions as in
-anthropometric surveys of the foot; ``FRACTIONS``). Across the foot, the metatarsal heads sit 0.04 L inside
-the medial and lateral edge markers (their first and fifth metatarsal or toe medial/lateral markers), else
-at 0.09 L medial and 0.20 L lateral of the axis; the toes at 0.6 of their metatarsal's offset. The sole's
-depth before calibration is 1 cm below the foot's lowest landmark (markers sit on the skin).
+The sole is laid out in the model's neutral pose (standing, feet flat): its plane is horizontal there, its
+posterior end is the heel marker (else the hindfoot's origin), its forward axis runs from there to the toe tip
+marker (else the toes body's origin, the metatarsophalangeal joint, else the toe or metatarsal markers), and
+its length ``L`` is the distance to the toe tip, or ``0.70 L`` to the metatarsophalangeal joint (the metatarsal
+heads; OpenSim's gait models put the joint there), or the metatarsal markers at their fractions below. Along
+the foot (fractions of ``L`` from the heel) the candidates are: two under the heel at 0.12 (0.09 L either side
+of the axis: 0.75 of the heel's half-breadth, 0.125 L), the first metatarsal head at 0.68, the fifth at 0.62,
+the hallux at 0.88 and the lateral toes at 0.82 (foot proportions as in anthropometric surveys of the foot;
+``FRACTIONS``). Across the foot, the metatarsal heads sit 0.04 L inside the medial and lateral edge markers
+(their first and fifth metatarsal or toe medial/lateral markers), else at 0.09 L medial and 0.20 L lateral of
+the axis; the toes at 0.6 of their metatarsal's offset. The sole's depth before calibration is 1 cm below the
+foot's lowest landmark (markers sit on the skin).
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from .. import algorithms as alg
 from ..errors import ModelError
 from .feet import Foot
 
-FRACTIONS = {"heel_med": (0.12, -0.07), "heel_lat": (0.12, 0.07), "meta1": (0.68, None), "meta5": (0.62, None),
+FRACTIONS = {"heel_med": (0.12, -0.09), "heel_lat": (0.12, 0.09), "meta1": (0.68, None), "meta5": (0.62, None),
              "hallux": (0.88, None), "toes_lat": (0.82, None)}
 """Candidate -> (distance from the heel along the foot, offset across it towards lateral), fractions of the
 foot's length; None: from the metatarsal edges (see the module notes)."""
