@@ -10,7 +10,8 @@ Layout (tab separated)::
     <blank line>
     1       0.000 617.2 1055.3 170.8 ...
 
-A missing marker has empty fields (``NaN`` is read too). Unit conversion between
+A missing marker has empty fields (``NaN`` is read too). :func:`read_trc` also takes the variants
+labs and other programs write (see its docstring), as OpenSim's TRCFileAdapter and Mokka do. Unit conversion between
 mm, cm and m is done on the decimal text (a shift of the exponent, then one
 correctly rounded conversion), so writing a trial and reading it back gives the
 same numbers bit for bit in any of these units, and reading a file in mm gives the
@@ -18,6 +19,7 @@ correctly rounded metre values.
 """
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from pathlib import Path
 
@@ -44,12 +46,17 @@ def _shift_text(token: str, exponent: int) -> str:
     return f"{mantissa}e{int(power) + exponent}" if sep else f"{token}e{exponent}"
 
 
+_MISSING_TEXT = re.compile(r"^[+-]?(nan(\(.*\))?|1\.#(qnan|ind|snan)\w*)$", re.IGNORECASE)
+"""Texts of a missing coordinate besides an empty field: ``NaN`` in any case, C runtimes' ``-nan(ind)``,
+and old Windows' ``1.#QNAN`` / ``-1.#IND``."""
+
+
 def _parse_row(fields, exponent, line_no, columns, path):
-    """Floats of one row's coordinate fields (empty -> NaN), scaled by 10**exponent."""
+    """Floats of one row's coordinate fields (empty or NaN -> NaN), scaled by 10**exponent."""
     values = []
     for k, f in enumerate(fields):
         f = f.strip()
-        if not f or f.lower() == "nan":
+        if not f or _MISSING_TEXT.match(f):
             values.append(np.nan)
             continue
         try:
@@ -74,35 +81,79 @@ def _number(text, what, line_no, path, integer=False):
     return int(value) if integer else value
 
 
+def _header(lines, path) -> dict:
+    """Line 2's keys with line 3's values. Both are split on runs of tabs and spaces (empty fields dropped),
+    as OpenSim's TRCFileAdapter does, so ``100.0<TAB><TAB>100.0`` is two values."""
+    keys, values = lines[1].split(), lines[2].split()
+    if len(values) < len(keys):
+        raise DataError(f"{len(keys)} header fields ({' '.join(keys)}) but {len(values)} values",
+                        element="line 3", file=path)
+    header = dict(zip(keys, values))
+    for key in ("DataRate", "NumFrames", "NumMarkers", "Units"):
+        if key not in header:
+            raise DataError(f"the header has no {key} field", element="line 2", file=path)
+    return header
+
+
+def _marker_names(line, n_markers, path) -> list[str]:
+    """Line 4's marker names: tab separated (a name may hold spaces or dots); a line without tabs is split on
+    spaces. Frame# and Time come first."""
+    fields = [f.strip() for f in line.split("\t")] if "\t" in line else line.split()
+    fields = [f for f in fields if f]
+    if len(fields) < 2 or [f.lower() for f in fields[:2]] != ["frame#", "time"]:
+        raise DataError("the column labels must start with Frame# and Time", element="line 4", file=path)
+    names = fields[2:]
+    if len(names) != n_markers:
+        raise DataError(f"NumMarkers is {n_markers} but {len(names)} marker names are given", element="line 4",
+                        file=path)
+    if len(set(names)) != len(names):
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        raise DataError(f"marker names repeated: {', '.join(repeated)}", element="line 4", file=path)
+    return names
+
+
+def _row_fields(line, width, line_no, path, last, complete):
+    """A data row's fields, padded to ``width`` when trailing markers are left out (a gap); returns
+    ``(fields, padded)``. Rows are tab separated (empty fields are gaps); a row without tabs is split on
+    spaces. Extra trailing empty fields are dropped."""
+    fields = line.split("\t") if "\t" in line else line.split()
+    while len(fields) > width and not fields[-1].strip():
+        fields.pop()
+    if len(fields) > width:
+        raise DataError(f"{len(fields)} columns, more than the {width} of Frame#, Time and 3 per marker",
+                        element=f"line {line_no}", file=path)
+    if len(fields) < 2:
+        raise DataError("a data row needs at least Frame# and Time", element=f"line {line_no}", file=path)
+    if len(fields) == width:
+        return fields, False
+    if last and not complete:
+        raise DataError(f"{len(fields)} columns of {width} on the last line, which has no line end: the file is "
+                        "truncated", element=f"line {line_no}", file=path)
+    return fields + [""] * (width - len(fields)), True
+
+
 def read_trc(path) -> Trial:
     """Read a TRC file into a :class:`~engine.trial.trial.Trial` with positions in metres.
 
-    The Units field (mm, cm, m) is applied; when it is missing or not a length unit,
-    the unit is inferred from the size of the marker set and the guess recorded in
-    ``conversions`` and ``warnings``. Malformed files (missing header fields, NaN or
-    text where numbers are required, wrong column counts, fewer or more rows than
-    NumFrames, time not increasing) raise :class:`~engine.errors.DataError` naming
-    the line.
+    Accepts what OpenSim's and Mokka's readers accept: a UTF-8 byte-order mark, CRLF line ends, runs of
+    tabs or spaces between the header's keys and values, marker names with spaces or dots, trailing tabs,
+    empty Frame# fields, empty fields or NaN for a missing coordinate, and rows that stop before the last
+    markers (those markers missing in that row, counted in ``warnings``). The Units field (mm, cm, m) is
+    applied; when it is missing or not a length unit, the unit is inferred from the size of the marker
+    set and the guess recorded in ``conversions`` and ``warnings``. Malformed files (missing header
+    fields, text where numbers are required, rows longer than the markers, a last row cut short, fewer or
+    more rows than NumFrames, time not increasing) raise :class:`~engine.errors.DataError` naming the line.
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = path.read_bytes().decode("utf-8-sig", errors="replace")
     except OSError as exc:
         raise DataError(f"cannot read the file ({exc.strerror or exc})", file=path) from None
     lines = text.splitlines()
     if len(lines) < 5 or not lines[0].startswith("PathFileType"):
         raise DataError("not a TRC file: the first line must start with 'PathFileType' and five header lines "
                         "must follow", element="line 1", file=path)
-    keys = [k.strip() for k in lines[1].split("\t")]
-    values = [v.strip() for v in lines[2].split("\t")]
-    while keys and not keys[-1]:
-        keys.pop()
-    if len(values) < len(keys):
-        raise DataError(f"{len(keys)} header fields but {len(values)} values", element="line 3", file=path)
-    header = dict(zip(keys, values))
-    for key in ("DataRate", "NumFrames", "NumMarkers", "Units"):
-        if key not in header:
-            raise DataError(f"the header has no {key} field", element="line 2", file=path)
+    header = _header(lines, path)
     rate = _number(header["DataRate"], "DataRate", 3, path)
     if rate <= 0:
         raise DataError(f"DataRate is {rate}, not positive", element="line 3", file=path)
@@ -110,30 +161,19 @@ def read_trc(path) -> Trial:
     n_markers = _number(header["NumMarkers"], "NumMarkers", 3, path, integer=True)
     if n_frames < 0 or n_markers < 0:
         raise DataError("NumFrames and NumMarkers must not be negative", element="line 3", file=path)
-
-    names = [n.strip() for n in lines[3].split("\t")[2:] if n.strip()]
-    if len(names) != n_markers:
-        raise DataError(f"NumMarkers is {n_markers} but {len(names)} marker names are given",
-                        element="line 4", file=path)
-    if len(set(names)) != len(names):
-        repeated = sorted({n for n in names if names.count(n) > 1})
-        raise DataError(f"marker names repeated: {', '.join(repeated)}", element="line 4", file=path)
+    names = _marker_names(lines[3], n_markers, path)
     columns = [f"marker {n} {axis}" for n in names for axis in "XYZ"]
 
     unit = header["Units"]
     exponent = _exponent(unit)
     width = 2 + 3 * n_markers
-    time, rows = [], []
-    for line_no, line in enumerate(lines[5:], start=6):
-        if not line.strip():
-            continue
-        fields = line.split("\t")
-        if len(fields) == width + 1 and not fields[-1].strip():
-            fields.pop()
-        if len(fields) != width:
-            raise DataError(f"{len(fields)} columns, expected {width} (Frame#, Time and 3 per marker)",
-                            element=f"line {line_no}", file=path)
-        t = _number(fields[1], "the time", line_no, path)
+    time, rows, short_rows = [], [], 0
+    numbered = [(k, line) for k, line in enumerate(lines[5:], start=6) if line.strip()]
+    complete = text.endswith(("\n", "\r"))
+    for i, (line_no, line) in enumerate(numbered):
+        fields, padded = _row_fields(line, width, line_no, path, i == len(numbered) - 1, complete)
+        short_rows += padded
+        t = _number(fields[1].strip(), "the time", line_no, path)
         if time and t <= time[-1]:
             raise DataError(f"the time {t} does not increase (previous {time[-1]})", element=f"line {line_no}",
                             file=path)
@@ -145,6 +185,8 @@ def read_trc(path) -> Trial:
     positions = np.array(rows, dtype=float).reshape(n_frames, n_markers, 3)
     incomplete = np.isnan(positions).any(axis=2) & ~np.isnan(positions).all(axis=2)
     conversions, warnings = [], []
+    if short_rows:
+        warnings.append(f"{short_rows} rows stop before their last markers; those markers taken as missing there")
     if incomplete.any():
         warnings.append(f"{int(incomplete.sum())} marker samples have only some coordinates; taken as missing")
         positions[incomplete] = np.nan
