@@ -80,10 +80,17 @@ class Table:
             raise KeyError(f"no column named {label!r}") from None
 
 
+# SIMM's motion files (which OpenSim's Storage reads too) say "datarows 1501" for "nRows=1501".
+_SIMM_KEYS = {"datarows": "nRows", "datacolumns": "nColumns"}
+
+
 def _parse_header(lines, path):
     name, header, comments, in_degrees = "", {}, [], None
     for i, line in enumerate(lines):
         text = line.strip()
+        words = text.split()
+        if len(words) == 2 and words[0].lower() in _SIMM_KEYS:
+            text = f"{_SIMM_KEYS[words[0].lower()]}={words[1]}"
         if "=" in text:
             key, value = (s.strip() for s in text.split("=", 1))
             if key in header or (key == "inDegrees" and in_degrees is not None):
@@ -112,6 +119,11 @@ def _parse_header(lines, path):
 def read_storage(path) -> Table:
     """Read a .mot or .sto file into a :class:`Table`.
 
+    Reads the headers of OpenSim 3 (a name line, ``version=1``, ``nRows``, ``nColumns``,
+    ``inDegrees``) and OpenSim 4 (``DataType=``, ``version=3``, ``OpenSimVersion=``, any of the
+    counts missing), SIMM's ``datarows``/``datacolumns``, CRLF line ends, a UTF-8 byte-order
+    mark, and tab or space separated labels (tab separated labels may hold spaces).
+
     Raises :class:`~engine.errors.DataError` (naming the line) for a missing
     ``endheader``, a first column that is not time, a row with the wrong number of
     values, text or a non-finite time where a number is required, time going
@@ -120,7 +132,7 @@ def read_storage(path) -> Table:
     """
     path = Path(path)
     try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        lines = path.read_bytes().decode("utf-8-sig", errors="replace").splitlines()
     except OSError as exc:
         raise DataError(f"cannot read the file ({exc.strerror or exc})", file=path) from None
     end = next((i for i, line in enumerate(lines) if line.strip().lower() == "endheader"), None)
