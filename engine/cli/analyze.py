@@ -50,6 +50,15 @@ def add_parser(sub) -> None:
                    help="inverse dynamics with the plates' loads only, as OpenSim's ID tool (default: a stance no "
                         "plate measured gets the QP's estimate, said in the notes)")
     p.add_argument("--muscles", action="store_true", help="estimate muscle forces")
+    p.add_argument("--emg", metavar="FILE",
+                   help="EMG for the muscle step from another file: .anc (Motion Analysis), .c3d, .mot/.sto or .csv "
+                        "(default: the trial's own EMG channels)")
+    p.add_argument("--emg-channels", metavar="NAMES",
+                   help="comma-separated analog channels that hold EMG, in --emg's file or else in a C3D trial "
+                        "(default: the channels named as EMG or muscles)")
+    p.add_argument("--emg-muscles", metavar="CH=MUSCLE,...",
+                   help="which muscle each EMG channel records, e.g. 'EMG1=soleus_r,EMG2=tib_ant_r' (default: "
+                        "channels named as the model's muscles)")
     p.add_argument("--out", default="hybrid-results", help="output folder (default: hybrid-results)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=run_command)
@@ -92,10 +101,18 @@ def _inputs(args):
     if args.contacts:
         from ..io.contacts_file import load_contacts
         model = load_contacts(args.contacts, model)
-    trial = open_trial(args.trial, grf=args.grf, external_loads=args.external_loads)
+    channels = _names(args.emg_channels)
+    trial = open_trial(args.trial, grf=args.grf, external_loads=args.external_loads,
+                       emg_channels=None if args.emg else channels)
+    if args.emg:
+        from ..muscles.emg_sources import read_emg_file, trial_with_emg
+        trial = trial_with_emg(trial, read_emg_file(args.emg, channels))
     settings = AnalysisSettings(axes=args.axes)
     if args.static:
         settings.static_trial = open_trial(args.static)
+    if args.emg_muscles:
+        from ..muscles.pipeline import MusclePipelineSettings
+        settings.muscle_settings = MusclePipelineSettings(emg_muscles=_mapping(args.emg_muscles))
     if args.external_loads:
         from ..io.external_loads import load_external_loads
         loads = load_external_loads(args.external_loads, args.grf)
@@ -104,6 +121,17 @@ def _inputs(args):
         from ..io.setup_xml import ik_settings_from_setup, read_ik_setup
         settings.ik = ik_settings_from_setup(model, read_ik_setup(args.ik_setup))
     return model, trial, settings
+
+
+def _names(text):
+    return None if not text else [n.strip() for n in text.split(",") if n.strip()]
+
+
+def _mapping(text) -> dict:
+    pairs = [item.split("=", 1) for item in _names(text)]
+    if any(len(p) != 2 or not p[0].strip() or not p[1].strip() for p in pairs):
+        raise SettingsError(f"--emg-muscles takes CHANNEL=MUSCLE pairs separated by commas, got {text!r}")
+    return {a.strip(): b.strip() for a, b in pairs}
 
 
 def run_command(args) -> int:

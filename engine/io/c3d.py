@@ -57,6 +57,7 @@ import numpy as np
 from ..child_process import child_environment, python_command
 from ..errors import DataError, SettingsError
 from ..trial.axes import detect_length_unit, implausible_unit, length_scale
+from ..trial.emg_names import is_emg_name
 from ..trial.forceplate import DEFAULT_THRESHOLD, ForcePlate
 from ..trial.trial import AnalogChannel, Event, Markers, Trial
 
@@ -69,13 +70,6 @@ TIMEOUT_PER_MB = 2.0
 
 _PROCESSORS = {84: "Intel", 85: "DEC", 86: "MIPS"}
 _MODEL_OUTPUT_GROUPS = ("ANGLES", "FORCES", "MOMENTS", "POWERS", "SCALARS", "REACTIONS")
-
-# A channel is EMG when a word of its label or description starts with one of these ...
-_EMG_PREFIXES = ("emg", "quad", "hams", "gastroc", "soleus", "tibialis", "vastus", "rectus", "biceps", "triceps",
-                 "deltoid", "glut", "semitend", "semimem", "perone", "fibularis", "adduct", "erector", "trapez",
-                 "pector", "sartor", "gracil", "brachi", "flexor", "extensor")
-# ... or is one of these usual muscle abbreviations.
-_EMG_TOKENS = ("ham", "tib", "ta", "gas", "gast", "sol", "vas", "vl", "vm", "rf", "bf", "st", "sm", "gmax", "gmed")
 
 _SI_UNITS = {"v": (1.0, "V"), "volt": (1.0, "V"), "volts": (1.0, "V"), "mv": (1e-3, "V"), "uv": (1e-6, "V"),
              "µv": (1e-6, "V"), "μv": (1e-6, "V"), "n": (1.0, "N"), "nt": (1.0, "N"), "newton": (1.0, "N"),
@@ -546,14 +540,6 @@ def _labels(names, count, what, warnings):
     return out
 
 
-def _is_emg(name: str, description: str) -> bool:
-    for text in (name, description):
-        for token in re.split(r"[^a-z]+", text.lower()):
-            if token and (token in _EMG_TOKENS or token.startswith(_EMG_PREFIXES)):
-                return True
-    return False
-
-
 def _events(P: _Params, header_events, notes):
     if P.has("EVENT", "USED") or P.has("EVENT", "TIMES"):
         used = int(P.scalar("EVENT", "USED", 0) or 0)
@@ -648,7 +634,7 @@ def _markers(result, P: _Params, rate, t0, notes, warnings):
 def _emg_indices(emg_channels, analog_names, descriptions, plate_channels, notes, path):
     if emg_channels is None:
         emg = {i for i in range(len(analog_names))
-               if i not in plate_channels and _is_emg(analog_names[i], descriptions[i])}
+               if i not in plate_channels and is_emg_name(analog_names[i], descriptions[i])}
         if emg:
             notes.append("EMG channels recognised by name: " + ", ".join(analog_names[i] for i in sorted(emg)))
         return emg

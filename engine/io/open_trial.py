@@ -8,11 +8,12 @@ from ..errors import DataError
 TRIAL_SUFFIXES = (".c3d", ".trc")
 
 
-def open_trial(path, grf=None, external_loads=None):
+def open_trial(path, grf=None, external_loads=None, emg_channels=None):
     """A :class:`~engine.trial.trial.Trial` from a .c3d or .trc file, in the file's own frame.
 
     For a .trc, ``external_loads`` (an OpenSim ExternalLoads .xml) adds its ground reactions
     as force plates, read from ``grf`` (a .mot) or from the data file the .xml names.
+    ``emg_channels`` names a C3D trial's analog channels that hold EMG (default: recognised by name).
     """
     path = Path(path)
     suffix = path.suffix.lower()
@@ -23,8 +24,10 @@ def open_trial(path, grf=None, external_loads=None):
         if grf or external_loads:
             raise DataError("a C3D file carries its own force plates; --grf and --external-loads are for TRC "
                             "trials", file=path)
-        return read_c3d(path)
+        return read_c3d(path, emg_channels=emg_channels)
     if suffix == ".trc":
+        if emg_channels:
+            raise DataError("a TRC file holds no analog channels; give the EMG file with --emg", file=path)
         from .trc import read_trc
         trial = read_trc(path)
         if external_loads is not None:

@@ -1,4 +1,5 @@
-"""EMG channels (from a trial's C3D analogs, a .mot/.sto file, a CSV file or arrays) and their processing.
+"""EMG channels (from a trial's C3D analogs, a Motion Analysis .anc file, a .mot/.sto file, a CSV file or
+arrays) and their processing.
 
 Processing chain (:class:`EMGProcessing`, each step recorded in ``ProcessedEMG.steps``):
 
@@ -248,3 +249,15 @@ def read_emg_csv(path, columns=None, time_column: str = "time", units: str = "V"
     data = np.delete(values, it, axis=1)
     names, data = _select(labels, data, columns, str(path))
     return EMGSignals(names, _uniform_rate(values[:, it], str(path)), data, float(values[0, it]), units, str(path))
+
+
+def read_emg_anc(path, columns=None) -> EMGSignals:
+    """EMG channels of a Motion Analysis .anc file, in volts: ``columns`` by name, or else the channels named
+    as EMG or muscles (see :func:`engine.trial.emg_names.is_emg_name`)."""
+    from ..io.anc import read_anc
+    anc = read_anc(path)
+    chosen = anc.emg if columns is None else anc.channels
+    if not chosen:
+        raise DataError("no channel is named as EMG or a muscle (name the channels to use)", file=path)
+    names, data = _select([c.name for c in chosen], np.column_stack([c.data for c in chosen]), columns, str(path))
+    return EMGSignals(names, anc.rate, data, chosen[0].t0, "V", str(path))
