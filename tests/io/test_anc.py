@@ -13,7 +13,7 @@ COUNTS = np.array([[16384, -3, -32768], [-16384, 0, 32767], [8192, 1, 2], [0, -1
 
 def anc_text(bits_key="BitsPerChannel", rate_line="Rate\t1200\t1200\t1200", polarity="Bipolar", counts=COUNTS,
              times=("0.00000", "0.00083", "0.00167", "0.00250"), channels=3):
-    head = [f"File_Type:\tAnalog R/C ASCII\tGeneration#:\t1",
+    head = ["File_Type:\tAnalog R/C ASCII\tGeneration#:\t1",
             f"Board_Type:\tNational Instruments PCI-6071E\tPolarity:\t{polarity}",
             f"Trial_Name:\twalk 1\tTrial#:\t1\tDuration(Sec.):\t0.00333\t#Channels:\t{channels}",
             f"{bits_key}:\t16\tPreciseRate:\t1200.000", "", "", "",
