@@ -53,10 +53,13 @@ def test_not_an_opensim_document(tmp_path):
     fails(tmp_path, "<?xml version='1.0'?><Model name='x'/>", "not an OpenSim document", "<Model>")
 
 
-@pytest.mark.parametrize("version", ["30000", "20302"])
-def test_documents_older_than_opensim_4_are_rejected(tmp_path, arm26_text, version):
-    fails(tmp_path, edit(arm26_text, 'Version="40000"', f'Version="{version}"'), f"Version {version}",
-          "older than OpenSim 4.0")
+def test_documents_older_than_opensim_3_are_rejected(tmp_path, arm26_text):
+    fails(tmp_path, edit(arm26_text, 'Version="40000"', 'Version="20302"'), "Version 20302", "older than OpenSim 3.0")
+
+
+def test_an_opensim4_layout_labelled_opensim3_is_read_as_opensim3_and_refused(tmp_path, arm26_text):
+    fails(tmp_path, edit(arm26_text, 'Version="40000"', 'Version="30000"'), "body 'base'", "has no joint",
+          "OpenSim 3 model")
 
 
 def test_missing_version(tmp_path, arm26_text):

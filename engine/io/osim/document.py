@@ -13,8 +13,10 @@ from pathlib import Path
 import numpy as np
 
 from ...errors import ModelError
+from .upgrade import FIRST_OPENSIM3_VERSION, upgrade_opensim3
 
-FIRST_SUPPORTED_VERSION = 40000   # OpenSim 4.0 documents
+FIRST_SUPPORTED_VERSION = FIRST_OPENSIM3_VERSION   # OpenSim 3.0 documents (rewritten in 4.x's layout)
+OPENSIM4_VERSION = 40000
 
 _MISSING = object()
 
@@ -26,15 +28,18 @@ _WHY = {
     "ObjectGroup": "named groups of components",
     "groups": "named groups of components",
     "is_free_to_satisfy_constraints": "assembly hint for OpenSim's solver",
+    "defaults": "OpenSim 3's default property values per object type",
+    "VisibleObject": "OpenSim 3 display settings",
 }
 
 
 class OsimDocument:
     """A parsed .osim file with its ``<Model>`` element.
 
-    Raises :class:`~engine.errors.ModelError` naming the file if the file is
-    missing, is not well-formed XML, is not an OpenSim document or is older
-    than OpenSim 4.0 (``Version`` 40000).
+    An OpenSim 3.x document (``Version`` 30000 to 39999) is rewritten in OpenSim 4's
+    layout first (:mod:`.upgrade`). Raises :class:`~engine.errors.ModelError` naming the
+    file if the file is missing, is not well-formed XML, is not an OpenSim document or is
+    older than OpenSim 3.0 (``Version`` 30000).
     """
 
     def __init__(self, path):
@@ -59,6 +64,8 @@ class OsimDocument:
         self.model = self.root.find("Model")
         if self.model is None:
             raise ModelError("has no <Model> element", "<OpenSimDocument>", self.file)
+        if self.version < OPENSIM4_VERSION:
+            self.warnings += upgrade_opensim3(self.model, self.file)
         if self.model.find("Ground") is None:  # OpenSim gives every model a ground frame
             ET.SubElement(self.model, "Ground", name="ground")
         self._parent = {child: parent for parent in self.root.iter() for child in parent}
@@ -75,7 +82,7 @@ class OsimDocument:
             raise ModelError(f"has an unreadable Version attribute {text!r}", "<OpenSimDocument>", self.file) from None
         if version < FIRST_SUPPORTED_VERSION:
             raise ModelError(
-                f"is an OpenSim document of Version {version}, older than OpenSim 4.0 (Version "
+                f"is an OpenSim document of Version {version}, older than OpenSim 3.0 (Version "
                 f"{FIRST_SUPPORTED_VERSION}); open and save it with OpenSim 4 to convert it", "<OpenSimDocument>",
                 self.file)
         return version

@@ -1,4 +1,4 @@
-"""``read_osim``: an OpenSim 4 model file (.osim) as a HybridLab :class:`~engine.model.Model`."""
+"""``read_osim``: an OpenSim 3 or 4 model file (.osim) as a HybridLab :class:`~engine.model.Model`."""
 from __future__ import annotations
 
 from ...errors import ModelError
@@ -20,7 +20,8 @@ _UNMODELLED_SETS = {"ControllerSet": "controller", "ProbeSet": "probe", "Contact
 
 
 def read_osim(path) -> Model:
-    """Read an OpenSim 4.x model (``Version`` 40000 or later).
+    """Read an OpenSim model of OpenSim 4.x (``Version`` 40000 or later) or 3.x (30000 or later, rewritten
+    in 4.x's layout first as OpenSim 4 does, see :mod:`.upgrade`).
 
     Imports bodies, offset frames, joints and coordinates (OpenSim's poses and,
     except for Ball and Free joints, its speeds), coordinate couplers, markers,
@@ -34,7 +35,7 @@ def read_osim(path) -> Model:
     ------
     ModelError
         Naming the file and element: unreadable or malformed XML, a document
-        older than OpenSim 4.0, a missing required element, bad numbers (NaN
+        older than OpenSim 3.0, a missing required element, bad numbers (NaN
         inertia...), or a joint or function type HybridLab cannot represent.
     """
     doc = OsimDocument(path)
