@@ -18,6 +18,8 @@ def parse_xml(path) -> ET.Element:
                         element=f"line {line}, column {column + 1}", file=path) from None
     except OSError as exc:
         raise DataError(f"cannot read the file ({exc.strerror or exc})", file=path) from None
+    except (LookupError, ValueError) as exc:   # an unknown or unusable encoding in the XML declaration
+        raise DataError(f"malformed XML ({exc})", element="line 1", file=path) from None
 
 
 def text_of(element, tag: str, path, default: str | None = None) -> str:

@@ -57,6 +57,8 @@ class OsimDocument:
             line, column = exc.position
             raise ModelError(f"is not well-formed XML ({_parse_reason(exc)}); the file may be truncated or damaged",
                              f"line {line}, column {column + 1}", self.file) from None
+        except (LookupError, ValueError) as exc:   # an unknown or unusable encoding in the XML declaration
+            raise ModelError(f"is not well-formed XML ({exc})", "line 1", self.file) from None
         if self.root.tag != "OpenSimDocument":
             raise ModelError(f"is not an OpenSim document: its root element is <{self.root.tag}>, "
                              "expected <OpenSimDocument>", file=self.file)
