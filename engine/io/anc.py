@@ -13,8 +13,9 @@ Layout (tab separated; the keys end with a colon and may share lines)::
     0.00000    12    -3    130           <- time (s), then one whole A/D count per channel
     ...
 
-Counts become volts as OpenSim's and Motion Analysis's readers convert them for a bipolar board:
-``volts = count * Range / 1000 / 2**(BitsPerChannel - 1)`` (``BitDepth:`` is read as ``BitsPerChannel:``).
+Counts become volts as the OpenSim community's ``load_anc.m`` (UW Neuromuscular Biomechanics Lab) and BTK
+convert them for a bipolar board: ``volts = count * Range / 1000 / 2**(BitsPerChannel - 1)`` (``BitDepth:``
+is read as ``BitsPerChannel:``). OpenSim 4 itself has no ANC reader (its Python package has none).
 """
 from __future__ import annotations
 
