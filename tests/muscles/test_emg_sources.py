@@ -93,3 +93,12 @@ def test_command_line_takes_an_anc_emg_and_its_muscles(test_data, tmp_path):
                                           str(d / "subject01_walk1.trc"), "--emg-channels", "EMG1"])
     with pytest.raises(DataError, match="a TRC file holds no analog channels"):
         _inputs(trc_only)
+
+
+def test_a_c3d_trials_channels_named_as_emg_on_the_command_line(test_data):
+    path = test_data / "c3d" / "Sample01" / "Eb015pi.c3d"
+    args = build_parser().parse_args(["analyze", str(test_data / "opensim" / "arm26" / "arm26.osim"), str(path),
+                                      "--emg-channels", "CH7,CH8"])
+    _, trial, _ = _inputs(args)
+    assert [c.name for c in trial.emg] == ["CH7", "CH8"]
+    assert read_c3d(path).emg == ()                    # not recognised by name without being named
