@@ -105,7 +105,7 @@ def _inputs(args):
     trial = open_trial(args.trial, grf=args.grf, external_loads=args.external_loads,
                        emg_channels=None if args.emg else channels)
     if args.emg:
-        from ..muscles.emg_sources import read_emg_file, trial_with_emg
+        from ..io.emg_files import read_emg_file, trial_with_emg
         trial = trial_with_emg(trial, read_emg_file(args.emg, channels))
     settings = AnalysisSettings(axes=args.axes)
     if args.static:

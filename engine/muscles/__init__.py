@@ -19,7 +19,6 @@ _LAZY = {
     "MuscleForceResult": "results",
     "ReserveActuators": "reserves", "coordinate_reserves": "reserves", "read_actuators": "reserves",
     "EMGProcessing": "emg", "EMGSignals": "emg", "process_emg": "emg", "emg_from_trial": "emg",
-    "read_emg_storage": "emg", "read_emg_csv": "emg",
     "MuscleActivity": "activation", "activation_dynamics": "activation", "muscle_activity": "activation",
     "compare_forces": "emg_comparison",
 }

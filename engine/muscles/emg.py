@@ -1,5 +1,5 @@
-"""EMG channels (from a trial's C3D analogs, a Motion Analysis .anc file, a .mot/.sto file, a CSV file or
-arrays) and their processing.
+"""EMG channels (from a trial's analog channels or arrays; from files: :mod:`engine.io.emg_files`) and their
+processing.
 
 Processing chain (:class:`EMGProcessing`, each step recorded in ``ProcessedEMG.steps``):
 
@@ -18,9 +18,7 @@ Processing chain (:class:`EMGProcessing`, each step recorded in ``ProcessedEMG.s
 """
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 from scipy.signal import butter, sosfiltfilt
@@ -193,71 +191,3 @@ def emg_from_trial(trial, channels=None) -> EMGSignals:
     units = {c.units for c in chosen}
     return EMGSignals(tuple(c.name for c in chosen), first.rate, np.column_stack([c.data for c in chosen]),
                       first.t0, units.pop() if len(units) == 1 else "mixed units", trial.source)
-
-
-def _uniform_rate(time, source):
-    if len(time) < 2:
-        raise DataError("an EMG file needs at least two samples", file=source)
-    dt = np.diff(time)
-    step = float(np.median(dt))
-    if step <= 0 or np.max(np.abs(dt - step)) > 1e-6 * max(step, 1e-12) + 1e-9:
-        raise DataError("EMG samples must be evenly spaced in time", file=source)
-    return 1.0 / step
-
-
-def _select(labels, data, columns, source):
-    if columns is None:
-        return tuple(labels), data
-    missing = [c for c in columns if c not in labels]
-    if missing:
-        raise DataError(f"no column named {', '.join(map(repr, missing))}", file=source)
-    return tuple(columns), data[:, [labels.index(c) for c in columns]]
-
-
-def read_emg_storage(path, columns=None, units: str = "V") -> EMGSignals:
-    """EMG columns of an OpenSim .mot/.sto file (time column first, evenly spaced)."""
-    from ..io.storage import read_storage
-    table = read_storage(path)
-    names, data = _select(list(table.labels), table.data, columns, str(path))
-    return EMGSignals(names, _uniform_rate(table.time, str(path)), data, float(table.time[0]), units, str(path))
-
-
-def read_emg_csv(path, columns=None, time_column: str = "time", units: str = "V") -> EMGSignals:
-    """EMG from a CSV file with a header row: a ``time_column`` (s, evenly spaced) and one column per channel."""
-    path = Path(path)
-    try:
-        with open(path, newline="", encoding="utf-8") as fh:
-            rows = list(csv.reader(fh))
-    except OSError as exc:
-        raise DataError(f"cannot read the file ({exc.strerror or exc})", file=path) from None
-    rows = [r for r in rows if r and any(c.strip() for c in r)]
-    if len(rows) < 3:
-        raise DataError("a CSV EMG file needs a header row and at least two rows of samples", file=path)
-    header = [h.strip() for h in rows[0]]
-    if time_column not in header:
-        raise DataError(f"no {time_column!r} column in the header", element="line 1", file=path)
-    values = np.empty((len(rows) - 1, len(header)))
-    for i, row in enumerate(rows[1:], start=2):
-        if len(row) != len(header):
-            raise DataError(f"{len(row)} values, expected {len(header)}", element=f"line {i}", file=path)
-        try:
-            values[i - 2] = [float(c) for c in row]
-        except ValueError:
-            raise DataError("a value is not a number", element=f"line {i}", file=path) from None
-    it = header.index(time_column)
-    labels = [h for k, h in enumerate(header) if k != it]
-    data = np.delete(values, it, axis=1)
-    names, data = _select(labels, data, columns, str(path))
-    return EMGSignals(names, _uniform_rate(values[:, it], str(path)), data, float(values[0, it]), units, str(path))
-
-
-def read_emg_anc(path, columns=None) -> EMGSignals:
-    """EMG channels of a Motion Analysis .anc file, in volts: ``columns`` by name, or else the channels named
-    as EMG or muscles (see :func:`engine.trial.emg_names.is_emg_name`)."""
-    from ..io.anc import read_anc
-    anc = read_anc(path)
-    chosen = anc.emg if columns is None else anc.channels
-    if not chosen:
-        raise DataError("no channel is named as EMG or a muscle (name the channels to use)", file=path)
-    names, data = _select([c.name for c in chosen], np.column_stack([c.data for c in chosen]), columns, str(path))
-    return EMGSignals(names, anc.rate, data, chosen[0].t0, "V", str(path))

@@ -8,10 +8,11 @@ import csv
 import numpy as np
 import pytest
 
-from engine.analysis.outputs import write_outputs
+from engine.io.analysis_outputs import write_outputs
 from engine.analysis.pipeline import AnalysisSettings, analysis_steps
-from engine.analysis.progress import run
-from engine.analysis.series import result_series, write_series_csv
+from engine.progress import run
+from engine.analysis.series import result_series
+from engine.io.series_csv import write_series_csv
 from engine.io.contacts_file import load_contacts
 from engine.io.osim import read_osim
 from engine.io.setup_xml import ik_settings_from_setup, read_ik_setup
