@@ -47,6 +47,7 @@ def configuration(model, reference, pose):
 def test_the_opensim3_file_has_opensim4s_structure(models):
     v3, v4 = models
     assert v3.metadata["opensim_version"] == 30000
+    assert "an OpenSim 3 document" in v3.metadata["import_warnings"][0]
     assert [b.name for b in v3.bodies] == [b.name for b in v4.bodies] == ["pelvis", "femur", "tibia", "patella"]
     assert [j.name for j in v3.joints] == [j.name for j in v4.joints]
     assert [j.parent for j in v3.joints] == [j.parent for j in v4.joints]

@@ -35,7 +35,8 @@ def upgrade_opensim3(model, file) -> list[str]:
     """Rewrite the ``<Model>`` element of an OpenSim 3.x document in place; returns what to tell the user."""
     upgrade = _Upgrade(model, file)
     upgrade.run()
-    return upgrade.warnings
+    return ["an OpenSim 3 document: read after rewriting it in OpenSim 4's layout, as OpenSim 4 does"] + \
+        upgrade.warnings
 
 
 def _child_text(element, tag, default=None):
