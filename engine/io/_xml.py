@@ -1,4 +1,10 @@
-"""Small helpers for reading OpenSim's XML setup documents; problems become DataError naming file and element."""
+"""Small helpers for reading XML documents (OpenSim's models and setups); problems become the caller's error type
+naming file and element.
+
+Parsing is bounded: at most ``MAX_BYTES`` of file and ``MAX_DEPTH`` levels of nesting (OpenSim's documents nest
+about 15 deep; deeper is refused before any recursive walk of the tree). Entity expansion ("billion laughs") is
+bounded by expat itself (2.4 and later: an amplification limit), and external entities are never fetched.
+"""
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
@@ -6,18 +12,47 @@ from pathlib import Path
 
 from ..errors import DataError
 
+MAX_BYTES = 256 * 2 ** 20
+MAX_DEPTH = 100
+_CHUNK = 1 << 16
 
-def parse_xml(path) -> ET.Element:
-    """The root element of an XML file; syntax errors become DataError naming line and column."""
+
+def parse_bounded(path, error=DataError) -> ET.Element:
+    """The root element of the XML file ``path`` within the module's bounds; a refusal, a syntax error or an
+    unreadable file is ``error`` (a HybridLab error type) naming the file (and line and column)."""
     path = Path(path)
     try:
-        return ET.parse(path).getroot()
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise error(f"is refused: {size / 2 ** 20:.0f} MB long (at most {MAX_BYTES / 2 ** 20:.0f} MB)", file=path)
+        parser = ET.XMLPullParser(events=("start", "end"))
+        depth, root = 0, None
+        with open(path, "rb") as fh:
+            while chunk := fh.read(_CHUNK):
+                parser.feed(chunk)
+                for event, element in parser.read_events():
+                    if event == "end":
+                        depth -= 1
+                        continue
+                    depth += 1
+                    root = element if root is None else root
+                    if depth > MAX_DEPTH:
+                        raise error(f"is refused: elements nested deeper than {MAX_DEPTH} levels",
+                                    f"<{element.tag}>", path)
+        parser.close()
+        list(parser.read_events())
     except ET.ParseError as exc:
         line, column = exc.position
-        raise DataError(f"malformed XML ({exc.msg})",
-                        element=f"line {line}, column {column + 1}", file=path) from None
+        raise error(f"is not well-formed XML ({exc.msg}); the file may be truncated or damaged",
+                    f"line {line}, column {column + 1}", path) from None
     except OSError as exc:
-        raise DataError(f"cannot read the file ({exc.strerror or exc})", file=path) from None
+        raise error(f"cannot read the file ({exc.strerror or exc})", file=path) from None
+    return root
+
+
+def parse_xml(path) -> ET.Element:
+    """The root element of an XML file (:func:`parse_bounded`); problems become DataError."""
+    return parse_bounded(path, DataError)
 
 
 def text_of(element, tag: str, path, default: str | None = None) -> str:

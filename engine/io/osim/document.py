@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from ...errors import ModelError
+from .._xml import parse_bounded
 
 FIRST_SUPPORTED_VERSION = 40000   # OpenSim 4.0 documents
 
@@ -42,16 +43,7 @@ class OsimDocument:
         self.file = str(path)
         self.warnings: list[str] = []
         self._used: set = set()
-        try:
-            raw = self.path.read_bytes()
-        except OSError as exc:
-            raise ModelError(f"cannot read the file: {exc.strerror or exc}", file=self.file) from None
-        try:
-            self.root = ET.fromstring(raw)
-        except ET.ParseError as exc:
-            line, column = exc.position
-            raise ModelError(f"is not well-formed XML ({_parse_reason(exc)}); the file may be truncated or damaged",
-                             f"line {line}, column {column + 1}", self.file) from None
+        self.root = parse_bounded(self.path, ModelError)
         if self.root.tag != "OpenSimDocument":
             raise ModelError(f"is not an OpenSim document: its root element is <{self.root.tag}>, "
                              "expected <OpenSimDocument>", file=self.file)
@@ -203,10 +195,3 @@ class OsimDocument:
 
 def _holds_information(el) -> bool:
     return bool((el.text or "").strip()) or len(el) > 0
-
-
-def _parse_reason(exc: ET.ParseError) -> str:
-    msg = str(exc)
-    cut = msg.rfind(": line")
-    return msg[:cut] if cut > 0 else msg
-
