@@ -1,0 +1,135 @@
+"""The command line fails safe (issue 18): settings out of range, a full disk, a read-only output folder and a
+stale earlier run are clear errors or cleaned up, the output folder keeps its previous contents on failure, and
+a child process does not outlive its parent."""
+import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine.cli.main import main
+from engine.io.c3d_write import write_c3d
+from engine.trial.trial import Markers, Trial
+
+GAIT = Path(__file__).parents[1] / "data" / "opensim" / "gait10dof18musc"
+PREVIOUS = {"ik.mot": "previous ik\n", "metrics.json": "{\"previous\": true}\n", "muscle_forces.sto": "old\n",
+            "activations.sto": "old\n", "emg_comparison.csv": "old\n", "my_notes.txt": "the user's own file\n"}
+
+
+def arguments(out, *options):
+    return ["analyze", str(GAIT / "subject01.osim"), str(GAIT / "subject01_walk.trc"), "--external-loads",
+            str(GAIT / "subject01_walk_grf.xml"), "--out", str(out), "--quiet", *options]
+
+
+def analyze(out, *options, preexec_fn=None, prefix=()):
+    command = [*prefix, sys.executable, "-m", "engine.cli.main", *arguments(out, *options)]
+    return subprocess.run(command, capture_output=True, text=True, preexec_fn=preexec_fn)
+
+
+def previous_run(folder: Path) -> dict:
+    folder.mkdir()
+    for name, text in PREVIOUS.items():
+        (folder / name).write_text(text)
+    return contents(folder)
+
+
+def contents(folder: Path) -> dict:
+    return {p.name: p.read_bytes() for p in folder.iterdir()}
+
+
+@pytest.mark.parametrize("value,message", [("nan", "--filter must be a positive number of Hz"),
+                                           ("-5", "--filter must be a positive number of Hz"),
+                                           ("1e-9", "the coordinates' cut-off must be a number of Hz from 0.06")])
+def test_filter_values_out_of_range_are_clear_errors(tmp_path, capsys, value, message):
+    assert main(arguments(tmp_path / "out", f"--filter={value}")) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()            # the folder the failed run created is removed
+
+
+def test_a_full_disk_is_an_error_before_the_work_and_the_folder_is_kept(tmp_path):
+    out = tmp_path / "out"
+    before = previous_run(out)
+
+    def small_files():        # as `ulimit -f 64`: no file may grow beyond 64 kB (the results need about 1 MB)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 1024, 64 * 1024))
+
+    done = analyze(out, preexec_fn=small_files)
+    assert done.returncode == 2 and "the output folder has no room for the results" in done.stderr
+    assert "Traceback" not in done.stderr and "IK:" not in done.stdout
+    assert contents(out) == before
+
+
+def _read_only(folder: Path):
+    """The prefix of a command that sees ``folder`` read-only: its permissions for an ordinary user; for root,
+    who ignores them, a read-only bind mount in a user and mount namespace of its own."""
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        return ()
+    return ("unshare", "-Urm", "sh", "-c", 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"',
+            str(folder))
+
+
+def test_a_read_only_output_folder_is_an_error_before_the_work(tmp_path):
+    out = tmp_path / "out"
+    before = previous_run(out)
+    start = time.perf_counter()
+    done = analyze(out, prefix=_read_only(out))
+    out.chmod(0o755)
+    assert done.returncode == 2 and "the output folder cannot be written" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr and "IK:" not in done.stdout
+    assert time.perf_counter() - start < 30
+    assert contents(out) == before
+
+
+def test_a_run_leaves_no_file_of_an_earlier_run(tmp_path):
+    out = tmp_path / "out"
+    previous_run(out)
+    assert main(arguments(out)) == 0
+    written = json.loads((out / "manifest.json").read_text())["files"]
+    assert set(written) == {"ik.mot", "ik_marker_errors.sto", "id.sto", "grf_measured.mot", "metrics.json"}
+    # the earlier run's muscle files are gone, the user's own file stays, nothing is left staged
+    assert {p.name for p in out.iterdir()} == set(written) | {"manifest.json", "my_notes.txt"}
+    assert json.loads((out / "metrics.json").read_text())["ik"]["frames"] == 151
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie (an exited child its new parent has not reaped)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_sigterm_to_hybrid_info_leaves_no_reader_process(tmp_path):
+    """A C3D that ezc3d needs seconds to read (200 markers, 2000 frames); the command is terminated while its
+    reader runs, and the reader must go with it."""
+    path = tmp_path / "slow.c3d"
+    frames, markers = 2000, 200
+    positions = np.random.default_rng(18).normal(size=(frames, markers, 3))
+    write_c3d(path, Trial(markers=Markers([f"m{i}" for i in range(markers)], np.arange(frames) / 100.0,
+                                          positions, 100.0)))
+    parent = subprocess.Popen([sys.executable, "-m", "engine.cli.main", "info", str(path)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    readers = []
+    while not readers and time.monotonic() < deadline and parent.poll() is None:
+        readers = [c for c in _children(parent.pid) if "_extract" in Path(f"/proc/{c}/cmdline").read_text()]
+        time.sleep(0.01)
+    assert readers, "the reader process was not seen"
+    parent.send_signal(signal.SIGTERM)
+    assert parent.wait(10) == -signal.SIGTERM
+    time.sleep(0.3)                     # the reader alone needs more than a second for this file
+    assert not _running(readers[0])
