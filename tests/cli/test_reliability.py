@@ -114,10 +114,10 @@ def _running(pid: int) -> bool:
 
 
 def test_sigterm_to_hybrid_info_leaves_no_reader_process(tmp_path):
-    """A C3D that ezc3d needs seconds to read (200 markers, 2000 frames); the command is terminated while its
-    reader runs, and the reader must go with it."""
+    """A C3D that ezc3d needs seconds to read (200 markers, 4000 frames); the command is terminated as soon as
+    its reader has started, and the reader must go with it."""
     path = tmp_path / "slow.c3d"
-    frames, markers = 2000, 200
+    frames, markers = 4000, 200
     positions = np.random.default_rng(18).normal(size=(frames, markers, 3))
     write_c3d(path, Trial(markers=Markers([f"m{i}" for i in range(markers)], np.arange(frames) / 100.0,
                                           positions, 100.0)))
@@ -131,5 +131,5 @@ def test_sigterm_to_hybrid_info_leaves_no_reader_process(tmp_path):
     assert readers, "the reader process was not seen"
     parent.send_signal(signal.SIGTERM)
     assert parent.wait(10) == -signal.SIGTERM
-    time.sleep(0.3)                     # the reader alone needs more than a second for this file
-    assert not _running(readers[0])
+    time.sleep(0.3)                     # the reader alone needs over two seconds for this file (without being
+    assert not _running(readers[0])     # killed with its parent it was still reading at this point)
