@@ -154,7 +154,7 @@ def _run_ezc3d(path: Path, timeout: float, memory_limit: int, cancel=None) -> di
     except subprocess.TimeoutExpired:
         raise DataError(f"ezc3d did not finish reading the file within {timeout:g} s; the file is probably "
                         "corrupt (for a very large file allow more time: hybrid's --c3d-timeout option, or "
-                        "Preferences > C3D read timeout in the application)", file=path) from None
+                        "File > Preferences in the application)", file=path) from None
     if proc.returncode != 0 or not proc.stdout:
         code = proc.returncode
         how = (f"crashed with signal {signal.Signals(-code).name}" if code < 0

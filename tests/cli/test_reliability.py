@@ -10,12 +10,10 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from engine.cli.main import main
-from engine.io.c3d_write import write_c3d
-from engine.trial.trial import Markers, Trial
+from tests.processes import readers, running, slow_c3d
 
 GAIT = Path(__file__).parents[1] / "data" / "opensim" / "gait10dof18musc"
 PREVIOUS = {"ik.mot": "previous ik\n", "metrics.json": "{\"previous\": true}\n", "muscle_forces.sto": "old\n",
@@ -98,38 +96,19 @@ def test_a_run_leaves_no_file_of_an_earlier_run(tmp_path):
     assert json.loads((out / "metrics.json").read_text())["ik"]["frames"] == 151
 
 
-def _children(pid: int) -> list[int]:
-    found = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        found += [int(c) for c in (task / "children").read_text().split()]
-    return found
-
-
-def _running(pid: int) -> bool:
-    """Whether process ``pid`` exists and is not a zombie (an exited child its new parent has not reaped)."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
-
-
 def test_sigterm_to_hybrid_info_leaves_no_reader_process(tmp_path):
-    """A C3D that ezc3d needs seconds to read (200 markers, 4000 frames); the command is terminated as soon as
-    its reader has started, and the reader must go with it."""
-    path = tmp_path / "slow.c3d"
-    frames, markers = 4000, 200
-    positions = np.random.default_rng(18).normal(size=(frames, markers, 3))
-    write_c3d(path, Trial(markers=Markers([f"m{i}" for i in range(markers)], np.arange(frames) / 100.0,
-                                          positions, 100.0)))
+    """A C3D that ezc3d needs seconds to read; the command is terminated as soon as its reader has started, and
+    the reader must go with it."""
+    path = slow_c3d(tmp_path / "slow.c3d")
     parent = subprocess.Popen([sys.executable, "-m", "engine.cli.main", "info", str(path)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    readers = []
-    while not readers and time.monotonic() < deadline and parent.poll() is None:
-        readers = [c for c in _children(parent.pid) if "_extract" in Path(f"/proc/{c}/cmdline").read_text()]
+    deadline = time.monotonic() + 60
+    found = []
+    while not found and time.monotonic() < deadline and parent.poll() is None:
+        found = readers(parent.pid)
         time.sleep(0.01)
-    assert readers, "the reader process was not seen"
+    assert found, "the reader process was not seen"
     parent.send_signal(signal.SIGTERM)
     assert parent.wait(10) == -signal.SIGTERM
     time.sleep(0.3)                     # the reader alone needs over two seconds for this file (without being
-    assert not _running(readers[0])     # killed with its parent it was still reading at this point)
+    assert not running(found[0])        # killed with its parent it was still reading at this point)
