@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine.cli.main import main
-from tests.processes import readers, running, slow_c3d
+from tests.processes import children, readers, running, slow_c3d
 
 GAIT = Path(__file__).parents[1] / "data" / "opensim" / "gait10dof18musc"
 PREVIOUS = {"ik.mot": "previous ik\n", "metrics.json": "{\"previous\": true}\n", "muscle_forces.sto": "old\n",
@@ -112,3 +112,27 @@ def test_sigterm_to_hybrid_info_leaves_no_reader_process(tmp_path):
     assert parent.wait(10) == -signal.SIGTERM
     time.sleep(0.3)                     # the reader alone needs over two seconds for this file (without being
     assert not running(found[0])        # killed with its parent it was still reading at this point)
+
+
+def _files(folder: Path) -> dict:
+    return {p: (p.stat().st_size, p.stat().st_mtime_ns) for p in folder.rglob("*") if p.is_file()}
+
+
+def test_make_demo_writes_into_the_working_folder_and_reports_a_killed_child(tmp_path):
+    """Without --out the demo goes to ./hybrid-demo, never into the installed package; the generation child
+    killed midway is reported (it used to exit 247 silently)."""
+    from engine.demo import demo_files
+    package = demo_files().model.parent
+    before = _files(package)
+    parent = subprocess.Popen([sys.executable, "-m", "engine.cli.main", "make-demo", "--no-analysis"],
+                              cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not (tmp_path / "hybrid-demo" / "demo").is_dir() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    generation = children(parent.pid)
+    assert (tmp_path / "hybrid-demo" / "demo").is_dir() and len(generation) == 1
+    os.kill(generation[0], signal.SIGKILL)
+    _, err = parent.communicate(timeout=60)
+    assert parent.returncode == 1
+    assert "the generation process was killed by signal SIGKILL" in err and str(tmp_path / "hybrid-demo") in err
+    assert _files(package) == before
