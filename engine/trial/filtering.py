@@ -20,10 +20,11 @@ from scipy.signal import butter, sosfiltfilt
 from ..errors import SettingsError
 
 
-LOWEST_CUTOFF = 1e-3
-"""The lowest cut-off accepted, as a fraction of the sampling rate: below it the filter's poles crowd 1 (its
-design loses its precision, then its stability) and the padding of each end (a period of the cut-off) grows
-without bound (a 1e-9 Hz cut-off would pad with 1e11 samples)."""
+LOWEST_CUTOFF = 1e-5
+"""The lowest cut-off accepted, as a fraction of the sampling rate. Lower, the Butterworth poles crowd the unit
+circle (an order-8 design keeps them 1.2e-5 inside it here; near 1e-9 they leave it and the design is singular)
+and the padding of each end (a period of the cut-off) grows without bound: a 1e-9 Hz cut-off would pad with
+1e11 samples."""
 ANALYSIS_HIGHEST_CUTOFF = 0.4
 """The highest cut-off an analysis accepts, as a fraction of the sampling rate (80% of the Nyquist frequency):
 a zero-lag filter closer to it hardly filters, and the motion's second derivative would amplify what is left."""

@@ -43,7 +43,7 @@ def contents(folder: Path) -> dict:
 
 @pytest.mark.parametrize("value,message", [("nan", "--filter must be a positive number of Hz"),
                                            ("-5", "--filter must be a positive number of Hz"),
-                                           ("1e-9", "the coordinates' cut-off must be a number of Hz from 0.06")])
+                                           ("1e-9", "the coordinates' cut-off must be a number of Hz from 0.0006")])
 def test_filter_values_out_of_range_are_clear_errors(tmp_path, capsys, value, message):
     assert main(arguments(tmp_path / "out", f"--filter={value}")) == 2
     assert message in capsys.readouterr().err
