@@ -159,8 +159,8 @@ def check_settings(model, trial, s: AnalysisSettings) -> None:
         check_cutoff(s.cutoff, rate, "the coordinates' cut-off", ANALYSIS_HIGHEST_CUTOFF)
     if s.loads_cutoff is not None:
         check_cutoff(s.loads_cutoff, rate, "the loads' cut-off", ANALYSIS_HIGHEST_CUTOFF)
-    if isinstance(s.order, bool) or not isinstance(s.order, (int, np.integer)) or not 1 <= s.order <= 8:
-        raise SettingsError(f"the filter order must be a whole number from 1 to 8, got {s.order!r}")
+    if isinstance(s.order, bool) or not isinstance(s.order, (int, np.integer)) or s.order < 1:
+        raise SettingsError(f"the filter order must be a positive whole number, got {s.order!r}")
     if s.edges not in ("odd", "extrapolate"):
         raise SettingsError(f"the filter's ends must be 'odd' or 'extrapolate', got {s.edges!r}")
     if s.max_gap is not None and not (np.isfinite(s.max_gap) and s.max_gap >= 0):

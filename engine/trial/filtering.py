@@ -36,9 +36,10 @@ def check_cutoff(cutoff, rate, what: str = "the cut-off", highest: float = 0.5) 
     if not (np.isfinite(rate) and rate > 0):
         raise SettingsError(f"the sampling rate must be positive, got {rate} Hz")
     lo, hi = LOWEST_CUTOFF * rate, highest * rate
-    if not (isinstance(cutoff, (int, float, np.number)) and np.isfinite(cutoff) and lo <= cutoff < hi):
+    number = isinstance(cutoff, (int, float, np.number)) and not isinstance(cutoff, bool)
+    if not (number and np.isfinite(cutoff) and lo <= cutoff < hi):
         raise SettingsError(f"{what} must be a number of Hz from {lo:g} up to (not including) {hi:g} Hz at a "
-                            f"sampling rate of {rate:g} Hz, got {cutoff!r}")
+                            f"sampling rate of {rate:g} Hz, got {f'{cutoff:g}' if number else repr(cutoff)}")
 
 
 def _design(rate, cutoff, order):

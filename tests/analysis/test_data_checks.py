@@ -122,3 +122,27 @@ def test_a_trial_without_frames_is_an_error(gait):
                                           positions=trial.markers.positions[:0]), plates=())
     with pytest.raises(DataError, match="no marker frames"):
         next(analysis_steps(model, empty, settings))
+
+
+def test_non_finite_results_are_flagged_and_metrics_stay_strict_json(clean, tmp_path):
+    """As with a body mass of 1e308: torques that overflow are written as NaN only with their rows listed in the
+    file's header and the notes, and metrics.json holds null, never a bare NaN."""
+    import json
+
+    from engine.analysis.outputs import write_outputs
+    tau = np.array(clean.classic.tau)
+    tau[[3, 7], 2] = np.nan
+    tau[9, 0] = np.inf
+    ik = replace(clean.ik, rms=np.full_like(clean.ik.rms, np.nan))
+    broken = replace(clean, classic=replace(clean.classic, tau=tau), ik=ik, notes=list(clean.notes))
+    write_outputs(broken, tmp_path)
+    table = read_storage(tmp_path / "id.sto")
+    assert table.header["nonfinite_rows"] == "3,7,9" and np.isnan(table.data[3, 2])
+    assert any(n.startswith("id.sto: 3 of 151 rows hold values that are not finite") for n in broken.notes)
+
+    def no_constants(name):
+        raise AssertionError(f"metrics.json holds {name}")
+
+    metrics = json.loads((tmp_path / "metrics.json").read_text(), parse_constant=no_constants)
+    assert metrics["ik"]["marker_rms_mean_m"] is None
+    assert "metrics.json: metrics.ik.marker_rms_mean_m is nan (not a finite number), written as null" in metrics["notes"]
