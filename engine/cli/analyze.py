@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from ..analysis.metrics import format_table
-from ..io.analysis_outputs import OUTPUT_NAMES, expected_bytes, write_outputs
+from ..io.analysis_outputs import OUTPUT_NAMES, expected_bytes, nan_statistic, write_outputs
 from ..analysis.pipeline import AnalysisSettings, analysis_steps
 from ..progress import run
 from ..demo import CUTOFF
@@ -167,7 +167,8 @@ def _analyse(args, model, trial, settings):
 def _print_summary(model, trial, result, truth) -> None:
     print(f"model '{model.name}', trial {Path(trial.source or '').name}: {result.ik.n_frames} frames "
           f"({result.ik.time[0]:.3f}-{result.ik.time[-1]:.3f} s)")
-    print(f"IK: marker RMS mean {1000 * np.nanmean(result.ik.rms):.2f} mm, max {1000 * np.nanmax(result.ik.max):.2f} "
+    print(f"IK: marker RMS mean {1000 * nan_statistic(np.nanmean, result.ik.rms):.2f} mm, "
+          f"max {1000 * nan_statistic(np.nanmax, result.ik.max):.2f} "
           f"mm; {result.ik.n_frames / max(result.ik.seconds, 1e-9):.0f} frames/s")
     for note in result.notes:
         print(f"note: {note}")

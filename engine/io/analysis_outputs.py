@@ -68,11 +68,19 @@ def marker_error_table(ik) -> Table:
                  time=ik.time, data=np.column_stack([total, ik.rms, ik.max]), in_degrees=False)
 
 
+def nan_statistic(statistic, values) -> float:
+    """``statistic`` (``np.nanmean``, ``np.nanmax`` ...) of ``values`` ignoring NaN; NaN, without numpy's warning,
+    when no value is a number (no frame fitted)."""
+    values = np.asarray(values, float)
+    return float(statistic(values)) if (~np.isnan(values)).any() else float("nan")
+
+
 def metrics_document(result) -> dict:
     """metrics.json: IK errors, timings, GRF validation per plate and axis (and more keys, never fewer)."""
     ik = result.ik
-    doc = {"ik": {"marker_rms_mean_m": float(np.nanmean(ik.rms)), "marker_rms_max_m": float(np.nanmax(ik.rms)),
-                  "marker_max_m": float(np.nanmax(ik.max)), "frames": int(ik.n_frames),
+    doc = {"ik": {"marker_rms_mean_m": nan_statistic(np.nanmean, ik.rms),
+                  "marker_rms_max_m": nan_statistic(np.nanmax, ik.rms),
+                  "marker_max_m": nan_statistic(np.nanmax, ik.max), "frames": int(ik.n_frames),
                   "seconds": float(ik.seconds), "converged_frames": int((ik.status == 1).sum())}}
     dynamics = result.dynamics
     doc["id"] = {"frames": int(len(result.motion.time)),
