@@ -23,7 +23,7 @@ import numpy as np
 
 from .. import algorithms as alg
 from ..errors import DataError, SettingsError
-from ..io._xml import parse_xml
+from ..bounded_xml import parse_bounded
 
 _TYPES = ("CoordinateActuator", "PointActuator", "TorqueActuator")
 _CLASS_DEFAULTS = {"optimal_force": "1", "min_control": "-infinity", "max_control": "infinity",
@@ -134,7 +134,7 @@ def read_actuators(path) -> ReserveActuators:
     not numbers with ``min_control <= max_control``.
     """
     path = Path(path)
-    root = parse_xml(path)
+    root = parse_bounded(path, DataError)
     force_set = root if root.tag == "ForceSet" else root.find(".//ForceSet")
     if force_set is None:
         raise DataError("no <ForceSet> element", element=f"<{root.tag}>", file=path)

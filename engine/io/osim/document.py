@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from ...errors import ModelError
-from .._xml import parse_bounded
+from ...bounded_xml import parse_bounded
 
 FIRST_SUPPORTED_VERSION = 40000   # OpenSim 4.0 documents
 
