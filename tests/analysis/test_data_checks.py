@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from engine.analysis.pipeline import AnalysisSettings, analysis_steps
-from engine.analysis.progress import run
+from engine.progress import run
 from engine.errors import DataError, SettingsError
 from engine.io.external_loads import load_external_loads
 from engine.io.open import open_model
@@ -129,7 +129,7 @@ def test_non_finite_results_are_flagged_and_metrics_stay_strict_json(clean, tmp_
     file's header and the notes, and metrics.json holds null, never a bare NaN."""
     import json
 
-    from engine.analysis.outputs import write_outputs
+    from engine.io.analysis_outputs import write_outputs
     tau = np.array(clean.classic.tau)
     tau[[3, 7], 2] = np.nan
     tau[9, 0] = np.inf
