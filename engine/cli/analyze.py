@@ -121,7 +121,8 @@ def _cutoff(value: float, option: str) -> float | None:
 
 def run_command(args) -> int:
     model, trial, settings = _settings(args)
-    with output_folder(args.out, OUTPUT_NAMES, reserve=expected_bytes(model, trial, settings.muscles)) as staging:
+    inputs = (args.model, args.trial, args.grf, args.external_loads, args.ik_setup, args.contacts, args.static)
+    with output_folder(args.out, OUTPUT_NAMES, expected_bytes(model, trial, settings.muscles), inputs) as staging:
         result, truth = _analyse(args, model, trial, settings)
         count = len(write_outputs(result, staging, truth=truth))
     _print_summary(model, trial, result, truth)

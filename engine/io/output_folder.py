@@ -25,10 +25,11 @@ MANIFEST = "manifest.json"
 
 
 @contextlib.contextmanager
-def output_folder(path, known=(), reserve: int = 0):
+def output_folder(path, known=(), reserve: int = 0, inputs=()):
     """Context manager yielding the staging folder (a Path) of the output folder ``path`` (see the module).
     ``reserve``: bytes that must fit on the disk (and under the process's file size limit) before the work
-    starts; they are allocated in the staging folder and released at once (where the system can allocate)."""
+    starts; they are allocated in the staging folder and released at once (where the system can allocate).
+    ``inputs``: files the run reads, never removed as an earlier run's (an edited ``contacts.yaml`` given back)."""
     path = Path(path)
     created = not path.exists()
     try:
@@ -47,7 +48,7 @@ def output_folder(path, known=(), reserve: int = 0):
                             f"{reserve / 2 ** 20:.1f} MB needed)", file=path) from None
         yield staging
         committing = True
-        _commit(path, staging, set(known))
+        _commit(path, staging, set(known), {Path(p).resolve() for p in inputs if p})
     except BaseException as exc:
         shutil.rmtree(staging, ignore_errors=True)
         if created:
@@ -75,7 +76,7 @@ def _reserve(staging: Path, size: int) -> None:
         reservation.unlink()
 
 
-def _commit(path: Path, staging: Path, known: set) -> None:
+def _commit(path: Path, staging: Path, known: set, inputs: set) -> None:
     names = sorted(p.name for p in staging.iterdir() if p.is_file())      # each fsynced by its atomic write
     previous = set(known)
     with contextlib.suppress(OSError, ValueError, TypeError, KeyError):
@@ -83,7 +84,7 @@ def _commit(path: Path, staging: Path, known: set) -> None:
     for name in names:
         os.replace(staging / name, path / name)
     for name in sorted(previous - set(names) - {MANIFEST}):
-        if Path(name).name == name and (path / name).is_file():
+        if Path(name).name == name and (path / name).is_file() and (path / name).resolve() not in inputs:
             (path / name).unlink()
     write_text(path / MANIFEST, json.dumps({"files": names}, indent=1) + "\n")
     fsync_folder(path)
