@@ -1,9 +1,24 @@
 """Python child processes that run this same engine: the running interpreter with ``-P`` (so that the working
-directory cannot stand in for one of its packages) and this process's import path."""
+directory cannot stand in for one of its packages) and this process's import path.
+
+A child is owned by its parent: on Linux it asks the kernel to kill it when its parent dies
+(:func:`die_with_parent`, called first thing in the child: ``prctl(PR_SET_PDEATHSIG, SIGKILL)``, so a SIGTERM or
+SIGKILL to ``hybrid info`` leaves no reader running), and :func:`run_child` kills it on a timeout, on a
+cancel request and on any exception in the parent (Ctrl+C included) before returning.
+"""
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
+import time
+
+PARENT_VARIABLE = "HYBRIDLAB_PARENT_PID"
+"""The environment variable through which a child learns the process id of the parent it dies with."""
+
+
+class Cancelled(Exception):
+    """The user cancelled the work a child process was doing (the child is killed)."""
 
 
 def python_command(*args: str) -> list[str]:
@@ -12,6 +27,53 @@ def python_command(*args: str) -> list[str]:
 
 
 def child_environment(extra: dict | None = None) -> dict:
-    """This process's environment with its import path as ``PYTHONPATH``, and the variables in ``extra``."""
+    """This process's environment with its import path as ``PYTHONPATH``, its process id as the parent to die
+    with (:func:`die_with_parent`), and the variables in ``extra``."""
     path = os.pathsep.join(p for p in sys.path if isinstance(p, str) and p)
-    return {**os.environ, "PYTHONPATH": path, **(extra or {})}
+    return {**os.environ, "PYTHONPATH": path, PARENT_VARIABLE: str(os.getpid()), **(extra or {})}
+
+
+def die_with_parent() -> None:
+    """In a child started with :func:`child_environment`: be killed (SIGKILL) when the parent dies, or exit now if
+    it already has. Linux only (elsewhere nothing). Self-contained: the C3D reader runs its source as is."""
+    import os
+    import sys
+    parent = os.environ.get("HYBRIDLAB_PARENT_PID")
+    if not parent or not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    import signal
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)        # PR_SET_PDEATHSIG
+    if os.getppid() != int(parent):                     # the parent died before the request
+        os._exit(1)
+
+
+def run_child(command: list[str], *, env: dict, timeout: float | None = None, cancel=None,
+              capture: bool = True) -> subprocess.CompletedProcess:
+    """Run ``command`` to its end and return its CompletedProcess (stdout and stderr as bytes when ``capture``).
+
+    ``timeout`` s: the child is killed and ``subprocess.TimeoutExpired`` raised; ``cancel`` (a
+    ``threading.Event``, polled every 0.1 s): the child is killed and :class:`Cancelled` raised. Any exception
+    in the parent while waiting kills the child too."""
+    pipe = subprocess.PIPE if capture else None
+    proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=pipe, stderr=pipe, env=env,
+                            creationflags=getattr(subprocess, "CREATE_NO_WINDOW", 0))
+    deadline = None if timeout is None else time.monotonic() + timeout
+    try:
+        while True:
+            wait = 0.1 if cancel is not None else None
+            if deadline is not None:
+                wait = max(0.0, min(deadline - time.monotonic(), wait if wait is not None else float("inf")))
+            try:
+                out, err = proc.communicate(timeout=wait)
+                return subprocess.CompletedProcess(command, proc.returncode, out, err)
+            except subprocess.TimeoutExpired:
+                if cancel is not None and cancel.is_set():
+                    raise Cancelled() from None
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise subprocess.TimeoutExpired(command, timeout) from None
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            proc.communicate()

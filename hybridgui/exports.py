@@ -12,10 +12,11 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QObject, Q
 from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPainter, QPdfWriter
 from PySide6.QtSvg import QSvgGenerator
 
-from engine.io.analysis_outputs import write_outputs
+from engine.io.analysis_outputs import OUTPUT_NAMES, write_outputs
 from engine.io.series_csv import write_series_csv
 from engine.errors import DataError, SettingsError
 from engine.io.atomic import atomic_path, write_bytes
+from engine.io.output_folder import output_folder
 
 FIGURE_SUFFIXES = (".png", ".svg", ".pdf")
 
@@ -26,8 +27,11 @@ def export_csv(path, series) -> None:
 
 
 def export_opensim(folder, result) -> list:
-    """The files ``hybrid analyze`` writes (ik.mot, id.sto, grf_*.mot, metrics.json ...)."""
-    return write_outputs(result, folder)
+    """The files ``hybrid analyze`` writes (ik.mot, id.sto, grf_*.mot, metrics.json ...), into ``folder`` as a unit
+    (``engine.io.output_folder``: an earlier export's files this one does not write are removed)."""
+    with output_folder(folder, OUTPUT_NAMES) as staging:
+        written = write_outputs(result, staging)
+    return [Path(folder) / path.name for path in written]
 
 
 def png_bytes(image: QImage) -> bytes:

@@ -14,6 +14,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QVBoxLayout, QWidget
 
 from engine.analysis.gait_phases import side_of, stance_phases
+from engine.child_process import Cancelled
 from engine.errors import HybridLabError
 from engine.io.open import open_model
 from engine.io.open_trial import open_trial
@@ -22,6 +23,7 @@ from engine.trial.summary import describe_trial
 
 from . import menus
 from .amputation_editor import AmputationEditor
+from .background import call_with_cancel
 from .curves.view import CurvesView
 from .document import Document
 from .error_dialog import error_text, show_error
@@ -194,9 +196,20 @@ class MainWindow(QMainWindow):
         self.document.set_inputs(model=model, model_path=str(path))
         self.add_recent(path)
 
+    def c3d_timeout(self) -> float | None:
+        """Seconds allowed to read a C3D file (File > Preferences); None for the reader's default."""
+        value = float(self.store.value("c3d_timeout", 0.0) or 0.0)
+        return value if value > 0 else None
+
     def open_trial_file(self, path, grf=None, external_loads=None) -> None:
+        """Read a trial off the GUI thread (a progress dialog offers Cancel) and show it."""
         self._check_idle(path)
-        trial = open_trial(path, grf=grf, external_loads=external_loads)
+        try:
+            trial = call_with_cancel(self, f"Reading {Path(path).name}...", open_trial, path, grf=grf,
+                                     external_loads=external_loads, c3d_timeout=self.c3d_timeout())
+        except Cancelled:
+            self.statusBar().showMessage(f"Reading {Path(path).name} cancelled.", 8000)
+            return
         if external_loads is not None:
             from engine.io.external_loads import load_external_loads
             settings = self.settings_panel.settings()

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressDialog
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QProgressDialog
 
 from engine import __version__
 from engine.analysis.series import result_series
@@ -61,6 +61,7 @@ def build(window) -> None:
     _action(window, export, "Window screenshot...", lambda: _save_image(window, "window", None))
     _action(window, export, "Video of the playback...", lambda: export_video_dialog(window))
     file.addSeparator()
+    _action(window, file, "&Preferences...", lambda: preferences_dialog(window))
     _action(window, file, "&Quit", window.close, "Ctrl+Q")
 
     analysis = bar.addMenu("&Analysis")
@@ -133,6 +134,14 @@ def fill_recent(window) -> None:
 
 
 # ---------------------------------------------------------------- dialogs
+def preferences_dialog(window) -> None:
+    """The C3D read timeout (s; 0 for the reader's default, 60 s plus 2 s per MB), kept in the user's settings."""
+    value, ok = QInputDialog.getDouble(window, "Preferences", "C3D read timeout, s (0: 60 s + 2 s per MB):",
+                                       float(window.c3d_timeout() or 0.0), 0.0, 86400.0, 0)
+    if ok:
+        window.store.setValue("c3d_timeout", value)
+
+
 def _open(window, title: str, kinds: str) -> None:
     path, _ = QFileDialog.getOpenFileName(window, title, "", kinds)
     if path:

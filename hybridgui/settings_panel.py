@@ -114,7 +114,7 @@ class SettingsPanel(QScrollArea):
         motion = QGroupBox("Filters")
         form = QFormLayout(motion)
         self.cutoff = NumberBox(0.0, LARGEST, 0.5, " Hz", "the coordinates' zero-lag Butterworth low-pass cut-off, "
-                                "below half the sampling rate (checked when the analysis runs); 0: no filter")
+                                "below 0.4 of the marker rate (checked when the analysis runs); 0: no filter")
         self.cutoff.setSpecialValueText("none")
         self.loads_cutoff = NumberBox(0.0, LARGEST, 0.5, " Hz", "low-pass of the estimated torques and forces after "
                                       "inverse dynamics, which is nonlinear in the coordinates: their filter alone "

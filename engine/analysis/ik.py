@@ -47,6 +47,8 @@ class IKSettings:
     tolerance : convergence on the step size (rad, m, strain units).
     max_iterations : per frame.
     chunk : frames per kernel call (granularity of progress and cancel).
+    notes : what building these settings left out (tasks of an OpenSim setup naming what the model does not have);
+        the analysis repeats them in its notes.
     """
 
     marker_weights: dict = field(default_factory=dict)
@@ -58,6 +60,7 @@ class IKSettings:
     tolerance: float = 1e-9
     max_iterations: int = 200
     chunk: int = 50
+    notes: tuple = ()
 
 
 @dataclass

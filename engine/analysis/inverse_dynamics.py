@@ -32,7 +32,7 @@ import numpy as np
 from scipy.spatial import Delaunay, QhullError
 
 from .. import algorithms as alg
-from ..errors import SettingsError
+from ..errors import DataError, SettingsError
 from ..model.joints import FreeJoint
 from ..spatial import quat_to_matrix, tangent_basis
 from ..trial.intervals import intervals_where, runs
@@ -63,7 +63,8 @@ class IDResult:
 
 
 def plate_samples(plate, time):
-    """Force (T, 3), moment about the origin (T, 3) and the loaded flag of a plate at ``time``."""
+    """Force (T, 3), moment about the origin (T, 3) and the loaded flag of a plate at ``time``; zero load outside
+    the plate's samples (what a plot shows there: the inverse dynamics first checks with :func:`check_covers`)."""
     force = np.column_stack([np.interp(time, plate.time, plate.force[:, i], left=0.0, right=0.0) for i in range(3)])
     moment = np.column_stack([np.interp(time, plate.time, plate.moment[:, i], left=0.0, right=0.0)
                               for i in range(3)])
@@ -73,6 +74,15 @@ def plate_samples(plate, time):
     loaded = normal >= plate.threshold
     cop[~loaded] = np.nan
     return force, moment, cop, loaded
+
+
+def check_covers(plate, time) -> None:
+    """DataError unless the plate's samples cover ``time`` (s) to within half a sample: a load the plate did not
+    record is not zero (``engine.trial.coverage.covered_range`` cuts an analysis to what the plates cover)."""
+    span = plate.time[[0, -1]] if plate.n_samples else np.array([np.inf, -np.inf])
+    if len(time) and (time[0] < span[0] - 0.5 / plate.rate or time[-1] > span[1] + 0.5 / plate.rate):
+        raise DataError(f"the plate's loads cover {span[0]:.4f}-{span[1]:.4f} s, not the motion's "
+                        f"{time[0]:.4f}-{time[-1]:.4f} s", element=f"force plate {plate.name}")
 
 
 def _root_residual(model, Q, tau):
@@ -111,6 +121,8 @@ def classic_inverse_dynamics(model, motion, plates, bodies=None, unmeasured: QPS
     measured = np.zeros((T, len(groups)), bool)      # candidates whose group a plate measures
     positions = alg.frame_positions_batch(model, data, motion.q, [c.name for c in model.contacts]) \
         if len(contact_nodes) else None
+    for plate in plates:
+        check_covers(plate, motion.time)
     for plate, body in zip(plates, bodies):
         force, moment, cop, loaded = plate_samples(plate, motion.time)
         assigned = np.zeros_like(measured)      # candidates of the groups this plate's load is applied to

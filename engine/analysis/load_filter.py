@@ -23,23 +23,16 @@ import numpy as np
 
 from .. import algorithms as alg
 from ..errors import SettingsError
-from ..trial.filtering import lowpass
+from ..trial.filtering import check_cutoff, lowpass
 from .inverse_dynamics import IDResult
 from .qp_id import QPResult, group_resultants
-
-
-def check_loads_cutoff(cutoff: float, rate: float) -> None:
-    """Raise SettingsError unless ``cutoff`` (Hz) lies between 0 and half the frame ``rate`` (Hz)."""
-    if not (np.isfinite(cutoff) and 0.0 < cutoff < rate / 2):
-        raise SettingsError(f"the loads cut-off must lie between 0 and half the frame rate ({rate / 2:g} Hz), "
-                            f"got {cutoff} Hz")
 
 
 def _filtered(time, data, cutoff: float, order: int, edges: str):
     step = (time[-1] - time[0]) / (len(time) - 1)
     if np.abs(time - (time[0] + step * np.arange(len(time)))).max() > 0.05 * step:
         raise SettingsError("the frames are not uniformly spaced in time: the loads cannot be filtered")
-    check_loads_cutoff(cutoff, 1.0 / step)
+    check_cutoff(cutoff, 1.0 / step, "the loads' cut-off")
     out, short = lowpass(data, 1.0 / step, cutoff, order, edges)
     if short:
         spans = ", ".join(f"frames {a}-{b - 1}" for a, b in short)

@@ -23,16 +23,18 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..errors import ModelError, SettingsError
+from ..errors import DataError, ModelError, SettingsError
 from ..trial.axes import to_model_axes
-from ..trial.filtering import lowpass_plates
+from ..trial.coverage import covered_range
+from ..trial.filtering import ANALYSIS_HIGHEST_CUTOFF, check_cutoff, lowpass_plates
 from ..trial.gaps import fill_gaps
+from ..trial.outliers import remove_outliers
 from .contact_model import generated_contacts, static_calibration
 from .derivatives import Motion, motion_from_coordinates
 from .ik import IKResult, IKSettings, inverse_kinematics
 from .inverse_dynamics import IDResult, classic_inverse_dynamics
+from .load_filter import lowpass_classic, lowpass_qp, pulling_note
 from .marker_rigidity import nonrigid_markers
-from .load_filter import check_loads_cutoff, lowpass_classic, lowpass_qp, pulling_note
 from .metrics import PlateMetric, grf_metrics
 from ..progress import Progress
 from .qp_id import QPResult, QPSettings, qp_inverse_dynamics
@@ -148,13 +150,54 @@ def _leave_out_nonrigid(model, markers, ik_settings):
             [f"{f.describe(markers.time)}: left out of inverse kinematics" for f in findings])
 
 
+def check_settings(model, trial, s: AnalysisSettings) -> None:
+    """SettingsError naming every setting of ``s`` that cannot be applied to ``model`` and ``trial``: cut-offs
+    (finite, from ``LOWEST_CUTOFF`` to ``ANALYSIS_HIGHEST_CUTOFF`` of the marker rate), the filter's order and
+    ends, the longest gap filled, and plates assigned to bodies the trial or model does not have."""
+    rate = trial.markers.rate
+    if s.cutoff is not None:
+        check_cutoff(s.cutoff, rate, "the coordinates' cut-off", ANALYSIS_HIGHEST_CUTOFF)
+    if s.loads_cutoff is not None:
+        check_cutoff(s.loads_cutoff, rate, "the loads' cut-off", ANALYSIS_HIGHEST_CUTOFF)
+    if isinstance(s.order, bool) or not isinstance(s.order, (int, np.integer)) or s.order < 1:
+        raise SettingsError(f"the filter order must be a positive whole number, got {s.order!r}")
+    if s.edges not in ("odd", "extrapolate"):
+        raise SettingsError(f"the filter's ends must be 'odd' or 'extrapolate', got {s.edges!r}")
+    if s.max_gap is not None and not (np.isfinite(s.max_gap) and s.max_gap >= 0):
+        raise SettingsError(f"the longest gap to fill must be a non-negative number of seconds, got {s.max_gap!r}")
+    names = {p.name for p in trial.plates}
+    problems = [f"plate {plate!r} (the trial has {', '.join(sorted(names)) or 'no plates'})"
+                for plate in s.plate_bodies if plate not in names]
+    problems += [f"plate {plate!r} applied to {body!r} (no such body, frame or contact point in the model)"
+                 for plate, body in s.plate_bodies.items() if body is not None and not _attached(model, body)]
+    if problems:
+        raise SettingsError("the plates' bodies name what does not exist: " + "; ".join(problems))
+
+
+def _attached(model, name: str) -> bool:
+    """Whether ``name`` is a body, frame, rod tip, marker or contact point of ``model``."""
+    tree = model.tree
+    return any(name in table for table in (tree.body_frame, tree.frame_index, tree.marker_frame, tree.contact_frame))
+
+
 def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
     """Generator step of the whole analysis of ``trial`` with ``model``."""
     s = settings or AnalysisSettings()
-    notes: list = []
+    if not trial.markers.n_frames:
+        raise DataError("the trial has no marker frames: nothing to analyse", file=trial.source)
+    check_settings(model, trial, s)
+    notes: list = list(s.ik.notes)
     seconds: dict = {}
-    if s.loads_cutoff is not None:
-        check_loads_cutoff(s.loads_cutoff, trial.markers.rate)
+    trial, outliers = remove_outliers(trial)
+    notes += outliers.notes()
+    emg = []
+    if s.muscles:
+        from ..muscles.pipeline import emg_mapping
+        emg = list(emg_mapping(model, trial, s.muscle_settings))
+    start, end, cut = covered_range(trial, s.ik.start, s.ik.end, emg)
+    if cut:
+        notes += cut
+        s = replace(s, ik=replace(s.ik, start=start, end=end))
     if trial.frame != "model":
         trial = to_model_axes(trial, s.axes)
     if s.max_gap:
@@ -191,9 +234,6 @@ def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
     classic = None
     if plates:
         yield Progress("inverse dynamics", 0.55, "measured loads")
-        unknown = [name for name in s.plate_bodies if name not in {p.name for p in trial.plates}]
-        if unknown:
-            raise SettingsError(f"bodies are given for plates {unknown}, which the trial does not have")
         unmeasured = qp_settings if s.estimate_unmeasured and model.contacts else None
         classic = classic_inverse_dynamics(model, motion, plates, [s.plate_bodies.get(p.name) for p in plates],
                                            unmeasured)

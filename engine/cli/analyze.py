@@ -8,11 +8,13 @@ from pathlib import Path
 import numpy as np
 
 from ..analysis.metrics import format_table
-from ..io.analysis_outputs import write_outputs
+from ..io.analysis_outputs import OUTPUT_NAMES, expected_bytes, nan_statistic, write_outputs
 from ..analysis.pipeline import AnalysisSettings, analysis_steps
 from ..progress import run
 from ..demo import CUTOFF
 from ..errors import SettingsError
+from ..io.output_folder import output_folder
+from . import c3d_timeout
 
 
 def add_parser(sub) -> None:
@@ -61,6 +63,7 @@ def add_parser(sub) -> None:
                         "channels named as the model's muscles)")
     p.add_argument("--out", default="hybrid-results", help="output folder (default: hybrid-results)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    c3d_timeout.add_option(p)
     p.set_defaults(run=run_command)
 
 
@@ -103,13 +106,14 @@ def _inputs(args):
         model = load_contacts(args.contacts, model)
     channels = _names(args.emg_channels)
     trial = open_trial(args.trial, grf=args.grf, external_loads=args.external_loads,
-                       emg_channels=None if args.emg else channels)
+                       emg_channels=None if args.emg else channels,
+                       c3d_timeout=args.c3d_timeout)
     if args.emg:
         from ..io.emg_files import read_emg_file, trial_with_emg
         trial = trial_with_emg(trial, read_emg_file(args.emg, channels))
     settings = AnalysisSettings(axes=args.axes)
     if args.static:
-        settings.static_trial = open_trial(args.static)
+        settings.static_trial = open_trial(args.static, c3d_timeout=args.c3d_timeout)
     if args.emg_muscles:
         from ..muscles.pipeline import MusclePipelineSettings
         settings.muscle_settings = MusclePipelineSettings(emg_muscles=_mapping(args.emg_muscles))
@@ -134,20 +138,49 @@ def _mapping(text) -> dict:
     return {a.strip(): b.strip() for a, b in pairs}
 
 
+def _cutoff(value: float, option: str) -> float | None:
+    """A cut-off option's value: None for 0 (no filter); SettingsError unless finite and positive (the
+    analysis then checks it against the trial's rate)."""
+    if value == 0:
+        return None
+    if not (np.isfinite(value) and value > 0):
+        raise SettingsError(f"{option} must be a positive number of Hz, or 0 for no filter; got {value}")
+    return value
+
+
 def run_command(args) -> int:
+    model, trial, settings = _settings(args)
+    inputs = (args.model, args.trial, args.grf, args.external_loads, args.ik_setup, args.contacts, args.static)
+    with output_folder(args.out, OUTPUT_NAMES, expected_bytes(model, trial, settings.muscles), inputs) as staging:
+        result, truth = _analyse(args, model, trial, settings)
+        count = len(write_outputs(result, staging, truth=truth))
+    _print_summary(model, trial, result, truth)
+    print(f"wrote {count} files to {Path(args.out).resolve()}")
+    return 0
+
+
+def _settings(args):
+    """The model, trial and analysis settings the command line gives."""
+    cutoff, loads_cutoff = (None if v is None else _cutoff(v, o) for v, o in ((args.filter, "--filter"),
+                                                                             (args.filter_loads, "--filter-loads")))
     model, trial, settings = _inputs(args)
     if args.start is not None:
         settings.ik.start = args.start
     if args.end is not None:
         settings.ik.end = args.end
     if args.filter is not None:
-        settings.cutoff = args.filter if args.filter > 0 else None
+        settings.cutoff = cutoff
     if args.filter_loads is not None:
-        settings.loads_cutoff = args.filter_loads if args.filter_loads > 0 else None
+        settings.loads_cutoff = loads_cutoff
     settings.estimate_grf = settings.estimate_grf or args.estimate_grf
     if args.measured_loads_only:
         settings.estimate_unmeasured = False
     settings.muscles = settings.muscles or args.muscles
+    return model, trial, settings
+
+
+def _analyse(args, model, trial, settings):
+    """Run the analysis (and the demo's comparison with its truth)."""
     bar = _Bar(not args.quiet)
     try:
         result = run(analysis_steps(model, trial, settings), bar)
@@ -158,10 +191,14 @@ def run_command(args) -> int:
         from ..demo import demo_truth
         from ..demo.truth import truth_metrics
         truth = truth_metrics(result, demo_truth(), settings.forward)
-    files = write_outputs(result, args.out, truth=truth)
+    return result, truth
+
+
+def _print_summary(model, trial, result, truth) -> None:
     print(f"model '{model.name}', trial {Path(trial.source or '').name}: {result.ik.n_frames} frames "
           f"({result.ik.time[0]:.3f}-{result.ik.time[-1]:.3f} s)")
-    print(f"IK: marker RMS mean {1000 * np.nanmean(result.ik.rms):.2f} mm, max {1000 * np.nanmax(result.ik.max):.2f} "
+    print(f"IK: marker RMS mean {1000 * nan_statistic(np.nanmean, result.ik.rms):.2f} mm, "
+          f"max {1000 * nan_statistic(np.nanmax, result.ik.max):.2f} "
           f"mm; {result.ik.n_frames / max(result.ik.seconds, 1e-9):.0f} frames/s")
     for note in result.notes:
         print(f"note: {note}")
@@ -182,8 +219,6 @@ def run_command(args) -> int:
             g, a = truth["grf_rrmse_pct"], truth["grf_rrmse_pct"]["all_groups"]
             print(f"  GRF estimate rRMSE vertical {g['vertical']:.1f}%, AP {g['ap']:.1f}%, ML {g['ml']:.1f}%; "
                   f"summed over the limbs vertical {a['vertical']:.1f}%, AP {a['ap']:.1f}%, ML {a['ml']:.1f}%")
-    print(f"wrote {len(files)} files to {Path(args.out).resolve()}")
-    return 0
 
 
 def _worst(truth: dict, key: str) -> str:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..io.open import is_model_file, open_model
 from ..model.summary import describe_model
+from . import c3d_timeout
 
 
 def add_parser(sub) -> None:
@@ -10,6 +11,7 @@ def add_parser(sub) -> None:
                        description="Summarise a model (bodies, DoF, rods, markers, muscles, import warnings) "
                                    "or a trial (duration, rates, marker gaps, plates, EMG, axes).")
     p.add_argument("file", help="model or trial file")
+    c3d_timeout.add_option(p)
     p.set_defaults(run=run)
 
 
@@ -19,5 +21,5 @@ def run(args) -> int:
         return 0
     from ..io.open_trial import open_trial
     from ..trial.summary import describe_trial
-    print(describe_trial(open_trial(args.file)))
+    print(describe_trial(open_trial(args.file, c3d_timeout=args.c3d_timeout)))
     return 0

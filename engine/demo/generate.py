@@ -54,8 +54,9 @@ def files_in(folder) -> DemoFiles:
                      folder / "demo" / "results.hlr")
 
 
-def make_demo(folder=None, analyse: bool = True):
-    """Generator step: write the demo files under ``folder`` (default: the installed resources)."""
+def make_demo(folder, analyse: bool = True):
+    """Generator step: write the demo files under ``folder`` (``demo_files()``'s folder to regenerate the shipped
+    ones)."""
     files = files_in(folder)
     files.trial.parent.mkdir(parents=True, exist_ok=True)
     yield Progress("model", 0.0, "building the default athlete")

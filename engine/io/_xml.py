@@ -1,25 +1,17 @@
-"""Small helpers for reading OpenSim's XML setup documents; problems become DataError naming file and element."""
+"""Small helpers for reading XML documents (OpenSim's models and setups, parsed within the bounds of
+``engine.bounded_xml``); problems become the caller's error type naming file and element.
+"""
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
+from ..bounded_xml import parse_bounded
 from ..errors import DataError
 
 
 def parse_xml(path) -> ET.Element:
-    """The root element of an XML file; syntax errors become DataError naming line and column."""
-    path = Path(path)
-    try:
-        return ET.parse(path).getroot()
-    except ET.ParseError as exc:
-        line, column = exc.position
-        raise DataError(f"malformed XML ({exc.msg})",
-                        element=f"line {line}, column {column + 1}", file=path) from None
-    except OSError as exc:
-        raise DataError(f"cannot read the file ({exc.strerror or exc})", file=path) from None
-    except (LookupError, ValueError) as exc:   # an unknown or unusable encoding in the XML declaration
-        raise DataError(f"malformed XML ({exc})", element="line 1", file=path) from None
+    """The root element of an XML file (:func:`parse_bounded`); problems become DataError."""
+    return parse_bounded(path, DataError)
 
 
 def text_of(element, tag: str, path, default: str | None = None) -> str:

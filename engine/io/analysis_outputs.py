@@ -9,10 +9,15 @@ QP's estimate; when both ran, ``id_estimated.sto`` holds the QP's from the motio
 dynamics with the measured loads estimated where no plate measured a contact group, if any) and
 ``metrics.json``. Every file is
 written atomically.
+
+Nothing non-finite is written silently: a row of a table with a NaN or infinite value (a frame that could not be
+solved) keeps its values, is listed in the file's header (``nonfinite_rows=``, 0-based) and in the notes;
+metrics.json is strict JSON, a non-finite number written as ``null`` and named in the notes.
 """
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -63,11 +68,19 @@ def marker_error_table(ik) -> Table:
                  time=ik.time, data=np.column_stack([total, ik.rms, ik.max]), in_degrees=False)
 
 
+def nan_statistic(statistic, values) -> float:
+    """``statistic`` (``np.nanmean``, ``np.nanmax`` ...) of ``values`` ignoring NaN; NaN, without numpy's warning,
+    when no value is a number (no frame fitted)."""
+    values = np.asarray(values, float)
+    return float(statistic(values)) if (~np.isnan(values)).any() else float("nan")
+
+
 def metrics_document(result) -> dict:
     """metrics.json: IK errors, timings, GRF validation per plate and axis (and more keys, never fewer)."""
     ik = result.ik
-    doc = {"ik": {"marker_rms_mean_m": float(np.nanmean(ik.rms)), "marker_rms_max_m": float(np.nanmax(ik.rms)),
-                  "marker_max_m": float(np.nanmax(ik.max)), "frames": int(ik.n_frames),
+    doc = {"ik": {"marker_rms_mean_m": nan_statistic(np.nanmean, ik.rms),
+                  "marker_rms_max_m": nan_statistic(np.nanmax, ik.rms),
+                  "marker_max_m": nan_statistic(np.nanmax, ik.max), "frames": int(ik.n_frames),
                   "seconds": float(ik.seconds), "converged_frames": int((ik.status == 1).sum())}}
     dynamics = result.dynamics
     doc["id"] = {"frames": int(len(result.motion.time)),
@@ -83,17 +96,61 @@ def metrics_document(result) -> dict:
     return doc
 
 
+OUTPUT_NAMES = ("ik.mot", "ik_marker_errors.sto", "id.sto", "id_estimated.sto", "grf_estimated.mot",
+                "grf_measured.mot", "grf_off_plates.mot", "muscle_forces.sto", "activations.sto", "emg_comparison.csv",
+                "metrics.json")
+"""Every file :func:`write_outputs` may write (``engine.io.output_folder`` removes those an earlier run left)."""
+
+
+def expected_bytes(model, trial, muscles: bool) -> int:
+    """An upper estimate of the bytes :func:`write_outputs` writes for ``trial`` (every frame analysed) with
+    ``model`` (all tables at 25 bytes a value; the measured plates at their own rate), which
+    ``engine.io.output_folder`` reserves before the analysis runs."""
+    frames = trial.markers.n_frames
+    groups = len({c.group for c in model.contacts})
+    columns = (model.nq + 7) + 4 + 3 * (model.nv + 1) + 2 * 9 * groups + 2 * (len(model.muscles) + 1) * muscles
+    samples = sum(10 * p.n_samples for p in trial.plates)
+    return 25 * (frames * columns + samples) + 2 ** 16
+
+
+def _flag_nonfinite(name: str, table: Table, notes: list) -> Table:
+    """``table`` with the rows holding a NaN or infinite value listed in its header, and a note saying so."""
+    bad = np.flatnonzero(~(np.isfinite(table.data).all(axis=1) & np.isfinite(table.time)))
+    if not bad.size:
+        return table
+    times = ", ".join(f"{t:.4f}" for t in table.time[bad[:10]]) + (" ..." if bad.size > 10 else "")
+    notes.append(f"{name}: {bad.size} of {len(table.time)} rows hold values that are not finite numbers (frames "
+                 f"that could not be solved, written as NaN; times {times} s; rows listed in its header)")
+    header = dict(table.header)
+    header["nonfinite_rows"] = ",".join(str(i) for i in bad)
+    return replace(table, header=header)
+
+
+def strict_json(value, where: str, notes: list):
+    """``value`` (dicts, lists, numbers, text) with every non-finite float replaced by None and named in
+    ``notes``, so that ``json.dumps(..., allow_nan=False)`` accepts it."""
+    if isinstance(value, dict):
+        return {k: strict_json(v, f"{where}.{k}", notes) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [strict_json(v, f"{where}[{i}]", notes) for i, v in enumerate(value)]
+    if isinstance(value, float) and not np.isfinite(value):
+        notes.append(f"metrics.json: {where} is {value} (not a finite number), written as null")
+        return None
+    return value
+
+
 def write_outputs(result, folder, truth: dict | None = None) -> list[Path]:
     """Write every output file of ``result`` into ``folder`` (created if needed); returns the paths.
     ``truth`` (a trial with a known ground truth, e.g. the demo's ``engine.demo.truth.truth_metrics``)
-    goes into metrics.json under ``"truth"``."""
+    goes into metrics.json under ``"truth"``. What the files could not hold as numbers is appended to
+    ``result.notes`` (and so to metrics.json's notes)."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     model, ik = result.model, result.ik
     written = []
 
     def put(name, table):
-        write_storage(folder / name, table)
+        write_storage(folder / name, _flag_nonfinite(name, table, result.notes))
         written.append(folder / name)
 
     put("ik.mot", coordinate_table(model, ik.time, ik.q))
@@ -124,6 +181,10 @@ def write_outputs(result, folder, truth: dict | None = None) -> list[Path]:
     document = metrics_document(result)
     if truth is not None:
         document["truth"] = truth
-    write_text(folder / "metrics.json", json.dumps(document, indent=2) + "\n")
+    notes: list = []
+    document = strict_json(document, "metrics", notes)
+    result.notes += notes
+    document["notes"] += notes
+    write_text(folder / "metrics.json", json.dumps(document, indent=2, allow_nan=False) + "\n")
     written.append(folder / "metrics.json")
     return written

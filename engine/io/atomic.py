@@ -1,6 +1,7 @@
-"""Atomic file writes: write to a temporary file beside the target, then rename.
+"""Atomic file writes: write to a temporary file beside the target, fsync it, rename it, fsync the folder.
 
-A failed or interrupted write leaves the previous file untouched.
+A failed or interrupted write leaves the previous file untouched; after a write returns, the file survives a
+power cut (the folder's entry is on disk too).
 """
 from __future__ import annotations
 
@@ -23,6 +24,18 @@ def _read_umask() -> int:
 _NEW_FILE_MODE = 0o666 & ~_read_umask()
 
 
+def fsync_folder(folder) -> None:
+    """Flush a folder's entries (a rename into it) to disk; nothing where folders cannot be opened (Windows)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def _finish(tmp, path: Path) -> None:
     try:
         mode = path.stat().st_mode & 0o777
@@ -30,6 +43,7 @@ def _finish(tmp, path: Path) -> None:
         mode = _NEW_FILE_MODE
     os.chmod(tmp, mode)
     os.replace(tmp, path)
+    fsync_folder(path.parent if str(path.parent) else ".")
 
 
 @contextlib.contextmanager

@@ -54,7 +54,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..child_process import child_environment, python_command
+from ..child_process import child_environment, die_with_parent, python_command, run_child
 from ..errors import DataError, SettingsError
 from ..trial.axes import detect_length_unit, implausible_unit, length_scale
 from ..trial.emg_names import is_emg_name
@@ -127,7 +127,8 @@ def _extract(path: str, memory_limit: int) -> None:
 
 @functools.lru_cache(maxsize=None)
 def _worker_code() -> str:
-    return f"import sys\n{inspect.getsource(_extract)}\n_extract(sys.argv[1], int(sys.argv[2]))\n"
+    return (f"import sys\n{inspect.getsource(die_with_parent)}\ndie_with_parent()\n"
+            f"{inspect.getsource(_extract)}\n_extract(sys.argv[1], int(sys.argv[2]))\n")
 
 
 def _ezc3d_problem(message: str) -> str:
@@ -138,16 +139,16 @@ def _ezc3d_problem(message: str) -> str:
     return f"ezc3d, the C3D library HybridLab uses, cannot read the file ({message})"
 
 
-def _run_ezc3d(path: Path, timeout: float, memory_limit: int) -> dict:
-    """Parse ``path`` with ezc3d in a child process; every failure becomes a DataError."""
+def _run_ezc3d(path: Path, timeout: float, memory_limit: int, cancel=None) -> dict:
+    """Parse ``path`` with ezc3d in a child process (killed with this one, on a timeout or when ``cancel``, a
+    ``threading.Event``, is set: :func:`~engine.child_process.run_child`); every failure becomes a DataError."""
     command = python_command("-c", _worker_code(), str(path), str(int(memory_limit)))
     try:
-        proc = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout,
-                              env=child_environment(),
-                              creationflags=getattr(subprocess, "CREATE_NO_WINDOW", 0))
+        proc = run_child(command, env=child_environment(), timeout=timeout, cancel=cancel)
     except subprocess.TimeoutExpired:
         raise DataError(f"ezc3d did not finish reading the file within {timeout:g} s; the file is probably "
-                        "corrupt (pass a larger timeout for a very large file)", file=path) from None
+                        "corrupt (for a very large file allow more time: hybrid's --c3d-timeout option, or "
+                        "File > Preferences in the application)", file=path) from None
     if proc.returncode != 0 or not proc.stdout:
         code = proc.returncode
         how = (f"crashed with signal {signal.Signals(-code).name}" if code < 0
@@ -661,7 +662,7 @@ def _analog_channels(analogs, names, units, descriptions, rate, t0, plate_channe
 
 # ---------------------------------------------------------------------------- public
 def read_c3d(path, *, threshold: float = DEFAULT_THRESHOLD, zero_baseline: bool = True, emg_channels=None,
-             timeout: float | None = None, memory_limit: int | None = None) -> Trial:
+             timeout: float | None = None, memory_limit: int | None = None, cancel=None) -> Trial:
     """Read a C3D file into a :class:`~engine.trial.trial.Trial` (SI units, lab frame).
 
     Parameters
@@ -677,6 +678,8 @@ def read_c3d(path, *, threshold: float = DEFAULT_THRESHOLD, zero_baseline: bool 
     timeout : s allowed to parse the file (default 60 s + 2 s per MB).
     memory_limit : bytes the parser may allocate (default 512 MB + 64 x file size;
         enforced on Linux).
+    cancel : a ``threading.Event``; setting it stops the read (the reader process is killed) with
+        :class:`~engine.child_process.Cancelled`.
 
     Raises
     ------
@@ -693,8 +696,10 @@ def read_c3d(path, *, threshold: float = DEFAULT_THRESHOLD, zero_baseline: bool 
     raw = _raw_header(path)
     size_mb = raw["size"] / 2 ** 20
     timeout = BASE_TIMEOUT + TIMEOUT_PER_MB * size_mb if timeout is None else timeout
+    if not (isinstance(timeout, (int, float)) and np.isfinite(timeout) and timeout > 0):
+        raise SettingsError(f"the C3D read timeout must be a positive number of seconds, got {timeout!r}")
     memory_limit = BASE_MEMORY + MEMORY_PER_BYTE * raw["size"] if memory_limit is None else memory_limit
-    result = _run_ezc3d(path, timeout, memory_limit)
+    result = _run_ezc3d(path, timeout, memory_limit, cancel)
     P = _Params(result["parameters"], path)
     _check_header(raw, result, P, path)
     h = result["header"]

@@ -8,8 +8,12 @@ from ..errors import DataError
 TRIAL_SUFFIXES = (".c3d", ".trc")
 
 
-def open_trial(path, grf=None, external_loads=None, emg_channels=None):
+def open_trial(path, grf=None, external_loads=None, emg_channels=None, *, c3d_timeout: float | None = None,
+               cancel=None):
     """A :class:`~engine.trial.trial.Trial` from a .c3d or .trc file, in the file's own frame.
+
+    ``c3d_timeout`` (s; None for the reader's default) and ``cancel`` (a ``threading.Event``) are passed to
+    :func:`~engine.io.c3d.read_c3d`.
 
     For a .trc, ``external_loads`` (an OpenSim ExternalLoads .xml) adds its ground reactions
     as force plates, read from ``grf`` (a .mot) or from the data file the .xml names.
@@ -24,7 +28,7 @@ def open_trial(path, grf=None, external_loads=None, emg_channels=None):
         if grf or external_loads:
             raise DataError("a C3D file carries its own force plates; --grf and --external-loads are for TRC "
                             "trials", file=path)
-        return read_c3d(path, emg_channels=emg_channels)
+        return read_c3d(path, emg_channels=emg_channels, timeout=c3d_timeout, cancel=cancel)
     if suffix == ".trc":
         if emg_channels:
             raise DataError("a TRC file holds no analog channels; give the EMG file with --emg", file=path)

@@ -136,15 +136,25 @@ def read_ik_setup(path) -> IKSetup:
 
 
 def ik_settings_from_setup(model, setup):
-    """IK settings equivalent to an OpenSim IK setup (marker weights, coordinate tasks, time range)."""
+    """IK settings equivalent to an OpenSim IK setup (marker weights, coordinate tasks, time range). Tasks naming
+    a marker or coordinate the model does not have are left out, as OpenSim does, and listed in the settings'
+    ``notes`` (which the analysis's notes repeat)."""
     from ..analysis.ik import IKSettings
-    names = {m.name for m in model.markers}
-    weights = {t.name: (t.weight if t.apply else 0.0) for t in setup.marker_tasks if t.name in names}
+    markers = {m.name for m in model.markers}
+    coordinates = {c.name for c in model.all_coordinates}
+    weights = {t.name: (t.weight if t.apply else 0.0) for t in setup.marker_tasks if t.name in markers}
     tasks = {}
     for t in setup.coordinate_tasks:
-        if t.apply:
+        if t.apply and t.name in coordinates:
             rotational = model.coordinate(t.name).kind == "rotational"
             value = None if t.value_type == "default_value" else t.value * (np.pi / 180 if rotational else 1.0)
             tasks[t.name] = (t.weight, value)
+    notes = []
+    for kind, names, known in (("marker", [t.name for t in setup.marker_tasks], markers),
+                               ("coordinate", [t.name for t in setup.coordinate_tasks], coordinates)):
+        missing = [n for n in names if n not in known]
+        if missing:
+            notes.append(f"IK setup {Path(setup.source).name}: {len(missing)} {kind} tasks name {kind}s the model "
+                         f"does not have, left out: {', '.join(missing)}")
     start, end = setup.time_range if setup.time_range else (None, None)
-    return IKSettings(marker_weights=weights, coordinate_tasks=tasks, start=start, end=end)
+    return IKSettings(marker_weights=weights, coordinate_tasks=tasks, start=start, end=end, notes=tuple(notes))

@@ -4,6 +4,12 @@ Each starts with ``format: <name>`` and ``version: <n>``. Reading rejects keys g
 twice, reads ``1e-3`` as a number and keeps dates as text; writing quotes whatever
 would read back as a number, puts lists of scalars on one line and never uses anchors.
 Errors are of the caller's error type and name the file, the line and the problem.
+
+Reading is bounded before anything is built, so that a small hostile file cannot take minutes or
+gigabytes (a 474-byte "billion laughs" of nested aliases): at most ``MAX_BYTES`` of text, nesting at
+most ``MAX_DEPTH`` deep, aliases expanding to at most ``MAX_ALIAS_NODES`` nodes in all (never to a node
+that contains them), integers of at most ``MAX_INTEGER_DIGITS`` digits. A refusal is a
+:class:`TooLarge` (a ``yaml.YAMLError``), which :func:`read_document` turns into the caller's error type.
 """
 from __future__ import annotations
 
@@ -19,8 +25,73 @@ _EXPONENT_FLOAT = re.compile(r"^[-+]?(?:[0-9][0-9_]*(?:\.[0-9_]*)?|\.[0-9_]+)[eE
 _FLOAT_TAG = "tag:yaml.org,2002:float"
 
 
-class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # libyaml's parser when installed: 10x faster
-    """Safe YAML, except that a key given twice is an error, ``1e-3`` is a number and dates stay text."""
+MAX_BYTES = 256 * 2 ** 20
+MAX_DEPTH = 100
+MAX_ALIAS_NODES = 100_000
+MAX_INTEGER_DIGITS = 100
+
+_BASE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)    # libyaml's parser when installed: 10x faster
+
+
+class TooLarge(yaml.YAMLError):
+    """A YAML text refused by the bounds of this module (size, depth, aliases, integer digits)."""
+
+
+def check_bounds(text) -> None:
+    """Raise :class:`TooLarge` if ``text`` (str or bytes) breaks one of the module's bounds, from its parse events
+    alone (no node is built and no alias expanded; syntax errors are left to the loader)."""
+    if len(text) > MAX_BYTES:
+        raise TooLarge(f"the text is {len(text) / 2 ** 20:.0f} MB long (at most {MAX_BYTES / 2 ** 20:.0f} MB)")
+    sizes: dict = {}              # anchor -> nodes it expands to (None while its collection is open)
+    stack: list = []              # open collections: [anchor, nodes so far]
+    expanded = 0
+    try:
+        for event in yaml.parse(text, Loader=_BASE_LOADER):
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                if len(stack) >= MAX_DEPTH:
+                    raise TooLarge(f"nesting deeper than {MAX_DEPTH} levels, line {event.start_mark.line + 1}")
+                if event.anchor is not None:
+                    sizes[event.anchor] = None
+                stack.append([event.anchor, 1])
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                anchor, nodes = stack.pop()
+                if anchor is not None:
+                    sizes[anchor] = nodes
+                if stack:
+                    stack[-1][1] += nodes
+            elif isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent)):
+                nodes = 1
+                if isinstance(event, yaml.AliasEvent):
+                    nodes = sizes.get(event.anchor, 0)
+                    if nodes is None:
+                        raise TooLarge(f"the alias *{event.anchor} refers to a node that contains it, line "
+                                       f"{event.start_mark.line + 1}")
+                    expanded += nodes
+                    if expanded > MAX_ALIAS_NODES:
+                        raise TooLarge(f"aliases expand to more than {MAX_ALIAS_NODES} nodes, line "
+                                       f"{event.start_mark.line + 1}")
+                elif event.anchor is not None:
+                    sizes[event.anchor] = 1
+                if stack:
+                    stack[-1][1] += nodes
+    except yaml.MarkedYAMLError:
+        return                    # the loader reports it, with its line
+
+
+class _Loader(_BASE_LOADER):
+    """Safe YAML, except that a key given twice is an error, ``1e-3`` is a number and dates stay text, and
+    within the bounds of :func:`check_bounds` (checked before anything is built)."""
+
+    def __init__(self, stream):
+        if not isinstance(stream, (str, bytes)):
+            stream = stream.read()
+        check_bounds(stream)
+        super().__init__(stream)
+
+    def construct_yaml_int(self, node):
+        if sum(c.isdigit() for c in node.value) > MAX_INTEGER_DIGITS:
+            raise TooLarge(f"an integer of more than {MAX_INTEGER_DIGITS} digits, line {node.start_mark.line + 1}")
+        return super().construct_yaml_int(node)
 
     def construct_mapping(self, node, deep=False):
         seen = set()
@@ -35,6 +106,7 @@ class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # libyaml's parse
         return super().construct_mapping(node, deep)
 
 
+_Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_yaml_int)
 _Loader.yaml_implicit_resolvers = {
     first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
@@ -64,6 +136,9 @@ def read_document(path, fmt: str, version: int, what: str, error=ModelError) -> 
     """
     path = Path(path)
     try:
+        if path.stat().st_size > MAX_BYTES:
+            raise error(f"is refused: {path.stat().st_size / 2 ** 20:.0f} MB long (at most "
+                        f"{MAX_BYTES / 2 ** 20:.0f} MB)", file=path)
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise error(f"cannot be read ({exc.strerror or exc})", file=path) from None
@@ -76,6 +151,8 @@ def read_document(path, fmt: str, version: int, what: str, error=ModelError) -> 
         problem = " ".join(p for p in (exc.context, exc.problem) if p)
         raise error(f"is not valid YAML: {problem}", f"line {mark.line + 1}, column {mark.column + 1}",
                     path) from None
+    except TooLarge as exc:
+        raise error(f"is refused: {exc}", file=path) from None
     except yaml.YAMLError as exc:
         raise error(f"is not valid YAML: {exc}", file=path) from None
     try:

@@ -64,6 +64,15 @@ def single_support_phases(events, start: float, end: float) -> dict:
     return phases
 
 
+def emg_mapping(model, trial, settings: MusclePipelineSettings | None) -> dict:
+    """``{EMG channel: muscle}`` the muscle estimation compares: ``settings.emg_muscles``, else the trial's EMG
+    channels named as muscles of ``model``."""
+    if settings is not None and settings.emg_muscles is not None:
+        return dict(settings.emg_muscles)
+    names = {m.name for m in model.muscles}
+    return {c.name: c.name for c in trial.emg if c.name in names}
+
+
 def muscle_steps(model, motion, tau, trial, settings: MusclePipelineSettings | None = None):
     """Generator step: muscle forces for ``motion`` (time, q, v) and ``tau`` (T, nv); returns MuscleOutputs."""
     s = settings or MusclePipelineSettings()
@@ -74,8 +83,7 @@ def muscle_steps(model, motion, tau, trial, settings: MusclePipelineSettings | N
     geometry = MuscleGeometry(model, wrapping=s.wrapping)
     activity = phases = None
     emg_channels = [c.name for c in trial.emg]
-    names = {m.name for m in model.muscles}
-    mapping = s.emg_muscles if s.emg_muscles is not None else {c: c for c in emg_channels if c in names}
+    mapping = emg_mapping(model, trial, s)
     if emg_channels and not mapping:
         notes.append(f"EMG channels {', '.join(emg_channels)} are not named as muscles of the model: no EMG "
                      "comparison (map them with emg_muscles)")

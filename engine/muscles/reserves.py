@@ -16,7 +16,6 @@ same type omits, as in OpenSim. Disabled actuators (``appliesForce`` false, or
 """
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,6 +23,7 @@ import numpy as np
 
 from .. import algorithms as alg
 from ..errors import DataError, SettingsError
+from ..bounded_xml import parse_bounded
 
 _TYPES = ("CoordinateActuator", "PointActuator", "TorqueActuator")
 _CLASS_DEFAULTS = {"optimal_force": "1", "min_control": "-infinity", "max_control": "infinity",
@@ -134,10 +134,7 @@ def read_actuators(path) -> ReserveActuators:
     not numbers with ``min_control <= max_control``.
     """
     path = Path(path)
-    try:
-        root = ET.parse(path).getroot()
-    except (OSError, ET.ParseError) as exc:
-        raise DataError(f"cannot read the actuator file ({exc})", file=path) from None
+    root = parse_bounded(path, DataError)
     force_set = root if root.tag == "ForceSet" else root.find(".//ForceSet")
     if force_set is None:
         raise DataError("no <ForceSet> element", element=f"<{root.tag}>", file=path)

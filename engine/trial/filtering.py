@@ -20,12 +20,30 @@ from scipy.signal import butter, sosfiltfilt
 from ..errors import SettingsError
 
 
-def _design(rate, cutoff, order):
+LOWEST_CUTOFF = 1e-5
+"""The lowest cut-off accepted, as a fraction of the sampling rate. Lower, the Butterworth poles crowd the unit
+circle (an order-8 design keeps them 1.2e-5 inside it here; near 1e-9 they leave it and the design is singular)
+and the padding of each end (a period of the cut-off) grows without bound: a 1e-9 Hz cut-off would pad with
+1e11 samples."""
+ANALYSIS_HIGHEST_CUTOFF = 0.4
+"""The highest cut-off an analysis accepts, as a fraction of the sampling rate (80% of the Nyquist frequency):
+a zero-lag filter closer to it hardly filters, and the motion's second derivative would amplify what is left."""
+
+
+def check_cutoff(cutoff, rate, what: str = "the cut-off", highest: float = 0.5) -> None:
+    """Raise SettingsError unless ``cutoff`` (Hz) is a finite number between ``LOWEST_CUTOFF * rate`` and
+    ``highest * rate`` (below it; ``rate`` Hz the sampling rate). ``what`` names the setting in the message."""
     if not (np.isfinite(rate) and rate > 0):
         raise SettingsError(f"the sampling rate must be positive, got {rate} Hz")
-    if not (np.isfinite(cutoff) and 0 < cutoff < rate / 2):
-        raise SettingsError(f"the cut-off must lie between 0 and half the sampling rate ({rate / 2:g} Hz), "
-                            f"got {cutoff} Hz")
+    lo, hi = LOWEST_CUTOFF * rate, highest * rate
+    number = isinstance(cutoff, (int, float, np.number)) and not isinstance(cutoff, bool)
+    if not (number and np.isfinite(cutoff) and lo <= cutoff < hi):
+        raise SettingsError(f"{what} must be a number of Hz from {lo:g} up to (not including) {hi:g} Hz at a "
+                            f"sampling rate of {rate:g} Hz, got {f'{cutoff:g}' if number else repr(cutoff)}")
+
+
+def _design(rate, cutoff, order):
+    check_cutoff(cutoff, rate)
     if int(order) != order or order < 1:
         raise SettingsError(f"the filter order must be a positive whole number, got {order}")
     sos = butter(int(order), cutoff, btype="low", fs=rate, output="sos")

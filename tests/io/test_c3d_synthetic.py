@@ -222,8 +222,8 @@ def edit_parameters(monkeypatch, change):
     import engine.io.c3d as c3d
     original = c3d._run_ezc3d
 
-    def run(path, timeout, memory_limit):
-        result = original(path, timeout, memory_limit)
+    def run(path, timeout, memory_limit, cancel=None):
+        result = original(path, timeout, memory_limit, cancel)
         change(result["parameters"])
         return result
 

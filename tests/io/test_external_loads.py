@@ -88,7 +88,7 @@ def write(tmp_path, gait, xml_text=None, mot_text=None):
     (lambda x, m: (x.replace("<applied_to_body> calcn_l </applied_to_body>", ""), m), "applied_to_body"),
     (lambda x, m: (x.replace("1_ground_force_p <", "1_ground_force <"), m), "matches 6 columns"),
     (lambda x, m: (x.replace("1_ground_torque_ <", "2_ground_torque_ <"), m), "matches 0 columns"),
-    (lambda x, m: (x.replace("</ExternalLoads>", ""), m), "malformed XML"),
+    (lambda x, m: (x.replace("</ExternalLoads>", ""), m), "not well-formed XML"),
     (lambda x, m: (x.replace("<isDisabled> false", "<isDisabled> perhaps", 1), m), "isDisabled"),
     (lambda x, m: (x.replace("ExternalLoads", "ExternalStuff"), m), "no <ExternalLoads>"),
     (lambda x, m: (x.replace("subject01_walk1_grf.mot", "missing.mot"), m), "missing.mot"),

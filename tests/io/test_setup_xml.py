@@ -44,7 +44,7 @@ def test_gait10dof_setup_with_infinite_constraint_weight(test_data):
     ("<time_range> 0.4 1.6</time_range>", "<time_range> 1.6 0.4</time_range>", "time range"),
     ("<time_range> 0.4 1.6</time_range>", "<time_range> 0.4</time_range>", "time range"),
     ('<IKMarkerTask name="R.Acromium">', '<IKMarkerTask name="Sternum">', "listed twice"),
-    ("</InverseKinematicsTool>", "", "malformed XML"),
+    ("</InverseKinematicsTool>", "", "not well-formed XML"),
     ("InverseKinematicsTool", "ScaleTool", "no <InverseKinematicsTool>"),
 ])
 def test_malformed_setup_raises_data_error(tmp_path, setup_path, old, new, fragment):

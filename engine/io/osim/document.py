@@ -14,6 +14,7 @@ import numpy as np
 
 from ...errors import ModelError
 from .upgrade import FIRST_OPENSIM3_VERSION, upgrade_opensim3
+from ...bounded_xml import parse_bounded
 
 FIRST_SUPPORTED_VERSION = FIRST_OPENSIM3_VERSION   # OpenSim 3.0 documents (rewritten in 4.x's layout)
 OPENSIM4_VERSION = 40000
@@ -47,18 +48,7 @@ class OsimDocument:
         self.file = str(path)
         self.warnings: list[str] = []
         self._used: set = set()
-        try:
-            raw = self.path.read_bytes()
-        except OSError as exc:
-            raise ModelError(f"cannot read the file: {exc.strerror or exc}", file=self.file) from None
-        try:
-            self.root = ET.fromstring(raw)
-        except ET.ParseError as exc:
-            line, column = exc.position
-            raise ModelError(f"is not well-formed XML ({_parse_reason(exc)}); the file may be truncated or damaged",
-                             f"line {line}, column {column + 1}", self.file) from None
-        except (LookupError, ValueError) as exc:   # an unknown or unusable encoding in the XML declaration
-            raise ModelError(f"is not well-formed XML ({exc})", "line 1", self.file) from None
+        self.root = parse_bounded(self.path, ModelError)
         if self.root.tag != "OpenSimDocument":
             raise ModelError(f"is not an OpenSim document: its root element is <{self.root.tag}>, "
                              "expected <OpenSimDocument>", file=self.file)
@@ -212,10 +202,3 @@ class OsimDocument:
 
 def _holds_information(el) -> bool:
     return bool((el.text or "").strip()) or len(el) > 0
-
-
-def _parse_reason(exc: ET.ParseError) -> str:
-    msg = str(exc)
-    cut = msg.rfind(": line")
-    return msg[:cut] if cut > 0 else msg
-

@@ -1,0 +1,90 @@
+"""An output folder written as a unit: checked before the work, filled in a staging folder, then swapped in.
+
+``with output_folder(path, known) as staging:`` creates ``path`` if needed and a staging folder inside it
+(``.hybrid-staging-*``: the same file system, so moving a file in is a rename) before the caller computes
+anything, so a folder that cannot be written is an error before the work. The caller writes its files into
+``staging``. On success every file is moved into ``path``, the files of an earlier run that this one did not
+write are removed (those listed in the earlier ``manifest.json``, and the names in ``known``: files written
+by versions before the manifest), ``manifest.json`` lists exactly this run's files, and files and folder are
+fsynced. On any failure (a full disk, an interrupted analysis) the staging folder is removed and ``path``
+keeps its previous contents. A file system error is a :class:`~engine.errors.DataError` naming the file.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from ..errors import DataError
+from .atomic import fsync_folder, write_text
+
+MANIFEST = "manifest.json"
+
+
+@contextlib.contextmanager
+def output_folder(path, known=(), reserve: int = 0, inputs=()):
+    """Context manager yielding the staging folder (a Path) of the output folder ``path`` (see the module).
+    ``reserve``: bytes that must fit on the disk (and under the process's file size limit) before the work
+    starts; they are allocated in the staging folder and released at once (where the system can allocate).
+    ``inputs``: files the run reads, never removed as an earlier run's (an edited ``contacts.yaml`` given back)."""
+    path = Path(path)
+    created = not path.exists()
+    try:
+        if not created and not path.is_dir():
+            raise DataError("the output folder is a file", file=path)
+        path.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=".hybrid-staging-", dir=path))
+    except OSError as exc:
+        raise DataError(f"the output folder cannot be written ({exc.strerror or exc})", file=path) from None
+    committing = False
+    try:
+        try:
+            _reserve(staging, reserve)
+        except OSError as exc:
+            raise DataError(f"the output folder has no room for the results ({exc.strerror or exc}; about "
+                            f"{reserve / 2 ** 20:.1f} MB needed)", file=path) from None
+        yield staging
+        committing = True
+        _commit(path, staging, set(known), {Path(p).resolve() for p in inputs if p})
+    except BaseException as exc:
+        shutil.rmtree(staging, ignore_errors=True)
+        if created:
+            with contextlib.suppress(OSError):
+                path.rmdir()
+        if isinstance(exc, OSError):
+            raise DataError(f"writing the results failed ({exc.strerror or exc})"
+                            + ("" if committing else "; the folder keeps its previous files"),
+                            file=exc.filename or path) from None
+        raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _reserve(staging: Path, size: int) -> None:
+    """Allocate ``size`` bytes in a file of ``staging`` and remove it (OSError where they do not fit)."""
+    if size <= 0 or not hasattr(os, "posix_fallocate"):
+        return
+    reservation = staging / "reservation"
+    fd = os.open(reservation, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        os.posix_fallocate(fd, 0, size)
+    finally:
+        os.close(fd)
+        reservation.unlink()
+
+
+def _commit(path: Path, staging: Path, known: set, inputs: set) -> None:
+    names = sorted(p.name for p in staging.iterdir() if p.is_file())      # each fsynced by its atomic write
+    previous = set(known)
+    with contextlib.suppress(OSError, ValueError, TypeError, KeyError):
+        previous |= {n for n in json.loads((path / MANIFEST).read_text())["files"] if isinstance(n, str)}
+    for name in names:
+        os.replace(staging / name, path / name)
+    for name in sorted(previous - set(names) - {MANIFEST}):
+        if Path(name).name == name and (path / name).is_file() and (path / name).resolve() not in inputs:
+            (path / name).unlink()
+    write_text(path / MANIFEST, json.dumps({"files": names}, indent=1) + "\n")
+    fsync_folder(path)
