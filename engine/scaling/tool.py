@@ -64,10 +64,17 @@ def run_scale(setup: ScaleSetup, generic=None, static=None, mass: float | None =
         mass = setup.mass
     elif not mass > 0:
         raise SettingsError(f"the subject's mass must be positive (kg), got {mass}", "--mass")
+    trials = {}
+
+    def markers_of(path):      # the scaler and the placer usually read the same static trial
+        if path not in trials:
+            trials[path] = open_trial(path).markers
+        return trials[path]
+
     scaler, factors = setup.scaler, None
     if scaler.apply:
         static_file = Path(static) if static else setup.input_file("scaler.static_file")
-        factors = compute_scale_factors(model, open_trial(static_file).markers, scaler, static_file, setup.source)
+        factors = compute_scale_factors(model, markers_of(static_file), scaler, static_file, setup.source)
         notes += factors.notes
         scaled = scale_model(model, factors.factors, mass, scaler.preserve_mass_distribution, name=setup.name)
     else:
@@ -77,7 +84,7 @@ def run_scale(setup: ScaleSetup, generic=None, static=None, mass: float | None =
     placement = None
     if setup.placer is not None and setup.placer.apply:
         static_file = Path(static) if static else setup.input_file("placer.static_file")
-        frame = averaged_frame(open_trial(static_file).markers, setup.placer.time_range, static_file)
+        frame = averaged_frame(markers_of(static_file), setup.placer.time_range, static_file)
         placement = place_markers(scaled.model, frame, placement_settings(scaled.model, setup), static_file)
         notes += placement.notes
     final = placement.model if placement is not None else scaled.model
@@ -117,21 +124,23 @@ def write_scale_outputs(result: ScaleResult, setup: ScaleSetup, out=None) -> lis
     written = []
     osim = result.generic_file.suffix.lower() == ".osim"
 
-    def model_files(path, model):
+    def model_files(path, model, yaml_too=True):
         path = Path(path)
         if path.suffix.lower() == ".osim":
             if not osim:
                 raise SettingsError("an .osim is written only from an .osim generic model; write .yaml", "--out")
             write_scaled_osim(result.generic_file, path, result.scaled, model)
-            yaml = path.with_suffix(".yaml")
-            save_model(model, yaml)
-            return [path, yaml]
+            if not yaml_too:
+                return [path]
+            path, written = path.with_suffix(".yaml"), [path]
+        else:
+            written = []
         save_model(model, path)
-        return [path]
+        return written + [path]
 
     written += model_files(paths["model"], result.model)
-    if paths["scaled_only"] is not None:
-        written += model_files(paths["scaled_only"], result.scaled.model)
+    if paths["scaled_only"] is not None:     # as OpenSim's ModelScaler writes it, before placement
+        written += model_files(paths["scaled_only"], result.scaled.model, yaml_too=False)
     write_scale_set(paths["scale_set"], result.scaled.factors)
     written.append(paths["scale_set"])
     if paths["static_pose"] is not None:
