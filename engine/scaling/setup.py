@@ -83,6 +83,7 @@ class PlacerSetup:
 class ScaleSetup:
     """A whole scaling. ``mass`` kg (None: the model's masses are not brought to a subject's total).
 
+    ``notes`` says what was decided in making the setup (when it was not read from a file).
     ``elements`` names, for each file field (``model_file``, ``scaler.static_file`` ...), the element of the
     setup file that gave it, so that a missing file is reported where it was written.
     """
@@ -95,6 +96,7 @@ class ScaleSetup:
     placer: PlacerSetup | None = None
     source: str | None = None
     elements: dict = field(default_factory=dict)
+    notes: tuple = ()
 
     def input_file(self, key: str) -> Path:
         """The input file ``key`` (e.g. ``"scaler.static_file"``), which must exist; DataError naming the

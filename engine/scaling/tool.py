@@ -57,7 +57,7 @@ def run_scale(setup: ScaleSetup, generic=None, static=None, mass: float | None =
     with its mass (or ``mass``, kg)."""
     generic_file = Path(generic) if generic else setup.input_file("model_file")
     model = open_model(generic_file)
-    notes = []
+    notes = list(setup.notes)
     if setup.marker_set_file is not None:
         model = with_marker_set(model, read_marker_set(setup.input_file("marker_set_file"), model))
     if mass is None:
@@ -105,9 +105,9 @@ def output_paths(result: ScaleResult, setup: ScaleSetup, out=None) -> dict:
         return folder / name if out or not path else Path(path)
 
     stem = model_file.stem
+    scaled_only = named(setup.scaler.output_model_file, None) if setup.scaler.output_model_file else None
     return {"model": model_file,
-            "scaled_only": named(setup.scaler.output_model_file, None) if (result.placement is not None and
-                                                                           setup.scaler.output_model_file) else None,
+            "scaled_only": scaled_only if result.placement is not None and scaled_only != model_file else None,
             "scale_set": named(setup.scaler.output_scale_file, f"{stem}_scale_set.xml"),
             "static_pose": named(placer.output_motion_file if placer else None, f"{stem}_static_pose.mot")
             if result.placement is not None else None,
