@@ -9,6 +9,7 @@ removed, as OpenSim does; both are said in the notes.
 """
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -55,6 +56,17 @@ def averaged_frame(markers: Markers, time_range, trial_file=None) -> Markers:
         mean = np.nansum(np.where(seen[:, :, None], window, 0.0), axis=0) / seen.sum(axis=0)[:, None]
     mean[~seen.any(axis=0)] = np.nan
     return Markers(markers.names, markers.time[frames[:1]], mean[None], markers.rate)
+
+
+def moving_markers(markers: Markers, time_range, limit: float) -> list[str]:
+    """Markers whose coordinates span more than ``limit`` (m) over the frames averaged (OpenSim's
+    ``max_marker_movement`` warning), as 'name (span mm)'."""
+    frames = frame_range(markers.time, *time_range) if time_range else np.arange(markers.n_frames)
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)     # markers never seen: all-NaN spans
+        span = np.nanmax(np.nanmax(markers.positions[frames], axis=0) - np.nanmin(markers.positions[frames], axis=0),
+                         axis=1)
+    return [f"{n} ({s * 1e3:.1f} mm)" for n, s in zip(markers.names, span) if s > limit]
 
 
 def place_markers(model, static: Markers, settings: IKSettings, trial_file=None) -> Placement:

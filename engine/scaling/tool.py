@@ -14,10 +14,11 @@ from ..errors import DataError, SettingsError
 from ..io.open import open_model
 from ..io.open_trial import open_trial
 from ..io.osim.marker_set import read_marker_set, with_marker_set
+from ..trial.axes import LENGTH_UNITS
 from ..analysis.ik import IKSettings
 from .apply import ScaledModel, scale_model
 from .measurements import ScaleFactors, compute_scale_factors
-from .placement import Placement, averaged_frame, place_markers
+from .placement import Placement, averaged_frame, moving_markers, place_markers
 from .setup import ScaleSetup
 
 
@@ -66,10 +67,13 @@ def run_scale(setup: ScaleSetup, generic=None, static=None, mass: float | None =
         raise SettingsError(f"the subject's mass must be positive (kg), got {mass}", "--mass")
     trials = {}
 
-    def markers_of(path):      # the scaler and the placer usually read the same static trial
+    def trial_of(path):      # the scaler and the placer usually read the same static trial
         if path not in trials:
-            trials[path] = open_trial(path).markers
+            trials[path] = open_trial(path)
         return trials[path]
+
+    def markers_of(path):
+        return trial_of(path).markers
 
     scaler, factors = setup.scaler, None
     if scaler.apply:
@@ -85,6 +89,13 @@ def run_scale(setup: ScaleSetup, generic=None, static=None, mass: float | None =
     if setup.placer is not None and setup.placer.apply:
         static_file = Path(static) if static else setup.input_file("placer.static_file")
         frame = averaged_frame(markers_of(static_file), setup.placer.time_range, static_file)
+        if setup.placer.max_marker_movement > 0:     # in the static trial's own units, as OpenSim reads it
+            unit = trial_of(static_file).metadata.get("header", {}).get("Units", "mm")
+            limit = setup.placer.max_marker_movement * (LENGTH_UNITS.get(unit.strip().lower()) or 1e-3)
+            moving = moving_markers(markers_of(static_file), setup.placer.time_range, limit)
+            if moving:
+                notes.append(f"markers moving more than max_marker_movement ({setup.placer.max_marker_movement:g}"
+                             f" {unit}) over the frames averaged: {', '.join(moving)}")
         placement = place_markers(scaled.model, frame, placement_settings(scaled.model, setup), static_file)
         notes += placement.notes
     final = placement.model if placement is not None else scaled.model

@@ -1,4 +1,5 @@
-"""Bad input to a scaling: each a clear error of the project's own type naming the file and the element."""
+"""Bad input to a scaling: each a clear error of the project's own type naming the file and the element; and a
+static trial moving more than the setup allows, named in the notes as OpenSim warns of it."""
 import shutil
 
 import pytest
@@ -67,3 +68,11 @@ def test_setup_naming_a_file_that_does_not_exist(copy, name, element):
         run_scale(read_scale_setup(copy / "subject01_Setup_Scale.xml"))
     assert err.value.file.endswith("subject01_Setup_Scale.xml")
     assert err.value.element == element and name in err.value.problem
+
+
+def test_max_marker_movement_names_the_markers_that_moved(copy):
+    _replace(copy / "subject01_Setup_Scale.xml", "<max_marker_movement>      -1.00000000 </max_marker_movement>",
+             "<max_marker_movement> 0.001 </max_marker_movement>")
+    setup = read_scale_setup(copy / "subject01_Setup_Scale.xml")
+    note = next(n for n in run_scale(setup).notes if "max_marker_movement" in n)
+    assert "0.001 mm" in note and "Top.Head" in note
