@@ -18,14 +18,14 @@ FOLDER = ROOT / "tests" / "data" / "opensim" / "gait2354" / "scale"
 
 from benchmarks.timing import timings  # noqa: E402
 from engine.io.osim.scale_setup import read_scale_setup  # noqa: E402
-from engine.scaling.tool import run_scale, write_scale_outputs  # noqa: E402
+from engine.io.scale_files import scale_from_files, write_scale_outputs  # noqa: E402
 
 REPEATS = 5
 
 
 def ours(work: Path):
     setup = read_scale_setup(FOLDER / "subject01_Setup_Scale.xml")
-    write_scale_outputs(run_scale(setup), setup, work / "subject01_simbody.osim")
+    write_scale_outputs(scale_from_files(setup), setup, work / "subject01_simbody.osim")
 
 
 def opensims(work: Path):

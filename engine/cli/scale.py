@@ -23,7 +23,7 @@ def add_parser(sub) -> None:
 
 def run_command(args) -> int:
     from ..errors import SettingsError
-    from ..scaling.tool import run_scale, write_scale_outputs
+    from ..io.scale_files import scale_from_files, write_scale_outputs
     if args.setup:
         from ..io.osim.scale_setup import read_scale_setup
         setup = read_scale_setup(args.setup)
@@ -34,7 +34,8 @@ def run_command(args) -> int:
         from ..io.open_trial import open_trial
         from ..scaling.defaults import default_setup
         setup = default_setup(open_model(args.generic), open_trial(args.static).markers, args.generic, args.static)
-    result = run_scale(setup, generic=args.generic, static=args.static, mass=args.mass)
+    run = scale_from_files(setup, generic=args.generic, static=args.static, mass=args.mass)
+    result = run.result
     for name, f in result.scaled.factors.items():
         if not (f == 1.0).all():
             print(f"  {name:<24s} {f[0]:.4f} {f[1]:.4f} {f[2]:.4f}")
@@ -46,6 +47,6 @@ def run_command(args) -> int:
               f"worst {worst.name} {1e3 * worst.error:.1f} mm")
     for note in result.notes:
         print(f"note: {note}")
-    for path in write_scale_outputs(result, setup, args.out):
+    for path in write_scale_outputs(run, setup, args.out):
         print(f"wrote {Path(path).resolve()}")
     return 0

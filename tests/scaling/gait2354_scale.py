@@ -8,7 +8,7 @@ import numpy as np
 
 from engine.io.osim.scale_setup import read_scale_setup
 from engine.io.storage import read_storage
-from engine.scaling.tool import run_scale
+from engine.io.scale_files import scale_from_files
 from tests.conftest import DATA
 
 FOLDER = DATA / "opensim" / "gait2354" / "scale"
@@ -17,9 +17,16 @@ REFERENCE = FOLDER / "reference"
 
 
 @lru_cache(maxsize=None)
-def result():
+def scaling():
+    """``(setup, ScaleRun)``."""
     setup = read_scale_setup(SETUP)
-    return setup, run_scale(setup)
+    return setup, scale_from_files(setup)
+
+
+def result():
+    """``(setup, ScaleResult)``."""
+    setup, run = scaling()
+    return setup, run.result
 
 
 def marker_locations(path) -> dict:

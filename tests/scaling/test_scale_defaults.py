@@ -11,7 +11,7 @@ from engine.io.osim.marker_set import read_marker_set, with_marker_set
 from engine.io.trc import write_trc
 from engine.scaling.apply import scale_model
 from engine.scaling.defaults import default_setup
-from engine.scaling.tool import run_scale
+from engine.io.scale_files import scale_from_files
 from engine.trial.trial import Markers, Trial
 from tests.scaling.gait2354_scale import FOLDER
 
@@ -30,7 +30,7 @@ def _scale_without_setup(tmp_path, generic, truth, mass=None):
     save_model(generic, generic_file)
     markers = _static_trial(truth, tmp_path / "static.trc")
     setup = default_setup(generic, markers, generic_file, tmp_path / "static.trc")
-    return run_scale(setup, mass=mass)
+    return scale_from_files(setup, mass=mass).result
 
 
 def test_uniform_factors_are_found_again_and_markers_stay_put(tmp_path):

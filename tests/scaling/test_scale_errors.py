@@ -8,7 +8,7 @@ from engine.cli.main import main
 from engine.errors import DataError, ModelError
 from engine.io.osim.scale_setup import read_scale_setup
 from engine.io.trc import read_trc, write_trc
-from engine.scaling.tool import run_scale
+from engine.io.scale_files import scale_from_files
 from tests.scaling.gait2354_scale import FOLDER, SETUP
 
 
@@ -35,14 +35,14 @@ def test_static_trial_missing_a_marker_a_measurement_needs(copy):
                             markers.rate)
     write_trc(copy / "subject01_static.trc", trial.derived(markers=spoiled))
     with pytest.raises(DataError) as err:
-        run_scale(read_scale_setup(copy / "subject01_Setup_Scale.xml"))
+        scale_from_files(read_scale_setup(copy / "subject01_Setup_Scale.xml"))
     assert err.value.file.endswith("subject01_static.trc") and "Top.Head" in str(err.value)
 
 
 def test_marker_set_naming_an_unknown_body(copy):
     _replace(copy / "gait2354_Scale_MarkerSet.xml", "<body> torso </body>", "<body> trunk </body>")
     with pytest.raises(ModelError) as err:
-        run_scale(read_scale_setup(copy / "subject01_Setup_Scale.xml"))
+        scale_from_files(read_scale_setup(copy / "subject01_Setup_Scale.xml"))
     assert err.value.file.endswith("gait2354_Scale_MarkerSet.xml")
     assert "Sternum" in err.value.element and "'trunk'" in err.value.problem
 
@@ -65,7 +65,7 @@ def test_mass_of_zero_on_the_command_line(capsys):
 def test_setup_naming_a_file_that_does_not_exist(copy, name, element):
     (copy / name).unlink()
     with pytest.raises(DataError) as err:
-        run_scale(read_scale_setup(copy / "subject01_Setup_Scale.xml"))
+        scale_from_files(read_scale_setup(copy / "subject01_Setup_Scale.xml"))
     assert err.value.file.endswith("subject01_Setup_Scale.xml")
     assert err.value.element == element and name in err.value.problem
 
@@ -74,5 +74,5 @@ def test_max_marker_movement_names_the_markers_that_moved(copy):
     _replace(copy / "subject01_Setup_Scale.xml", "<max_marker_movement>      -1.00000000 </max_marker_movement>",
              "<max_marker_movement> 0.001 </max_marker_movement>")
     setup = read_scale_setup(copy / "subject01_Setup_Scale.xml")
-    note = next(n for n in run_scale(setup).notes if "max_marker_movement" in n)
+    note = next(n for n in scale_from_files(setup).result.notes if "max_marker_movement" in n)
     assert "0.001 mm" in note and "Top.Head" in note

@@ -9,8 +9,8 @@ from engine.cli.main import main
 from engine.io.model_file import load_model
 from engine.io.osim import read_osim
 from engine.io.storage import read_storage
-from engine.scaling.tool import write_scale_outputs
-from tests.scaling.gait2354_scale import FOLDER, SETUP, result
+from engine.io.scale_files import write_scale_outputs
+from tests.scaling.gait2354_scale import FOLDER, SETUP, scaling
 
 
 def _same_model(a, b):
@@ -21,8 +21,9 @@ def _same_model(a, b):
 
 
 def test_written_osim_and_yaml_read_back_as_the_scaled_models(tmp_path):
-    setup, res = result()
-    written = write_scale_outputs(res, setup, tmp_path / "subject.osim")
+    setup, run = scaling()
+    res = run.result
+    written = write_scale_outputs(run, setup, tmp_path / "subject.osim")
     _same_model(read_osim(tmp_path / "subject.osim"), res.model)
     _same_model(load_model(tmp_path / "subject.yaml"), res.model)
     _same_model(read_osim(tmp_path / "subject01_scaledOnly.osim"), res.scaled.model)
