@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..analysis.ik import IKSettings
 from ..errors import DataError, SettingsError
 from ..trial.axes import LENGTH_UNITS
@@ -29,12 +31,20 @@ class ScaleResult:
     notes: tuple
 
 
-def placement_settings(model, setup: ScaleSetup) -> IKSettings:
-    """IK settings of the MarkerPlacer's tasks; coordinate values used as written (OpenSim's MarkerPlacer
-    passes them to the solver unconverted), ``default_value`` meaning the coordinate's default."""
+def placement_settings(model, setup: ScaleSetup, seen=None) -> IKSettings:
+    """IK settings of the MarkerPlacer's tasks, with OpenSim's objective.
+
+    Coordinate values are used as written (OpenSim's MarkerPlacer passes them to the solver unconverted),
+    ``default_value`` meaning the coordinate's default. OpenSim's solver (Simbody's Assembler) minimises
+    ``1/2 sum(w_i r_i^2) / sum(w_i) + sum(w_c (q_c - value)^2)`` (its Markers goal is a weighted mean), so the
+    coordinate tasks' weights are multiplied here by ``2 sum(w_i)`` over the markers used (those of the model
+    in ``seen``, the static frame's markers, with a positive weight; markers the tasks do not name weigh 1).
+    """
     placer = setup.placer
     names = {m.name for m in model.markers}
     weights = {t.name: (t.weight if t.apply else 0.0) for t in placer.marker_tasks if t.name in names}
+    used = names if seen is None else names & set(seen)
+    total = sum(weights.get(n, 1.0) for n in used)
     tasks = {}
     for t in placer.coordinate_tasks:
         if not t.apply:
@@ -43,7 +53,7 @@ def placement_settings(model, setup: ScaleSetup) -> IKSettings:
             raise DataError("coordinate values from a file are not supported for marker placement; use "
                             "default_value or manual_value", element=f"<IKCoordinateTask name={t.name!r}>",
                             file=setup.source)
-        tasks[t.name] = (t.weight, None if t.value_type == "default_value" else t.value)
+        tasks[t.name] = (2.0 * total * t.weight, None if t.value_type == "default_value" else t.value)
     return IKSettings(marker_weights=weights, coordinate_tasks=tasks)
 
 
@@ -88,7 +98,8 @@ def run_scale(model, setup: ScaleSetup, static=None, placement_static=None, mass
                             file=setup.source)
         frame = averaged_frame(trial.markers, setup.placer.time_range, trial.source)
         notes += _movement_note(setup, trial)
-        placement = place_markers(scaled.model, frame, placement_settings(scaled.model, setup), trial.source)
+        seen = [n for n, p in zip(frame.names, frame.positions[0]) if not np.isnan(p[0])]
+        placement = place_markers(scaled.model, frame, placement_settings(scaled.model, setup, seen), trial.source)
         notes += placement.notes
     final = placement.model if placement is not None else scaled.model
     return ScaleResult(final, scaled, factors, placement, tuple(notes))

@@ -54,24 +54,25 @@ def test_masses_inertias_frames_and_muscles_equal_opensims_scaled_model():
 
 def test_placement_matches_opensims_placement_solved_to_convergence():
     """OpenSim's own placement, solved to accuracy 1e-9 (reference/tight/make_tight_reference.py): every
-    marker within 1 mm, every coordinate within 0.5 degrees (and 1 mm for the pelvis translations)."""
+    marker within 0.01 mm (the issue asks 1 mm), every coordinate within 0.001 degree (0.5 asked) and the
+    pelvis translations within 0.01 mm: the same objective (Simbody's weighted-mean marker goal) solved."""
     _, res = result()
     theirs = marker_locations(REFERENCE / "tight" / "placed_markers.xml")
     ours = {m.name: m.offset for m in res.model.markers}
     assert set(theirs) == set(ours)
     worst = max(np.linalg.norm(ours[n] - theirs[n]) for n in theirs)
-    assert worst < 1e-3, worst
+    assert worst < 1e-5, worst
     pose = coordinates(REFERENCE / "tight" / "static_pose.sto")
     for name, value in pose.items():
         slot = res.model.tree.coordinates[name]
-        limit = np.radians(0.5) if slot.kind == "rotational" else 1e-3
+        limit = np.radians(1e-3) if slot.kind == "rotational" else 1e-5
         assert abs(res.placement.q[slot.qi] - value) < limit, name
 
 
 def test_placement_matches_scaletools_output_where_its_solver_converged():
     """ScaleTool's stored placement (IK to accuracy 1e-4): leg and pelvis markers within 1 mm. Its torso
     markers hang on lumbar bending and rotation, which only weight-1 markers see: there its pose is 0.6
-    degrees short of the optimum of the setup's own objective, which ours reaches (a lower cost)."""
+    degrees short of the optimum of OpenSim's own objective, which ours reaches (a lower cost)."""
     setup, res = result()
     theirs = marker_locations(REFERENCE / "subject01_simbody.osim")
     ours = {m.name: m.offset for m in res.model.markers}
@@ -93,7 +94,7 @@ def _static_frame(setup):
 
 
 def _cost(model, static, settings, q):
-    """The IK objective: sum of w |marker error|^2 + sum of w (q - target)^2."""
+    """The IK objective: sum of w |marker error|^2 + sum of w (q - target)^2 (OpenSim's, up to a factor)."""
     from engine import algorithms as alg
     positions = alg.marker_positions(model, model.create_data(), q)
     cost = 0.0
