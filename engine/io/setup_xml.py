@@ -60,7 +60,7 @@ class IKSetup:
 _VALUE_TYPES = ("default_value", "manual_value", "from_file")
 
 
-def _number(text: str, what: str, element: str, path, allow_inf=False) -> float:
+def parse_number(text: str, what: str, element: str, path, allow_inf=False) -> float:
     try:
         value = float(text)
     except ValueError:
@@ -68,6 +68,49 @@ def _number(text: str, what: str, element: str, path, allow_inf=False) -> float:
     if np.isnan(value) or (np.isinf(value) and not allow_inf):
         raise DataError(f"{what} is {text!r}, not a finite number", element=element, file=path)
     return value
+
+
+def read_ik_tasks(holder, path) -> tuple[tuple, tuple]:
+    """The IKMarkerTasks and IKCoordinateTasks anywhere inside ``holder`` (an IK tool, a MarkerPlacer)."""
+    markers, coordinates = [], []
+    for task in holder.iter():
+        if task.tag not in ("IKMarkerTask", "IKCoordinateTask"):
+            continue
+        name = task.get("name", "").strip()
+        element = f"<{task.tag} name={name!r}>"
+        if not name:
+            raise DataError("a task has no name", element=f"<{task.tag}>", file=path)
+        weight = parse_number(text_of(task, "weight", path, "1"), "the weight", element, path)
+        if weight < 0:
+            raise DataError(f"the weight {weight} is negative", element=element, file=path)
+        apply = boolean_of(task, "apply", path, True)
+        if task.tag == "IKMarkerTask":
+            markers.append(MarkerTask(name, apply, weight))
+        else:
+            value_type = text_of(task, "value_type", path, "default_value")
+            if value_type not in _VALUE_TYPES:
+                raise DataError(f"value_type {value_type!r} is not one of {', '.join(_VALUE_TYPES)}",
+                                element=element, file=path)
+            value = parse_number(text_of(task, "value", path, "0"), "the value", element, path)
+            coordinates.append(CoordinateTask(name, apply, weight, value_type, value))
+    for kind, tasks in (("marker", markers), ("coordinate", coordinates)):
+        names = [t.name for t in tasks]
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        if repeated:
+            raise DataError(f"{kind} tasks listed twice: {', '.join(repeated)}", element="<IKTaskSet>", file=path)
+    return tuple(markers), tuple(coordinates)
+
+
+def read_time_range(holder, path, where: str = "") -> tuple[float, float] | None:
+    """``holder``'s ``<time_range>`` as (start, end) s, or None when absent or empty."""
+    text = text_of(holder, "time_range", path, "")
+    if not text:
+        return None
+    element = f"{where}<time_range>"
+    values = [parse_number(p, "the time range", element, path) for p in text.split()]
+    if len(values) != 2 or values[0] > values[1]:
+        raise DataError(f"the time range must be two increasing times, got {text!r}", element=element, file=path)
+    return values[0], values[1]
 
 
 def read_ik_setup(path) -> IKSetup:
@@ -83,41 +126,8 @@ def read_ik_setup(path) -> IKSetup:
     tool = root if root.tag == "InverseKinematicsTool" else root.find(".//InverseKinematicsTool")
     if tool is None:
         raise DataError("no <InverseKinematicsTool> element", element=f"<{root.tag}>", file=path)
-    markers, coordinates = [], []
-    for task in tool.iter():
-        if task.tag not in ("IKMarkerTask", "IKCoordinateTask"):
-            continue
-        name = task.get("name", "").strip()
-        element = f"<{task.tag} name={name!r}>"
-        if not name:
-            raise DataError("a task has no name", element=f"<{task.tag}>", file=path)
-        weight = _number(text_of(task, "weight", path, "1"), "the weight", element, path)
-        if weight < 0:
-            raise DataError(f"the weight {weight} is negative", element=element, file=path)
-        apply = boolean_of(task, "apply", path, True)
-        if task.tag == "IKMarkerTask":
-            markers.append(MarkerTask(name, apply, weight))
-        else:
-            value_type = text_of(task, "value_type", path, "default_value")
-            if value_type not in _VALUE_TYPES:
-                raise DataError(f"value_type {value_type!r} is not one of {', '.join(_VALUE_TYPES)}",
-                                element=element, file=path)
-            value = _number(text_of(task, "value", path, "0"), "the value", element, path)
-            coordinates.append(CoordinateTask(name, apply, weight, value_type, value))
-    for kind, tasks in (("marker", markers), ("coordinate", coordinates)):
-        names = [t.name for t in tasks]
-        repeated = sorted({n for n in names if names.count(n) > 1})
-        if repeated:
-            raise DataError(f"{kind} tasks listed twice: {', '.join(repeated)}", element="<IKTaskSet>", file=path)
-    time_range = None
-    text = text_of(tool, "time_range", path, "")
-    if text:
-        parts = text.split()
-        values = [_number(p, "the time range", "<time_range>", path) for p in parts]
-        if len(values) != 2 or values[0] > values[1]:
-            raise DataError(f"the time range must be two increasing times, got {text!r}", element="<time_range>",
-                            file=path)
-        time_range = (values[0], values[1])
+    markers, coordinates = read_ik_tasks(tool, path)
+    time_range = read_time_range(tool, path)
     weight_text = text_of(tool, "constraint_weight", path, "")
     accuracy_text = text_of(tool, "accuracy", path, "")
     return IKSetup(
@@ -127,11 +137,11 @@ def read_ik_setup(path) -> IKSetup:
         coordinate_file=text_of(tool, "coordinate_file", path, ""),
         output_motion_file=text_of(tool, "output_motion_file", path, ""),
         time_range=time_range,
-        constraint_weight=(_number(weight_text, "constraint_weight", "<constraint_weight>", path, allow_inf=True)
+        constraint_weight=(parse_number(weight_text, "constraint_weight", "<constraint_weight>", path, allow_inf=True)
                            if weight_text else None),
-        accuracy=_number(accuracy_text, "accuracy", "<accuracy>", path) if accuracy_text else None,
-        marker_tasks=tuple(markers),
-        coordinate_tasks=tuple(coordinates),
+        accuracy=parse_number(accuracy_text, "accuracy", "<accuracy>", path) if accuracy_text else None,
+        marker_tasks=markers,
+        coordinate_tasks=coordinates,
         source=str(path))
 
 

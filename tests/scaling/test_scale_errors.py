@@ -1,0 +1,78 @@
+"""Bad input to a scaling: each a clear error of the project's own type naming the file and the element; and a
+static trial moving more than the setup allows, named in the notes as OpenSim warns of it."""
+import shutil
+
+import pytest
+
+from engine.cli.main import main
+from engine.errors import DataError, ModelError
+from engine.io.osim.scale_setup import read_scale_setup
+from engine.io.trc import read_trc, write_trc
+from engine.io.scale_files import scale_from_files
+from tests.scaling.gait2354_scale import FOLDER, SETUP
+
+
+@pytest.fixture
+def copy(tmp_path):
+    """The scale folder copied, so that its files can be spoiled one at a time."""
+    for f in FOLDER.iterdir():
+        if f.is_file():
+            shutil.copy(f, tmp_path / f.name)
+    return tmp_path
+
+
+def _replace(path, old, new):
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+
+
+def test_static_trial_missing_a_marker_a_measurement_needs(copy):
+    trial = read_trc(copy / "subject01_static.trc")
+    markers = trial.markers
+    keep = [i for i, n in enumerate(markers.names) if n != "Top.Head"]
+    spoiled = type(markers)(tuple(markers.names[i] for i in keep), markers.time, markers.positions[:, keep],
+                            markers.rate)
+    write_trc(copy / "subject01_static.trc", trial.derived(markers=spoiled))
+    with pytest.raises(DataError) as err:
+        scale_from_files(read_scale_setup(copy / "subject01_Setup_Scale.xml"))
+    assert err.value.file.endswith("subject01_static.trc") and "Top.Head" in str(err.value)
+
+
+def test_marker_set_naming_an_unknown_body(copy):
+    _replace(copy / "gait2354_Scale_MarkerSet.xml", "<body> torso </body>", "<body> trunk </body>")
+    with pytest.raises(ModelError) as err:
+        scale_from_files(read_scale_setup(copy / "subject01_Setup_Scale.xml"))
+    assert err.value.file.endswith("gait2354_Scale_MarkerSet.xml")
+    assert "Sternum" in err.value.element and "'trunk'" in err.value.problem
+
+
+def test_mass_of_zero_in_the_setup(copy):
+    _replace(copy / "subject01_Setup_Scale.xml", "<mass>      72.60000000 </mass>", "<mass> 0 </mass>")
+    with pytest.raises(DataError) as err:
+        read_scale_setup(copy / "subject01_Setup_Scale.xml")
+    assert err.value.file.endswith("subject01_Setup_Scale.xml") and "<mass>" in err.value.element
+
+
+def test_mass_of_zero_on_the_command_line(capsys):
+    code = main(["scale", str(FOLDER / "gait2354_simbody.osim"), "--setup", str(SETUP), "--mass", "0"])
+    assert code == 2 and "--mass" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name, element", [("gait2354_simbody.osim", "<GenericModelMaker><model_file>"),
+                                           ("gait2354_Scale_MarkerSet.xml", "<GenericModelMaker><marker_set_file>"),
+                                           ("subject01_static.trc", "<ModelScaler><marker_file>")])
+def test_setup_naming_a_file_that_does_not_exist(copy, name, element):
+    (copy / name).unlink()
+    with pytest.raises(DataError) as err:
+        scale_from_files(read_scale_setup(copy / "subject01_Setup_Scale.xml"))
+    assert err.value.file.endswith("subject01_Setup_Scale.xml")
+    assert err.value.element == element and name in err.value.problem
+
+
+def test_max_marker_movement_names_the_markers_that_moved(copy):
+    _replace(copy / "subject01_Setup_Scale.xml", "<max_marker_movement>      -1.00000000 </max_marker_movement>",
+             "<max_marker_movement> 0.001 </max_marker_movement>")
+    setup = read_scale_setup(copy / "subject01_Setup_Scale.xml")
+    note = next(n for n in scale_from_files(setup).result.notes if "max_marker_movement" in n)
+    assert "0.001 mm" in note and "Top.Head" in note
