@@ -22,7 +22,7 @@ from typing import Callable
 import numpy as np
 from numba.core import event
 
-from .analysis.progress import Progress
+from .progress import Progress
 
 WINDOW = 0.08
 """s of the demo's trial analysed: enough frames for the filters and the QP, few enough to be quick."""

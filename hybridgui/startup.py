@@ -26,7 +26,7 @@ class Startup(QObject):
 
     def _run(self) -> None:
         try:
-            from engine.analysis.progress import Progress        # the engine's first import: in this thread
+            from engine.progress import Progress        # the engine's first import: in this thread
             self.progress.emit(Progress("preparing", 0.0, "loading the engine and the 3D view (NumPy, SciPy, numba, "
                                                            "VTK)"))
             from engine.warmup import warm_up_steps

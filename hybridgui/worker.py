@@ -13,7 +13,7 @@ from dataclasses import replace
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from engine.analysis.pipeline import analysis_steps
-from engine.analysis.progress import Progress
+from engine.progress import Progress
 from engine.warmup import counting_compiles
 
 

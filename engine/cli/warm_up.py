@@ -2,7 +2,7 @@
 runs, the application's included, load them from numba's cache. Safe to run again: it then only loads them."""
 from __future__ import annotations
 
-from ..analysis.progress import run
+from ..progress import run
 from ..warmup import warm_up_steps
 from .progress_bar import ProgressBar
 

@@ -8,7 +8,7 @@ from dataclasses import replace
 import numba
 
 from engine.analysis.pipeline import analysis_steps
-from engine.analysis.progress import run
+from engine.progress import run
 from engine.demo import demo_results
 from engine.warmup import _show_demo, counting_compiles, warm_up_steps
 
