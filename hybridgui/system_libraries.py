@@ -70,8 +70,12 @@ PLATFORMS = {
 }
 """Further libraries of each Qt platform (its plugin and the libraries only it links)."""
 
-ALL_PACKAGES = sorted(set(PACKAGES.values()))
-"""Every package above: the README's install line."""
+DRIVERS = ("libegl-mesa0", "libglx-mesa0", "libgl1-mesa-dri")
+"""Mesa's OpenGL drivers, which libEGL and libGL load at run time to draw the 3D view (any vendor's driver does:
+not checked, a machine with another one works)."""
+
+ALL_PACKAGES = sorted(set(PACKAGES.values()) | set(DRIVERS))
+"""Every package above and the drivers: the README's install line for a bare machine."""
 
 
 def platform_name(environ=None) -> str:
