@@ -11,7 +11,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import traceback
+
+from . import system_libraries
 
 SIZE = (1600, 1000)
 
@@ -24,6 +25,8 @@ def build_parser(prog: str = "hybridgui") -> argparse.ArgumentParser:
     parser.add_argument("--session", help="open this session file")
     parser.add_argument("--time", type=float, help="go to this time, s")
     parser.add_argument("--screenshot", metavar="FILE.png", help="render the whole window to FILE.png and exit")
+    parser.add_argument("--print-startup", action="store_true", help="print a line when the first window and the "
+                        "main window are shown (for benchmarks/bench_first_launch.py)")
     return parser
 
 
@@ -62,52 +65,43 @@ def _open(window, args) -> list[str]:
     return problems
 
 
+def _note(args, what: str) -> None:
+    """``--print-startup``: say on stdout that ``what`` happened (read by benchmarks/bench_first_launch.py)."""
+    if args.print_startup:
+        print(f"startup: {what}", flush=True)
+
+
 def main(argv=None, prog: str = "hybridgui") -> int:
-    """Run the application; returns the exit status."""
+    """Run the application; returns the exit status. The system libraries Qt needs are checked first (a missing
+    one ends with the line that installs it); then the first window shows while the engine is loaded and its
+    kernels warmed up (``startup``), and the main window replaces it."""
     args = build_parser(prog).parse_args(argv)
     prepare_environment(bool(args.screenshot))
-    from PySide6.QtCore import QTimer
+    problem = system_libraries.check()
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 1
     from PySide6.QtWidgets import QApplication
 
-    from .main_window import MainWindow
-    from .screenshot import save_window
+    from .splash import Splash
+    from .startup import Launcher, Startup
     app = QApplication.instance() or QApplication([prog])
     app.setOrganizationName("HybridLab")
     app.setApplicationName("HybridLab")
-    window = MainWindow()
-    sys.excepthook = lambda kind, exc, tb: window.report(exc, "Unexpected error",
-                                                         "".join(traceback.format_exception(kind, exc, tb)))
-    if args.screenshot:
-        window.resize(*SIZE)
-    elif window.store.value("geometry") is None:
-        window.resize(*SIZE)
-    problems = _open(window, args)
-    window.show()
-    if not args.screenshot:
-        return app.exec()
-    if problems:
-        for problem in problems:
-            print(f"{prog}: {problem}", file=sys.stderr)
-        print(f"{prog}: no screenshot written", file=sys.stderr)
-        window.close()
-        return 1
-    status = {"code": 0}
-
-    def shoot():
-        try:
-            save_window(window, args.screenshot)
-            doc = window.document
-            print(f"{prog}: wrote {args.screenshot} at {doc.current_time:.6f} s (frame {doc.frame + 1} of "
-                  f"{doc.n_frames})")
-        except Exception as exc:
-            print(f"{prog}: cannot write the screenshot: {exc}", file=sys.stderr)
-            status["code"] = 2
-        window.close()
-        app.exit(status["code"])
-
-    QTimer.singleShot(300, shoot)
-    app.exec()
-    return status["code"]
+    splash = Splash()
+    splash.show()
+    app.processEvents()
+    _note(args, "first window shown")
+    launcher = Launcher(app, splash, lambda window: _open(window, args), args.screenshot, SIZE, prog,
+                        lambda what: _note(args, what))
+    startup = Startup()
+    startup.progress.connect(splash.report)
+    startup.compiling.connect(splash.compiling)
+    startup.ready.connect(launcher.show_main)
+    startup.failed.connect(launcher.warm_up_failed)
+    startup.start()
+    code = app.exec()
+    return launcher.code if args.screenshot else code
 
 
 if __name__ == "__main__":

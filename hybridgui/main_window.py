@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QVBoxLayout, QWi
 
 from engine.analysis.gait_phases import side_of, stance_phases
 from engine.child_process import Cancelled
+from engine.display.mesh_files import geometry_folders
 from engine.errors import HybridLabError
 from engine.io.open import open_model
 from engine.io.open_trial import open_trial
@@ -362,8 +363,7 @@ class MainWindow(QMainWindow):
         if doc.model is None:
             self.status_summary.setText("Open a model and a trial (File menu), or drop files here.")
             return
-        folders = [Path(p).parent / sub for p in (doc.model_path, doc.model.metadata.get("source")) if p
-                   for sub in ("", "Geometry", "geometry")]
+        folders = geometry_folders((doc.model_path, doc.model.metadata.get("source")), self.geometry_paths())
         content = Content(doc.model, doc.time, doc.Q, doc.display_trial, doc.result, doc.settings.forward, folders)
         previous = self.scene.content      # the camera stays for edits and re-analyses of the same motion
         keep = (previous is not None and previous.model.name == doc.model.name
@@ -419,6 +419,17 @@ class MainWindow(QMainWindow):
         if picked is not None:
             self.docks["inspector"].raise_()
             self.statusBar().showMessage(f"{picked.kind}: {picked.name}", 5000)
+
+    # ---------------------------------------------------------------- preferences
+    def geometry_paths(self) -> list[str]:
+        """The folders the user added to the search for mesh files (after the model's own folders)."""
+        return [p for p in (self.store.value("geometry_paths", []) or []) if p]
+
+    def set_geometry_paths(self, paths) -> None:
+        """Search ``paths`` for mesh files (kept in the preferences) and draw the model again with them."""
+        self.store.setValue("geometry_paths", [str(p) for p in paths])
+        if self.document.model is not None:
+            self._on_content()
 
     # ---------------------------------------------------------------- recent files, layout, drops, closing
     def recent_files(self) -> list[str]:

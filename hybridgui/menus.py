@@ -95,6 +95,9 @@ def build(window) -> None:
     _action(window, view, "First frame", lambda: window.document.set_frame(0), "Home")
     _action(window, view, "Last frame", lambda: window.document.set_frame(window.document.n_frames - 1), "End")
     view.addSeparator()
+    _action(window, view, "Add a mesh folder...", lambda: _add_geometry_path(window),
+            tip="search this folder for the models' bone meshes (.vtp, .stl, .obj), as OpenSim's geometry path")
+    _action(window, view, "Forget the mesh folders added", lambda: window.set_geometry_paths([]))
     panels = view.addMenu("Panels")
     for dock in window.docks.values():
         panels.addAction(dock.toggleViewAction())
@@ -170,6 +173,12 @@ def _add_contacts(window) -> None:
     path, _ = QFileDialog.getOpenFileName(window, "Contact candidates", "", "Contacts (*.yaml *.yml)")
     if path:
         window.attempt("Cannot add the contact candidates", window.add_contacts_file, path)
+
+
+def _add_geometry_path(window) -> None:
+    folder = QFileDialog.getExistingDirectory(window, "Folder of mesh files (e.g. OpenSim's Geometry)")
+    if folder:
+        window.set_geometry_paths(window.geometry_paths() + [folder])
 
 
 def _tell(window, text: str) -> None:

@@ -1,15 +1,20 @@
 """The analysis in a worker thread (napari's pattern): a QObject in a QThread drives the engine's generator
 (``engine.analysis.pipeline.analysis_steps``), emits each Progress, and stops at the next yield when
-cancelled. The GUI thread only receives signals; a failed or cancelled run leaves the shown result alone."""
+cancelled; while numba compiles (a run before the kernels were warmed up), each kernel compiled is reported as
+the message of the last Progress. The GUI thread only receives signals; a failed or cancelled run leaves the
+shown result alone."""
 from __future__ import annotations
 
 import copy
 import threading
 import traceback
+from dataclasses import replace
 
 from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from engine.analysis.pipeline import analysis_steps
+from engine.progress import Progress
+from engine.warmup import counting_compiles
 
 
 class _StepRunner(QObject):
@@ -27,22 +32,30 @@ class _StepRunner(QObject):
 
     @Slot()
     def run(self) -> None:
+        last = [Progress("preparing", 0.0)]
+
+        def compiling(kernel: str, count: int) -> None:      # a run before the kernels were warmed up
+            self.progress.emit(replace(last[0], message=f"compiling the kernels, first run only ({count})"))
         try:
-            while True:
-                if self._stop.is_set():
-                    self._steps.close()
-                    self.cancelled.emit()
-                    return
-                try:
-                    progress = next(self._steps)
-                except StopIteration as end:
-                    self.returned.emit(end.value)
-                    return
-                self.progress.emit(progress)
+            with counting_compiles(compiling):
+                self._run(last)
         except Exception as exc:    # every failure reaches the GUI as a message, never a crash
             self.failed.emit(exc, traceback.format_exc())
         finally:
             QThread.currentThread().quit()
+
+    def _run(self, last: list) -> None:
+        while True:
+            if self._stop.is_set():
+                self._steps.close()
+                self.cancelled.emit()
+                return
+            try:
+                last[0] = next(self._steps)
+            except StopIteration as end:
+                self.returned.emit(end.value)
+                return
+            self.progress.emit(last[0])
 
 
 class AnalysisRunner(QObject):

@@ -1,8 +1,6 @@
 """``hybrid analyze``: the whole pipeline on a trial (IK, ID, GRF estimate, muscles), written to a folder."""
 from __future__ import annotations
 
-import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +13,8 @@ from ..demo import CUTOFF
 from ..errors import SettingsError
 from ..io.output_folder import output_folder
 from . import c3d_timeout
+from ..warmup import counting_compiles
+from .progress_bar import ProgressBar
 
 
 def add_parser(sub) -> None:
@@ -65,29 +65,6 @@ def add_parser(sub) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     c3d_timeout.add_option(p)
     p.set_defaults(run=run_command)
-
-
-class _Bar:
-    """A one-line progress bar on stderr."""
-
-    def __init__(self, enabled: bool):
-        self.enabled = enabled and sys.stderr.isatty()
-        self.t0 = time.perf_counter()
-        self.last = ""
-
-    def __call__(self, p):
-        if not self.enabled:
-            return
-        filled = int(30 * p.fraction)
-        line = f"\r[{'#' * filled}{'.' * (30 - filled)}] {100 * p.fraction:5.1f}% {p.stage}: {p.message}"
-        line = line[:100].ljust(len(self.last))
-        sys.stderr.write(line)
-        sys.stderr.flush()
-        self.last = line
-
-    def close(self):
-        if self.enabled:
-            sys.stderr.write("\n")
 
 
 def _inputs(args):
@@ -181,9 +158,10 @@ def _settings(args):
 
 def _analyse(args, model, trial, settings):
     """Run the analysis (and the demo's comparison with its truth)."""
-    bar = _Bar(not args.quiet)
-    try:
-        result = run(analysis_steps(model, trial, settings), bar)
+    bar = ProgressBar(not args.quiet)
+    try:        # a first run compiles the kernels before the first report: the bar says so meanwhile
+        with counting_compiles(lambda kernel, count: bar.note(f"compiling the kernels, first run only ({count})")):
+            result = run(analysis_steps(model, trial, settings), bar)
     finally:
         bar.close()
     truth = None

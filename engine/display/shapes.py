@@ -76,12 +76,17 @@ def joint_centres(model, body: str, placements: dict) -> tuple[np.ndarray, list[
     return proximal, distal
 
 
-def body_shapes(model) -> dict[str, list]:
-    """``{body: [Capsule | Ellipsoid, ...]}`` for every body of ``model`` (see the module notes), with the
-    joint centres of the model's neutral pose."""
+def neutral_placements(model) -> dict:
+    """``{body: world SE3}`` in the model's neutral pose."""
     data = model.create_data()
     forward_kinematics(model, data, model.neutral())
-    placements = body_placements(model, data)
+    return body_placements(model, data)
+
+
+def body_shapes(model, placements: dict | None = None) -> dict[str, list]:
+    """``{body: [Capsule | Ellipsoid, ...]}`` for every body of ``model`` (see the module notes), with the
+    joint centres of the model's neutral pose (``placements``, from :func:`neutral_placements`)."""
+    placements = neutral_placements(model) if placements is None else placements
     shapes = {}
     for body in model.bodies:
         ellipsoid = inertia_ellipsoid(body)

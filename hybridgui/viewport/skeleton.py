@@ -1,4 +1,5 @@
-"""The bodies: their mesh files when found, otherwise generated shapes (``engine.display.shapes``); the mesh
+"""The bodies: their mesh files when found (looked up as OpenSim does, ``engine.display.mesh_files``, read by VTK's
+readers, placed and scaled as the model says), otherwise generated bones (``engine.display.bones``); the mesh
 files not found (or of a format without a reader) are listed, so that the user is told.
 
 One actor per body, moved each frame by the body's placement from the engine.
@@ -11,50 +12,31 @@ import numpy as np
 from vtkmodules.vtkCommonDataModel import vtkPolyData
 from vtkmodules.vtkCommonMath import vtkMatrix4x4
 from vtkmodules.vtkFiltersCore import vtkAppendPolyData, vtkPolyDataNormals
-from vtkmodules.vtkFiltersSources import vtkCylinderSource, vtkSphereSource
 from vtkmodules.vtkIOGeometry import vtkOBJReader, vtkSTLReader
 from vtkmodules.vtkIOPLY import vtkPLYReader
 from vtkmodules.vtkIOXML import vtkXMLPolyDataReader
 from vtkmodules.vtkRenderingCore import vtkActor, vtkPolyDataMapper
 
-from engine.display.shapes import Capsule, body_shapes
+from engine.display.bones import bone_surfaces
+from engine.display.mesh_files import find_mesh
 
 from . import style
-from .vtk_util import set_matrix, transform_filter
+from .vtk_util import cells, points, set_matrix, transform_filter
 
 _READERS = {".vtp": vtkXMLPolyDataReader, ".stl": vtkSTLReader, ".obj": vtkOBJReader,
             ".ply": vtkPLYReader}
 
 
-CAPSULE_SIDES = 12
-ELLIPSOID_SIDES = (24, 16)
-"""Tessellation of the generated shapes (smooth-shaded): on a software renderer the bodies' vertices cost
-more than their pixels, and these halve the bodies' share of a frame against 24 and (32, 20) with no visible
-facets at the sizes shown (benchmarks/bench_gui.py)."""
-
-
-def _capsule(shape: Capsule) -> vtkPolyData:
-    axis = shape.end - shape.start
-    length = float(np.linalg.norm(axis))
-    source = vtkCylinderSource()
-    source.SetCapsuleCap(True)
-    source.SetLatLongTessellation(True)
-    source.SetResolution(CAPSULE_SIDES)
-    source.SetRadius(shape.radius)
-    source.SetHeight(length)
-    y = axis / length
-    x = np.cross(y, [0.0, 0.0, 1.0] if abs(y[2]) < 0.9 else [1.0, 0.0, 0.0])
-    x /= np.linalg.norm(x)
-    R = np.column_stack([x, y, np.cross(x, y)])
-    return transform_filter(source, R, 0.5 * (shape.start + shape.end))
-
-
-def _ellipsoid(shape) -> vtkPolyData:
-    source = vtkSphereSource()
-    source.SetThetaResolution(ELLIPSOID_SIDES[0])
-    source.SetPhiResolution(ELLIPSOID_SIDES[1])
-    source.SetRadius(1.0)
-    return transform_filter(source, shape.axes @ np.diag(shape.radii), shape.centre)
+def _surface(surface) -> vtkPolyData:
+    """A generated bone (``engine.display.bones.Surface``) as smooth-shaded polydata."""
+    polydata = vtkPolyData()
+    polydata.SetPoints(points(surface.points))
+    polydata.SetPolys(cells(surface.triangles.ravel(), np.full(len(surface.triangles), 3)))
+    normals = vtkPolyDataNormals()
+    normals.SetInputData(polydata)
+    normals.SetFeatureAngle(60.0)
+    normals.Update()
+    return normals.GetOutput()
 
 
 def _mesh(body, folders, missing: list) -> vtkPolyData | None:
@@ -67,7 +49,7 @@ def _mesh(body, folders, missing: list) -> vtkPolyData | None:
     for mesh in body.meshes:
         suffix = Path(mesh.file).suffix.lower()
         reader_class = _READERS.get(suffix)
-        found = next((Path(f) / mesh.file for f in folders if (Path(f) / mesh.file).is_file()), None)
+        found = find_mesh(mesh.file, folders)
         if found is None:
             problems.append(f"body '{body.name}': mesh file {mesh.file} not found")
         elif reader_class is None:
@@ -84,28 +66,17 @@ def _mesh(body, folders, missing: list) -> vtkPolyData | None:
     return parts.GetOutput()
 
 
-def _generated(shapes) -> vtkPolyData | None:
-    if not shapes:
-        return None
-    parts = vtkAppendPolyData()
-    for shape in shapes:
-        parts.AddInputData(_capsule(shape) if isinstance(shape, Capsule) else _ellipsoid(shape))
-    normals = vtkPolyDataNormals()
-    normals.SetInputConnection(parts.GetOutputPort())
-    normals.SetFeatureAngle(60.0)
-    normals.Update()
-    return normals.GetOutput()
-
-
 def body_geometry(model, mesh_folders=(), missing: list | None = None) -> dict:
     """``{body: polydata}`` in each body's frame: its mesh files when all are found, else generated shapes;
     the mesh files not found (or not readable) are added to ``missing`` (one sentence each, naming the body,
     the file and that a generated shape is drawn instead)."""
-    shapes = body_shapes(model)
+    bones = bone_surfaces(model)
     missing = [] if missing is None else missing
     out = {}
     for body in model.bodies:
-        polydata = _mesh(body, mesh_folders, missing) or _generated(shapes[body.name])
+        polydata = _mesh(body, mesh_folders, missing)
+        if polydata is None and body.name in bones:
+            polydata = _surface(bones[body.name])
         if polydata is not None:
             out[body.name] = polydata
     return out

@@ -1,0 +1,103 @@
+"""Compile the numba kernels before they are needed, saying how far it is.
+
+Numba compiles a kernel at its first call and keeps the machine code in its on-disk cache (``cache=True``: a
+``__pycache__`` folder beside the source, or numba's user-wide cache when that folder is not writable, or
+``NUMBA_CACHE_DIR``); later processes load it from there. :func:`warm_up_steps` calls every kernel the
+application and the analysis use, once, on the bundled demo (its model, and the analysis on a few of its frames:
+kernels are compiled per argument type, and every model shares the same record types), so that the first
+analysis starts at once. ``hybrid warm-up`` and the application's first window run it; on later launches it
+only loads the cached code.
+
+While numba compiles, a step cannot yield; a listener on numba's ``numba:compile`` event
+(:func:`counting_compiles`) counts the kernels compiled and passes each to ``on_compile`` (called from the
+compiling thread), so that a caller can show it (the warm-up, and ``hybrid analyze``'s bar when it runs cold).
+"""
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from typing import Callable
+
+import numpy as np
+from numba.core import event
+
+from .progress import Progress
+
+WINDOW = 0.08
+"""s of the demo's trial analysed: enough frames for the filters and the QP, few enough to be quick."""
+
+
+@dataclass
+class WarmUpReport:
+    """``compiled``: kernels numba compiled (names, in order); ``seconds``: the warm-up's duration."""
+
+    compiled: list
+    seconds: float
+
+
+class _CompileCounter(event.Listener):
+    """Counts numba's compilations (a kernel and the kernels it calls each count once) and passes each
+    kernel's name to ``on_compile``."""
+
+    def __init__(self, on_compile: Callable[[str, int], None] | None):
+        self.compiled: list[str] = []
+        self._on_compile = on_compile
+
+    def on_start(self, ev) -> None:
+        name = ev.data["dispatcher"].py_func.__qualname__
+        module = ev.data["dispatcher"].py_func.__module__
+        self.compiled.append(f"{module}.{name}")
+        if self._on_compile is not None:
+            self._on_compile(self.compiled[-1], len(self.compiled))
+
+    def on_end(self, ev) -> None:
+        pass
+
+
+def _show_demo(result) -> None:
+    """What the application computes to draw the demo: placements, markers, the blade's surface and bending,
+    the muscles' paths."""
+    from .algorithms import frame_placements_batch, marker_positions_batch
+    from .analysis.rod_loads import bending_moment, bending_strain
+    from .display.rod_surface import rod_surface
+    from .muscles.geometry import MuscleGeometry
+    model = result.model
+    Q = np.ascontiguousarray(result.ik.q[:2], dtype=float)
+    data = model.create_data()
+    frame_placements_batch(model, data, Q, [b.name for b in model.bodies])
+    marker_positions_batch(model, data, Q)
+    for rod in model.rods:
+        rod_surface(model, data, rod.name, Q[0])
+        bending_moment(model, rod.name, result.dynamics.tau[:2])
+        bending_strain(model, rod.name, Q)
+    MuscleGeometry(model, threads=1).polylines(Q[0])
+
+
+@contextmanager
+def counting_compiles(on_compile: Callable[[str, int], None] | None = None):
+    """Within the block, numba's compilations in this process are counted: yields the list of the kernels
+    compiled (grown as they start), and calls ``on_compile(kernel name, count)`` for each."""
+    counter = _CompileCounter(on_compile)
+    with event.install_listener("numba:compile", counter):
+        yield counter.compiled
+
+
+def warm_up_steps(on_compile: Callable[[str, int], None] | None = None):
+    """Generator step: yields :class:`Progress` (stage ``"preparing"``) and returns a :class:`WarmUpReport`.
+    Runs the demo's display computations and its analysis on its first ``WINDOW`` s, which compiles (or loads
+    from numba's cache) every kernel they call; ``on_compile(kernel name, count)`` is called as each kernel
+    starts compiling."""
+    from .analysis.pipeline import analysis_steps
+    from .demo import demo_results
+    start = time.perf_counter()
+    with counting_compiles(on_compile) as compiled:
+        yield Progress("preparing", 0.0, "reading the demo")
+        result, settings = demo_results()
+        yield Progress("preparing", 0.05, "kernels of the 3D view")
+        _show_demo(result)
+        t0 = float(result.trial.markers.time[0])
+        settings = replace(settings, ik=replace(settings.ik, start=t0, end=t0 + WINDOW))
+        for p in analysis_steps(result.model, result.trial, settings):
+            yield Progress("preparing", 0.1 + 0.9 * p.fraction, f"kernels of the analysis: {p.stage}")
+    return WarmUpReport(list(compiled), time.perf_counter() - start)

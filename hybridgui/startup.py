@@ -1,0 +1,102 @@
+"""What happens behind the first window: the engine and the 3D view's libraries are imported and the engine's
+kernels warmed up (``engine.warmup``: compiled once, then loaded from numba's cache) in a background thread, while
+the GUI thread keeps the first window painted and up to date (so this module imports nothing of the engine at
+its top). Widgets are created only on the GUI thread, after
+``ready``."""
+from __future__ import annotations
+
+import sys
+import threading
+import traceback
+
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
+
+
+class Startup(QObject):
+    """Signals: ``progress(Progress)``, ``compiling(kernel, count)``, ``ready(report)`` (the warm-up's
+    ``WarmUpReport``) or ``failed(exception, details)``; each emitted from the background thread."""
+
+    progress = Signal(object)
+    compiling = Signal(str, int)
+    ready = Signal(object)
+    failed = Signal(object, str)
+
+    def start(self) -> None:
+        threading.Thread(target=self._run, name="hybridlab-startup", daemon=True).start()
+
+    def _run(self) -> None:
+        try:
+            from engine.progress import Progress        # the engine's first import: in this thread
+            self.progress.emit(Progress("preparing", 0.0, "loading the engine and the 3D view (NumPy, SciPy, numba, "
+                                                           "VTK)"))
+            from engine.warmup import warm_up_steps
+            from . import main_window  # noqa: F401  (imported here, off the GUI thread)
+            steps = warm_up_steps(lambda kernel, count: self.compiling.emit(kernel, count))
+            while True:
+                try:
+                    self.progress.emit(next(steps))
+                except StopIteration as end:
+                    self.ready.emit(end.value)
+                    return
+        except Exception as exc:       # the window opens anyway; the analysis compiles what is missing
+            self.failed.emit(exc, traceback.format_exc())
+
+
+class Launcher(QObject):
+    """Replaces the first window (``splash``) by the main window on the GUI thread when :class:`Startup` is
+    done: ``open_work(window)`` opens what the command line names and returns the problems; with ``screenshot``
+    (a path) the window is written there and the application quits with ``code`` (0 written, 1 nothing to show,
+    2 not written). ``note(what)`` is told when the main window is shown."""
+
+    def __init__(self, app, splash, open_work, screenshot, size, prog: str, note):
+        super().__init__()
+        self.app, self.splash, self.open_work, self.screenshot = app, splash, open_work, screenshot
+        self.size, self.prog, self.note = size, prog, note
+        self.code = 0
+        self.window = None
+
+    @Slot(object, str)
+    def warm_up_failed(self, exc, details: str) -> None:
+        print(f"{self.prog}: the kernels could not be prepared ahead (the analysis will compile them): {exc}",
+              file=sys.stderr)
+        self.show_main(None)
+
+    @Slot(object)
+    def show_main(self, report) -> None:
+        from .main_window import MainWindow
+        window = self.window = MainWindow()
+        sys.excepthook = lambda kind, exc, tb: window.report(exc, "Unexpected error",
+                                                             "".join(traceback.format_exception(kind, exc, tb)))
+        if self.screenshot or window.store.value("geometry") is None:
+            window.resize(*self.size)
+        problems = self.open_work(window)
+        window.show()
+        self.splash.close()
+        self.note("main window shown")
+        if not self.screenshot:
+            return
+        if problems:
+            for problem in problems:
+                print(f"{self.prog}: {problem}", file=sys.stderr)
+            print(f"{self.prog}: no screenshot written", file=sys.stderr)
+            self._quit(1)
+        else:
+            QTimer.singleShot(300, self._shoot)
+
+    def _shoot(self) -> None:
+        from .screenshot import save_window
+        try:
+            save_window(self.window, self.screenshot)
+        except Exception as exc:
+            print(f"{self.prog}: cannot write the screenshot: {exc}", file=sys.stderr)
+            self._quit(2)
+            return
+        doc = self.window.document
+        print(f"{self.prog}: wrote {self.screenshot} at {doc.current_time:.6f} s (frame {doc.frame + 1} of "
+              f"{doc.n_frames})")
+        self._quit(0)
+
+    def _quit(self, code: int) -> None:
+        self.code = code
+        self.window.close()
+        self.app.exit(code)

@@ -1,0 +1,43 @@
+"""The warm-up compiles every kernel the application's first window and the analysis use, and numba's on-disk cache
+keeps them: after it, an analysis compiles nothing, and a later process (``hybrid warm-up`` again, as a later
+launch) loads every kernel from the cache."""
+import subprocess
+import sys
+from dataclasses import replace
+
+import numba
+
+from engine.analysis.pipeline import analysis_steps
+from engine.progress import run
+from engine.demo import demo_results
+from engine.warmup import _show_demo, counting_compiles, warm_up_steps
+
+
+@numba.njit
+def _twice(x):
+    return 2 * x
+
+
+def test_compiles_are_counted():
+    seen = []
+    with counting_compiles(lambda kernel, count: seen.append((kernel, count))) as compiled:
+        assert _twice(2.0) == 4.0
+    assert compiled == [f"{__name__}._twice"] and seen == [(compiled[0], 1)]
+
+
+def test_after_the_warm_up_nothing_compiles_again():
+    progress = []
+    report = run(warm_up_steps(), progress.append)
+    fractions = [p.fraction for p in progress]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0
+    result, settings = demo_results()
+    t0 = float(result.trial.markers.time[0])
+    settings = replace(settings, ik=replace(settings.ik, start=t0 + 0.2, end=t0 + 0.5))
+    with counting_compiles() as compiled:         # another stretch of the trial, and what the 3D view computes
+        run(analysis_steps(result.model, result.trial, settings))
+        _show_demo(result)
+    assert compiled == [], compiled
+    later = subprocess.run([sys.executable, "-m", "engine.cli.main", "warm-up", "--quiet"], capture_output=True,
+                           text=True, timeout=600)
+    assert later.returncode == 0, later.stderr
+    assert "every kernel was in numba's cache" in later.stdout, (later.stdout, report.compiled)
