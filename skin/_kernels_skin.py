@@ -106,3 +106,45 @@ def jacobian(R, bone, weight, local, JB, out):
                 out[i, 0, d] += a * (JB[j, 3, d] + w1 * o2 - w2 * o1)
                 out[i, 1, d] += a * (JB[j, 4, d] + w2 * o0 - w0 * o2)
                 out[i, 2, d] += a * (JB[j, 5, d] + w0 * o1 - w1 * o0)
+
+
+@njit(cache=True, nogil=True)
+def bone_placements(oR, op, vel, nodes, fR, fp, velocities, R, p, w, pdot):
+    """World placement ``R`` (m, 3, 3), ``p`` (m, 3) of bones whose frames sit at ``fR``, ``fp`` in tree
+    ``nodes`` with world placements ``oR``, ``op``; if ``velocities``, their angular velocities ``w`` and origin
+    velocities ``pdot`` (world axes) from the nodes' body twists ``vel`` (``[omega; v]`` at the node origin,
+    node axes)."""
+    for j in range(nodes.shape[0]):
+        n = nodes[j]
+        for a in range(3):
+            s = op[n, a]
+            for b in range(3):
+                s += oR[n, a, b] * fp[j, b]
+                acc = 0.0
+                for c in range(3):
+                    acc += oR[n, a, c] * fR[j, c, b]
+                R[j, a, b] = acc
+            p[j, a] = s
+        if velocities:
+            v = vel[n]
+            l0 = v[3] + v[1] * fp[j, 2] - v[2] * fp[j, 1]
+            l1 = v[4] + v[2] * fp[j, 0] - v[0] * fp[j, 2]
+            l2 = v[5] + v[0] * fp[j, 1] - v[1] * fp[j, 0]
+            for a in range(3):
+                w[j, a] = oR[n, a, 0] * v[0] + oR[n, a, 1] * v[1] + oR[n, a, 2] * v[2]
+                pdot[j, a] = oR[n, a, 0] * l0 + oR[n, a, 1] * l1 + oR[n, a, 2] * l2
+
+
+@njit(cache=True, nogil=True)
+def node_wrenches(p, nodes, bone_w, out):
+    """Add each bone's wrench ``bone_w`` (m, 6) ``[moment about the bone origin p; force]`` to its tree node's
+    row of ``out`` (nodes, 6) as the engine takes it: world axes, moment about the world origin."""
+    for j in range(nodes.shape[0]):
+        n = nodes[j]
+        f0, f1, f2 = bone_w[j, 3], bone_w[j, 4], bone_w[j, 5]
+        out[n, 0] += bone_w[j, 0] + p[j, 1] * f2 - p[j, 2] * f1
+        out[n, 1] += bone_w[j, 1] + p[j, 2] * f0 - p[j, 0] * f2
+        out[n, 2] += bone_w[j, 2] + p[j, 0] * f1 - p[j, 1] * f0
+        out[n, 3] += f0
+        out[n, 4] += f1
+        out[n, 5] += f2

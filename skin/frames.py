@@ -5,31 +5,31 @@ import numpy as np
 
 from engine.algorithms import frame_id
 
+from ._kernels_skin import bone_placements
+
+
+class BoneFrames:
+    """Where ``bodies`` sit in the engine's tree: each one's node and its frame in the node (``model.tree``'s
+    frame table); calling it after ``forward_kinematics(model, data, q[, v])`` reads their world placements."""
+
+    def __init__(self, model, bodies):
+        frames = model.tree.k.frames
+        ids = [frame_id(model, b) for b in bodies]
+        self.nodes = np.ascontiguousarray(frames["node"][ids], dtype=np.int64)
+        self.R = np.ascontiguousarray(frames["R"][ids])
+        self.p = np.ascontiguousarray(frames["p"][ids])
+
+    def __call__(self, data, velocities: bool = False):
+        """World rotations ``R`` (m, 3, 3) and origins ``p`` (m, 3) (eq. 3's ``R_j``, ``t_j`` before the rest
+        pose is taken out); with ``velocities`` also angular velocities ``w`` (m, 3) and origin velocities
+        ``pdot`` (m, 3), world axes (rad/s, m/s): eq. 10's ``(omega, x_dot)`` of each bone."""
+        m = len(self.nodes)
+        R, p, w, pdot = np.empty((m, 3, 3)), np.empty((m, 3)), np.empty((m, 3)), np.empty((m, 3))
+        ws = data.ws
+        bone_placements(ws["oR"], ws["op"], ws["vel"], self.nodes, self.R, self.p, velocities, R, p, w, pdot)
+        return (R, p, w, pdot) if velocities else (R, p)
+
 
 def body_frames(model, data, bodies, velocities: bool = False):
-    """World rotations ``R`` (m, 3, 3) and origins ``p`` (m, 3) of ``bodies`` after
-    ``forward_kinematics(model, data, q[, v])``; with ``velocities``, also their angular velocities
-    ``w`` (m, 3) and origin velocities ``pdot`` (m, 3), world axes (rad/s, m/s).
-
-    These are eq. 3's ``R_j`` and ``t_j`` before the rest pose is taken out, and eq. 10's
-    ``(x_dot, omega)`` of each bone."""
-    frames = model.tree.k.frames
-    ws = data.ws
-    m = len(bodies)
-    R = np.empty((m, 3, 3))
-    p = np.empty((m, 3))
-    w = np.empty((m, 3))
-    pdot = np.empty((m, 3))
-    for j, name in enumerate(bodies):
-        fr = frames[frame_id(model, name)]
-        node = fr["node"]
-        Rn, pn = ws["oR"][node], ws["op"][node]
-        R[j] = Rn @ fr["R"]
-        p[j] = pn + Rn @ fr["p"]
-        if velocities:
-            vel = ws["vel"][node]           # body twist [omega; v at the node origin], node axes
-            w[j] = Rn @ vel[:3]
-            pdot[j] = Rn @ (vel[3:] + np.cross(vel[:3], fr["p"]))
-    if velocities:
-        return R, p, w, pdot
-    return R, p
+    """:class:`BoneFrames` of ``bodies`` read once (see its call)."""
+    return BoneFrames(model, bodies)(data, velocities)

@@ -10,7 +10,7 @@ from engine.algorithms import forward_kinematics, frame_jacobian
 from engine.errors import ModelError
 
 from . import _kernels_skin as _k
-from .frames import body_frames
+from .frames import BoneFrames, body_frames
 from .mesh import TriangleMesh
 from .surface import skin_surface, world_distances
 from .volumes import body_volumes
@@ -77,6 +77,10 @@ class Skin:
     def bone_frames(self, model, data, velocities: bool = False):
         """The bones' world placements (and velocities) after ``forward_kinematics`` (see ``skin.frames``)."""
         return body_frames(model, data, self.bodies, velocities)
+
+    def frames(self, model) -> BoneFrames:
+        """The bones' places in ``model``'s tree, to read their placements repeatedly."""
+        return BoneFrames(model, self.bodies)
 
     def vertices(self, model, data, q) -> np.ndarray:
         """Eq. 3: skin vertices (n, 3) m, world frame, at ``q``."""
