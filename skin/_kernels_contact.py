@@ -72,12 +72,14 @@ def closest(x, h, lo, dims, start, order, near, p0, p1, p2):
 
 
 @njit(cache=True, nogil=True)
-def contact_forces(x, normals, xdot, h, lo, dims, start, order, near, p, pdot, active, k_contact, friction, eps,
+def contact_forces(x, normals, xdot, h, lo, dims, start, order, near, p, pn, pdot, k_contact, friction, eps,
                    f_skin, f_normal, f_device):
     """Penalty contact (eq. 6) and regularised Coulomb friction (eq. 7) of device vertices ``p`` (N, 3) moving
     at ``pdot`` on the skin ``x`` (n, 3) with outward unit ``normals`` moving at ``xdot``.
 
-    For each device vertex ``k`` (where ``active[k]``): ``idx(k)`` the closest skin vertex within ``h``,
+    For each device vertex ``k``: ``idx(k)`` the closest skin vertex within ``h`` facing it (skin normal against
+    the device's normal ``pn[k]``: a device vertex that went through a thin part, a hand, finds the far side's
+    vertices closer, which must not pull the skin in),
     ``d_k = n . (x_idx - p_k)``; if ``d_k > 0`` (the device vertex is under the skin) the skin vertex is pushed
     back by ``k_contact d_k`` along ``-n`` (eq. 6's magnitude; it pushes the skin away from the device) and the friction
     ``-F_c V / max(|V|, eps)`` of the relative velocity ``V = x_dot_idx - p_dot_k``. Adds the skin's forces
@@ -89,12 +91,12 @@ def contact_forces(x, normals, xdot, h, lo, dims, start, order, near, p, pdot, a
         f_device[k, 0] = 0.0
         f_device[k, 1] = 0.0
         f_device[k, 2] = 0.0
-        if not active[k]:
-            continue
         i = closest(x, h, lo, dims, start, order, near, p[k, 0], p[k, 1], p[k, 2])
         if i < 0:
             continue
         n0, n1, n2 = normals[i, 0], normals[i, 1], normals[i, 2]
+        if n0 * pn[k, 0] + n1 * pn[k, 1] + n2 * pn[k, 2] >= 0.0:
+            continue
         d = n0 * (x[i, 0] - p[k, 0]) + n1 * (x[i, 1] - p[k, 1]) + n2 * (x[i, 2] - p[k, 2])
         if d <= 0.0:
             continue

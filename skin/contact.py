@@ -35,6 +35,8 @@ class SkinGrid:
 
     def __init__(self, x: np.ndarray, reach: float):
         self.x = np.ascontiguousarray(x, float)
+        if not np.isfinite(self.x).all() or np.ptp(self.x, axis=0).max() > 1e3:
+            raise FloatingPointError("the skin's vertices are not finite or spread over more than a kilometre")
         self.h = float(reach)
         self.lo = self.x.min(axis=0) - 1e-9
         self.dims = np.maximum(np.ceil((self.x.max(axis=0) - self.lo) / self.h).astype(np.int64), 1)
@@ -49,14 +51,14 @@ class SkinGrid:
         return int(_k.closest(self.x, self.h, self.lo, self.dims, self.start, self.order, self.near, p[0], p[1], p[2]))
 
 
-def contact(grid: SkinGrid, normals, xdot, p, pdot, params: ContactParameters, f_skin, f_normal, active=None):
-    """Contact of device vertices ``p`` (N, 3) moving at ``pdot`` with the skin of ``grid`` (unit outward
-    ``normals``, velocities ``xdot``): adds the skin's forces to ``f_skin`` (n, 3) N and their normal parts'
-    magnitudes to ``f_normal`` (n,); returns the device's forces (N, 3) N and the number of contacts."""
+def contact(grid: SkinGrid, normals, xdot, p, pn, pdot, params: ContactParameters, f_skin, f_normal):
+    """Contact of device vertices ``p`` (N, 3) with outward normals ``pn`` moving at ``pdot`` with the skin of
+    ``grid`` (unit outward ``normals``, velocities ``xdot``): adds the skin's forces to ``f_skin`` (n, 3) N and
+    their normal parts' magnitudes to ``f_normal`` (n,); returns the device's forces (N, 3) N and the number of
+    contacts."""
     p = np.ascontiguousarray(p, float)
     f_device = np.empty_like(p)
-    active = np.ones(len(p), np.bool_) if active is None else active
     count = _k.contact_forces(grid.x, normals, xdot, grid.h, grid.lo, grid.dims, grid.start, grid.order, grid.near, p,
-                              np.ascontiguousarray(pdot, float), active, params.stiffness, params.friction,
-                              params.eps, f_skin, f_normal, f_device)
+                              np.ascontiguousarray(pn, float), np.ascontiguousarray(pdot, float), params.stiffness,
+                              params.friction, params.eps, f_skin, f_normal, f_device)
     return f_device, count

@@ -73,11 +73,13 @@ class Simulator:
         self.sheet_gravity = [s.masses[:, None] * gravity for s in scene.sheets]
         # every device vertex in one array: rigid devices first (their rest positions), then the sheets
         rest = [d.mesh.vertices @ d.placement0.R.T + d.placement0.p for d in scene.devices]
+        self.rest_normals = [d.mesh.normals_areas()[0] @ d.placement0.R.T for d in scene.devices]
         sizes = [len(x) for x in rest] + [len(x) for x in self.sheet_x]
         bounds = np.concatenate([[0], np.cumsum(sizes)]).astype(int)
         self.slices = [slice(a, b) for a, b in zip(bounds[:-1], bounds[1:])]
         self.rest = rest
         self.P = np.zeros((bounds[-1], 3))
+        self.Pn = np.zeros((bounds[-1], 3))
         self.Pdot = np.zeros((bounds[-1], 3))
         n = skin.n_vertices
         self.x, self.xdot = np.empty((n, 3)), np.empty((n, 3))
@@ -93,19 +95,22 @@ class Simulator:
         self.zero = np.zeros((1, model.nv))
 
     def device_vertices(self, t) -> None:
-        """Positions and velocities of every device vertex at ``t`` into ``P``, ``Pdot``."""
-        for device, x0, sl in zip(self.scene.devices, self.rest, self.slices):
+        """Positions, normals and velocities of every device vertex at ``t`` into ``P``, ``Pn``, ``Pdot``."""
+        for device, x0, n0, sl in zip(self.scene.devices, self.rest, self.rest_normals, self.slices):
             if device.motion is None:
-                self.P[sl] = x0
+                self.P[sl], self.Pn[sl] = x0, n0
                 continue
             R, p, w, pdot = device.motion.placement(t)
             x = x0 @ R.T + p
             self.P[sl] = x
+            self.Pn[sl] = n0 @ R.T
             self.Pdot[sl] = np.cross(w, x) + pdot
         k = len(self.scene.devices)
-        for i, (x, u) in enumerate(zip(self.sheet_x, self.sheet_v)):
-            self.P[self.slices[k + i]] = x
-            self.Pdot[self.slices[k + i]] = u
+        for i, (sheet, x, u) in enumerate(zip(self.scene.sheets, self.sheet_x, self.sheet_v)):
+            sl = self.slices[k + i]
+            self.P[sl] = x
+            self.Pn[sl] = sheet.mesh.normals_areas(x)[0]
+            self.Pdot[sl] = u
 
     def forces(self, t, q, v) -> np.ndarray:
         """The skin's contact forces at ``(t, q, v)`` into ``f_skin`` / ``f_normal`` (the devices' into
@@ -121,7 +126,7 @@ class Simulator:
         self.device_vertices(t)
         self.f_skin[:] = 0.0
         self.f_normal[:] = 0.0
-        self.f_device, self.count = contact(grid, self.normals, self.xdot, self.P, self.Pdot, s.contact,
+        self.f_device, self.count = contact(grid, self.normals, self.xdot, self.P, self.Pn, self.Pdot, s.contact,
                                             self.f_skin, self.f_normal)
         _ks.bone_wrenches(R, skin.bone, skin.weight, skin.local, self.f_skin, self.bone_w)
         self.fext[:] = 0.0
@@ -193,6 +198,7 @@ def simulate(scene: Scene, duration: float | None = None, record_every: int = 10
     times, Q, V, P, F, C = [], [], [], [], [], []
     sheets = {s.name: [] for s in scene.sheets}
     wall = 0.0
+    notes = []
     for k in range(steps + 1):
         if k % record_every == 0 or k == steps:
             pressure, force, count = sim.record()
@@ -209,7 +215,12 @@ def simulate(scene: Scene, duration: float | None = None, record_every: int = 10
         if k == steps:
             break
         t0 = _time.perf_counter()
-        sim.step()
+        try:
+            sim.step()
+        except (FloatingPointError, np.linalg.LinAlgError) as exc:
+            notes.append(f"the simulation diverged at {sim.t:.4f} s ({exc}); the run stops there (take a smaller "
+                         f"step than {scene.dt} s)")
+            break
         wall += _time.perf_counter() - t0
     return SimulationResult(scene.name, np.array(times), np.array(Q), np.array(V), np.array(P), np.array(F),
-                            np.array(C), {n: np.array(x) for n, x in sheets.items()}, wall)
+                            np.array(C), {n: np.array(x) for n, x in sheets.items()}, wall, notes)

@@ -11,7 +11,7 @@ import sys
 
 from .. import __version__
 from ..errors import HybridLabError
-from . import analyze, gui, info, make_demo, make_model
+from . import analyze, gui, info, make_demo, make_model, simulate
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -23,6 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
     analyze.add_parser(sub)
     make_demo.add_parser(sub)
     make_model.add_parser(sub)
+    simulate.add_parser(sub)
     gui.add_parser(sub)
     return parser
 
