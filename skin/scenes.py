@@ -18,7 +18,7 @@ from functools import lru_cache
 import numpy as np
 
 from engine.errors import SettingsError
-from engine.spatial import SE3
+from engine.spatial import SE3, matrix_to_quat
 
 from .device import LiftMotion, RigidDevice
 from .mesh import grid_sheet
@@ -43,13 +43,18 @@ def _rotation_z(angle: float) -> np.ndarray:
     return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
 
 
-def supine(model, skin, height: float = 0.0, gap: float = 0.002) -> np.ndarray:
-    """The neutral pose turned onto the back (head towards -x, face up), the lowest skin point ``gap`` m above
-    ``height``."""
+def supine(model, skin, height: float = 0.0, gap: float = 0.002, incline: float = 0.0, centre=(0.0, 0.0, 0.0)):
+    """The neutral pose turned onto the back (head towards -x, face up) on a plane through ``centre`` tilted by
+    ``incline`` (rad, about z: the head end down for a positive angle), the nearest skin point ``gap`` m above it
+    (``height`` m raises the plane)."""
     q = model.neutral()
-    q[3:7] = [0.0, 0.0, np.sin(np.pi / 4), np.cos(np.pi / 4)]       # +90 degrees about z
+    centre = np.asarray(centre, float) + np.array([0.0, height, 0.0])
+    Rz = _rotation_z(incline)
+    q[3:7] = matrix_to_quat(Rz @ _rotation_z(np.pi / 2))
+    q[:3] = centre + Rz @ (q[:3] - centre)
     x = skin.vertices(model, model.create_data(), q)
-    q[1] += height + gap - x[:, 1].min()
+    normal = Rz[:, 1]
+    q[:3] += (gap - ((x - centre) @ normal).min()) * normal
     return q
 
 
@@ -74,12 +79,12 @@ def _body_landmarks(model, skin, q) -> dict:
 
 def robotic_lift(incline_deg: float, spacing: float = SKIN_SPACING, board_vertices: int = 20000) -> Scene:
     model, skin = athlete_and_skin(spacing)
-    q = supine(model, skin)
-    length, width = 1.15, 0.6
-    nx = int(round(np.sqrt(board_vertices * length / width)))
-    nz = max(int(round(board_vertices / nx)), 2)
+    length, width = 1.15, 0.8
     incline = np.radians(incline_deg)
     centre = np.array([-0.2, 0.0, 0.0])             # from the head to mid-thigh
+    q = supine(model, skin, incline=incline, centre=centre)
+    nx = int(round(np.sqrt(board_vertices * length / width)))
+    nz = max(int(round(board_vertices / nx)), 2)
     board = RigidDevice("support", grid_sheet(length, width, nx, nz),
                         LiftMotion(height=0.3, angle=-np.radians(12.0), pivot=tuple(centre), start=0.3, end=2.3),
                         SE3(_rotation_z(incline), centre))

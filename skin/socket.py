@@ -188,3 +188,22 @@ def _stump_in_limb(model, skin, body, q, vertices, areas: bool = False):
     xl = (x[vertices] - T.p) @ T.R
     nl = normals[vertices] @ T.R
     return (xl, nl, a[vertices]) if areas else (xl, nl, T)
+
+
+def pressure_over_trial(model, socket: Socket, Q, loads, threshold: float = THRESHOLD) -> dict:
+    """Per frame of configurations ``Q`` (T, nq) and socket loads ``loads`` (T, 6): ``peak``, ``mean`` (Pa),
+    ``area`` (loaded, m^2), ``regions`` (patches above ``threshold``), ``hot_area`` (m^2 above it), the force the map
+    carries (T, 3, limb axes, N) and the ``pressure`` maps (T, k) Pa on ``socket.vertices``."""
+    T = len(Q)
+    out = {k: np.zeros(T) for k in ("peak", "mean", "area", "regions", "hot_area")}
+    out["force"] = np.zeros((T, 3))
+    out["pressure"] = np.zeros((T, len(socket.vertices)), np.float32)
+    triangles = socket.skin.mesh.triangles
+    for f in range(T):
+        m = socket.pressure(model, Q[f], loads[f])
+        hot = m.regions(triangles, threshold)
+        out["peak"][f], out["mean"][f], out["area"][f] = m.peak, m.mean, m.loaded_area
+        out["regions"][f], out["hot_area"][f] = len(hot), sum(r["area"] for r in hot)
+        out["force"][f] = m.carried[3:]
+        out["pressure"][f] = m.pressure
+    return out

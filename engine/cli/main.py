@@ -11,7 +11,7 @@ import sys
 
 from .. import __version__
 from ..errors import HybridLabError
-from . import analyze, gui, info, make_demo, make_model, simulate
+from . import analyze, gui, info, make_demo, make_model, simulate, socket_pressure
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -24,6 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
     make_demo.add_parser(sub)
     make_model.add_parser(sub)
     simulate.add_parser(sub)
+    socket_pressure.add_parser(sub)
     gui.add_parser(sub)
     return parser
 

@@ -20,3 +20,8 @@ def test_simulate_back_pressure_writes_the_run(tmp_path, capsys):
 def test_simulate_rejects_a_bad_spacing(capsys):
     assert main(["simulate", "sling-lift", "--spacing", "2"]) == 2
     assert "--spacing must be between" in capsys.readouterr().err
+
+
+def test_socket_pressure_names_a_missing_weld(capsys):
+    assert main(["socket-pressure", "--weld", "no_such_weld"]) == 2
+    assert "has no weld joint named 'no_such_weld'" in capsys.readouterr().err
