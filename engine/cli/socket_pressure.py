@@ -26,7 +26,7 @@ def run_command(args) -> int:
 
     import numpy as np
 
-    from ..analysis.results_file import load_result
+    from ..io.results_file import load_result
     from ..errors import SettingsError
     from ..io.atomic import write_text
     from skin.skinning import Skin

@@ -8,7 +8,7 @@ import pytest
 
 from engine.algorithms import forward_kinematics, frame_placement
 from engine.analysis.inverse_dynamics import classic_inverse_dynamics
-from engine.analysis.results_file import load_result
+from engine.io.results_file import load_result
 from engine.errors import ModelError
 from hybridlab_resources import __file__ as _resources
 from skin.frames import body_frames
