@@ -17,8 +17,8 @@ from engine.errors import SettingsError
 TABLE_I = (("shoulder", 1.0), ("thoracic", 100.0), ("lumbar", 100.0), ("hip", 1.0), ("knee", 1.0), ("ankle", 1.0))
 OTHER = 1.0         # N m/rad, joints Table I does not list (neck, elbow, wrist, subtalar, toes)
 DAMPING = 0.1       # N m s/rad: Table I gives no kD
-LIMIT = 500.0       # N m/rad, end-range stiffness (an arm hanging off an edge stays out of the lock)
-MARGIN = 0.3        # rad, where the end-range spring starts, inside the coordinate's range
+LIMIT = 50.0        # N m/rad, end-range stiffness
+MARGIN = 0.2        # rad, where the end-range spring starts, inside the coordinate's range
 
 
 @dataclass(frozen=True)
