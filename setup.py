@@ -1,6 +1,6 @@
-"""Packages: ``engine`` and ``hybridgui`` as found, and ``resources/`` installed as ``hybridlab_resources``
+"""Packages: ``engine``, ``skin`` and ``hybridgui`` as found, and ``resources/`` installed as ``hybridlab_resources``
 (a folder name pyproject.toml's package discovery cannot rename)."""
 from setuptools import find_packages, setup
 
-setup(packages=find_packages(include=["engine", "engine.*", "hybridgui", "hybridgui.*"]) + ["hybridlab_resources"],
+setup(packages=find_packages(include=["engine", "engine.*", "skin", "skin.*", "hybridgui", "hybridgui.*"]) + ["hybridlab_resources"],
       package_dir={"hybridlab_resources": "resources"})

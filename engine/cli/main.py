@@ -11,7 +11,7 @@ import sys
 
 from .. import __version__
 from ..errors import HybridLabError
-from . import analyze, gui, info, make_demo, make_model, scale, warm_up
+from . import analyze, gui, info, make_demo, make_model, scale, simulate, socket_pressure, warm_up
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -25,6 +25,8 @@ def build_parser() -> argparse.ArgumentParser:
     make_model.add_parser(sub)
     scale.add_parser(sub)
     warm_up.add_parser(sub)
+    simulate.add_parser(sub)
+    socket_pressure.add_parser(sub)
     gui.add_parser(sub)
     return parser
 

@@ -1,0 +1,58 @@
+"""Speed of the skinned-body simulation (seed 002) at the seed's sizes: a 14k-vertex skin on the 20k-vertex
+robotic lift, and on a 4k-vertex sling sheet, against the seed's 5 minutes per simulated second (1/300).
+
+Run: python benchmarks/bench_skin.py [--steps N]
+Each scene is built, stepped a few times to compile and warm up, then timed over N steps (default 100) from
+the scene's start (the body on the device). Last line:
+RESULT skin=S lift_device=D sheet=K lift_sim_per_wall=X sling_sim_per_wall=Y seed_ratio=Z (Z: the slower of the
+two against 1/300; the goal is at least 30).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from skin.scenes import robotic_lift, sling_lift  # noqa: E402
+from skin.simulation import Simulator  # noqa: E402
+
+SEED_SPEED = 1.0 / 300.0     # simulated s per wall s: "approximately 5 min ... to generate 1 sec"
+
+
+def timed(scene, steps: int) -> float:
+    sim = Simulator(scene)
+    for _ in range(3):
+        sim.step()
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        sim.step()
+    wall = time.perf_counter() - t0
+    return steps * scene.dt / wall
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--steps", type=int, default=100)
+    args = parser.parse_args()
+    lift = robotic_lift(0.0)
+    sling = sling_lift()
+    n_skin = lift.skin.n_vertices
+    n_lift = sum(d.mesh.n_vertices for d in lift.devices)
+    n_sheet = sum(s.mesh.n_vertices for s in sling.sheets)
+    print(f"skin {n_skin} vertices, lift board {n_lift} vertices, sling sheet {n_sheet} vertices (+ bed "
+          f"{sum(d.mesh.n_vertices for d in sling.devices)}), dt {lift.dt} s, RK4 (4 evaluations per step)")
+    speed_lift = timed(lift, args.steps)
+    print(f"robotic lift: {speed_lift:.4f} simulated s per wall s ({speed_lift / SEED_SPEED:.1f} x the seed)")
+    speed_sling = timed(sling, args.steps)
+    print(f"sling lift:   {speed_sling:.4f} simulated s per wall s ({speed_sling / SEED_SPEED:.1f} x the seed)")
+    ratio = min(speed_lift, speed_sling) / SEED_SPEED
+    print(f"RESULT skin={n_skin} lift_device={n_lift} sheet={n_sheet} lift_sim_per_wall={speed_lift:.4f} "
+          f"sling_sim_per_wall={speed_sling:.4f} seed_ratio={ratio:.1f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,49 @@
+"""``hybrid simulate``: the seed 002 scenes (a skinned body on assistive devices, package ``skin``)."""
+from __future__ import annotations
+
+import sys
+
+SCENE_NAMES = ("robotic-lift-flat", "robotic-lift-7deg", "sling-lift", "back-pressure")
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("simulate", help="forward dynamics of the skinned athlete on a device (seed 002 scenes)",
+                       description="Simulates the default athlete's skin against an assistive device: linear "
+                                   "blend skinning, penalty contact with regularised friction, PD joint stiffness "
+                                   "(Table I), RK4. Prints the outcome and the skin pressure of the watched parts.")
+    p.add_argument("scene", choices=SCENE_NAMES)
+    p.add_argument("--duration", type=float, default=None, help="simulated seconds (default: the scene's)")
+    p.add_argument("--spacing", type=float, default=0.012, help="skin vertex spacing, m (0.012: ~14k vertices)")
+    p.add_argument("--out", help="write the run (time, q, pressure per skin vertex, ...) to this .npz file")
+    p.set_defaults(run=run_command)
+
+
+def run_command(args) -> int:
+    from ..errors import SettingsError
+    if not (0.005 <= args.spacing <= 0.1):
+        raise SettingsError(f"--spacing must be between 0.005 and 0.1 m, got {args.spacing}")
+    if args.duration is not None and not args.duration > 0:
+        raise SettingsError(f"--duration must be positive, got {args.duration}")
+    from skin.outcomes import body_held, pressure_summary, save_run
+    from skin.scenes import scene
+    from skin.simulation import simulate
+    sc = scene(args.scene, spacing=args.spacing)
+    print(f"{sc.name}: {sc.description}; skin {sc.skin.n_vertices} vertices, "
+          f"device vertices {sum(d.mesh.n_vertices for d in sc.devices) + sum(s.mesh.n_vertices for s in sc.sheets)}")
+
+    def progress(fraction):
+        print(f"\r  {100 * fraction:5.1f}%", end="", file=sys.stderr, flush=True)
+
+    result = simulate(sc, args.duration, record_every=20, progress=progress)
+    print(file=sys.stderr)
+    for note in result.notes:
+        print(f"note: {note}")
+    print(f"simulated {result.time[-1]:.2f} s in {result.wall_seconds:.1f} s ({result.speed:.4f} simulated s per s)")
+    if "board" in sc.watch:
+        print("outcome: the support " + ("holds the body" if body_held(sc, result) else "loses the body"))
+    for name, (peak, p95, count) in pressure_summary(sc, result).items():
+        print(f"  {name:12s} peak {peak / 1e3:8.2f} kPa   95th percentile {p95 / 1e3:8.2f} kPa   {count} vertices loaded")
+    if args.out:
+        save_run(args.out, sc, result)
+        print(f"wrote {args.out}")
+    return 0

@@ -1,0 +1,68 @@
+"""``hybrid socket-pressure``: the socket's interface pressure on the residual limb over an analysed trial."""
+from __future__ import annotations
+
+import io
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("socket-pressure", help="socket interface pressure on the residual limb over an analysed trial",
+                       description="Distributes the socket's load (from the analysis's inverse dynamics, the weld "
+                                   "between socket and residual limb opened) over the residual limb's skin through a "
+                                   "liner, and prints per frame the peak and mean pressure, the loaded area and the "
+                                   "regions above the threshold.")
+    p.add_argument("results", nargs="?", help="an analysis results file (.hlr); default: the bundled demo's")
+    p.add_argument("--limb", default="tibia_r", help="the residual limb's body (default tibia_r)")
+    p.add_argument("--weld", default="socket_weld", help="the weld joint between socket and limb")
+    p.add_argument("--liner", type=float, default=6.0, help="liner thickness, mm")
+    p.add_argument("--modulus", type=float, default=0.4, help="liner modulus, MPa")
+    p.add_argument("--threshold", type=float, default=100.0, help="pressure threshold for the regions, kPa")
+    p.add_argument("--spacing", type=float, default=0.012, help="skin vertex spacing, m")
+    p.add_argument("--out", help="write the per-frame figures to this CSV file")
+    p.set_defaults(run=run_command)
+
+
+def run_command(args) -> int:
+    from pathlib import Path
+
+    import numpy as np
+
+    from ..io.results_file import load_result
+    from ..errors import SettingsError
+    from ..io.atomic import write_text
+    from skin.skinning import Skin
+    from skin.socket import Socket, pressure_over_trial
+    from skin.socket_load import socket_loads
+    for name in ("liner", "modulus", "threshold", "spacing"):
+        if not getattr(args, name) > 0:
+            raise SettingsError(f"--{name} must be positive, got {getattr(args, name)}")
+    path = args.results
+    if path is None:
+        from hybridlab_resources import __file__ as resources
+        path = Path(resources).parent / "demo" / "results.hlr"
+    result, settings = load_result(path)
+    if settings is None:
+        raise SettingsError("the results file holds no analysis settings; the socket's load needs them", file=path)
+    model = result.model
+    time, loads, _ = socket_loads(result, settings, args.weld)      # checks that the weld exists
+    socket_body = model.joint(args.weld).child          # the prosthesis is not skin
+    skin = Skin.generate(model, spacing=args.spacing, bodies=[b.name for b in model.bodies if b.name != socket_body])
+    socket = Socket.from_stump(model, skin, args.limb, args.liner * 1e-3, args.modulus * 1e6)
+    series = pressure_over_trial(model, socket, result.motion.q, loads, args.threshold * 1e3)
+    stance = series["area"] > 0
+    print(f"socket on {args.limb}: {len(socket.vertices)} skin vertices, liner {args.liner:g} mm at "
+          f"{args.modulus:g} MPa; {int(stance.sum())} of {len(time)} frames loaded")
+    if stance.any():
+        f = int(np.argmax(series["peak"]))
+        print(f"peak {series['peak'][f] / 1e3:.1f} kPa at {time[f]:.3f} s (mean {series['mean'][f] / 1e3:.1f} kPa over "
+              f"{series['area'][f] * 1e4:.1f} cm^2, {int(series['regions'][f])} regions above {args.threshold:g} kPa "
+              f"covering {series['hot_area'][f] * 1e4:.1f} cm^2)")
+    if args.out:
+        buffer = io.StringIO()
+        buffer.write("time,peak_kPa,mean_kPa,loaded_area_cm2,regions,area_above_cm2,fx_N,fy_N,fz_N\n")
+        for i in range(len(time)):
+            buffer.write(f"{time[i]:.5f},{series['peak'][i] / 1e3:.3f},{series['mean'][i] / 1e3:.3f},"
+                         f"{series['area'][i] * 1e4:.3f},{int(series['regions'][i])},{series['hot_area'][i] * 1e4:.3f},"
+                         + ",".join(f"{x:.3f}" for x in series["force"][i]) + "\n")
+        write_text(args.out, buffer.getvalue())
+        print(f"wrote {args.out}")
+    return 0

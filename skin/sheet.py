@@ -1,0 +1,139 @@
+"""Deformable sheets as mass-spring systems (seed eqs. 4-5), solved by Liu et al.'s fast mass-spring method
+(ACM TOG 32(6) 2013): each implicit (backward Euler) step minimises
+
+    g(x) = w/2 (x - y)^T M (x - y) + sum_e k/2 (|x_k - x_l| - r_e)^2 - f . x,   w = 1/dt^2 (0 for statics)
+
+by alternating a local step (each spring's rest-length direction ``d_e``, closed form) and a global step
+(one linear solve with a matrix factored once), which is block coordinate descent: ``g`` never increases.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.linalg import splu
+
+from engine.errors import ModelError
+
+from . import _kernels_sheet as _k
+from .mesh import TriangleMesh
+
+
+@dataclass(frozen=True)
+class MassSpringSheet:
+    """A sheet: its rest surface ``mesh`` (world frame, m; the springs are its edges at their rest lengths),
+    total ``mass`` (kg, Table I's sum_k M(k, k), lumped to the vertices by area), spring ``stiffness``
+    k_sheet (N/m, Table I), ``pinned`` vertex indices held by the device (the sling's hooks) and their
+    ``motion`` (``placement(t) -> (R, p, w, pdot)``, see ``skin.device``; None: fixed)."""
+
+    name: str
+    mesh: TriangleMesh
+    mass: float = 10.0
+    stiffness: float = 1000.0
+    pinned: tuple = ()
+    motion: object = None
+
+    def __post_init__(self):
+        if not (self.mass > 0 and self.stiffness > 0):
+            raise ModelError("mass and stiffness must be positive", f"sheet '{self.name}'")
+        pins = np.asarray(self.pinned, np.int64)
+        if pins.size and (pins.min() < 0 or pins.max() >= self.mesh.n_vertices):
+            raise ModelError(f"pinned vertices must lie in [0, {self.mesh.n_vertices})", f"sheet '{self.name}'")
+        edges = self.mesh.edges()
+        rest = np.linalg.norm(self.mesh.vertices[edges[:, 0]] - self.mesh.vertices[edges[:, 1]], axis=1)
+        _, areas = self.mesh.normals_areas()
+        object.__setattr__(self, "pinned", tuple(int(i) for i in pins))
+        object.__setattr__(self, "_edges", edges)
+        object.__setattr__(self, "_rest", rest)
+        object.__setattr__(self, "_masses", self.mass * areas / areas.sum())
+
+    @property
+    def edges(self) -> np.ndarray:
+        """Springs (e, 2): the mesh's edges."""
+        return self._edges
+
+    @property
+    def rest_lengths(self) -> np.ndarray:
+        """r_kl (e,) m."""
+        return self._rest
+
+    @property
+    def masses(self) -> np.ndarray:
+        """Lumped vertex masses (n,) kg: the diagonal of M."""
+        return self._masses
+
+    def pinned_positions(self, t: float) -> np.ndarray:
+        """World positions (p, 3) of the pinned vertices at time ``t``."""
+        x = self.mesh.vertices[list(self.pinned)]
+        if self.motion is None:
+            return x
+        R, p, _, _ = self.motion.placement(t)
+        return x @ R.T + p
+
+    def energy(self, x) -> float:
+        """Eq. 5's elastic energy (J) at positions ``x`` (n, 3)."""
+        return float(_k.spring_energy(np.ascontiguousarray(x, float), self._edges, self._rest, self.stiffness))
+
+
+class LocalGlobalSolver:
+    """Liu et al.'s solver for ``sheet`` with inertia weight ``w`` (1/dt^2 for a step of ``dt`` s, 0 for
+    statics): the global matrix ``w M + k L`` on the free vertices is factored once."""
+
+    def __init__(self, sheet: MassSpringSheet, w: float):
+        self.sheet = sheet
+        self.w = float(w)
+        n = sheet.mesh.n_vertices
+        e = sheet.edges
+        ne = len(e)
+        A = sp.csr_matrix((np.r_[np.ones(ne), -np.ones(ne)], (np.r_[np.arange(ne), np.arange(ne)],
+                                                              np.r_[e[:, 0], e[:, 1]])), shape=(ne, n))
+        self.At = (A.T * sheet.stiffness).tocsr()                   # k A^T: spring vectors -> vertex forces
+        Q = (self.w * sp.diags(sheet.masses) + sheet.stiffness * (A.T @ A)).tocsc()
+        pinned = np.zeros(n, bool)
+        pinned[list(sheet.pinned)] = True
+        self.free = np.flatnonzero(~pinned)
+        self.fixed = np.flatnonzero(pinned)
+        if self.w == 0 and len(self.fixed) == 0:
+            raise ModelError("a sheet with no pinned vertex has no static equilibrium", f"sheet '{sheet.name}'")
+        self.Q_ff = splu(Q[self.free][:, self.free].tocsc())
+        self.Q_fp = Q[self.free][:, self.fixed].tocsr()
+
+    def objective(self, x, y, f) -> float:
+        """``g(x)`` (J) of the module notes."""
+        dx = x - y
+        return 0.5 * self.w * float(np.sum(self.sheet.masses[:, None] * dx * dx)) + self.sheet.energy(x) \
+            - float(np.sum(f * x))
+
+    def solve(self, x0, y, f, fixed_positions, iterations: int = 10, tol: float = 0.0, record: bool = False):
+        """Minimise ``g`` from ``x0`` (n, 3) with the pinned vertices at ``fixed_positions``; ``y`` (n, 3) the
+        inertial target, ``f`` (n, 3) the external forces (N). Stops after ``iterations`` or when no vertex moved
+        more than ``tol`` m. Returns ``x`` and, with ``record``, ``g`` after each iteration."""
+        s = self.sheet
+        x = np.array(x0, float)
+        x[self.fixed] = fixed_positions
+        d = np.empty((len(s.edges), 3))
+        base = self.w * s.masses[:, None] * y + f
+        rhs_fixed = self.Q_fp @ x[self.fixed]
+        history = []
+        for _ in range(iterations):
+            _k.spring_directions(x, s.edges, s.rest_lengths, d)
+            rhs = (base + self.At @ d)[self.free] - rhs_fixed
+            new = self.Q_ff.solve(rhs)
+            moved = np.abs(new - x[self.free]).max() if len(new) else 0.0
+            x[self.free] = new
+            if record:
+                history.append(self.objective(x, y, f))
+            if moved <= tol:
+                break
+        return (x, history) if record else x
+
+
+def static_shape(sheet: MassSpringSheet, gravity=(0.0, -9.80665, 0.0), iterations: int = 20000, tol: float = 1e-12,
+                 record: bool = False):
+    """The sheet's static equilibrium under gravity (m/s^2) with the pins at their rest positions, by the
+    local/global iteration (``w = 0``)."""
+    solver = LocalGlobalSolver(sheet, 0.0)
+    f = sheet.masses[:, None] * np.asarray(gravity, float)
+    x = sheet.mesh.vertices
+    return solver.solve(x, x, f, x[list(sheet.pinned)], iterations, tol, record)

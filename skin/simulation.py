@@ -1,0 +1,226 @@
+"""Forward dynamics of a skinned body on devices (seed eq. 1, Fig. 1):
+
+    M(q) a + nle(q, v) = tau_joint + tau_rod + J^T f,        f = f_contact + f_friction (eqs. 6-7, 12)
+
+integrated by a Lie-group Runge-Kutta method of order 4 (RKMK4, as the engine's ``simulate``; the seed's
+explicit RK4). Each evaluation skins the body (eq. 3), finds the contacts through the grid, maps the skin
+forces to the bones' wrenches (``J_S^T f``) and hands them to the engine's inverse dynamics as node wrenches,
+which applies them through the bones' Jacobians (``J_B^T``); ``a`` solves ``M a = tau - (nle - J^T f)``. The
+rods (the blade) add their own elastic and viscous forces when ``scene.elastic_rods`` (their stiffest
+bending and torsion modes reach 2e5 rad/s, so an explicit step must then be about 1e-5 s); by default the
+rods keep their initial strains and move rigidly with their inertia (their accelerations are zero and the
+rest of eq. 1 is solved for). Rigid devices follow their prescribed motion at every stage; sheets take one
+implicit step of Liu et al.'s solver per body step under the skin's forces of the step's start (explicit
+coupling).
+"""
+from __future__ import annotations
+
+import time as _time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from engine.algorithms import crba_batch, forward_kinematics, integrate, rnea_batch, rod_forces
+from engine.kernels._simulate import dexpinv
+
+from . import _kernels_skin as _ks
+from ._kernels_mesh import vertex_normals_areas
+from .contact import SkinGrid, contact
+from .scene import Scene
+from .sheet import LocalGlobalSolver
+
+
+@dataclass
+class SimulationResult:
+    """What a run produced, sampled every ``record_every`` steps: ``time`` (T,) s, ``q`` (T, nq), ``v`` (T, nv),
+    ``pressure`` (T, n) Pa per skin vertex (normal contact force over the vertex's area), ``contact_force``
+    (T, 3) N the total force of the devices on the skin, ``contacts`` (T,) device vertices in contact,
+    ``sheets`` ``{name: (T, N, 3)}`` sheet positions (m), ``wall_seconds`` the time spent stepping."""
+
+    scene: str
+    time: np.ndarray
+    q: np.ndarray
+    v: np.ndarray
+    pressure: np.ndarray
+    contact_force: np.ndarray
+    contacts: np.ndarray
+    sheets: dict = field(default_factory=dict)
+    wall_seconds: float = 0.0
+    notes: list = field(default_factory=list)
+
+    @property
+    def speed(self) -> float:
+        """Simulated seconds per wall-clock second."""
+        return float(self.time[-1] - self.time[0]) / max(self.wall_seconds, 1e-12)
+
+
+class Simulator:
+    """Steps a :class:`Scene`; holds the mutable state (``t``, ``q``, ``v``, the sheets' positions and
+    velocities) and the work arrays."""
+
+    def __init__(self, scene: Scene):
+        self.scene = scene
+        model, skin = scene.model, scene.skin
+        self.data = model.create_data()
+        self.frames = skin.frames(model)
+        self.t = 0.0
+        self.q = np.array(scene.q0, float)
+        self.v = np.zeros(model.nv) if scene.v0 is None else np.array(scene.v0, float)
+        self.sheet_x = [s.mesh.vertices.copy() for s in scene.sheets]
+        self.sheet_v = [np.zeros_like(x) for x in self.sheet_x]
+        self.solvers = [LocalGlobalSolver(s, 1.0 / scene.dt ** 2) for s in scene.sheets]
+        gravity = np.asarray(model.gravity, float)
+        self.sheet_gravity = [s.masses[:, None] * gravity for s in scene.sheets]
+        # every device vertex in one array: rigid devices first (their rest positions), then the sheets
+        rest = [d.mesh.vertices @ d.placement0.R.T + d.placement0.p for d in scene.devices]
+        self.rest_normals = [d.mesh.normals_areas()[0] @ d.placement0.R.T for d in scene.devices]
+        sizes = [len(x) for x in rest] + [len(x) for x in self.sheet_x]
+        bounds = np.concatenate([[0], np.cumsum(sizes)]).astype(int)
+        self.slices = [slice(a, b) for a, b in zip(bounds[:-1], bounds[1:])]
+        self.rest = rest
+        self.P = np.zeros((bounds[-1], 3))
+        self.Pn = np.zeros((bounds[-1], 3))
+        self.Pdot = np.zeros((bounds[-1], 3))
+        n = skin.n_vertices
+        self.x, self.xdot = np.empty((n, 3)), np.empty((n, 3))
+        self.normals, self.areas = np.empty((n, 3)), np.empty(n)
+        self.f_skin, self.f_normal = np.zeros((n, 3)), np.zeros(n)
+        self.f_device = np.zeros((bounds[-1], 3))
+        self.bone_w = np.empty((len(skin.bodies), 6))
+        self.fext = np.zeros((1, model.tree.n_nodes, 6))
+        self.count = 0
+        rod_v = {model.tree.coordinates[c].vi for r in model.rods for c in model.tree.coordinates
+                 if c.startswith(f"{r.name}_s")}
+        self.free = np.array([i for i in range(model.nv) if i not in rod_v], np.int64)
+        self.zero = np.zeros((1, model.nv))
+
+    def device_vertices(self, t) -> None:
+        """Positions, normals and velocities of every device vertex at ``t`` into ``P``, ``Pn``, ``Pdot``."""
+        for device, x0, n0, sl in zip(self.scene.devices, self.rest, self.rest_normals, self.slices):
+            if device.motion is None:
+                self.P[sl], self.Pn[sl] = x0, n0
+                continue
+            R, p, w, pdot = device.motion.placement(t)
+            x = x0 @ R.T + p
+            self.P[sl] = x
+            self.Pn[sl] = n0 @ R.T
+            self.Pdot[sl] = np.cross(w, x) + pdot
+        k = len(self.scene.devices)
+        for i, (sheet, x, u) in enumerate(zip(self.scene.sheets, self.sheet_x, self.sheet_v)):
+            sl = self.slices[k + i]
+            self.P[sl] = x
+            self.Pn[sl] = sheet.mesh.normals_areas(x)[0]
+            self.Pdot[sl] = u
+
+    def forces(self, t, q, v) -> np.ndarray:
+        """The skin's contact forces at ``(t, q, v)`` into ``f_skin`` / ``f_normal`` (the devices' into
+        ``f_device``); returns them as node wrenches (1, nodes, 6) for the engine's inverse dynamics."""
+        s = self.scene
+        skin = s.skin
+        forward_kinematics(s.model, self.data, q, v)
+        R, p, w, pdot = self.frames(self.data, True)
+        _ks.deform(R, p, skin.bone, skin.weight, skin.local, self.x)
+        _ks.velocity(R, w, pdot, skin.bone, skin.weight, skin.local, self.xdot)
+        vertex_normals_areas(self.x, skin.mesh.triangles, self.normals, self.areas)
+        grid = SkinGrid(self.x, s.contact.reach)
+        self.device_vertices(t)
+        self.f_skin[:] = 0.0
+        self.f_normal[:] = 0.0
+        self.f_device, self.count = contact(grid, self.normals, self.xdot, self.P, self.Pn, self.Pdot, s.contact,
+                                            self.f_skin, self.f_normal)
+        _ks.bone_wrenches(R, skin.bone, skin.weight, skin.local, self.f_skin, self.bone_w)
+        self.fext[:] = 0.0
+        _ks.node_wrenches(p, self.frames.nodes, self.bone_w, self.fext[0])
+        return self.fext
+
+    def acceleration(self, t, q, v) -> np.ndarray:
+        """``a`` of eq. 1 at ``(t, q, v)``."""
+        s = self.scene
+        model = s.model
+        fext = self.forces(t, q, v)
+        rhs = s.stiffness.torque(q, v) - rnea_batch(model, self.data, q[None], v[None], self.zero, fext)[0]
+        M = crba_batch(model, self.data, q[None])[0]
+        a = np.zeros(model.nv)
+        if s.elastic_rods or len(self.free) == model.nv:
+            if s.elastic_rods:
+                rhs += rod_forces(model, q, v)
+            a[:] = np.linalg.solve(M, rhs)
+        else:
+            f = self.free
+            a[f] = np.linalg.solve(M[np.ix_(f, f)], rhs[f])
+        return a
+
+    def step(self) -> None:
+        """One RKMK4 step of the body, then one implicit step of each sheet."""
+        s = self.scene
+        model, dt, t, q, v = s.model, s.dt, self.t, self.q, self.v
+        nodes = model.tree.k.nodes
+        a1 = self.acceleration(t, q, v)
+        k = len(s.devices)
+        sheet_forces = [self.f_device[self.slices[k + i]].copy() for i in range(len(s.sheets))]
+        k1 = v
+        d2 = 0.5 * dt * k1
+        v2 = v + 0.5 * dt * a1
+        k2 = np.empty_like(v)
+        dexpinv(nodes, d2, v2, k2)
+        a2 = self.acceleration(t + 0.5 * dt, integrate(model, q, d2), v2)
+        d3 = 0.5 * dt * k2
+        v3 = v + 0.5 * dt * a2
+        k3 = np.empty_like(v)
+        dexpinv(nodes, d3, v3, k3)
+        a3 = self.acceleration(t + 0.5 * dt, integrate(model, q, d3), v3)
+        d4 = dt * k3
+        v4 = v + dt * a3
+        k4 = np.empty_like(v)
+        dexpinv(nodes, d4, v4, k4)
+        a4 = self.acceleration(t + dt, integrate(model, q, d4), v4)
+        self.q = integrate(model, q, dt / 6.0 * (k1 + 2 * k2 + 2 * k3 + k4))
+        self.v = v + dt / 6.0 * (a1 + 2 * a2 + 2 * a3 + a4)
+        for i, sheet in enumerate(s.sheets):
+            x, u = self.sheet_x[i], self.sheet_v[i]
+            f = self.sheet_gravity[i] + sheet_forces[i]
+            new = self.solvers[i].solve(x, x + dt * u, f, sheet.pinned_positions(t + dt))
+            self.sheet_v[i] = (new - x) / dt
+            self.sheet_x[i] = new
+        self.t = t + dt
+
+    def record(self) -> tuple:
+        """Pressure (n,) Pa, total skin force (3,) N and contacts at the current state."""
+        self.forces(self.t, self.q, self.v)
+        return self.f_normal / self.areas, self.f_skin.sum(axis=0), self.count
+
+
+def simulate(scene: Scene, duration: float | None = None, record_every: int = 10, progress=None) -> SimulationResult:
+    """Run ``scene`` for ``duration`` s (default the scene's), recording every ``record_every`` steps;
+    ``progress(fraction)`` is called at each record."""
+    sim = Simulator(scene)
+    steps = int(round((scene.duration if duration is None else duration) / scene.dt))
+    times, Q, V, P, F, C = [], [], [], [], [], []
+    sheets = {s.name: [] for s in scene.sheets}
+    wall = 0.0
+    notes = []
+    for k in range(steps + 1):
+        if k % record_every == 0 or k == steps:
+            pressure, force, count = sim.record()
+            times.append(sim.t)
+            Q.append(sim.q.copy())
+            V.append(sim.v.copy())
+            P.append(pressure.astype(np.float32))
+            F.append(force)
+            C.append(count)
+            for s, x in zip(scene.sheets, sim.sheet_x):
+                sheets[s.name].append(x.astype(np.float32))
+            if progress is not None:
+                progress(k / max(steps, 1))
+        if k == steps:
+            break
+        t0 = _time.perf_counter()
+        try:
+            sim.step()
+        except (FloatingPointError, np.linalg.LinAlgError) as exc:
+            notes.append(f"the simulation diverged at {sim.t:.4f} s ({exc}); the run stops there (take a smaller "
+                         f"step than {scene.dt} s)")
+            break
+        wall += _time.perf_counter() - t0
+    return SimulationResult(scene.name, np.array(times), np.array(Q), np.array(V), np.array(P), np.array(F),
+                            np.array(C), {n: np.array(x) for n, x in sheets.items()}, wall, notes)

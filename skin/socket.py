@@ -1,0 +1,209 @@
+"""Socket interface pressure: a transtibial socket is a rigid device shaped from the stump's skin (the skin offset
+outward by a liner's thickness); the socket's load from inverse dynamics is carried by the liner between them,
+pressed along the skin's normal as in eq. 6 with a stiffness per area (the liner's modulus over its thickness)::
+
+    p_i = k max(0, c_i),   c_i = (t - gap_i) - g_i . u,   sum_i p_i A_i (-g_i) = W
+
+where ``gap_i`` is the distance from skin vertex ``i`` along its normal to the socket wall at the frame's pose,
+``u = [theta; delta]`` the socket's small rigid displacement relative to the limb, ``g_i = [r_i x n_i; n_i]`` the
+unit normal force's wrench about the limb frame's origin, ``A_i`` the vertex area and ``W`` the load. ``u``
+minimises the convex ``sum_i k A_i / 2 max(0, c_i)^2 - (-W) . u`` (Newton). Normal pressure carries no torsion
+about the limb's axis; what the pressure cannot carry is reported as the residual wrench (the liner's shear).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
+
+from engine.algorithms import forward_kinematics, frame_placement
+from engine.errors import ModelError
+
+from .contact import SkinGrid
+
+LINER_THICKNESS = 0.006      # m, a common silicone liner (3-9 mm)
+LINER_MODULUS = 0.4e6        # Pa, silicone liner compressive modulus (Sanders et al. 2004: 0.1-1 MPa)
+THRESHOLD = 100e3            # Pa, regions above this pressure are listed (pain thresholds ~ 100-200 kPa)
+
+
+@dataclass(frozen=True)
+class Socket:
+    """A socket on ``body`` (the residual limb) of ``skin``: the stump's vertices ``vertices`` (indices into the
+    skin), the socket's inner wall ``wall`` (k, 3) in ``body``'s frame (m), and the liner (``thickness`` m,
+    ``modulus`` Pa). Construction checks that the wall encloses every stump vertex."""
+
+    skin: object
+    body: str
+    vertices: np.ndarray
+    wall: np.ndarray
+    thickness: float = LINER_THICKNESS
+    modulus: float = LINER_MODULUS
+
+    def __post_init__(self):
+        if not (self.thickness > 0 and self.modulus > 0):
+            raise ModelError("liner thickness and modulus must be positive", f"socket on '{self.body}'")
+        if self.body not in self.skin.bodies:
+            raise ModelError(f"the skin has no bone '{self.body}'", "socket")
+
+    @property
+    def stiffness(self) -> float:
+        """k: the liner's pressure per compression, Pa/m."""
+        return self.modulus / self.thickness
+
+    @classmethod
+    def from_stump(cls, model, skin, body: str, thickness: float = LINER_THICKNESS, modulus: float = LINER_MODULUS,
+                   q=None) -> "Socket":
+        """The socket moulded on the stump: the skin vertices that ``body`` carries (weight above one half),
+        offset outward by the liner's ``thickness``, at pose ``q`` (default the skin's rest pose)."""
+        if body not in skin.bodies:
+            raise ModelError(f"the skin has no bone '{body}'", "socket")
+        j = skin.bodies.index(body)
+        share = np.where(skin.bone == j, skin.weight, 0.0).sum(axis=1)
+        vertices = np.flatnonzero(share > 0.5)
+        x, normals, T = _stump_in_limb(model, skin, body, skin.q_rest if q is None else q, vertices)
+        wall = x + thickness * normals
+        socket = cls(skin, body, vertices, wall, thickness, modulus)
+        socket.check(model, q)
+        return socket
+
+    def gaps(self, model, q):
+        """Stump vertices' positions ``x``, normals ``n`` (limb frame), areas and the gap (m) along each normal to
+        the wall at pose ``q``; -inf where no wall point is near (uncovered)."""
+        x, n, areas = _stump_in_limb(model, self.skin, self.body, q, self.vertices, areas=True)
+        grid = SkinGrid(self.wall, 3.0 * self.thickness + 0.01)
+        gaps = np.full(len(x), -np.inf)
+        for i in range(len(x)):
+            k = grid.closest(x[i])
+            if k >= 0:
+                gaps[i] = n[i] @ (self.wall[k] - x[i])
+        return x, n, areas, gaps
+
+    def check(self, model, q=None) -> None:
+        """ModelError unless the wall surrounds every stump vertex, outside the skin, within ``3 t + 1 cm``."""
+        x, _, _, gaps = self.gaps(model, self.skin.q_rest if q is None else q)
+        where = f"socket on '{self.body}'"
+        if not len(x):
+            raise ModelError("the skin has no vertex on the residual limb", where)
+        uncovered = ~np.isfinite(gaps)
+        if uncovered.any():
+            raise ModelError(f"does not enclose the stump: {int(uncovered.sum())} of its {len(x)} skin vertices have "
+                             f"no socket wall within {3 * self.thickness + 0.01:.3f} m (lowest at "
+                             f"{x[uncovered, 1].min():.3f} m along the limb)", where)
+        inside = gaps < -0.5 * self.thickness
+        if inside.any():
+            raise ModelError(f"cuts into the stump: the wall lies inside the skin at {int(inside.sum())} vertices "
+                             f"(deepest {-gaps[inside].min() * 1e3:.1f} mm)", where)
+
+    def pressure(self, model, q, load) -> "SocketPressure":
+        """The pressure map carrying ``load`` (6,) ``[moment about the limb frame's origin; force]``, limb axes
+        (N m, N), the socket's push on the limb, with the limb at pose ``q``."""
+        x, n, areas, gaps = self.gaps(model, q)
+        g = np.hstack([np.cross(x, n), n])
+        c0 = np.where(np.isfinite(gaps), self.thickness - gaps, -np.inf)
+        ka = self.stiffness * areas
+        target = -np.asarray(load, float)          # sum k A max(0, c) g = -W
+        u = np.zeros(6)
+        scale = np.abs(g).max(axis=0)
+        reg = 1e-9 * float(np.sum(ka)) * np.diag(scale ** 2)
+        for _ in range(100):
+            c = c0 - g @ u
+            active = c > 0
+            grad = (ka[active] * c[active]) @ g[active] - target + reg @ u
+            H = (g[active].T * ka[active]) @ g[active] + reg
+            step = np.linalg.solve(H, grad)
+            # damped Newton on the convex piecewise quadratic: halve until the gradient norm falls
+            t = 1.0
+            for _ in range(30):
+                un = u + t * step
+                cn = c0 - g @ un
+                an = cn > 0
+                gn = (ka[an] * cn[an]) @ g[an] - target + reg @ un
+                if np.linalg.norm(gn) <= np.linalg.norm(grad) or t < 1e-6:
+                    break
+                t *= 0.5
+            u = un
+            if np.linalg.norm(gn) <= 1e-10 * max(np.linalg.norm(target), 1.0):
+                break
+        p = self.stiffness * np.maximum(c0 - g @ u, 0.0)
+        carried = -(p * areas) @ g
+        return SocketPressure(self.vertices, p, areas, carried, np.asarray(load, float), u)
+
+
+@dataclass(frozen=True)
+class SocketPressure:
+    """One frame's map: ``pressure`` (k,) Pa on the stump's skin vertices ``vertices`` (areas ``areas`` m^2), the
+    wrench it applies ``carried`` and the ``load`` asked (6,) (limb axes, N m about the limb's origin, N), and the
+    socket's rigid displacement ``u`` (rad, m)."""
+
+    vertices: np.ndarray
+    pressure: np.ndarray
+    areas: np.ndarray
+    carried: np.ndarray
+    load: np.ndarray
+    u: np.ndarray
+
+    @property
+    def peak(self) -> float:
+        return float(self.pressure.max(initial=0.0))
+
+    @property
+    def loaded_area(self) -> float:
+        """m^2 of skin under pressure."""
+        return float(self.areas[self.pressure > 0].sum())
+
+    @property
+    def mean(self) -> float:
+        """Mean pressure over the loaded area, Pa."""
+        area = self.loaded_area
+        return float((self.pressure * self.areas).sum() / area) if area > 0 else 0.0
+
+    def regions(self, triangles, threshold: float = THRESHOLD) -> list[dict]:
+        """Connected patches of skin above ``threshold`` Pa (through the skin's ``triangles``): their vertices
+        (skin indices), area (m^2) and peak (Pa), largest first."""
+        hot = np.zeros(int(triangles.max()) + 1, bool)
+        hot[self.vertices[self.pressure > threshold]] = True
+        e = np.concatenate([triangles[:, [0, 1]], triangles[:, [1, 2]], triangles[:, [2, 0]]])
+        e = e[hot[e[:, 0]] & hot[e[:, 1]]]
+        graph = coo_matrix((np.ones(len(e)), (e[:, 0], e[:, 1])), shape=(len(hot),) * 2)
+        _, label = connected_components(graph, directed=False)
+        lookup = dict(zip(self.vertices, range(len(self.vertices))))
+        out = []
+        for lab in np.unique(label[hot]):
+            members = np.flatnonzero(hot & (label == lab))
+            rows = [lookup[m] for m in members]
+            out.append({"vertices": members, "area": float(self.areas[rows].sum()),
+                        "peak": float(self.pressure[rows].max())})
+        return sorted(out, key=lambda r: -r["area"])
+
+
+def _stump_in_limb(model, skin, body, q, vertices, areas: bool = False):
+    """The skin at ``q`` restricted to ``vertices``, in ``body``'s frame: positions, unit normals (and areas)."""
+    data = model.create_data()
+    x = skin.vertices(model, data, q)
+    normals, a = skin.mesh.normals_areas(x)
+    forward_kinematics(model, data, q)
+    T = frame_placement(model, data, body)
+    xl = (x[vertices] - T.p) @ T.R
+    nl = normals[vertices] @ T.R
+    return (xl, nl, a[vertices]) if areas else (xl, nl, T)
+
+
+def pressure_over_trial(model, socket: Socket, Q, loads, threshold: float = THRESHOLD) -> dict:
+    """Per frame of configurations ``Q`` (T, nq) and socket loads ``loads`` (T, 6): ``peak``, ``mean`` (Pa),
+    ``area`` (loaded, m^2), ``regions`` (patches above ``threshold``), ``hot_area`` (m^2 above it), the force the map
+    carries (T, 3, limb axes, N) and the ``pressure`` maps (T, k) Pa on ``socket.vertices``."""
+    T = len(Q)
+    out = {k: np.zeros(T) for k in ("peak", "mean", "area", "regions", "hot_area")}
+    out["force"] = np.zeros((T, 3))
+    out["pressure"] = np.zeros((T, len(socket.vertices)), np.float32)
+    triangles = socket.skin.mesh.triangles
+    for f in range(T):
+        m = socket.pressure(model, Q[f], loads[f])
+        hot = m.regions(triangles, threshold)
+        out["peak"][f], out["mean"][f], out["area"][f] = m.peak, m.mean, m.loaded_area
+        out["regions"][f], out["hot_area"][f] = len(hot), sum(r["area"] for r in hot)
+        out["force"][f] = m.carried[3:]
+        out["pressure"][f] = m.pressure
+    return out

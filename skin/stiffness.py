@@ -1,0 +1,81 @@
+"""PD joint stiffness holding the posture (seed eq. 2, Table I): ``tau_p = kP (theta_ref - theta) - kD theta_dot``.
+
+The seed writes ``+ kD theta_dot``; a damper opposes the motion, so the sign here is minus. With Table I's
+1 N m/rad a limb is nearly limp, so an end-range spring (``limit``, N m/rad) stops each coordinate ``margin`` rad
+inside its range: our shoulder is OpenSim's flexion-adduction-rotation sequence, which locks (its mass matrix is
+singular) at 90 degrees adduction, an arm falling off a board's edge reaches it (the seed's shoulder, Nakamura et
+al.'s, is a ball joint)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.errors import SettingsError
+
+# Table I, N m/rad, matched to coordinate names by these words (first match wins)
+TABLE_I = (("shoulder", 1.0), ("thoracic", 100.0), ("lumbar", 100.0), ("hip", 1.0), ("knee", 1.0), ("ankle", 1.0))
+OTHER = 1.0         # N m/rad, joints Table I does not list (neck, elbow, wrist, subtalar, toes)
+DAMPING = 0.1       # N m s/rad: Table I gives no kD
+LIMIT = 50.0        # N m/rad, end-range stiffness
+MARGIN = 0.2        # rad, where the end-range spring starts, inside the coordinate's range
+
+
+@dataclass(frozen=True)
+class JointStiffness:
+    """Per velocity coordinate ``kp`` (nv,) and ``kd`` (nv,) (N m/rad, N m s/rad; N/m, N s/m for translations)
+    pulling scalar coordinates towards ``q_ref`` (nq,); zero for the floating base and the rods (whose own
+    elasticity acts)."""
+
+    kp: np.ndarray
+    kd: np.ndarray
+    q_ref: np.ndarray
+    qi: np.ndarray
+    vi: np.ndarray
+    low: np.ndarray | None = None       # (len(qi),) where the end-range springs start, rad
+    high: np.ndarray | None = None
+    limit: float = 0.0
+
+    def _beyond(self, q) -> np.ndarray:
+        x = q[self.qi]
+        if self.low is None or self.limit == 0.0:
+            return np.zeros_like(x)
+        return np.minimum(x - self.low, 0.0) + np.maximum(x - self.high, 0.0)
+
+    def torque(self, q, v) -> np.ndarray:
+        """``tau_joint`` (nv,) at ``(q, v)``."""
+        tau = np.zeros(len(self.kp))
+        tau[self.vi] = (self.kp[self.vi] * (self.q_ref[self.qi] - q[self.qi]) - self.kd[self.vi] * v[self.vi]
+                        - self.limit * self._beyond(q))
+        return tau
+
+    def energy(self, q) -> float:
+        """The springs' potential energy ``sum kP/2 (q - q_ref)^2`` plus the end-range springs' (J)."""
+        return float(0.5 * np.sum(self.kp[self.vi] * (q[self.qi] - self.q_ref[self.qi]) ** 2)
+                     + 0.5 * self.limit * np.sum(self._beyond(q) ** 2))
+
+
+def table_one(model, q_ref, damping: float = DAMPING, other: float = OTHER, table=TABLE_I, limit: float = LIMIT,
+              margin: float = MARGIN) -> JointStiffness:
+    """Table I's stiffness for ``model``'s coordinates (by name; ``other`` for those it does not list) about the
+    reference pose ``q_ref`` (the initial pose, as the seed), with damping ``damping`` on each and end-range springs
+    ``limit`` from ``margin`` inside each coordinate's range (see the module notes; 0 for none)."""
+    if damping < 0 or other < 0 or limit < 0 or margin < 0:
+        raise SettingsError("joint stiffness and damping must be non-negative", "joint stiffness")
+    rods = {c for r in model.rods for c in model.tree.coordinates if c.startswith(f"{r.name}_s")}
+    kp = np.zeros(model.nv)
+    kd = np.zeros(model.nv)
+    qi, vi, low, high = [], [], [], []
+    for name, slot in model.tree.coordinates.items():
+        if name in rods or slot.qi is None or slot.vi is None:
+            continue
+        kp[slot.vi] = next((k for word, k in table if word in name), other)
+        kd[slot.vi] = damping
+        qi.append(slot.qi)
+        vi.append(slot.vi)
+        lo, hi = slot.range if slot.range is not None else (-np.inf, np.inf)
+        inner = min(margin, 0.25 * (hi - lo))
+        low.append(lo + inner)
+        high.append(hi - inner)
+    return JointStiffness(kp, kd, np.asarray(q_ref, float).copy(), np.asarray(qi, np.int64), np.asarray(vi, np.int64),
+                          np.asarray(low, float), np.asarray(high, float), float(limit))

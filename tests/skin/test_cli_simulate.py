@@ -1,0 +1,27 @@
+"""``hybrid simulate``: a short coarse run of a built-in scene, its file and its errors."""
+from __future__ import annotations
+
+import numpy as np
+
+from engine.cli.main import main
+
+
+def test_simulate_back_pressure_writes_the_run(tmp_path, capsys):
+    out = tmp_path / "run.npz"
+    code = main(["simulate", "back-pressure", "--duration", "0.01", "--spacing", "0.03", "--out", str(out)])
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "back-pressure" in text and "simulated 0.01 s" in text
+    run = np.load(out)
+    assert run["pressure"].shape == (len(run["time"]), len(run["skin_vertices"]))
+    assert run["q"].shape[0] == len(run["time"])
+
+
+def test_simulate_rejects_a_bad_spacing(capsys):
+    assert main(["simulate", "sling-lift", "--spacing", "2"]) == 2
+    assert "--spacing must be between" in capsys.readouterr().err
+
+
+def test_socket_pressure_names_a_missing_weld(capsys):
+    assert main(["socket-pressure", "--weld", "no_such_weld"]) == 2
+    assert "has no weld joint named 'no_such_weld'" in capsys.readouterr().err

@@ -1,0 +1,84 @@
+"""Forward dynamics of a skinned body (seed eq. 1): energy without contact, equilibrium on a flat support."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.algorithms import kinetic_energy, potential_energy
+from engine.model import Body, Coordinate, FreeJoint, Model, RevoluteJoint
+from engine.spatial import SE3
+from skin.contact import ContactParameters
+from skin.device import RigidDevice
+from skin.mesh import grid_sheet
+from skin.scene import Scene
+from skin.simulation import Simulator, simulate
+from skin.skinning import Skin
+from skin.stiffness import table_one
+from .conftest import random_pose
+
+
+def _ellipsoid_body(name, mass, radii, com):
+    a, b, c = radii
+    return Body(name, mass, np.asarray(com, float), mass / 5 * np.diag([b * b + c * c, a * a + c * c, a * a + b * b]))
+
+
+def slab_model():
+    """A flat trunk on a free joint and a leg hinged to it (both lying in the x-z plane)."""
+    trunk = _ellipsoid_body("trunk", 30.0, (0.35, 0.08, 0.2), (0, 0, 0))
+    leg = _ellipsoid_body("leg", 8.0, (0.25, 0.06, 0.08), (0.25, 0, 0))
+    joints = [FreeJoint("root", "ground", "trunk"),
+              RevoluteJoint("knee", "trunk", "leg", parent_offset=SE3(np.eye(3), np.array([0.36, 0.0, 0.0])),
+                            coordinates=(Coordinate("knee_angle"),))]
+    return Model("slab", [trunk, leg], joints)
+
+
+def test_energy_is_conserved_without_contact_to_fourth_order(athlete, rng):
+    """No device, no damping (PD springs only, rods held): the energy drift falls as dt^4."""
+    q0 = random_pose(athlete, rng, 0.2)
+    v0 = 0.5 * rng.standard_normal(athlete.nv)
+    v0[[i for i, n in enumerate(athlete.tree.v_names) if n.startswith("blade")]] = 0.0
+    skin = Skin.generate(athlete, spacing=0.06, bodies=["pelvis", "torso"])
+    stiffness = table_one(athlete, athlete.neutral(), damping=0.0, limit=0.0)
+    data = athlete.create_data()
+
+    def energy(q, v):
+        return kinetic_energy(athlete, data, q, v) + potential_energy(athlete, data, q) + stiffness.energy(q)
+
+    drifts = []
+    for dt in (2e-3, 1e-3):
+        scene = Scene("free", athlete, skin, q0, stiffness, dt=dt, duration=0.1, v0=v0)
+        sim = Simulator(scene)
+        e0 = energy(sim.q, sim.v)
+        for _ in range(int(round(0.1 / dt))):
+            sim.step()
+        drifts.append(abs(energy(sim.q, sim.v) - e0))
+    assert drifts[0] / max(drifts[1], 1e-300) > 10.0       # 16 for 4th order
+    assert drifts[1] < 1e-4 * abs(e0)
+
+
+@pytest.fixture(scope="module")
+def slab():
+    model = slab_model()
+    return model, Skin.generate(model, spacing=0.02)
+
+
+def test_body_resting_on_a_flat_support_carries_its_weight(slab):
+    model, skin = slab
+    q = model.neutral()
+    data = model.create_data()
+    q[1] -= skin.vertices(model, data, q)[:, 1].min() - 0.002        # the lowest skin point 2 mm above
+    support = RigidDevice("support", grid_sheet(1.6, 0.8, 81, 41))
+    scene = Scene("rest", model, skin, q, table_one(model, q), devices=(support,), dt=2e-3, duration=1.0,
+                  contact=ContactParameters(friction=2.0))
+    result = simulate(scene, record_every=25)
+    weight = -sum(b.mass for b in model.bodies) * model.gravity[1]
+    late = result.time >= 0.7             # it lands, bounces and settles within about half a second
+    assert late.sum() >= 6
+    np.testing.assert_array_less(np.abs(result.contact_force[late, 1] - weight), 0.005 * weight)
+    # it rocks slowly about its long axis (rolling without slip is not damped by eq. 7) but no longer moves
+    np.testing.assert_array_less(np.abs(result.v[late][:, 3:6]), 0.05)
+    # the pressure is where the skin is lowest, zero on top
+    x = skin.vertices(model, data, result.q[-1])
+    loaded = result.pressure[-1] > 0
+    assert loaded.sum() > 20
+    assert x[loaded, 1].max() < x[:, 1].min() + 0.02

@@ -1,0 +1,67 @@
+"""Mass-spring sheets (seed eqs. 4-5) by Liu et al.'s local/global solver."""
+from __future__ import annotations
+
+import numpy as np
+from scipy.optimize import minimize
+
+from skin.mesh import grid_sheet
+from skin.sheet import LocalGlobalSolver, MassSpringSheet, static_shape
+
+G = np.array([0.0, -9.80665, 0.0])
+
+
+def _corner_pinned(n):
+    mesh = grid_sheet(1.0, 1.0, n, n)
+    return MassSpringSheet("sheet", mesh, mass=10.0, stiffness=1000.0, pinned=(0, n - 1, n * (n - 1), n * n - 1))
+
+
+def _reference_statics(sheet):
+    """The same energy (springs of eq. 5 minus gravity's work) minimised by L-BFGS to a 1e-11 gradient."""
+    x0 = sheet.mesh.vertices
+    free = np.setdiff1d(np.arange(len(x0)), sheet.pinned)
+    e, r, k = sheet.edges, sheet.rest_lengths, sheet.stiffness
+    f = sheet.masses[:, None] * G
+
+    def energy(z):
+        x = x0.copy()
+        x[free] = z.reshape(-1, 3)
+        u = x[e[:, 0]] - x[e[:, 1]]
+        length = np.linalg.norm(u, axis=1)
+        g = np.zeros_like(x)
+        fe = (k * (length - r) / length)[:, None] * u
+        np.add.at(g, e[:, 0], fe)
+        np.add.at(g, e[:, 1], -fe)
+        return 0.5 * k * np.sum((length - r) ** 2) - np.sum(f * x), (g - f)[free].ravel()
+
+    start = x0[free] - np.array([0.0, 0.1, 0.0])
+    res = minimize(energy, start.ravel(), jac=True, method="L-BFGS-B",
+                   options=dict(maxiter=100000, gtol=1e-11, ftol=0.0, maxcor=50))
+    x = x0.copy()
+    x[free] = res.x.reshape(-1, 3)
+    return x
+
+
+def test_static_sag_of_a_corner_pinned_sheet_matches_a_converged_minimiser():
+    sheet = _corner_pinned(11)
+    x, history = static_shape(sheet, iterations=20000, tol=1e-13, record=True)
+    ref = _reference_statics(sheet)
+    sag = -ref[:, 1].min()
+    assert sag > 0.1                         # it hangs well below its corners
+    assert abs(-x[:, 1].min() - sag) < 1e-6 * sag
+    np.testing.assert_allclose(x, ref, atol=1e-6 * sag)
+    assert np.all(np.diff(history) <= 1e-12 * abs(history[0]))
+
+
+def test_local_global_energy_decreases_every_iteration(rng):
+    """One implicit step from a disturbed state: g(x) never increases over the iterations."""
+    sheet = _corner_pinned(9)
+    dt = 1e-2
+    solver = LocalGlobalSolver(sheet, 1.0 / dt ** 2)
+    x = sheet.mesh.vertices + 0.02 * rng.standard_normal(sheet.mesh.vertices.shape)
+    v = 0.5 * rng.standard_normal(x.shape)
+    f = sheet.masses[:, None] * G
+    _, history = solver.solve(x, x + dt * v, f, sheet.mesh.vertices[list(sheet.pinned)], iterations=50,
+                              record=True)
+    assert len(history) == 50
+    assert np.all(np.diff(history) <= 1e-12 * abs(history[0]))
+    assert history[-1] < history[0]

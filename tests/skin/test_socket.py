@@ -1,0 +1,93 @@
+"""Socket interface pressure on the demo's residual limb, carrying the socket's load from inverse dynamics."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from engine.algorithms import forward_kinematics, frame_placement
+from engine.analysis.inverse_dynamics import classic_inverse_dynamics
+from engine.io.results_file import load_result
+from engine.errors import ModelError
+from hybridlab_resources import __file__ as _resources
+from skin.frames import body_frames
+from skin.skinning import Skin
+from skin.socket import Socket
+from skin.socket_load import opened_model, socket_loads
+from skin.surface import world_distances
+from skin.volumes import body_volumes
+
+STANCE = slice(100, 130)       # the demo's first blade stance
+
+
+@pytest.fixture(scope="module")
+def demo():
+    from pathlib import Path
+    result, settings = load_result(Path(_resources).parent / "demo" / "results.hlr")
+    model = result.model
+    skin = Skin.generate(model, spacing=0.02, bodies=[b.name for b in model.bodies if b.name != "socket_r"])
+    return result, settings, skin
+
+
+@pytest.fixture(scope="module")
+def loads(demo):
+    result, settings, _ = demo
+    return socket_loads(result, replace(settings, loads_cutoff=None), frames=STANCE)
+
+
+def test_opening_the_weld_changes_no_other_generalized_force(demo, loads):
+    result, settings, _ = demo
+    motion = result.motion
+    sub = replace(motion, time=motion.time[STANCE], q=motion.q[STANCE], v=motion.v[STANCE], a=motion.a[STANCE])
+    plates = [p for p in result.trial.plates if p.loaded.any()]
+    ref = classic_inverse_dynamics(result.model, sub, plates)
+    _, W, tau = socket_loads(result, replace(settings, loads_cutoff=None, estimate_unmeasured=False), frames=STANCE)
+    np.testing.assert_allclose(tau, ref.tau, rtol=0, atol=1e-9 * np.abs(ref.tau).max())
+    # in stance the blade pushes the socket up into the limb with about body weight or more
+    assert W[:, 4].max() > 600.0
+
+
+def test_pressure_map_carries_the_socket_load_on_the_stump(demo, loads):
+    result, _, skin = demo
+    model = result.model
+    socket = Socket.from_stump(model, skin, "tibia_r")
+    _, W, _ = loads
+    volume = {"tibia_r": body_volumes(model, bodies=["tibia_r"])["tibia_r"]}
+    data = model.create_data()
+    for f in range(0, len(W), 6):
+        q = result.motion.q[STANCE][f]
+        m = socket.pressure(model, q, W[f])
+        force = -(m.pressure * m.areas) @ _normals(model, skin, socket, q)
+        np.testing.assert_allclose(force, W[f, 3:], rtol=0, atol=0.01 * np.linalg.norm(W[f, 3:]))
+        np.testing.assert_allclose(m.carried, W[f], rtol=0, atol=0.01 * np.abs(W[f]).max())
+        assert m.peak > 0 and 0 < m.loaded_area <= m.areas.sum() and m.mean <= m.peak
+        # the loaded skin is the residual limb's: within 2 cm of its flesh volume
+        x = skin.vertices(model, data, q)[m.vertices[m.pressure > 0]]
+        R, p = body_frames(model, data, ["tibia_r"])
+        assert np.abs(world_distances(volume, R, p, x)).max() < 0.02
+
+
+def _normals(model, skin, socket, q):
+    """The stump vertices' normals in the limb's axes, from the skin's own mesh (not through Socket.gaps)."""
+    data = model.create_data()
+    x = skin.vertices(model, data, q)
+    n, _ = skin.mesh.normals_areas(x)
+    forward_kinematics(model, data, q)
+    return n[socket.vertices] @ frame_placement(model, data, "tibia_r").R
+
+
+def test_a_socket_that_does_not_enclose_the_stump_is_an_error(demo):
+    result, _, skin = demo
+    model = result.model
+    good = Socket.from_stump(model, skin, "tibia_r")
+    upper = good.wall[:, 1] > np.median(good.wall[:, 1])
+    with pytest.raises(ModelError, match="does not enclose the stump"):
+        Socket(skin, "tibia_r", good.vertices, good.wall[upper]).check(model)
+    with pytest.raises(ModelError, match="cuts into the stump|does not enclose"):
+        Socket(skin, "tibia_r", good.vertices, good.wall + np.array([0.03, 0.0, 0.0])).check(model)
+
+
+def test_opening_a_joint_that_is_not_a_weld_is_an_error(demo):
+    with pytest.raises(ModelError, match="no weld joint named 'knee_r'"):
+        opened_model(demo[0].model, "knee_r")
