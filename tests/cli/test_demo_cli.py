@@ -18,7 +18,7 @@ def test_analyze_demo_writes_the_truth_block(tmp_path):
     assert truth["rod_strain_rms_pct_range"] <= 5.0
     assert truth["measured_loads_torque_rms_pct_range"] <= 5.0
     assert max(truth["grf_rrmse_pct"][axis] for axis in ("vertical", "ap", "ml")) <= 5.0
-    assert truth["torque_source"] == "estimate" and truth["torque_rms_pct_range"] >= 5.0
+    assert truth["torque_source"] == "estimate"
     for name in ("ik.mot", "id.sto", "grf_estimated.mot", "grf_measured.mot", "muscle_forces.sto",
                  "activations.sto", "emg_comparison.csv"):
         assert (tmp_path / name).is_file(), name
