@@ -68,6 +68,10 @@ MUTATIONS = (
              "b = tau[t] + (J_l[t].T @ passive[t] if with_passive else 0.0)",
              "b = tau[t] - (J_l[t].T @ passive[t] if with_passive else 0.0)",
              ("tests/muscles/test_static_opt_gait2354.py",)),
+    Mutation("Thelen passive force-length: strain at F_max doubled", "engine/muscles/hill/thelen.py",
+             "np.expm1(KshapePassive * stretched / FmaxMuscleStrain)",
+             "np.expm1(KshapePassive * stretched / (2 * FmaxMuscleStrain))",
+             ("tests/muscles/test_static_opt_gait2354.py",)),
     Mutation("muscles' generalized forces +J_l^T f in static optimisation (moment-arm sign)",
              "engine/muscles/static_optimization.py",
              "A = np.concatenate([-J_l[t].T * active[t], R[t] * opt], axis=1)[rows]",
@@ -79,6 +83,9 @@ MUTATIONS = (
     Mutation("demo torque score halved", "engine/demo/truth.py",
              "scored[c] = 100.0 * float(", "scored[c] = 50.0 * float(",
              ("tests/demo/test_truth_scores.py",)),
+    Mutation("kinetic energy doubled (v^T M v)", "engine/algorithms/energy.py",
+             "return float(0.5 * v @ crba(model, data, q) @ v)", "return float(v @ crba(model, data, q) @ v)",
+             ("tests/demo/test_truth_balances.py",)),
     Mutation("gravity sign", "engine/tree.py",
              "gravity=np.array(self.model.gravity, float)", "gravity=-np.array(self.model.gravity, float)",
              ("tests/engine/test_rigid_vs_pinocchio.py", "tests/analysis/test_friction_cone.py")),
@@ -101,14 +108,16 @@ def scratch_copy(dest: Path) -> Path:
 
 
 def run_tests(tree: Path, tests, numba_cache: Path | None = None) -> tuple[int, str]:
-    """pytest's exit code and its last line, for ``tests`` run in ``tree`` (its ``engine`` imported first)."""
+    """pytest's exit code and what it said (the first failed test, else its last line), for ``tests`` run in
+    ``tree`` (its ``engine`` imported first)."""
     env = dict(os.environ, PYTHONPATH=str(tree), QT_QPA_PLATFORM="offscreen")
     if numba_cache is not None:
         env["NUMBA_CACHE_DIR"] = str(numba_cache)
     out = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests],
                          cwd=tree, env=env, capture_output=True, text=True)
     lines = [line for line in out.stdout.splitlines() if line.strip()]
-    return out.returncode, lines[-1] if lines else out.stderr.strip()[-200:]
+    failed = [line.split(" - ")[0].removeprefix("FAILED ") for line in lines if line.startswith("FAILED ")]
+    return out.returncode, failed[0] if failed else lines[-1] if lines else out.stderr.strip()[-200:]
 
 
 def check_imports(tree: Path) -> None:
@@ -173,9 +182,9 @@ def main(argv=None) -> int:
             print(f"  {outcome:8s} {m.name} ({time.perf_counter() - t0:.0f} s): {last}", flush=True)
     width = max(len(m.name) for m, *_ in rows)
     print()
-    print(f"{'mutation':{width}s}  {'result':8s}  {'s':>4s}  tests")
-    for m, outcome, _, seconds in rows:
-        print(f"{m.name:{width}s}  {outcome:8s}  {seconds:4.0f}  {', '.join(Path(t).name for t in m.tests)}")
+    print(f"{'mutation':{width}s}  {'result':8s}  {'s':>4s}  first failed test (or pytest's last line)")
+    for m, outcome, said, seconds in rows:
+        print(f"{m.name:{width}s}  {outcome:8s}  {seconds:4.0f}  {said}")
     counts = {k: sum(1 for _, o, *_ in rows if o == k) for k in ("killed", "survived", "error")}
     print(f"RESULT killed={counts['killed']} survived={counts['survived']} errors={counts['error']}")
     return 0 if counts["survived"] == counts["error"] == 0 else 1
