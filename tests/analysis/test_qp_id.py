@@ -7,7 +7,7 @@ import qpsolvers
 from engine.analysis.derivatives import Motion, motion_from_coordinates
 from engine.analysis.ik import solve_ik
 from engine.analysis.metrics import grf_metrics, inside_plate, rmse_rrmse_r
-from engine.analysis.qp_id import QPSettings, _pyramid, _solve, solve_qp_id
+from engine.analysis.qp_id import QPSettings, _solve, solve_qp_id
 from engine.io.contacts_file import load_contacts
 from engine.io.external_loads import ground_reaction_plates, load_external_loads
 from engine.model import Body, ContactPoint, FreeJoint, Model
@@ -41,8 +41,9 @@ def test_a_box_standing_still_is_held_by_its_weight_shared_by_lever_arms():
 
 
 def test_warm_started_active_set_gives_quadprogs_solution(rng):
-    up, t1, t2 = np.array([0, 1.0, 0]), np.array([1.0, 0, 0]), np.array([0, 0, 1.0])
-    G = np.kron(np.eye(4), _pyramid(0.6, 8, up, t1, t2))
+    # any polyhedral cone will do (the QP's own is tested in test_friction_cone.py): a square one, mu = 0.6
+    cone = np.array([[0, -1.0, 0], [1.0, -0.6, 0], [-1.0, -0.6, 0], [0, -0.6, 1.0], [0, -0.6, -1.0]])
+    G = np.kron(np.eye(4), cone)
     for _ in range(20):
         A = rng.normal(size=(12, 12))
         P = A @ A.T + 1e-3 * np.eye(12)

@@ -13,7 +13,12 @@ def test_analyze_demo_writes_the_truth_block(tmp_path):
     doc = json.loads((tmp_path / "metrics.json").read_text())
     truth = doc["truth"]
     assert set(truth["grf_rrmse_pct"]) >= {"vertical", "ap", "ml"}
-    assert 0 < truth["rod_strain_rms_pct_range"] < 100 and 0 < truth["torque_rms_pct_range"] < 100
+    # the target for the demo, 5 % (of the true range; rRMSE, seed eq. 39, for the ground reactions), on the
+    # figures the recording allows it (the estimate's own torques miss it on subtalar: tests/demo/test_demo_trial.py)
+    assert truth["rod_strain_rms_pct_range"] <= 5.0
+    assert truth["measured_loads_torque_rms_pct_range"] <= 5.0
+    assert max(truth["grf_rrmse_pct"][axis] for axis in ("vertical", "ap", "ml")) <= 5.0
+    assert truth["torque_source"] == "estimate"
     for name in ("ik.mot", "id.sto", "grf_estimated.mot", "grf_measured.mot", "muscle_forces.sto",
                  "activations.sto", "emg_comparison.csv"):
         assert (tmp_path / name).is_file(), name

@@ -4,9 +4,15 @@ import pytest
 from engine.demo import blade
 
 
+# Vertical stiffness of J-shaped sprint blades at neutral alignment in the categories prescribed to 60-80 kg
+# athletes: about 15-40 kN/m (Beck et al. 2016, PLoS One 11:e0168298, with Baum et al. 2013 and Hobara et al. 2013;
+# the span of the models' values, not a per-category table). Written here from the publications, not from the model.
+PUBLISHED_STIFFNESS = (15e3, 40e3)      # N/m
+
+
 def test_compression_stiffness_lies_in_the_published_range_for_j_shaped_sprint_blades():
     test = blade.compression_test()
-    lo, hi = blade.STIFFNESS_RANGE
+    lo, hi = PUBLISHED_STIFFNESS
     assert lo <= test.stiffness <= hi
     # the displacements grow with the load (the solver converged to a loaded shape each time)
     assert all(b > a > 0 for a, b in zip(test.displacements, test.displacements[1:]))

@@ -1,6 +1,6 @@
-"""Millard 2012 curves against the properties they are built to have.
+"""Millard 2012 curves against OpenSim's own and the properties they are built to have.
 
-- value and slope at every segment end point (the points OpenSim's factory places),
+- value and slope against OpenSim 4.6's evaluation of its default curves (tests/data/opensim/millard2012),
 - d2y/dx2 = 0 at those points and C2 continuity across them,
 - monotonicity where the curve is meant to be monotone,
 - values fixed by OpenSim's documented defaults (f_l(1) = 1, f_v(0) = 1, f_v(-1) = 0,
@@ -8,6 +8,8 @@
 - the Bezier evaluation itself against an independent Bernstein-polynomial evaluation.
 """
 from __future__ import annotations
+
+import csv
 
 import numpy as np
 import pytest
@@ -21,62 +23,37 @@ def slope(curve, x):
     return float(curve(np.array([x]), 1)[0])
 
 
-def expected_active_points():
-    x0, x1, x2, x3, ylow, s = 0.47 - 0.0259, 0.73, 1.0, 1.8123, 0.1, 0.8616
-    xd = 0.05
-    xs = x2 - xd
-    y1 = 1 - s * (xs - x1)
-    return [(x0, ylow, 0.0), (x0 + 0.5 * (x1 - x0), 0.5 * y1, 1.25 * y1 / (x1 - x0)),
-            (x1 + 0.5 * (xs - x1), y1 + 0.5 * (1 - y1), s), (1.0, 1.0, 0.0),
-            ((x2 + xd) + 0.5 * (x3 - (x2 + xd)), 0.5, -1.0 / ((x3 - xd) - (x2 + xd))), (x3, ylow, 0.0)]
-
-
-def expected_fv_points():
-    y_near_c = 0.5 * 0.25 * 0.1
-    y_near_e = 1.4 - 0.5 * 0.15 * 0.1
-    return [(-1.0, 0.0, 0.0), (-0.9, y_near_c, 0.25), (0.0, 1.0, 5.0), (0.9, y_near_e, 0.15), (1.0, 1.4, 0.0)]
-
-
-def expected_passive_points():
-    k_iso = 2 / 0.7
-    delta = min(0.1 / k_iso, 0.07)
-    x_low = 1 + delta
-    return [(1.0, 0.0, 0.0), (x_low, 0.2 * (x_low - (1 + 0.5 * delta)), 0.2), (1.7, 1.0, k_iso)]
-
-
-def expected_tendon_points():
-    k_iso = 1.375 / 0.049
-    x_toe = (2 / 3 - 1) / k_iso + 1.049
-    x_foot = 1 + (x_toe - 1) / 10
-    x_mid = (1 / 3 - 1) / k_iso + 1.049
-    s_mid = (1 / 3) / (x_mid - x_foot)
-    x_ctrl = x_foot + 0.5 * (x_mid - x_foot)
-    return [(1.0, 0.0, 0.0), (x_ctrl, s_mid * (x_ctrl - x_foot), s_mid), (x_toe, 2 / 3, k_iso)]
-
-
 CURVES = {
-    "active": (millard.active_force_length_curve, expected_active_points),
-    "force-velocity": (millard.force_velocity_curve, expected_fv_points),
-    "passive": (millard.fiber_force_length_curve, expected_passive_points),
-    "tendon": (millard.tendon_force_length_curve, expected_tendon_points),
+    "active": millard.active_force_length_curve,
+    "force-velocity": millard.force_velocity_curve,
+    "passive": millard.fiber_force_length_curve,
+    "tendon": millard.tendon_force_length_curve,
 }
 
 
+def opensim_curve(test_data, kind):
+    """(x, y, dy/dx) of OpenSim 4.6's own evaluation of the curve with its default properties
+    (tests/data/opensim/millard2012/curves.csv, made by make_curves.py beside it)."""
+    with open(test_data / "opensim" / "millard2012" / "curves.csv", newline="") as fh:
+        rows = [r for r in csv.DictReader(fh) if r["curve"] == kind]
+    return tuple(np.array([float(r[k]) for r in rows]) for k in ("x", "y", "dydx"))
+
+
 @pytest.mark.parametrize("kind", CURVES)
-def test_value_and_slope_at_the_designed_points(kind):
-    build, points = CURVES[kind]
-    curve = build()
-    assert np.allclose(curve.knots, [p[0] for p in points()], rtol=0, atol=1e-14)
-    for x, y, dydx in points():
-        assert float(curve(x)) == pytest.approx(y, abs=1e-12), f"value at {x}"
-        assert slope(curve, x) == pytest.approx(dydx, rel=1e-9, abs=1e-9), f"slope at {x}"
+def test_values_and_slopes_are_opensims(test_data, kind):
+    """Across each curve's domain and beyond (where the curves are extrapolated linearly)."""
+    curve = CURVES[kind]()
+    x, y, dydx = opensim_curve(test_data, kind)
+    assert len(x) > 30
+    assert np.allclose(curve(x), y, rtol=0, atol=1e-10)
+    assert np.allclose(curve(x, 1), dydx, rtol=1e-8, atol=1e-9)
 
 
 @pytest.mark.parametrize("kind", CURVES)
 def test_c2_continuity_across_every_segment_end(kind):
     """Value and slope agree on both sides of each end point; the second derivative is 0 there and
     tends to 0 from both sides (it shrinks in proportion to the distance)."""
-    curve = CURVES[kind][0]()
+    curve = CURVES[kind]()
     for x in curve.knots:
         y, dydx, d2 = (float(curve(x, k)) for k in (0, 1, 2))
         assert d2 == 0.0 or abs(d2) < 1e-9, f"d2y/dx2 = {d2} at the end point {x}"
