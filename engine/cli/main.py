@@ -1,5 +1,8 @@
 """Entry point of the ``hybrid`` command: argument parsing and error reporting.
 
+Packages beside the engine (``skin``, ``hip_mechanism``) add their commands through the ``hybridlab.commands``
+entry points of pyproject.toml (a module with ``add_parser(sub)``), so the engine never imports them.
+
 Invalid input ends with a one-line message naming the file, the element and the
 problem, and exit status 2; a bug shows its traceback (exit status 1).
 """
@@ -8,10 +11,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from importlib.metadata import entry_points
 
 from .. import __version__
 from ..errors import HybridLabError
-from . import analyze, gui, info, make_demo, make_model, scale, simulate, socket_pressure, warm_up
+from . import analyze, gui, info, make_demo, make_model, scale, warm_up
+
+PLUGINS = "hybridlab.commands"   # entry points of packages beside the engine that add commands
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -25,8 +31,8 @@ def build_parser() -> argparse.ArgumentParser:
     make_model.add_parser(sub)
     scale.add_parser(sub)
     warm_up.add_parser(sub)
-    simulate.add_parser(sub)
-    socket_pressure.add_parser(sub)
+    for plugin in sorted(entry_points(group=PLUGINS), key=lambda ep: ep.name):
+        plugin.load().add_parser(sub)     # e.g. the skin package's `simulate`: the engine never imports it
     gui.add_parser(sub)
     return parser
 

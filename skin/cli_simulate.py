@@ -19,7 +19,7 @@ def add_parser(sub) -> None:
 
 
 def run_command(args) -> int:
-    from ..errors import SettingsError
+    from engine.errors import SettingsError
     if not (0.005 <= args.spacing <= 0.1):
         raise SettingsError(f"--spacing must be between 0.005 and 0.1 m, got {args.spacing}")
     if args.duration is not None and not args.duration > 0:

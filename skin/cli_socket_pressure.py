@@ -26,9 +26,9 @@ def run_command(args) -> int:
 
     import numpy as np
 
-    from ..io.results_file import load_result
-    from ..errors import SettingsError
-    from ..io.atomic import write_text
+    from engine.io.results_file import load_result
+    from engine.errors import SettingsError
+    from engine.io.atomic import write_text
     from skin.skinning import Skin
     from skin.socket import Socket, pressure_over_trial
     from skin.socket_load import socket_loads
