@@ -21,7 +21,9 @@ from __future__ import annotations
 import dataclasses
 import io
 import os
+import struct
 import zipfile
+import zlib
 from pathlib import Path, PurePosixPath
 
 import numpy as np
@@ -263,7 +265,8 @@ def unpack(data: bytes, file=None) -> dict:
             return {name: reader.node(node, name) for name, node in contents.items()}
     except zipfile.BadZipFile:
         raise DataError("is not a HybridLab results file (not a zip archive)", file=file) from None
-    except (OSError, ValueError, EOFError, NotImplementedError, RecursionError, MemoryError) as exc:
+    except (OSError, ValueError, EOFError, NotImplementedError, RecursionError, MemoryError, zlib.error,
+            struct.error) as exc:
         raise DataError(f"is damaged ({type(exc).__name__}: {exc})", file=file) from None
     except DataError as exc:
         raise exc.in_file(file) if file is not None else exc from None
