@@ -161,18 +161,25 @@ class _Reader:
         if not isinstance(node, dict) or len(node) not in (1, 2):
             raise DataError(f"{where}: unexpected entry {node!r:.80}")
         if "array" in node:
-            return self.array(str(node["array"]))
+            return self.array(_expect(node["array"], str, where, "an array's member name"))
         if "model" in node:
-            name = node["model"]
+            name = _expect(node["model"], str, where, "a model's member name")
             if name not in self.models:
                 self.models[name] = _model_from_text(self.member(name).decode("utf-8"), name)
             return self.models[name]
         if "tuple" in node:
-            return tuple(self.node(v, f"{where}[{i}]") for i, v in enumerate(node["tuple"]))
+            values = _expect(node["tuple"], list, where, "a tuple's values")
+            return tuple(self.node(v, f"{where}[{i}]") for i, v in enumerate(values))
         if "dict" in node:
-            return {k: self.node(v, f"{where}.{k}") for k, v in node["dict"].items()}
+            return {k: self.node(v, f"{where}.{k}") for k, v in _expect(node["dict"], dict, where, "a mapping").items()}
         if "items" in node:
-            return {_hashable(self.node(k, where)): self.node(v, where) for k, v in node["items"]}
+            items = _expect(node["items"], list, where, "a mapping's items")
+            if not all(isinstance(item, list) and len(item) == 2 for item in items):
+                raise DataError(f"{where}: a mapping's items are not key-value pairs")
+            try:
+                return {_hashable(self.node(k, where)): self.node(v, where) for k, v in items}
+            except TypeError:
+                raise DataError(f"{where}: a mapping has a key that cannot be one") from None
         if "type" in node or ("object" in node and self.version == 1):
             tag = node["type"] if "type" in node else _legacy_tag(node["object"], where)
             cls = TYPES.get(tag) if isinstance(tag, str) else None
@@ -187,9 +194,15 @@ class _Reader:
                 fields["source"] = os.path.normpath(os.path.join(self.base, source))
             try:
                 return cls(**fields)
-            except (TypeError, ValueError, HybridLabError) as exc:
+            except (TypeError, ValueError, AttributeError, KeyError, IndexError, HybridLabError) as exc:
                 raise DataError(f"{where}: cannot rebuild a {tag}: {exc}") from None
         raise DataError(f"{where}: unexpected entry {node!r:.80}")
+
+
+def _expect(value, kind, where: str, what: str):
+    if not isinstance(value, kind):
+        raise DataError(f"{where}: {what} is not a {kind.__name__} but {value!r:.60}")
+    return value
 
 
 def _legacy_tag(spec, where: str) -> str:
