@@ -11,7 +11,7 @@ import sys
 
 from .. import __version__
 from ..errors import HybridLabError
-from . import analyze, gui, info, make_demo, make_model
+from . import analyze, gui, hip_mechanism, info, make_demo, make_model
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -23,6 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
     analyze.add_parser(sub)
     make_demo.add_parser(sub)
     make_model.add_parser(sub)
+    hip_mechanism.add_parser(sub)
     gui.add_parser(sub)
     return parser
 
