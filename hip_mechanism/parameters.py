@@ -15,7 +15,8 @@ given about its centre of mass in its limb frame (z along the limb, the universa
 The seed gives the geometry (section 5.1), the masses and the inertias (eq. 41, written "kg/m2"; read here as
 kg m^2). It does not give the centres of mass along the limbs, the actuators' strokes and rated force, nor the
 joints' limits: the defaults below are ours and say so (``NOT_FROM_SEED``); the joint limits default to the
-workspace the seed states (alpha in [-60, 60] deg, beta in [-90, 35] deg).
+workspace the seed states (alpha in [-60, 60] deg, beta in [-90, 35] deg), the strokes to [210, 380] mm, the
+lengths that workspace needs (211.9 to 378.9 mm) rounded outward to 5 mm.
 """
 from __future__ import annotations
 
@@ -62,8 +63,8 @@ class MechanismParameters:
     b3: float = 0.040
     alpha_range: tuple = (math.radians(-60.0), math.radians(60.0))
     beta_range: tuple = (math.radians(-90.0), math.radians(35.0))
-    stroke_min: float = 0.200
-    stroke_max: float = 0.375
+    stroke_min: float = 0.210
+    stroke_max: float = 0.380
     actuator_force_limit: float = 2000.0
     k: float = 1.0e6
     characteristic_length: float = 0.070

@@ -1,9 +1,10 @@
 """Mechanism files: :func:`load_parameters` and :func:`save_parameters`.
 
 A YAML document that starts with ``format: hybridlab-hip-mechanism`` and ``version: 1`` (read and written like
-our model files, ``engine.io.yaml_documents``), in the units the seed writes: mm, degrees, kg, kg m^2, N and
-N/mm (declared under ``units``; a file declaring others is refused). Inside, everything is SI
-(:class:`~hip_mechanism.parameters.MechanismParameters`). Saving is atomic and round-trips exactly.
+our model files, ``engine.io.yaml_documents``) and declares its ``units``: length m or mm, angle rad or deg,
+stiffness N/m or N/mm (mass kg, inertia kg m^2, force N); a file may be written by hand in the seed's mm and
+degrees. Loading converts to SI (:class:`~hip_mechanism.parameters.MechanismParameters`); saving writes SI,
+atomically, with full precision, so that a saved file loads back equal and saves again to the same text.
 """
 from __future__ import annotations
 
@@ -17,18 +18,20 @@ from .parameters import MechanismParameters
 
 FORMAT = "hybridlab-hip-mechanism"
 VERSION = 1
-UNITS = {"length": "mm", "angle": "deg", "mass": "kg", "inertia": "kg m^2", "force": "N", "stiffness": "N/mm"}
-_COMMENT = "HybridLab 2-UPR/URR hip mechanism (seed 003); units as declared below"
-_MM, _DEG = 1e-3, math.pi / 180.0
+SI_UNITS = {"length": "m", "angle": "rad", "mass": "kg", "inertia": "kg m^2", "force": "N", "stiffness": "N/m"}
+_ACCEPTED = {"length": {"m": 1.0, "mm": 1e-3}, "angle": {"rad": 1.0, "deg": math.pi / 180.0}, "mass": {"kg": 1.0},
+             "inertia": {"kg m^2": 1.0}, "force": {"N": 1.0}, "stiffness": {"N/m": 1.0, "N/mm": 1e3}}
+_COMMENT = "HybridLab 2-UPR/URR hip mechanism (seed 003), SI units"
+_MM, _DEG, _KMM = "length", "angle", "stiffness"
 
-# (section, key in the file, attribute, scale from file units to SI)
+# (section, key in the file, attribute, the kind of unit it is in (None: a fixed SI unit))
 _SCALARS = [("geometry", n, n, _MM) for n in ("l1", "a1", "a2", "a3", "b1", "b2", "b3")] + [
     ("limits", "stroke_min", "stroke_min", _MM), ("limits", "stroke_max", "stroke_max", _MM),
-    ("limits", "actuator_force_limit", "actuator_force_limit", 1.0),
-    ("stiffness", "k", "k", 1e3), ("stiffness", "characteristic_length", "characteristic_length", _MM),
-    ("masses", "platform", "m_platform", 1.0), ("masses", "lower_rod", "m_lower_rod", 1.0),
-    ("masses", "upper_rod", "m_upper_rod", 1.0), ("masses", "cylinder", "m_cylinder", 1.0),
-    ("masses", "piston", "m_piston", 1.0),
+    ("limits", "actuator_force_limit", "actuator_force_limit", None),
+    ("stiffness", "k", "k", _KMM), ("stiffness", "characteristic_length", "characteristic_length", _MM),
+    ("masses", "platform", "m_platform", None), ("masses", "lower_rod", "m_lower_rod", None),
+    ("masses", "upper_rod", "m_upper_rod", None), ("masses", "cylinder", "m_cylinder", None),
+    ("masses", "piston", "m_piston", None),
     ("centres_of_mass", "e11", "e11", _MM), ("centres_of_mass", "e12", "e12", _MM),
     ("centres_of_mass", "cylinder", "e_cylinder", _MM), ("centres_of_mass", "piston", "e_piston", _MM)]
 _VECTORS = [("limits", "alpha", "alpha_range", _DEG), ("limits", "beta", "beta_range", _DEG),
@@ -38,11 +41,11 @@ _MATRICES = [("inertias", n, f"I_{n}") for n in ("platform", "lower_rod", "upper
 
 def to_document(params: MechanismParameters) -> dict:
     """The file's body (without its header) for ``params``."""
-    body = {"units": dict(UNITS)}
-    for section, key, attr, scale in _SCALARS:
-        body.setdefault(section, {})[key] = getattr(params, attr) / scale
-    for section, key, attr, scale in _VECTORS:
-        body.setdefault(section, {})[key] = [float(x) / scale for x in getattr(params, attr)]
+    body = {"units": dict(SI_UNITS)}
+    for section, key, attr, _ in _SCALARS:
+        body.setdefault(section, {})[key] = float(getattr(params, attr))
+    for section, key, attr, _ in _VECTORS:
+        body.setdefault(section, {})[key] = [float(x) for x in getattr(params, attr)]
     for section, key, attr in _MATRICES:
         body.setdefault(section, {})[key] = [[float(x) for x in row] for row in getattr(params, attr)]
     return body
@@ -54,11 +57,18 @@ def _number(value, where):
     return float(value)
 
 
+def _scaled(value: float, scale: float) -> float:
+    return value if scale == 1.0 else value * scale
+
+
 def from_document(body: dict) -> MechanismParameters:
     """Parameters from a file's body; every problem is a ModelError naming the element."""
-    if body.get("units") != UNITS:
-        raise ModelError(f"must be {UNITS} (this version reads the seed's units only), not {body.get('units')!r}",
-                         "units")
+    units = body.get("units")
+    if not isinstance(units, dict) or set(units) != set(_ACCEPTED) or any(
+            units[kind] not in _ACCEPTED[kind] for kind in _ACCEPTED):
+        accepted = ", ".join(f"{kind}: {' or '.join(names)}" for kind, names in _ACCEPTED.items())
+        raise ModelError(f"must give {accepted}, not {units!r}", "units")
+    scales = {kind: _ACCEPTED[kind][units[kind]] for kind in _ACCEPTED}
     known = {"units"} | {s for s, *_ in _SCALARS + _VECTORS + _MATRICES}
     for section in body:
         if section not in known:
@@ -71,14 +81,14 @@ def from_document(body: dict) -> MechanismParameters:
             raise ModelError("is missing", f"{section}.{key}")
         return block[key]
 
-    for section, key, attr, scale in _SCALARS:
-        values[attr] = _number(get(section, key), f"{section}.{key}") * scale
-    for section, key, attr, scale in _VECTORS:
+    for section, key, attr, kind in _SCALARS:
+        values[attr] = _scaled(_number(get(section, key), f"{section}.{key}"), scales.get(kind, 1.0))
+    for section, key, attr, kind in _VECTORS:
         raw = get(section, key)
         size = 3 if attr == "platform_com" else 2
         if not isinstance(raw, list) or len(raw) != size:
             raise ModelError(f"must be a list of {size} numbers", f"{section}.{key}")
-        values[attr] = tuple(_number(x, f"{section}.{key}") * scale for x in raw)
+        values[attr] = tuple(_scaled(_number(x, f"{section}.{key}"), scales[kind]) for x in raw)
     for section, key, attr in _MATRICES:
         raw = get(section, key)
         if not isinstance(raw, list) or len(raw) != 3 or any(not isinstance(r, list) or len(r) != 3 for r in raw):
@@ -88,7 +98,7 @@ def from_document(body: dict) -> MechanismParameters:
 
 
 def load_parameters(path) -> MechanismParameters:
-    """Read a mechanism file (mm, deg, kg, kg m^2, N, N/mm) into SI parameters.
+    """Read a mechanism file into SI parameters.
 
     Raises
     ------
@@ -104,5 +114,5 @@ def load_parameters(path) -> MechanismParameters:
 
 
 def save_parameters(params: MechanismParameters, path) -> None:
-    """Write ``params`` atomically in the file's units."""
+    """Write ``params`` atomically, in SI units."""
     write_text(path, dump_document(FORMAT, VERSION, to_document(params), _COMMENT))

@@ -65,7 +65,7 @@ def _demands(params, args, out) -> int:
         from hip_mechanism.trial import trial_demands
 
         from ..analysis.results_file import load_result
-        demands = trial_demands(params, load_result(args.source), args.side)
+        demands = trial_demands(params, load_result(args.source)[0], args.side)
         name = f"hip_{args.side}_demands"
     else:
         from hip_mechanism.cases import CASES, run_case
