@@ -1,17 +1,21 @@
 """Driving the mechanism by an analysed trial: the hip's motion and torques mapped to the mechanism.
 
-Convention (our model's hip, OpenSim's: flexion about the pelvis's z, adduction about x, positive flexion
-forward, positive adduction toward the midline, on either side):
+Convention. The mechanism's base frame sits at the hip joint's centre with X = -x, Y = -z, Z = -y of the
+pelvis (our model's, OpenSim's: x forward, y up, z to the right): Z runs down the thigh to the platform and the
+passive limb's A1 lies behind the joint. Our hip turns about the pelvis's z by the flexion (positive forward)
+and then about +x (right) or -x (left) by the adduction (positive toward the midline), so
 
     beta  = -hip flexion          (the seed's flexion is toward negative beta: its workspace beta in [-90, 35]
                                    degrees is 90 of flexion and 35 of extension)
-    alpha = +hip adduction (right side),  -hip adduction (left side: the left mechanism is the right's
-                                   mirror image about the sagittal plane)
+    alpha = -hip adduction (right side),  +hip adduction (left side)
+
+The seed turns about X first and about y' second, our hip about z first: the two orientations agree to first
+order in the smaller angle (the angles are mapped one to one, as the seed maps the hip's angles in section 7).
 
 The hip's joint torques (``result.dynamics.tau``, what the pelvis applies to the thigh about each coordinate)
 become a generalized load on the platform: the mechanism replaces the joint, so it must deliver them, and the
 thigh's reaction on the platform is their opposite, Q_alpha = -s_a tau_adduction, Q_beta = +tau_flexion (with
-s_a the side's sign above). The hip's joint reaction force is not applied: the engine's public algorithms give
+s_a = -1 on the right, +1 on the left, the sign in alpha's mapping above). The hip's joint reaction force is not applied: the engine's public algorithms give
 the generalized forces (rnea), not the spatial force across one joint, so the demands are the torques' alone
 (said in the notes). The thigh's inertia is in the hip's torques; the mechanism's own is added by its dynamics.
 """
@@ -58,13 +62,13 @@ def trial_demands(params: MechanismParameters, result, side: str = "r") -> Deman
     """The actuators' demands over an analysed trial (``engine.analysis.pipeline.AnalysisResult``)."""
     motion = result.motion
     angles, rates, accelerations = hip_angles(result.model, motion, side)
-    sign_a = 1.0 if side == "r" else -1.0
+    sign_a = -1.0 if side == "r" else 1.0
     to_mechanism = np.array([sign_a, -1.0])       # (alpha, beta) from (adduction, flexion)
     order = [1, 0]
     q = angles[:, order] * to_mechanism
     qd = rates[:, order] * to_mechanism
     qdd = accelerations[:, order] * to_mechanism
-    notes = [f"hip_{side}: beta = -hip flexion, alpha = {'+' if side == 'r' else '-'}hip adduction",
+    notes = [f"hip_{side}: beta = -hip flexion, alpha = {'-' if side == 'r' else '+'}hip adduction",
              "the hip's joint reaction force is not applied (the engine's public algorithms give joint torques, "
              "not the spatial force across one joint): demands from the hip's torques and the mechanism's own "
              "dynamics"]

@@ -54,14 +54,14 @@ def demo_result():
 
 
 def test_the_demo_drives_the_mechanism(demo_result):
-    """The demo's right hip: the angles follow our convention (beta = -flexion, alpha = adduction), the strokes
+    """The demo's right hip: the angles follow our convention (beta = -flexion, alpha = -adduction), the strokes
     are eq. 6 at those angles, and frames over the actuators' rating or near a singularity are marked."""
     from hip_mechanism.kinematics import actuator_lengths
     d = trial_demands(SEED, demo_result, "r")
     tree = demo_result.model.tree
     flexion = demo_result.motion.q[:, tree.q_names.index("hip_flexion_r")]
     adduction = demo_result.motion.q[:, tree.q_names.index("hip_adduction_r")]
-    assert np.allclose(d.q[:, 1], -flexion) and np.allclose(d.q[:, 0], adduction)
+    assert np.allclose(d.q[:, 1], -flexion) and np.allclose(d.q[:, 0], -adduction)
     assert np.allclose(d.lengths, actuator_lengths(SEED, d.q), atol=1e-15)
     tau = demo_result.dynamics.tau[:, demo_result.dynamics.names.index("hip_flexion_r")]
     assert np.allclose(d.load[:, 1], tau)
