@@ -28,21 +28,24 @@ def rotation(alpha, beta, R):
 
 
 @njit(cache=True, nogil=True)
+def _triangle(x1, y2, y3, out):
+    """Rows (x1, 0, 0), (0, y2, 0), (0, -y3, 0)."""
+    out[:] = 0.0
+    out[0, 0] = x1
+    out[1, 1] = y2
+    out[2, 1] = -y3
+
+
+@njit(cache=True, nogil=True)
 def base_points(g, A):
     """A1, A2, A3 (rows of A (3, 3), m)."""
-    A[:] = 0.0
-    A[0, 0] = g[1]
-    A[1, 1] = g[2]
-    A[2, 1] = -g[3]
+    _triangle(g[1], g[2], g[3], A)
 
 
 @njit(cache=True, nogil=True)
 def platform_points_local(g, Bl):
     """B1, B2, B3 in platform axes (rows of Bl (3, 3), m)."""
-    Bl[:] = 0.0
-    Bl[0, 0] = g[4]
-    Bl[1, 1] = g[5]
-    Bl[2, 1] = -g[6]
+    _triangle(g[4], g[5], g[6], Bl)
 
 
 @njit(cache=True, nogil=True)

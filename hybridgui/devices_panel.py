@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from engine.errors import HybridLabError
@@ -69,7 +69,8 @@ class DevicesPanel(QWidget):
         self._map_drawn = False
         self.side.currentTextChanged.connect(lambda _: self.refresh())
         self.show_3d.toggled.connect(lambda _: self._update_layer())
-        document.changed.connect(self.refresh)
+        # after the window has rebuilt the scene for the new content (which clears the renderer)
+        document.changed.connect(lambda: QTimer.singleShot(0, self.refresh))
         document.frame_changed.connect(self.show_frame)
         self.refresh()
 

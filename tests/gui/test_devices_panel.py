@@ -9,6 +9,7 @@ def test_devices_panel_drives_the_mechanism_by_the_shown_hip(shown, qtbot):
     window = shown
     panel = window.devices
     window.docks["devices"].raise_()
+    qtbot.waitUntil(lambda: panel.layer is not None, timeout=60000)
     result = window.document.result
     expected = trial_demands(panel.params, result, "r")
     assert panel.demands is not None and np.allclose(panel.demands.forces, expected.forces)
