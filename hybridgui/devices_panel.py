@@ -69,10 +69,24 @@ class DevicesPanel(QWidget):
         self._map_drawn = False
         self.side.currentTextChanged.connect(lambda _: self.refresh())
         self.show_3d.toggled.connect(lambda _: self._update_layer())
+        self._stale = True
         # after the window has rebuilt the scene for the new content (which clears the renderer)
-        document.changed.connect(lambda: QTimer.singleShot(0, self.refresh))
+        document.changed.connect(lambda: QTimer.singleShot(0, self._content_changed))
         document.frame_changed.connect(self.show_frame)
-        self.refresh()
+
+    def _content_changed(self) -> None:
+        """Recompute now if the panel is shown, else when it is next shown (the demands take seconds)."""
+        self._stale = True
+        if self.layer is not None:
+            self.layer.remove()     # the scene was rebuilt: the old drawing belongs to the old content
+            self.layer = None
+        if self.isVisible():
+            self.refresh()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._stale:
+            self.refresh()
 
     def _draw_map(self) -> None:
         self._map_drawn = True
@@ -86,6 +100,7 @@ class DevicesPanel(QWidget):
 
     def refresh(self) -> None:
         """Recompute the demands for the document's result (or clear when there is none)."""
+        self._stale = False
         result = self.document.result
         self.demands = None
         for plot in (self.strokes, self.forces, self.torque):
@@ -130,6 +145,7 @@ class DevicesPanel(QWidget):
         if self.layer is not None:
             self.layer.remove()
             self.layer = None
+            self.render()
         d, result = self.demands, self.document.result
         if d is not None and self.show_3d.isChecked():
             base, platform = world_points(self.params, result.model, result.motion.q, d.q,
@@ -147,4 +163,4 @@ class DevicesPanel(QWidget):
             self.marker.setData([np.degrees(self.demands.q[frame, 1])], [np.degrees(self.demands.q[frame, 0])])
         if self.layer is not None:
             self.layer.show_frame(frame)
-        self.render()
+            self.render()
