@@ -16,7 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.timing import timings  # noqa: E402
-from engine.analysis.results_file import load_result  # noqa: E402
+from engine.io.results_file import load_result  # noqa: E402
 from hip_mechanism.maps import default_grid, performance_maps  # noqa: E402
 from hip_mechanism.parameters import SEED  # noqa: E402
 from hip_mechanism.trial import trial_demands  # noqa: E402

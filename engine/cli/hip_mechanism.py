@@ -64,7 +64,7 @@ def _demands(params, args, out) -> int:
             raise SettingsError("'hybrid hip-mechanism trial' needs the results file (.hlr) to read")
         from hip_mechanism.trial import trial_demands
 
-        from ..analysis.results_file import load_result
+        from ..io.results_file import load_result
         demands = trial_demands(params, load_result(args.source)[0], args.side)
         name = f"hip_{args.side}_demands"
     else:

@@ -49,7 +49,7 @@ def test_a_trial_without_hip_coordinates_is_refused():
 
 @pytest.fixture(scope="module")
 def demo_result():
-    from engine.analysis.results_file import load_result
+    from engine.io.results_file import load_result
     return load_result(DEMO)[0]
 
 
