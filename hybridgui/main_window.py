@@ -28,6 +28,7 @@ from .background import call_with_cancel
 from .curves.view import CurvesView
 from .document import Document
 from .error_dialog import error_text, show_error
+from .devices_panel import DevicesPanel
 from .events_panel import EventsPanel
 from .inspector import Inspector
 from .progress_panel import ProgressPanel
@@ -95,6 +96,7 @@ class MainWindow(QMainWindow):
         self.inspector = Inspector(self.document, self.scene)
         self.results = ResultsTable(self.document)
         self.events = EventsPanel(self.document)
+        self.devices = DevicesPanel(self.document, self.scene, self.view.request_render)
         self.docks = {
             "analysis": self._dock("Analysis", analysis, Qt.DockWidgetArea.LeftDockWidgetArea),
             "amputation": self._dock("Amputation", self.amputation, Qt.DockWidgetArea.LeftDockWidgetArea),
@@ -102,7 +104,10 @@ class MainWindow(QMainWindow):
             "inspector": self._dock("Inspector", self.inspector, Qt.DockWidgetArea.BottomDockWidgetArea),
             "results": self._dock("Results", self.results, Qt.DockWidgetArea.BottomDockWidgetArea),
             "events": self._dock("Events", self.events, Qt.DockWidgetArea.BottomDockWidgetArea),
+            "devices": self._dock("Devices", self.devices, Qt.DockWidgetArea.RightDockWidgetArea),
         }
+        self.tabifyDockWidget(self.docks["curves"], self.docks["devices"])
+        self.docks["curves"].raise_()
         self.tabifyDockWidget(self.docks["analysis"], self.docks["amputation"])
         self.tabifyDockWidget(self.docks["results"], self.docks["events"])
         self.tabifyDockWidget(self.docks["results"], self.docks["inspector"])
@@ -133,6 +138,7 @@ class MainWindow(QMainWindow):
         self.amputation.save_requested.connect(lambda: menus.save_model_dialog(self))
         self.amputation.failed.connect(lambda exc: self.report(exc, "Cannot edit the muscles"))
         self.events.failed.connect(lambda exc: self.report(exc, "Events"))
+        self.devices.failed.connect(lambda exc: self.statusBar().showMessage(f"Devices: {exc}", 15000))
         self.settings_panel.notice.connect(lambda text: self.statusBar().showMessage(text, 20000))
         self.curves.notice.connect(lambda text: self.statusBar().showMessage(text, 15000))
         self.restore_layout()

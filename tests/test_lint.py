@@ -7,6 +7,6 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_pyflakes_rules_pass():
-    out = subprocess.run([sys.executable, "-m", "ruff", "check", "engine", "hybridgui", "tests", "benchmarks",
+    out = subprocess.run([sys.executable, "-m", "ruff", "check", "engine", "hip_mechanism", "hybridgui", "tests", "benchmarks",
                           "--output-format", "concise"], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
