@@ -37,7 +37,8 @@ class SideParameters:
         return float(np.std(v, ddof=1)) if len(v) > 1 else float("nan")
 
 
-def _stances(events, side):
+def stances_of(events, side) -> list:
+    """``[(Foot Strike, next Foot Off or None)]`` s of one side."""
     strikes = sorted(e.time for e in events if e.label == "Foot Strike" and e.context == side)
     offs = sorted(e.time for e in events if e.label == "Foot Off" and e.context == side)
     return [(a, next((b for b in offs if b > a), None)) for a in strikes]
@@ -82,7 +83,7 @@ def spatiotemporal(result, events, forward=(1.0, 0.0, 0.0)) -> dict:
     for side in ("Left", "Right"):
         other = "Right" if side == "Left" else "Left"
         cycles = gait_cycles(events, side)
-        stances = dict(_stances(events, side))
+        stances = dict(stances_of(events, side))
         other_strikes = sorted(e.time for e in events if e.label == "Foot Strike" and e.context == other)
         values = {name: [] for name in UNITS}
         for a, b in cycles:

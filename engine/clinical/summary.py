@@ -15,7 +15,7 @@ from pathlib import Path
 from ..analysis.gait_phases import gait_cycles, normalise_cycles, side_of
 from .conventions import body_weight, clinical_joints
 from .events import gait_events
-from .parameters import _stances, spatiotemporal
+from .parameters import stances_of, spatiotemporal
 from .prosthesis import compression, rod_power, stance_metrics
 from .symmetry import sides, symmetry_index
 
@@ -85,7 +85,7 @@ def clinical_summary(result, forward=(1.0, 0.0, 0.0), events=None) -> ClinicalSu
                     if s == side:
                         vi = model.tree.coordinates[coordinate].vi
                         power += dyn.tau[:, vi] * result.motion.v[:, vi]
-            for a, b in _stances(events, side):
+            for a, b in stances_of(events, side):
                 if b is None:
                     continue
                 k = (time >= a) & (time <= b)
@@ -114,7 +114,7 @@ def clinical_summary(result, forward=(1.0, 0.0, 0.0), events=None) -> ClinicalSu
         comp = compression(model, rod.name, result.motion.q)
         force = np.linalg.norm(result.qp.groups[rod.name].force, axis=1)
         power = rod_power(model, rod.name, dyn.tau, result.motion.v)
-        stances = [(a, b) for a, b in _stances(events, side_of(rod.name)) if b is not None]
+        stances = [(a, b) for a, b in stances_of(events, side_of(rod.name)) if b is not None]
         summary.prosthesis = stance_metrics(time, comp, force, power, stances)
         summary.blade = {"time": time, "compression": comp, "force": force, "power": power, "rod": rod.name}
     return summary

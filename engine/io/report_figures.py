@@ -12,6 +12,8 @@ import textwrap
 import numpy as np
 from matplotlib.figure import Figure
 
+from ..clinical.parameters import UNITS
+
 A4 = (8.27, 11.69)     # inches
 COLOURS = {"Left": "#1f5fbf", "Right": "#c0392b"}
 
@@ -37,19 +39,18 @@ def _header(s) -> Figure:
              f"Cycles: left {len(s.parameters['Left'].cycles)}, right {len(s.parameters['Right'].cycles)}",
              fontsize=10)
     rows = []
-    for name, p in s.parameters["Left"].values.items():
+    for name in s.parameters["Left"].values:
         cells = [name]
         for side in ("Left", "Right"):
             sp = s.parameters[side]
             cells.append(f"{_fmt(sp.mean(name))} +/- {_fmt(sp.sd(name), 2)}")
         rows.append(cells)
-    from ..clinical.parameters import UNITS
     rows = [[f"{r[0]} ({UNITS[r[0]]})"] + r[1:] for r in rows]
     _table(fig.add_axes([0.06, 0.55, 0.88, 0.34]), rows, ["Parameter", "Left mean +/- SD", "Right mean +/- SD"],
            "Spatio-temporal parameters")
     rows = [[f"{n} ({u})", _fmt(i), _fmt(p), _fmt(si, 3)] for n, u, i, p, si in s.symmetry]
     _table(fig.add_axes([0.06, 0.08, 0.88, 0.42]), rows,
-           [f"Parameter", f"Intact ({s.intact})", f"Prosthetic ({s.prosthetic})", "Symmetry index (%)"],
+           ["Parameter", f"Intact ({s.intact})", f"Prosthetic ({s.prosthetic})", "Symmetry index (%)"],
            "Symmetry: SI = 100 (intact - prosthetic) / (0.5 (intact + prosthetic))")
     return fig
 

@@ -5,6 +5,7 @@ import html
 import io
 from pathlib import Path
 
+from matplotlib import rc_context
 from matplotlib.backends.backend_pdf import PdfPages
 
 from ..errors import SettingsError
@@ -25,7 +26,8 @@ def write_report(path, summary) -> None:
         parts = []
         for fig in figures:
             svg = io.StringIO()
-            fig.savefig(svg, format="svg")
+            with rc_context({"svg.fonttype": "none"}):     # text as text: searchable, and readable by tests
+                fig.savefig(svg, format="svg")
             parts.append(svg.getvalue().split("?>", 1)[-1])
         buffer.write((f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>HybridLab report: "
                       f"{html.escape(summary.subject)}</title></head><body>" + "\n".join(parts) +
