@@ -1,0 +1,38 @@
+"""``hybrid report RESULTS.hlr|SESSION.hls --out report.pdf``: the clinical report of an analysis (PDF or HTML)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import DataError
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("report", help="the clinical report of a results (.hlr) or session (.hls) file",
+                       description="Write the clinical report (parameters, symmetry, per-side gait-cycle curves, "
+                                   "prosthesis, validation, notes) as PDF or HTML (by --out's suffix).")
+    p.add_argument("file", help="results (.hlr) or session (.hls) file")
+    p.add_argument("--out", required=True, help="report.pdf or report.html")
+    p.set_defaults(run=run)
+
+
+def load_analysis(path):
+    """``(result, settings, events)`` of a results or session file (the session's edited events, if any)."""
+    from ..io.session_file import SUFFIX, load_session
+    if Path(path).suffix.lower() == SUFFIX:
+        session = load_session(path)
+        if session.result is None:
+            raise DataError("holds no analysis result (run the analysis and save the session)", file=path)
+        return session.result, session.settings, list(session.events) or None
+    from ..io.results_file import load_result
+    result, settings = load_result(path)
+    return result, settings, None
+
+
+def run(args) -> int:
+    from ..clinical.summary import clinical_summary
+    from ..io.report_file import write_report
+    result, settings, events = load_analysis(args.file)
+    forward = getattr(settings, "forward", (1.0, 0.0, 0.0))
+    write_report(args.out, clinical_summary(result, forward, events))
+    print(f"wrote {args.out}")
+    return 0

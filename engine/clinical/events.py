@@ -1,0 +1,92 @@
+"""Gait events from the kinematics, combined with the plates' and the trial's (C3D) events.
+
+A contact group (a foot's or the blade's candidates, ``model.contacts``) is on the ground where one of its
+candidates is within ``HEIGHT`` of the floor and moves slower than ``SPEED`` relative to the floor (the floor's
+height and horizontal velocity estimated as the QP does: the mean of the groups' lowest heights, the median
+horizontal velocity of the candidates near it, so a treadmill's belt counts as floor). Foot Strike / Foot Off are
+the starts and ends of those stances. Works without plates, for walking, running and a blade. Positions are the
+forward kinematics of the analysed coordinates ``motion.q``; velocities their time derivative (m/s).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..algorithms.batch import frame_positions_batch
+from ..analysis.gait_phases import MIN_STANCE, Phases, events_from_phases, side_of, stance_phases
+from ..trial.intervals import intervals_where
+
+HEIGHT = 0.02     # m above the floor
+SPEED = 1.0       # m/s relative to the floor (the QP's default for an active candidate)
+NEAR = 0.04       # m: candidates this near the floor define its velocity (the QP's default height)
+
+
+@dataclass(frozen=True)
+class Kinematics:
+    """Candidate positions ``X`` (T, C, 3) m world, ``floor`` m along up, ``floor_velocity`` (3,) m/s."""
+
+    X: np.ndarray
+    floor: float
+    floor_velocity: np.ndarray
+
+
+def contact_kinematics(result) -> Kinematics:
+    """Positions of every contact candidate over the analysed frames, the floor's height and velocity."""
+    model, time = result.model, result.motion.time
+    X = frame_positions_batch(model, model.create_data(), result.motion.q, [c.name for c in model.contacts])
+    H = X @ model.up
+    groups = sorted({c.group for c in model.contacts})
+    floor = float(np.mean([H[:, [c.group == g for c in model.contacts]].min() for g in groups]))
+    V = np.gradient(X, time, axis=0)
+    near = V[H - floor < NEAR]
+    horizontal = near - np.outer(near @ model.up, model.up)
+    return Kinematics(X, floor, np.median(horizontal, axis=0) if len(near) else np.zeros(3))
+
+
+def kinematic_phases(result, height: float = HEIGHT, speed: float = SPEED,
+                     min_duration: float = MIN_STANCE) -> Phases:
+    """Stance intervals per contact group from the kinematics (module notes); source 'kinematics'."""
+    model, time = result.model, result.motion.time
+    k = contact_kinematics(result)
+    H = k.X @ model.up - k.floor
+    S = np.linalg.norm(np.gradient(k.X, time, axis=0) - k.floor_velocity, axis=2)
+    span = (float(time[0]), float(time[-1]))
+    kept, dropped = {}, {}
+    for g in sorted({c.group for c in model.contacts}):
+        member = np.array([c.group == g for c in model.contacts])
+        iv = intervals_where(time, ((H[:, member] < height) & (S[:, member] < speed)).any(axis=1))
+        short = [(a, b) for a, b in iv if b - a < min_duration and a > span[0] and b < span[1]]
+        kept[g] = [x for x in iv if x not in short]
+        if short:
+            dropped[g] = short
+    return Phases("kinematics", kept, span, dropped, min_duration)
+
+
+def gait_events(result, source: str = "auto"):
+    """``(events, notes)``: Foot Strike / Foot Off per side. ``source``: 'trial' (the C3D's events), 'plates',
+    'kinematics', or 'auto': the trial's events when it has some, else the plates' where they measured a side's
+    stances, else the kinematics'; the notes say which was used for each side."""
+    trial_events = [e for e in result.trial.events if e.label in ("Foot Strike", "Foot Off")]
+    if source == "trial" or (source == "auto" and trial_events):
+        return sorted(trial_events, key=lambda e: e.time), ["gait events: the trial's own (C3D) events"]
+    kin = events_from_phases(kinematic_phases(result)) if result.model.contacts else []
+    plates = []
+    if result.trial.plates and source in ("auto", "plates"):
+        named = {name: iv for name, iv in stance_phases(result, "measured").intervals.items()
+                 if side_of(name) in ("Left", "Right")}
+        plates = events_from_phases(Phases("measured", named, (float(result.motion.time[0]),
+                                                                float(result.motion.time[-1]))))
+    if source == "plates":
+        return plates, ["gait events: the force plates' (20 N threshold)"]
+    if source == "kinematics":
+        return kin, [f"gait events: from the kinematics (candidates within {100 * HEIGHT:.0f} cm of the floor "
+                     f"and slower than {SPEED:g} m/s)"]
+    events, notes = [], []
+    for side in ("Left", "Right"):
+        from_plates = [e for e in plates if e.context == side]
+        chosen = from_plates or [e for e in kin if e.context == side]
+        events += chosen
+        notes.append(f"gait events, {side.lower()} side: " + ("the force plates' (20 N threshold)" if from_plates
+                     else "from the kinematics (no plate named this side)"))
+    return sorted(events, key=lambda e: e.time), notes

@@ -1,0 +1,120 @@
+"""Everything the clinical report shows, computed from an analysis result (no files, no plotting).
+
+Per side, each curve is normalised to that side's own gait cycles (``engine.analysis.gait_phases``); the
+intact/prosthetic symmetry indices cover the spatio-temporal parameters and, per stance, the peak vertical
+ground reaction (%BW), its impulse (BW s), the positive work of the side's hip, knee and ankle (J/kg) and the
+contact time. Ground reactions come from the QP's estimate per contact group.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from pathlib import Path
+
+from ..analysis.gait_phases import gait_cycles, normalise_cycles, side_of
+from .conventions import body_weight, clinical_joints
+from .events import gait_events
+from .parameters import stances_of, spatiotemporal
+from .prosthesis import compression, rod_power, stance_metrics
+from .symmetry import sides, symmetry_index
+
+
+@dataclass
+class ClinicalSummary:
+    """``parameters`` {side: SideParameters}; ``loads`` {side: {name: (stances,) array}}; ``symmetry`` [(name,
+    unit, intact mean, prosthetic mean, SI %)]; ``curves`` {(group title, name, unit): {side: CycleCurves}};
+    ``prosthesis`` [StanceMetrics] and ``blade`` {'time', 'compression', 'force', 'power'} arrays; ``validation``
+    the plates' scores (PlateMetric); ``notes`` every decision taken on the user's behalf."""
+
+    subject: str
+    trial: str
+    mass: float
+    intact: str
+    prosthetic: str
+    events: list
+    parameters: dict
+    loads: dict
+    symmetry: list
+    curves: dict
+    prosthesis: list = field(default_factory=list)
+    blade: dict = field(default_factory=dict)
+    validation: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+
+
+def _side_forces(result, side):
+    if result.qp is None:
+        return None
+    forces = [g.force for name, g in result.qp.groups.items() if side_of(name) == side]
+    return np.sum(forces, axis=0) if forces else None
+
+
+def clinical_summary(result, forward=(1.0, 0.0, 0.0), events=None) -> ClinicalSummary:
+    """The report's content for ``result`` (an AnalysisResult); ``events`` default to :func:`gait_events`."""
+    model, time = result.model, result.motion.time
+    notes = []
+    if events is None:
+        events, notes = gait_events(result)
+    mass, bw = model.total_mass, body_weight(model)
+    intact, prosthetic = sides(model)
+    params = spatiotemporal(result, events, forward)
+    curves, loads = {}, {}
+    dyn = result.dynamics
+    for coordinate, name, side, sign in clinical_joints(model):
+        cycles = gait_cycles(events, side)
+        if not cycles:
+            continue
+        c = model.tree.coordinates[coordinate]
+        curves.setdefault(("Kinematics", name, "deg"), {})[side] = normalise_cycles(
+            time, sign * np.degrees(result.motion.q[:, c.qi]), cycles)
+        if dyn is not None:
+            curves.setdefault(("Kinetics", f"{name} moment", "N m/kg"), {})[side] = normalise_cycles(
+                time, sign * dyn.tau[:, c.vi] / mass, cycles)
+    for side in ("Left", "Right"):
+        F = _side_forces(result, side)
+        cycles = gait_cycles(events, side)
+        values = {"peak vertical GRF": [], "vertical impulse": [], "positive joint work": []}
+        if F is not None and cycles:
+            vertical = F @ model.up
+            curves.setdefault(("Ground reaction", "vertical GRF", "%BW"), {})[side] = normalise_cycles(
+                time, 100.0 * vertical / bw, cycles)
+            power = np.zeros(len(time))
+            if dyn is not None:
+                for coordinate, _, s, _ in clinical_joints(model):
+                    if s == side:
+                        vi = model.tree.coordinates[coordinate].vi
+                        power += dyn.tau[:, vi] * result.motion.v[:, vi]
+            for a, b in stances_of(events, side):
+                if b is None:
+                    continue
+                k = (time >= a) & (time <= b)
+                values["peak vertical GRF"].append(100.0 * vertical[k].max() / bw)
+                values["vertical impulse"].append(np.trapezoid(vertical[k], time[k]) / bw)
+                values["positive joint work"].append(np.trapezoid(np.clip(power[k], 0, None), time[k]) / mass)
+        loads[side] = {n: np.asarray(v, float) for n, v in values.items()}
+    if result.qp is None:
+        notes.append("no ground-reaction estimate: peak GRF, impulse and GRF curves left out")
+    symmetry = []
+    units = {"peak vertical GRF": "%BW", "vertical impulse": "BW s", "positive joint work": "J/kg"}
+    for name, unit in [(n, u) for n, u in (("speed", "m/s"), ("cadence", "steps/min"), ("contact time", "s"),
+                                           ("stance", "%"), ("flight", "%"), ("step length", "m"))]:
+        i, p = params[intact].mean(name), params[prosthetic].mean(name)
+        symmetry.append((name, unit, i, p, symmetry_index(i, p)))
+    for name, unit in units.items():
+        i, p = (float(np.mean(loads[s][name])) if len(loads[s][name]) else float("nan") for s in (intact, prosthetic))
+        symmetry.append((name, unit, i, p, symmetry_index(i, p)))
+    subject = result.trial.subject or {}
+    summary = ClinicalSummary(str(subject.get("NAME", "(no subject name)")), Path(str(result.trial.source or "")).name, mass,
+                              intact, prosthetic, events, params, loads, symmetry, curves,
+                              validation=list(result.metrics), notes=notes + list(result.notes))
+    for rod in model.rods:
+        if dyn is None or result.qp is None or rod.name not in result.qp.groups:
+            continue
+        comp = compression(model, rod.name, result.motion.q)
+        force = np.linalg.norm(result.qp.groups[rod.name].force, axis=1)
+        power = rod_power(model, rod.name, dyn.tau, result.motion.v)
+        stances = [(a, b) for a, b in stances_of(events, side_of(rod.name)) if b is not None]
+        summary.prosthesis = stance_metrics(time, comp, force, power, stances)
+        summary.blade = {"time": time, "compression": comp, "force": force, "power": power, "rod": rod.name}
+    return summary

@@ -1,0 +1,126 @@
+"""The clinical report's pages as matplotlib figures (A4 portrait, vector; Agg/PDF/SVG backends only, never Qt).
+
+Pages: header with the parameters and symmetry tables; cycle-normalised kinematics, kinetics and ground
+reaction per side (each side on its own cycles, mean and SD band); the prosthesis (blade compression, force
+against compression, power, energy table); the ground-reaction estimate's validation against the plates; the
+notes of every decision taken on the user's behalf. Left is blue, right is red, everywhere.
+"""
+from __future__ import annotations
+
+import textwrap
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from ..clinical.parameters import UNITS
+
+A4 = (8.27, 11.69)     # inches
+COLOURS = {"Left": "#1f5fbf", "Right": "#c0392b"}
+
+
+def _fmt(x, digits=3):
+    return "-" if not np.isfinite(x) else f"{x:.{digits}g}"
+
+
+def _table(ax, rows, columns, title):
+    ax.axis("off")
+    ax.set_title(title, loc="left", fontsize=11, fontweight="bold")
+    t = ax.table(cellText=rows, colLabels=columns, loc="upper left", cellLoc="left")
+    t.auto_set_font_size(False)
+    t.set_fontsize(8)
+    t.scale(1.0, 1.25)
+
+
+def _header(s) -> Figure:
+    fig = Figure(figsize=A4)
+    fig.text(0.06, 0.96, "HybridLab clinical report", fontsize=16, fontweight="bold")
+    fig.text(0.06, 0.935, f"Subject: {s.subject}    Mass: {s.mass:.1f} kg    Trial: {s.trial}", fontsize=10)
+    fig.text(0.06, 0.917, f"Intact side: {s.intact}    Prosthetic side: {s.prosthetic}    "
+             f"Cycles: left {len(s.parameters['Left'].cycles)}, right {len(s.parameters['Right'].cycles)}",
+             fontsize=10)
+    rows = []
+    for name in s.parameters["Left"].values:
+        cells = [name]
+        for side in ("Left", "Right"):
+            sp = s.parameters[side]
+            cells.append(f"{_fmt(sp.mean(name))} +/- {_fmt(sp.sd(name), 2)}")
+        rows.append(cells)
+    rows = [[f"{r[0]} ({UNITS[r[0]]})"] + r[1:] for r in rows]
+    _table(fig.add_axes([0.06, 0.55, 0.88, 0.34]), rows, ["Parameter", "Left mean +/- SD", "Right mean +/- SD"],
+           "Spatio-temporal parameters")
+    rows = [[f"{n} ({u})", _fmt(i), _fmt(p), _fmt(si, 3)] for n, u, i, p, si in s.symmetry]
+    _table(fig.add_axes([0.06, 0.08, 0.88, 0.42]), rows,
+           ["Parameter", f"Intact ({s.intact})", f"Prosthetic ({s.prosthetic})", "Symmetry index (%)"],
+           "Symmetry: SI = 100 (intact - prosthetic) / (0.5 (intact + prosthetic))")
+    return fig
+
+
+def _curves(s, group) -> Figure | None:
+    items = [(k, v) for k, v in s.curves.items() if k[0] == group]
+    if not items:
+        return None
+    fig = Figure(figsize=A4)
+    fig.suptitle(f"{group}: {s.subject}, {s.trial} (each side on its own gait cycle; mean +/- SD)", fontsize=10)
+    for i, ((_, name, unit), by_side) in enumerate(items):
+        ax = fig.add_subplot(len(items), 1, i + 1)
+        for side, c in by_side.items():
+            ax.plot(c.percent, c.mean, color=COLOURS[side], label=f"{side} ({len(c.curves)} cycles)")
+            ax.fill_between(c.percent, c.mean - c.sd, c.mean + c.sd, color=COLOURS[side], alpha=0.2, lw=0)
+        ax.set_ylabel(f"{name} ({unit})", fontsize=8)
+        ax.set_xlim(0, 100)
+        ax.tick_params(labelsize=8)
+        ax.legend(fontsize=7, loc="best")
+        ax.grid(alpha=0.3)
+    ax.set_xlabel("gait cycle (%)", fontsize=8)
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
+    return fig
+
+
+def _prosthesis(s) -> Figure | None:
+    if not s.blade:
+        return None
+    b = s.blade
+    fig = Figure(figsize=A4)
+    fig.suptitle(f"Prosthesis ({b['rod']}): {s.subject}, {s.trial}", fontsize=10)
+    ax = fig.add_axes([0.1, 0.72, 0.85, 0.2])
+    ax.plot(b["time"], 1000 * b["compression"], color=COLOURS[s.prosthetic])
+    ax.set_xlabel("time (s)", fontsize=8)
+    ax.set_ylabel("blade compression (mm)", fontsize=8)
+    ax.grid(alpha=0.3)
+    ax = fig.add_axes([0.1, 0.44, 0.38, 0.2])
+    ax.plot(1000 * b["compression"], b["force"] / 1000, color=COLOURS[s.prosthetic])
+    ax.set_xlabel("compression (mm)", fontsize=8)
+    ax.set_ylabel("ground reaction (kN)", fontsize=8)
+    ax.grid(alpha=0.3)
+    ax = fig.add_axes([0.58, 0.44, 0.37, 0.2])
+    ax.plot(b["time"], b["power"] / s.mass, color=COLOURS[s.prosthetic])
+    ax.set_xlabel("time (s)", fontsize=8)
+    ax.set_ylabel("blade power (W/kg)", fontsize=8)
+    ax.grid(alpha=0.3)
+    rows = [[f"{m.interval[0]:.3f}-{m.interval[1]:.3f}", _fmt(1000 * m.peak_compression), _fmt(m.stiffness / 1000),
+             _fmt(m.stored), _fmt(m.returned), _fmt(m.hysteresis)] for m in s.prosthesis]
+    _table(fig.add_axes([0.06, 0.08, 0.88, 0.28]), rows, ["stance (s)", "peak compression (mm)", "stiffness (kN/m)",
+           "stored (J)", "returned (J)", "hysteresis (%)"], "Blade per stance")
+    return fig
+
+
+def _validation(s) -> Figure:
+    fig = Figure(figsize=A4)
+    rows = [[m.plate, m.group, m.axis, _fmt(m.rmse), _fmt(m.rrmse), _fmt(m.r, 4), str(m.frames)] for m in s.validation]
+    if not rows:
+        rows = [["(no force plate scored the estimate)", "", "", "", "", "", ""]]
+    _table(fig.add_axes([0.06, 0.6, 0.88, 0.33]), rows, ["plate", "contact group", "axis", "RMSE (N)", "rRMSE (%)",
+           "r", "frames"], "Ground reactions estimated from the motion, against the force plates")
+    lines = []
+    for n in s.notes:
+        lines += textwrap.wrap(f"- {n}", 110) or [""]
+    fig.text(0.06, 0.55, "Notes: decisions taken on the user's behalf", fontsize=11, fontweight="bold")
+    fig.text(0.06, 0.53, "\n".join(lines[:60]), fontsize=7, va="top", family="monospace")
+    return fig
+
+
+def report_figures(summary) -> list[Figure]:
+    """The report's pages, in order."""
+    pages = [_header(summary)] + [_curves(summary, g) for g in ("Kinematics", "Kinetics", "Ground reaction")]
+    pages += [_prosthesis(summary), _validation(summary)]
+    return [p for p in pages if p is not None]
