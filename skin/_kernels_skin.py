@@ -9,6 +9,15 @@ from __future__ import annotations
 from numba import njit
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _offset(R, j, local, i, k):
+    """``R_j r_ik``: vertex ``i``'s rest offset in bone ``j`` (its influence ``k``), turned to world axes, m."""
+    r0, r1, r2 = local[i, k, 0], local[i, k, 1], local[i, k, 2]
+    return (R[j, 0, 0] * r0 + R[j, 0, 1] * r1 + R[j, 0, 2] * r2,
+            R[j, 1, 0] * r0 + R[j, 1, 1] * r1 + R[j, 1, 2] * r2,
+            R[j, 2, 0] * r0 + R[j, 2, 1] * r1 + R[j, 2, 2] * r2)
+
+
 @njit(cache=True, nogil=True)
 def deform(R, p, bone, weight, local, out):
     """Eq. 3: ``v_i = sum_k alpha_ik (R_j r_ik + p_j)`` into ``out`` (n, 3), m."""
@@ -22,10 +31,10 @@ def deform(R, p, bone, weight, local, out):
             if a == 0.0:
                 continue
             j = bone[i, k]
-            r0, r1, r2 = local[i, k, 0], local[i, k, 1], local[i, k, 2]
-            x0 += a * (R[j, 0, 0] * r0 + R[j, 0, 1] * r1 + R[j, 0, 2] * r2 + p[j, 0])
-            x1 += a * (R[j, 1, 0] * r0 + R[j, 1, 1] * r1 + R[j, 1, 2] * r2 + p[j, 1])
-            x2 += a * (R[j, 2, 0] * r0 + R[j, 2, 1] * r1 + R[j, 2, 2] * r2 + p[j, 2])
+            o0, o1, o2 = _offset(R, j, local, i, k)
+            x0 += a * (o0 + p[j, 0])
+            x1 += a * (o1 + p[j, 1])
+            x2 += a * (o2 + p[j, 2])
         out[i, 0] = x0
         out[i, 1] = x1
         out[i, 2] = x2
@@ -44,10 +53,7 @@ def velocity(R, w, pdot, bone, weight, local, out):
             if a == 0.0:
                 continue
             j = bone[i, k]
-            r0, r1, r2 = local[i, k, 0], local[i, k, 1], local[i, k, 2]
-            o0 = R[j, 0, 0] * r0 + R[j, 0, 1] * r1 + R[j, 0, 2] * r2
-            o1 = R[j, 1, 0] * r0 + R[j, 1, 1] * r1 + R[j, 1, 2] * r2
-            o2 = R[j, 2, 0] * r0 + R[j, 2, 1] * r1 + R[j, 2, 2] * r2
+            o0, o1, o2 = _offset(R, j, local, i, k)
             out[i, 0] += a * (pdot[j, 0] + w[j, 1] * o2 - w[j, 2] * o1)
             out[i, 1] += a * (pdot[j, 1] + w[j, 2] * o0 - w[j, 0] * o2)
             out[i, 2] += a * (pdot[j, 2] + w[j, 0] * o1 - w[j, 1] * o0)
@@ -70,10 +76,7 @@ def bone_wrenches(R, bone, weight, local, f, out):
             if a == 0.0:
                 continue
             j = bone[i, k]
-            r0, r1, r2 = local[i, k, 0], local[i, k, 1], local[i, k, 2]
-            o0 = R[j, 0, 0] * r0 + R[j, 0, 1] * r1 + R[j, 0, 2] * r2
-            o1 = R[j, 1, 0] * r0 + R[j, 1, 1] * r1 + R[j, 1, 2] * r2
-            o2 = R[j, 2, 0] * r0 + R[j, 2, 1] * r1 + R[j, 2, 2] * r2
+            o0, o1, o2 = _offset(R, j, local, i, k)
             out[j, 0] += a * (o1 * f2 - o2 * f1)
             out[j, 1] += a * (o2 * f0 - o0 * f2)
             out[j, 2] += a * (o0 * f1 - o1 * f0)
@@ -97,10 +100,7 @@ def jacobian(R, bone, weight, local, JB, out):
             if a == 0.0:
                 continue
             j = bone[i, k]
-            r0, r1, r2 = local[i, k, 0], local[i, k, 1], local[i, k, 2]
-            o0 = R[j, 0, 0] * r0 + R[j, 0, 1] * r1 + R[j, 0, 2] * r2
-            o1 = R[j, 1, 0] * r0 + R[j, 1, 1] * r1 + R[j, 1, 2] * r2
-            o2 = R[j, 2, 0] * r0 + R[j, 2, 1] * r1 + R[j, 2, 2] * r2
+            o0, o1, o2 = _offset(R, j, local, i, k)
             for d in range(nv):
                 w0, w1, w2 = JB[j, 0, d], JB[j, 1, d], JB[j, 2, d]
                 out[i, 0, d] += a * (JB[j, 3, d] + w1 * o2 - w2 * o1)
