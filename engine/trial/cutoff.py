@@ -14,6 +14,7 @@ import numpy as np
 from scipy.signal import butter, sosfiltfilt
 
 from ..errors import DataError
+from .intervals import runs
 
 MIN_CUTOFF = 1.0         # Hz: the lowest cut-off looked at
 NOISE_BAND = (0.6, 0.9)  # of the highest cut-off looked at: the stretch of R(fc) fitted as noise
@@ -21,16 +22,12 @@ MIN_SAMPLES = 30         # frames of a coordinate's longest gap-free run to take
 
 
 def _longest_run(x: np.ndarray) -> np.ndarray:
-    ok = np.isfinite(x)
-    best, start = (0, 0), None
-    for i, flag in enumerate(np.append(ok, False)):
-        if flag and start is None:
-            start = i
-        elif not flag and start is not None:
-            if i - start > best[1] - best[0]:
-                best = (start, i)
-            start = None
-    return x[best[0]:best[1]]
+    """The longest stretch of ``x`` without NaN (empty when all are NaN)."""
+    spans = runs(np.isfinite(x))
+    if not spans:
+        return x[:0]
+    first, last = max(spans, key=lambda s: s[1] - s[0])
+    return x[first:last + 1]
 
 
 def residual_cutoff(signal: np.ndarray, rate: float, order: int = 2, steps: int = 60) -> float | None:
