@@ -58,3 +58,25 @@ def rnea_batch(model, data, Q, V, A, node_wrenches=None) -> np.ndarray:
     out = np.empty((Q.shape[0], model.nv))
     _batch.inverse_dynamics(model.tree.k, data.ws, data.scr, Q, V, A, fext, out)
     return out
+
+
+def joint_wrenches_batch(model, data, Q, V, A, joints, node_wrenches=None) -> tuple[np.ndarray, ...]:
+    """Joint reaction loads over a trial: ``(tau, W, centre)`` with ``tau`` (frames, nv) as :func:`rnea_batch` and ``W``
+    (frames, len(joints), 6) the wrench each named joint transmits from its parent body to its child (and
+    everything distal to it): world axes, ``[moment about the joint centre; force]`` (N m, N). It is Pinocchio's
+    ``data.f`` after ``rnea`` (there in the joint's own axes) and what OpenSim's JointReaction analysis reports as
+    the parent's load on the child, in ground axes. The joint centre is the origin of the joint's frame on the
+    child, ``centre`` (frames, len(joints), 3) its world position (m). Any
+    generalized force the motion needs is in ``W`` too: a coordinate's torque is ``W``'s moment about its axis.
+    ``node_wrenches`` as :func:`rnea_batch`."""
+    Q = _args.batch(model, Q, model.nq, "Q")
+    V = _args.batch(model, V, model.nv, "V")
+    A = _args.batch(model, A, model.nv, "A")
+    tree = model.tree
+    nodes = np.array([tree.k.frames[tree.body_frame[model.joint(name).child]]["node"] for name in joints], np.int64)
+    fext = np.zeros((0, 0, 6)) if node_wrenches is None else np.ascontiguousarray(node_wrenches, dtype=float)
+    tau = np.empty((Q.shape[0], model.nv))
+    W = np.empty((Q.shape[0], nodes.size, 6))
+    centre = np.empty((Q.shape[0], nodes.size, 3))
+    _batch.joint_wrenches(tree.k, data.ws, data.scr, Q, V, A, fext, nodes, tau, W, centre)
+    return tau, W, centre

@@ -36,6 +36,7 @@ from ..errors import DataError, SettingsError
 from ..model.joints import FreeJoint
 from ..spatial import quat_to_matrix, tangent_basis
 from ..trial.intervals import intervals_where, runs
+from .joint_reactions import JointReactions, joint_reactions
 from .qp_id import QPSettings, failure_notes, group_resultants, solve_qp_id
 
 
@@ -60,6 +61,7 @@ class IDResult:
     assignments: list = field(default_factory=list)
     loads_cutoff: float | None = None
     estimated: dict = field(default_factory=dict)
+    reactions: JointReactions | None = None
 
 
 def plate_samples(plate, time):
@@ -160,9 +162,10 @@ def classic_inverse_dynamics(model, motion, plates, bodies=None, unmeasured: QPS
     if unmeasured is not None and len(contact_nodes):
         estimated, notes = _add_estimated_loads(model, motion, unmeasured, fext, measured, positions, contact_nodes)
         assignments += notes
-    tau = alg.rnea_batch(model, data, motion.q, motion.v, motion.a, fext)
+    tau, reactions = joint_reactions(model, motion, fext)
     return IDResult(time=motion.time, tau=tau, names=list(tree.v_names), residual=_root_residual(model, motion.q, tau),
-                    seconds=_time.perf_counter() - t0, assignments=assignments, estimated=estimated)
+                    seconds=_time.perf_counter() - t0, assignments=assignments, estimated=estimated,
+                    reactions=reactions)
 
 
 def _in_subtree(parents, node: int, root: int) -> bool:

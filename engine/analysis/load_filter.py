@@ -25,6 +25,7 @@ from .. import algorithms as alg
 from ..errors import SettingsError
 from ..trial.filtering import check_cutoff, lowpass
 from .inverse_dynamics import IDResult
+from .joint_reactions import filtered_reactions
 from .qp_id import QPResult, group_resultants
 
 
@@ -42,10 +43,13 @@ def _filtered(time, data, cutoff: float, order: int, edges: str):
 
 
 def lowpass_classic(result: IDResult, cutoff: float, order: int, edges: str) -> IDResult:
-    """``result`` with its generalized forces ``tau`` and root residual low-passed at ``cutoff`` Hz."""
-    residual = None if result.residual is None else _filtered(result.time, result.residual, cutoff, order, edges)
-    return replace(result, tau=_filtered(result.time, result.tau, cutoff, order, edges), residual=residual,
-                   loads_cutoff=cutoff)
+    """``result`` with its generalized forces ``tau``, root residual and joint reactions low-passed at ``cutoff``
+    Hz."""
+    def lowpass_(data):
+        return _filtered(result.time, data, cutoff, order, edges)
+    residual = None if result.residual is None else lowpass_(result.residual)
+    return replace(result, tau=lowpass_(result.tau), residual=residual,
+                   reactions=filtered_reactions(result.reactions, lowpass_), loads_cutoff=cutoff)
 
 
 def lowpass_qp(model, motion, result: QPResult, cutoff: float, order: int, edges: str) -> QPResult:

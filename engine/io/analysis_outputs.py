@@ -6,8 +6,10 @@ or ``<coordinate>_force``: with the measured loads when the trial has force plat
 QP's estimate; when both ran, ``id_estimated.sto`` holds the QP's from the motion alone),
 ``grf_estimated.mot`` (one group of columns per contact group, OpenSim's GRF layout),
 ``grf_measured.mot`` (when the trial has plates), ``grf_off_plates.mot`` (the loads the inverse
-dynamics with the measured loads estimated where no plate measured a contact group, if any) and
-``metrics.json``. Every file is
+dynamics with the measured loads estimated where no plate measured a contact group, if any),
+``joint_reactions.sto`` (every joint's reaction load with the torques of ``id.sto``, as OpenSim's JointReaction
+analysis writes it: ``<joint>_on_<child>_in_ground_{fx,fy,fz,mx,my,mz,px,py,pz}``, the parent's load on the child
+in model axes about the joint centre ``p``) and ``metrics.json``. Every file is
 written atomically.
 
 Nothing non-finite is written silently: a row of a table with a NaN or infinite value (a frame that could not be
@@ -23,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from ..analysis.coordinate_values import coordinate_values
+from ..analysis.joint_reactions import analysis_reactions
 from .atomic import write_text
 from .contacts_file import save_contacts
 from .muscle_files import write_muscle_outputs
@@ -61,6 +64,19 @@ def grf_table(time, entries, name: str) -> Table:
                  in_degrees=False)
 
 
+def reaction_table(time, reactions) -> Table:
+    """OpenSim's JointReaction columns for ``reactions`` (``engine.analysis.joint_reactions.JointReactions``)."""
+    labels, columns = [], []
+    for j, (joint, child) in enumerate(zip(reactions.joints, reactions.children)):
+        w, p = reactions.wrench[:, j], reactions.centre[:, j]
+        for part, values in (("f", w[:, 3:]), ("m", w[:, :3]), ("p", p)):
+            for i, axis in enumerate("xyz"):
+                labels.append(f"{joint}_on_{child}_in_ground_{part}{axis}")
+                columns.append(values[:, i])
+    return Table(name=f"Joint reaction loads ({reactions.loads})", labels=tuple(labels), time=np.asarray(time),
+                 data=np.column_stack(columns), in_degrees=False)
+
+
 def marker_error_table(ik) -> Table:
     total = np.nansum(ik.errors ** 2, axis=1)
     return Table(name="Model Marker Errors from IK", labels=("total_squared_error", "marker_error_RMS",
@@ -96,8 +112,8 @@ def metrics_document(result) -> dict:
     return doc
 
 
-OUTPUT_NAMES = ("ik.mot", "ik_marker_errors.sto", "id.sto", "id_estimated.sto", "grf_estimated.mot",
-                "grf_measured.mot", "grf_off_plates.mot", "muscle_forces.sto", "activations.sto", "emg_comparison.csv",
+OUTPUT_NAMES = ("ik.mot", "ik_marker_errors.sto", "id.sto", "id_estimated.sto", "joint_reactions.sto",
+                "grf_estimated.mot", "grf_measured.mot", "grf_off_plates.mot", "muscle_forces.sto", "activations.sto", "emg_comparison.csv",
                 "metrics.json")
 """Every file :func:`write_outputs` may write (``engine.io.output_folder`` removes those an earlier run left)."""
 
@@ -108,7 +124,7 @@ def expected_bytes(model, trial, muscles: bool) -> int:
     ``engine.io.output_folder`` reserves before the analysis runs."""
     frames = trial.markers.n_frames
     groups = len({c.group for c in model.contacts})
-    columns = (model.nq + 7) + 4 + 3 * (model.nv + 1) + 2 * 9 * groups + 2 * (len(model.muscles) + 1) * muscles
+    columns = (model.nq + 7) + 4 + 3 * (model.nv + 1) + 9 * len(model.joints) + 2 * 9 * groups + 2 * (len(model.muscles) + 1) * muscles
     samples = sum(10 * p.n_samples for p in trial.plates)
     return 25 * (frames * columns + samples) + 2 ** 16
 
@@ -159,6 +175,9 @@ def write_outputs(result, folder, truth: dict | None = None) -> list[Path]:
     if result.qp is not None and result.classic is not None:
         put("id_estimated.sto", generalized_force_table(model, result.motion.time, result.qp.tau,
                                                         "Inverse Dynamics Generalized Forces (estimated loads)"))
+    reactions = analysis_reactions(result)
+    if reactions is not None:
+        put("joint_reactions.sto", reaction_table(result.motion.time, reactions))
     if result.qp is not None:
         entries = [(f"{g}_", r.force, r.cop, r.free_moment) for g, r in result.qp.groups.items()]
         put("grf_estimated.mot", grf_table(result.motion.time, entries, "Estimated ground reactions"))

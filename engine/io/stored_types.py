@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..analysis.derivatives import Motion
 from ..analysis.ik import IKResult, IKSettings
 from ..analysis.inverse_dynamics import IDResult
+from ..analysis.joint_reactions import JointReactions
 from ..analysis.metrics import MarkerMetric, PlateMetric
 from ..analysis.pipeline import AnalysisResult, AnalysisSettings
 from ..progress import Progress
@@ -36,6 +37,7 @@ TYPES: dict[str, type] = {
     "ReserveActuators": ReserveActuators, "Actuator": Actuator,
     "EMGProcessing": EMGProcessing, "ForceComparison": ForceComparison,
     "Trial": Trial, "Markers": Markers, "AnalogChannel": AnalogChannel, "Event": Event, "ForcePlate": ForcePlate,
+    "JointReactions": JointReactions,
 }
 
 TAGS: dict[type, str] = {cls: tag for tag, cls in TYPES.items()}

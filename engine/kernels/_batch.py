@@ -45,6 +45,30 @@ def point_jacobians(t, ws, scr, Q, frames, out):
 
 
 @nb.njit(cache=True, nogil=True)
+def joint_wrenches(t, ws, scr, Q, V, A, fext, nodes_out, tau, out, origin):
+    """``out[f, k]``: the wrench node ``nodes_out[k]``'s joint transmits from its parent to its subtree at frame
+    ``f`` (RNEA's backward pass), world axes, ``[moment about the node origin; force]``; ``origin[f, k]`` that
+    origin in the world; ``tau[f]`` the rnea."""
+    nodes, segs, funcs, fpool, grav = t.nodes, t.segs, t.funcs, t.fpool, t.gravity
+    none = np.zeros((0, 6))
+    with_ext = fext.shape[0] == Q.shape[0]
+    for f in range(Q.shape[0]):
+        kinematics(nodes, segs, funcs, fpool, grav, ws, scr, Q[f], V[f], A[f], 2, True, True)
+        if with_ext:
+            rnea_backward(nodes, ws, fext[f], tau[f])
+        else:
+            rnea_backward(nodes, ws, none, tau[f])
+        for k in range(nodes_out.shape[0]):
+            wn = ws[nodes_out[k]]
+            R = wn.oR
+            w = wn.f
+            for i in range(3):
+                origin[f, k, i] = wn.op[i]
+                out[f, k, i] = R[i, 0] * w[0] + R[i, 1] * w[1] + R[i, 2] * w[2]
+                out[f, k, 3 + i] = R[i, 0] * w[3] + R[i, 1] * w[4] + R[i, 2] * w[5]
+
+
+@nb.njit(cache=True, nogil=True)
 def mass_matrices(t, ws, scr, Q, out):
     """``out[f] = M(Q[f])`` (CRBA)."""
     nodes, segs, funcs, fpool, grav = t.nodes, t.segs, t.funcs, t.fpool, t.gravity
