@@ -24,13 +24,9 @@ from scipy.integrate import solve_ivp
 from engine.errors import DataError
 
 from . import _geometry
-from .jacobians import actuator_jacobian, link_jacobians
+from .jacobians import _skew, actuator_jacobian, link_jacobians
 from .kinematics import state
 from .parameters import GRAVITY, MechanismParameters
-
-
-def _skew(x):
-    return np.array([[0.0, -x[2], x[1]], [x[2], 0.0, -x[0]], [-x[1], x[0], 0.0]])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -56,12 +52,11 @@ def body_motions(params: MechanismParameters, q, qd=(0.0, 0.0), qdd=(0.0, 0.0)) 
     st = state(params, q, qd, qdd)
     c = st.R @ np.asarray(params.platform_com)
     Jw = st.P[:3]
-    Jv = st.P[3:] - _skew(c) @ Jw
+    C, W = _skew(c), _skew(st.omega)
+    Jv = st.P[3:] - C @ Jw
     bodies = [BodyMotion("platform", params.m_platform, st.R @ np.asarray(params.I_platform) @ st.R.T, st.p + c,
-                         st.v_o + np.cross(st.omega, c),
-                         st.a_o + np.cross(st.domega, c) + np.cross(st.omega, np.cross(st.omega, c)),
-                         st.omega, st.domega, Jv, Jw)]
-    links = link_jacobians(params, q)
+                         st.v_o + W @ c, st.a_o - C @ st.domega + W @ (W @ c), st.omega, st.domega, Jv, Jw)]
+    links = link_jacobians(params, q, st)
     A = np.empty((3, 3))
     _geometry.base_points(params.geometry, A)
     Ri = np.empty((3, 3))
@@ -95,7 +90,7 @@ def required_forces(params: MechanismParameters, q, qd, qdd, wrench=None, gravit
     gravity = np.asarray(gravity, dtype=float)
     for b in body_motions(params, q, qd, qdd):
         out += b.Jv.T @ (b.mass * (b.a - gravity))
-        out += b.Jw.T @ (b.inertia @ b.domega + np.cross(b.omega, b.inertia @ b.omega))
+        out += b.Jw.T @ (b.inertia @ b.domega + _skew(b.omega) @ (b.inertia @ b.omega))
         if b.name == "platform":
             out -= b.Jv.T @ Fe[:3] + b.Jw.T @ Fe[3:]
     return out

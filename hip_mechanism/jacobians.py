@@ -70,25 +70,29 @@ def _skew(x):
     return np.array([[0.0, -x[2], x[1]], [x[2], 0.0, -x[0]], [-x[1], x[0], 0.0]])
 
 
-def link_jacobians(params: MechanismParameters, q) -> dict[str, np.ndarray]:
+_EYE3 = np.eye(3)
+_EY = np.array([0.0, 1.0, 0.0])
+
+
+def link_jacobians(params: MechanismParameters, q, st=None) -> dict[str, np.ndarray]:
     """Each limb link's twist ``[omega_link; v_com]`` (base axes) from the platform's twist ``[omega; v_o]``:
     ``{link name: (6, 6)}`` (seed eq. 36). A limb moves with its joint point Bi: dBi = v_o + omega x r_i,
     ds_i = (I - s_i s_i^T) dBi / l_i, its universal joint's rates follow from ds_i and its angular velocity is
     dchi e_y + deta Ry(chi) e_x; a link's centre of mass moves with e ds_i (from Ai) or dBi - e ds_i (from Bi).
-    Compose with :func:`velocity_map` for the maps from qd."""
-    st = state(params, q)
+    Compose with :func:`velocity_map` for the maps from qd. ``st``: the state at ``q`` if already computed."""
+    st = state(params, q) if st is None else st
     out = {}
     for name, limb, end, e, _, _ in params.links():
         s, length = st.s[limb], st.lengths[limb, 0]
         r = st.B[limb] - st.p
-        V = np.hstack([-_skew(r), np.eye(3)])                       # dBi = V t
-        S = (np.eye(3) - np.outer(s, s)) / length @ V               # ds = S t
+        V = np.hstack([-_skew(r), _EYE3])                           # dBi = V t
+        S = (_EYE3 - s[:, None] * s[None, :]) / length @ V          # ds = S t
         chi, eta = st.universal[limb, 0], st.universal[limb, 1]
         rho2 = s[0] ** 2 + s[2] ** 2
         c_chi = np.array([s[2], 0.0, -s[0]]) / rho2                  # dchi = c_chi . ds
         c_eta = np.array([0.0, -1.0 / math.cos(eta), 0.0])           # deta = c_eta . ds
         w_axis = np.array([math.cos(chi), 0.0, -math.sin(chi)])     # Ry(chi) e_x
-        Omega = (np.outer([0.0, 1.0, 0.0], c_chi) + np.outer(w_axis, c_eta)) @ S
+        Omega = (_EY[:, None] * c_chi[None, :] + w_axis[:, None] * c_eta[None, :]) @ S
         Vc = e * S if end == 0 else V - e * S
-        out[name] = np.vstack([Omega, Vc])
+        out[name] = np.concatenate([Omega, Vc])
     return out

@@ -15,14 +15,19 @@ order in the smaller angle (the angles are mapped one to one, as the seed maps t
 The hip's joint torques (``result.dynamics.tau``, what the pelvis applies to the thigh about each coordinate)
 become a generalized load on the platform: the mechanism replaces the joint, so it must deliver them, and the
 thigh's reaction on the platform is their opposite, Q_alpha = -s_a tau_adduction, Q_beta = +tau_flexion (with
-s_a = -1 on the right, +1 on the left, the sign in alpha's mapping above). The hip's joint reaction force is not applied: the engine's public algorithms give
-the generalized forces (rnea), not the spatial force across one joint, so the demands are the torques' alone
-(said in the notes). The thigh's inertia is in the hip's torques; the mechanism's own is added by its dynamics.
+s_a = -1 on the right, +1 on the left, the sign in alpha's mapping above). The hip's joint reaction force (the
+pelvis's push on the thigh, ``engine.analysis.joint_reactions``, from the same inverse dynamics) is what the thigh,
+now carried by the platform, pushes back on it: its opposite, turned into the base axes, acts at the platform's
+centre as the external force of the seed's Fe (the moment stays the torques' above). A results file saved before
+reactions were kept has none: then the torques alone load the platform (said in the notes). The thigh's inertia is
+in the hip's loads; the mechanism's own is added by its dynamics.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from engine import algorithms as alg
+from engine.analysis.joint_reactions import analysis_reactions
 from engine.errors import DataError
 
 from .demands import Demands, actuator_demands
@@ -58,6 +63,24 @@ def hip_torques(dynamics, side: str, n_frames: int) -> np.ndarray:
     return tau
 
 
+BASE_FROM_PELVIS = np.array([[-1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, -1.0, 0.0]])
+"""The mechanism's base axes from the pelvis's (X = -x, Y = -z, Z = -y)."""
+
+
+def hip_reaction_on_platform(result, side: str) -> np.ndarray | None:
+    """(T, 3) force (N, base axes) the thigh puts on the platform: minus the hip joint's reaction force (the
+    pelvis's push on the thigh, model axes) turned into the mechanism's base axes; None without reactions."""
+    reactions = analysis_reactions(result)
+    model = result.model
+    joint = next((j for j in model.joints if f"hip_flexion_{side}" in [c.name for c in j.coordinates]), None)
+    if reactions is None or joint is None or joint.name not in reactions.joints:
+        return None
+    pelvis = model.resolve(joint.parent)[0]
+    R, _ = alg.frame_placements_batch(model, model.create_data(), result.motion.q, [pelvis])
+    force = reactions.of(joint.name)[:, 3:]
+    return -np.einsum("ij,tkj,tk->ti", BASE_FROM_PELVIS, R[:, 0], force)
+
+
 def trial_demands(params: MechanismParameters, result, side: str = "r") -> Demands:
     """The actuators' demands over an analysed trial (``engine.analysis.pipeline.AnalysisResult``)."""
     motion = result.motion
@@ -68,15 +91,21 @@ def trial_demands(params: MechanismParameters, result, side: str = "r") -> Deman
     q = angles[:, order] * to_mechanism
     qd = rates[:, order] * to_mechanism
     qdd = accelerations[:, order] * to_mechanism
-    notes = [f"hip_{side}: beta = -hip flexion, alpha = {'-' if side == 'r' else '+'}hip adduction",
-             "the hip's joint reaction force is not applied (the engine's public algorithms give joint torques, "
-             "not the spatial force across one joint): demands from the hip's torques and the mechanism's own "
-             "dynamics"]
+    notes = [f"hip_{side}: beta = -hip flexion, alpha = {'-' if side == 'r' else '+'}hip adduction"]
     dynamics = result.dynamics
+    load = wrench = None
     if dynamics is None:
-        load = None
         notes.append("the analysis has no inverse dynamics: the demands are the mechanism's own motion only")
     else:
         tau = hip_torques(dynamics, side, len(motion.time))
         load = -(tau[:, order] * to_mechanism)
-    return actuator_demands(params, motion.time, q, qd, qdd, generalized=load, notes=notes)
+        force = hip_reaction_on_platform(result, side)
+        if force is None:
+            notes.append("the results hold no joint reaction loads (saved before they were kept): the hip's "
+                         "reaction force is not applied, the demands are the hip's torques and the mechanism's own "
+                         "dynamics")
+        else:
+            wrench = np.column_stack([force, np.zeros_like(force)])
+            notes.append("the hip's joint reaction force applied at the platform's centre (the thigh's push, base "
+                         "axes), with the hip's torques")
+    return actuator_demands(params, motion.time, q, qd, qdd, wrench=wrench, generalized=load, notes=notes)
