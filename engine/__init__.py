@@ -8,7 +8,11 @@ Quick start::
     q = model.neutral()
     M = alg.crba(model, data, q)
 """
-from . import algorithms
+from .numba_cache import install as _install_numba_cache
+
+_install_numba_cache()       # before any kernel is defined: their cache is stamped with all kernel sources
+
+from . import algorithms  # noqa: E402
 from .errors import DataError, HybridLabError, ModelError, SettingsError
 from .io.model_file import load_model, save_model
 from .model import Model
