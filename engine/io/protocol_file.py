@@ -20,11 +20,18 @@ def builtin_folder() -> Path:
     return Path(str(files("hybridlab_resources"))) / "protocols"
 
 
+def _read(path, fmt: str, what: str, build):
+    """``build(top-level Fields)`` of a YAML document of format ``fmt``; its ModelErrors name ``path``."""
+    body = read_document(path, fmt, 1, what)
+    try:
+        return build(Fields(body, "top level"))
+    except ModelError as exc:
+        raise exc.in_file(path) from None
+
+
 def read_catalogue(path) -> dict:
     """``{name: Landmark}`` of a landmark catalogue file."""
-    body = read_document(path, LANDMARKS, 1, "HybridLab landmark catalogue")
-    try:
-        top = Fields(body, "top level")
+    def build(top):
         items = top.items("landmarks", required=True)
         top.close()
         catalogue = {}
@@ -37,15 +44,12 @@ def read_catalogue(path) -> dict:
                 raise ModelError("is defined twice", f.where)
             catalogue[name] = Landmark(name, sided is True, "" if text is ABSENT else text)
         return catalogue
-    except ModelError as exc:
-        raise exc.in_file(path) from None
+    return _read(path, LANDMARKS, "HybridLab landmark catalogue", build)
 
 
 def read_placements(path, catalogue: dict) -> Placements:
     """A model family's landmark placements, every landmark checked against ``catalogue``."""
-    body = read_document(path, PLACEMENTS, 1, "HybridLab landmark placement file")
-    try:
-        top = Fields(body, "top level")
+    def build(top):
         family, height = top.text("family"), top.number("reference_height", required=False)
         places_fields = top.mapping("placements", required=True)
         top.close()
@@ -56,35 +60,30 @@ def read_placements(path, catalogue: dict) -> Placements:
         placements = Placements(family, places, None if height is ABSENT else height, str(path))
         placements.check(catalogue)
         return placements
-    except ModelError as exc:
-        raise exc.in_file(path) from None
+    return _read(path, PLACEMENTS, "HybridLab landmark placement file", build)
 
 
 def read_protocol(path, catalogue: dict) -> Protocol:
     """A marker protocol, its landmarks checked against ``catalogue`` (an unknown one is a ModelError)."""
-    body = read_document(path, PROTOCOL, 1, "HybridLab marker protocol")
-    try:
-        top = Fields(body, "top level")
+    def build(top):
         name, title = top.text("name"), top.text("title", False)
         marker_items, virtual_items = top.items("markers", required=True), top.items("virtual")
         top.close()
         markers, virtual = [], []
         for i, item in enumerate(marker_items, 1):
             f = Fields(item, f"marker {i}")
-            marker = ProtocolMarker(f.named("marker"), f.text("landmark"), tuple(_texts(f, "aliases")),
-                                    f.flag("technical") is True)
+            markers.append(ProtocolMarker(f.named("marker"), f.text("landmark"), tuple(_texts(f, "aliases")),
+                                          f.flag("technical") is True))
             f.close()
-            markers.append(marker)
         for i, item in enumerate(virtual_items, 1):
             f = Fields(item, f"virtual marker {i}")
-            v = VirtualMarker(f.named("virtual marker"), f.text("landmark"), f.text("method"), tuple(_texts(f, "of")))
+            virtual.append(VirtualMarker(f.named("virtual marker"), f.text("landmark"), f.text("method"),
+                                         tuple(_texts(f, "of"))))
             f.close()
-            virtual.append(v)
         protocol = Protocol(name, name if title is ABSENT else title, tuple(markers), tuple(virtual), str(path))
         protocol.check(catalogue)
         return protocol
-    except ModelError as exc:
-        raise exc.in_file(path) from None
+    return _read(path, PROTOCOL, "HybridLab marker protocol", build)
 
 
 def _texts(f: Fields, key: str) -> list:
