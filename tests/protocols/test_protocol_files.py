@@ -43,12 +43,12 @@ def test_every_lower_body_landmark_is_on_the_athlete(library, amputated):
     # the amputee lacks the right foot and the shank below the residual limb: exactly those markers are missing
     expected = {"RTIB", "RANK", "RMED", "RHEE", "RTOE"} if amputated else set()
     assert set(missing) == expected
-    # the Plug-in Gait markers the athlete is built with sit where the landmarks are (within 1 cm)
+    # the Plug-in Gait markers the athlete is built with sit where the landmarks are (within 2 cm)
     own = {m.name: m for m in model.markers}
     for m in markers:
         if m.name in own and m.name in {"RASI", "LASI", "RKNE", "LKNE", "LANK", "LHEE", "C7"}:
             assert own[m.name].parent == m.parent
-            assert np.linalg.norm(own[m.name].offset - m.offset) < 0.01, m.name
+            assert np.linalg.norm(own[m.name].offset - m.offset) < 0.02, m.name
 
 
 def test_landmarks_on_gait2354_by_its_body_names(library):
