@@ -77,7 +77,8 @@ def fit_protocol(model, trial, matching: Matching, placements, catalogue: dict, 
 
     ``static`` a standing trial of the same subject and lab (its labels read as the trial's); ``axes`` the lab
     axes (None: proposed from the trial, and used for the static too); ``mass`` kg (None keeps the model's).
-    The model keeps its rod (blade) markers that the trial has; every other marker is the protocol's.
+    The model keeps those of its own markers (a blade's, a socket's) that the trial has under their own names and
+    the protocol does not name; every other marker is the protocol's.
     """
     points = placements.points(model, catalogue)
     moving, renamed, added, notes = renamed_trial(trial, matching)
@@ -86,7 +87,11 @@ def fit_protocol(model, trial, matching: Matching, placements, catalogue: dict, 
     if missing:
         notes.append(f"markers on landmarks model '{model.name}' does not have, not used: {', '.join(missing)}")
     rods = {r.name for r in model.rods}
-    kept = [m for m in model.markers if m.parent in rods and m.name in moving.markers.names]
+    taken = {m.name for m in protocol_markers}
+    kept = [m for m in model.markers if m.name not in taken and m.name in moving.markers.names
+            and m.name not in matching.labels]
+    if kept:
+        notes.append(f"the model's own markers the trial has by name, kept: {', '.join(m.name for m in kept)}")
     fitted = model.replace(markers=tuple(protocol_markers) + tuple(kept))
     if not protocol_markers:
         raise DataError(f"no marker of protocol '{matching.protocol.name}' matched in the trial sits on a landmark "

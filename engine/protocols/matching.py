@@ -164,5 +164,5 @@ def notes_of(matching: Matching) -> list:
     lines = [f"marker protocol '{matching.protocol.name}' ({matching.protocol.title}): {len(matching.labels)} of "
              f"{len(matching.labels) + len(matching.unmatched)} labels matched: "
              + ", ".join(f"{a}={b}" for a, b in matching.labels.items() if a != b)]
-    lines += [f"marker '{label}' not used: {why}" for label, why in matching.unmatched]
+    lines += [f"marker '{label}' not matched to the protocol: {why}" for label, why in matching.unmatched]
     return lines + list(matching.notes)

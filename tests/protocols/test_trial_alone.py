@@ -35,3 +35,13 @@ def test_a_trial_alone_is_analysed(relative, window, knee):
     assert 50.0 < flexion.max() < 75.0
     assert any("assigned by centre of pressure to foot_" in n for n in result.notes)
     assert any(n.startswith("marker protocol") for n in result.notes)
+
+
+def test_a_trial_with_the_blade_markers_gets_the_amputee():
+    from engine.demo import demo_files
+    from engine.demo.for_trial import default_model
+    demo = read_c3d(demo_files().trial)
+    model, said = default_model(demo)
+    assert model.name == "hybridlab_athlete" and model.rods and "blade" in said
+    intact, said = default_model(read_c3d(C3D / "Sample26" / "Capture0002.c3d"))
+    assert intact.name == "hybridlab_athlete_intact" and not intact.rods and "intact" in said
