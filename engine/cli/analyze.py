@@ -27,7 +27,9 @@ def add_parser(sub) -> None:
                                    "(and contacts.yaml when contact candidates were generated). "
                                    "With force plates the torques (id.sto) come from the measured loads; "
                                    "the estimate from the motion alone is scored against them.")
-    p.add_argument("model", nargs="?", help="model file (.yaml or .osim)")
+    p.add_argument("model", nargs="?", help="model file (.yaml or .osim); or the trial alone (TRIAL.c3d): the "
+                                            "default athlete is made for it, its marker protocol recognised, "
+                                            "scaled and placed on --static or the trial's first frames")
     p.add_argument("trial", nargs="?", help="trial file (.c3d or .trc)")
     p.add_argument("--demo", action="store_true", help="analyse the bundled demo (model and trial)")
     p.add_argument("--grf", help="GRF .mot for a TRC trial (with --external-loads)")
@@ -73,16 +75,14 @@ def _inputs(args):
             raise SettingsError("--demo analyses the bundled demo; give either --demo or MODEL and TRIAL")
         from ..demo import demo_inputs
         return demo_inputs()
-    if not (args.model and args.trial):
-        raise SettingsError("give MODEL and TRIAL (or --demo)")
     from ..io.open import open_model
-    from ..io.open_trial import open_trial
-    model = open_model(args.model)
-    if args.contacts:
-        from ..io.contacts_file import load_contacts
-        model = load_contacts(args.contacts, model)
+    from ..io.open_trial import TRIAL_SUFFIXES, open_trial
+    trial_only = bool(args.model and not args.trial and Path(args.model).suffix.lower() in TRIAL_SUFFIXES)
+    if not (args.model and (args.trial or trial_only)):
+        raise SettingsError("give MODEL and TRIAL, or a TRIAL alone (or --demo)")
+    model = None if trial_only else open_model(args.model)
     channels = _names(args.emg_channels)
-    trial = open_trial(args.trial, grf=args.grf, external_loads=args.external_loads,
+    trial = open_trial(args.model if trial_only else args.trial, grf=args.grf, external_loads=args.external_loads,
                        emg_channels=None if args.emg else channels,
                        c3d_timeout=args.c3d_timeout)
     if args.emg:
@@ -91,6 +91,14 @@ def _inputs(args):
     settings = AnalysisSettings(axes=args.axes)
     if args.static:
         settings.static_trial = open_trial(args.static, c3d_timeout=args.c3d_timeout)
+    if trial_only:
+        from ..demo.for_trial import model_for_trial
+        made = model_for_trial(trial, settings.static_trial, args.axes, with_muscles=args.muscles)
+        model, trial, settings.static_trial = made.model, made.trial, made.static
+        settings.ik.notes = made.notes
+    if args.contacts:
+        from ..io.contacts_file import load_contacts
+        model = load_contacts(args.contacts, model)
     if args.emg_muscles:
         from ..muscles.pipeline import MusclePipelineSettings
         settings.muscle_settings = MusclePipelineSettings(emg_muscles=_mapping(args.emg_muscles))

@@ -171,8 +171,12 @@ def _upper_body(k: _Scaler, L: dict, height: float):
     return bodies, joints, markers
 
 
-def build_athlete(height: float = HEIGHT, mass: float = MASS, with_muscles: bool = True) -> Model:
+def build_athlete(height: float = HEIGHT, mass: float = MASS, with_muscles: bool = True,
+                  amputated: bool = True) -> Model:
     """The default model scaled to ``height`` (m) and total ``mass`` (kg, prosthesis included).
+
+    ``amputated=False`` gives the intact able-bodied variant (``hybridlab_athlete_intact``): the same
+    segments and muscles with both legs whole, no socket or blade, Plug-in Gait markers on both legs.
 
     Built whole first (both legs intact, muscles fitted to the standing pose), then amputated:
     the seed's transtibial edits re-route the right leg's muscles (``engine.muscles.transtibial``),
@@ -185,7 +189,8 @@ def build_athlete(height: float = HEIGHT, mass: float = MASS, with_muscles: bool
     ratio = residual / (shank.length * s)
     # the intact-equivalent body mass whose segments, less the amputated shank and foot, plus socket
     # and blade, weigh ``mass``
-    intact_mass = (mass - SOCKET_MASS - blade_mass) / (1.0 - shank.mass - foot.mass + ratio * shank.mass)
+    intact_mass = (mass - SOCKET_MASS - blade_mass) / (1.0 - shank.mass - foot.mass + ratio * shank.mass) \
+        if amputated else mass
     k = _Scaler(height, intact_mass)
     L = {n: k.length(n) for n in DE_LEVA_MALE}
     hip_half_width = 0.0975 * height / 2      # inter-hip-centre distance ~ 9.75% of height
@@ -194,14 +199,20 @@ def build_athlete(height: float = HEIGHT, mass: float = MASS, with_muscles: bool
     bodies, joints, markers = _upper_body(k, L, height)
     for side in ("r", "l"):
         b, j, m = _leg(k, side, L, hip_half_width, ankle_height)
-        kept = m if side == "l" else [mk for mk in m if mk.parent == "femur_r"]   # the rest are amputated
+        kept = m if side == "l" or not amputated else [mk for mk in m if mk.parent == "femur_r"]   # amputated
         bodies, joints, markers = bodies + b, joints + j, markers + kept
     metadata = {"description": "Default HybridLab athlete: male, right transtibial amputation 13 cm below the "
                                "knee, J-shaped running blade (6 PCS segments)",
                 "subject": {"height_m": height, "mass_kg": mass, "amputation": "right transtibial",
                             "residual_length_m": residual},
                 "sources": dict(SOURCES)}
-    model = Model("hybridlab_athlete", bodies, joints, markers=markers, metadata=metadata)
+    contacts = []
+    if not amputated:
+        contacts = _foot_contacts("r", k.s, ankle_height) + _foot_contacts("l", k.s, ankle_height)
+        metadata["description"] = "Default HybridLab athlete, intact able-bodied variant: male, both legs whole"
+        metadata["subject"] = {"height_m": height, "mass_kg": mass, "amputation": "none"}
+    model = Model("hybridlab_athlete" if amputated else "hybridlab_athlete_intact", bodies, joints,
+                  markers=markers, contacts=contacts, metadata=metadata)
     reattached = ()
     if with_muscles:
         from ..muscles.edits import apply_edits
@@ -215,11 +226,15 @@ def build_athlete(height: float = HEIGHT, mass: float = MASS, with_muscles: bool
         model = fit_lengths(model.replace(muscles=muscles, wrap_objects=wraps,
                                           metadata={**metadata, "sources": {**metadata["sources"],
                                                                             "muscles": DELP_1990}}))
+        if not amputated:
+            return model
         stump = stump_cylinder("tibia_r", (0.0, -residual + 0.03 * s, 0.0), 0.025 * s, 0.08 * s)
         edits = transtibial_edits(model, "tibia_r", attachment=(0.03 * s, -residual + 0.045 * s, 0.0),
                                   wrap=stump)
         model, _ = apply_edits(model, edits)
         reattached = [e.name for e in edits if type(e).__name__ == "ReattachMuscle"]
+    if not amputated:
+        return model
     model = _amputate(model, k, L, ratio)
     if reattached:
         # myodesis: the surgeon sutures the re-attached muscles under tension, taken here as optimal
@@ -247,12 +262,17 @@ def _amputate(model: Model, k: _Scaler, L: dict, ratio: float) -> Model:
     mount_y = -(L["shank"] + ankle_height + LEG_LENGTH_EXCESS - _blade_drop(provisional))
     blade_rod = blade_design.rod("socket_r", (-0.055 * s, mount_y, 0.0))
     markers += blade_design.markers()
-    # the sole of the hindfoot and forefoot (the toes carry no candidate: the metatarsal heads bear the push-off)
-    contacts = [ContactPoint(n, "calcn_l", (x * s, -ankle_height, z * s), group="foot_l") for n, x, z in (
-        ("heel_med_l", -0.04, 0.015), ("heel_lat_l", -0.04, -0.025), ("midfoot_lat_l", 0.05, -0.04),
-        ("meta1_l", 0.15, 0.03), ("meta5_l", 0.13, -0.045), ("meta_head_l", 0.17, -0.005))]
-    contacts += blade_design.contacts()
+    contacts = _foot_contacts("l", s, ankle_height) + blade_design.contacts()
     return model.replace(bodies=bodies, joints=joints, rods=[blade_rod], markers=markers, contacts=contacts)
+
+
+def _foot_contacts(side: str, s: float, ankle_height: float) -> list:
+    """Six contact candidates on the sole of the hindfoot and forefoot (the toes carry none: the metatarsal
+    heads bear the push-off), medial to lateral mirrored between the sides."""
+    sz = -1.0 if side == "l" else 1.0
+    return [ContactPoint(f"{n}_{side}", f"calcn_{side}", (x * s, -ankle_height, -sz * z * s), group=f"foot_{side}")
+            for n, x, z in (("heel_med", -0.04, 0.015), ("heel_lat", -0.04, -0.025), ("midfoot_lat", 0.05, -0.04),
+                            ("meta1", 0.15, 0.03), ("meta5", 0.13, -0.045), ("meta_head", 0.17, -0.005))]
 
 
 def _blade_drop(rod) -> float:

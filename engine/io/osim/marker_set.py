@@ -1,4 +1,4 @@
-"""OpenSim marker set files (a ``<MarkerSet>`` on its own, as ScaleTool's ``marker_set_file``).
+"""OpenSim marker set files (a ``<MarkerSet>`` on its own, as ScaleTool's ``marker_set_file``), read and written.
 
 Both forms OpenSim reads are accepted: OpenSim 3's ``<body>`` and OpenSim 4's ``<socket_parent_frame>``
 (a component path such as ``/bodyset/torso``). :func:`with_marker_set` then adds the markers to a model as
@@ -7,12 +7,14 @@ OpenSim's ``Model::updateMarkerSet`` does: a marker of the same name is replaced
 from __future__ import annotations
 
 from pathlib import Path
+from xml.sax.saxutils import escape
 
 import numpy as np
 
 from ...errors import DataError, ModelError
 from ...model import GROUND, Marker
 from .._xml import boolean_of, parse_xml, text_of
+from ..atomic import write_text
 from ..setup_xml import parse_number
 
 
@@ -61,3 +63,23 @@ def with_marker_set(model, markers):
     """``model`` with ``markers`` added (OpenSim's updateMarkerSet: same names replaced, others appended)."""
     new = {m.name for m in markers}
     return model.replace(markers=tuple(m for m in model.markers if m.name not in new) + tuple(markers))
+
+
+def marker_set_xml(markers) -> str:
+    """OpenSim 4 ``<MarkerSet>`` XML of ``markers`` on bodies (``/bodyset/<body>``), locations in metres."""
+    lines = ['<?xml version="1.0" encoding="UTF-8" ?>', '<OpenSimDocument Version="40000">',
+             '\t<MarkerSet name="markerset">', "\t\t<objects>"]
+    for m in markers:
+        if m.s is not None:
+            raise ModelError("is on a rod; an OpenSim marker set holds markers on bodies only", f"marker '{m.name}'")
+        lines += [f'\t\t\t<Marker name="{escape(m.name, {chr(34): "&quot;"})}">',
+                  f"\t\t\t\t<socket_parent_frame>/bodyset/{escape(m.parent)}</socket_parent_frame>",
+                  "\t\t\t\t<location>" + " ".join(repr(float(x)) for x in m.offset) + "</location>",
+                  f"\t\t\t\t<fixed>{'true' if m.fixed else 'false'}</fixed>", "\t\t\t</Marker>"]
+    lines += ["\t\t</objects>", "\t\t<groups />", "\t</MarkerSet>", "</OpenSimDocument>", ""]
+    return "\n".join(lines)
+
+
+def write_marker_set(path, markers) -> None:
+    """Write ``markers`` as an OpenSim marker set file (atomic); rod markers are a ModelError."""
+    write_text(path, marker_set_xml(markers))

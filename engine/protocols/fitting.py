@@ -1,0 +1,135 @@
+"""A protocol's markers put on a model and fitted to the subject: the trial's labels renamed to the
+protocol's, virtual markers added, the model's markers replaced by the protocol's on its landmarks, the
+model scaled (``engine.scaling.defaults``: segments measured between the markers nearest their joint
+centres) and the markers placed (``engine.scaling.placement``, OpenSim's MarkerPlacer) on a static trial or,
+without one, on the trial's best-seen frame of its first second. Technical (wand and cluster) markers weigh
+nothing in the placement's pose and are then put where the trial saw them: their calibration.
+"""
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ..analysis.ik import IKSettings
+from ..errors import DataError
+from ..scaling.apply import scale_model
+from ..scaling.defaults import default_measurements
+from ..scaling.measurements import compute_scale_factors
+from ..scaling.placement import place_markers
+from ..scaling.setup import ScalerSetup
+from ..trial.axes import propose_rotation, rotation_from_axes
+from ..trial.trial import Markers
+from .description import model_markers
+from .joint_centres import add_virtual_markers
+from .matching import Matching
+
+CALIBRATION_WINDOW = 1.0   # s of a dynamic trial searched for its best-seen frame when there is no static trial
+
+
+@dataclass(frozen=True)
+class FittedProtocol:
+    """``model`` scaled with the protocol's markers placed; ``trial`` with the protocol's marker names and
+    virtual markers; ``renamed`` trial label -> marker name; ``notes`` what was decided."""
+
+    model: object
+    trial: object
+    renamed: dict
+    notes: tuple
+
+
+def renamed_trial(trial, matching: Matching):
+    """``trial`` with its matched labels renamed to the protocol's names (an unmatched label that would clash
+    with one is suffixed ' (unmatched)') and its virtual markers added; the renaming, the virtual markers
+    added and notes."""
+    names = [matching.labels.get(n, n) for n in trial.markers.names]
+    taken = set(matching.labels.values())
+    names = [f"{n} (unmatched)" if old not in matching.labels and n in taken else n
+             for n, old in zip(names, trial.markers.names)]
+    positions, notes = without_origin_samples(trial.markers)
+    markers = Markers(tuple(names), trial.markers.time, positions, trial.markers.rate)
+    markers, added, virtual_notes = add_virtual_markers(markers, matching)
+    return replace(trial, markers=markers), dict(zip(trial.markers.names, names)), added, notes + virtual_notes
+
+
+def without_origin_samples(markers: Markers) -> tuple[np.ndarray, list]:
+    """Marker positions with samples at exactly (0, 0, 0) missing (some systems write the lab origin for a
+    marker not seen), and a note naming the markers that had any."""
+    positions = np.array(markers.positions)
+    origin = (positions == 0.0).all(axis=2)
+    positions[origin] = np.nan
+    hit = [f"{n} ({int(c)})" for n, c in zip(markers.names, origin.sum(axis=0)) if c]
+    return positions, ([f"marker samples at exactly the lab origin read as missing: {', '.join(hit)}"] if hit else [])
+
+
+def _best_frame(markers: Markers, names) -> int:
+    """The frame of the first :data:`CALIBRATION_WINDOW` seconds where most of ``names`` are seen."""
+    window = np.flatnonzero(markers.time <= markers.time[0] + CALIBRATION_WINDOW)
+    cols = [markers.index(n) for n in names]
+    seen = np.isfinite(markers.positions[window][:, cols, 0]).sum(axis=1)
+    return int(window[int(np.argmax(seen))])
+
+
+def fit_protocol(model, trial, matching: Matching, placements, catalogue: dict, static=None, axes=None,
+                 mass: float | None = None) -> FittedProtocol:
+    """``model`` with ``matching``'s protocol markers, scaled to the subject and its markers placed.
+
+    ``static`` a standing trial of the same subject and lab (its labels read as the trial's); ``axes`` the lab
+    axes (None: proposed from the trial, and used for the static too); ``mass`` kg (None keeps the model's).
+    The model keeps those of its own markers (a blade's, a socket's) that the trial has under their own names and
+    the protocol does not name; every other marker is the protocol's.
+    """
+    points = placements.points(model, catalogue)
+    moving, renamed, added, notes = renamed_trial(trial, matching)
+    used = {**matching.used, **added}
+    protocol_markers, missing = model_markers(matching.protocol, used, points, catalogue)
+    if missing:
+        notes.append(f"markers on landmarks model '{model.name}' does not have, not used: {', '.join(missing)}")
+    rods = {r.name for r in model.rods}
+    taken = {m.name for m in protocol_markers}
+    kept = [m for m in model.markers if m.name not in taken and m.name in moving.markers.names
+            and m.name not in matching.labels]
+    if kept:
+        notes.append(f"the model's own markers the trial has by name, kept: {', '.join(m.name for m in kept)}")
+    fitted = model.replace(markers=tuple(protocol_markers) + tuple(kept))
+    if not protocol_markers:
+        raise DataError(f"no marker of protocol '{matching.protocol.name}' matched in the trial sits on a landmark "
+                        f"of model '{model.name}'", element="marker labels", file=trial.source)
+    R = rotation_from_axes(axes) if axes else propose_rotation(trial).rotation
+    if static is not None:
+        source = renamed_trial(static, matching)[0]
+        static_markers = source.transformed(R).markers
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)      # a marker never seen stays missing
+            mean = np.nanmean(static_markers.positions, axis=0)
+        frame = Markers(static_markers.names, static_markers.time[:1], mean[None], static_markers.rate)
+        notes.append(f"scaled and markers placed on the static trial {static.source}")
+    else:
+        static_markers = moving.transformed(R).markers
+        best = _best_frame(static_markers, [m.name for m in fitted.markers])
+        frame = Markers(static_markers.names, static_markers.time[best:best + 1],
+                        static_markers.positions[best:best + 1], static_markers.rate)
+        notes.append(f"no static trial: scaled on the first {CALIBRATION_WINDOW:g} s and markers placed on the "
+                     f"frame at {static_markers.time[best]:.3f} s")
+    technical = {full for full, (name, _) in used.items()
+                 if getattr(matching.protocol.marker(name), "technical", False)}
+    anatomical = [m.name for m in fitted.markers if m.name not in technical and m.parent not in rods]
+    measurements, scale_notes = default_measurements(fitted, anatomical)
+    window = (float(static_markers.time[0]), float(static_markers.time[0]) + CALIBRATION_WINDOW)
+    factors = compute_scale_factors(fitted, static_markers, ScalerSetup(measurements=measurements,
+                                                                        time_range=window), trial.source)
+    scaled = scale_model(fitted, factors.factors, mass, True, name=model.name)
+    seen = {n for n, p in zip(frame.names, frame.positions[0]) if np.isfinite(p).all()}
+    if any(m.name in seen for m in fitted.markers if m.name not in technical):
+        weights = {n: 0.0 for n in technical}
+    else:
+        weights = {}
+        notes.append("no anatomical marker seen: the calibration pose is fitted to the clusters' first guesses "
+                     "(their landmarks), so the joint angles carry that pose's offsets")
+    placement = place_markers(scaled.model, frame, IKSettings(marker_weights=weights), trial.source)
+    notes += ["scaling: " + n for n in list(scale_notes) + list(factors.notes) + list(scaled.notes)]
+    notes += list(placement.notes)
+    if technical:
+        notes.append(f"technical markers calibrated (placed where the trial saw them): {', '.join(sorted(technical))}")
+    return FittedProtocol(placement.model, moving, renamed, tuple(notes))

@@ -1,0 +1,76 @@
+"""Virtual markers: joint centres computed from a trial's markers, added to it as markers.
+
+Harrington et al. (2007) J Biomech 40:595-602, the hip joint centre in the pelvis frame (origin midway
+between the ASIS, x forward from the PSIS' (or sacrum's) midpoint, z towards the right ASIS, y up):
+``x = -0.24 PD - 9.9 mm``, ``y = -0.30 PW - 10.9 mm``, ``z = +-(0.33 PW + 7.3 mm)`` with PD the pelvis depth
+(ASIS midpoint to PSIS midpoint) and PW its width (between the ASIS). Knee and ankle centres are the
+mid-points of the two epicondyles or malleoli. Every frame where an input is missing gives a missing centre.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..trial.trial import Markers
+from .description import full_name
+
+
+def harrington(rasi, lasi, posterior) -> tuple[np.ndarray, np.ndarray]:
+    """Right and left hip joint centres (F, 3) m from the ASIS and the PSIS midpoint (or sacrum), (F, 3) m."""
+    origin = 0.5 * (rasi + lasi)
+    z = rasi - lasi
+    width = np.linalg.norm(z, axis=1, keepdims=True)
+    z = z / width
+    back = origin - posterior
+    x = back - np.sum(back * z, axis=1, keepdims=True) * z
+    depth = np.linalg.norm(back, axis=1, keepdims=True)
+    x = x / np.linalg.norm(x, axis=1, keepdims=True)
+    y = np.cross(z, x)
+    px, py, pz = -0.24 * depth - 0.0099, -0.30 * width - 0.0109, 0.33 * width + 0.0073
+    right = origin + px * x + py * y + pz * z
+    left = origin + px * x + py * y - pz * z
+    return right, left
+
+
+def _find(matching, landmark: str, side) -> str | None:
+    """The full name of the matched marker on ``landmark`` (and ``side``), or None."""
+    for full, (name, s) in matching.used.items():
+        if matching.protocol.marker(name).landmark == landmark and s == side and \
+                not getattr(matching.protocol.marker(name), "technical", False):
+            return full
+    return None
+
+
+def add_virtual_markers(markers: Markers, matching) -> tuple[Markers, dict, list]:
+    """``markers`` (already named as the protocol's) with the protocol's virtual markers the trial allows,
+    the ``{full name: (virtual marker name, side)}`` added, and notes. A virtual marker whose place the
+    trial already has (a lab's exported joint centre matched to it) is not computed again."""
+    added, notes, columns = {}, [], []
+    have = set(markers.names)
+    for v in matching.protocol.virtual:
+        sides = {}
+        if v.method == "harrington":
+            r, l_ = _find(matching, "asis", "R"), _find(matching, "asis", "L")
+            back = [_find(matching, "psis", "R"), _find(matching, "psis", "L")]
+            if r and l_ and (all(back) or _find(matching, "sacrum", None)):
+                P = markers.positions
+                posterior = 0.5 * (P[:, markers.index(back[0])] + P[:, markers.index(back[1])]) if all(back) \
+                    else P[:, markers.index(_find(matching, "sacrum", None))]
+                sides["R"], sides["L"] = harrington(P[:, markers.index(r)], P[:, markers.index(l_)], posterior)
+                used = f"{r}, {l_} and {', '.join(back) if all(back) else _find(matching, 'sacrum', None)}"
+        else:
+            for side in ("R", "L"):
+                a, b = (full_name(n, side) for n in v.of)
+                if a in have and b in have:
+                    sides[side] = 0.5 * (markers.trajectory(a) + markers.trajectory(b))
+                    used = f"{v.of[0]} and {v.of[1]}"
+        for side, trajectory in sides.items():
+            name = full_name(v.name, side)
+            if name in have or _find(matching, v.landmark, side):
+                continue
+            columns.append(trajectory)
+            added[name] = (v.name, side)
+            notes.append(f"virtual marker {name} ({v.method}) computed from {used}")
+    if not columns:
+        return markers, added, notes
+    positions = np.concatenate([markers.positions, np.stack(columns, axis=1)], axis=1)
+    return Markers(markers.names + tuple(added), markers.time, positions, markers.rate), added, notes

@@ -1,0 +1,47 @@
+"""A protocol fitted on a static trial scales the model to the subject: a taller athlete (built at 1.90 m from
+de Leva's tables, an independent reference) standing in a Z-up lab, the Plug-in Gait markers on its landmarks
+recorded, is recovered from the 1.75 m default athlete with its segment lengths within 3%."""
+import numpy as np
+
+from engine import algorithms as alg
+from engine.demo.athlete import build_athlete
+from engine.demo.for_trial import model_for_trial
+from engine.io.protocol_file import builtin, placements_for
+from engine.protocols.description import model_markers
+from engine.trial.trial import Markers, Trial
+
+
+def _with_protocol_markers(subject):
+    catalogue, placements, protocols = builtin()
+    pig = next(p for p in protocols if p.name == "plug-in-gait-lower")
+    used = {f"{s}{m.name}" if catalogue[m.landmark].sided else m.name: (m.name, s if catalogue[m.landmark].sided
+                                                                         else None)
+            for m in pig.markers for s in ("R", "L") if m.name not in {"KNM", "MED", "SACR"}}
+    markers, _ = model_markers(pig, used, placements_for(subject, placements).points(subject, catalogue), catalogue)
+    return subject.replace(markers=markers)
+
+
+def _standing_trial(subject, frames=20):
+    subject = _with_protocol_markers(subject)
+    data = subject.create_data()
+    q = subject.neutral()
+    alg.forward_kinematics(subject, data, q)
+    lab = np.array([[1.0, 0, 0], [0, 0, -1.0], [0, 1.0, 0]])      # model Y up -> lab Z up, model Z -> lab -Y
+    names = [m.name for m in subject.markers]
+    p = np.array([lab @ alg.frame_placement(subject, data, n).p for n in names])
+    positions = np.repeat(p[None], frames, axis=0) + np.array([0.3, -0.2, 0.0])
+    return Trial(Markers(tuple(f"Subject:{n}" for n in names), np.arange(frames) / 100.0, positions, 100.0),
+                 source="standing.c3d")
+
+
+def _length(model, joint):
+    return float(np.linalg.norm(next(j for j in model.joints if j.name == joint).parent_offset.p))
+
+
+def test_a_static_trial_scales_the_default_athlete_to_the_subject():
+    subject = build_athlete(height=1.90, with_muscles=False, amputated=False)
+    static = _standing_trial(subject)
+    made = model_for_trial(static, static=static, axes="Z-up, X-forward")
+    assert made.matching.protocol.name in {"plug-in-gait-full", "plug-in-gait-lower"}
+    for joint in ("knee_r", "knee_l", "ankle_l", "hip_r"):     # thigh and shank lengths, pelvis width
+        assert abs(_length(made.model, joint) / _length(subject, joint) - 1.0) < 0.03, joint
