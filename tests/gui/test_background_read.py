@@ -18,7 +18,7 @@ def test_reading_a_c3d_can_be_cancelled(make_window, tmp_path):
         seen["ticks"] += 1
         dialogs = [d for d in window.findChildren(QProgressDialog) if d.isVisible()]
         found = readers(os.getpid())
-        if found and dialogs and "reader" not in seen:
+        if found and dialogs and "reader" not in seen and seen["ticks"] > 10:   # the window kept working meanwhile
             seen["reader"] = found[0]
             dialogs[0].findChild(QPushButton).click()
 
@@ -27,7 +27,7 @@ def test_reading_a_c3d_can_be_cancelled(make_window, tmp_path):
     timer.start(20)
     window.open_trial_file(path)
     timer.stop()
-    assert "reader" in seen and seen["ticks"] > 10        # the dialog was shown and the window kept working
+    assert "reader" in seen           # the dialog was shown while the reader ran, and the window kept working
     assert "cancelled" in window.statusBar().currentMessage()
     assert window.document.trial is before and window.last_error is None
     assert not running(seen["reader"])
