@@ -9,7 +9,9 @@ the markers it carries (Kabsch alignment for a floating base; a multi-start
 search over the root joint's rotations for OpenSim-style root joints), then
 every coordinate is solved. Later frames start from the previous solution; a frame that does not converge
 from there, or converges to a fit far worse than the trial's usual frame (a local minimum), is solved again
-from a pose found from its own markers, and the better fit is kept.
+from a pose found from its own markers, and the better fit is kept. Then the robust loss
+(``engine.analysis.robust_weights``) re-weights the samples fitted far beyond their marker's usual residual and
+solves their frames again, until the weights settle (iteratively re-weighted least squares).
 """
 from __future__ import annotations
 
@@ -23,12 +25,15 @@ from scipy.spatial.transform import Rotation
 from .. import algorithms as alg
 from ..errors import SettingsError
 from ..kernels import _ik
+from .robust_weights import check_loss, marker_scales, robust_factors
 from ..model.coordinates import ROTATIONAL
 from ..model.joints import FreeJoint, Joint
 from ..spatial import SE3, matrix_to_quat
 from ..progress import Progress, run
 
 STUCK_COST_RATIO = 9.0     # a frame whose cost is this many times the median (3 times its RMS) is solved again
+ROBUST_ROUNDS = 20         # re-weightings of the robust loss at most
+ROBUST_SETTLED = 1e-3      # a weight factor that moves less than this is settled
 
 
 @dataclass
@@ -47,6 +52,10 @@ class IKSettings:
     tolerance : convergence on the step size (rad, m, strain units).
     max_iterations : per frame.
     chunk : frames per kernel call (granularity of progress and cancel).
+    robust_loss : "huber", "cauchy" or None: the samples fitted far beyond their marker's usual residual lose
+        weight (``engine.analysis.robust_weights``); None fits every sample at its marker's weight.
+    robust_threshold : k, in robust standard deviations (1.4826 MAD) of a marker's residuals over the trial,
+        beyond its median residual (and at least ``robust_weights.FLOOR`` beyond it), where the loss starts.
     notes : what building these settings left out (tasks of an OpenSim setup naming what the model does not have);
         the analysis repeats them in its notes.
     """
@@ -60,6 +69,8 @@ class IKSettings:
     tolerance: float = 1e-9
     max_iterations: int = 200
     chunk: int = 50
+    robust_loss: str | None = "cauchy"
+    robust_threshold: float = 4.0
     notes: tuple = ()
 
 
@@ -67,7 +78,10 @@ class IKSettings:
 class IKResult:
     """IK output. ``q`` (T, nq) configurations; ``errors`` (T, K) marker distances in m (NaN where
     missing); ``rms``/``max`` (T,) over the markers present; ``status`` 1 converged, 0 not converged,
-    -1 no markers. ``marker_names`` are the model markers fitted, in the columns of ``errors``."""
+    -1 no markers. ``marker_names`` are the model markers fitted, in the columns of ``errors``;
+    ``robust_factors`` (T, K) what the robust loss multiplied each sample's weight by (1: kept; None: results
+    saved before the loss existed); ``thresholds`` (K,) m, each marker's residual where the loss starts (NaN:
+    none)."""
 
     time: np.ndarray
     q: np.ndarray
@@ -82,6 +96,8 @@ class IKResult:
     unused_model_markers: list
     unused_trial_markers: list
     weights: np.ndarray
+    robust_factors: np.ndarray | None = None
+    thresholds: np.ndarray | None = None
 
     @property
     def n_frames(self) -> int:
@@ -168,13 +184,16 @@ class _Problem:
         return np.tile(self.c_target, (n, 1))
 
     def solve(self, model, data, targets, q_start, free, settings, weights=None):
+        """Solve the frames of ``targets`` (F, K, 3) in turn from ``q_start``; ``weights`` (K,) or (F, K)
+        (default: the markers' weights)."""
         n = targets.shape[0]
+        weights = np.ascontiguousarray(np.broadcast_to(self.weights if weights is None else weights,
+                                                       (n, len(self.weights))))
         Q = np.empty((n, model.nq))
         iters = np.empty(n, np.int64)
         status = np.empty(n, np.int64)
         cost = np.empty(n)
-        _ik.solve_frames(model.tree.k, data.ws, data.scr, self.mframes, targets,
-                         self.weights if weights is None else weights, self.c_q, self.c_v, self.c_targets(n),
+        _ik.solve_frames(model.tree.k, data.ws, data.scr, self.mframes, targets, weights, self.c_q, self.c_v, self.c_targets(n),
                          self.c_w, free, self.lo, self.hi, q_start, settings.tolerance, settings.max_iterations,
                          Q, iters, status, cost)
         return Q, iters, status, cost
@@ -241,6 +260,7 @@ def inverse_kinematics(model, markers, settings: IKSettings | None = None):
     ``markers`` is a :class:`engine.trial.trial.Markers` (positions in metres in the model's frame).
     """
     settings = settings or IKSettings()
+    check_loss(settings.robust_loss, settings.robust_threshold)
     t0 = _time.perf_counter()
     frames = _window(markers, settings.start, settings.end)
     problem = _Problem(model, markers, settings)
@@ -282,6 +302,22 @@ def inverse_kinematics(model, markers, settings: IKSettings | None = None):
             Q[f], iters[f], status[f], cost[f] = Qf[0], i_f[0], s_f[0], c_f[0]
     errors = np.empty((T, len(problem.marker_names)))
     _ik.marker_errors(model.tree.k, data.ws, data.scr, Q, problem.mframes, targets, errors)
+    factors = np.ones_like(errors)
+    thresholds = np.full(errors.shape[1], np.nan)
+    if settings.robust_loss is not None:
+        thresholds, scales = marker_scales(errors, settings.robust_threshold)
+        for k in range(ROBUST_ROUNDS):
+            new = robust_factors(errors, thresholds, scales, settings.robust_loss)
+            moved = np.flatnonzero((np.abs(new - factors) > ROBUST_SETTLED).any(axis=1))
+            factors = new
+            if not moved.size:
+                break
+            yield Progress("inverse kinematics", 1.0, f"robust loss: {moved.size} frames re-weighted (round {k + 1})")
+            for f in moved:
+                Qf, i_f, s_f, c_f = problem.solve(model, data, targets[f][None], Q[f], problem.free, settings,
+                                                  problem.weights * factors[f])
+                Q[f], iters[f], status[f], cost[f] = Qf[0], i_f[0], s_f[0], c_f[0]
+            _ik.marker_errors(model.tree.k, data.ws, data.scr, Q, problem.mframes, targets, errors)
     with np.errstate(invalid="ignore"):
         rms = np.sqrt(np.nanmean(errors ** 2, axis=1))
         mx = np.nanmax(np.where(np.isnan(errors), -np.inf, errors), axis=1)
@@ -289,7 +325,8 @@ def inverse_kinematics(model, markers, settings: IKSettings | None = None):
     return IKResult(time=np.array(markers.time[frames]), q=Q, marker_names=problem.marker_names, errors=errors,
                     rms=rms, max=mx, iterations=iters, status=status, cost=cost,
                     seconds=_time.perf_counter() - t0, unused_model_markers=problem.unused_model,
-                    unused_trial_markers=problem.unused_trial, weights=problem.weights)
+                    unused_trial_markers=problem.unused_trial, weights=problem.weights, robust_factors=factors,
+                    thresholds=thresholds)
 
 
 def solve_ik(model, markers, settings: IKSettings | None = None, report=None) -> IKResult:
