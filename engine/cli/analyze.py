@@ -22,7 +22,7 @@ def add_parser(sub) -> None:
                        description="Inverse kinematics, kinematic filtering, inverse dynamics with the measured "
                                    "loads and/or the QP estimate of the ground reactions, validation against "
                                    "the force plates, and muscle forces. Results are written in OpenSim's "
-                                   "formats (ik.mot, ik_marker_errors.sto, id.sto, grf_measured.mot, "
+                                   "formats (ik.mot, ik_marker_errors.sto, ik_marker_residuals.sto, id.sto, grf_measured.mot, "
                                    "grf_off_plates.mot, grf_estimated.mot, id_estimated.sto) with metrics.json "
                                    "(and contacts.yaml when contact candidates were generated). "
                                    "With force plates the torques (id.sto) come from the measured loads; "

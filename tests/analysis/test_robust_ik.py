@@ -10,6 +10,9 @@ from engine.analysis.ik import solve_ik
 from engine.analysis.pipeline import analysis_steps
 from engine.analysis.robust_weights import check_loss, marker_scales, robust_factors
 from engine.errors import SettingsError
+from engine.io.analysis_outputs import write_outputs
+from engine.io.results_file import load_result, save_result
+from engine.io.storage import read_storage
 from engine.progress import run
 from engine.trial.axes import to_model_axes
 from tests.analysis.gait2354_result import inputs
@@ -33,7 +36,7 @@ def _displaced(trial):
     return trial.derived(markers=replace(trial.markers, positions=positions))
 
 
-def test_displaced_samples_are_flagged_and_the_torques_elsewhere_unchanged(walk):
+def test_displaced_samples_are_flagged_and_the_torques_elsewhere_unchanged(walk, tmp_path):
     model, trial, settings = walk
     clean = run(analysis_steps(model, trial, settings))
     assert (clean.ik.robust_factors == 1).all() and not [n for n in clean.notes if "robust loss" in n]
@@ -51,6 +54,17 @@ def test_displaced_samples_are_flagged_and_the_torques_elsewhere_unchanged(walk)
     elsewhere[[frame_of[f] for frames, _ in DISPLACED.values() for f in frames]] = False
     deviation = np.abs(result.dynamics.tau - clean.dynamics.tau)
     assert np.all(deviation[elsewhere].max(axis=0) <= 0.05 * span + 1e-9)
+    # the residual table: written per marker and frame with the flagged samples named, and kept in results files
+    write_outputs(result, tmp_path)
+    table = read_storage(tmp_path / "ik_marker_residuals.sto")
+    assert table.labels == tuple(result.ik.marker_names)
+    assert np.allclose(table.data, result.ik.errors, atol=1e-7, equal_nan=True)
+    assert table.header["robust_flagged"] == ";".join(
+        f"{name}:{','.join(str(frame_of[f]) for f in frames)}" for name, (frames, _) in
+        sorted(DISPLACED.items(), key=lambda item: result.ik.marker_names.index(item[0])))
+    save_result(result, tmp_path / "walk.hlr", settings)
+    again, _ = load_result(tmp_path / "walk.hlr")
+    assert np.array_equal(again.ik.robust_factors, result.ik.robust_factors)
     naive_settings = replace(settings, ik=replace(settings.ik, robust_loss=None))
     naive = run(analysis_steps(model, dirty, naive_settings))          # what the loss prevents
     assert (np.abs(naive.dynamics.tau - clean.dynamics.tau)[elsewhere].max(axis=0) > 0.05 * span).any()

@@ -93,8 +93,8 @@ def test_a_run_leaves_no_file_of_an_earlier_run(tmp_path):
     (out / "setup.xml").write_text((GAIT / "ik_setup.xml").read_text())       # an input of this run: kept
     assert main(arguments(out, "--ik-setup", str(out / "setup.xml"))) == 0
     written = json.loads((out / "manifest.json").read_text())["files"]
-    assert set(written) == {"ik.mot", "ik_marker_errors.sto", "id.sto", "joint_reactions.sto", "grf_measured.mot",
-                            "metrics.json"}
+    assert set(written) == {"ik.mot", "ik_marker_errors.sto", "ik_marker_residuals.sto", "id.sto",
+                            "joint_reactions.sto", "grf_measured.mot", "metrics.json"}
     # the earlier run's muscle files are gone, the user's own file stays, nothing is left staged
     assert {p.name for p in out.iterdir()} == set(written) | {"manifest.json", "my_notes.txt", "setup.xml"}
     assert json.loads((out / "metrics.json").read_text())["ik"]["frames"] == 151
