@@ -5,8 +5,8 @@
 are fitted like any other: rod strains are coordinates.
 
 The first frame needs no manual pose: the root body's pose is found first from
-the markers it carries (Kabsch alignment for a floating base; a multi-start
-search over the root joint's rotations for OpenSim-style root joints), then
+the markers it carries (Kabsch alignment, turned into the root joint's coordinates for a floating base and
+for OpenSim's pelvis joints; a multi-start search over the rotations of other root joints), then
 every coordinate is solved. Later frames start from the previous solution; a frame that does not converge
 from there, or converges to a fit far worse than the trial's usual frame (a local minimum), is solved again
 from a pose found from its own markers, and the better fit is kept. Then the robust loss
@@ -27,7 +27,8 @@ from ..errors import SettingsError
 from ..kernels import _ik
 from .robust_weights import check_loss, marker_scales, robust_factors
 from ..model.coordinates import ROTATIONAL
-from ..model.joints import FreeJoint, Joint
+from ..model.functions import Linear
+from ..model.joints import FreeJoint, GeneralJoint, Joint
 from ..spatial import SE3, matrix_to_quat
 from ..progress import Progress, run
 
@@ -200,7 +201,11 @@ class _Problem:
 
 
 def initial_pose(model, data, problem: _Problem, first_targets, settings: IKSettings) -> np.ndarray:
-    """A configuration close to the first frame, found without a manual pose."""
+    """A configuration close to the first frame, found without a manual pose: the root body placed by aligning
+    its markers (Kabsch, ``Rotation.align_vectors``) and turned into the root joint's coordinates (a floating base;
+    a general joint whose rotations are its own coordinates about consecutive perpendicular axes, as OpenSim's
+    pelvis joints, by Davenport angles), then fitted with the root's markers; other root joints by a multi-start
+    search over their rotations."""
     root = _root(model)
     tree = model.tree
     q0, nq, v0, nv = tree.joint_q[root.name]
@@ -210,27 +215,38 @@ def initial_pose(model, data, problem: _Problem, first_targets, settings: IKSett
     present = ~np.isnan(first_targets[:, 0])
     on_root = np.array([owner_of[n] == root.child for n in problem.marker_names]) & present
     use = on_root if on_root.sum() >= 3 else present
+    joint = _aligned_root(model, data, problem, first_targets, use, root, q)
     if isinstance(root, FreeJoint):
-        q = _align_free_root(model, data, problem, first_targets, use, root, q)
+        if joint is None:
+            return q
+        q[q0:q0 + 3] = joint.p
+        q[q0 + 3:q0 + 7] = matrix_to_quat(joint.R)
+        return q
+    root_free = np.zeros(model.nv, bool)
+    root_free[v0:v0 + nv] = problem.free[v0:v0 + nv]
+    weights = np.where(use, problem.weights, 0.0)
+    aligned = None if joint is None else _general_root_coordinates(model, root, joint, q)
+    if aligned is not None:
+        starts = [aligned]
     else:
-        root_free = np.zeros(model.nv, bool)
-        root_free[v0:v0 + nv] = problem.free[v0:v0 + nv]
-        weights = np.where(use, problem.weights, 0.0)
         rotational = [tree.coordinates[c.name].qi for c in root.coordinates
                       if c.kind == ROTATIONAL and not c.is_dependent and not c.locked]
-        best = None
+        starts = []
         for angles in itertools.product((0.0, 0.5 * np.pi, np.pi, -0.5 * np.pi), repeat=len(rotational)):
             start = q.copy()
             start[rotational] = angles
-            Q, _, _, cost = problem.solve(model, data, first_targets[None], start, root_free, settings, weights)
-            if best is None or cost[0] < best[1]:
-                best = (Q[0], cost[0])
-        q = best[0]
-    return q
+            starts.append(start)
+    best = None
+    for start in starts:
+        Q, _, _, cost = problem.solve(model, data, first_targets[None], start, root_free, settings, weights)
+        if best is None or cost[0] < best[1]:
+            best = (Q[0], cost[0])
+    return best[0]
 
 
-def _align_free_root(model, data, problem, targets, use, root, q):
-    """Place a floating base by aligning its markers (Kabsch, weighted) at the neutral pose."""
+def _aligned_root(model, data, problem, targets, use, root, q):
+    """The root joint's placement (child side in parent side, SE3) that moves the model's markers of ``use`` at
+    ``q`` onto the measured ones (Kabsch, weighted); None for a root not on ground."""
     alg.forward_kinematics(model, data, q)
     model_points = alg.frame_positions(model, data, problem.mframes[use])
     measured = targets[use]
@@ -243,14 +259,33 @@ def _align_free_root(model, data, problem, targets, use, root, q):
     body = alg.frame_placement(model, data, root.child)
     new_body = SE3(R @ body.R, R @ (body.p - mc) + tc)
     node_world = new_body @ root.child_offset
-    parent_side = root.parent_offset if model.resolve(root.parent)[0] == "ground" else None
-    if parent_side is None:
-        return q
-    joint = parent_side.inverse() @ node_world
-    q0 = model.tree.joint_q[root.name][0]
+    if model.resolve(root.parent)[0] != "ground":
+        return None
+    return root.parent_offset.inverse() @ node_world
+
+
+def _general_root_coordinates(model, root, joint: SE3, q):
+    """``q`` with a general root joint's coordinates giving ``joint`` (SE3), or None when its axes are not of the
+    form this inverts: three rotations, each a linear function of one of the joint's own independent
+    coordinates, about consecutive perpendicular axes (Davenport angles, intrinsic), and three translations, each
+    linear in one of its own coordinates, along independent axes."""
+    if not isinstance(root, GeneralJoint):
+        return None
+    tree = model.tree
+    own = {c.name for c in root.coordinates if not c.is_dependent}
+    axes = root.rotations + root.translations
+    if any(a.coordinate not in own or not isinstance(a.function, Linear) or a.function.slope == 0 for a in axes):
+        return None
+    r_axes = np.array([a.axis for a in root.rotations])
+    t_axes = np.array([a.axis for a in root.translations]).T
+    if (abs(r_axes[0] @ r_axes[1]) > 1e-9 or abs(r_axes[1] @ r_axes[2]) > 1e-9
+            or abs(np.linalg.det(t_axes)) < 1e-6):
+        return None
+    angles = Rotation.from_matrix(joint.R).as_davenport(r_axes, "intrinsic")
+    shifts = np.linalg.solve(t_axes, joint.p)
     q = q.copy()
-    q[q0:q0 + 3] = joint.p
-    q[q0 + 3:q0 + 7] = matrix_to_quat(joint.R)
+    for a, value in zip(axes, np.concatenate([angles, shifts])):
+        q[tree.coordinates[a.coordinate].qi] = (value - a.function.intercept) / a.function.slope
     return q
 
 

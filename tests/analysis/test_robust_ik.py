@@ -5,6 +5,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from scipy.spatial.transform import Rotation
 
 from engine.analysis.ik import solve_ik
 from engine.analysis.pipeline import analysis_steps
@@ -101,3 +102,45 @@ def test_the_losses_weights_against_their_closed_forms():
 def test_bad_loss_settings_are_errors(loss, threshold):
     with pytest.raises(SettingsError, match="robust"):
         check_loss(loss, threshold)
+
+
+def _kabsch_residuals(model_points, measured, w):
+    """Residual distances of the weighted rigid fit of ``model_points`` onto ``measured`` by the SVD (Kabsch)."""
+    mc, tc = np.average(model_points, axis=0, weights=w), np.average(measured, axis=0, weights=w)
+    u, _, vt = np.linalg.svd(((measured - tc) * w[:, None]).T @ (model_points - mc))
+    d = np.sign(np.linalg.det(u @ vt))
+    R = u @ np.diag([1.0, 1.0, d]) @ vt
+    return np.linalg.norm((model_points - mc) @ R.T + tc - measured, axis=1)
+
+
+@pytest.mark.parametrize("turn", [0.0, 60.0])
+def test_the_first_pose_is_the_pelvis_cluster_s_rigid_fit_and_the_trial_s_heading_does_not_matter(walk, turn):
+    """gait2354's pelvis is an OpenSim CustomJoint: its six coordinates come from the Kabsch fit of the pelvis
+    markers (the rigid fit's residuals, by an SVD here); the whole trial turned about the vertical gives the same
+    joint angles."""
+    from engine import algorithms as alg
+    from engine.analysis.ik import _Problem, initial_pose
+    model, trial, settings = walk
+    markers = to_model_axes(trial, None).markers
+    turned = Rotation.from_euler("y", turn, degrees=True).as_matrix()
+    markers = replace(markers, positions=markers.positions @ turned.T)
+    problem = _Problem(model, markers, settings.ik)
+    data = model.create_data()
+    first = problem.targets(markers, np.arange(markers.n_frames))[0]
+    q = initial_pose(model, data, problem, first, settings.ik)
+    pelvis = np.array([model.resolve(m.parent)[0] == "pelvis" for m in model.markers
+                       if m.name in problem.marker_names])
+    alg.forward_kinematics(model, data, q)
+    fitted = np.linalg.norm(alg.frame_positions(model, data, problem.mframes[pelvis]) - first[pelvis], axis=1)
+    alg.forward_kinematics(model, data, problem.q_neutral)
+    neutral = alg.frame_positions(model, data, problem.mframes[pelvis])
+    assert np.allclose(fitted, _kabsch_residuals(neutral, first[pelvis], problem.weights[pelvis]), atol=1e-6)
+    result = solve_ik(model, markers, settings.ik)
+    reference = solve_ik(model, to_model_axes(trial, None).markers, settings.ik)
+    joints = [s.qi for name, s in model.tree.coordinates.items() if s.qi >= 0 and not name.startswith("pelvis")]
+    assert np.degrees(np.abs(result.q[:, joints] - reference.q[:, joints]).max()) < 0.01
+    for f in range(0, len(result.time), 10):           # the pelvis turned with the trial
+        alg.forward_kinematics(model, data, result.q[f])
+        ours = alg.frame_placement(model, data, "pelvis").R
+        alg.forward_kinematics(model, data, reference.q[f])
+        assert np.abs(ours - turned @ alg.frame_placement(model, data, "pelvis").R).max() < 1e-3
