@@ -1,12 +1,13 @@
 """The results table: ground reactions estimated against the force plates per plate and axis (RMSE, rRMSE,
-correlation; the seed's Tables 1-2), IK marker errors overall and per marker, and the analysis' notes."""
+correlation; the seed's Tables 1-2), IK marker errors overall and per marker, the worst marker samples (those the
+robust loss down-weighted first), and the analysis' notes."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QAbstractItemView, QLabel, QListWidget, QSplitter, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
-from engine.analysis.metrics import marker_metrics
+from engine.analysis.metrics import marker_metrics, worst_samples
 from engine.io.analysis_outputs import metrics_document
 
 AXIS_NAMES = {"vertical": "vertical", "ap": "anterior-posterior", "ml": "medio-lateral"}
@@ -45,10 +46,12 @@ class ResultsTable(QWidget):
         self.summary.setWordWrap(True)
         self.grf = _table(["plate", "contact group", "axis", "RMSE (N)", "rRMSE (%)", "r", "frames"])
         self.markers = _table(["marker", "RMS (mm)", "max (mm)", "frames"])
+        self.worst = _table(["marker", "time (s)", "residual (mm)", "weight factor"])
         self.notes = QListWidget()
         split = QSplitter(Qt.Orientation.Horizontal)
         for title, widget in (("Ground reactions against the force plates", self.grf),
-                              ("IK marker errors", self.markers), ("Notes", self.notes)):
+                              ("IK marker errors", self.markers), ("Worst marker samples", self.worst),
+                              ("Notes", self.notes)):
             box = QWidget()
             v = QVBoxLayout(box)
             v.setContentsMargins(0, 0, 0, 0)
@@ -65,7 +68,7 @@ class ResultsTable(QWidget):
         result = self.document.result
         if result is None:
             self.summary.setText("No analysis yet: run it from the Analysis menu.")
-            for table in (self.grf, self.markers):
+            for table in (self.grf, self.markers, self.worst):
                 table.setRowCount(0)
             self.notes.clear()
             return
@@ -79,5 +82,6 @@ class ResultsTable(QWidget):
         _fill(self.grf, [(m.plate, m.group, AXIS_NAMES.get(m.axis, m.axis), m.rmse, m.rrmse, m.r, m.frames)
                          for m in result.metrics])
         _fill(self.markers, [(m.marker, 1000 * m.rms, 1000 * m.max, m.frames) for m in marker_metrics(result.ik)])
+        _fill(self.worst, [(w.marker, w.time, 1000 * w.residual, w.factor) for w in worst_samples(result.ik)])
         self.notes.clear()
         self.notes.addItems([str(n) for n in result.notes])

@@ -5,11 +5,13 @@
 are fitted like any other: rod strains are coordinates.
 
 The first frame needs no manual pose: the root body's pose is found first from
-the markers it carries (Kabsch alignment for a floating base; a multi-start
-search over the root joint's rotations for OpenSim-style root joints), then
+the markers it carries (Kabsch alignment, turned into the root joint's coordinates for a floating base and
+for OpenSim's pelvis joints; a multi-start search over the rotations of other root joints), then
 every coordinate is solved. Later frames start from the previous solution; a frame that does not converge
 from there, or converges to a fit far worse than the trial's usual frame (a local minimum), is solved again
-from a pose found from its own markers, and the better fit is kept.
+from a pose found from its own markers, and the better fit is kept. Then the robust loss
+(``engine.analysis.robust_weights``) re-weights the samples fitted far beyond their marker's usual residual and
+solves their frames again, until the weights settle (iteratively re-weighted least squares).
 """
 from __future__ import annotations
 
@@ -23,12 +25,16 @@ from scipy.spatial.transform import Rotation
 from .. import algorithms as alg
 from ..errors import SettingsError
 from ..kernels import _ik
+from .robust_weights import check_loss, marker_scales, robust_factors
 from ..model.coordinates import ROTATIONAL
-from ..model.joints import FreeJoint, Joint
+from ..model.functions import Linear
+from ..model.joints import FreeJoint, GeneralJoint, Joint
 from ..spatial import SE3, matrix_to_quat
 from ..progress import Progress, run
 
 STUCK_COST_RATIO = 9.0     # a frame whose cost is this many times the median (3 times its RMS) is solved again
+ROBUST_ROUNDS = 20         # re-weightings of the robust loss at most
+ROBUST_SETTLED = 1e-3      # a weight factor that moves less than this is settled
 
 
 @dataclass
@@ -47,6 +53,10 @@ class IKSettings:
     tolerance : convergence on the step size (rad, m, strain units).
     max_iterations : per frame.
     chunk : frames per kernel call (granularity of progress and cancel).
+    robust_loss : "huber", "cauchy" or None: the samples fitted far beyond their marker's usual residual lose
+        weight (``engine.analysis.robust_weights``); None fits every sample at its marker's weight.
+    robust_threshold : k, in robust standard deviations (1.4826 MAD) of a marker's residuals over the trial,
+        beyond its median residual (and at least ``robust_weights.FLOOR`` beyond it), where the loss starts.
     notes : what building these settings left out (tasks of an OpenSim setup naming what the model does not have);
         the analysis repeats them in its notes.
     """
@@ -60,6 +70,8 @@ class IKSettings:
     tolerance: float = 1e-9
     max_iterations: int = 200
     chunk: int = 50
+    robust_loss: str | None = "cauchy"
+    robust_threshold: float = 4.0
     notes: tuple = ()
 
 
@@ -67,7 +79,10 @@ class IKSettings:
 class IKResult:
     """IK output. ``q`` (T, nq) configurations; ``errors`` (T, K) marker distances in m (NaN where
     missing); ``rms``/``max`` (T,) over the markers present; ``status`` 1 converged, 0 not converged,
-    -1 no markers. ``marker_names`` are the model markers fitted, in the columns of ``errors``."""
+    -1 no markers. ``marker_names`` are the model markers fitted, in the columns of ``errors``;
+    ``robust_factors`` (T, K) what the robust loss multiplied each sample's weight by (1: kept; None: results
+    saved before the loss existed); ``thresholds`` (K,) m, each marker's residual where the loss starts (NaN:
+    none)."""
 
     time: np.ndarray
     q: np.ndarray
@@ -82,6 +97,8 @@ class IKResult:
     unused_model_markers: list
     unused_trial_markers: list
     weights: np.ndarray
+    robust_factors: np.ndarray | None = None
+    thresholds: np.ndarray | None = None
 
     @property
     def n_frames(self) -> int:
@@ -168,20 +185,27 @@ class _Problem:
         return np.tile(self.c_target, (n, 1))
 
     def solve(self, model, data, targets, q_start, free, settings, weights=None):
+        """Solve the frames of ``targets`` (F, K, 3) in turn from ``q_start``; ``weights`` (K,) or (F, K)
+        (default: the markers' weights)."""
         n = targets.shape[0]
+        weights = np.ascontiguousarray(np.broadcast_to(self.weights if weights is None else weights,
+                                                       (n, len(self.weights))))
         Q = np.empty((n, model.nq))
         iters = np.empty(n, np.int64)
         status = np.empty(n, np.int64)
         cost = np.empty(n)
-        _ik.solve_frames(model.tree.k, data.ws, data.scr, self.mframes, targets,
-                         self.weights if weights is None else weights, self.c_q, self.c_v, self.c_targets(n),
+        _ik.solve_frames(model.tree.k, data.ws, data.scr, self.mframes, targets, weights, self.c_q, self.c_v, self.c_targets(n),
                          self.c_w, free, self.lo, self.hi, q_start, settings.tolerance, settings.max_iterations,
                          Q, iters, status, cost)
         return Q, iters, status, cost
 
 
 def initial_pose(model, data, problem: _Problem, first_targets, settings: IKSettings) -> np.ndarray:
-    """A configuration close to the first frame, found without a manual pose."""
+    """A configuration close to the first frame, found without a manual pose: the root body placed by aligning
+    its markers (Kabsch, ``Rotation.align_vectors``) and turned into the root joint's coordinates (a floating base;
+    a general joint whose rotations are its own coordinates about consecutive perpendicular axes, as OpenSim's
+    pelvis joints, by Davenport angles), then fitted with the root's markers; other root joints by a multi-start
+    search over their rotations."""
     root = _root(model)
     tree = model.tree
     q0, nq, v0, nv = tree.joint_q[root.name]
@@ -191,27 +215,38 @@ def initial_pose(model, data, problem: _Problem, first_targets, settings: IKSett
     present = ~np.isnan(first_targets[:, 0])
     on_root = np.array([owner_of[n] == root.child for n in problem.marker_names]) & present
     use = on_root if on_root.sum() >= 3 else present
+    joint = _aligned_root(model, data, problem, first_targets, use, root, q)
     if isinstance(root, FreeJoint):
-        q = _align_free_root(model, data, problem, first_targets, use, root, q)
+        if joint is None:
+            return q
+        q[q0:q0 + 3] = joint.p
+        q[q0 + 3:q0 + 7] = matrix_to_quat(joint.R)
+        return q
+    root_free = np.zeros(model.nv, bool)
+    root_free[v0:v0 + nv] = problem.free[v0:v0 + nv]
+    weights = np.where(use, problem.weights, 0.0)
+    aligned = None if joint is None else _general_root_coordinates(model, root, joint, q)
+    if aligned is not None:
+        starts = [aligned]
     else:
-        root_free = np.zeros(model.nv, bool)
-        root_free[v0:v0 + nv] = problem.free[v0:v0 + nv]
-        weights = np.where(use, problem.weights, 0.0)
         rotational = [tree.coordinates[c.name].qi for c in root.coordinates
                       if c.kind == ROTATIONAL and not c.is_dependent and not c.locked]
-        best = None
+        starts = []
         for angles in itertools.product((0.0, 0.5 * np.pi, np.pi, -0.5 * np.pi), repeat=len(rotational)):
             start = q.copy()
             start[rotational] = angles
-            Q, _, _, cost = problem.solve(model, data, first_targets[None], start, root_free, settings, weights)
-            if best is None or cost[0] < best[1]:
-                best = (Q[0], cost[0])
-        q = best[0]
-    return q
+            starts.append(start)
+    best = None
+    for start in starts:
+        Q, _, _, cost = problem.solve(model, data, first_targets[None], start, root_free, settings, weights)
+        if best is None or cost[0] < best[1]:
+            best = (Q[0], cost[0])
+    return best[0]
 
 
-def _align_free_root(model, data, problem, targets, use, root, q):
-    """Place a floating base by aligning its markers (Kabsch, weighted) at the neutral pose."""
+def _aligned_root(model, data, problem, targets, use, root, q):
+    """The root joint's placement (child side in parent side, SE3) that moves the model's markers of ``use`` at
+    ``q`` onto the measured ones (Kabsch, weighted); None for a root not on ground."""
     alg.forward_kinematics(model, data, q)
     model_points = alg.frame_positions(model, data, problem.mframes[use])
     measured = targets[use]
@@ -224,14 +259,33 @@ def _align_free_root(model, data, problem, targets, use, root, q):
     body = alg.frame_placement(model, data, root.child)
     new_body = SE3(R @ body.R, R @ (body.p - mc) + tc)
     node_world = new_body @ root.child_offset
-    parent_side = root.parent_offset if model.resolve(root.parent)[0] == "ground" else None
-    if parent_side is None:
-        return q
-    joint = parent_side.inverse() @ node_world
-    q0 = model.tree.joint_q[root.name][0]
+    if model.resolve(root.parent)[0] != "ground":
+        return None
+    return root.parent_offset.inverse() @ node_world
+
+
+def _general_root_coordinates(model, root, joint: SE3, q):
+    """``q`` with a general root joint's coordinates giving ``joint`` (SE3), or None when its axes are not of the
+    form this inverts: three rotations, each a linear function of one of the joint's own independent
+    coordinates, about consecutive perpendicular axes (Davenport angles, intrinsic), and three translations, each
+    linear in one of its own coordinates, along independent axes."""
+    if not isinstance(root, GeneralJoint):
+        return None
+    tree = model.tree
+    own = {c.name for c in root.coordinates if not c.is_dependent}
+    axes = root.rotations + root.translations
+    if any(a.coordinate not in own or not isinstance(a.function, Linear) or a.function.slope == 0 for a in axes):
+        return None
+    r_axes = np.array([a.axis for a in root.rotations])
+    t_axes = np.array([a.axis for a in root.translations]).T
+    if (abs(r_axes[0] @ r_axes[1]) > 1e-9 or abs(r_axes[1] @ r_axes[2]) > 1e-9
+            or abs(np.linalg.det(t_axes)) < 1e-6):
+        return None
+    angles = Rotation.from_matrix(joint.R).as_davenport(r_axes, "intrinsic")
+    shifts = np.linalg.solve(t_axes, joint.p)
     q = q.copy()
-    q[q0:q0 + 3] = joint.p
-    q[q0 + 3:q0 + 7] = matrix_to_quat(joint.R)
+    for a, value in zip(axes, np.concatenate([angles, shifts])):
+        q[tree.coordinates[a.coordinate].qi] = (value - a.function.intercept) / a.function.slope
     return q
 
 
@@ -241,6 +295,7 @@ def inverse_kinematics(model, markers, settings: IKSettings | None = None):
     ``markers`` is a :class:`engine.trial.trial.Markers` (positions in metres in the model's frame).
     """
     settings = settings or IKSettings()
+    check_loss(settings.robust_loss, settings.robust_threshold)
     t0 = _time.perf_counter()
     frames = _window(markers, settings.start, settings.end)
     problem = _Problem(model, markers, settings)
@@ -282,6 +337,22 @@ def inverse_kinematics(model, markers, settings: IKSettings | None = None):
             Q[f], iters[f], status[f], cost[f] = Qf[0], i_f[0], s_f[0], c_f[0]
     errors = np.empty((T, len(problem.marker_names)))
     _ik.marker_errors(model.tree.k, data.ws, data.scr, Q, problem.mframes, targets, errors)
+    factors = np.ones_like(errors)
+    thresholds = np.full(errors.shape[1], np.nan)
+    if settings.robust_loss is not None:
+        thresholds, scales = marker_scales(errors, settings.robust_threshold)
+        for k in range(ROBUST_ROUNDS):
+            new = robust_factors(errors, thresholds, scales, settings.robust_loss)
+            moved = np.flatnonzero((np.abs(new - factors) > ROBUST_SETTLED).any(axis=1))
+            factors = new
+            if not moved.size:
+                break
+            yield Progress("inverse kinematics", 1.0, f"robust loss: {moved.size} frames re-weighted (round {k + 1})")
+            for f in moved:
+                Qf, i_f, s_f, c_f = problem.solve(model, data, targets[f][None], Q[f], problem.free, settings,
+                                                  problem.weights * factors[f])
+                Q[f], iters[f], status[f], cost[f] = Qf[0], i_f[0], s_f[0], c_f[0]
+            _ik.marker_errors(model.tree.k, data.ws, data.scr, Q, problem.mframes, targets, errors)
     with np.errstate(invalid="ignore"):
         rms = np.sqrt(np.nanmean(errors ** 2, axis=1))
         mx = np.nanmax(np.where(np.isnan(errors), -np.inf, errors), axis=1)
@@ -289,7 +360,8 @@ def inverse_kinematics(model, markers, settings: IKSettings | None = None):
     return IKResult(time=np.array(markers.time[frames]), q=Q, marker_names=problem.marker_names, errors=errors,
                     rms=rms, max=mx, iterations=iters, status=status, cost=cost,
                     seconds=_time.perf_counter() - t0, unused_model_markers=problem.unused_model,
-                    unused_trial_markers=problem.unused_trial, weights=problem.weights)
+                    unused_trial_markers=problem.unused_trial, weights=problem.weights, robust_factors=factors,
+                    thresholds=thresholds)
 
 
 def solve_ik(model, markers, settings: IKSettings | None = None, report=None) -> IKResult:

@@ -122,6 +122,35 @@ def marker_metrics(ik) -> list[MarkerMetric]:
     return out
 
 
+@dataclass
+class MarkerSample:
+    """One marker sample of an IK fit: its residual (m) and the robust loss's weight factor (1: kept)."""
+
+    marker: str
+    frame: int
+    time: float
+    residual: float
+    factor: float
+
+
+def flagged_samples(ik):
+    """(T, K) bool: the samples of ``ik`` the robust loss down-weighted (none for a fit without the loss)."""
+    return (np.zeros(ik.errors.shape, bool) if ik.robust_factors is None
+            else np.asarray(ik.robust_factors) < 1.0)
+
+
+def worst_samples(ik, count: int = 20) -> list[MarkerSample]:
+    """The ``count`` marker samples of ``ik`` with the largest residuals, worst first (the per-frame, per-marker
+    residual table's head); samples the robust loss down-weighted come first."""
+    flagged = flagged_samples(ik)
+    frames, markers = np.nonzero(np.isfinite(ik.errors))
+    order = np.lexsort((-ik.errors[frames, markers], ~flagged[frames, markers]))[:count]
+    factors = np.ones(ik.errors.shape) if ik.robust_factors is None else ik.robust_factors
+    return [MarkerSample(ik.marker_names[markers[i]], int(frames[i]), float(ik.time[frames[i]]),
+                         float(ik.errors[frames[i], markers[i]]), float(factors[frames[i], markers[i]]))
+            for i in order]
+
+
 def format_table(metrics) -> str:
     """A table like the seed's Tables 1-2: per plate, RMSE (rRMSE) per axis."""
     plates = list(dict.fromkeys(m.plate for m in metrics))

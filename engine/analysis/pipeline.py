@@ -32,12 +32,14 @@ from ..trial.outliers import remove_outliers
 from .contact_model import generated_contacts, static_calibration
 from .derivatives import Motion, motion_from_coordinates
 from .ik import IKResult, IKSettings, inverse_kinematics
+from .ik_outliers import outliers_as_gaps
 from .inverse_dynamics import IDResult, classic_inverse_dynamics
 from .load_filter import lowpass_classic, lowpass_qp, pulling_note
 from .marker_rigidity import nonrigid_markers
 from .metrics import PlateMetric, grf_metrics
 from ..progress import Progress
 from .qp_id import QPResult, QPSettings, qp_inverse_dynamics
+from .robust_weights import describe_flags
 
 
 @dataclass
@@ -45,7 +47,8 @@ class AnalysisSettings:
     """Settings of a whole analysis (defaults documented on each step's settings).
 
     axes : lab axes of the trial, e.g. 'Z-up, X-forward'; None proposes them from the data.
-    max_gap : marker gaps up to this long (s) are filled by cubic splines before IK.
+    max_gap : marker gaps up to this long (s) are filled by cubic splines before IK, and so are the samples its
+        robust loss down-weighted, before IK runs again (``engine.analysis.ik_outliers``; 0: neither).
     cutoff, order : the zero-lag Butterworth low-pass of the coordinates (Hz; order per pass).
     edges : how the filter extends the trial's ends, 'odd' (as OpenSim) or 'extrapolate' (keeps the
         accelerations at the ends; see ``engine.analysis.derivatives.motion_from_coordinates``).
@@ -210,6 +213,15 @@ def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
         notes += rigidity_notes
     ik = yield from _forward_progress(inverse_kinematics(model, trial.markers, ik_settings), 0.0, 0.45)
     seconds["ik"] = ik.seconds
+    if ik.robust_factors is not None and (ik.robust_factors < 1).any():
+        notes += describe_flags(ik.marker_names, ik.time, ik.errors, ik.robust_factors, ik_settings.robust_loss)
+        if s.max_gap:
+            trial, said = outliers_as_gaps(trial, ik, s.max_gap)
+            notes += said
+            flagged = ik.robust_factors
+            ik = yield from _forward_progress(inverse_kinematics(model, trial.markers, ik_settings), 0.4, 0.45)
+            ik = replace(ik, robust_factors=np.minimum(flagged, ik.robust_factors))     # still marked as flagged
+            seconds["ik"] += ik.seconds
     if (ik.status == 0).any():
         notes.append(f"IK did not converge in {int((ik.status == 0).sum())} of {ik.n_frames} frames")
     if (ik.status < 0).any():

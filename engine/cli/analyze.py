@@ -22,9 +22,9 @@ def add_parser(sub) -> None:
                        description="Inverse kinematics, kinematic filtering, inverse dynamics with the measured "
                                    "loads and/or the QP estimate of the ground reactions, validation against "
                                    "the force plates, and muscle forces. Results are written in OpenSim's "
-                                   "formats (ik.mot, ik_marker_errors.sto, id.sto, grf_measured.mot, "
-                                   "grf_off_plates.mot, grf_estimated.mot, id_estimated.sto) with metrics.json "
-                                   "(and contacts.yaml when contact candidates were generated). "
+                                   "formats (ik.mot, ik_marker_errors.sto, ik_marker_residuals.sto, id.sto, "
+                                   "grf_measured.mot, grf_off_plates.mot, grf_estimated.mot, id_estimated.sto) with "
+                                   "metrics.json (and contacts.yaml when contact candidates were generated). "
                                    "With force plates the torques (id.sto) come from the measured loads; "
                                    "the estimate from the motion alone is scored against them.")
     p.add_argument("model", nargs="?", help="model file (.yaml or .osim); or the trial alone (TRIAL.c3d): the "
@@ -136,7 +136,11 @@ def _cutoff(value: float, option: str) -> float | None:
 def run_command(args) -> int:
     model, trial, settings = _settings(args)
     inputs = (args.model, args.trial, args.grf, args.external_loads, args.ik_setup, args.contacts, args.static)
-    with output_folder(args.out, OUTPUT_NAMES, expected_bytes(model, trial, settings.muscles), inputs) as staging:
+    said: list = []
+    with output_folder(args.out, OUTPUT_NAMES, expected_bytes(model, trial, settings.muscles), inputs,
+                       said) as staging:
+        for line in said:
+            print(line)
         result, truth = _analyse(args, model, trial, settings)
         count = len(write_outputs(result, staging, truth=truth))
     _print_summary(model, trial, result, truth)

@@ -1,7 +1,7 @@
 """Files of an analysis, in OpenSim's formats so that results open in OpenSim too.
 
-``ik.mot`` (coordinates; rotations in degrees), ``ik_marker_errors.sto``, ``id.sto``
-(the analysis's generalized forces, ``AnalysisResult.dynamics``, named ``<coordinate>_moment``
+``ik.mot`` (coordinates; rotations in degrees), ``ik_marker_errors.sto``, ``ik_marker_residuals.sto`` (each
+marker's residual per frame), ``id.sto`` (the analysis's generalized forces, ``AnalysisResult.dynamics``, named ``<coordinate>_moment``
 or ``<coordinate>_force``: with the measured loads when the trial has force plates, else the
 QP's estimate; when both ran, ``id_estimated.sto`` holds the QP's from the motion alone),
 ``grf_estimated.mot`` (one group of columns per contact group, OpenSim's GRF layout),
@@ -84,6 +84,18 @@ def marker_error_table(ik) -> Table:
                  time=ik.time, data=np.column_stack([total, ik.rms, ik.max]), in_degrees=False)
 
 
+def marker_residual_table(ik) -> Table:
+    """``ik_marker_residuals.sto``: each fitted marker's distance (m) to its model marker per frame (NaN where
+    missing); the header names the samples the robust loss down-weighted (``robust_flagged``: marker:row list)."""
+    table = Table(name="Marker residuals from IK (m)", labels=tuple(ik.marker_names), time=ik.time,
+                  data=np.array(ik.errors), in_degrees=False, header={"version": "1", "missing": "NaN"})
+    if ik.robust_factors is None or not (ik.robust_factors < 1).any():
+        return table
+    flagged = [f"{name}:{','.join(str(i) for i in np.flatnonzero(ik.robust_factors[:, j] < 1))}"
+               for j, name in enumerate(ik.marker_names) if (ik.robust_factors[:, j] < 1).any()]
+    return replace(table, header={**table.header, "robust_flagged": ";".join(flagged)})
+
+
 def nan_statistic(statistic, values) -> float:
     """``statistic`` (``np.nanmean``, ``np.nanmax`` ...) of ``values`` ignoring NaN; NaN, without numpy's warning,
     when no value is a number (no frame fitted)."""
@@ -112,9 +124,9 @@ def metrics_document(result) -> dict:
     return doc
 
 
-OUTPUT_NAMES = ("ik.mot", "ik_marker_errors.sto", "id.sto", "id_estimated.sto", "joint_reactions.sto",
-                "grf_estimated.mot", "grf_measured.mot", "grf_off_plates.mot", "muscle_forces.sto", "activations.sto", "emg_comparison.csv",
-                "metrics.json")
+OUTPUT_NAMES = ("ik.mot", "ik_marker_errors.sto", "ik_marker_residuals.sto", "id.sto", "id_estimated.sto",
+                "joint_reactions.sto", "grf_estimated.mot", "grf_measured.mot", "grf_off_plates.mot",
+                "muscle_forces.sto", "activations.sto", "emg_comparison.csv", "metrics.json")
 """Every file :func:`write_outputs` may write (``engine.io.output_folder`` removes those an earlier run left)."""
 
 
@@ -124,7 +136,8 @@ def expected_bytes(model, trial, muscles: bool) -> int:
     ``engine.io.output_folder`` reserves before the analysis runs."""
     frames = trial.markers.n_frames
     groups = len({c.group for c in model.contacts})
-    columns = (model.nq + 7) + 4 + 3 * (model.nv + 1) + 9 * len(model.joints) + 2 * 9 * groups + 2 * (len(model.muscles) + 1) * muscles
+    columns = ((model.nq + 7) + 4 + (len(model.markers) + 1) + 3 * (model.nv + 1) + 9 * len(model.joints)
+               + 2 * 9 * groups + 2 * (len(model.muscles) + 1) * muscles)
     samples = sum(10 * p.n_samples for p in trial.plates)
     return 25 * (frames * columns + samples) + 2 ** 16
 
@@ -171,6 +184,8 @@ def write_outputs(result, folder, truth: dict | None = None) -> list[Path]:
 
     put("ik.mot", coordinate_table(model, ik.time, ik.q))
     put("ik_marker_errors.sto", marker_error_table(ik))
+    write_storage(folder / "ik_marker_residuals.sto", marker_residual_table(ik))     # NaN: missing markers
+    written.append(folder / "ik_marker_residuals.sto")
     put("id.sto", generalized_force_table(model, result.motion.time, result.dynamics.tau))
     if result.qp is not None and result.classic is not None:
         put("id_estimated.sto", generalized_force_table(model, result.motion.time, result.qp.tau,

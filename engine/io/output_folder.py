@@ -7,7 +7,8 @@ anything, so a folder that cannot be written is an error before the work. The ca
 write are removed (those listed in the earlier ``manifest.json``, and the names in ``known``: files written
 by versions before the manifest), ``manifest.json`` lists exactly this run's files, and files and folder are
 fsynced. On any failure (a full disk, an interrupted analysis) the staging folder is removed and ``path``
-keeps its previous contents. A file system error is a :class:`~engine.errors.DataError` naming the file.
+keeps its previous contents. A run killed outright (SIGKILL, a power cut) cannot remove its staging folder: the
+next run in the folder removes the staging folders whose process is gone (their names carry its id) and says so. A file system error is a :class:`~engine.errors.DataError` naming the file.
 """
 from __future__ import annotations
 
@@ -22,21 +23,27 @@ from ..errors import DataError
 from .atomic import fsync_folder, write_text
 
 MANIFEST = "manifest.json"
+STAGING = ".hybrid-staging-"
 
 
 @contextlib.contextmanager
-def output_folder(path, known=(), reserve: int = 0, inputs=()):
+def output_folder(path, known=(), reserve: int = 0, inputs=(), said: list | None = None):
     """Context manager yielding the staging folder (a Path) of the output folder ``path`` (see the module).
     ``reserve``: bytes that must fit on the disk (and under the process's file size limit) before the work
     starts; they are allocated in the staging folder and released at once (where the system can allocate).
-    ``inputs``: files the run reads, never removed as an earlier run's (an edited ``contacts.yaml`` given back)."""
+    ``inputs``: files the run reads, never removed as an earlier run's (an edited ``contacts.yaml`` given back).
+    ``said``: a list that receives a line for each staging folder of a killed earlier run removed."""
     path = Path(path)
     created = not path.exists()
     try:
         if not created and not path.is_dir():
             raise DataError("the output folder is a file", file=path)
         path.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=".hybrid-staging-", dir=path))
+        for stale in _stale_stagings(path):
+            shutil.rmtree(stale, ignore_errors=True)
+            if said is not None:
+                said.append(f"removed {stale.name}, the unfinished files of an earlier run that was killed")
+        staging = Path(tempfile.mkdtemp(prefix=f"{STAGING}{os.getpid()}-", dir=path))
     except OSError as exc:
         raise DataError(f"the output folder cannot be written ({exc.strerror or exc})", file=path) from None
     committing = False
@@ -61,6 +68,27 @@ def output_folder(path, known=(), reserve: int = 0, inputs=()):
         raise
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def _stale_stagings(path: Path) -> list[Path]:
+    """The staging folders in ``path`` whose process no longer runs (a staging name without a process id is
+    from a version before the ids: stale as well)."""
+    stale = []
+    for folder in sorted(path.glob(STAGING + "*")):
+        pid = folder.name[len(STAGING):].split("-")[0]
+        if folder.is_dir() and not (pid.isdigit() and _running(int(pid))):
+            stale.append(folder)
+    return stale
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:         # another user's process
+        return True
+    return True
 
 
 def _reserve(staging: Path, size: int) -> None:

@@ -139,6 +139,7 @@ def solve_frames(t, ws, scr, mframes, targets, weights, c_q, c_v, c_targets, c_w
                  tol, max_iter, Q, iters, status, cost_out):
     """Solve IK for every frame of ``targets`` (F, K, 3), warm-starting from the previous frame.
 
+    ``weights`` (F, K): each frame's marker weights (the robust loss re-weights markers per frame).
     ``free`` (nv,) selects optimised velocity coordinates; ``lo``/``hi`` (nq,) bound scalar
     coordinates. Writes ``Q`` (F, nq), iteration counts, ``status`` (1 converged, 0 not,
     -1 no marker in the frame) and the final cost per frame.
@@ -156,9 +157,10 @@ def solve_frames(t, ws, scr, mframes, targets, weights, c_q, c_v, c_targets, c_w
     for f in range(targets.shape[0]):
         tg = targets[f]
         ct = c_targets[f]
+        wf = weights[f]
         n_present = 0
         for k in range(tg.shape[0]):
-            if not math.isnan(tg[k, 0]) and weights[k] > 0.0:
+            if not math.isnan(tg[k, 0]) and wf[k] > 0.0:
                 n_present += 1
         if n_present == 0:
             Q[f] = q
@@ -166,7 +168,7 @@ def solve_frames(t, ws, scr, mframes, targets, weights, c_q, c_v, c_targets, c_w
             status[f] = -1
             cost_out[f] = math.nan
             continue
-        cost = _normal_equations(t, ws, scr, q, mframes, tg, weights, c_q, c_v, ct, c_w, H, g, cols, Jc, pos)
+        cost = _normal_equations(t, ws, scr, q, mframes, tg, wf, c_q, c_v, ct, c_w, H, g, cols, Jc, pos)
         lam = -1.0
         nu = 2.0
         converged = False
@@ -218,12 +220,12 @@ def solve_frames(t, ws, scr, mframes, targets, weights, c_q, c_v, c_targets, c_w
             pred *= 0.5
             integrate(t.nodes, t.v2q, q, delta, 1.0, q_try)
             _clamp(t.v2q, lo, hi, q_try)
-            new_cost = _cost(t, ws, scr, q_try, mframes, tg, weights, c_q, ct, c_w)
+            new_cost = _cost(t, ws, scr, q_try, mframes, tg, wf, c_q, ct, c_w)
             if new_cost < cost:
                 rho = (cost - new_cost) / max(pred, 1e-300)
                 q[:] = q_try
                 old = cost
-                cost = _normal_equations(t, ws, scr, q, mframes, tg, weights, c_q, c_v, ct, c_w, H, g, cols, Jc,
+                cost = _normal_equations(t, ws, scr, q, mframes, tg, wf, c_q, c_v, ct, c_w, H, g, cols, Jc,
                                          pos)
                 lam *= max(1.0 / 3.0, 1.0 - (2.0 * rho - 1.0) ** 3)
                 nu = 2.0

@@ -26,6 +26,10 @@ class Mesh:
         object.__setattr__(self, "scale", tuple(_check.vector(self.scale, f"mesh '{self.file}'", "scale", 3)))
 
 
+MAX_MASS = 1e4    # kg: no segment, prosthesis or device of a motion analysis weighs more; beyond this the
+#                   dynamics overflow to NaN (1e308 kg) long before a user notices
+
+
 @dataclass(frozen=True, eq=False)
 class Body:
     """A rigid body.
@@ -34,7 +38,7 @@ class Body:
     ----------
     name : str
     mass : float
-        kg; must be positive unless ``massless`` is set (then mass and inertia are zero,
+        kg; must be positive (at most ``MAX_MASS``) unless ``massless`` is set (then mass and inertia are zero,
         as for OpenSim's massless 'base' bodies welded to ground).
     com : (3,) array
         Centre of mass in the body frame, m.
@@ -60,6 +64,9 @@ class Body:
                 raise ModelError(f"is declared massless but has mass {mass} kg", what)
         elif mass <= 0.0:
             raise ModelError(f"mass must be positive, got {mass} kg (declare the body massless if intended)", what)
+        elif mass > MAX_MASS:
+            raise ModelError(f"mass of {mass:g} kg is beyond any body a motion analysis models (at most {MAX_MASS:g} kg;"
+                             f" a mass in grams, or a typing error?)", what)
         object.__setattr__(self, "mass", mass)
         object.__setattr__(self, "com", _check.vector(self.com, what, "centre of mass", 3))
         object.__setattr__(self, "inertia", _check.inertia(self.inertia, what, mass))

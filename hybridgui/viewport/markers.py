@@ -1,5 +1,6 @@
-"""Markers: the trial's (experimental) markers, the model's markers (engine positions), and residual lines from
-each model marker to the experimental marker IK fitted it to."""
+"""Markers: the trial's (experimental) markers, the model's markers (engine positions), residual lines from
+each model marker to the experimental marker IK fitted it to, and the experimental markers whose sample the
+robust loss of IK down-weighted, highlighted."""
 from __future__ import annotations
 
 import numpy as np
@@ -39,15 +40,18 @@ class _Dots:
 
 class MarkerLayer:
     """``experimental`` (T, K, 3) at the display frames (NaN where missing) named ``experimental_names``;
-    ``pairs`` are (model marker index, experimental marker index) fitted by IK."""
+    ``pairs`` are (model marker index, experimental marker index) fitted by IK; ``flagged`` (T, K) bool the
+    experimental markers highlighted at each display frame."""
 
-    def __init__(self, renderer, poses, experimental=None, experimental_names=(), pairs=()):
+    def __init__(self, renderer, poses, experimental=None, experimental_names=(), pairs=(), flagged=None):
         self.poses = poses
         self.experimental = experimental
         self.experimental_names = list(experimental_names)
         self.pairs = np.asarray(pairs, int).reshape(-1, 2)
         self.model_dots = _Dots(renderer, style.MODEL_MARKER, 0.8 * style.MARKER_RADIUS)
         self.trial_dots = _Dots(renderer, style.EXPERIMENTAL_MARKER, style.MARKER_RADIUS)
+        self.flagged = flagged
+        self.flagged_dots = _Dots(renderer, style.FLAGGED_MARKER, 1.8 * style.MARKER_RADIUS)
         self.lines = vtkPolyData()
         mapper = vtkPolyDataMapper()
         mapper.SetInputData(self.lines)
@@ -64,6 +68,8 @@ class MarkerLayer:
             return
         trial = self.experimental[frame]
         self.trial_dots.update(trial)
+        if self.flagged is not None:
+            self.flagged_dots.update(np.where(self.flagged[frame][:, None], trial, np.nan))
         a, b = model[self.pairs[:, 0]], trial[self.pairs[:, 1]]
         ok = np.isfinite(a).all(axis=1) & np.isfinite(b).all(axis=1)
         self.lines.SetPoints(points(np.concatenate([a[ok], b[ok]])))
@@ -72,7 +78,7 @@ class MarkerLayer:
         self.lines.Modified()
 
     def set_visible(self, visible: bool) -> None:
-        for actor in (self.model_dots.actor, self.trial_dots.actor, self.line_actor):
+        for actor in (self.model_dots.actor, self.trial_dots.actor, self.flagged_dots.actor, self.line_actor):
             actor.SetVisibility(visible)
 
     def marker_at(self, actor, position) -> tuple[str, str] | None:

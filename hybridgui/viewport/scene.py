@@ -9,7 +9,7 @@ import numpy as np
 from vtkmodules.vtkRenderingCore import vtkCellPicker, vtkRenderer
 
 from engine.analysis.inverse_dynamics import plate_samples
-from engine.analysis.metrics import axes_of
+from engine.analysis.metrics import axes_of, flagged_samples
 
 from . import style
 from .blade import BladeLayer
@@ -145,7 +145,14 @@ class Scene:
         fitted = result.ik.marker_names if result is not None else []      # residuals only after IK
         pairs = [(self.poses.marker_names.index(n), markers.names.index(n)) for n in fitted
                  if n in markers.names and n in self.poses.marker_names]
-        return MarkerLayer(self.renderer, self.poses, experimental, markers.names, pairs)
+        flagged = None
+        if result is not None:
+            at = flagged_samples(result.ik)[_nearest_frames(result.ik.time, self.content.time)]
+            flagged = np.zeros(experimental.shape[:2], bool)
+            for j, name in enumerate(fitted):
+                if name in markers.names:
+                    flagged[:, markers.names.index(name)] = at[:, j]
+        return MarkerLayer(self.renderer, self.poses, experimental, markers.names, pairs, flagged)
 
     def _arrows(self) -> list:
         trial, result, time = self.content.trial, self.content.result, self.content.time

@@ -16,6 +16,7 @@ ESTIMATED = (0.98, 0.55, 0.10)
 EXPERIMENTAL_MARKER = (0.25, 0.55, 1.00)
 MODEL_MARKER = (1.00, 0.35, 0.75)
 RESIDUAL = (1.00, 0.90, 0.20)
+FLAGGED_MARKER = (0.95, 0.10, 0.10)     # a marker sample the robust loss of IK down-weighted
 MUSCLE_IDLE = (0.62, 0.25, 0.25)
 CONTACT = (0.95, 0.95, 0.95)
 HIGHLIGHT = (1.00, 1.00, 0.30)

@@ -93,8 +93,8 @@ def test_a_run_leaves_no_file_of_an_earlier_run(tmp_path):
     (out / "setup.xml").write_text((GAIT / "ik_setup.xml").read_text())       # an input of this run: kept
     assert main(arguments(out, "--ik-setup", str(out / "setup.xml"))) == 0
     written = json.loads((out / "manifest.json").read_text())["files"]
-    assert set(written) == {"ik.mot", "ik_marker_errors.sto", "id.sto", "joint_reactions.sto", "grf_measured.mot",
-                            "metrics.json"}
+    assert set(written) == {"ik.mot", "ik_marker_errors.sto", "ik_marker_residuals.sto", "id.sto",
+                            "joint_reactions.sto", "grf_measured.mot", "metrics.json"}
     # the earlier run's muscle files are gone, the user's own file stays, nothing is left staged
     assert {p.name for p in out.iterdir()} == set(written) | {"manifest.json", "my_notes.txt", "setup.xml"}
     assert json.loads((out / "metrics.json").read_text())["ik"]["frames"] == 151
@@ -140,3 +140,20 @@ def test_make_demo_writes_into_the_working_folder_and_reports_a_killed_child(tmp
     assert parent.returncode == 1
     assert "the generation process was killed by signal SIGKILL" in err and str(tmp_path / "hybrid-demo") in err
     assert _files(package) == before
+
+
+def test_a_killed_run_s_staging_folder_is_removed_by_the_next_run(tmp_path, capsys):
+    """SIGKILL leaves no chance to clean up: the next run in the folder removes what the killed one staged."""
+    out = tmp_path / "out"
+    killed = subprocess.Popen([sys.executable, "-m", "engine.cli.main", *arguments(out)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while not list(out.glob(".hybrid-staging-*")) and time.monotonic() < deadline and killed.poll() is None:
+        time.sleep(0.01)
+    staged = list(out.glob(".hybrid-staging-*"))
+    killed.kill()
+    assert killed.wait(10) == -signal.SIGKILL and len(staged) == 1 and staged[0].is_dir()
+    assert main(arguments(out)) == 0
+    assert f"removed {staged[0].name}, the unfinished files of an earlier run that was killed" in capsys.readouterr().out
+    written = json.loads((out / "manifest.json").read_text())["files"]
+    assert {p.name for p in out.iterdir()} == set(written) | {"manifest.json"}

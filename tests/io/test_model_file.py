@@ -417,6 +417,7 @@ INVALID = {
                         "frame 'mount'", "frames form a cycle"),
     "zero mass": ([(("bodies", 1, "mass"), 0.0)], "body 'shank'", "mass must be positive"),
     "negative mass": ([(("bodies", 1, "mass"), -3.5)], "body 'shank'", "mass must be positive"),
+    "absurd mass": ([(("bodies", 1, "mass"), 1e308)], "body 'shank'", "mass of 1e+308 kg is beyond any body"),
     "inertia not positive definite": ([(("bodies", 1, "inertia"), [0.05, 0.005, -0.05, 0, 0, 0])], "body 'shank'",
                                       "not positive definite"),
     "inertia triangle inequality": ([(("bodies", 1, "inertia"), [0.01, 0.01, 0.05, 0, 0, 0])], "body 'shank'",

@@ -114,3 +114,11 @@ def test_collinear_custom_joint_axes(tmp_path, arm26_text):
 def test_coordinate_missing_from_the_joint(tmp_path, arm26_text):
     text = edit(arm26_text, "<coordinates>r_elbow_flex</coordinates>", "<coordinates>r_elbow_bend</coordinates>")
     fails(tmp_path, text, "joint 'r_elbow'", "'r_elbow_bend'", "not among the joint's <coordinates>")
+
+
+@pytest.mark.parametrize("mass,phrase", [("0", "a massless body must have zero inertia"),
+                                         ("1e308", "mass of 1e+308 kg is beyond any body")])
+def test_absurd_body_masses_are_refused(tmp_path, arm26_text, mass, phrase):
+    """A body of 1e308 kg used to pass and write NaN torques (issue 18)."""
+    fails(tmp_path, edit(arm26_text, "<mass>1.5343150000000001</mass>", f"<mass>{mass}</mass>"),
+          "body 'r_ulna_radius_hand'", phrase)
