@@ -86,7 +86,7 @@ def main():
         warm = result.status.count("optimal (warm start)")
         print(f"  whole step, {objective:7s} objective: {T / best:8.0f} frames/s (median {T / median:.0f}); "
               f"{int(result.success.sum())}/{T} frames solved, {warm} warm-started")
-    field, ref_fps, label = ratio_fields("so_vs_opensim", results["opensim"], T, "so", repeats=2)
+    field, ref_fps, label = ratio_fields("so_vs_opensim", results["opensim"], T, "so", repeats=1)
     print(f"  OpenSim 4.6 StaticOptimization: {ref_fps:8.1f} frames/s ({T} frames; {label})")
     print(f'RESULT muscles_fps={results["opensim"]:.0f} {field} opensim="{label}"')
 
