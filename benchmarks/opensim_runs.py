@@ -33,6 +33,7 @@ def _opensim():
     except ImportError:
         return None
     opensim.Logger.setLevelString("off")
+    opensim.Logger.removeFileSink()      # else OpenSim writes opensim.log into the working folder
     return opensim
 
 
