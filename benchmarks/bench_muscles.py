@@ -6,15 +6,16 @@ reserve-actuator generalized forces and one warm-started QP per frame
 reference/so_setup.xml says: the IK coordinates over 0.4-1.6 s (73 frames) low-passed at 6 Hz, speeds
 from a quintic spline, generalized forces from reference/id.sto, the gait2354 CMC actuator file.
 ``MuscleGeometry`` is built once per model and its numba kernels compiled before timing (both times
-printed). OpenSim's figure is parsed from reference/timings.txt (AnalyzeTool + StaticOptimization,
-same machine type).
+printed). OpenSim's AnalyzeTool + StaticOptimization runs reference/so_setup.xml on the same data in the
+same process (``benchmarks.opensim_runs``); without ``opensim`` installed the figure stored in
+reference/timings.txt is printed, labelled "stored reference", and no ratio is given.
 
 Run: python benchmarks/bench_muscles.py
-Last line: RESULT muscles_fps=F so_vs_opensim=R (R = our frames/s with OpenSim's objective / OpenSim's).
+Last line: RESULT muscles_fps=F so_vs_opensim=R opensim=".." (R = our frames/s with OpenSim's objective /
+OpenSim's, same run).
 """
 from __future__ import annotations
 
-import re
 import sys
 import time
 from pathlib import Path
@@ -25,6 +26,7 @@ from scipy.interpolate import make_interp_spline
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.opensim_runs import ratio_fields  # noqa: E402
 from benchmarks.timing import timings  # noqa: E402
 from engine.io.osim import read_osim  # noqa: E402
 from engine.io.storage import read_storage  # noqa: E402
@@ -51,15 +53,6 @@ def walk():
     tau = np.column_stack([id_table.column(n + ("_moment" if slots[n].kind == "rotational" else "_force"))
                            for n in model.tree.v_names])
     return model, t, spline(t), spline.derivative()(t), tau
-
-
-def opensim_fps():
-    """(frames/s, seconds, frames) of OpenSim's StaticOptimization from reference/timings.txt."""
-    text = (DATA / "reference" / "timings.txt").read_text()
-    line = next(ln for ln in text.splitlines() if "StaticOptimization" in ln)
-    frames = int(re.search(r"(\d+) frames", line).group(1))
-    seconds = float(re.search(r"([\d.]+) s\b", line.split(":")[-1]).group(1))
-    return frames / seconds, seconds, frames
 
 
 def best_seconds(fn):
@@ -93,11 +86,9 @@ def main():
         warm = result.status.count("optimal (warm start)")
         print(f"  whole step, {objective:7s} objective: {T / best:8.0f} frames/s (median {T / median:.0f}); "
               f"{int(result.success.sum())}/{T} frames solved, {warm} warm-started")
-    ref_fps, seconds, frames = opensim_fps()
-    print(f"  OpenSim 4.6 StaticOptimization: {ref_fps:8.1f} frames/s ({frames} frames in {seconds} s, "
-          "reference/timings.txt)")
-    ratio = results["opensim"] / ref_fps
-    print(f"RESULT muscles_fps={results['opensim']:.0f} so_vs_opensim={ratio:.0f}")
+    field, ref_fps, label = ratio_fields("so_vs_opensim", results["opensim"], T, "so", repeats=1)
+    print(f"  OpenSim 4.6 StaticOptimization: {ref_fps:8.1f} frames/s ({T} frames; {label})")
+    print(f'RESULT muscles_fps={results["opensim"]:.0f} {field} opensim="{label}"')
 
 
 if __name__ == "__main__":

@@ -1,14 +1,15 @@
 """Frames per second of IK, classic ID and QP ID on OpenSim's gait2354 walking trial (73 frames,
-0.4-1.6 s), beside OpenSim 4.6's figures for the same work recorded in
-tests/data/opensim/gait2354/reference/timings.txt.
+0.4-1.6 s), beside OpenSim 4.6's InverseKinematicsTool and InverseDynamicsTool run on the same data in the
+same process (``benchmarks.opensim_runs``; without ``opensim`` installed, the figures stored in
+reference/timings.txt are printed and labelled "stored reference", with no ratio).
 
 Each figure is the best of several runs after a warm-up (numba compiled); IK includes its
-initial-pose search, ID includes filtering and differentiating the coordinates.
-Last line: RESULT ik_fps=.. id_fps=.. qp_id_fps=.. ik_vs_opensim=..
+initial-pose search, ID includes filtering and differentiating the coordinates. OpenSim's figures are
+``tool.run()`` (which also reads its inputs and writes its outputs).
+Last line: RESULT ik_fps=.. id_fps=.. qp_id_fps=.. ik_vs_opensim=.. id_vs_opensim=.. opensim=..
 """
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
@@ -16,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 GAIT2354 = ROOT / "tests" / "data" / "opensim" / "gait2354"
 
+from benchmarks.opensim_runs import ratio_fields  # noqa: E402
 from benchmarks.timing import timings  # noqa: E402
 from engine.analysis.derivatives import motion_from_coordinates  # noqa: E402
 from engine.analysis.ik import solve_ik  # noqa: E402
@@ -34,13 +36,6 @@ def best(fn):
     return min(timings(fn, REPEATS))
 
 
-def opensim_fps():
-    text = (GAIT2354 / "reference" / "timings.txt").read_text()
-    ik = re.search(r"InverseKinematicsTool.*?(\d+) frames.*?~(\d+) frames/s", text)
-    idt = re.search(r"InverseDynamicsTool.*?(\d+) frames:\s+([\d.]+) s", text)
-    return int(ik.group(2)), int(idt.group(1)) / float(idt.group(2))
-
-
 def main():
     model = load_contacts(ROOT / "tests/analysis/data/gait2354_contacts.yaml",
                           read_osim(GAIT2354 / "subject01_simbody.osim"))
@@ -56,15 +51,19 @@ def main():
     t_id = best(lambda: classic_inverse_dynamics(model, motion_from_coordinates(model, ik.time, ik.q, cutoff=6.0),
                                                  plates, bodies))
     t_qp = best(lambda: solve_qp_id(model, motion))
-    os_ik, os_id = opensim_fps()
     ik_fps, id_fps, qp_fps = frames / t_ik, frames / t_id, frames / t_qp
+    ik_field, os_ik, label = ratio_fields("ik_vs_opensim", ik_fps, frames, "ik")
+    id_field, os_id, _ = ratio_fields("id_vs_opensim", id_fps, frames, "id")
+    same = label != "stored reference"
     print(f"gait2354 walk1, {frames} frames, {model.nv} DoF, {len(model.markers)} markers, "
           f"{len(model.contacts)} contact candidates")
-    print(f"{'step':28s} {'ours frames/s':>14s} {'OpenSim 4.6':>12s} {'ratio':>8s}")
-    print(f"{'inverse kinematics':28s} {ik_fps:14.0f} {os_ik:12.0f} {ik_fps / os_ik:8.1f}")
-    print(f"{'inverse dynamics (plates)':28s} {id_fps:14.0f} {os_id:12.0f} {id_fps / os_id:8.1f}")
+    print(f"{'step':28s} {'ours frames/s':>14s} {'OpenSim 4.6':>12s} {'ratio':>8s}   OpenSim figure: {label}")
+    for step, ours, theirs in (("inverse kinematics", ik_fps, os_ik), ("inverse dynamics (plates)", id_fps, os_id)):
+        ratio = f"{ours / theirs:8.1f}" if same else f"{'-':>8s}"
+        print(f"{step:28s} {ours:14.0f} {theirs:12.0f} {ratio}")
     print(f"{'QP inverse dynamics (GRF)':28s} {qp_fps:14.0f} {'-':>12s} {'-':>8s}")
-    print(f"RESULT ik_fps={ik_fps:.0f} id_fps={id_fps:.0f} qp_id_fps={qp_fps:.0f} ik_vs_opensim={ik_fps / os_ik:.1f}")
+    print(f"RESULT ik_fps={ik_fps:.0f} id_fps={id_fps:.0f} qp_id_fps={qp_fps:.0f} {ik_field} {id_field} "
+          f'opensim="{label}"')
 
 
 if __name__ == "__main__":

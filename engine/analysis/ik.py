@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import itertools
 import time as _time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from scipy.spatial.transform import Rotation
@@ -35,6 +35,7 @@ from ..progress import Progress, run
 STUCK_COST_RATIO = 9.0     # a frame whose cost is this many times the median (3 times its RMS) is solved again
 ROBUST_ROUNDS = 20         # re-weightings of the robust loss at most
 ROBUST_SETTLED = 1e-3      # a weight factor that moves less than this is settled
+START_TOLERANCE = 1e-4     # step (rad, m) at which a start of the root's search is ranked; the frame is then solved fully
 
 
 @dataclass
@@ -184,19 +185,20 @@ class _Problem:
     def c_targets(self, n):
         return np.tile(self.c_target, (n, 1))
 
-    def solve(self, model, data, targets, q_start, free, settings, weights=None):
-        """Solve the frames of ``targets`` (F, K, 3) in turn from ``q_start``; ``weights`` (K,) or (F, K)
-        (default: the markers' weights)."""
+    def solve(self, model, data, targets, q_start, free, settings, weights=None, warm=True):
+        """Solve the frames of ``targets`` (F, K, 3): in turn from ``q_start`` (nq,) when ``warm``, else each
+        from its own row of ``q_start`` (F, nq). ``weights`` (K,) or (F, K) (default: the markers' weights)."""
         n = targets.shape[0]
         weights = np.ascontiguousarray(np.broadcast_to(self.weights if weights is None else weights,
                                                        (n, len(self.weights))))
+        starts = np.ascontiguousarray(np.atleast_2d(q_start), dtype=float)
         Q = np.empty((n, model.nq))
         iters = np.empty(n, np.int64)
         status = np.empty(n, np.int64)
         cost = np.empty(n)
-        _ik.solve_frames(model.tree.k, data.ws, data.scr, self.mframes, targets, weights, self.c_q, self.c_v, self.c_targets(n),
-                         self.c_w, free, self.lo, self.hi, q_start, settings.tolerance, settings.max_iterations,
-                         Q, iters, status, cost)
+        _ik.solve_frames(model.tree.k, data.ws, data.scr, self.mframes, targets, weights, self.c_q, self.c_v,
+                         self.c_targets(n), self.c_w, free, self.lo, self.hi, starts, settings.tolerance,
+                         settings.max_iterations, warm, Q, iters, status, cost)
         return Q, iters, status, cost
 
 
@@ -227,21 +229,15 @@ def initial_pose(model, data, problem: _Problem, first_targets, settings: IKSett
     weights = np.where(use, problem.weights, 0.0)
     aligned = None if joint is None else _general_root_coordinates(model, root, joint, q)
     if aligned is not None:
-        starts = [aligned]
-    else:
-        rotational = [tree.coordinates[c.name].qi for c in root.coordinates
-                      if c.kind == ROTATIONAL and not c.is_dependent and not c.locked]
-        starts = []
-        for angles in itertools.product((0.0, 0.5 * np.pi, np.pi, -0.5 * np.pi), repeat=len(rotational)):
-            start = q.copy()
-            start[rotational] = angles
-            starts.append(start)
-    best = None
-    for start in starts:
-        Q, _, _, cost = problem.solve(model, data, first_targets[None], start, root_free, settings, weights)
-        if best is None or cost[0] < best[1]:
-            best = (Q[0], cost[0])
-    return best[0]
+        return problem.solve(model, data, first_targets[None], aligned, root_free, settings, weights)[0][0]
+    rotational = [tree.coordinates[c.name].qi for c in root.coordinates
+                  if c.kind == ROTATIONAL and not c.is_dependent and not c.locked]
+    starts = np.tile(q, (4 ** len(rotational), 1))
+    starts[:, rotational] = list(itertools.product((0.0, 0.5 * np.pi, np.pi, -0.5 * np.pi), repeat=len(rotational)))
+    many = np.repeat(first_targets[None], len(starts), axis=0)
+    ranking = replace(settings, tolerance=max(settings.tolerance, START_TOLERANCE))
+    Q, _, _, cost = problem.solve(model, data, many, starts, root_free, ranking, weights, warm=False)
+    return Q[int(np.argmin(cost))]
 
 
 def _aligned_root(model, data, problem, targets, use, root, q):

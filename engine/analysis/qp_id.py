@@ -17,8 +17,9 @@ rows and, for rods, ``alpha = W1 (W2 + We) / (W1 + W2 + We)``, ``beta = We e / (
 where ``e = K (q_rest - q) - D v`` (eq. 26) and ``We`` the elastic weight (0: rods free,
 as in the seed). The cone is linearised by an inscribed pyramid; a candidate may
 push only while it is near the floor and slow (documented thresholds). Solved per
-frame with qpsolvers (quadprog); each frame starts from the previous frame's active
-set when it is still optimal (see :func:`_solve`).
+frame with quadprog (called directly: qpsolvers' problem checks and conversions cost more than the solve
+on these few-variable QPs); each frame starts from the previous frame's active set when it is still
+optimal (see :func:`_solve`).
 
 Loads known at every frame (force plates) can be given as wrenches on tree nodes, with the
 candidates they already measure held at zero: ``b`` then includes them and only the other
@@ -31,7 +32,7 @@ import time as _time
 from dataclasses import dataclass, field
 
 import numpy as np
-import qpsolvers
+import quadprog
 
 from .. import algorithms as alg
 from ..errors import SettingsError
@@ -194,8 +195,9 @@ def _solve(P, c, G, last_active):
                 return f, last_active
         except np.linalg.LinAlgError:
             pass
-    f = qpsolvers.solve_qp(P, c, G, np.zeros(G.shape[0]), solver="quadprog")
-    if f is None:
+    try:
+        f = quadprog.solve_qp(P, -c, -G.T, np.zeros(G.shape[0]), 0)[0]
+    except ValueError:      # quadprog: inconsistent constraints, or P not positive definite
         return None, None
     active = np.flatnonzero(G @ f >= -1e-9 * max(1.0, np.abs(f).max()))
     return f, active
@@ -250,6 +252,14 @@ def qp_inverse_dynamics(model, motion, settings: QPSettings | None = None, node_
     status = np.zeros(T, bool)
     last = None
     last_set = None
+    # eliminated torques: tau_i = (W1 r_i + We e_i) / (W1 + W2 + We); base rows keep the residual
+    w2 = np.full(model.nv, s.w_torque)
+    w2[rods] = s.w_rod
+    wel = np.zeros(model.nv)
+    wel[rods] = we
+    denominator = s.w_joint + w2 + wel
+    no_elastic = np.zeros(model.nv)
+    pyramids = {}
     for f in range(T):
         h = h_all[f]
         beta = np.zeros(model.nv)
@@ -262,7 +272,9 @@ def qp_inverse_dynamics(model, motion, settings: QPSettings | None = None, node_
             Jc = J_all[f, idx].reshape(-1, model.nv)            # (3k, nv)
             P = Jc @ (alpha[:, None] * Jc.T) + s.w_force * np.eye(3 * idx.size)
             c = -Jc @ (alpha * (h - beta))
-            G = np.kron(np.eye(idx.size), pyramid)
+            G = pyramids.get(idx.size)
+            if G is None:
+                G = pyramids[idx.size] = np.kron(np.eye(idx.size), pyramid)
             key = tuple(idx)
             sol, act = _solve(P, c, G, last if key == last_set else None)
             if sol is None:
@@ -275,13 +287,7 @@ def qp_inverse_dynamics(model, motion, settings: QPSettings | None = None, node_
             r = h
             last_set = None
         status[f] = True
-        # eliminated torques: tau_i = (W1 r_i + We e_i) / (W1 + W2 + We); base rows keep the residual
-        w2 = np.full(model.nv, s.w_torque)
-        w2[rods] = s.w_rod
-        wel = np.zeros(model.nv)
-        wel[rods] = we
-        e = elastic if elastic is not None else np.zeros(model.nv)
-        tau[f] = (s.w_joint * r + wel * e) / (s.w_joint + w2 + wel)
+        tau[f] = (s.w_joint * r + wel * (no_elastic if elastic is None else elastic)) / denominator
         tau[f, base] = r[base]
         if (f + 1) % s.chunk == 0:
             yield Progress("QP inverse dynamics", (f + 1) / T, f"{motion.time[f]:.3f} s")

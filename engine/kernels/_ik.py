@@ -17,82 +17,54 @@ import numpy as np
 from ._integrate import integrate
 from ._passes import frame_placement, kinematics
 
-MAX_COLS = 64   # columns a single marker's Jacobian may touch (ancestor coordinates)
-
+LAM0 = 1e-6
 
 @nb.njit(cache=True, nogil=True)
-def point_jacobian_columns(nodes, frames, ws, k, x, cols, Jc, pos):
-    """Compact world Jacobian of the point ``x`` moving with frame ``k``'s node.
-
-    Writes the touched v indices into ``cols`` and the 3 x ncols block into ``Jc``;
-    ``pos`` (nv,) must be -1 on entry and is restored. Returns ncols.
-    """
-    nc = 0
-    a = frames[k].node
-    while a >= 0:
-        na = nodes[a]
-        wa = ws[a]
+def world_columns(nodes, ws, out):
+    """Each node's motion columns in world axes, after ``kinematics``: ``out[n, j]`` = ``[omega; v0]`` of
+    column ``j`` of node ``n``, with ``v0`` the velocity of the point at the world origin, so that a point
+    ``x`` moving with the node has the Jacobian column ``v0 + omega x x`` (one pass for all markers)."""
+    for n in range(nodes.shape[0]):
+        wa = ws[n]
         S = wa.S
         oR = wa.oR
         o = wa.op
-        rx = x[0] - o[0]
-        ry = x[1] - o[1]
-        rz = x[2] - o[2]
-        for j in range(na.ncol):
+        for j in range(nodes[n].ncol):
             ox = oR[0, 0] * S[0, j] + oR[0, 1] * S[1, j] + oR[0, 2] * S[2, j]
             oy = oR[1, 0] * S[0, j] + oR[1, 1] * S[1, j] + oR[1, 2] * S[2, j]
             oz = oR[2, 0] * S[0, j] + oR[2, 1] * S[1, j] + oR[2, 2] * S[2, j]
             vx = oR[0, 0] * S[3, j] + oR[0, 1] * S[4, j] + oR[0, 2] * S[5, j]
             vy = oR[1, 0] * S[3, j] + oR[1, 1] * S[4, j] + oR[1, 2] * S[5, j]
             vz = oR[2, 0] * S[3, j] + oR[2, 1] * S[4, j] + oR[2, 2] * S[5, j]
-            col = na.colv[j]
-            c = pos[col]
-            if c < 0:
-                c = nc
-                pos[col] = nc
-                cols[nc] = col
-                Jc[0, c] = 0.0
-                Jc[1, c] = 0.0
-                Jc[2, c] = 0.0
-                nc += 1
-            Jc[0, c] += vx + oy * rz - oz * ry
-            Jc[1, c] += vy + oz * rx - ox * rz
-            Jc[2, c] += vz + ox * ry - oy * rx
-        a = na.parent
-    for i in range(nc):
-        pos[cols[i]] = -1
-    return nc
+            out[n, j, 0] = ox
+            out[n, j, 1] = oy
+            out[n, j, 2] = oz
+            out[n, j, 3] = vx - (oy * o[2] - oz * o[1])
+            out[n, j, 4] = vy - (oz * o[0] - ox * o[2])
+            out[n, j, 5] = vz - (ox * o[1] - oy * o[0])
 
 
 @nb.njit(cache=True, nogil=True)
-def _cost(t, ws, scr, q, mframes, targets, weights, c_q, c_target, c_w):
-    """Objective value at ``q`` (after placing the tree)."""
-    empty = np.zeros(0)
-    kinematics(t.nodes, t.segs, t.funcs, t.fpool, t.gravity, ws, scr, q, empty, empty, 0, False)
-    R = np.empty((3, 3))
-    x = np.empty(3)
-    cost = 0.0
-    for k in range(mframes.shape[0]):
-        if math.isnan(targets[k, 0]) or weights[k] == 0.0:
-            continue
-        frame_placement(t.frames, ws, mframes[k], R, x)
-        cost += weights[k] * ((targets[k, 0] - x[0]) ** 2 + (targets[k, 1] - x[1]) ** 2
-                              + (targets[k, 2] - x[2]) ** 2)
-    for c in range(c_q.shape[0]):
-        cost += c_w[c] * (c_target[c] - q[c_q[c]]) ** 2
-    return 0.5 * cost
+def _normal_equations(t, ws, scr, q, mframes, targets, weights, c_q, c_v, c_target, c_w, H, g, wcols, moments):
+    """Cost, ``H = J^T W J`` and ``g = J^T W r`` at ``q`` (r = target - model), one kinematics pass.
 
-
-@nb.njit(cache=True, nogil=True)
-def _normal_equations(t, ws, scr, q, mframes, targets, weights, c_q, c_v, c_target, c_w, H, g, cols, Jc, pos):
-    """Cost, ``H = J^T W J`` and ``g = J^T W r`` at ``q`` (r = target - model)."""
+    All markers in one pass, without forming their Jacobians: column ``i`` moves a marker at ``x`` by
+    ``u_i(x) = v_i + omega_i x x`` (``world_columns``), so the markers below a node enter ``H`` and ``g`` only
+    through their weighted moments ``W = sum w``, ``X = sum w x``, ``P = sum w x x^T``, ``Rs = sum w r``,
+    ``Mr = sum w x x r``, gathered from the leaves to the root (``moments`` (nodes, 16)):
+    ``H_ij = W v_i.v_j + v_i.(omega_j x X) + v_j.(omega_i x X) + (omega_i.omega_j) tr P - omega_i^T P omega_j``
+    and ``g_i = v_i.Rs + omega_i.Mr``, for column ``i`` of a node and ``j`` of it or of an ancestor.
+    """
     empty = np.zeros(0)
-    kinematics(t.nodes, t.segs, t.funcs, t.fpool, t.gravity, ws, scr, q, empty, empty, 0, False)
+    nodes = t.nodes
+    kinematics(nodes, t.segs, t.funcs, t.fpool, t.gravity, ws, scr, q, empty, empty, 0, False)
+    world_columns(nodes, ws, wcols)
     nv = H.shape[0]
     for i in range(nv):
         g[i] = 0.0
         for j in range(nv):
             H[i, j] = 0.0
+    moments[:, :] = 0.0
     R = np.empty((3, 3))
     x = np.empty(3)
     cost = 0.0
@@ -105,16 +77,69 @@ def _normal_equations(t, ws, scr, q, mframes, targets, weights, c_q, c_v, c_targ
         r1 = targets[k, 1] - x[1]
         r2 = targets[k, 2] - x[2]
         cost += w * (r0 * r0 + r1 * r1 + r2 * r2)
-        nc = point_jacobian_columns(t.nodes, t.frames, ws, mframes[k], x, cols, Jc, pos)
-        for a in range(nc):
-            ca = cols[a]
-            g[ca] += w * (Jc[0, a] * r0 + Jc[1, a] * r1 + Jc[2, a] * r2)
-            for b in range(a, nc):
-                h = w * (Jc[0, a] * Jc[0, b] + Jc[1, a] * Jc[1, b] + Jc[2, a] * Jc[2, b])
-                cb = cols[b]
-                H[ca, cb] += h
-                if cb != ca:
-                    H[cb, ca] += h
+        n = t.frames[mframes[k]].node
+        if n < 0:
+            continue
+        m = moments[n]
+        m[0] += w
+        m[1] += w * x[0]
+        m[2] += w * x[1]
+        m[3] += w * x[2]
+        m[4] += w * x[0] * x[0]
+        m[5] += w * x[1] * x[1]
+        m[6] += w * x[2] * x[2]
+        m[7] += w * x[0] * x[1]
+        m[8] += w * x[0] * x[2]
+        m[9] += w * x[1] * x[2]
+        m[10] += w * r0
+        m[11] += w * r1
+        m[12] += w * r2
+        m[13] += w * (x[1] * r2 - x[2] * r1)
+        m[14] += w * (x[2] * r0 - x[0] * r2)
+        m[15] += w * (x[0] * r1 - x[1] * r0)
+    for n in range(nodes.shape[0] - 1, 0, -1):
+        p = nodes[n].parent
+        if p >= 0:
+            for c in range(16):
+                moments[p, c] += moments[n, c]
+    for a in range(nodes.shape[0]):
+        m = moments[a]
+        W = m[0]
+        if W == 0.0:
+            continue
+        X0, X1, X2 = m[1], m[2], m[3]
+        P00, P11, P22, P01, P02, P12 = m[4], m[5], m[6], m[7], m[8], m[9]
+        trP = P00 + P11 + P22
+        na = nodes[a]
+        for i in range(na.ncol):
+            ui = wcols[a, i]
+            o0, o1, o2, v0, v1, v2 = ui[0], ui[1], ui[2], ui[3], ui[4], ui[5]
+            ci = na.colv[i]
+            g[ci] += v0 * m[10] + v1 * m[11] + v2 * m[12] + o0 * m[13] + o1 * m[14] + o2 * m[15]
+            # omega_i x X and P omega_i, shared by every partner column j
+            c0 = o1 * X2 - o2 * X1
+            c1 = o2 * X0 - o0 * X2
+            c2 = o0 * X1 - o1 * X0
+            p0 = P00 * o0 + P01 * o1 + P02 * o2
+            p1 = P01 * o0 + P11 * o1 + P12 * o2
+            p2 = P02 * o0 + P12 * o1 + P22 * o2
+            b = a
+            while b >= 0:
+                nb_ = nodes[b]
+                for j in range(nb_.ncol):
+                    if b == a and j < i:
+                        continue
+                    uj = wcols[b, j]
+                    e0, e1, e2, s0, s1, s2 = uj[0], uj[1], uj[2], uj[3], uj[4], uj[5]
+                    h = (W * (v0 * s0 + v1 * s1 + v2 * s2)
+                         + v0 * (e1 * X2 - e2 * X1) + v1 * (e2 * X0 - e0 * X2) + v2 * (e0 * X1 - e1 * X0)
+                         + s0 * c0 + s1 * c1 + s2 * c2
+                         + (o0 * e0 + o1 * e1 + o2 * e2) * trP - (p0 * e0 + p1 * e1 + p2 * e2))
+                    cj = nb_.colv[j]
+                    H[ci, cj] += h
+                    if b != a or j != i:
+                        H[cj, ci] += h
+                b = nb_.parent
     for c in range(c_q.shape[0]):
         r = c_target[c] - q[c_q[c]]
         cost += c_w[c] * r * r
@@ -135,84 +160,87 @@ def _clamp(v2q, lo, hi, q):
 
 
 @nb.njit(cache=True, nogil=True)
-def solve_frames(t, ws, scr, mframes, targets, weights, c_q, c_v, c_targets, c_w, free, lo, hi, q_start,
-                 tol, max_iter, Q, iters, status, cost_out):
-    """Solve IK for every frame of ``targets`` (F, K, 3), warm-starting from the previous frame.
+def _cholesky_solve(A, m, b, d):
+    """Solve ``A[:m, :m] d = b`` for a symmetric positive definite block given by its lower triangle,
+    factorising it in place. Returns False when the block is not positive definite."""
+    for j in range(m):
+        s = A[j, j]
+        for k in range(j):
+            s -= A[j, k] * A[j, k]
+        if not s > 0.0:
+            return False
+        s = math.sqrt(s)
+        A[j, j] = s
+        for i in range(j + 1, m):
+            v = A[i, j]
+            for k in range(j):
+                v -= A[i, k] * A[j, k]
+            A[i, j] = v / s
+    for i in range(m):
+        v = b[i]
+        for k in range(i):
+            v -= A[i, k] * d[k]
+        d[i] = v / A[i, i]
+    for i in range(m - 1, -1, -1):
+        v = d[i]
+        for k in range(i + 1, m):
+            v -= A[k, i] * d[k]
+        d[i] = v / A[i, i]
+    return True
 
-    ``weights`` (F, K): each frame's marker weights (the robust loss re-weights markers per frame).
-    ``free`` (nv,) selects optimised velocity coordinates; ``lo``/``hi`` (nq,) bound scalar
-    coordinates. Writes ``Q`` (F, nq), iteration counts, ``status`` (1 converged, 0 not,
-    -1 no marker in the frame) and the final cost per frame.
-    """
+
+@nb.njit(cache=True, nogil=True)
+def _solve_frame(t, ws, scr, mframes, tg, wf, c_q, c_v, ct, c_w, free, lo, hi, q, tol, max_iter, H, g, H2, g2,
+                 wcols, moments, idx, A, b, d, delta, q_try):
+    """Levenberg-Marquardt on one frame from ``q`` (updated in place). Returns (iterations, status, cost);
+    the arguments after ``max_iter`` are work arrays."""
     nv = free.shape[0]
-    H = np.empty((nv, nv))
-    g = np.empty(nv)
-    cols = np.empty(MAX_COLS, np.int64)
-    Jc = np.empty((3, MAX_COLS))
-    pos = -np.ones(nv, np.int64)
-    idx = np.empty(nv, np.int64)
-    delta = np.zeros(nv)
-    q = q_start.copy()
-    q_try = np.empty_like(q)
-    for f in range(targets.shape[0]):
-        tg = targets[f]
-        ct = c_targets[f]
-        wf = weights[f]
-        n_present = 0
-        for k in range(tg.shape[0]):
-            if not math.isnan(tg[k, 0]) and wf[k] > 0.0:
-                n_present += 1
-        if n_present == 0:
-            Q[f] = q
-            iters[f] = 0
-            status[f] = -1
-            cost_out[f] = math.nan
-            continue
-        cost = _normal_equations(t, ws, scr, q, mframes, tg, wf, c_q, c_v, ct, c_w, H, g, cols, Jc, pos)
-        lam = -1.0
-        nu = 2.0
-        converged = False
-        it = 0
-        while it < max_iter:
-            it += 1
-            # active set: free coordinates not pushed out of their range
-            m = 0
-            gmax = 0.0
-            for i in range(nv):
-                if not free[i]:
+    n_present = 0
+    for k in range(tg.shape[0]):
+        if not math.isnan(tg[k, 0]) and wf[k] > 0.0:
+            n_present += 1
+    if n_present == 0:
+        return 0, -1, math.nan
+    cost = _normal_equations(t, ws, scr, q, mframes, tg, wf, c_q, c_v, ct, c_w, H, g, wcols, moments)
+    lam = -1.0
+    nu = 2.0
+    it = 0
+    while it < max_iter:
+        it += 1
+        # active set: free coordinates not pushed out of their range
+        m = 0
+        gmax = 0.0
+        for i in range(nv):
+            if not free[i]:
+                continue
+            qi = t.v2q[i]
+            if qi >= 0:
+                if q[qi] <= lo[qi] and g[i] < 0.0:
                     continue
-                qi = t.v2q[i]
-                if qi >= 0:
-                    if q[qi] <= lo[qi] and g[i] < 0.0:
-                        continue
-                    if q[qi] >= hi[qi] and g[i] > 0.0:
-                        continue
-                idx[m] = i
-                m += 1
-                if abs(g[i]) > gmax:
-                    gmax = abs(g[i])
-            if m == 0 or gmax < 1e-14:
-                converged = True
-                break
-            if lam < 0.0:
-                dmax = 0.0
-                for a in range(m):
-                    dmax = max(dmax, H[idx[a], idx[a]])
-                lam = 1e-6 * max(dmax, 1e-12)
-            A = np.empty((m, m))
-            b = np.empty(m)
+                if q[qi] >= hi[qi] and g[i] > 0.0:
+                    continue
+            idx[m] = i
+            m += 1
+            if abs(g[i]) > gmax:
+                gmax = abs(g[i])
+        if m == 0 or gmax < 1e-14:
+            return it, 1, cost
+        if lam < 0.0:
+            dmax = 0.0
             for a in range(m):
-                b[a] = g[idx[a]]
-                for c in range(m):
-                    A[a, c] = H[idx[a], idx[c]]
-                A[a, a] += lam * (1.0 + H[idx[a], idx[a]])
-            L = np.linalg.cholesky(A)
-            y = np.linalg.solve(L, b)
-            d = np.linalg.solve(L.T, y)
+                dmax = max(dmax, H[idx[a], idx[a]])
+            lam = LAM0 * max(dmax, 1e-12)
+        for a in range(m):
+            b[a] = g[idx[a]]
+            for c in range(a + 1):
+                A[a, c] = H[idx[a], idx[c]]
+            A[a, a] += lam * (1.0 + H[idx[a], idx[a]])
+        step = 0.0
+        pred = 0.0
+        new_cost = math.inf
+        if _cholesky_solve(A, m, b, d):
             for i in range(nv):
                 delta[i] = 0.0
-            step = 0.0
-            pred = 0.0
             for a in range(m):
                 delta[idx[a]] = d[a]
                 step = max(step, abs(d[a]))
@@ -220,28 +248,62 @@ def solve_frames(t, ws, scr, mframes, targets, weights, c_q, c_v, c_targets, c_w
             pred *= 0.5
             integrate(t.nodes, t.v2q, q, delta, 1.0, q_try)
             _clamp(t.v2q, lo, hi, q_try)
-            new_cost = _cost(t, ws, scr, q_try, mframes, tg, wf, c_q, ct, c_w)
-            if new_cost < cost:
-                rho = (cost - new_cost) / max(pred, 1e-300)
-                q[:] = q_try
-                old = cost
-                cost = _normal_equations(t, ws, scr, q, mframes, tg, wf, c_q, c_v, ct, c_w, H, g, cols, Jc,
-                                         pos)
-                lam *= max(1.0 / 3.0, 1.0 - (2.0 * rho - 1.0) ** 3)
-                nu = 2.0
-                if step < tol or old - cost <= 1e-15 * old:
-                    converged = True
-                    break
-            else:
-                lam *= nu
-                nu *= 2.0
-                if step < tol:
-                    converged = True
-                    break
+            new_cost = _normal_equations(t, ws, scr, q_try, mframes, tg, wf, c_q, c_v, ct, c_w, H2, g2, wcols,
+                                         moments)
+        if new_cost < cost:
+            rho = (cost - new_cost) / max(pred, 1e-300)
+            q[:] = q_try
+            old = cost
+            cost = new_cost
+            H, H2 = H2, H
+            g, g2 = g2, g
+            lam *= max(1.0 / 3.0, 1.0 - (2.0 * rho - 1.0) ** 3)
+            nu = 2.0
+            if step < tol or old - cost <= 1e-15 * old:
+                return it, 1, cost
+        else:
+            lam *= nu
+            nu *= 2.0
+            if step < tol and new_cost < math.inf:
+                return it, 1, cost
+    return it, 0, cost
+
+
+@nb.njit(cache=True, nogil=True)
+def solve_frames(t, ws, scr, mframes, targets, weights, c_q, c_v, c_targets, c_w, free, lo, hi, q_start,
+                 tol, max_iter, warm, Q, iters, status, cost_out):
+    """Solve IK for every frame of ``targets`` (F, K, 3).
+
+    ``weights`` (F, K): each frame's marker weights (a robust loss re-weights markers per frame).
+    ``q_start`` (F, nq): with ``warm`` only its first row is used and each later frame starts from the
+    previous frame's solution; without, frame ``f`` starts from row ``f`` (independent starts).
+    ``free`` (nv,) selects optimised velocity coordinates; ``lo``/``hi`` (nq,) bound scalar
+    coordinates. Writes ``Q`` (F, nq), iteration counts, ``status`` (1 converged, 0 not,
+    -1 no marker in the frame) and the final cost per frame.
+    """
+    nv = free.shape[0]
+    H = np.empty((nv, nv))
+    g = np.empty(nv)
+    H2 = np.empty((nv, nv))
+    g2 = np.empty(nv)
+    wcols = np.empty((t.nodes.shape[0], 6, 6))
+    moments = np.empty((t.nodes.shape[0], 16))
+    idx = np.empty(nv, np.int64)
+    A = np.empty((nv, nv))
+    b = np.empty(nv)
+    d = np.empty(nv)
+    delta = np.zeros(nv)
+    q = q_start[0].copy()
+    q_try = np.empty_like(q)
+    for f in range(targets.shape[0]):
+        if not warm:
+            q[:] = q_start[f]
+        it, st, c = _solve_frame(t, ws, scr, mframes, targets[f], weights[f], c_q, c_v, c_targets[f], c_w, free, lo,
+                                 hi, q, tol, max_iter, H, g, H2, g2, wcols, moments, idx, A, b, d, delta, q_try)
         Q[f] = q
         iters[f] = it
-        status[f] = 1 if converged else 0
-        cost_out[f] = cost
+        status[f] = st
+        cost_out[f] = c
 
 
 @nb.njit(cache=True, nogil=True)

@@ -114,3 +114,41 @@ def test_blade_strains_are_recovered_from_1mm_noise_within_5_percent_of_their_ra
     for name in ("hip_flexion", "knee_angle"):
         qi = model.tree.coordinates[name].qi
         assert np.sqrt(np.mean((motion.q[:, qi] - q_true[:, qi]) ** 2)) < np.radians(1.0)
+
+
+def test_normal_equations_from_marker_moments_equal_finite_difference_jacobians(rng):
+    """The LM kernel forms H = J^T W J and g = J^T W r from the markers' moments gathered up the tree, never from
+    their Jacobians: compare with Jacobians by central differences on the blade model (a floating base, joints,
+    rod slices sharing strain columns), with per-marker weights, a missing marker and a zero weight."""
+    from engine.kernels._ik import _normal_equations
+
+    model = blade_model()
+    data = model.create_data()
+    tree = model.tree
+    _, q_true, _ = blade_motion(model, duration=0.05)
+    q = q_true[3]
+    names = [m.name for m in model.markers]
+    mframes = np.array([tree.marker_frame[n] for n in names], np.int64)
+    targets = alg.marker_positions_batch(model, data, q[None])[0] + rng.normal(scale=0.01, size=(len(names), 3))
+    targets[5] = np.nan
+    weights = rng.uniform(0.5, 2.0, len(names))
+    weights[7] = 0.0
+    nv = model.nv
+    H, g = np.empty((nv, nv)), np.empty(nv)
+    empty_i, empty_f = np.zeros(0, np.int64), np.zeros(0)
+    n_nodes = tree.k.nodes.shape[0]
+    cost = _normal_equations(tree.k, data.ws, data.scr, q, mframes, targets, weights, empty_i, empty_i, empty_f,
+                             empty_f, H, g, np.empty((n_nodes, 6, 6)), np.empty((n_nodes, 16)))
+    eps = 1e-6
+    steps = np.array([alg.integrate(model, q, s * eps * e) for e in np.eye(nv) for s in (1.0, -1.0)])
+    moved = alg.marker_positions_batch(model, data, steps).reshape(nv, 2, len(names), 3)
+    J = ((moved[:, 0] - moved[:, 1]) / (2 * eps)).transpose(1, 2, 0)          # (K, 3, nv)
+    x = alg.marker_positions_batch(model, data, q[None])[0]
+    use = ~np.isnan(targets[:, 0]) & (weights > 0)
+    r = (targets - x)[use]
+    w = weights[use]
+    H_fd = np.einsum("k,kia,kib->ab", w, J[use], J[use])
+    g_fd = np.einsum("k,kia,ki->a", w, J[use], r)
+    assert np.isclose(cost, 0.5 * np.sum(w * np.sum(r ** 2, axis=1)), rtol=1e-12)
+    assert np.allclose(H, H_fd, rtol=1e-6, atol=1e-7 * np.abs(H_fd).max())
+    assert np.allclose(g, g_fd, rtol=1e-6, atol=1e-7 * np.abs(g_fd).max())
