@@ -34,6 +34,10 @@ class MuscleForceResult:
     solve_time : s, wall time of the QPs (assembly and solves of every frame).
     notes : what the user should know: curve limits reached, regularisation, excluded coordinates.
     emg_comparison : :class:`~engine.muscles.emg_comparison.ForceComparison` or None.
+    reserve_tau : (T, nv) the generalized forces the residual/reserve actuators produce (N m or N), or None.
+    crossed : (nv,) bool, the generalized speeds some muscle crosses (:mod:`engine.muscles.balance`), or None.
+    unbalanced : (T,) bool, with reserves: the frames where the muscles alone, within their bounds, cannot produce
+        the generalized forces of the coordinates they cross (the reserves are needed there); None without reserves.
     """
 
     objective: str
@@ -56,6 +60,9 @@ class MuscleForceResult:
     solve_time: float
     notes: tuple = ()
     emg_comparison: object = None
+    reserve_tau: np.ndarray | None = None
+    crossed: np.ndarray | None = None
+    unbalanced: np.ndarray | None = None
 
     @property
     def n_frames(self) -> int:
