@@ -75,6 +75,33 @@ class MuscleForceResult:
         except ValueError:
             raise KeyError(f"no muscle named {muscle!r}") from None
 
+    def step_metrics(self) -> dict:
+        """What the muscle step did, for metrics.json: frames solved, QP time (s), the sum of the activations per
+        frame (mean, max), per coordinate the generalized force the residual/reserve actuators produced and the one
+        left unproduced (RMS and largest, N m or N; coordinates where both are zero are left out), the coordinates no
+        muscle crosses, and with actuators the frames where the muscles alone could not balance the torques."""
+        sums = np.nansum(self.activations, axis=1)
+        doc = {"objective": self.objective, "frames": int(self.n_frames), "solved_frames": int(self.success.sum()),
+               "qp_seconds": float(self.solve_time),
+               "activation_sum": {"mean": float(np.mean(sums)), "max": float(np.max(sums, initial=0.0))}}
+        by_coordinate = {}
+        for what, values in (("actuators", self.reserve_tau), ("unproduced", self.residual)):
+            if values is None:
+                continue
+            for k, name in enumerate(self.coordinate_names):
+                column = np.nan_to_num(values[:, k])
+                if np.abs(column).max(initial=0.0) > 1e-9:
+                    by_coordinate.setdefault(name, {})[what] = {"rms": float(np.sqrt(np.mean(column ** 2))),
+                                                                "max_abs": float(np.abs(column).max())}
+        doc["by_coordinate"] = by_coordinate
+        if self.crossed is not None:
+            doc["coordinates_no_muscle_crosses"] = [n for n, c in zip(self.coordinate_names, self.crossed) if not c]
+        if self.unbalanced is not None:
+            doc["frames_muscles_alone_unbalanced"] = int(self.unbalanced.sum())
+            if self.time is not None:
+                doc["times_muscles_alone_unbalanced"] = [float(t) for t in self.time[self.unbalanced]]
+        return doc
+
     def summary(self) -> str:
         """A few lines: frames solved, how, and the notes."""
         counts = {s: self.status.count(s) for s in dict.fromkeys(self.status)}
