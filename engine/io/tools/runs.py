@@ -179,6 +179,9 @@ def _static_optimization(path, tool) -> ToolRun:
                         load_columns(model, motion, external))
     run.notes.append(f"OpenSim also writes {setup.name}_{setup.analysis}_controls.xml; HybridLab does not")
     run.summary.append(result.summary().splitlines()[0])
+    if result.unbalanced is not None:
+        run.summary.append(f"the muscles alone could not balance the torques in {int(result.unbalanced.sum())} of "
+                           f"{result.n_frames} frames (the actuators were needed there)")
     return run
 
 
