@@ -66,7 +66,7 @@ def main():
         for key, (source, setup, tool) in TOOLS.items():
             mine = setup_folder(Path(work) / f"ours_{key}", source, (setup,))
             ours[key] = min(timings(lambda: run_setup(mine / Path(setup).name), REPEATS))
-            other = setup_folder(Path(work) / f"opensim_{key}", source, (setup,))
+            other = setup_folder(Path(work) / f"opensim_{key}", source, (setup,), copy=True)
             theirs[key] = measured(other, setup, tool)
     how = "measured"
     if all(v is None for v in theirs.values()):
