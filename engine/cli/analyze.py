@@ -54,6 +54,18 @@ def add_parser(sub) -> None:
                    help="inverse dynamics with the plates' loads only, as OpenSim's ID tool (default: a stance no "
                         "plate measured gets the QP's estimate, said in the notes)")
     p.add_argument("--muscles", action="store_true", help="estimate muscle forces")
+    p.add_argument("--actuators", metavar="FILE", action="append",
+                   help="with --muscles: an OpenSim ForceSet file of residual and reserve actuators (CoordinateActuator, "
+                        "PointActuator, TorqueActuator), as a static optimisation setup's force_set_files; repeat for "
+                        "more files")
+    p.add_argument("--objective", choices=("seed", "opensim"),
+                   help="with --muscles: the seed's tracking QP (eqs. 36-37, default) or OpenSim's static optimisation "
+                        "(sum of squared activations, torques matched exactly)")
+    p.add_argument("--activation-exponent", type=float, metavar="P",
+                   help="with --muscles: OpenSim's activation exponent (2, the only one solved; a setup's value)")
+    p.add_argument("--no-muscle-physiology", action="store_true",
+                   help="with --muscles: forces bounded by F_max alone, as OpenSim's use_muscle_physiology false "
+                        "(default: the Hill model's force-length-velocity bounds)")
     p.add_argument("--emg", metavar="FILE",
                    help="EMG for the muscle step from another file: .anc (Motion Analysis), .c3d, .mot/.sto or .csv "
                         "(default: the trial's own EMG channels)")
@@ -99,9 +111,6 @@ def _inputs(args):
     if args.contacts:
         from ..io.contacts_file import load_contacts
         model = load_contacts(args.contacts, model)
-    if args.emg_muscles:
-        from ..muscles.pipeline import MusclePipelineSettings
-        settings.muscle_settings = MusclePipelineSettings(emg_muscles=_mapping(args.emg_muscles))
     if args.external_loads:
         from ..io.external_loads import load_external_loads
         loads = load_external_loads(args.external_loads, args.grf)
@@ -110,6 +119,26 @@ def _inputs(args):
         from ..io.setup_xml import ik_settings_from_setup, read_ik_setup
         settings.ik = ik_settings_from_setup(model, read_ik_setup(args.ik_setup))
     return model, trial, settings
+
+
+def _muscle_settings(args):
+    """The muscle step's settings the options give (None: the defaults); SettingsError for a muscle option
+    without --muscles."""
+    from ..muscles.pipeline import MusclePipelineSettings
+    from ..muscles.reserves import read_actuator_files
+    from ..muscles.static_optimization import MuscleForceSettings
+    given = {"--actuators": args.actuators, "--objective": args.objective,
+             "--activation-exponent": args.activation_exponent, "--no-muscle-physiology": args.no_muscle_physiology}
+    named = [option for option, value in given.items() if value not in (None, False)]
+    if named and not args.muscles:
+        raise SettingsError(f"{', '.join(named)} set the muscle step: add --muscles", named[0])
+    if not named and not args.emg_muscles:
+        return None
+    forces = MuscleForceSettings(objective=args.objective or "seed", muscle_physiology=not args.no_muscle_physiology,
+                                 activation_exponent=2.0 if args.activation_exponent is None
+                                 else args.activation_exponent,
+                                 reserves=read_actuator_files(args.actuators) if args.actuators else None)
+    return MusclePipelineSettings(forces=forces, emg_muscles=_mapping(args.emg_muscles) if args.emg_muscles else None)
 
 
 def _names(text):
@@ -165,6 +194,7 @@ def _settings(args):
     if args.measured_loads_only:
         settings.estimate_unmeasured = False
     settings.muscles = settings.muscles or args.muscles
+    settings.muscle_settings = _muscle_settings(args) or settings.muscle_settings
     return model, trial, settings
 
 

@@ -15,7 +15,7 @@ from importlib.metadata import entry_points
 
 from .. import __version__
 from ..errors import HybridLabError
-from . import analyze, gui, info, make_demo, make_model, report, scale, warm_up
+from . import analyze, gui, info, make_demo, make_model, report, run, scale, warm_up
 
 PLUGINS = "hybridlab.commands"   # entry points of packages beside the engine that add commands
 
@@ -30,6 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     make_demo.add_parser(sub)
     make_model.add_parser(sub)
     report.add_parser(sub)
+    run.add_parser(sub)
     scale.add_parser(sub)
     warm_up.add_parser(sub)
     for plugin in sorted(entry_points(group=PLUGINS), key=lambda ep: ep.name):

@@ -120,6 +120,8 @@ def metrics_document(result) -> dict:
     if dynamics is not None and getattr(dynamics, "residual", None) is not None:
         doc["id"]["residual_force_rms_N"] = float(np.sqrt(np.mean(np.sum(dynamics.residual[:, 3:] ** 2, axis=1))))
     doc["grf"] = [m.as_dict() for m in result.metrics]
+    if result.muscles is not None:
+        doc["muscles"] = {**result.muscles.result.step_metrics(), "seconds": float(result.seconds.get("muscles", 0.0))}
     doc["notes"] = list(result.notes)
     return doc
 

@@ -17,19 +17,21 @@ from .atomic import atomic_write
 from .storage import Table, write_storage
 
 
-def _table(result, name, muscles, reserves, description):
+def _table(result, name, muscles, reserves, description, more=((), None)):
     if result.time is None:
         raise SettingsError("the result has no frame times: estimate with time=... to write .sto files")
-    data = np.concatenate([muscles, reserves], axis=1)
+    labels, values = more
+    data = np.concatenate([muscles, reserves] + ([] if values is None else [values]), axis=1)
     comments = (description, f"Objective: {result.objective}. Units are S.I. units (seconds, metres, newtons).")
-    return Table(name=name, labels=tuple(result.muscle_names) + tuple(result.reserve_names), time=result.time,
-                 data=data, in_degrees=False, comments=comments)
+    return Table(name=name, labels=tuple(result.muscle_names) + tuple(result.reserve_names) + tuple(labels),
+                 time=result.time, data=data, in_degrees=False, comments=comments)
 
 
-def write_muscle_forces(path, result) -> None:
-    """``muscle_forces.sto``: muscle tensions (N) and reserve forces."""
+def write_muscle_forces(path, result, more=((), None)) -> None:
+    """``muscle_forces.sto``: muscle tensions (N) and reserve forces; then the columns ``more`` (labels, (T, k)
+    values), e.g. the external loads OpenSim's static optimisation lists after its actuators."""
     write_storage(path, _table(result, "muscle_forces", result.forces, result.reserve_forces,
-                               "Muscle tensions along the tendon (N) and residual/reserve actuator forces."))
+                               "Muscle tensions along the tendon (N) and residual/reserve actuator forces.", more))
 
 
 def write_activations(path, result) -> None:

@@ -269,3 +269,17 @@ def _column(a, frames):
 
 def _skew(r):
     return np.array([[0.0, -r[2], r[1]], [r[2], 0.0, -r[0]], [-r[1], r[0], 0.0]])
+
+
+def read_actuator_files(paths) -> ReserveActuators:
+    """The actuators of several ForceSet files together (OpenSim's ``force_set_files``), in the files' order;
+    DataError naming the files when two hold an actuator of the same name."""
+    sets = [read_actuators(p) for p in paths]
+    actuators = [a for s in sets for a in s.actuators]
+    names = [a.name for a in actuators]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise DataError(f"actuators named in more than one file: {', '.join(twice)}", element="<ForceSet>",
+                        file=", ".join(str(p) for p in paths))
+    return ReserveActuators(tuple(actuators), "; ".join(s.source for s in sets),
+                            tuple(n for s in sets for n in s.skipped))

@@ -34,6 +34,10 @@ class MuscleForceResult:
     solve_time : s, wall time of the QPs (assembly and solves of every frame).
     notes : what the user should know: curve limits reached, regularisation, excluded coordinates.
     emg_comparison : :class:`~engine.muscles.emg_comparison.ForceComparison` or None.
+    reserve_tau : (T, nv) the generalized forces the residual/reserve actuators produce (N m or N), or None.
+    crossed : (nv,) bool, the generalized speeds some muscle crosses (:mod:`engine.muscles.balance`), or None.
+    unbalanced : (T,) bool, with reserves: the frames where the muscles alone, within their bounds, cannot produce
+        the generalized forces of the coordinates they cross (the reserves are needed there); None without reserves.
     """
 
     objective: str
@@ -56,6 +60,9 @@ class MuscleForceResult:
     solve_time: float
     notes: tuple = ()
     emg_comparison: object = None
+    reserve_tau: np.ndarray | None = None
+    crossed: np.ndarray | None = None
+    unbalanced: np.ndarray | None = None
 
     @property
     def n_frames(self) -> int:
@@ -67,6 +74,33 @@ class MuscleForceResult:
             return self.forces[:, self.muscle_names.index(muscle)]
         except ValueError:
             raise KeyError(f"no muscle named {muscle!r}") from None
+
+    def step_metrics(self) -> dict:
+        """What the muscle step did, for metrics.json: frames solved, QP time (s), the sum of the activations per
+        frame (mean, max), per coordinate the generalized force the residual/reserve actuators produced and the one
+        left unproduced (RMS and largest, N m or N; coordinates where both are zero are left out), the coordinates no
+        muscle crosses, and with actuators the frames where the muscles alone could not balance the torques."""
+        sums = np.nansum(self.activations, axis=1)
+        doc = {"objective": self.objective, "frames": int(self.n_frames), "solved_frames": int(self.success.sum()),
+               "qp_seconds": float(self.solve_time),
+               "activation_sum": {"mean": float(np.mean(sums)), "max": float(np.max(sums, initial=0.0))}}
+        by_coordinate = {}
+        for what, values in (("actuators", self.reserve_tau), ("unproduced", self.residual)):
+            if values is None:
+                continue
+            for k, name in enumerate(self.coordinate_names):
+                column = np.nan_to_num(values[:, k])
+                if np.abs(column).max(initial=0.0) > 1e-9:
+                    by_coordinate.setdefault(name, {})[what] = {"rms": float(np.sqrt(np.mean(column ** 2))),
+                                                                "max_abs": float(np.abs(column).max())}
+        doc["by_coordinate"] = by_coordinate
+        if self.crossed is not None:
+            doc["coordinates_no_muscle_crosses"] = [n for n, c in zip(self.coordinate_names, self.crossed) if not c]
+        if self.unbalanced is not None:
+            doc["frames_muscles_alone_unbalanced"] = int(self.unbalanced.sum())
+            if self.time is not None:
+                doc["times_muscles_alone_unbalanced"] = [float(t) for t in self.time[self.unbalanced]]
+        return doc
 
     def summary(self) -> str:
         """A few lines: frames solved, how, and the notes."""

@@ -42,6 +42,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..errors import SettingsError
+from .balance import crossed, muscles_alone_unbalanced
 from .hill import HillMuscles, RigidTendonForces
 from .qp import INFEASIBLE, NO_DATA, WarmStartedQP
 from .reserves import ReserveActuators, check_actuators, generalized_forces
@@ -179,6 +180,8 @@ def solve_muscle_forces(J_l, tau, hill: RigidTendonForces, settings: MuscleForce
     status = []
     if settings.objective == "opensim":
         lo_m, hi_m = (np.full(m, 0.01), np.ones(m)) if muscle_bounds is None else map(np.asarray, muscle_bounds)
+        base = passive if settings.include_passive and settings.muscle_physiology else 0.0
+        f_bounds = (lo_m * active + base, hi_m * active + base)
         lb, ub = np.concatenate([lo_m, r_lo]), np.concatenate([hi_m, r_hi])
         H = 2.0 * np.eye(m + r)
         g = np.zeros(m + r)
@@ -196,6 +199,7 @@ def solve_muscle_forces(J_l, tau, hill: RigidTendonForces, settings: MuscleForce
         ref = np.full((T, m), np.nan) if f_ref is None else np.asarray(f_ref, float)
         notes.append(f"seed objective: where the forces that best produce tau are not unique, the smallest "
                      f"normalised forces are taken (regularisation {settings.regularization:g})")
+        f_bounds = (passive, passive + active)
         lb_all = np.concatenate([passive / F0, np.broadcast_to(r_lo, (T, r))], axis=1)
         ub_all = np.concatenate([(passive + active) / F0, np.broadcast_to(r_hi, (T, r))], axis=1)
         for t in range(T):
@@ -218,8 +222,11 @@ def solve_muscle_forces(J_l, tau, hill: RigidTendonForces, settings: MuscleForce
             a = forces / F0
     controls = x_all[:, m:]
     reserve_forces = controls * opt
-    produced = -np.einsum("tmv,tm->tv", J_l, forces) + np.einsum("tvr,tr->tv", R, reserve_forces)
-    residual = np.where(rows, tau - produced, 0.0)
+    solve_time = _time.perf_counter() - t_start
+    reserve_tau = np.einsum("tvr,tr->tv", R, reserve_forces)
+    residual = np.where(rows, tau + np.einsum("tmv,tm->tv", J_l, forces) - reserve_tau, 0.0)
+    crossing = crossed(J_l)
+    unbalanced = muscles_alone_unbalanced(J_l, tau, *f_bounds, rows & crossing) if r else None
     success = np.array([s not in (INFEASIBLE, NO_DATA) for s in status], bool)
     if INFEASIBLE in status:
         notes.append(f"{status.count(INFEASIBLE)} of {T} frames infeasible (forces NaN there): the muscles and "
@@ -233,8 +240,8 @@ def solve_muscle_forces(J_l, tau, hill: RigidTendonForces, settings: MuscleForce
         coordinate_names=coordinate_names, time=None if time is None else np.asarray(time, float),
         forces=forces, activations=a, reserve_forces=reserve_forces, reserve_controls=controls, tau=tau,
         residual=residual, f_active_max=hill.active_max, f_passive=hill.passive, f_max=hill.f_max,
-        f_ref=f_ref_out, success=success, status=tuple(status), solve_time=_time.perf_counter() - t_start,
-        notes=tuple(notes))
+        f_ref=f_ref_out, success=success, status=tuple(status), solve_time=solve_time,
+        notes=tuple(notes), reserve_tau=reserve_tau, crossed=crossing, unbalanced=unbalanced)
 
 
 def estimate_muscle_forces(model, Q, V, tau, settings: MuscleForceSettings | None = None, *, time=None,

@@ -1,0 +1,44 @@
+"""Whether the muscles alone, within their bounds, can produce the generalized forces of a frame: the frames
+where the reserve actuators are needed, not merely used (a sum-of-squares objective always spreads some load onto
+them).
+
+Per frame, a feasibility linear programme (scipy's HiGHS): find tensions ``f_lo <= f <= f_hi`` with
+``-J_l^T f = tau`` on the coordinates some muscle crosses (a nonzero column of ``J_l`` at some frame) and that are
+matched. Coordinates no muscle crosses (the floating base, on which muscles, being internal forces, produce
+nothing; joints without muscles) are left out and named by :func:`uncrossed_coordinates`.
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy.optimize import linprog
+
+CROSSING = 1e-9
+"""|dl/dv| (m per rad or m) above which a muscle crosses a coordinate."""
+
+
+def crossed(J_l) -> np.ndarray:
+    """(nv,) bool: the generalized speeds some muscle's length depends on at some frame of ``J_l`` (T, m, nv)."""
+    J_l = np.asarray(J_l, float)
+    return np.nan_to_num(np.abs(J_l)).max(axis=(0, 1), initial=0.0) > CROSSING
+
+
+def muscles_alone_unbalanced(J_l, tau, f_lo, f_hi, rows) -> np.ndarray:
+    """(T,) bool: frames where no muscle tensions within ``[f_lo, f_hi]`` (T, m; N) produce ``tau`` (T, nv) on the
+    speeds ``rows`` (nv bool; typically matched and :func:`crossed`). A frame with NaN inputs counts as unbalanced."""
+    J_l = np.asarray(J_l, float)
+    tau = np.asarray(tau, float)
+    rows = np.asarray(rows, bool)
+    out = np.zeros(len(tau), bool)
+    m = J_l.shape[1]
+    for t in range(len(tau)):
+        A = -J_l[t][:, rows].T
+        b = tau[t, rows]
+        if not (np.isfinite(A).all() and np.isfinite(b).all() and np.isfinite(f_lo[t]).all()
+                and np.isfinite(f_hi[t]).all()):
+            out[t] = True
+            continue
+        if not rows.any():
+            continue
+        solution = linprog(np.zeros(m), A_eq=A, b_eq=b, bounds=np.column_stack([f_lo[t], f_hi[t]]), method="highs")
+        out[t] = solution.status != 0
+    return out

@@ -1,0 +1,21 @@
+"""Frames where the muscles alone cannot balance the torques, against closed forms: one joint crossed by two
+muscles with constant moment arms, whose torque range is the sum of each muscle's reach."""
+from __future__ import annotations
+
+import numpy as np
+
+from engine.muscles.balance import crossed, muscles_alone_unbalanced
+
+
+def test_torques_beyond_the_muscles_reach_are_unbalanced():
+    # coordinate 0: a flexor (arm 0.05 m) and an extensor (-0.03 m); coordinate 1: no muscle crosses it
+    J_l = np.zeros((5, 2, 2))
+    J_l[:, 0, 0], J_l[:, 1, 0] = -0.05, 0.03           # tau = -J_l^T f: the flexor gives +0.05 f
+    f_lo, f_hi = np.full((5, 2), 10.0), np.full((5, 2), 1000.0)
+    # reach: from 0.05*10 - 0.03*1000 = -29.5 to 0.05*1000 - 0.03*10 = 49.7 N m
+    tau = np.array([[0.0, 5.0], [49.6, 0.0], [49.8, 0.0], [-29.4, 0.0], [-29.6, 0.0]])
+    rows = crossed(J_l)
+    assert rows.tolist() == [True, False]
+    assert muscles_alone_unbalanced(J_l, tau, f_lo, f_hi, rows).tolist() == [False, False, True, False, True]
+    tau[0, 0] = np.nan
+    assert muscles_alone_unbalanced(J_l, tau, f_lo, f_hi, rows)[0]
