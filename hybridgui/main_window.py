@@ -468,9 +468,10 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event):
         self.timeline.pause()
-        if self.runner.running:
-            self.runner.cancel()
-            self.runner.wait()
+        for runner in (self.runner, getattr(self, "report_runner", None)):
+            if runner is not None and runner.running:
+                runner.cancel()
+                runner.wait()
         self.store.setValue("layout", self.saveState())
         self.store.setValue("geometry", self.saveGeometry())
         self.view.shutdown()

@@ -11,6 +11,7 @@ from engine import __version__
 from engine.analysis.series import result_series
 
 from . import exports
+from .report_export import start_report
 from .screenshot import save_window
 from .viewport.blade import COLOURINGS
 from .viewport.camera import PRESETS
@@ -20,6 +21,7 @@ MODELS = "Models (*.osim *.yaml *.yml)"
 TRIALS = "Trials (*.c3d *.trc)"
 SESSIONS = "HybridLab sessions (*.hls)"
 RESULTS = "HybridLab results (*.hlr)"
+REPORTS = "PDF document (*.pdf);;HTML page (*.html)"
 FIGURES = "PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"
 
 
@@ -60,6 +62,8 @@ def build(window) -> None:
     _action(window, export, "3D view screenshot...", lambda: _save_image(window, "3D view", window.view.image))
     _action(window, export, "Window screenshot...", lambda: _save_image(window, "window", None))
     _action(window, export, "Video of the playback...", lambda: export_video_dialog(window))
+    _action(window, file, "&Report...", lambda: report_dialog(window),
+            tip="the clinical report of the analysis (PDF or HTML), as `hybrid report` writes it")
     file.addSeparator()
     _action(window, file, "&Preferences...", lambda: preferences_dialog(window))
     _action(window, file, "&Quit", window.close, "Ctrl+Q")
@@ -250,6 +254,17 @@ def export_figure_dialog(window) -> None:
     path, _ = QFileDialog.getSaveFileName(window, "Export the plot", f"{panel.group}.png", FIGURES)
     if path:
         window.attempt("Cannot write the figure", exports.export_figure, path, panel.plot)
+
+
+def report_dialog(window) -> None:
+    if window.document.result is None:
+        _tell(window, "No report to write: run the analysis first (the report shows its results).")
+        return
+    path, chosen = QFileDialog.getSaveFileName(window, "Write the clinical report", "report.pdf", REPORTS)
+    if path:
+        if Path(path).suffix.lower() not in (".pdf", ".html", ".htm"):
+            path += ".html" if "HTML" in chosen else ".pdf"
+        window.attempt("Cannot write the report", start_report, window, path)
 
 
 def _save_image(window, what: str, grab) -> None:
