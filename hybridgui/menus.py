@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QProgressD
 
 from engine import __version__
 from engine.analysis.series import result_series
+from engine.clinical.summary import names
 
 from . import exports
 from .report_export import start_report
@@ -253,7 +254,7 @@ def export_figure_dialog(window) -> None:
         return
     path, _ = QFileDialog.getSaveFileName(window, "Export the plot", f"{panel.group}.png", FIGURES)
     if path:
-        window.attempt("Cannot write the figure", exports.export_figure, path, panel.plot)
+        window.attempt("Cannot write the figure", exports.export_figure, path, panel, *names(window.document.result.trial))
 
 
 def report_dialog(window) -> None:
