@@ -282,8 +282,18 @@ def export_video_dialog(window) -> None:
               else "No playback to export: open a model and a trial first.")
         return
     path, _ = QFileDialog.getSaveFileName(window, "Export a video", "playback.mp4", "MP4 video (*.mp4)")
-    if path:
-        window.attempt("Cannot export the video", start_video, window, path)
+    if not path:
+        return
+    real = real_time_rate(doc.time)
+    fps, ok = QInputDialog.getDouble(window, "Video frame rate", f"Frames per second (real time: {real:.6g}; "
+                                     "fewer play it slower, more faster):", real, 1.0, 1000.0, 3)
+    if ok:
+        window.attempt("Cannot export the video", start_video, window, path, fps)
+
+
+def real_time_rate(time) -> float:
+    """Frames per second that play frames at ``time`` (s) in real time."""
+    return (len(time) - 1) / max(float(time[-1] - time[0]), 1e-9)
 
 
 def start_video(window, path, fps: float | None = None) -> exports.VideoExport:
@@ -296,7 +306,7 @@ def start_video(window, path, fps: float | None = None) -> exports.VideoExport:
         doc.set_frame(frame)
         return window.view.image()
 
-    rate = fps or (doc.n_frames - 1) / max(float(doc.time[-1] - doc.time[0]), 1e-9)
+    rate = fps or real_time_rate(doc.time)
     video = exports.VideoExport(path, range(doc.n_frames), grab, rate, window)
     video.start()
     note = f" ({video.note})" if video.note else ""

@@ -189,3 +189,19 @@ def test_a_video_export_is_cancelled_from_its_progress_dialog(shown, tmp_path, q
     assert list(tmp_path.iterdir()) == []               # no video, no temporary file
     assert "cancelled" in window.statusBar().currentMessage() and not dialog.isVisible()
     assert window.last_error is None                    # a cancel is not an error
+
+
+def test_the_video_s_frame_rate_is_asked_real_time_by_default(shown, tmp_path, monkeypatch):
+    window, doc = shown, shown.document
+    asked, started = [], []
+    monkeypatch.setattr(menus.QFileDialog, "getSaveFileName", lambda *a, **k: (str(tmp_path / "v.mp4"), ""))
+    monkeypatch.setattr(menus.QInputDialog, "getDouble", lambda *a, **k: asked.append(a) or (12.5, True))
+    monkeypatch.setattr(menus, "start_video", lambda w, path, fps=None: started.append((path, fps)))
+    menus.export_video_dialog(window)
+    (args,) = asked
+    assert args[3] == pytest.approx(1.0 / np.median(np.diff(doc.time)), rel=1e-6)   # proposed: real time
+    assert "real time" in args[2]
+    assert started == [(str(tmp_path / "v.mp4"), 12.5)]                              # the rate chosen is used
+    monkeypatch.setattr(menus.QInputDialog, "getDouble", lambda *a, **k: (30.0, False))
+    menus.export_video_dialog(window)                                                 # cancelled: no video
+    assert len(started) == 1
