@@ -45,6 +45,22 @@ MODEL_SUFFIXES = (".osim", ".yaml", ".yml")
 TRIAL_SUFFIXES = (".c3d", ".trc")
 
 
+def lone_file_note(path: Path) -> str:
+    """Why a .mot or .xml opened without its trial opens nothing, and what it holds."""
+    if path.suffix.lower() == ".xml":
+        what = "an OpenSim setup or ExternalLoads file"
+    else:
+        from engine.io.storage import read_storage
+        try:
+            labels = read_storage(path).labels
+        except HybridLabError as exc:
+            return f"{path.name}: not readable as an OpenSim .mot ({exc})"
+        what = ("ground reactions (GRF)" if any("force" in label for label in labels)
+                else "a motion of coordinates (HybridLab computes the motion from markers)")
+    return (f"{path.name} holds {what}: it is not a trial on its own. Open its .trc with File > Open trial (which "
+            "asks for the GRF .mot and the ExternalLoads .xml), or drop the .trc, .mot and .xml together.")
+
+
 class AnalysisRunning(HybridLabError):
     """Opening something while the analysis runs (its result would belong to what was open before)."""
 
@@ -132,6 +148,7 @@ class MainWindow(QMainWindow):
         self.runner.failed.connect(self._on_analysis_failed)
         self.runner.cancelled.connect(lambda: self.statusBar().showMessage("Analysis cancelled; the results shown "
                                                                            "are unchanged.", 8000))
+        self.runner.cancelled.connect(self.progress.show_cancelled)
         self.runner.ended.connect(lambda: self.progress.set_running(False))
         self.amputation.model_edited.connect(
             lambda model: self.attempt("Cannot show the edited model", self.document.set_model, model))
@@ -196,6 +213,9 @@ class MainWindow(QMainWindow):
         for p in paths:
             if p.suffix.lower() not in known:
                 self.statusBar().showMessage(f"{p.name}: not a model, trial, session or results file", 8000)
+        if not any(s in by for s in TRIAL_SUFFIXES):
+            for p in by.get(".mot", []) + by.get(".xml", []):
+                self.statusBar().showMessage(lone_file_note(p), 20000)
 
     def open_model_file(self, path) -> None:
         self._check_idle(path)
