@@ -1,6 +1,7 @@
 """Usability defects of issue 19: a lone .mot says what it holds and why it opens nothing; a cancelled run says
-"cancelled" in place of its last stage."""
+"cancelled" in place of its last stage; curves chosen on one trial stay chosen on another by what they mean."""
 from engine.progress import Progress
+from hybridgui.curves.view import carried_selection, default_channels
 
 
 def test_a_lone_mot_says_what_it_holds_and_why_it_opens_nothing(make_window, test_data):
@@ -25,3 +26,25 @@ def test_a_cancelled_run_says_cancelled_not_its_last_stage(make_window):
     assert panel.message.text() == "cancelled; the results shown are unchanged"
     assert all(bar.maximum() > 0 for bar in panel.bars.values())                   # no bar left busy
     assert "cancelled" in window.statusBar().currentMessage()
+
+
+def test_a_selection_made_on_another_trial_is_kept_by_meaning():
+    # gait2354's contact groups and coordinates against the demo's (foot and blade)
+    demo = ["foot_l vertical", "foot_l ap", "foot_l ml", "blade vertical", "blade ap", "blade ml"]
+    assert carried_selection(["calcn_l vertical", "calcn_r ap"], demo) == ["foot_l vertical", "blade ap"]
+    assert carried_selection(["foot_l vertical"], demo) == ["foot_l vertical"]          # same name: itself
+    assert carried_selection(["hip_flexion_r", "knee_angle_r"], ["hip_flexion_l", "hip_flexion_r", "knee_angle_l",
+                                                                  "knee_angle_r_beta"]) == ["hip_flexion_r",
+                                                                                              "knee_angle_r_beta"]
+    assert carried_selection(["pelvis_tilt"], ["hip_flexion_r"]) == []                   # no meaning in common
+
+
+def test_switching_trials_keeps_the_curves_chosen(shown):
+    window = shown
+    view = window.curves
+    view.restore_selection({"grf": ["calcn_l vertical"], "angles": ["no_such_coordinate"]})   # another trial's
+    grf = view.panel("grf")
+    assert grf.selected_channels() == ["foot_l vertical"] and grf.selected_series()
+    angles = view.panel("angles")
+    assert angles.selected_channels() == default_channels("angles", angles.channels) != []   # never an empty tab
+    assert {s.channel for s in view.shown_series() if s.group == "grf"} == {"foot_l vertical"}
