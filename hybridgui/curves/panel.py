@@ -11,7 +11,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QListWidget, QLis
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from engine.analysis.gait_phases import gait_cycles, normalise_cycles
-from engine.display.colours import side_colour
+from engine.display.colours import SIDES, side_colour
 from engine.errors import SettingsError
 from engine.io.plot_figure import Curve, Plot
 
@@ -24,7 +24,7 @@ DASHES = {"solid": Qt.PenStyle.SolidLine, "dashed": Qt.PenStyle.DashLine, "dashd
 TITLES = {"grf": "ground reaction force", "angles": "angle", "torques": "generalized force",
           "blade strains": "strain", "blade forces": "generalized force", "muscle forces": "muscle force",
           "activations": "activation", "ik errors": "marker error"}
-STANCE_BRUSH = {"Right": QColor(230, 120, 40, 35), "Left": QColor(40, 130, 220, 35)}
+STANCE_BRUSH = {side: QColor("#23" + colour[1:]) for side, colour in SIDES.items()}     # #AARRGGBB, alpha 35
 
 
 class CurvePanel(QWidget):

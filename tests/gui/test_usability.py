@@ -48,3 +48,17 @@ def test_switching_trials_keeps_the_curves_chosen(shown):
     angles = view.panel("angles")
     assert angles.selected_channels() == default_channels("angles", angles.channels) != []   # never an empty tab
     assert {s.channel for s in view.shown_series() if s.group == "grf"} == {"foot_l vertical"}
+
+
+def test_one_colour_per_side_in_timeline_plots_report_and_figures(shown):
+    from hybridgui import timeline
+    from hybridgui.curves import panel
+    from engine.io import report_figures
+    rgb = {"Left": (0x1f, 0x5f, 0xbf), "Right": (0xc0, 0x39, 0x2b)}       # left blue, right red
+    for side, (r, g, b) in rgb.items():
+        assert timeline.SIDE_COLOURS[side].getRgb()[:3] == (r, g, b)
+        assert panel.STANCE_BRUSH[side].getRgb()[:3] == (r, g, b)
+        assert report_figures.COLOURS[side] == f"#{r:02x}{g:02x}{b:02x}"
+    curves = shown.curves.current_panel()                                 # the exported figure's stance spans
+    spans = curves.figure_plot("s", "t").spans
+    assert spans and {c for _, _, c in spans} <= {report_figures.COLOURS["Left"], report_figures.COLOURS["Right"]}
