@@ -84,6 +84,7 @@ class MainWindow(QMainWindow):
         self.session_path: str | None = None
         self._stance_notes: list[str] = []     # stances left out as too short, shown among the warnings
         self._analysed = None                 # (model, trial) of the running analysis
+        self._settings_loaded = None          # (trial, result, settings, markers) the settings form last showed
         self.last_error = None
         self.reported: list[str] = []          # every error shown, as "title: sentence"
         self.blade_colouring = "bending moment"      # shown when the analysis gives it, else the plain blade
@@ -385,7 +386,12 @@ class MainWindow(QMainWindow):
     # ---------------------------------------------------------------- document changes
     def _on_content(self) -> None:
         doc = self.document
-        self.settings_panel.set_settings(doc.settings, [m.name for m in doc.model.markers] if doc.model else [])
+        markers = [m.name for m in doc.model.markers] if doc.model else []
+        loaded = (doc.trial, doc.result, doc.settings, markers)
+        if self._settings_loaded is None or any(a is not b for a, b in zip(loaded[:3], self._settings_loaded[:3])) \
+                or markers != self._settings_loaded[3]:      # a model edit alone keeps the form's edits not yet run
+            self.settings_panel.set_settings(doc.settings, markers)
+            self._settings_loaded = loaded
         if doc.model is None:
             self.status_summary.setText("Open a model and a trial (File menu), or drop files here.")
             return

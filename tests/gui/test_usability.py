@@ -62,3 +62,19 @@ def test_one_colour_per_side_in_timeline_plots_report_and_figures(shown):
     curves = shown.curves.current_panel()                                 # the exported figure's stance spans
     spans = curves.figure_plot("s", "t").spans
     assert spans and {c for _, _, c in spans} <= {report_figures.COLOURS["Left"], report_figures.COLOURS["Right"]}
+
+
+def test_an_amputation_edit_keeps_the_settings_edits_not_yet_run(make_window, test_data):
+    from engine.io.open import open_model
+    window = make_window()
+    window.document.set_inputs(model=open_model(test_data / "opensim" / "gait2354" / "subject01_simbody.osim"))
+    panel = window.settings_panel
+    panel.cutoff.setValue(7.5)                       # typed by the user, not yet run
+    panel.axes.setText("Y-up, X-forward")
+    window.amputation.apply_preset()                 # the transtibial edit: a new model, same coordinates
+    assert "tib_ant_r" not in [m.name for m in window.document.model.muscles]
+    assert panel.cutoff.value() == 7.5 and panel.axes.text() == "Y-up, X-forward"
+    window.amputation.undo()
+    assert panel.cutoff.value() == 7.5
+    window.document.set_inputs(model=open_model(test_data / "opensim" / "gait2354" / "subject01_simbody.osim"))
+    assert panel.cutoff.value() == 7.5               # another model, the same settings: still the user's
