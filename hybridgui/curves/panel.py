@@ -21,9 +21,13 @@ STYLES = {"measured": "solid", "": "solid", "estimated": "dashed", "emg": "dashd
 """Line style by where the values come from (``Series.kind``), in the plot and in exported figures."""
 DASHES = {"solid": Qt.PenStyle.SolidLine, "dashed": Qt.PenStyle.DashLine, "dashdot": Qt.PenStyle.DashDotLine,
           "dotted": Qt.PenStyle.DotLine}
-TITLES = {"grf": "ground reaction force", "angles": "angle", "torques": "generalized force",
-          "blade strains": "strain", "blade forces": "generalized force", "muscle forces": "muscle force",
+TITLES = {"grf": "ground reaction force", "angles": "joint angle", "torques": "joint moment",
+          "blade strains": "blade bending", "blade forces": "blade load", "muscle forces": "muscle force",
           "activations": "activation", "ik errors": "marker error"}
+ENGINE_TERMS = {"angles": "coordinates q", "torques": "generalized forces tau of the joints",
+                "blade strains": "the rod's PCS strains (curvature 1/m, stretch and shear 1)",
+                "blade forces": "generalized forces tau of the rod's strains", "ik errors": "IK marker residuals"}
+"""The engine's words for each group, shown in the plot's tooltip beside the clinical title."""
 STANCE_BRUSH = {side: QColor("#23" + colour[1:]) for side, colour in SIDES.items()}     # #AARRGGBB, alpha 35
 
 
@@ -173,6 +177,7 @@ class CurvePanel(QWidget):
         units = sorted({s.unit for s in self.series if s.channel in chosen})
         unit = f" ({units[0]})" if len(units) == 1 else ""
         self.plot.setLabel("left", TITLES.get(self.group, self.group) + unit)
+        self.plot.setToolTip(f"engine: {ENGINE_TERMS[self.group]}" if self.group in ENGINE_TERMS else "")
         self.plot.setLabel("bottom", "gait cycle (%)" if self.normalised else "time (s)")
         self.cursor.setVisible(self.normalised is None)
         self._show_stances()

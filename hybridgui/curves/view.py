@@ -21,7 +21,8 @@ DEFAULT_CHANNELS = {"grf": ("vertical",), "angles": ("hip_flexion", "knee_angle"
 """Channels shown at first, by substring: the vertical GRF, the sagittal joints, the blade's bending, IK errors."""
 
 AXES = ("time", "Right gait cycle", "Left gait cycle")
-TAB_NAMES = {"grf": "GRF", "ik errors": "IK errors"}
+TAB_NAMES = {"grf": "GRF", "angles": "joint angles", "torques": "joint moments", "blade strains": "blade bending",
+             "blade forces": "blade loads", "ik errors": "IK errors"}
 
 
 SIDE_WORDS = {"l": "Left", "left": "Left", "r": "Right", "right": "Right"}

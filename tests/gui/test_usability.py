@@ -78,3 +78,19 @@ def test_an_amputation_edit_keeps_the_settings_edits_not_yet_run(make_window, te
     assert panel.cutoff.value() == 7.5
     window.document.set_inputs(model=open_model(test_data / "opensim" / "gait2354" / "subject01_simbody.osim"))
     assert panel.cutoff.value() == 7.5               # another model, the same settings: still the user's
+
+
+def test_clinical_words_shown_the_engine_s_in_tooltips(shown):
+    from PySide6.QtWidgets import QFormLayout, QLabel
+    window = shown
+    torques = window.curves.panel("torques")
+    assert torques.plot.getAxis("left").labelText.startswith("joint moment")
+    assert "generalized forces" in torques.plot.toolTip()
+    names = [window.curves.tabs.tabText(i) for i in range(window.curves.tabs.count())]
+    assert "joint moments" in names and "torques" not in names
+    panel = window.settings_panel
+    labels = [w.text() for form in panel.findChildren(QFormLayout) for i in range(form.rowCount())
+              for w in [form.itemAt(i, QFormLayout.ItemRole.LabelRole)] if w is not None
+              for w in [w.widget()] if isinstance(w, QLabel)]
+    assert labels and not [t for t in labels if "W1" in t or "W2" in t or "generalized" in t]
+    assert "W1 on the floating base" in panel.w_base.toolTip() and "W2 on the joint torques" in panel.w_torque.toolTip()
