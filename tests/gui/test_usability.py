@@ -1,5 +1,7 @@
 """Usability defects of issue 19: a lone .mot says what it holds and why it opens nothing; a cancelled run says
 "cancelled" in place of its last stage; curves chosen on one trial stay chosen on another by what they mean."""
+import pytest
+
 from engine.progress import Progress
 from hybridgui.curves.view import carried_selection, default_channels
 
@@ -94,3 +96,33 @@ def test_clinical_words_shown_the_engine_s_in_tooltips(shown):
               for w in [w.widget()] if isinstance(w, QLabel)]
     assert labels and not [t for t in labels if "W1" in t or "W2" in t or "generalized" in t]
     assert "W1 on the floating base" in panel.w_base.toolTip() and "W2 on the joint torques" in panel.w_torque.toolTip()
+
+
+def test_the_3d_view_has_colour_legends_in_the_layers_colours(shown):
+    from hybridgui.viewport import style
+    from tests.gui.conftest import differing
+    window = shown
+    assert window.reported == []
+    legend = window.scene.layers["legend"]
+    entries = dict(legend.entries)
+    assert entries["ground reaction, measured (plate)"] == style.MEASURED                  # the demo has plates ...
+    assert entries["ground reaction, estimated from the motion"] == style.ESTIMATED          # ... and the estimate
+    assert entries["marker, recorded"] == style.EXPERIMENTAL_MARKER
+    assert entries["marker, on the model"] == style.MODEL_MARKER
+    grf = window.scene.layers["grf"]
+    for (_, kind, _, _), actor in zip(grf.arrows, grf.actors):       # the arrows are drawn in the colours named
+        assert actor.GetProperty().GetColor() == pytest.approx(entries[f"ground reaction, {kind} (plate)" if kind ==
+                                                                       "measured" else
+                                                                       "ground reaction, estimated from the motion"])
+    assert "muscle activation" in legend.bars                        # the demo's muscles are coloured
+    window.set_blade_colouring("bending moment")
+    assert "blade bending moment (N m)" in legend.bars
+    window.set_blade_colouring("none")
+    assert not [t for t in legend.bars if t.startswith("blade")]
+    # no two meanings share a colour: sides, sources, activation's low end, the axes
+    colours = [style.MEASURED, style.ESTIMATED, style.EXPERIMENTAL_MARKER, style.MODEL_MARKER, style.AXES]
+    assert len({tuple(round(c, 2) for c in colour) for colour in colours}) == len(colours)
+    assert style.MEASURED[1] < max(style.MEASURED[0], style.MEASURED[2])         # not green (low activation)
+    shown_with = window.view.image()
+    window.set_layer_visible("legend", False)                         # the legend is drawn, and can be hidden
+    assert differing(shown_with, window.view.image()).sum() > 500
