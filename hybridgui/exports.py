@@ -8,17 +8,15 @@ import traceback
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QObject, QRectF, QTimer, Signal
-from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPainter, QPdfWriter
-from PySide6.QtSvg import QSvgGenerator
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, QTimer, Signal
+from PySide6.QtGui import QImage
 
 from engine.io.analysis_outputs import OUTPUT_NAMES, write_outputs
 from engine.io.series_csv import write_series_csv
-from engine.errors import DataError, SettingsError
+from engine.errors import DataError
+from engine.io.plot_figure import write_plot
 from engine.io.atomic import atomic_path, write_bytes
 from engine.io.output_folder import output_folder
-
-FIGURE_SUFFIXES = (".png", ".svg", ".pdf")
 
 
 def export_csv(path, series) -> None:
@@ -47,47 +45,11 @@ def save_png(path, image: QImage) -> None:
     write_bytes(path, png_bytes(image))
 
 
-def export_figure(path, plot_widget) -> None:
-    """The plot of a pyqtgraph ``PlotWidget`` as PNG, SVG or PDF (by the suffix of ``path``)."""
-    suffix = Path(path).suffix.lower()
-    if suffix == ".png":
-        from pyqtgraph.exporters import ImageExporter
-        item = plot_widget.plotItem
-        exporter = ImageExporter(item)
-        exporter.parameters()["width"] = max(1200, int(item.sceneBoundingRect().width()))
-        save_png(path, exporter.export(toBytes=True))
-    elif suffix in (".svg", ".pdf"):
-        write_bytes(path, _vector_bytes(plot_widget, suffix))
-    else:
-        raise SettingsError(f"figures are written as {', '.join(FIGURE_SUFFIXES)}; got {suffix or 'no suffix'!r}",
-                            file=path)
-
-
-def _vector_bytes(plot_widget, suffix: str) -> bytes:
-    """The plot drawn by Qt's SVG generator or PDF writer (vector output of the same scene items)."""
-    data = QByteArray()
-    buffer = QBuffer(data)
-    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    source = plot_widget.plotItem.sceneBoundingRect()
-    if suffix == ".svg":
-        device = QSvgGenerator()
-        device.setOutputDevice(buffer)
-        device.setSize(source.size().toSize())
-        device.setViewBox(QRectF(0, 0, source.width(), source.height()))
-        device.setTitle("HybridLab figure")
-        device.setResolution(96)
-    else:
-        device = QPdfWriter(buffer)
-        device.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Landscape,
-                                         QMarginsF(10, 10, 10, 10)))
-        device.setResolution(300)
-    painter = QPainter(device)
-    target = QRectF(painter.viewport())
-    scale = min(target.width() / source.width(), target.height() / source.height())
-    plot_widget.scene().render(painter, QRectF(0, 0, source.width() * scale, source.height() * scale), source)
-    painter.end()
-    buffer.close()
-    return bytes(data)
+def export_figure(path, panel, subject: str, trial: str) -> None:
+    """The curves a :class:`~hybridgui.curves.panel.CurvePanel` shows as PNG, SVG or PDF (by the suffix of
+    ``path``), drawn by the engine's figure code (``engine.io.plot_figure``, the report's), titled with ``subject``
+    and ``trial``."""
+    write_plot(path, panel.figure_plot(subject, trial))
 
 
 def _encoder():

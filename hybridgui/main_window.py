@@ -45,6 +45,22 @@ MODEL_SUFFIXES = (".osim", ".yaml", ".yml")
 TRIAL_SUFFIXES = (".c3d", ".trc")
 
 
+def lone_file_note(path: Path) -> str:
+    """Why a .mot or .xml opened without its trial opens nothing, and what it holds."""
+    if path.suffix.lower() == ".xml":
+        what = "an OpenSim setup or ExternalLoads file"
+    else:
+        from engine.io.storage import read_storage
+        try:
+            labels = read_storage(path).labels
+        except HybridLabError as exc:
+            return f"{path.name}: not readable as an OpenSim .mot ({exc})"
+        what = ("ground reactions (GRF)" if any("force" in label for label in labels)
+                else "a motion of coordinates (HybridLab computes the motion from markers)")
+    return (f"{path.name} holds {what}: it is not a trial on its own. Open its .trc with File > Open trial (which "
+            "asks for the GRF .mot and the ExternalLoads .xml), or drop the .trc, .mot and .xml together.")
+
+
 class AnalysisRunning(HybridLabError):
     """Opening something while the analysis runs (its result would belong to what was open before)."""
 
@@ -68,6 +84,7 @@ class MainWindow(QMainWindow):
         self.session_path: str | None = None
         self._stance_notes: list[str] = []     # stances left out as too short, shown among the warnings
         self._analysed = None                 # (model, trial) of the running analysis
+        self._settings_loaded = None          # (trial, result, settings, markers) the settings form last showed
         self.last_error = None
         self.reported: list[str] = []          # every error shown, as "title: sentence"
         self.blade_colouring = "bending moment"      # shown when the analysis gives it, else the plain blade
@@ -132,6 +149,7 @@ class MainWindow(QMainWindow):
         self.runner.failed.connect(self._on_analysis_failed)
         self.runner.cancelled.connect(lambda: self.statusBar().showMessage("Analysis cancelled; the results shown "
                                                                            "are unchanged.", 8000))
+        self.runner.cancelled.connect(self.progress.show_cancelled)
         self.runner.ended.connect(lambda: self.progress.set_running(False))
         self.amputation.model_edited.connect(
             lambda model: self.attempt("Cannot show the edited model", self.document.set_model, model))
@@ -196,6 +214,9 @@ class MainWindow(QMainWindow):
         for p in paths:
             if p.suffix.lower() not in known:
                 self.statusBar().showMessage(f"{p.name}: not a model, trial, session or results file", 8000)
+        if not any(s in by for s in TRIAL_SUFFIXES):
+            for p in by.get(".mot", []) + by.get(".xml", []):
+                self.statusBar().showMessage(lone_file_note(p), 20000)
 
     def open_model_file(self, path) -> None:
         self._check_idle(path)
@@ -365,7 +386,12 @@ class MainWindow(QMainWindow):
     # ---------------------------------------------------------------- document changes
     def _on_content(self) -> None:
         doc = self.document
-        self.settings_panel.set_settings(doc.settings, [m.name for m in doc.model.markers] if doc.model else [])
+        markers = [m.name for m in doc.model.markers] if doc.model else []
+        loaded = (doc.trial, doc.result, doc.settings, markers)
+        if self._settings_loaded is None or any(a is not b for a, b in zip(loaded[:3], self._settings_loaded[:3])) \
+                or markers != self._settings_loaded[3]:      # a model edit alone keeps the form's edits not yet run
+            self.settings_panel.set_settings(doc.settings, markers)
+            self._settings_loaded = loaded
         if doc.model is None:
             self.status_summary.setText("Open a model and a trial (File menu), or drop files here.")
             return
@@ -468,9 +494,10 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event):
         self.timeline.pause()
-        if self.runner.running:
-            self.runner.cancel()
-            self.runner.wait()
+        for runner in (self.runner, getattr(self, "report_runner", None)):
+            if runner is not None and runner.running:
+                runner.cancel()
+                runner.wait()
         self.store.setValue("layout", self.saveState())
         self.store.setValue("geometry", self.saveGeometry())
         self.view.shutdown()

@@ -9,8 +9,10 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QProgressD
 
 from engine import __version__
 from engine.analysis.series import result_series
+from engine.clinical.summary import names
 
 from . import exports
+from .report_export import start_report
 from .screenshot import save_window
 from .viewport.blade import COLOURINGS
 from .viewport.camera import PRESETS
@@ -20,6 +22,7 @@ MODELS = "Models (*.osim *.yaml *.yml)"
 TRIALS = "Trials (*.c3d *.trc)"
 SESSIONS = "HybridLab sessions (*.hls)"
 RESULTS = "HybridLab results (*.hlr)"
+REPORTS = "PDF document (*.pdf);;HTML page (*.html)"
 FIGURES = "PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"
 
 
@@ -60,6 +63,8 @@ def build(window) -> None:
     _action(window, export, "3D view screenshot...", lambda: _save_image(window, "3D view", window.view.image))
     _action(window, export, "Window screenshot...", lambda: _save_image(window, "window", None))
     _action(window, export, "Video of the playback...", lambda: export_video_dialog(window))
+    _action(window, file, "&Report...", lambda: report_dialog(window),
+            tip="the clinical report of the analysis (PDF or HTML), as `hybrid report` writes it")
     file.addSeparator()
     _action(window, file, "&Preferences...", lambda: preferences_dialog(window))
     _action(window, file, "&Quit", window.close, "Ctrl+Q")
@@ -249,7 +254,18 @@ def export_figure_dialog(window) -> None:
         return
     path, _ = QFileDialog.getSaveFileName(window, "Export the plot", f"{panel.group}.png", FIGURES)
     if path:
-        window.attempt("Cannot write the figure", exports.export_figure, path, panel.plot)
+        window.attempt("Cannot write the figure", exports.export_figure, path, panel, *names(window.document.result.trial))
+
+
+def report_dialog(window) -> None:
+    if window.document.result is None:
+        _tell(window, "No report to write: run the analysis first (the report shows its results).")
+        return
+    path, chosen = QFileDialog.getSaveFileName(window, "Write the clinical report", "report.pdf", REPORTS)
+    if path:
+        if Path(path).suffix.lower() not in (".pdf", ".html", ".htm"):
+            path += ".html" if "HTML" in chosen else ".pdf"
+        window.attempt("Cannot write the report", start_report, window, path)
 
 
 def _save_image(window, what: str, grab) -> None:
@@ -266,8 +282,18 @@ def export_video_dialog(window) -> None:
               else "No playback to export: open a model and a trial first.")
         return
     path, _ = QFileDialog.getSaveFileName(window, "Export a video", "playback.mp4", "MP4 video (*.mp4)")
-    if path:
-        window.attempt("Cannot export the video", start_video, window, path)
+    if not path:
+        return
+    real = real_time_rate(doc.time)
+    fps, ok = QInputDialog.getDouble(window, "Video frame rate", f"Frames per second (real time: {real:.6g}; "
+                                     "fewer play it slower, more faster):", real, 1.0, 1000.0, 3)
+    if ok:
+        window.attempt("Cannot export the video", start_video, window, path, fps)
+
+
+def real_time_rate(time) -> float:
+    """Frames per second that play frames at ``time`` (s) in real time."""
+    return (len(time) - 1) / max(float(time[-1] - time[0]), 1e-9)
 
 
 def start_video(window, path, fps: float | None = None) -> exports.VideoExport:
@@ -280,7 +306,7 @@ def start_video(window, path, fps: float | None = None) -> exports.VideoExport:
         doc.set_frame(frame)
         return window.view.image()
 
-    rate = fps or (doc.n_frames - 1) / max(float(doc.time[-1] - doc.time[0]), 1e-9)
+    rate = fps or real_time_rate(doc.time)
     video = exports.VideoExport(path, range(doc.n_frames), grab, rate, window)
     video.start()
     note = f" ({video.note})" if video.note else ""

@@ -41,6 +41,13 @@ class ProgressPanel(QWidget):
         self.run.setEnabled(not running)
         self.cancel.setEnabled(running)
 
+    def show_cancelled(self) -> None:
+        """The run was cancelled: said in place of its last stage, whose bar stops."""
+        for bar in self.bars.values():
+            if bar.maximum() == 0:      # a busy bar would keep moving
+                bar.setRange(0, 1000)
+        self.message.setText("cancelled; the results shown are unchanged")
+
     def report(self, progress) -> None:
         """Show one engine Progress: the whole's fraction, the stage's own fraction, the message."""
         self.overall.setValue(int(1000 * progress.fraction))

@@ -149,10 +149,16 @@ class SettingsPanel(QScrollArea):
         self.rod_mode = QComboBox()
         self.rod_mode.addItems(["free", "elastic"])
         self.w_elastic = FloatEdit()
+        for w, term in ((self.w_base, "W1 on the floating base's rows: how closely the ground reactions explain the "
+                                      "whole body's motion"), (self.w_joint, "W1 on the joint and rod rows"),
+                        (self.w_torque, "W2 on the joint torques (generalized forces)"),
+                        (self.w_force, "W2 on the contact forces"), (self.w_rod, "W2 on the rod's generalized forces")):
+            w.setToolTip(f"{term} (seed eq. 35, QP inverse dynamics)")
         for label, w in (("", self.estimate_grf), ("", self.estimate_unmeasured), ("Friction", self.friction),
                          ("Pyramid facets", self.facets), ("Height threshold", self.height), ("Speed threshold", self.speed),
-                         ("W1 floating base", self.w_base), ("W1 joints", self.w_joint), ("W2 torques", self.w_torque),
-                         ("W2 contact forces", self.w_force), ("W2 rod forces", self.w_rod),
+                         ("Whole-body balance weight", self.w_base), ("Joint motion weight", self.w_joint),
+                         ("Joint moment penalty", self.w_torque), ("Ground reaction penalty", self.w_force),
+                         ("Blade load penalty", self.w_rod),
                          ("Rod forces", self.rod_mode), ("Elastic weight", self.w_elastic)):
             form.addRow(label, w)
         layout.addWidget(qp)

@@ -7,7 +7,9 @@ from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QHBoxLayout, QLabel, QSlider, QStyle, QToolButton, QVBoxLayout,
                                QWidget)
 
-SIDE_COLOURS = {"Right": QColor(230, 120, 40, 150), "Left": QColor(40, 130, 220, 150)}
+from engine.display.colours import SIDES
+
+SIDE_COLOURS = {side: QColor("#96" + colour[1:]) for side, colour in SIDES.items()}     # #AARRGGBB, alpha 150
 OTHER_COLOUR = QColor(150, 150, 150, 150)
 SPEEDS = (0.1, 0.25, 0.5, 1.0, 2.0)
 TICK_MS = 16

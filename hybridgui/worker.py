@@ -1,6 +1,6 @@
-"""The analysis in a worker thread (napari's pattern): a QObject in a QThread drives the engine's generator
-(``engine.analysis.pipeline.analysis_steps``), emits each Progress, and stops at the next yield when
-cancelled; while numba compiles (a run before the kernels were warmed up), each kernel compiled is reported as
+"""Engine step generators in a worker thread (napari's pattern): a QObject in a QThread drives a generator (the
+analysis, ``engine.analysis.pipeline.analysis_steps``; the report, ``engine.io.report_file.report_steps``), emits
+each Progress, and stops at the next yield when cancelled; while numba compiles (a run before the kernels were warmed up), each kernel compiled is reported as
 the message of the last Progress. The GUI thread only receives signals; a failed or cancelled run leaves the
 shown result alone."""
 from __future__ import annotations
@@ -58,13 +58,14 @@ class _StepRunner(QObject):
             self.progress.emit(last[0])
 
 
-class AnalysisRunner(QObject):
-    """Starts analyses one at a time. Signals: ``started``, ``progress(Progress)``, ``finished(result,
-    settings)``, ``failed(exception, details)``, ``cancelled`` and ``ended`` (after any of the last three)."""
+class StepsRunner(QObject):
+    """Runs one engine step generator at a time in a new thread. Signals: ``started``, ``progress(Progress)``,
+    ``returned(value)``, ``failed(exception, details)``, ``cancelled`` and ``ended`` (after any of the last
+    three)."""
 
     started = Signal()
     progress = Signal(object)
-    finished = Signal(object, object)
+    returned = Signal(object)
     failed = Signal(object, str)
     cancelled = Signal()
     ended = Signal()
@@ -74,20 +75,18 @@ class AnalysisRunner(QObject):
         self._thread: QThread | None = None
         self._runner: _StepRunner | None = None
         self._stop = threading.Event()
-        self._settings = None
 
     @property
     def running(self) -> bool:
         return self._thread is not None
 
-    def start(self, model, trial, settings) -> None:
-        """Analyse ``trial`` with ``model`` and a copy of ``settings`` in a new thread."""
+    def start_steps(self, steps) -> None:
+        """Drive the generator ``steps`` in a new thread."""
         if self.running:
-            raise RuntimeError("an analysis is already running")
-        self._settings = copy.deepcopy(settings)
+            raise RuntimeError("a run is already going on")
         self._stop = threading.Event()
         self._thread = QThread()
-        self._runner = _StepRunner(analysis_steps(model, trial, self._settings), self._stop)
+        self._runner = _StepRunner(steps, self._stop)
         self._runner.moveToThread(self._thread)
         self._thread.started.connect(self._runner.run)
         self._runner.progress.connect(self.progress)
@@ -98,7 +97,7 @@ class AnalysisRunner(QObject):
         self.started.emit()
 
     def cancel(self) -> None:
-        """Stop the running analysis at its next progress report."""
+        """Stop the running steps at their next progress report."""
         self._stop.set()
 
     def wait(self, ms: int = 30000) -> bool:
@@ -112,9 +111,9 @@ class AnalysisRunner(QObject):
         thread.deleteLater()
         self._runner = None
 
-    def _on_returned(self, result) -> None:
+    def _on_returned(self, value) -> None:
         self._join()
-        self.finished.emit(result, self._settings)
+        self.returned.emit(value)
         self.ended.emit()
 
     def _on_failed(self, exc, details: str) -> None:
@@ -126,3 +125,22 @@ class AnalysisRunner(QObject):
         self._join()
         self.cancelled.emit()
         self.ended.emit()
+
+
+class AnalysisRunner(StepsRunner):
+    """Starts analyses one at a time; besides :class:`StepsRunner`'s signals, ``finished(result, settings)``
+    (before ``ended``)."""
+
+    finished = Signal(object, object)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._settings = None
+        self.returned.connect(lambda result: self.finished.emit(result, self._settings))
+
+    def start(self, model, trial, settings) -> None:
+        """Analyse ``trial`` with ``model`` and a copy of ``settings`` in a new thread."""
+        if self.running:
+            raise RuntimeError("an analysis is already running")
+        self._settings = copy.deepcopy(settings)
+        self.start_steps(analysis_steps(model, trial, self._settings))

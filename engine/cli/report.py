@@ -29,10 +29,10 @@ def load_analysis(path):
 
 
 def run(args) -> int:
-    from ..clinical.summary import clinical_summary
-    from ..io.report_file import write_report
+    from ..io.report_file import report_steps
+    from ..progress import run as run_steps
     result, settings, events = load_analysis(args.file)
     forward = getattr(settings, "forward", (1.0, 0.0, 0.0))
-    write_report(args.out, clinical_summary(result, forward, events))
+    run_steps(report_steps(args.out, result, forward, events))
     print(f"wrote {args.out}")
     return 0

@@ -43,6 +43,13 @@ class ClinicalSummary:
     notes: list = field(default_factory=list)
 
 
+def names(trial) -> tuple[str, str]:
+    """``(subject, trial)`` as the report's and the exported figures' titles name them: the subject's NAME as the
+    file recorded it, and the trial file's name."""
+    subject = trial.subject or {}
+    return str(subject.get("NAME", "(no subject name)")), Path(str(trial.source or "")).name
+
+
 def _side_forces(result, side):
     if result.qp is None:
         return None
@@ -104,8 +111,7 @@ def clinical_summary(result, forward=(1.0, 0.0, 0.0), events=None) -> ClinicalSu
     for name, unit in units.items():
         i, p = (float(np.mean(loads[s][name])) if len(loads[s][name]) else float("nan") for s in (intact, prosthetic))
         symmetry.append((name, unit, i, p, symmetry_index(i, p)))
-    subject = result.trial.subject or {}
-    summary = ClinicalSummary(str(subject.get("NAME", "(no subject name)")), Path(str(result.trial.source or "")).name, mass,
+    summary = ClinicalSummary(*names(result.trial), mass,
                               intact, prosthetic, events, params, loads, symmetry, curves,
                               validation=list(result.metrics), notes=notes + list(result.notes))
     for rod in model.rods:

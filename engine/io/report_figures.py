@@ -3,7 +3,8 @@
 Pages: header with the parameters and symmetry tables; cycle-normalised kinematics, kinetics and ground
 reaction per side (each side on its own cycles, mean and SD band); the prosthesis (blade compression, force
 against compression, power, energy table); the ground-reaction estimate's validation against the plates; the
-notes of every decision taken on the user's behalf. Left is blue, right is red, everywhere.
+notes of every decision taken on the user's behalf. Left is blue, right is red, everywhere
+(``engine.display.colours``).
 """
 from __future__ import annotations
 
@@ -13,9 +14,10 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from ..clinical.parameters import UNITS
+from ..display.colours import SIDES as COLOURS
+from .plot_figure import Curve, draw_curve
 
 A4 = (8.27, 11.69)     # inches
-COLOURS = {"Left": "#1f5fbf", "Right": "#c0392b"}
 
 
 def _fmt(x, digits=3):
@@ -64,8 +66,7 @@ def _curves(s, group) -> Figure | None:
     for i, ((_, name, unit), by_side) in enumerate(items):
         ax = fig.add_subplot(len(items), 1, i + 1)
         for side, c in by_side.items():
-            ax.plot(c.percent, c.mean, color=COLOURS[side], label=f"{side} ({len(c.curves)} cycles)")
-            ax.fill_between(c.percent, c.mean - c.sd, c.mean + c.sd, color=COLOURS[side], alpha=0.2, lw=0)
+            draw_curve(ax, Curve(f"{side} ({len(c.curves)} cycles)", c.percent, c.mean, COLOURS[side], sd=c.sd))
         ax.set_ylabel(f"{name} ({unit})", fontsize=8)
         ax.set_xlim(0, 100)
         ax.tick_params(labelsize=8)

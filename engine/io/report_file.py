@@ -1,4 +1,9 @@
-"""The clinical report written as PDF (one A4 page per figure, vector) or HTML (inline SVG figures), atomically."""
+"""The clinical report written as PDF (one A4 page per figure, vector) or HTML (inline SVG figures), atomically.
+
+:func:`report_steps` is the whole work as a step generator (Progress per stage and per page, stoppable between
+them; nothing is written until the last page is drawn): ``hybrid report`` drives it to its end, the application
+runs it in a worker thread with a progress dialog that can cancel it.
+"""
 from __future__ import annotations
 
 import html
@@ -8,23 +13,37 @@ from pathlib import Path
 from matplotlib import rc_context
 from matplotlib.backends.backend_pdf import PdfPages
 
+from ..clinical.summary import clinical_summary
 from ..errors import SettingsError
+from ..progress import Progress, run
 from .atomic import write_bytes
 from .report_figures import report_figures
 
+SUFFIXES = (".pdf", ".html", ".htm")
 
-def write_report(path, summary) -> None:
-    """Write ``summary`` (engine.clinical.summary.ClinicalSummary) to ``path``: '.pdf' or '.html'."""
-    path = Path(path)
+
+def _check_suffix(path: Path) -> str:
+    suffix = path.suffix.lower()
+    if suffix not in SUFFIXES:
+        raise SettingsError(f"a report is written as .pdf or .html, not '{path.suffix}'", file=path)
+    return suffix
+
+
+def _page_steps(path: Path, summary, start: float):
+    """Draw the pages of ``summary`` into ``path`` (Progress per page, fractions from ``start`` to 1)."""
+    suffix = _check_suffix(path)
     figures = report_figures(summary)
     buffer = io.BytesIO()
-    if path.suffix.lower() == ".pdf":
+    share = (1.0 - start) / len(figures)
+    if suffix == ".pdf":
         with PdfPages(buffer, metadata={"Title": f"HybridLab report: {summary.subject}"}) as pdf:
-            for fig in figures:
+            for i, fig in enumerate(figures):
+                yield Progress("pages", start + i * share, f"page {i + 1} of {len(figures)}", i / len(figures))
                 pdf.savefig(fig)
-    elif path.suffix.lower() in (".html", ".htm"):
+    else:
         parts = []
-        for fig in figures:
+        for i, fig in enumerate(figures):
+            yield Progress("pages", start + i * share, f"page {i + 1} of {len(figures)}", i / len(figures))
             svg = io.StringIO()
             with rc_context({"svg.fonttype": "none"}):     # text as text: searchable, and readable by tests
                 fig.savefig(svg, format="svg")
@@ -32,6 +51,22 @@ def write_report(path, summary) -> None:
         buffer.write((f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>HybridLab report: "
                       f"{html.escape(summary.subject)}</title></head><body>" + "\n".join(parts) +
                       "</body></html>").encode("utf-8"))
-    else:
-        raise SettingsError(f"a report is written as .pdf or .html, not '{path.suffix}'", file=path)
+    yield Progress("pages", 1.0, f"writing {path.name}", 1.0)
     write_bytes(path, buffer.getvalue())
+    return path
+
+
+def write_report(path, summary) -> None:
+    """Write ``summary`` (engine.clinical.summary.ClinicalSummary) to ``path``: '.pdf' or '.html'."""
+    run(_page_steps(Path(path), summary, 0.0))
+
+
+def report_steps(path, result, forward=(1.0, 0.0, 0.0), events=None):
+    """The clinical report of ``result`` (an AnalysisResult) written to ``path`` ('.pdf' or '.html'); ``events``
+    as :func:`engine.clinical.summary.clinical_summary` takes them (None: from the kinematics, plates and C3D).
+    A generator: yields Progress, returns ``path``; closed before its end, it writes nothing."""
+    path = Path(path)
+    _check_suffix(path)         # refused before any work
+    yield Progress("gait cycles and parameters", 0.0, "events, cycles, parameters, symmetry")
+    summary = clinical_summary(result, forward, events)
+    return (yield from _page_steps(path, summary, 0.3))

@@ -11,16 +11,24 @@ from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QListWidget, QLis
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from engine.analysis.gait_phases import gait_cycles, normalise_cycles
+from engine.display.colours import SIDES, side_colour
 from engine.errors import SettingsError
+from engine.io.plot_figure import Curve, Plot
 
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#7f7f7f",
            "#bcbd22")
-DASHES = {"measured": Qt.PenStyle.SolidLine, "": Qt.PenStyle.SolidLine, "estimated": Qt.PenStyle.DashLine,
-          "emg": Qt.PenStyle.DashDotLine, "scored": Qt.PenStyle.DashDotDotLine}
-TITLES = {"grf": "ground reaction force", "angles": "angle", "torques": "generalized force",
-          "blade strains": "strain", "blade forces": "generalized force", "muscle forces": "muscle force",
+STYLES = {"measured": "solid", "": "solid", "estimated": "dashed", "emg": "dashdot", "scored": "dotted"}
+"""Line style by where the values come from (``Series.kind``), in the plot and in exported figures."""
+DASHES = {"solid": Qt.PenStyle.SolidLine, "dashed": Qt.PenStyle.DashLine, "dashdot": Qt.PenStyle.DashDotLine,
+          "dotted": Qt.PenStyle.DotLine}
+TITLES = {"grf": "ground reaction force", "angles": "joint angle", "torques": "joint moment",
+          "blade strains": "blade bending", "blade forces": "blade load", "muscle forces": "muscle force",
           "activations": "activation", "ik errors": "marker error"}
-STANCE_BRUSH = {"Right": QColor(230, 120, 40, 35), "Left": QColor(40, 130, 220, 35)}
+ENGINE_TERMS = {"angles": "coordinates q", "torques": "generalized forces tau of the joints",
+                "blade strains": "the rod's PCS strains (curvature 1/m, stretch and shear 1)",
+                "blade forces": "generalized forces tau of the rod's strains", "ik errors": "IK marker residuals"}
+"""The engine's words for each group, shown in the plot's tooltip beside the clinical title."""
+STANCE_BRUSH = {side: QColor("#23" + colour[1:]) for side, colour in SIDES.items()}     # #AARRGGBB, alpha 35
 
 
 class CurvePanel(QWidget):
@@ -64,6 +72,8 @@ class CurvePanel(QWidget):
         self._curves: dict = {}       # series label -> PlotDataItem (created once)
         self._bands: list = []
         self._stance_items: list = []
+        self._stances: dict = {}
+        self._drawn: dict = {}        # series label -> (x, y, sd or None) as drawn
         self._frame = 0
         right = QSplitter(Qt.Orientation.Vertical)
         right.addWidget(self.plot)
@@ -112,6 +122,7 @@ class CurvePanel(QWidget):
         for item in self._stance_items:
             self.plot.removeItem(item)
         self._stance_items = []
+        self._stances = stances
         for side, intervals in stances.items():
             for a, b in intervals:
                 region = pg.LinearRegionItem((a, b), movable=False, brush=STANCE_BRUSH.get(side, QColor(0, 0, 0, 20)),
@@ -126,7 +137,7 @@ class CurvePanel(QWidget):
             item.setVisible(self.normalised is None)
 
     def _pen(self, s, colour_index: int):
-        return pg.mkPen(PALETTE[colour_index % len(PALETTE)], width=2, style=DASHES.get(s.kind, Qt.PenStyle.SolidLine))
+        return pg.mkPen(PALETTE[colour_index % len(PALETTE)], width=2, style=DASHES[STYLES.get(s.kind, "solid")])
 
     def _redraw(self, *_):
         order = {c: i for i, c in enumerate(self.selected_channels())}      # colours follow the selection
@@ -137,6 +148,7 @@ class CurvePanel(QWidget):
         legend = self.plot.plotItem.legend
         legend.clear()
         failed: dict[str, list[str]] = {}        # reason -> series not drawn for it
+        self._drawn = {}
         for s in self.series:
             curve = self._curves.get(s.label)
             if s.channel not in chosen:
@@ -147,7 +159,7 @@ class CurvePanel(QWidget):
                 curve = self.plot.plot()
                 self._curves[s.label] = curve
             curve.setPen(self._pen(s, order[s.channel]))
-            x, y = s.time, s.values
+            x, y, sd = s.time, s.values, None
             if self.normalised is not None:
                 events, side = self.normalised
                 try:
@@ -156,14 +168,16 @@ class CurvePanel(QWidget):
                     curve.setVisible(False)
                     failed.setdefault(exc.problem, []).append(s.label)
                     continue
-                x, y = cycles.percent, cycles.mean
+                x, y, sd = cycles.percent, cycles.mean, cycles.sd
                 self._add_band(cycles, curve.opts["pen"].color())
             curve.setData(x, y, connect="finite")
+            self._drawn[s.label] = (x, y, sd)
             curve.setVisible(True)
             legend.addItem(curve, s.label)
         units = sorted({s.unit for s in self.series if s.channel in chosen})
         unit = f" ({units[0]})" if len(units) == 1 else ""
         self.plot.setLabel("left", TITLES.get(self.group, self.group) + unit)
+        self.plot.setToolTip(f"engine: {ENGINE_TERMS[self.group]}" if self.group in ENGINE_TERMS else "")
         self.plot.setLabel("bottom", "gait cycle (%)" if self.normalised else "time (s)")
         self.cursor.setVisible(self.normalised is None)
         self._show_stances()
@@ -197,6 +211,19 @@ class CurvePanel(QWidget):
         for item in (upper, lower, band):
             self.plot.addItem(item)
             self._bands.append(item)
+
+    def figure_plot(self, subject: str, trial: str) -> Plot:
+        """What the plot shows, for ``engine.io.plot_figure``: the curves drawn (their values, colours, dashes and
+        bands), the stances behind a time plot, the axis labels, and a title naming ``subject`` and ``trial``."""
+        curves = tuple(Curve(s.label, *self._drawn[s.label][:2], self._curves[s.label].opts["pen"].color().name(),
+                             STYLES.get(s.kind, "solid"), self._drawn[s.label][2])
+                       for s in self.selected_series() if s.label in self._drawn)
+        spans = () if self.normalised else tuple((a, b, side_colour(side)) for side, intervals in self._stances.items()
+                                                 for a, b in intervals)
+        title = f"{TITLES.get(self.group, self.group).capitalize()}: {subject}, {trial}"
+        if self.normalised:
+            title += f" ({self.normalised[1]} gait cycle, mean +/- SD)"
+        return Plot(title, self.plot.getAxis("bottom").labelText, self.plot.getAxis("left").labelText, curves, spans)
 
     # ---------------------------------------------------------------- time
     def set_frame(self, frame: int, time: float) -> None:

@@ -6,6 +6,8 @@ channels chosen per group are kept across results.
 """
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWidget
 
@@ -19,7 +21,35 @@ DEFAULT_CHANNELS = {"grf": ("vertical",), "angles": ("hip_flexion", "knee_angle"
 """Channels shown at first, by substring: the vertical GRF, the sagittal joints, the blade's bending, IK errors."""
 
 AXES = ("time", "Right gait cycle", "Left gait cycle")
-TAB_NAMES = {"grf": "GRF", "ik errors": "IK errors"}
+TAB_NAMES = {"grf": "GRF", "angles": "joint angles", "torques": "joint moments", "blade strains": "blade bending",
+             "blade forces": "blade loads", "ik errors": "IK errors"}
+
+
+SIDE_WORDS = {"l": "Left", "left": "Left", "r": "Right", "right": "Right"}
+
+
+def _meaning(channel: str) -> tuple[str | None, set]:
+    """A channel's side and its other words: ``foot_l vertical`` -> ('Left', {'foot', 'vertical'})."""
+    words = [w for w in re.split(r"[^a-z0-9]+", channel.lower()) if w]
+    sides = {SIDE_WORDS[w] for w in words if w in SIDE_WORDS} or ({"Right"} if "blade" in words else set())
+    return (sides.pop() if len(sides) == 1 else None), {w for w in words if w not in SIDE_WORDS}
+
+
+def carried_selection(chosen, channels: list[str]) -> list[str]:
+    """The channels of a new trial that mean what ``chosen`` (channels of another trial) meant: the same name,
+    else the channel of the same side sharing the most words with it (``foot_l vertical`` -> ``calcn_l
+    vertical``, ``blade vertical`` -> ``calcn_r vertical``); names that match nothing are dropped."""
+    out = []
+    for name in chosen:
+        if name in channels:
+            out.append(name)
+            continue
+        side, words = _meaning(name)
+        scored = [(len(words & w) / len(words | w), c) for c in channels for s, w in [_meaning(c)]
+                  if s == side and words & w]
+        if scored:
+            out.append(max(scored, key=lambda sc: sc[0])[1])
+    return list(dict.fromkeys(out))
 
 
 def default_channels(group: str, channels: list[str]) -> list[str]:
@@ -98,7 +128,8 @@ class CurvesView(QWidget):
             panel.seek.connect(self.document.set_time)
             panel.notice.connect(self.notice)
             panel.set_stances(self.stances)
-            panel.select(self._chosen.get(group) or default_channels(group, panel.channels))
+            panel.select(carried_selection(self._chosen.get(group, ()), panel.channels)
+                         or default_channels(group, panel.channels))
             panel.set_normalised(self._normalised())
             index, current = list(self.groups).index(group), self.tabs.currentIndex()
             self.tabs.blockSignals(True)
@@ -131,15 +162,18 @@ class CurvesView(QWidget):
     def shown_series(self) -> list:
         """The series of the channels chosen in every group (built or not), in group order."""
         selection = self.selection()
-        return [s for group, members in self.groups.items() for s in members
-                if s.channel in set(selection.get(group) or default_channels(
-                    group, list(dict.fromkeys(m.channel for m in members))))]
+        out = []
+        for group, members in self.groups.items():
+            channels = list(dict.fromkeys(m.channel for m in members))
+            wanted = set(carried_selection(selection.get(group, ()), channels) or default_channels(group, channels))
+            out += [s for s in members if s.channel in wanted]
+        return out
 
     def restore_selection(self, selection: dict) -> None:
         self._chosen.update(selection)
         for group, channels in selection.items():
             if group in self.panels:
-                self.panels[group].select(channels)
+                self.panels[group].select(carried_selection(channels, self.panels[group].channels))
 
     def current_panel(self) -> CurvePanel | None:
         widget = self.tabs.currentWidget()

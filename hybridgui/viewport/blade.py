@@ -14,6 +14,7 @@ from .vtk_util import cells, points, scalars
 
 COLOURINGS = ("none", "bending strain", "bending moment")
 """What the blade can be coloured by."""
+UNITS = {"bending strain": "1/m", "bending moment": "N m"}
 
 # faces of the swept rectangle: (corner a, corner b, which frame axis is the outward normal, sign)
 _FACES = ((0, 1, 2, 1.0), (1, 2, 1, -1.0), (2, 3, 2, -1.0), (3, 0, 1, 1.0))
@@ -73,9 +74,10 @@ class _Rod:
 
 
 class BladeLayer:
-    """Every rod of the model, drawn at the frames of ``poses``; ``tau`` (T, nv) gives bending moments."""
+    """Every rod of the model, drawn at the frames of ``poses``; ``tau`` (T, nv) gives bending moments; ``legend(lut,
+    title)`` is told the colouring shown (None, None when the blade is not coloured)."""
 
-    def __init__(self, renderer, model, poses, tau=None):
+    def __init__(self, renderer, model, poses, tau=None, legend=None):
         self.poses = poses
         self.rods = []
         for rod in model.rods:
@@ -86,6 +88,7 @@ class BladeLayer:
             self.rods.append(r)
         self.colouring = "none"
         self._frame = 0
+        self._legend = legend
 
     def available_colourings(self) -> list[str]:
         """The colourings this model and result allow."""
@@ -101,6 +104,10 @@ class BladeLayer:
             r.mapper.SetLookupTable(style.bending_colours(float(np.nanmax(values)) if values.size else 1.0))
             r.mapper.UseLookupTableScalarRangeOn()
             r.mapper.ScalarVisibilityOn()
+        coloured = [r for r in self.rods if colouring in r.values]
+        if self._legend is not None:
+            self._legend(coloured[0].mapper.GetLookupTable() if coloured else None,
+                         f"blade {colouring} ({UNITS[colouring]})" if coloured else None)
         self.show_frame(self._frame)
 
     def show_frame(self, frame: int) -> None:

@@ -109,6 +109,9 @@ class FloorLayer:
             text.SetBackgroundColor(*style.BACKGROUND)      # readable over the floor and over the background
             text.SetBackgroundOpacity(0.8)
             caption.GetTextActor().SetTextScaleModeToNone()
+        for part in (self.axes.GetXAxisShaftProperty, self.axes.GetYAxisShaftProperty, self.axes.GetZAxisShaftProperty,
+                     self.axes.GetXAxisTipProperty, self.axes.GetYAxisTipProperty, self.axes.GetZAxisTipProperty):
+            part().SetColor(*style.AXES)        # named by their labels: red, green and blue mean sides and sources
         self.axes.AxisLabelsOn()
         self.axes.PickableOff()
         renderer.AddActor(self.axes)

@@ -17,12 +17,13 @@ from .camera import CameraRig
 from .contacts import ContactLayer
 from .floor import FloorLayer
 from .grf import GRFLayer
+from .legend import LegendLayer
 from .markers import MarkerLayer
 from .muscles import MuscleLayer
 from .poses import Poses
 from .skeleton import SkeletonLayer, body_geometry
 
-LAYERS = ("bodies", "blade", "muscles", "markers", "contacts", "grf")
+LAYERS = ("bodies", "blade", "muscles", "markers", "contacts", "grf", "legend")
 """Layers the user can show or hide."""
 
 
@@ -95,13 +96,17 @@ class Scene:
             missing: list = []
             geometry = body_geometry(model, content.mesh_folders, missing)
             self._geometry = (model, list(content.mesh_folders), geometry, missing)
+        activations, arrows = self._activations(), self._arrows()
+        legend = LegendLayer(self.renderer, self._legend_entries(arrows), activations is not None)
         self.layers = {
             "bodies": SkeletonLayer(self.renderer, self._geometry[2], self.poses),
-            "blade": BladeLayer(self.renderer, model, self.poses, None if dynamics is None else dynamics.tau),
-            "muscles": MuscleLayer(self.renderer, model, self.poses, self._activations()),
+            "blade": BladeLayer(self.renderer, model, self.poses, None if dynamics is None else dynamics.tau,
+                                legend.set_blade),
+            "muscles": MuscleLayer(self.renderer, model, self.poses, activations),
             "markers": self._marker_layer(),
             "contacts": ContactLayer(self.renderer, self.poses, self._pushing()),
-            "grf": GRFLayer(self.renderer, self._arrows()),
+            "grf": GRFLayer(self.renderer, arrows),
+            "legend": legend,
         }
         for name, layer in self.layers.items():
             layer.set_visible(self.visible[name])
@@ -126,6 +131,23 @@ class Scene:
             if muscle.name in columns:
                 out[:, i] = m.activations[:, columns[muscle.name]]
         return out
+
+    def _legend_entries(self, arrows) -> list:
+        """What the colours drawn mean, for what this content draws."""
+        kinds = {kind for _, kind, _, _ in arrows}
+        entries = [("ground reaction, measured (plate)", style.MEASURED)] if "measured" in kinds else []
+        if "estimated" in kinds:
+            entries.append(("ground reaction, estimated from the motion", style.ESTIMATED))
+        if self.content.trial is not None and self.content.trial.markers.n_frames:
+            entries.append(("marker, recorded", style.EXPERIMENTAL_MARKER))
+        if self.poses.marker_names:
+            entries.append(("marker, on the model", style.MODEL_MARKER))
+        if self.content.result is not None:
+            entries.append(("marker error (recorded to model)", style.RESIDUAL))
+        if self.poses.contact_names:
+            entries.append(("contact point" + (", loaded: estimate's colour" if "estimated" in kinds else ""),
+                            style.CONTACT))
+        return entries
 
     def _pushing(self):
         """(T, C) bool at the display frames: the candidates the ground-reaction estimate loads, if it ran on

@@ -63,6 +63,7 @@ def test_cancel_keeps_the_previous_results(shown, inputs, qtbot):
     assert window.document.result is before
     assert window.scene.content.result is before
     assert "cancelled" in window.statusBar().currentMessage()
+    assert window.progress.message.text() == "cancelled; the results shown are unchanged"   # not its last stage
     qtbot.waitUntil(lambda: window.progress.run.isEnabled())
 
 
