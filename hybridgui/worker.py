@@ -84,10 +84,17 @@ class AnalysisRunner(QObject):
         """Analyse ``trial`` with ``model`` and a copy of ``settings`` in a new thread."""
         if self.running:
             raise RuntimeError("an analysis is already running")
-        self._settings = copy.deepcopy(settings)
+        settings = copy.deepcopy(settings)
+        self.start_steps(analysis_steps(model, trial, settings), settings)
+
+    def start_steps(self, steps, settings=None) -> None:
+        """Run another engine step generator (a subject scaling) the same way; ``finished(result, settings)``."""
+        if self.running:
+            raise RuntimeError("an analysis is already running")
+        self._settings = settings
         self._stop = threading.Event()
         self._thread = QThread()
-        self._runner = _StepRunner(analysis_steps(model, trial, self._settings), self._stop)
+        self._runner = _StepRunner(steps, self._stop)
         self._runner.moveToThread(self._thread)
         self._thread.started.connect(self._runner.run)
         self._runner.progress.connect(self.progress)
