@@ -13,6 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QVBoxLayout, QWidget
 
+from engine.analysis.failure_advice import failure_advice
 from engine.analysis.gait_phases import side_of, stance_phases
 from engine.child_process import Cancelled
 from engine.display.mesh_files import geometry_folders
@@ -334,7 +335,11 @@ class MainWindow(QMainWindow):
 
     def _on_analysis_failed(self, exc, details: str) -> None:
         self.progress.message.setText("failed; the results shown are unchanged")
-        self.report(exc, "The analysis failed", details)
+        box = self.report(exc, "The analysis failed", details)
+        advice = failure_advice(exc, next(reversed(self.progress.bars), None), self.document.settings)
+        if advice:          # a numerical failure: which setting to change, in words
+            box.setInformativeText(advice)
+            self.reported[-1] += f" {advice}"
 
     # ---------------------------------------------------------------- view
     def set_layer_visible(self, name: str, visible: bool) -> None:

@@ -100,7 +100,7 @@ def test_a_session_of_one_trial_written_before_still_opens(test_data):
     assert session.static_trial is None and session.patient == {}
 
 
-def test_time_range_outside_the_trial_says_which_field_to_change(make_window, test_data):
+def test_an_analysis_that_cannot_run_says_which_setting_to_change(make_window, test_data, qtbot):
     window = make_window()
     _open_gait(window, test_data)
     end = window.document.trial.end_time
@@ -110,6 +110,15 @@ def test_time_range_outside_the_trial_says_which_field_to_change(make_window, te
     _set_range(window, 1.0, 0.5)
     assert not window.run_analysis()
     assert "must come after the start" in window.last_error.text()
+    # the demo's lab axes typed in for gait2354 (issue 17: "Matrix is not positive definite" and nothing else)
+    _set_range(window, 0.6, 0.7)
+    window.settings_panel.axes.setText("Z-up, X-forward")
+    with qtbot.waitSignal(window.runner.failed, timeout=300_000):
+        assert window.run_analysis()
+    box = window.last_error
+    assert "The lab axes are set to 'Z-up, X-forward': clear them (the Lab axes field" in box.informativeText()
+    assert "not positive definite" in box.text() and window.document.result is None
+    qtbot.waitUntil(lambda: window.progress.run.isEnabled())
 
 
 def test_an_ik_setups_time_range_is_offered_not_applied(make_window, test_data):
