@@ -76,8 +76,8 @@ class Document(QObject):
             self.model, self.model_path = model, model_path
         if trial is not None:
             self.trial, self.trial_path = trial, trial_path
-            self.events = list(trial.events)
-            entry = TrialEntry(trial_path, trial, copy.deepcopy(self.settings), list(self.reasons))
+            self.events, self.reasons = list(trial.events), []      # its settings are the document's, not proposed
+            entry = TrialEntry(trial_path, trial, copy.deepcopy(self.settings))
             if self.trials and self.current < len(self.trials):
                 self.trials[self.current] = entry
             else:

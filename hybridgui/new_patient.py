@@ -104,6 +104,7 @@ class NewPatientWizard(QWizard):
         self.mass.setSpecialValueText("the setup's (or the model's)")
         self.static.textChanged.connect(self._default_output)
         self.generic.textChanged.connect(self._default_output)
+        self.static.setText(window.document.static_trial_path or "")
         form = QFormLayout(page)
         form.addRow("Static trial", _file_row(self.static, "Static trial", STATIC))
         form.addRow("Mass", self.mass)

@@ -64,6 +64,7 @@ def test_gait2354_after_the_demo_runs_with_the_axes_proposed_from_its_own_trial(
 
 
 def test_each_trial_keeps_its_own_settings_and_the_session_restores_them(make_window, test_data, tmp_path):
+    from hybridgui import patient
     window = make_window()
     window.open_demo()
     d = _open_gait(window, test_data)
@@ -76,10 +77,15 @@ def test_each_trial_keeps_its_own_settings_and_the_session_restores_them(make_wi
     assert doc.current == 0 and panel.settings().axes == "Z-up, X-forward" and panel.axes.text() == "Z-up, X-forward"
     panel.trial_chosen.emit(1)
     assert panel.settings() == walk and doc.settings.cutoff == 7.25
+    patient.open_static_trial(window, d / "scale" / "subject01_static.trc")      # the static trial field
+    assert panel.static_name.text() == "subject01_static.trc"
+    assert patient.analysis_settings(window, panel.settings()).static_trial is doc.static_trial   # calibrates contacts
     window.save_session(tmp_path / "patient.hls")
     other = make_window()
     other.open_session(tmp_path / "patient.hls")
     o = other.document
+    assert np.array_equal(o.static_trial.markers.positions, doc.static_trial.markers.positions, equal_nan=True)
+    assert other.settings_panel.static_name.text() == "subject01_static.trc"
     assert len(o.trials) == 2 and o.current == 1 and Path(o.trial_path).resolve() == d / "subject01_walk1.trc"
     assert other.settings_panel.settings() == walk and o.reasons == doc.reasons
     assert o.trials[0].settings.axes == "Z-up, X-forward" and o.trials[0].result is None   # gait2354's model is open
