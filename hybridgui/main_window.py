@@ -313,6 +313,7 @@ class MainWindow(QMainWindow):
         settings = self.current_settings()
         if settings is None:
             return False
+        doc.settings = settings                 # the shown trial's, as run
         self.progress.reset()
         self.progress.set_running(True)
         self._analysed = (doc.model, doc.trial)
