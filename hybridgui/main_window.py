@@ -13,18 +13,17 @@ from pathlib import Path
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QVBoxLayout, QWidget
 
+from engine.analysis.failure_advice import failure_advice
 from engine.analysis.gait_phases import side_of, stance_phases
 from engine.child_process import Cancelled
 from engine.display.mesh_files import geometry_folders
 from engine.errors import HybridLabError
 from engine.io.open import open_model
-from engine.io.open_trial import open_trial
 from engine.model.summary import describe_model
 from engine.trial.summary import describe_trial
 
-from . import menus
+from . import menus, patient
 from .amputation_editor import AmputationEditor
-from .background import call_with_cancel
 from .curves.view import CurvesView
 from .document import Document
 from .error_dialog import error_text, show_error
@@ -125,6 +124,7 @@ class MainWindow(QMainWindow):
         }
         self.tabifyDockWidget(self.docks["curves"], self.docks["devices"])
         self.docks["curves"].raise_()
+        self.docks["devices"].hide()            # a device study, opened from View > Panels
         self.tabifyDockWidget(self.docks["analysis"], self.docks["amputation"])
         self.tabifyDockWidget(self.docks["results"], self.docks["events"])
         self.tabifyDockWidget(self.docks["results"], self.docks["inspector"])
@@ -159,6 +159,7 @@ class MainWindow(QMainWindow):
         self.devices.failed.connect(lambda exc: self.statusBar().showMessage(f"Devices: {exc}", 15000))
         self.settings_panel.notice.connect(lambda text: self.statusBar().showMessage(text, 20000))
         self.curves.notice.connect(lambda text: self.statusBar().showMessage(text, 15000))
+        patient.connect(self)
         self.restore_layout()
         self._on_content()
 
@@ -233,17 +234,11 @@ class MainWindow(QMainWindow):
         """Read a trial off the GUI thread (a progress dialog offers Cancel) and show it."""
         self._check_idle(path)
         try:
-            trial = call_with_cancel(self, f"Reading {Path(path).name}...", open_trial, path, grf=grf,
-                                     external_loads=external_loads, c3d_timeout=self.c3d_timeout())
+            trial = patient.read_trial(self, path, grf, external_loads)
         except Cancelled:
             self.statusBar().showMessage(f"Reading {Path(path).name} cancelled.", 8000)
             return
-        if external_loads is not None:
-            from engine.io.external_loads import load_external_loads
-            settings = self.settings_panel.settings()
-            settings.plate_bodies = {load.name: load.body for load in load_external_loads(external_loads, grf).loads}
-            self.document.settings = settings
-        self.document.set_inputs(trial=trial, trial_path=str(path))
+        patient.add_trial(self, trial, str(path), external_loads, grf)     # with the settings proposed from it
         self.add_recent(path)
 
     def open_results(self, path) -> None:
@@ -277,13 +272,15 @@ class MainWindow(QMainWindow):
     def session(self) -> Session:
         """The current work as a Session (for saving)."""
         doc = self.document
-        return Session(model=doc.model, trial=doc.trial, settings=self.current_settings(), result=doc.result,
-                       events=list(doc.events), time=doc.current_time, model_path=doc.model_path,
+        settings = self.current_settings()
+        fields = patient.session_fields(self, settings)
+        return Session(model=doc.model, trial=doc.trial, settings=doc.settings if settings else None,
+                       result=doc.result, events=list(doc.events), time=doc.current_time, model_path=doc.model_path,
                        trial_path=doc.trial_path, channels=self.curves.selection(),
                        view={"layers": dict(self.scene.visible), "blade": self.blade_colouring,
                              "camera": self.scene.rig.state() if self.scene.rig else None,
                              "axis": self.curves.axis.currentIndex()},
-                       layout=bytes(self.saveState()))
+                       layout=bytes(self.saveState()), **fields)
 
     def save_session(self, path) -> None:
         save_session(path, self.session())
@@ -305,6 +302,7 @@ class MainWindow(QMainWindow):
             if s.model is not None and s.model is not s.result.model:
                 doc.set_model(s.model)
         doc.set_events(s.events)
+        patient.restore(self, s)
         if s.layout:
             self.restoreState(s.layout)
         view = s.view or {}
@@ -336,10 +334,11 @@ class MainWindow(QMainWindow):
         settings = self.current_settings()
         if settings is None:
             return False
+        doc.settings = settings                 # the shown trial's, as run
         self.progress.reset()
         self.progress.set_running(True)
         self._analysed = (doc.model, doc.trial)
-        self.runner.start(doc.model, doc.trial, settings)
+        self.runner.start(doc.model, doc.trial, patient.analysis_settings(self, settings))
         return True
 
     def _on_analysed(self, result, settings) -> None:
@@ -353,12 +352,16 @@ class MainWindow(QMainWindow):
             return
         if result.generated_contacts and result.model is not model:
             doc.set_model(result.model)     # the open model with the contact candidates the analysis generated
-        doc.set_result(result, settings)
+        doc.set_result(result, patient.stored_settings(self, settings))
         self.statusBar().showMessage(f"Analysis done: {result.ik.n_frames} frames.", 8000)
 
     def _on_analysis_failed(self, exc, details: str) -> None:
         self.progress.message.setText("failed; the results shown are unchanged")
-        self.report(exc, "The analysis failed", details)
+        box = self.report(exc, "The analysis failed", details)
+        advice = failure_advice(exc, next(reversed(self.progress.bars), None), self.document.settings)
+        if advice:          # a numerical failure: which setting to change, in words
+            box.setInformativeText(advice)
+            self.reported[-1] += f" {advice}"
 
     # ---------------------------------------------------------------- view
     def set_layer_visible(self, name: str, visible: bool) -> None:
@@ -390,8 +393,10 @@ class MainWindow(QMainWindow):
         loaded = (doc.trial, doc.result, doc.settings, markers)
         if self._settings_loaded is None or any(a is not b for a, b in zip(loaded[:3], self._settings_loaded[:3])) \
                 or markers != self._settings_loaded[3]:      # a model edit alone keeps the form's edits not yet run
-            self.settings_panel.set_settings(doc.settings, markers)
+            self.settings_panel.set_settings(doc.settings, markers, (doc.trial.start_time, doc.trial.end_time)
+                                             if doc.trial is not None else None)
             self._settings_loaded = loaded
+        patient.sync_panel(self)
         if doc.model is None:
             self.status_summary.setText("Open a model and a trial (File menu), or drop files here.")
             return

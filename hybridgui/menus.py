@@ -11,7 +11,7 @@ from engine import __version__
 from engine.analysis.series import result_series
 from engine.clinical.summary import names
 
-from . import exports
+from . import exports, patient
 from .report_export import start_report
 from .screenshot import save_window
 from .viewport.blade import COLOURINGS
@@ -43,6 +43,8 @@ def build(window) -> None:
     window.actions_by = {}
     bar = window.menuBar()
     file = bar.addMenu("&File")
+    _action(window, file, "&New patient...", lambda: new_patient_dialog(window),
+            tip="a generic model scaled to the patient from a static trial, then the patient's trials analysed")
     _action(window, file, "Open &model...", lambda: _open(window, "Open a model", MODELS), "Ctrl+M")
     _action(window, file, "Open &trial...", lambda: open_trial_dialog(window), "Ctrl+O")
     _action(window, file, "Add contact candidates...", lambda: _add_contacts(window),
@@ -71,6 +73,8 @@ def build(window) -> None:
 
     analysis = bar.addMenu("&Analysis")
     _action(window, analysis, "&Run", window.run_analysis, "Ctrl+R")
+    _action(window, analysis, "Run on &all trials", lambda: patient.analyse_all(window),
+            tip="analyse every trial of the patient in turn, each with its own settings")
     _action(window, analysis, "&Cancel", window.runner.cancel, "Esc")
     _action(window, analysis, "Marker weights from an OpenSim IK setup...", lambda: _ik_setup(window))
 
@@ -142,6 +146,15 @@ def fill_recent(window) -> None:
 
 
 # ---------------------------------------------------------------- dialogs
+def new_patient_dialog(window) -> None:
+    from .new_patient import NewPatientWizard
+    if window.runner.running:
+        _tell(window, "The analysis is running: cancel it (Esc) or wait for it to end, then start a new patient.")
+        return
+    window.new_patient = NewPatientWizard(window)
+    window.new_patient.show()
+
+
 def preferences_dialog(window) -> None:
     """The C3D read timeout (s; 0 for the reader's default, 60 s plus 2 s per MB), kept in the user's settings."""
     value, ok = QInputDialog.getDouble(window, "Preferences", "C3D read timeout, s (0: 60 s + 2 s per MB):",
@@ -156,19 +169,26 @@ def _open(window, title: str, kinds: str) -> None:
         window.open_paths([path])
 
 
-def open_trial_dialog(window) -> None:
-    """A C3D, or a TRC with (optionally) its OpenSim ExternalLoads .xml and GRF .mot."""
-    path, _ = QFileDialog.getOpenFileName(window, "Open a trial", "", TRIALS)
+def ask_trial(parent) -> tuple | None:
+    """``(path, grf, external_loads)`` of a trial the user chooses: a C3D, or a TRC with (optionally) its OpenSim
+    ExternalLoads .xml and GRF .mot; None if cancelled."""
+    path, _ = QFileDialog.getOpenFileName(parent, "Open a trial", "", TRIALS)
     if not path:
-        return
+        return None
     grf = loads = None
     if path.lower().endswith(".trc"):
-        loads, _ = QFileDialog.getOpenFileName(window, "Ground reactions: ExternalLoads .xml (Cancel for none)",
+        loads, _ = QFileDialog.getOpenFileName(parent, "Ground reactions: ExternalLoads .xml (Cancel for none)",
                                                str(Path(path).parent), "ExternalLoads (*.xml)")
         if loads:
-            grf, _ = QFileDialog.getOpenFileName(window, "GRF .mot (Cancel: the file the .xml names)",
+            grf, _ = QFileDialog.getOpenFileName(parent, "GRF .mot (Cancel: the file the .xml names)",
                                                  str(Path(path).parent), "GRF (*.mot)")
-    window.attempt("Cannot open the trial", window.open_trial_file, path, grf or None, loads or None)
+    return path, grf or None, loads or None
+
+
+def open_trial_dialog(window) -> None:
+    chosen = ask_trial(window)
+    if chosen:
+        window.attempt("Cannot open the trial", window.open_trial_file, *chosen)
 
 
 def _add_contacts(window) -> None:
@@ -195,17 +215,9 @@ def _ik_setup(window) -> None:
     if window.document.model is None:
         _tell(window, "Open a model first: the IK setup's marker weights are matched to its markers.")
         return
-    from engine.io.setup_xml import ik_settings_from_setup, read_ik_setup
     path, _ = QFileDialog.getOpenFileName(window, "OpenSim IK setup", "", "IK setup (*.xml)")
-    if not path:
-        return
-
-    def load():
-        settings = window.settings_panel.settings()
-        settings.ik = ik_settings_from_setup(window.document.model, read_ik_setup(path))
-        window.settings_panel.set_settings(settings, [m.name for m in window.document.model.markers])
-
-    window.attempt("Cannot read the IK setup", load)
+    if path:
+        window.attempt("Cannot read the IK setup", patient.load_ik_setup, window, path)
 
 
 def save_session_dialog(window, path) -> None:

@@ -1,5 +1,9 @@
 """The analysis settings: IK marker weights, filter cut-off, lab axes, QP weights, friction, contact
-thresholds and muscle options; edits an ``engine.analysis.pipeline.AnalysisSettings``.
+thresholds and muscle options, the time range; edits an ``engine.analysis.pipeline.AnalysisSettings``.
+
+Above them, the patient's trials (which one is shown; why its settings were proposed; applying them to all
+trials) and its static trial. The time range is checked against the shown trial's; a range from an OpenSim IK
+setup is offered (a button), never applied by itself.
 
 Every field shows the value it was given exactly (numbers with up to 12 decimals, weights as Python writes
 them) over the range the engine accepts. A loaded value a field cannot show (more decimals, out of the field's
@@ -13,8 +17,9 @@ import dataclasses
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QDoubleValidator
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox, QHeaderView, QLineEdit,
-                               QScrollArea, QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox, QHBoxLayout, QHeaderView,
+                               QLabel, QLineEdit, QPushButton, QScrollArea, QSpinBox, QTableWidget, QTableWidgetItem,
+                               QVBoxLayout, QWidget)
 
 from engine.analysis.pipeline import AnalysisSettings
 from engine.errors import SettingsError
@@ -83,6 +88,11 @@ class SettingsPanel(QScrollArea):
     edited = Signal()
     notice = Signal(str)
     """What the form could not show of the settings it was given (after :meth:`set_settings`)."""
+    trial_chosen = Signal(int)
+    """The user chose the patient's trial at this index."""
+    apply_to_all = Signal()
+    static_requested = Signal()
+    static_cleared = Signal()
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -93,6 +103,25 @@ class SettingsPanel(QScrollArea):
         body = QWidget()
         layout = QVBoxLayout(body)
         self._base = AnalysisSettings()
+        self._range: tuple[float, float] | None = None      # the shown trial's (s)
+        # time range
+        span = QGroupBox("Time range")
+        form = QFormLayout(span)
+        self.start = NumberBox(-LARGEST, LARGEST, 0.01, " s", "first time analysed, within the trial")
+        self.end = NumberBox(-LARGEST, LARGEST, 0.01, " s", "last time analysed, within the trial")
+        self.whole = QLabel("")
+        self.offered = QLabel("")
+        self.offered.setWordWrap(True)
+        self.use_offered = QPushButton("Use this range")
+        self.use_offered.clicked.connect(self._use_offered)
+        self._offer: tuple[float, float] | None = None
+        form.addRow("Start", self.start)
+        form.addRow("End", self.end)
+        form.addRow(self.whole)
+        form.addRow(self.offered)
+        form.addRow(self.use_offered)
+        self.offer_time_range(None)
+        layout.addWidget(span)
         # inverse kinematics
         ik = QGroupBox("Inverse kinematics")
         form = QFormLayout(ik)
@@ -186,8 +215,9 @@ class SettingsPanel(QScrollArea):
         for w in body.findChildren(QComboBox):
             w.currentIndexChanged.connect(self.edited)
         self.weights.itemChanged.connect(self.edited)
+        layout.insertWidget(0, self._patient_box())        # after the loops: choosing a trial is not an edit
         self._optional = (self.cutoff, self.loads_cutoff)      # cut-offs whose 0 shows None (no filter)
-        self.labels = {self.cutoff: "Coordinates cut-off", self.loads_cutoff: "Loads cut-off",
+        self.labels = {self.start: "Start", self.end: "End", self.cutoff: "Coordinates cut-off", self.loads_cutoff: "Loads cut-off",
                        self.order: "Filter order", self.friction: "Friction", self.facets: "Pyramid facets",
                        self.height: "Height threshold", self.speed: "Speed threshold", self.rod_mode: "Rod forces",
                        self.objective: "Muscle objective"}
@@ -197,6 +227,95 @@ class SettingsPanel(QScrollArea):
             else:
                 w.valueChanged.connect(lambda _, w=w: self._changed(w))
         self.set_settings(self._base, [])
+
+    def _patient_box(self) -> QGroupBox:
+        box = QGroupBox("Trial")
+        form = QFormLayout(box)
+        self.trial_choice = QComboBox()
+        self.trial_choice.setToolTip("the patient's trial shown and analysed; each keeps its own settings")
+        self.trial_choice.activated.connect(self.trial_chosen)
+        self.reasons = QLabel("")
+        self.reasons.setWordWrap(True)
+        self.apply_all = QPushButton("Apply these settings to all trials")
+        self.apply_all.setToolTip("every trial of the patient gets these settings, except its own time range and "
+                                  "force plates")
+        self.apply_all.clicked.connect(self.apply_to_all)
+        self.static_name = QLineEdit()
+        self.static_name.setReadOnly(True)
+        self.static_name.setPlaceholderText("none")
+        self.static_name.setToolTip("the patient standing still, feet flat: calibrates the generated contact "
+                                    "candidates (and scales the model, File > New patient)")
+        choose, clear = QPushButton("Choose..."), QPushButton("Clear")
+        choose.clicked.connect(self.static_requested)
+        clear.clicked.connect(self.static_cleared)
+        row = QHBoxLayout()
+        row.addWidget(self.static_name, 1)
+        row.addWidget(choose)
+        row.addWidget(clear)
+        form.addRow("Trial", self.trial_choice)
+        form.addRow(self.reasons)
+        form.addRow(self.apply_all)
+        form.addRow("Static trial", row)
+        self.set_trials([], 0)
+        return box
+
+    # ---------------------------------------------------------------- the patient's trials, the time range
+    def set_trials(self, names, current: int) -> None:
+        """The patient's trials (``names``) and which is shown."""
+        self.trial_choice.clear()
+        self.trial_choice.addItems(list(names))
+        self.trial_choice.setCurrentIndex(current if names else -1)
+        self.trial_choice.setEnabled(bool(names))
+        self.apply_all.setEnabled(len(names) > 1)
+
+    def set_reasons(self, reasons) -> None:
+        """Why the shown trial's settings are what they are (one line each; none: hidden)."""
+        self.reasons.setText("Proposed from this trial:\n" + "\n".join(f"- {r}" for r in reasons) if reasons else "")
+        self.reasons.setVisible(bool(reasons))
+
+    def set_static(self, name: str | None) -> None:
+        self.static_name.setText(name or "")
+
+    def offer_time_range(self, span, source: str = "") -> None:
+        """Offer ``span`` ((start, end) s, from ``source``; None: nothing offered) with the "Use this range"
+        button; the fields are not changed until it is pressed."""
+        self._offer = None if span is None else (float(span[0]), float(span[1]))
+        if span is not None:
+            self.offered.setText(f"{source} analyses {span[0]:g} to {span[1]:g} s (not applied).")
+        self.offered.setVisible(span is not None)
+        self.use_offered.setVisible(span is not None)
+
+    def _use_offered(self) -> None:
+        start, end = self._offer
+        self.start.setValue(start)
+        self.end.setValue(end)
+        self.offer_time_range(None)
+        self.edited.emit()
+
+    def _time_range(self, base) -> tuple:
+        """(start, end) s of the fields, None where a field still shows the trial's own end it was given as None.
+
+        Raises
+        ------
+        SettingsError
+            If the range is empty or leaves the trial's, in words saying what to change.
+        """
+        if self._range is None:
+            return base.start, base.end
+        t0, t1 = self._range
+        start = self._read(self.start, self.start.value())
+        end = self._read(self.end, self.end.value())
+        if not t0 - 1e-9 <= start <= t1 + 1e-9:
+            raise SettingsError(f"Time range: the start, {start:g} s, is outside the trial, which runs from {t0:g} to "
+                                f"{t1:g} s; set a start within it", element="Start")
+        if not t0 - 1e-9 <= end <= t1 + 1e-9:
+            raise SettingsError(f"Time range: the end, {end:g} s, is outside the trial, which runs from {t0:g} to "
+                                f"{t1:g} s; set an end within it", element="End")
+        if not end > start:
+            raise SettingsError(f"Time range: the end ({end:g} s) must come after the start ({start:g} s); set a later "
+                                "end or an earlier start", element="End")
+        return (None if base.start is None and abs(start - t0) <= 1e-9 else start,
+                None if base.end is None and abs(end - t1) <= 1e-9 else end)
 
     # ---------------------------------------------------------------- values a field cannot show
     def _changed(self, widget) -> None:
@@ -240,12 +359,25 @@ class SettingsPanel(QScrollArea):
     def _read(self, widget, shown):
         return self._kept[widget] if widget in self._kept else shown
 
-    def set_settings(self, settings: AnalysisSettings, markers) -> None:
-        """Show ``settings``; ``markers`` are the model's marker names (rows of the weight table)."""
+    def set_settings(self, settings: AnalysisSettings, markers, time_range=None) -> None:
+        """Show ``settings``; ``markers`` are the model's marker names (rows of the weight table), ``time_range``
+        the shown trial's (start, end) s (None: no trial; the time fields are then off)."""
         self.blockSignals(True)
         self._loading = True
         self._kept, self.unshown = {}, []
         s = self._base = copy.deepcopy(settings)
+        if time_range != self._range:
+            self.offer_time_range(None)
+        self._range = None if time_range is None else (float(time_range[0]), float(time_range[1]))
+        for field, value, end in ((self.start, s.ik.start, 0), (self.end, s.ik.end, 1)):
+            field.setEnabled(self._range is not None)
+            if value is None:       # the trial's own end (or no trial)
+                field.setValue(0.0 if self._range is None else self._range[end])
+                self._mark(field, None)
+            else:
+                self._load(field, value)
+        self.whole.setText("" if self._range is None else f"the trial runs from {self._range[0]:g} to "
+                                                          f"{self._range[1]:g} s")
         self.axes.setText(s.axes or "")
         self.default_weight.set_value(s.ik.default_weight)
         self.weights.setRowCount(len(markers))
@@ -303,7 +435,8 @@ class SettingsPanel(QScrollArea):
                 raise SettingsError(f"marker '{name}': weight {text!r} is not a number") from None
             if value != default:
                 weights[name] = value
-        s.ik = dataclasses.replace(s.ik, default_weight=default, marker_weights=weights)
+        start, end = self._time_range(s.ik)
+        s.ik = dataclasses.replace(s.ik, default_weight=default, marker_weights=weights, start=start, end=end)
         s.cutoff = self._read(self.cutoff, self.cutoff.value() or None)
         s.loads_cutoff = self._read(self.loads_cutoff, self.loads_cutoff.value() or None)
         s.order = self._read(self.order, self.order.value())

@@ -1,12 +1,14 @@
 """``hybrid analyze``: the whole pipeline on a trial (IK, ID, GRF estimate, muscles), written to a folder."""
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import numpy as np
 
 from ..analysis.metrics import format_table
 from ..io.analysis_outputs import OUTPUT_NAMES, expected_bytes, nan_statistic, write_outputs
+from ..analysis.failure_advice import failure_advice
 from ..analysis.pipeline import AnalysisSettings, analysis_steps
 from ..progress import run
 from ..demo import CUTOFF
@@ -201,9 +203,19 @@ def _settings(args):
 def _analyse(args, model, trial, settings):
     """Run the analysis (and the demo's comparison with its truth)."""
     bar = ProgressBar(not args.quiet)
+    stage = []
+
+    def report(progress):
+        stage[:] = [progress.stage]
+        bar(progress)
     try:        # a first run compiles the kernels before the first report: the bar says so meanwhile
         with counting_compiles(lambda kernel, count: bar.note(f"compiling the kernels, first run only ({count})")):
-            result = run(analysis_steps(model, trial, settings), bar)
+            result = run(analysis_steps(model, trial, settings), report)
+    except Exception as exc:
+        advice = failure_advice(exc, (stage or [None])[0], settings)
+        if advice:          # a numerical failure: which setting to change, in words
+            print(f"hybrid analyze: {advice}", file=sys.stderr)
+        raise
     finally:
         bar.close()
     truth = None

@@ -22,19 +22,9 @@ def add_parser(sub) -> None:
 
 
 def run_command(args) -> int:
-    from ..errors import SettingsError
-    from ..io.scale_files import scale_from_files, write_scale_outputs
-    if args.setup:
-        from ..io.osim.scale_setup import read_scale_setup
-        setup = read_scale_setup(args.setup)
-    else:
-        if not args.static:
-            raise SettingsError("give a static trial (--static) or a ScaleTool setup (--setup)", "--static")
-        from ..io.open import open_model
-        from ..io.open_trial import open_trial
-        from ..scaling.defaults import default_setup
-        setup = default_setup(open_model(args.generic), open_trial(args.static).markers, args.generic, args.static)
-    run = scale_from_files(setup, generic=args.generic, static=args.static, mass=args.mass)
+    from ..io.scale_files import scale_steps, write_scale_outputs
+    from ..progress import run as run_steps
+    run, setup = run_steps(scale_steps(args.setup, args.generic, args.static, args.mass))
     result = run.result
     for name, f in result.scaled.factors.items():
         if not (f == 1.0).all():

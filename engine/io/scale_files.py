@@ -17,6 +17,9 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import SettingsError
+from ..progress import Progress, run
+from ..scaling.defaults import default_setup
+from ..scaling.setup import ScaleSetup
 from ..scaling.tool import ScaleResult, run_scale
 from .analysis_outputs import coordinate_table
 from .atomic import write_text
@@ -24,6 +27,7 @@ from .model_file import save_model
 from .open import open_model
 from .open_trial import open_trial
 from .osim.marker_set import read_marker_set, with_marker_set
+from .osim.scale_setup import read_scale_setup
 from .osim.scaled_document import write_scaled_osim
 from .storage import write_storage
 
@@ -39,6 +43,26 @@ class ScaleRun:
 def scale_from_files(setup, generic=None, static=None, mass: float | None = None) -> ScaleRun:
     """Scale the setup's generic model (or ``generic``) to the subject of its static trial (or ``static``,
     which then stands for both the scaler's and the placer's), with its mass (or ``mass``, kg)."""
+    return run(scale_steps(setup, generic, static, mass))[0]
+
+
+def scale_steps(setup=None, generic=None, static=None, mass: float | None = None):
+    """:func:`scale_from_files` as a step generator (``hybrid scale`` and the application's New patient run it):
+    yields a Progress before reading the files and before scaling, and returns ``(ScaleRun, setup)``.
+
+    ``setup`` is a ScaleSetup, the path of a ScaleTool setup file, or None: then ``generic`` and ``static`` are
+    required, and segments are scaled by the markers nearest their joint centres
+    (:func:`engine.scaling.defaults.default_setup`).
+    """
+    yield Progress("reading", 0.0, "the setup, the generic model and the static trial")
+    if setup is None:
+        if not static:
+            raise SettingsError("give a static trial (--static) or a ScaleTool setup (--setup)", "--static")
+        if not generic:
+            raise SettingsError("give the generic model to scale", "generic")
+        setup = default_setup(open_model(generic), open_trial(static).markers, generic, static)
+    elif not isinstance(setup, ScaleSetup):
+        setup = read_scale_setup(setup)
     generic_file = Path(generic) if generic else setup.input_file("model_file")
     model = open_model(generic_file)
     if setup.marker_set_file is not None:
@@ -53,7 +77,8 @@ def scale_from_files(setup, generic=None, static=None, mass: float | None = None
 
     scaler_trial = trial("scaler.static_file") if setup.scaler.apply and setup.scaler.measurements else None
     placer_trial = trial("placer.static_file") if setup.placer is not None and setup.placer.apply else None
-    return ScaleRun(run_scale(model, setup, scaler_trial, placer_trial, mass), generic_file)
+    yield Progress("scaling", 0.3, "scale factors from the static trial, the scaled model, marker placement")
+    return ScaleRun(run_scale(model, setup, scaler_trial, placer_trial, mass), generic_file), setup
 
 
 def write_scale_set(path, factors: dict) -> None:

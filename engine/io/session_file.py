@@ -2,7 +2,13 @@
 view options, camera and window layout, in one archive (``engine.io.results_file``), written
 atomically. The model and trial paths are stored relative to the session's folder and resolved against it when
 the session opens, so a folder of work can be moved or shared. No Qt here: the window layout is kept as the bytes
-Qt gave."""
+Qt gave.
+
+A session holds a whole patient: every trial with its own settings, result and events (``trials``, the shown one
+at ``current``), the static trial, and how the model was scaled (``patient``: generic model, scale setup, mass,
+scaled model; paths). The shown trial's are also the top-level ``trial``, ``settings``, ``result`` and ``events``
+(stored once: its entry in ``trials`` keeps only its path), so files written before the trials were kept open
+as one trial, and readers of one trial (``hybrid report``) read the shown one."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -33,19 +39,47 @@ class Session:
     channels: dict = field(default_factory=dict)
     view: dict = field(default_factory=dict)
     layout: bytes | None = None
+    trials: list = field(default_factory=list)
+    current: int = 0
+    static_trial: object = None
+    static_trial_path: str | None = None
+    patient: dict = field(default_factory=dict)
 
 
-_FIELDS = ("model", "trial", "settings", "result", "events", "time", "model_path", "trial_path", "channels", "view")
-_PATHS = ("model_path", "trial_path")
+TRIAL_ENTRY = ("path", "trial", "settings", "result", "events", "reasons")
+"""The keys of an entry of ``Session.trials`` (``path`` may be None for a trial not read from a file; ``reasons``
+why its settings are what they are)."""
+PATIENT_PATHS = ("generic_model", "scale_setup", "scaled_model")
+"""The file paths of ``Session.patient`` (its other key is ``mass``, kg)."""
+_FIELDS = ("model", "trial", "settings", "result", "events", "time", "model_path", "trial_path", "channels", "view",
+           "trials", "current", "static_trial", "static_trial_path", "patient")
+_PATHS = ("model_path", "trial_path", "static_trial_path")
+
+
+def _paths(mapping: dict, keys, convert) -> dict:
+    return {k: (convert(v) if k in keys and isinstance(v, str) else v) for k, v in mapping.items()}
+
+
+def _stored_trials(session: Session, convert) -> list:
+    """The entries as stored: the shown one's path and reasons alone (its content is the top-level fields)."""
+    shown = ("path", "reasons")
+    return [_paths({k: e.get(k) for k in (shown if i == session.current else TRIAL_ENTRY)},
+                   ("path",), convert) for i, e in enumerate(session.trials)]
 
 
 def save_session(path, session: Session) -> None:
     """Write ``session`` to ``path`` atomically (an existing file is untouched if anything fails)."""
     base = Path(path).absolute().parent
+
+    def convert(p):
+        return portable_path(str(Path(p).absolute()), base)
+
     contents = {"kind": KIND, **{name: getattr(session, name) for name in _FIELDS}}
     for name in _PATHS:
         if contents[name] is not None:
-            contents[name] = portable_path(str(Path(contents[name]).absolute()), base)
+            contents[name] = convert(contents[name])
+    contents["trials"] = _stored_trials(session, convert)
+    contents["patient"] = _paths(session.patient, PATIENT_PATHS, convert)
     if session.layout is not None:
         contents["layout"] = np.frombuffer(bytes(session.layout), dtype=np.uint8)
     write_archive(path, contents, "HybridLab session")
@@ -53,6 +87,9 @@ def save_session(path, session: Session) -> None:
 
 def load_session(path) -> Session:
     """The session saved in ``path``.
+
+    A file of one trial (written before sessions kept every trial) opens with that trial as the only entry of
+    ``trials``; each entry is complete (the shown one's filled from the top-level fields; ``reasons`` a list).
 
     Raises
     ------
@@ -64,8 +101,28 @@ def load_session(path) -> Session:
         raise DataError("is not a HybridLab session file", file=path)
     layout = contents.get("layout")
     base = Path(path).absolute().parent
+
+    def convert(p):
+        return str(base / p)
+
     for name in _PATHS:
         if isinstance(contents.get(name), str):
-            contents[name] = str(base / contents[name])
-    return Session(**{name: contents[name] for name in _FIELDS if name in contents},
-                   layout=None if layout is None else layout.tobytes())
+            contents[name] = convert(contents[name])
+    session = Session(**{name: contents[name] for name in _FIELDS if name in contents},
+                      layout=None if layout is None else layout.tobytes())
+    entries, current = session.trials, session.current
+    if (not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries)
+            or not isinstance(current, int) or not 0 <= current < max(len(entries), 1)):
+        raise DataError("its list of trials is damaged", element="trials", file=path)
+    if not isinstance(session.patient, dict):
+        raise DataError("its patient is damaged", element="patient", file=path)
+    session.patient = _paths(session.patient, PATIENT_PATHS, convert)
+    session.trials = [{**{k: e.get(k) for k in TRIAL_ENTRY}, "reasons": list(e.get("reasons") or [])}
+                      for e in (_paths(e, ("path",), convert) for e in entries)]
+    if not session.trials and session.trial is not None:
+        session.trials, session.current = [{"path": session.trial_path, "reasons": []}], 0
+    if session.trials:
+        session.trials[session.current].update(path=session.trial_path, trial=session.trial,
+                                               settings=session.settings, result=session.result,
+                                               events=session.events)
+    return session

@@ -21,34 +21,45 @@ NOISE_BAND = (0.6, 0.9)  # of the highest cut-off looked at: the stretch of R(fc
 MIN_SAMPLES = 30         # frames of a coordinate's longest gap-free run to take part
 
 
-def _longest_run(x: np.ndarray) -> np.ndarray:
-    """The longest stretch of ``x`` without NaN (empty when all are NaN)."""
+def _longest_span(x: np.ndarray) -> tuple[int, int] | None:
+    """``(first, last)`` frames of the longest stretch of ``x`` without NaN (None when all are NaN)."""
     spans = runs(np.isfinite(x))
-    if not spans:
-        return x[:0]
-    first, last = max(spans, key=lambda s: s[1] - s[0])
-    return x[first:last + 1]
+    return max(spans, key=lambda s: s[1] - s[0]) if spans else None
 
 
 def residual_cutoff(signal: np.ndarray, rate: float, order: int = 2, steps: int = 60) -> float | None:
     """Winter's cut-off (Hz) for one sampled coordinate (its longest gap-free run), or None when the run is
     too short or shows no noise floor. ``order`` is the Butterworth order per pass (2: Winter's 4th-order
     zero-lag filter)."""
-    found = _residual_analysis(signal, rate, order, steps)
+    x = np.asarray(signal, float)
+    span = _longest_span(x)
+    x = x[:0] if span is None else x[span[0]:span[1] + 1]
+    if not _usable(x):
+        return None
+    cutoffs, residual = _residual_curves(x[:, None], rate, order, steps)
+    found = _noise_crossing(cutoffs, residual[:, 0])
     return None if found is None else found[0]
 
 
-def _residual_analysis(signal, rate, order, steps):
-    """``(cutoff Hz, noise level in the signal's unit)`` or None (see :func:`residual_cutoff`)."""
-    x = _longest_run(np.asarray(signal, float))
-    if len(x) < MIN_SAMPLES or np.ptp(x) == 0:
-        return None
-    top = 0.45 * rate
-    cutoffs = np.linspace(MIN_CUTOFF, top, steps)
-    residual = np.empty(steps)
+def _usable(x: np.ndarray) -> bool:
+    return len(x) >= MIN_SAMPLES and np.ptp(x) > 0
+
+
+def _residual_curves(X: np.ndarray, rate: float, order: int, steps: int):
+    """``(cutoffs (steps,), R (steps, m))``: the residual of each column of ``X`` (n, m) at each cut-off (Hz),
+    one filter design per cut-off for all the columns."""
+    cutoffs = np.linspace(MIN_CUTOFF, 0.45 * rate, steps)
+    residual = np.empty((steps, X.shape[1]))
     for k, fc in enumerate(cutoffs):
         sos = butter(order, fc, fs=rate, output="sos")
-        residual[k] = np.sqrt(np.mean((x - sosfiltfilt(sos, x)) ** 2))
+        residual[k] = np.sqrt(np.mean((X - sosfiltfilt(sos, X, axis=0)) ** 2, axis=0))
+    return cutoffs, residual
+
+
+def _noise_crossing(cutoffs, residual):
+    """``(cutoff Hz, noise level in the signal's unit)`` where the residual curve comes down to the noise line
+    fitted over the top of the band, or None without a noise floor."""
+    top = cutoffs[-1]
     band = (cutoffs >= NOISE_BAND[0] * top) & (cutoffs <= NOISE_BAND[1] * top)
     slope, intercept = np.polyfit(cutoffs[band], residual[band], 1)
     if intercept <= 0 or slope > 0:
@@ -64,6 +75,22 @@ def _residual_analysis(signal, rate, order, steps):
     return float(f0 + (f1 - f0) * (r0 - intercept) / (r0 - r1)), float(intercept)
 
 
+def _all_crossings(markers, order: int, steps: int = 60) -> list:
+    """The noise crossing of every usable marker coordinate; coordinates whose longest gap-free run is the same
+    stretch of frames are filtered together."""
+    columns = markers.positions.reshape(markers.n_frames, -1)
+    stretches: dict = {}
+    for j in range(columns.shape[1]):
+        span = _longest_span(columns[:, j])
+        if span is not None and _usable(columns[span[0]:span[1] + 1, j]):
+            stretches.setdefault(span, []).append(j)
+    found = []
+    for (first, last), js in stretches.items():
+        cutoffs, residual = _residual_curves(columns[first:last + 1, js], markers.rate, order, steps)
+        found += [r for i in range(len(js)) if (r := _noise_crossing(cutoffs, residual[:, i])) is not None]
+    return found
+
+
 def propose_cutoff(markers, order: int = 2) -> tuple[float, str]:
     """``(cutoff Hz, reason)``: the median of Winter's cut-offs over every marker coordinate of ``markers``
     (a :class:`~engine.trial.trial.Markers`).
@@ -73,8 +100,7 @@ def propose_cutoff(markers, order: int = 2) -> tuple[float, str]:
     DataError
         If no marker coordinate has a long enough gap-free run or a noise floor (too short a trial).
     """
-    results = [r for k in range(len(markers.names)) for axis in range(3)
-               if (r := _residual_analysis(markers.positions[:, k, axis], markers.rate, order, 60)) is not None]
+    results = _all_crossings(markers, order)
     found = [fc for fc, _ in results]
     if not found:
         raise DataError(f"no marker has {MIN_SAMPLES} frames without gaps with a noise floor, so no filter cut-off "

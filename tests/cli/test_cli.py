@@ -76,3 +76,13 @@ def test_analyze_writes_opensim_files_and_metrics(test_data, tmp_path):
     grf = read_storage(out / "grf_estimated.mot")
     assert {"foot_r_ground_force_vy", "foot_l_ground_force_py", "foot_r_ground_torque_y"} <= set(grf.labels)
     assert grf.column("foot_r_ground_force_vy").max() > 600.0
+
+
+def test_an_analysis_that_cannot_run_says_which_setting_to_change(test_data, tmp_path, capsys):
+    """gait2354 read with the demo's lab axes (issue 17): the IK's numerical failure comes with the setting."""
+    import pytest
+    d = test_data / "opensim" / "gait2354"
+    with pytest.raises(np.linalg.LinAlgError):
+        main(["analyze", str(d / "subject01_simbody.osim"), str(d / "subject01_walk1.trc"), "--axes", "Z-up, X-forward",
+              "--start", "0.6", "--end", "0.7", "--out", str(tmp_path / "out"), "--quiet"])
+    assert "The lab axes are set to 'Z-up, X-forward': clear them (the Lab axes field" in capsys.readouterr().err

@@ -8,6 +8,8 @@ from hybridgui.viewport.hip_mechanism import force_colour
 def test_devices_panel_drives_the_mechanism_by_the_shown_hip(shown, qtbot):
     window = shown
     panel = window.devices
+    assert not window.docks["devices"].isVisible()          # hidden at first launch, opened from View > Panels
+    window.docks["devices"].show()
     window.docks["devices"].raise_()
     qtbot.waitUntil(lambda: panel.layer is not None, timeout=60000)
     result = window.document.result
