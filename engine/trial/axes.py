@@ -231,14 +231,41 @@ def propose_rotation(trial) -> AxesProposal:
     return AxesProposal(rotation=R, up=up, forward=R[0], reasons=tuple(reasons))
 
 
+GIVEN_UP_LIMIT_DEGREES = 45.0
+"""Given lab axes whose up is further than this from the trial's measured vertical are refused."""
+
+
+def check_given_up(trial, axes: str, R) -> None:
+    """SettingsError when the lab axes ``axes`` (rotation ``R``, lab to model) put up further than
+    :data:`GIVEN_UP_LIMIT_DEGREES` from the vertical the trial itself shows: its plates' mean reaction, or the
+    direction from its foot to its upper-body markers (not the marker cloud's guess). A body fitted upside down or
+    lying would otherwise give torques under a gravity that points sideways, with no error."""
+    found = _up_from_plates(trial)
+    if found is None:
+        found = _up_from_markers(trial)
+        if found is not None and "a guess" in found[1]:
+            found = None
+    if found is None:
+        return
+    measured, how = found
+    given = np.asarray(R)[1]                      # the model's up, in lab axes
+    angle = float(np.degrees(np.arccos(np.clip(given @ measured / np.linalg.norm(measured), -1.0, 1.0))))
+    if angle > GIVEN_UP_LIMIT_DEGREES:
+        _, snapped = _snap(measured)
+        raise SettingsError(f"the lab axes given as {axes!r} put up {angle:.0f} degrees away from the trial's "
+                            f"vertical (up = {snapped}, from {how}): clear the lab axes to have them proposed from "
+                            "this trial, or give the axes this lab uses", element="axes", file=trial.source)
+
+
 def to_model_axes(trial, axes: str | None = None):
     """The trial rotated into model axes (Y up, X forward), with the choice recorded.
 
-    ``axes`` describes the lab axes (``'Z-up, X-forward'``); when None the rotation
-    is proposed by :func:`propose_rotation`.
+    ``axes`` describes the lab axes (``'Z-up, X-forward'``), refused when its up contradicts the trial's own
+    vertical (:func:`check_given_up`); when None the rotation is proposed by :func:`propose_rotation`.
     """
     if axes is not None:
         R = rotation_from_axes(axes)
+        check_given_up(trial, axes, R)
         return trial.transformed(R, frame="model", reason=f"lab axes given as {axes!r}")
     proposal = propose_rotation(trial)
     return trial.transformed(proposal.rotation, frame="model", reason="; ".join(proposal.reasons))

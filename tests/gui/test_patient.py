@@ -122,8 +122,8 @@ def test_an_analysis_that_cannot_run_says_which_setting_to_change(make_window, t
     with qtbot.waitSignal(window.runner.failed, timeout=300_000):
         assert window.run_analysis()
     box = window.last_error
-    assert "The lab axes are set to 'Z-up, X-forward': clear them (the Lab axes field" in box.informativeText()
-    assert "not positive definite" in box.text() and window.document.result is None
+    assert "the lab axes given as 'Z-up, X-forward' put up 90 degrees away from the trial's vertical" in box.text()
+    assert "clear the lab axes" in box.text() and window.document.result is None
     qtbot.waitUntil(lambda: window.progress.run.isEnabled())
 
 

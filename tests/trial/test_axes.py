@@ -81,6 +81,20 @@ def test_to_model_axes_with_a_given_description_is_recorded(rng):
     np.testing.assert_allclose(model.plates[0].normal, [0, 1, 0], atol=1e-15)
 
 
+@pytest.mark.parametrize("with_plate", [True, False])
+def test_given_axes_that_contradict_the_trials_vertical_are_refused(rng, with_plate):
+    """A Y-up trial described as Z-up would put the body on its back under a sideways gravity: refused, naming the
+    axes and what the trial shows; a tilt below the limit is accepted."""
+    trial = walking_trial(rng, [0, 1, 0], [1, 0, 0], with_plate=with_plate)
+    with pytest.raises(SettingsError, match="'Z-up, X-forward' put up 90 degrees away from the trial's vertical") \
+            as refused:
+        to_model_axes(trial, "Z-up, X-forward")
+    assert refused.value.element == "axes"
+    assert ("force plates" if with_plate else "foot markers") in str(refused.value)
+    tilted = walking_trial(rng, [0, np.cos(0.5), np.sin(0.5)], [1, 0, 0], with_plate=with_plate)   # 29 degrees
+    assert to_model_axes(tilted, "Y-up, X-forward").frame == "model"
+
+
 @pytest.mark.parametrize("unit,scale", [("mm", 1e-3), ("m", 1.0), ("cm", 1e-2)])
 def test_detect_length_unit_from_human_size(rng, unit, scale):
     trial = walking_trial(rng, [0, 0, 1], [1, 0, 0], with_plate=False)
