@@ -87,6 +87,9 @@ def main(argv=None) -> int:
     scratch = out / "kernels"
     run([bundle / "hybrid", "warm-up"], env={**os.environ, "NUMBA_CACHE_DIR": str(scratch)})
     kernels = ship_compiled_kernels(bundle, scratch)
+    if sys.platform == "darwin":       # the .app's own copy of the folder (its _MEIPASS); sign it after this
+        shutil.copytree(bundle / "_internal" / SHIPPED_CACHE,
+                        out / "dist" / "HybridLab.app" / "Contents" / "Frameworks" / SHIPPED_CACHE)
     warmed = time.monotonic()
 
     archive = None

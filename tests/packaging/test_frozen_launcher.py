@@ -141,3 +141,19 @@ def test_a_cache_folder_of_no_source_folder_is_not_shipped(packaging, tmp_path):
     (tmp_path / "scratch" / "elsewhere" / "f-1.py311.nbi").write_bytes(b"")
     with pytest.raises(SystemExit, match="elsewhere"):
         build.ship_compiled_kernels(tmp_path / "bundle", tmp_path / "scratch")
+
+
+def test_the_version_names_the_build(monkeypatch, tmp_path):
+    from engine import __version__, version
+    root = Path(version.__file__).resolve().parents[1]
+    described = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=root, capture_output=True,
+                               text=True, check=True).stdout.strip()
+    assert version.version_text() == f"{__version__} (build {described})"
+    (tmp_path / "BUILD").write_text("v9-abc-20260101T0000Z\n")
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    monkeypatch.setattr(sys, "_MEIPASS", str(tmp_path), raising=False)
+    version.build.cache_clear()
+    try:
+        assert version.version_text() == f"{__version__} (build v9-abc-20260101T0000Z)"
+    finally:
+        version.build.cache_clear()
