@@ -98,7 +98,7 @@ def main(argv=None) -> int:
             shutil.copy2(HERE / name, bundle / name)
         from importlib.metadata import version
         archive = out / f"hybridlab-{version('hybridlab')}-linux-{platform.machine()}.tar.gz"
-        with tarfile.open(archive, "w:gz") as tar:
+        with tarfile.open(archive, "w:gz", compresslevel=6) as tar:
             tar.add(bundle, arcname="hybridlab")
     size = sum(p.stat().st_size for p in bundle.rglob("*") if p.is_file() and not p.is_symlink())
     print(f"bundle {bundle} ({size / 2 ** 20:.0f} MB, {kernels} compiled kernels)"

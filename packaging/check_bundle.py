@@ -89,19 +89,25 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", default=str(ROOT / "build" / "check-bundle"), help="build and check folder")
     parser.add_argument("--no-build", action="store_true", help="check the archive already in --out")
+    parser.add_argument("--folder", help="check a copy of this bundle folder (build.py's dist/hybridlab) instead "
+                        "of building and unpacking the archive")
     args = parser.parse_args(argv)
     out = Path(args.out).resolve()
     started = time.monotonic()
-    if not args.no_build:
+    if not (args.no_build or args.folder):
         run([sys.executable, HERE / "build.py", "--out", out / "build"])
     built = time.monotonic()
     archives = sorted((out / "build").glob("hybridlab-*-linux-*.tar.gz"))
-    if not archives:
+    if not (archives or args.folder):
         fail(f"no archive in {out / 'build'}")
     place = out / "unpacked"
     subprocess.run(["rm", "-rf", place, out / "home", out / "venv-demo", out / "bundle-demo"], check=True)
-    with tarfile.open(archives[-1]) as tar:
-        tar.extractall(place, filter="tar")
+    if args.folder:
+        place.mkdir(parents=True)
+        subprocess.run(["cp", "-a", Path(args.folder).resolve(), place / "hybridlab"], check=True)
+    else:
+        with tarfile.open(archives[-1]) as tar:
+            tar.extractall(place, filter="tar")
     hybrid, hybridgui = place / "hybridlab" / "hybrid", place / "hybridlab" / "hybridgui"
     home = out / "home"
     env = bundle_environment(home)
@@ -144,7 +150,7 @@ def main(argv=None) -> int:
 
     size = sum(p.stat().st_size for p in (place / "hybridlab").rglob("*") if p.is_file() and not p.is_symlink())
     print(f"RESULT build_s={built - started:.0f} check_s={time.monotonic() - built:.0f} bundle_mb={size / 2 ** 20:.0f} "
-          f"archive_mb={archives[-1].stat().st_size / 2 ** 20:.0f} "
+          + (f"archive_mb={archives[-1].stat().st_size / 2 ** 20:.0f} " if archives else "") +
           f"first_window_cold_s={times.get('first window shown', float('nan')):.2f} "
           f"main_window_cold_s={times.get('main window shown', float('nan')):.2f}")
     return 0
