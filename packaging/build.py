@@ -7,8 +7,9 @@ Steps, all under ``--out`` (default ``build/packaging``, ignored by git; wiped f
    carries and ``hybrid --version`` and the About box show;
 2. PyInstaller on ``packaging/hybridlab.spec``: the one-folder bundle ``dist/hybridlab`` (program ``hybrid``,
    ``hybridgui`` beside it, Python, the libraries, the default model and the demo in ``_internal``);
-3. the kernels compiled by the bundle itself (``hybrid warm-up`` with ``NUMBA_CACHE_DIR`` in a scratch folder,
-   so numba's index records the hashes of the bundle's own source files) and stored in
+3. the kernels compiled by the bundle itself (``hybrid warm-up``, then ``hybridgui --screenshot`` offscreen for
+   what the first window adds, with ``NUMBA_CACHE_DIR`` in a scratch folder, so numba's index records the hashes of
+   the bundle's own source files) and stored in
    ``_internal/numba_cache/<source folder>``, from where the bundle copies them to the user's cache folder on its
    first run (``packaging/launcher.py``);
 4. on Linux, ``hybridlab-<version>-linux-<machine>.tar.gz``: the bundle with ``hybridlab.desktop`` and
@@ -85,7 +86,11 @@ def main(argv=None) -> int:
         (bundle / "hybridgui").symlink_to("hybrid")
 
     scratch = out / "kernels"
-    run([bundle / "hybrid", "warm-up"], env={**os.environ, "NUMBA_CACHE_DIR": str(scratch)})
+    warm = {**os.environ, "NUMBA_CACHE_DIR": str(scratch)}
+    run([bundle / "hybrid", "warm-up"], env=warm)
+    # what the application's first window compiles beyond the warm-up (the hip mechanism's Devices panel)
+    run([bundle / ("hybridgui.exe" if sys.platform == "win32" else "hybridgui"), "--screenshot", out / "window.png"],
+        env={**warm, "QT_QPA_PLATFORM": "offscreen"})
     kernels = ship_compiled_kernels(bundle, scratch)
     if sys.platform == "darwin":       # the .app's own copy of the folder (its _MEIPASS); sign it after this
         shutil.copytree(bundle / "_internal" / SHIPPED_CACHE,
