@@ -4,8 +4,9 @@ PyInstaller strips the build machine's folders from the code's file names: a ker
 path of its source inside the bundle (``engine/kernels/_x.py``), which numba's own locators take as relative to
 the working folder. This one keeps a kernel in ``NUMBA_CACHE_DIR/<that path's folder>`` (the same wherever the
 bundle is installed, so the kernels compiled at build time are copied in as they are) and stamps it with the hash
-of its source file, shipped in the bundle beside the byte code: numba's index recompiles a kernel whose source
-differs, and keys each one by this machine's processor.
+of its source file, shipped in the bundle beside the byte code, and of the build's stamp: numba's index recompiles
+a kernel whose source or build differs, and keys each one by this machine's processor. (It replaces
+engine.numba_cache's locators, which numba then ignores.)
 """
 from __future__ import annotations
 
@@ -21,7 +22,10 @@ from numba.core.caching import _CacheLocator
 
 @functools.lru_cache(maxsize=None)
 def _source_hash(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    """The hash of ``path``'s contents and of the bundle's build stamp (a kernel's callees in other files change
+    only with the build: engine.numba_cache's concern, for a ``NUMBA_CACHE_DIR`` shared between builds)."""
+    stamp = Path(sys._MEIPASS) / "BUILD"
+    return hashlib.sha256(path.read_bytes() + (stamp.read_bytes() if stamp.is_file() else b"")).hexdigest()
 
 
 class BundleCacheLocator(_CacheLocator):

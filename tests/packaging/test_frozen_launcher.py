@@ -131,6 +131,8 @@ def test_kernels_compiled_at_build_time_are_loaded_from_the_user_cache_wherever_
     assert _probe(installed / "_internal", user_cache, launcher) == [1, 0]      # loaded, not compiled
     (installed / "_internal" / "kernels" / "twice.py").write_text(KERNEL + "# changed\n")
     assert _probe(installed / "_internal", user_cache, launcher) == [0, 1]      # another source: compiled
+    (installed / "_internal" / launcher.BUILD_FILE).write_text("another-build\n")
+    assert _probe(installed / "_internal", user_cache, launcher) == [0, 1]      # another build: compiled
 
 
 def test_a_cache_folder_of_no_source_folder_is_not_shipped(packaging, tmp_path):
