@@ -1,5 +1,8 @@
 """Python child processes that run this same engine: the running interpreter with ``-P`` (so that the working
-directory cannot stand in for one of its packages) and this process's import path.
+directory cannot stand in for one of its packages) and this process's import path. In a frozen bundle
+(``sys.frozen``, PyInstaller) ``sys.executable`` is the application itself: the child is the bundle started again
+with :data:`WORKER_FLAG` before the same ``-c``/``-m`` arguments, which its entry point (``packaging/launcher.py``)
+runs as ``python -P`` would, in a process of its own owned in the same way.
 
 A child is owned by its parent: on Linux it asks the kernel to kill it when its parent dies
 (:func:`die_with_parent`, called first thing in the child: ``prctl(PR_SET_PDEATHSIG, SIGKILL)``, so a SIGTERM or
@@ -15,6 +18,8 @@ import time
 
 PARENT_VARIABLE = "HYBRIDLAB_PARENT_PID"
 """The environment variable through which a child learns the process id of the parent it dies with."""
+WORKER_FLAG = "--python-worker"
+"""First argument of a frozen bundle started as a Python child (packaging/launcher.py reads it)."""
 
 
 class Cancelled(Exception):
@@ -22,7 +27,10 @@ class Cancelled(Exception):
 
 
 def python_command(*args: str) -> list[str]:
-    """The command line of a Python child given ``args`` (e.g. ``"-m", "engine.cli.main", ...``)."""
+    """The command line of a Python child given ``args`` (e.g. ``"-m", "engine.cli.main", ...``): this
+    interpreter with ``-P``, or in a frozen bundle the bundle in its worker mode."""
+    if getattr(sys, "frozen", False):
+        return [sys.executable, WORKER_FLAG, *args]
     return [sys.executable, "-P", *args]
 
 

@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QProgressDialog
 
-from engine import __version__
+from engine.version import version_text
 from engine.analysis.series import result_series
 from engine.clinical.summary import names
 
@@ -115,7 +115,7 @@ def build(window) -> None:
     help_menu = bar.addMenu("&Help")
     _action(window, help_menu, "Open the demo", lambda: window.attempt("Cannot open the demo", window.open_demo))
     _action(window, help_menu, "About HybridLab", lambda: QMessageBox.about(
-        window, "About HybridLab", f"<b>HybridLab {__version__}</b><p>Motion analysis of athletes on flexible "
+        window, "About HybridLab", f"<b>HybridLab {version_text()}</b><p>Motion analysis of athletes on flexible "
         "sport prostheses: a soft-rigid hybrid-link engine (PCS Cosserat rods in a rigid skeleton) with inverse "
         "kinematics, QP inverse dynamics, ground-reaction and muscle-force estimation.</p>"))
 

@@ -13,8 +13,8 @@ import os
 import sys
 from importlib.metadata import entry_points
 
-from .. import __version__
 from ..errors import HybridLabError
+from ..version import version_text
 from . import analyze, gui, info, make_demo, make_model, report, run, scale, warm_up
 
 PLUGINS = "hybridlab.commands"   # entry points of packages beside the engine that add commands
@@ -23,7 +23,7 @@ PLUGINS = "hybridlab.commands"   # entry points of packages beside the engine th
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="hybrid", description="HybridLab: motion analysis of athletes on "
                                      "flexible sport prostheses (headless and batch work).")
-    parser.add_argument("--version", action="version", version=f"hybrid {__version__}")
+    parser.add_argument("--version", action="version", version=f"hybrid {version_text()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     info.add_parser(sub)
     analyze.add_parser(sub)

@@ -4,7 +4,7 @@ The generation runs in a child process with the arithmetic kernels pinned
 (``engine.demo.generate.PINNED_ENVIRONMENT``): OpenBLAS and numpy pick theirs by processor when they
 load, they differ in round-off, and the contact simulation grows a round-off difference to 6e-9 of its
 range over its 1440 steps. Pinned, x86-64 processors with AVX2 (Intel and AMD since 2013) write the same
-files; elsewhere the pin has no effect. A frozen bundle has no Python to start (packaging/README.md). The child
+files; elsewhere the pin has no effect. In a frozen bundle the child is the bundle in its worker mode. The child
 dies with its parent (``engine.child_process``), and a child that fails or is killed is reported.
 
 Without ``--out`` the files go to ``hybrid-demo`` in the working folder, never into the installed package: the

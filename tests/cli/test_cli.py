@@ -20,7 +20,7 @@ def hybrid(*args, cwd=None):
 
 def test_version():
     out = hybrid("--version")
-    assert out.returncode == 0 and out.stdout.strip() == f"hybrid {__version__}"
+    assert out.returncode == 0 and out.stdout.startswith(f"hybrid {__version__} (build ")
 
 
 def test_info_on_a_model_and_a_trial(test_data, capsys):

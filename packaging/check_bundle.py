@@ -1,0 +1,160 @@
+"""Build the Linux bundle in a clean folder and check it, run from the bundle only: ``python packaging/check_bundle.py
+[--out FOLDER] [--no-build]`` from the venv (``pip install -e ".[package,test]"``).
+
+The archive build.py makes is unpacked into a fresh folder (another path than the build's, as on a user's machine)
+and its programs run with an environment holding no venv, no ``PYTHONPATH`` and an empty home and cache folder:
+
+1. ``hybrid --version`` names the version and the build stamp;
+2. ``hybrid warm-up`` compiles nothing: the kernels shipped in the bundle were copied to the user's cache folder
+   and numba loaded them (the warm-up counts numba's compilations);
+3. ``hybrid analyze --demo`` writes the same figures (``metrics.json``) as the venv's;
+4. ``hybrid info`` of a C3D sample (read in the bundle's worker-mode child) says the same as the venv's;
+5. ``hybridgui --screenshot`` (offscreen, a fresh cache folder again: the first launch on a new machine) writes a
+   picture that is not blank; the time to its first window and to the main window is printed.
+
+Ends with ``RESULT build_s=.. bundle_mb=.. archive_mb=.. first_window_cold_s=.. main_window_cold_s=..``; exits 1
+on the first failed check.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tarfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+C3D_SAMPLE = ROOT / "tests" / "data" / "c3d" / "Sample01" / "Eb015pi.c3d"
+
+
+def fail(message: str) -> None:
+    raise SystemExit(f"check_bundle: FAILED: {message}")
+
+
+def bundle_environment(home: Path) -> dict:
+    """A user's environment: system PATH only, an empty home and cache, no display."""
+    keep = {name: os.environ[name] for name in ("LANG", "TZ", "USER") if name in os.environ}
+    return {**keep, "PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(home), "XDG_CACHE_HOME": str(home / "cache"),
+            "XDG_CONFIG_HOME": str(home / "config"), "QT_QPA_PLATFORM": "offscreen"}
+
+
+def run(command: list, env: dict | None = None, cwd: Path | None = None) -> str:
+    """Run ``command``; its stdout (stderr too in the failure message)."""
+    done = subprocess.run([str(c) for c in command], capture_output=True, text=True, env=env, cwd=cwd)
+    if done.returncode != 0:
+        fail(f"{' '.join(map(str, command))} exited with {done.returncode}:\n{done.stdout}\n{done.stderr}")
+    return done.stdout + done.stderr
+
+
+def same_figures(a, b, where: str = "") -> None:
+    """``a`` and ``b`` (metrics.json) hold the same keys and numbers (to 1e-9 relative), timings (``seconds``)
+    aside."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        if a.keys() != b.keys():
+            fail(f"metrics.json{where}: keys differ: {sorted(set(a) ^ set(b))}")
+        for key in set(a) - {"seconds"}:
+            same_figures(a[key], b[key], f"{where}.{key}")
+    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            same_figures(x, y, f"{where}[{i}]")
+    elif isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        if not np.isclose(a, b, rtol=1e-9, atol=1e-12, equal_nan=True):
+            fail(f"metrics.json{where}: bundle {b!r}, venv {a!r}")
+    elif a != b:
+        fail(f"metrics.json{where}: bundle {b!r}, venv {a!r}")
+
+
+def first_window(program: Path, env: dict, picture: Path) -> dict:
+    """Start ``hybridgui --print-startup --screenshot``; seconds to its startup events."""
+    started = time.perf_counter()
+    child = subprocess.Popen([program, "--print-startup", "--screenshot", picture], env=env, text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    seen = {}
+    for line in child.stdout:
+        if line.startswith("startup: "):
+            seen[line.removeprefix("startup: ").strip()] = time.perf_counter() - started
+    if child.wait(timeout=1800) != 0:
+        fail(f"hybridgui --screenshot exited with {child.returncode}: {child.stderr.read()}")
+    return seen
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", default=str(ROOT / "build" / "check-bundle"), help="build and check folder")
+    parser.add_argument("--no-build", action="store_true", help="check the archive already in --out")
+    parser.add_argument("--folder", help="check a copy of this bundle folder (build.py's dist/hybridlab) instead "
+                        "of building and unpacking the archive")
+    args = parser.parse_args(argv)
+    out = Path(args.out).resolve()
+    started = time.monotonic()
+    if not (args.no_build or args.folder):
+        run([sys.executable, HERE / "build.py", "--out", out / "build"])
+    built = time.monotonic()
+    archives = sorted((out / "build").glob("hybridlab-*-linux-*.tar.gz"))
+    if not (archives or args.folder):
+        fail(f"no archive in {out / 'build'}")
+    place = out / "unpacked"
+    subprocess.run(["rm", "-rf", place, out / "home", out / "venv-demo", out / "bundle-demo"], check=True)
+    if args.folder:
+        place.mkdir(parents=True)
+        subprocess.run(["cp", "-a", Path(args.folder).resolve(), place / "hybridlab"], check=True)
+    else:
+        with tarfile.open(archives[-1]) as tar:
+            tar.extractall(place, filter="tar")
+    hybrid, hybridgui = place / "hybridlab" / "hybrid", place / "hybridlab" / "hybridgui"
+    home = out / "home"
+    env = bundle_environment(home)
+
+    version = run([hybrid, "--version"], env).strip()
+    stamp = (place / "hybridlab" / "_internal" / "BUILD").read_text().strip()
+    if not re.fullmatch(rf"hybrid \d+\.\d+\.\d+\S* \(build {re.escape(stamp)}\)", version):
+        fail(f"--version says {version!r}, the bundle's stamp is {stamp!r}")
+    print(f"ok: {version}")
+
+    warm = run([hybrid, "warm-up"], env)
+    if "every kernel was in numba's cache" not in warm:
+        fail(f"the first warm-up from the bundle compiled kernels (the shipped cache was not used):\n{warm}")
+    print(f"ok: warm-up on a fresh user cache compiled nothing ({warm.strip().splitlines()[-1]})")
+
+    run([hybrid, "analyze", "--demo", "--out", out / "bundle-demo"], env)
+    run([Path(sys.executable).parent / "hybrid", "analyze", "--demo", "--out", out / "venv-demo"])
+    same_figures(json.loads((out / "venv-demo" / "metrics.json").read_text()),
+                 json.loads((out / "bundle-demo" / "metrics.json").read_text()))
+    print("ok: hybrid analyze --demo: the same metrics.json as from the venv")
+
+    ours = run([hybrid, "info", C3D_SAMPLE], env)
+    theirs = run([Path(sys.executable).parent / "hybrid", "info", C3D_SAMPLE])
+    if ours != theirs:
+        fail(f"hybrid info {C3D_SAMPLE.name}: the bundle says\n{ours}\nthe venv says\n{theirs}")
+    print(f"ok: hybrid info {C3D_SAMPLE.name} (read in the worker-mode child) as from the venv")
+
+    cold_env = {**env, "XDG_CACHE_HOME": str(home / "cold-cache")}
+    picture = out / "window.png"
+    times = first_window(hybridgui, cold_env, picture)
+    import imageio.v3 as iio
+    pixels = iio.imread(picture)
+    if pixels.ndim != 3 or pixels.shape[0] < 500 or np.ptp(pixels[..., :3].reshape(-1, 3), axis=0).max() < 64 \
+            or len(np.unique(pixels[..., :3].reshape(-1, 3), axis=0)) < 100:
+        fail(f"the screenshot {picture} is blank or tiny ({pixels.shape})")
+    print(f"ok: hybridgui --screenshot {picture} ({pixels.shape[1]}x{pixels.shape[0]}, "
+          f"{len(np.unique(pixels[..., :3].reshape(-1, 3), axis=0))} colours); "
+          f"first window {times.get('first window shown', float('nan')):.1f} s, "
+          f"main window {times.get('main window shown', float('nan')):.1f} s")
+
+    size = sum(p.stat().st_size for p in (place / "hybridlab").rglob("*") if p.is_file() and not p.is_symlink())
+    print(f"RESULT build_s={built - started:.0f} check_s={time.monotonic() - built:.0f} bundle_mb={size / 2 ** 20:.0f} "
+          + (f"archive_mb={archives[-1].stat().st_size / 2 ** 20:.0f} " if archives else "") +
+          f"first_window_cold_s={times.get('first window shown', float('nan')):.2f} "
+          f"main_window_cold_s={times.get('main window shown', float('nan')):.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
