@@ -73,6 +73,7 @@ def test_an_amputation_edit_keeps_the_settings_edits_not_yet_run(make_window, te
     panel = window.settings_panel
     panel.cutoff.setValue(7.5)                       # typed by the user, not yet run
     panel.axes.setText("Y-up, X-forward")
+    panel.axes.editingFinished.emit()                # as when the user leaves the field for the amputation panel
     window.amputation.apply_preset()                 # the transtibial edit: a new model, same coordinates
     assert "tib_ant_r" not in [m.name for m in window.document.model.muscles]
     assert panel.cutoff.value() == 7.5 and panel.axes.text() == "Y-up, X-forward"
