@@ -64,20 +64,12 @@ def _failure(key: str, error: str, start: float) -> dict:
 def scale_subject(subject, folder, fingerprint: str) -> dict:
     """Scale ``subject`` into ``folder`` (``hybrid scale``'s outputs, the model as :data:`SCALED_MODEL`); the outcome
     holds ``model``, the scaled model's path, and the scaling's ``notes``."""
-    from engine.io.scale_files import scale_from_files, write_scale_outputs
+    from engine.io.scale_files import scale_steps, write_scale_outputs
+    from engine.progress import run as run_steps
     start = time.perf_counter()
     try:
         with output_folder(folder) as staging:
-            if subject.scale_setup is not None:
-                from engine.io.osim.scale_setup import read_scale_setup
-                setup = read_scale_setup(subject.scale_setup)
-            else:
-                from engine.io.open import open_model
-                from engine.io.open_trial import open_trial
-                from engine.scaling.defaults import default_setup
-                setup = default_setup(open_model(subject.model), open_trial(subject.static).markers, subject.model,
-                                      subject.static)
-            run = scale_from_files(setup, generic=subject.model, static=subject.static, mass=subject.mass)
+            run, setup = run_steps(scale_steps(subject.scale_setup, subject.model, subject.static, subject.mass))
             write_scale_outputs(run, setup, staging / SCALED_MODEL)
             _write_record(staging, {"fingerprint": fingerprint, "notes": list(run.result.notes)})
     except Exception as exc:
