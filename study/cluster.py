@@ -9,6 +9,7 @@ is restarted by its nanny and its task run again elsewhere (docs/batch.md: SLURM
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 from contextlib import contextmanager
 
@@ -36,7 +37,7 @@ def study_client(scheduler: str | None = None, workers: int | None = None, warm_
         else:
             n = workers or os.cpu_count() or 1
             cluster = stack.enter_context(LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                                       dashboard_address=":0"))
+                                                       dashboard_address=":0", silence_logs=logging.ERROR))
             client = stack.enter_context(Client(cluster))
         if warm_up:
             client.register_plugin(WarmUp())
