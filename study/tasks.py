@@ -11,7 +11,6 @@ Invalid input (a HybridLabError) and a bug alike fail that step only; the error 
 from __future__ import annotations
 
 import json
-import shutil
 import time
 import traceback
 from pathlib import Path
@@ -38,13 +37,6 @@ def completed(folder, fingerprint: str):
     if record.get("fingerprint") != fingerprint or not all((folder / n).is_file() for n in files):
         return None
     return record
-
-
-def clear_leftovers(folder) -> None:
-    """Remove the staging folders a killed worker left in a step's ``folder`` (``engine.io.output_folder`` removes
-    its own unless the process dies; the step's folder is written by its own task only)."""
-    for staging in Path(folder).glob(".hybrid-staging-*"):
-        shutil.rmtree(staging, ignore_errors=True)
 
 
 def _write_record(staging: Path, document: dict) -> Path:
@@ -76,7 +68,6 @@ def scale_subject(subject, folder, fingerprint: str) -> dict:
     from engine.progress import run as run_steps
     start = time.perf_counter()
     try:
-        clear_leftovers(folder)
         with output_folder(folder) as staging:
             run, setup = run_steps(scale_steps(subject.scale_setup, subject.model, subject.static, subject.mass))
             write_scale_outputs(run, setup, staging / SCALED_MODEL)
@@ -103,7 +94,6 @@ def analyse_trial(trial, model, folder, fingerprint: str) -> dict:
         return [_write_record(staging, {"fingerprint": fingerprint, "rows": rows})]
 
     try:
-        clear_leftovers(folder)
         args = parse_arguments(analyze_arguments(trial, model) + ["--out", str(folder), "--quiet"])
         analyse_to_folder(args, record)
     except Exception as exc:
