@@ -184,7 +184,7 @@ def analyse_to_folder(args, also=None):
     ``args.out`` as a unit (``engine.io.output_folder``). ``also(result, settings, staging)`` writes further files
     into the same unit and returns their paths (``hybrid batch``'s record of the run). Returns ``(model, trial,
     result, truth, files written)``."""
-    model, trial, settings = analysis_inputs(args)
+    model, trial, settings = _settings(args)
     inputs = (args.model, args.trial, args.grf, args.external_loads, args.ik_setup, args.contacts, args.static)
     said: list = []
     with output_folder(args.out, OUTPUT_NAMES, expected_bytes(model, trial, settings.muscles), inputs,
@@ -198,7 +198,7 @@ def analyse_to_folder(args, also=None):
     return model, trial, result, truth, count
 
 
-def analysis_inputs(args):
+def _settings(args):
     """The model, trial and analysis settings the command line gives."""
     cutoff, loads_cutoff = (None if v is None else _cutoff(v, o) for v, o in ((args.filter, "--filter"),
                                                                              (args.filter_loads, "--filter-loads")))
