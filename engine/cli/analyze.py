@@ -1,6 +1,7 @@
 """``hybrid analyze``: the whole pipeline on a trial (IK, ID, GRF estimate, muscles), written to a folder."""
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -165,6 +166,24 @@ def _cutoff(value: float, option: str) -> float | None:
 
 
 def run_command(args) -> int:
+    model, trial, result, truth, count = analyse_to_folder(args)
+    _print_summary(model, trial, result, truth)
+    print(f"wrote {count} files to {Path(args.out).resolve()}")
+    return 0
+
+
+def parse_arguments(argv) -> argparse.Namespace:
+    """``hybrid analyze``'s arguments ``argv`` (after the command's name) parsed as the command parses them."""
+    parser = argparse.ArgumentParser(prog="hybrid")
+    add_parser(parser.add_subparsers())
+    return parser.parse_args(["analyze", *argv])
+
+
+def analyse_to_folder(args, also=None):
+    """The command's work on parsed arguments: inputs read, the analysis run and its files written into
+    ``args.out`` as a unit (``engine.io.output_folder``). ``also(result, settings, staging)`` writes further files
+    into the same unit and returns their paths (``hybrid batch``'s record of the run). Returns ``(model, trial,
+    result, truth, files written)``."""
     model, trial, settings = _settings(args)
     inputs = (args.model, args.trial, args.grf, args.external_loads, args.ik_setup, args.contacts, args.static)
     said: list = []
@@ -174,9 +193,9 @@ def run_command(args) -> int:
             print(line)
         result, truth = _analyse(args, model, trial, settings)
         count = len(write_outputs(result, staging, truth=truth))
-    _print_summary(model, trial, result, truth)
-    print(f"wrote {count} files to {Path(args.out).resolve()}")
-    return 0
+        if also is not None:
+            count += len(also(result, settings, staging))
+    return model, trial, result, truth, count
 
 
 def _settings(args):

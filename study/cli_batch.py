@@ -1,0 +1,59 @@
+"""``hybrid batch STUDY --out DIR``: a whole study on Dask (docs/batch.md); exit status the number of trials that
+failed (at most 100), 2 for an invalid study file."""
+from __future__ import annotations
+
+from pathlib import Path
+
+MAX_STATUS = 100
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("batch", help="analyse a whole study (study.yaml) on Dask, resumably",
+                       description="Runs a study (study.yaml, see 'hybrid study init'): each subject's scaling, then "
+                                   "every trial's analysis as 'hybrid analyze' runs it, as Dask tasks, by default on a "
+                                   "local cluster of one worker process per core. A trial whose outputs exist with "
+                                   "the same inputs and settings is skipped; a failing trial is reported and the "
+                                   "rest goes on. Writes trials/<subject>/<trial>/, subjects/<subject>/, "
+                                   "study_table.csv/.parquet (one row per trial and gait cycle), "
+                                   "study_summary.json and study-manifest.json. Exit status: the number of "
+                                   f"failed trials (at most {MAX_STATUS}).")
+    p.add_argument("study", help="study file (study.yaml)")
+    p.add_argument("--out", required=True, help="output folder (created if missing; reused to resume)")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask scheduler, e.g. tcp://host:8786 "
+                                                          "(default: a local cluster)")
+    p.add_argument("--workers", type=int, help="worker processes of the local cluster (default: one per core)")
+    p.add_argument("--no-warm-up", action="store_true", help="workers do not compile the kernels before their "
+                                                             "first task (they compile on first use)")
+    p.set_defaults(run=run_command)
+
+
+def run_command(args) -> int:
+    from engine.errors import SettingsError
+
+    from .cluster import dashboard, study_client
+    from .description import load_study
+    from .runner import run_study
+    study = load_study(args.study)
+    if args.workers is not None and not 1 <= args.workers <= 1024:
+        raise SettingsError(f"--workers must be between 1 and 1024, got {args.workers}", "--workers")
+    total = len(study.trials)
+    print(f"study '{study.name}': {len(study.subjects)} subjects, {total} trials -> {Path(args.out).resolve()}")
+    with study_client(args.scheduler, args.workers, not args.no_warm_up) as client:
+        print(f"Dask: {len(client.scheduler_info()['workers'])} workers; dashboard {dashboard(client)}", flush=True)
+
+        def progress(outcome, run):
+            done, failed = run.count("done") + run.count("skipped"), run.failed
+            filled = int(30 * (done + failed) / max(total, 1))
+            detail = outcome.get("error") or (f"{outcome['seconds']:.1f} s, {outcome['memory_mb']:.0f} MB"
+                                              if outcome.get("memory_mb") else "")
+            print(f"[{'#' * filled}{'.' * (30 - filled)}] done {done}, failed {failed}, remaining "
+                  f"{total - done - failed}  {outcome['key']}: {outcome['status']}" + (f" ({detail})" if detail
+                                                                                      else ""), flush=True)
+
+        run = run_study(study, args.out, client, progress)
+    print(f"{run.count('done')} analysed, {run.count('skipped')} skipped (done before), {run.failed} failed in "
+          f"{run.seconds:.1f} s; {len(run.rows)} rows in {Path(args.out, 'study_table.csv').resolve()}")
+    for key, outcome in run.outcomes.items():
+        if outcome["status"] == "failed":
+            print(f"failed: {key}: {outcome['error']}")
+    return min(run.failed, MAX_STATUS)

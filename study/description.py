@@ -1,0 +1,227 @@
+"""The study description (``study.yaml``, format ``hybridlab-study`` version 1; docs/batch.md documents it).
+
+A study names its subjects; each subject its model (the generic model to scale, or the subject's own), what
+scales it (an OpenSim ScaleTool setup and/or a static trial, the subject's mass), and its trials, each a marker
+file with its loads; analysis settings are given for the whole study (``settings``), overridden per subject and
+per trial. The settings are ``hybrid analyze``'s options (:data:`OPTIONS`), so a trial of a batch is exactly
+the ``hybrid analyze`` run :func:`analyze_arguments` spells. File names are read relative to the study file.
+
+The file is read with the project's bounded YAML loader (``engine.io.yaml_documents``); every field is checked
+(unknown fields, wrong types, missing files, identifiers given twice) and an error is a
+:class:`~engine.errors.SettingsError` naming the file and the element.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine.errors import ModelError, SettingsError
+from engine.io.model_fields import ABSENT, Fields, describe
+from engine.io.yaml_documents import read_document
+
+FORMAT, VERSION = "hybridlab-study", 1
+
+OPTIONS = {     # settings key: (kind, hybrid analyze option)
+    "start": ("number", "--start"), "end": ("number", "--end"), "filter": ("number", "--filter"),
+    "filter_loads": ("number", "--filter-loads"), "estimate_grf": ("flag", "--estimate-grf"),
+    "measured_loads_only": ("flag", "--measured-loads-only"), "muscles": ("flag", "--muscles"),
+    "axes": ("text", "--axes"), "ik_setup": ("file", "--ik-setup"), "contacts": ("file", "--contacts"),
+    "static": ("file", "--static"), "emg": ("file", "--emg"), "emg_channels": ("names", "--emg-channels"),
+    "emg_muscles": ("pairs", "--emg-muscles"), "c3d_timeout": ("number", "--c3d-timeout"),
+}
+"""The analysis settings a study may give, with the ``hybrid analyze`` option each becomes (``file``: a path
+relative to the study file; ``names``: a list of texts; ``pairs``: a mapping of channel to muscle)."""
+
+_IDENTIFIER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+
+@dataclass(frozen=True)
+class TrialSpec:
+    """One trial: ``id`` (unique within its subject), the marker file (.c3d or .trc), a TRC trial's GRF .mot and
+    ExternalLoads .xml, and its settings (the study's, the subject's and its own merged)."""
+
+    subject: str
+    id: str
+    file: Path
+    grf: Path | None
+    external_loads: Path | None
+    settings: dict
+
+    @property
+    def key(self) -> str:
+        """``subject/trial``: the trial's name in the study and its folder under ``trials/``."""
+        return f"{self.subject}/{self.id}"
+
+
+@dataclass(frozen=True)
+class SubjectSpec:
+    """One subject: ``model`` (generic or the subject's own), ``scale_setup`` (an OpenSim ScaleTool setup),
+    ``static`` (the static trial), ``mass`` (kg); without a setup or a static trial the model is analysed as
+    given (not scaled)."""
+
+    id: str
+    model: Path
+    scale_setup: Path | None
+    static: Path | None
+    mass: float | None
+    trials: tuple
+
+    @property
+    def scaled(self) -> bool:
+        return self.scale_setup is not None or self.static is not None
+
+
+@dataclass(frozen=True)
+class Study:
+    name: str
+    source: Path
+    subjects: tuple = field(default_factory=tuple)
+
+    @property
+    def trials(self) -> list:
+        return [t for s in self.subjects for t in s.trials]
+
+
+def load_study(path) -> Study:
+    """Read and check ``study.yaml`` (module notes); SettingsError naming the file and element."""
+    path = Path(path).resolve()
+    document = read_document(path, FORMAT, VERSION, "HybridLab study file", SettingsError)
+    try:
+        return _read_study(document, path)
+    except (ModelError, SettingsError) as exc:
+        raise SettingsError(exc.problem, exc.element, path) from None
+
+
+def _read_study(document: dict, path: Path) -> Study:
+    top = Fields(document, "top level")
+    name = top.text("name", False)
+    defaults = _settings(top, "top level", path.parent)
+    subjects = top.items("subjects", required=True)
+    top.close()
+    if not subjects:
+        raise SettingsError("names no subject", "subjects")
+    read, seen = [], set()
+    for i, item in enumerate(subjects, 1):
+        subject = _read_subject(Fields(item, f"subject {i}"), path.parent, defaults)
+        if subject.id in seen:
+            raise SettingsError("is given twice", f"subject '{subject.id}'")
+        seen.add(subject.id)
+        read.append(subject)
+    return Study(path.stem if name is ABSENT else name, path, tuple(read))
+
+
+def _identifier(f: Fields) -> str:
+    value = f.text("id")
+    if not _IDENTIFIER.match(value):
+        raise SettingsError("must be letters, digits, '_', '.' or '-' (a folder name), starting with a letter or "
+                            f"digit; got {value!r}", f.where)
+    return value
+
+
+def _read_subject(f: Fields, folder: Path, defaults: dict) -> SubjectSpec:
+    sid = _identifier(f)
+    f.where = f"subject '{sid}'"
+    model = _file(f, "model", folder, required=True)
+    setup, static = _file(f, "scale_setup", folder), _file(f, "static", folder)
+    mass = f.number("mass", required=False)
+    if mass is not ABSENT and not mass > 0:
+        raise SettingsError(f"mass must be positive (kg), got {mass}", f.where)
+    settings = {**defaults, **_settings(f, f.where, folder)}
+    items = f.items("trials", required=True)
+    f.close()
+    trials, seen = [], set()
+    for i, item in enumerate(items, 1):
+        t = Fields(item, f"subject '{sid}', trial {i}")
+        tid = _identifier(t)
+        t.where = f"subject '{sid}', trial '{tid}'"
+        if tid in seen:
+            raise SettingsError("is given twice", t.where)
+        seen.add(tid)
+        marker_file = _file(t, "file", folder, required=True)
+        grf, loads = _file(t, "grf", folder), _file(t, "external_loads", folder)
+        if (grf is None) != (loads is None):
+            raise SettingsError("grf and external_loads go together (a TRC trial's plates and which body each "
+                                "acts on)", t.where)
+        trial_settings = {**settings, **_settings(t, t.where, folder)}
+        t.close()
+        _check_range(trial_settings, t.where)
+        trials.append(TrialSpec(sid, tid, marker_file, grf, loads, trial_settings))
+    if not trials:
+        raise SettingsError("has no trial", f"subject '{sid}'")
+    return SubjectSpec(sid, model, setup, static, None if mass is ABSENT else float(mass), tuple(trials))
+
+
+def _file(f: Fields, key: str, folder: Path, required: bool = False) -> Path | None:
+    value = f.text(key, required)
+    if value is ABSENT:
+        return None
+    path = (folder / value).resolve()
+    if not path.is_file():
+        raise SettingsError(f"{key} names {value!r}, which does not exist (read relative to the study file)",
+                            f.where)
+    return path
+
+
+def _settings(f: Fields, where: str, folder: Path) -> dict:
+    """The ``settings`` mapping of an element, checked against :data:`OPTIONS` (files resolved)."""
+    given = f.mapping("settings")
+    if given is ABSENT:
+        return {}
+    given.where = f"{where}, settings"
+    out = {}
+    for key in list(given.data):
+        if key not in OPTIONS:
+            continue            # close() names it, with the closest known setting
+        kind = OPTIONS[key][0]
+        if kind == "number":
+            out[key] = float(given.number(key))
+        elif kind == "flag":
+            out[key] = given.flag(key)
+        elif kind == "text":
+            out[key] = given.text(key)
+        elif kind == "file":
+            out[key] = _file(given, key, folder)
+        else:
+            out[key] = _listed(given, key, kind)
+    given.asked += list(OPTIONS)
+    given.close()
+    return out
+
+
+def _listed(f: Fields, key: str, kind: str):
+    value = f.raw(key)
+    if kind == "names":
+        if not (isinstance(value, list) and value and all(isinstance(v, str) and v.strip() for v in value)):
+            raise SettingsError(f"{key} must be a list of channel names, got {describe(value)}", f.where)
+        return tuple(v.strip() for v in value)
+    if not (isinstance(value, dict) and value and all(isinstance(k, str) and isinstance(v, str)
+                                                      for k, v in value.items())):
+        raise SettingsError(f"{key} must map channel names to muscle names, got {describe(value)}", f.where)
+    return tuple(sorted(value.items()))
+
+
+def _check_range(settings: dict, where: str) -> None:
+    start, end = settings.get("start"), settings.get("end")
+    if start is not None and end is not None and not end > start:
+        raise SettingsError(f"end ({end} s) must come after start ({start} s)", f"{where}, settings")
+
+
+def analyze_arguments(trial: TrialSpec, model) -> list[str]:
+    """``hybrid analyze``'s arguments (without ``--out``) for ``trial`` analysed with the model file ``model``."""
+    argv = [str(model), str(trial.file)]
+    if trial.grf is not None:
+        argv += ["--grf", str(trial.grf), "--external-loads", str(trial.external_loads)]
+    for key, value in sorted(trial.settings.items()):
+        kind, option = OPTIONS[key]
+        if kind == "flag":
+            argv += [option] if value else []
+        elif kind == "names":
+            argv += [option, ",".join(value)]
+        elif kind == "pairs":
+            argv += [option, ",".join(f"{a}={b}" for a, b in value)]
+        elif kind == "number":
+            argv += [option, repr(value)]
+        else:
+            argv += [option, str(value)]
+    return argv

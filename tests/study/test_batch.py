@@ -1,0 +1,179 @@
+"""`hybrid batch` on a real local Dask cluster of two worker processes: each trial's files are those `hybrid analyze`
+writes for it (and the subject's model `hybrid scale`'s), a corrupt trial fails alone, a killed worker and a
+cancelled study lose nothing and a rerun redoes nothing, and the workers never import Qt."""
+import json
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+
+from engine.cli.main import main
+from engine.io.open import open_model
+from engine.io.storage import read_storage
+from study.cluster import study_client
+from study.description import load_study
+from study.runner import run_study
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def client():
+    with study_client(workers=2) as c:
+        yield c
+
+
+def _write(folder: Path, text: str) -> Path:
+    path = folder / "study.yaml"
+    path.write_text("format: hybridlab-study\nversion: 1\n" + text)
+    return path
+
+
+def _loads(d, stem):
+    return f"        grf: {d / f'{stem}_grf.mot'}\n        external_loads: {d / f'{stem}_grf.xml'}\n"
+
+
+def _metrics(path: Path) -> dict:
+    doc = json.loads(path.read_text())
+    for part in ("ik", "id"):
+        doc[part].pop("seconds")          # timings, the one thing two runs do not share
+    return doc
+
+
+def test_study_matches_hybrid_analyze_per_trial_and_a_corrupt_trial_fails_alone(client, test_data, tmp_path, capsys):
+    g, t = test_data / "opensim" / "gait2354", test_data / "opensim" / "gait10dof18musc"
+    (tmp_path / "bad.trc").write_text("PathFileType\t4\t(X/Y/Z)\tbroken.trc\nthis is not a marker file\n")
+    study_file = _write(tmp_path, f"""settings: {{start: 0.5, end: 0.9}}
+subjects:
+  - id: s2354
+    model: {g / 'scale' / 'gait2354_simbody.osim'}
+    scale_setup: {g / 'scale' / 'subject01_Setup_Scale.xml'}
+    trials:
+      - id: walk1
+        file: {g / 'subject01_walk1.trc'}
+{_loads(g, 'subject01_walk1')}  - id: s10dof
+    model: {t / 'subject01.osim'}
+    settings: {{start: 0.0, end: 2.5}}
+    trials:
+      - id: walk
+        file: {t / 'subject01_walk.trc'}
+{_loads(t, 'subject01_walk')}      - id: walk_8hz
+        file: {t / 'subject01_walk.trc'}
+{_loads(t, 'subject01_walk')}        settings: {{filter: 8, start: 0.6, end: 1.4}}
+      - id: corrupt
+        file: {tmp_path / 'bad.trc'}
+  - id: demo
+    model: {ROOT / 'resources' / 'athlete.yaml'}
+    trials:
+      - id: run
+        file: {ROOT / 'resources' / 'demo' / 'run.c3d'}
+        settings: {{start: 0.1, end: 0.3}}
+""")
+    out = tmp_path / "out"
+    status = main(["batch", str(study_file), "--out", str(out), "--scheduler", client.scheduler.address,
+                   "--no-warm-up"])
+    printed = capsys.readouterr().out
+    assert status == 1, printed
+    assert "remaining 0" in printed and "dashboard" in printed
+    summary = json.loads((out / "study_summary.json").read_text())
+    assert summary["done"] == 4 and list(summary["failed"]) == ["s10dof/corrupt"]
+    assert "bad.trc" in summary["failed"]["s10dof/corrupt"]
+
+    scaled = tmp_path / "direct" / "s2354.yaml"
+    scaled.parent.mkdir()
+    assert main(["scale", str(g / "scale" / "gait2354_simbody.osim"), "--setup",
+                 str(g / "scale" / "subject01_Setup_Scale.xml"), "--out", str(scaled)]) == 0
+    assert (out / "subjects" / "s2354" / "model.yaml").read_bytes() == scaled.read_bytes()
+    direct = {"s2354/walk1": [str(scaled), str(g / "subject01_walk1.trc"), "--start", "0.5", "--end", "0.9",
+                              "--grf", str(g / "subject01_walk1_grf.mot"),
+                              "--external-loads", str(g / "subject01_walk1_grf.xml")],
+              "s10dof/walk": [str(t / "subject01.osim"), str(t / "subject01_walk.trc"), "--start", "0", "--end",
+                              "2.5", "--grf", str(t / "subject01_walk_grf.mot"),
+                              "--external-loads", str(t / "subject01_walk_grf.xml")],
+              "s10dof/walk_8hz": [str(t / "subject01.osim"), str(t / "subject01_walk.trc"), "--start", "0.6",
+                                  "--end", "1.4", "--filter", "8", "--grf", str(t / "subject01_walk_grf.mot"),
+                                  "--external-loads", str(t / "subject01_walk_grf.xml")],
+              "demo/run": [str(ROOT / "resources" / "athlete.yaml"), str(ROOT / "resources" / "demo" / "run.c3d"),
+                           "--start", "0.1", "--end", "0.3"]}
+    for key, argv in direct.items():
+        here = tmp_path / "direct" / key
+        assert main(["analyze", *argv, "--out", str(here), "--quiet"]) == 0
+        there = out / "trials" / key
+        names = json.loads((here / "manifest.json").read_text())["files"]
+        assert sorted(json.loads((there / "manifest.json").read_text())["files"]) == sorted(
+            names + ["study-record.json"])
+        for name in names:
+            if name == "metrics.json":
+                assert _metrics(there / name) == _metrics(here / name), key
+            else:
+                assert (there / name).read_bytes() == (here / name).read_bytes(), (key, name)
+    capsys.readouterr()
+
+    rows = pq.read_table(out / "study_table.parquet").to_pylist()
+    assert [r["trial"] for r in rows if r["cycle"] is None] == ["walk1", "walk_8hz", "run"]   # no complete cycle
+    cycles = [r for r in rows if r["trial"] == "walk"]
+    assert len(cycles) >= 2 and {r["side"] for r in cycles} == {"Left", "Right"}
+    assert (out / "study_table.csv").read_text().count("\n") == len(rows) + 1
+    for key in direct:
+        subject, trial = key.split("/")
+        ik = json.loads((tmp_path / "direct" / key / "metrics.json").read_text())["ik"]
+        for r in (r for r in rows if (r["subject"], r["trial"]) == (subject, trial)):
+            assert r["ik_rms_mean_mm"] == pytest.approx(1e3 * ik["marker_rms_mean_m"], rel=1e-12)
+    mass = open_model(t / "subject01.osim").total_mass          # peak moments from the id.sto `hybrid analyze` wrote
+    tau = read_storage(tmp_path / "direct" / "s10dof" / "walk" / "id.sto")
+    for r in cycles:
+        side = r["side"][0].lower()
+        inside = (tau.time >= r["cycle_start_s"]) & (tau.time <= r["cycle_end_s"])
+        column = tau.data[inside, tau.labels.index(f"hip_flexion_{side}_moment")]
+        assert r["peak_hip_flexion_moment_n_m_per_kg"] == pytest.approx(np.abs(column).max() / mass, rel=1e-12)
+    loaded = client.run(lambda: sorted(m for m in sys.modules if m.split(".")[0] in ("PySide6", "pyqtgraph",
+                                                                                 "vtkmodules", "hybridgui")))
+    assert len(loaded) == 2 and not any(loaded.values())      # the workers stayed headless
+
+
+class _Cancelled(Exception):
+    pass
+
+
+def test_a_killed_worker_and_a_cancelled_study_lose_nothing_and_a_rerun_redoes_nothing(client, test_data, tmp_path):
+    t = test_data / "opensim" / "gait10dof18musc"
+    trials = "".join(f"      - id: w{i}\n        file: {t / 'subject01_walk.trc'}\n{_loads(t, 'subject01_walk')}"
+                     f"        settings: {{start: {0.2 + 0.1 * i:.1f}, end: {1.0 + 0.1 * i:.1f}}}\n" for i in range(6))
+    study = load_study(_write(tmp_path, f"subjects:\n  - id: s\n    model: {t / 'subject01.osim'}\n    trials:\n"
+                                        f"{trials}"))
+    out, ended = tmp_path / "out", []
+
+    def fault(outcome, run):        # kill a worker process after the first trial, cancel after the second
+        ended.append(outcome["key"])
+        if len(ended) == 1:
+            os.kill(next(iter(client.run(os.getpid).values())), signal.SIGKILL)
+        if len(ended) == 2:
+            raise _Cancelled
+    with pytest.raises(_Cancelled):
+        run_study(study, out, client, fault)
+    deadline = time.monotonic() + 60              # the tasks still running finish; the killed worker is replaced
+    while (any(client.processing().values()) or len(client.scheduler_info()["workers"]) < 2) \
+            and time.monotonic() < deadline:
+        time.sleep(0.2)
+    first = json.loads((out / "study-manifest.json").read_text())["trials"]
+    done_first = {k for k, v in first.items() if v["status"] == "done"}
+    assert set(ended) == done_first and len(done_first) == 2
+
+    second = run_study(study, out, client)
+    skipped = {k for k, o in second.outcomes.items() if o["status"] == "skipped"}
+    redone = {k for k, o in second.outcomes.items() if o["status"] == "done"}
+    assert second.failed == 0 and skipped | redone == {tr.key for tr in study.trials}
+    assert done_first <= skipped and not done_first & redone
+    keys = [(r["trial"], r["side"], r["cycle"]) for r in second.rows]
+    assert len(keys) == len(set(keys)) and {r["trial"] for r in second.rows} == {f"w{i}" for i in range(6)}
+    for i in range(6):
+        folder = out / "trials" / "s" / f"w{i}"
+        assert not list(folder.glob(".hybrid-staging-*"))
+        assert all((folder / n).is_file() for n in json.loads((folder / "manifest.json").read_text())["files"])
+    third = run_study(study, out, client)         # nothing left to do
+    assert {o["status"] for o in third.outcomes.values()} == {"skipped"} and third.rows == second.rows

@@ -1,0 +1,53 @@
+"""The study table's rows of the shipped demo analysis: one per side and cycle, the peak vertical ground reaction of
+each cycle's stance from the estimate's forces, blade metrics on the prosthetic side only, and CSV and Parquet
+holding the same values."""
+import csv
+
+import pyarrow.parquet as pq
+import pytest
+
+from engine.analysis.gait_phases import side_of
+from engine.clinical.events import gait_events
+from engine.demo import demo_results
+from study.table import trial_rows, write_table
+
+
+@pytest.fixture(scope="module")
+def demo():
+    return demo_results()
+
+
+def test_rows_per_cycle_with_the_stance_peak_force_and_the_blade_on_its_side(demo):
+    result, settings = demo
+    rows = trial_rows("demo", "run", result, settings.forward)
+    events, _ = gait_events(result)
+    time, up, weight = result.motion.time, result.model.up, result.model.total_mass * 9.80665
+    assert [(r["side"], r["cycle"]) for r in rows] == [("Left", 1), ("Right", 1)]
+    for r in rows:
+        off = min(e.time for e in events if e.label == "Foot Off" and e.context == r["side"]
+                  and e.time > r["cycle_start_s"])
+        stance = (time >= r["cycle_start_s"]) & (time <= off)
+        force = sum(g.force for name, g in result.qp.groups.items() if side_of(name) == r["side"])
+        assert r["peak_vertical_grf_pct_bw"] == pytest.approx(100 * (force[stance] @ up).max() / weight, rel=1e-12)
+        blade = "blade_stiffness_n_per_m" in r
+        assert blade == (r["side"] == side_of(result.model.rods[0].name))
+    right = rows[1]
+    assert right["blade_peak_compression_m"] > 0 and right["blade_energy_stored_j"] > 0
+
+
+def test_csv_and_parquet_hold_the_same_rows(demo, tmp_path):
+    result, settings = demo
+    rows = trial_rows("demo", "run", result, settings.forward) + [
+        {"subject": "s", "trial": "t", "notes": "no complete gait cycle in the analysed range"}]
+    write_table(rows, tmp_path / "t.csv", tmp_path / "t.parquet")
+    table = pq.read_table(tmp_path / "t.parquet").to_pylist()
+    with open(tmp_path / "t.csv", newline="") as f:
+        text = list(csv.DictReader(f))
+    assert len(table) == len(text) == 3
+    for a, b in zip(table, text):
+        for key, value in a.items():
+            if isinstance(value, float):
+                assert float(b[key]) == value
+            else:
+                assert b[key] == ("" if value is None else str(value))
+    assert table[2]["side"] is None and table[2]["notes"].startswith("no complete")
