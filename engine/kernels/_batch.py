@@ -44,20 +44,26 @@ def point_jacobians(t, ws, scr, Q, frames, out):
             out[f, k] = J6[3:]
 
 
+@nb.njit(cache=True, nogil=True, inline="always")
+def _rnea_frame(t, ws, scr, Q, V, A, fext, none, f, world, tau):
+    """``tau = rnea(Q[f], V[f], A[f])`` with the node wrenches ``fext[f]`` when ``fext`` has a row per frame (else
+    ``none``, an empty (0, 6) array); world placements computed when loaded or ``world``."""
+    loaded = fext.shape[0] == Q.shape[0]
+    kinematics(t.nodes, t.segs, t.funcs, t.fpool, t.gravity, ws, scr, Q[f], V[f], A[f], 2, True, loaded or world)
+    if loaded:
+        rnea_backward(t.nodes, ws, fext[f], tau)
+    else:
+        rnea_backward(t.nodes, ws, none, tau)
+
+
 @nb.njit(cache=True, nogil=True)
 def joint_wrenches(t, ws, scr, Q, V, A, fext, nodes_out, tau, out, origin):
     """``out[f, k]``: the wrench node ``nodes_out[k]``'s joint transmits from its parent to its subtree at frame
     ``f`` (RNEA's backward pass), world axes, ``[moment about the node origin; force]``; ``origin[f, k]`` that
     origin in the world; ``tau[f]`` the rnea."""
-    nodes, segs, funcs, fpool, grav = t.nodes, t.segs, t.funcs, t.fpool, t.gravity
     none = np.zeros((0, 6))
-    with_ext = fext.shape[0] == Q.shape[0]
     for f in range(Q.shape[0]):
-        kinematics(nodes, segs, funcs, fpool, grav, ws, scr, Q[f], V[f], A[f], 2, True, True)
-        if with_ext:
-            rnea_backward(nodes, ws, fext[f], tau[f])
-        else:
-            rnea_backward(nodes, ws, none, tau[f])
+        _rnea_frame(t, ws, scr, Q, V, A, fext, none, f, True, tau[f])
         for k in range(nodes_out.shape[0]):
             wn = ws[nodes_out[k]]
             R = wn.oR
@@ -81,12 +87,6 @@ def mass_matrices(t, ws, scr, Q, out):
 @nb.njit(cache=True, nogil=True)
 def inverse_dynamics(t, ws, scr, Q, V, A, fext, out):
     """``out[f] = rnea(Q[f], V[f], A[f])`` with per-frame node wrenches ``fext[f]`` (or none)."""
-    nodes, segs, funcs, fpool, grav = t.nodes, t.segs, t.funcs, t.fpool, t.gravity
     none = np.zeros((0, 6))
-    with_ext = fext.shape[0] == Q.shape[0]
     for f in range(Q.shape[0]):
-        kinematics(nodes, segs, funcs, fpool, grav, ws, scr, Q[f], V[f], A[f], 2, True, with_ext)
-        if with_ext:
-            rnea_backward(nodes, ws, fext[f], out[f])
-        else:
-            rnea_backward(nodes, ws, none, out[f])
+        _rnea_frame(t, ws, scr, Q, V, A, fext, none, f, False, out[f])

@@ -14,7 +14,9 @@ from tests.analysis.test_inverse_dynamics import coordinates
 RIGHT_LEG = ("femur_r", "tibia_r", "talus_r", "calcn_r", "toes_r")
 
 
-def test_hip_reaction_is_the_legs_momentum_rate_less_the_floors_push(test_data, tmp_path):
+def walk1_with_plates(test_data):
+    """gait2354 walk1 (OpenSim's coordinates, 6 Hz) and its inverse dynamics with the measured loads:
+    ``(model, motion, plates, bodies, IDResult)``."""
     root = test_data / "opensim" / "gait2354"
     model, _, _ = load("gait2354", str(test_data))
     table = read_storage(root / "subject01_walk1_ik.mot")
@@ -22,7 +24,11 @@ def test_hip_reaction_is_the_legs_momentum_rate_less_the_floors_push(test_data, 
     external = load_external_loads(root / "subject01_walk1_grf.xml")
     plates = ground_reaction_plates(external)
     bodies = [load.body for load in external.loads]
-    result = classic_inverse_dynamics(model, motion, plates, bodies)
+    return model, motion, plates, bodies, classic_inverse_dynamics(model, motion, plates, bodies)
+
+
+def test_hip_reaction_is_the_legs_momentum_rate_less_the_floors_push(test_data, tmp_path):
+    model, motion, plates, bodies, result = walk1_with_plates(test_data)
     hip = result.reactions.of("hip_r")[:, 3:]
 
     R, p = alg.frame_placements_batch(model, model.create_data(), motion.q, list(RIGHT_LEG))

@@ -3,25 +3,14 @@ import types
 
 import numpy as np
 
-from engine.analysis.derivatives import motion_from_coordinates
-from engine.analysis.inverse_dynamics import classic_inverse_dynamics, plate_samples
-from engine.io.external_loads import ground_reaction_plates, load_external_loads
-from engine.io.storage import read_storage
+from engine.analysis.inverse_dynamics import plate_samples
 from hip_mechanism.parameters import MechanismParameters
 from hip_mechanism.trial import hip_reaction_on_platform, trial_demands
-from tests.analysis.opensim_cases import load
-from tests.analysis.test_inverse_dynamics import coordinates
+from tests.analysis.test_joint_reactions import walk1_with_plates
 
 
 def test_stance_compresses_the_platform_and_the_reaction_changes_the_demands(test_data):
-    root = test_data / "opensim" / "gait2354"
-    model, _, _ = load("gait2354", str(test_data))
-    table = read_storage(root / "subject01_walk1_ik.mot")
-    motion = motion_from_coordinates(model, table.time, coordinates(model, table), cutoff=6.0)
-    external = load_external_loads(root / "subject01_walk1_grf.xml")
-    plates = ground_reaction_plates(external)
-    bodies = [load.body for load in external.loads]
-    classic = classic_inverse_dynamics(model, motion, plates, bodies)
+    model, motion, plates, bodies, classic = walk1_with_plates(test_data)
     result = types.SimpleNamespace(model=model, motion=motion, classic=classic, qp=None, dynamics=classic)
     force = hip_reaction_on_platform(result, "r")
     hip = classic.reactions.of("hip_r")[:, 3:]
