@@ -3,15 +3,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QProgressDialog
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox
 
 from engine.version import version_text
 from engine.analysis.series import result_series
 from engine.clinical.summary import names
 
 from . import exports, patient
+from .progress_dialog import export_dialog
 from .report_export import start_report
 from .screenshot import save_window
 from .viewport.blade import COLOURINGS
@@ -322,13 +322,8 @@ def start_video(window, path, fps: float | None = None) -> exports.VideoExport:
     video = exports.VideoExport(path, range(doc.n_frames), grab, rate, window)
     video.start()
     note = f" ({video.note})" if video.note else ""
-    dialog = QProgressDialog(f"Writing the video {Path(path).name}{note}", "Cancel", 0, doc.n_frames, window)
-    dialog.setWindowTitle("Video export")
-    dialog.setWindowModality(Qt.WindowModality.WindowModal)
-    dialog.setMinimumDuration(0)
-    dialog.setAutoReset(False)
-    dialog.setAutoClose(False)
-    dialog.canceled.connect(video.cancel)
+    dialog = export_dialog(window, "Video export", f"Writing the video {Path(path).name}{note}", doc.n_frames,
+                           video.cancel)
     dialog.show()
 
     def ended(text: str | None) -> None:

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QProgressDialog
-
 from engine.io.report_file import report_steps
 
+from .progress_dialog import export_dialog
 from .worker import StepsRunner
 
 
@@ -27,13 +25,7 @@ def start_report(window, path) -> StepsRunner:
     doc = window.document
     steps = report_steps(path, doc.result, doc.settings.forward, report_events(doc))
     runner = StepsRunner(window)
-    dialog = QProgressDialog(f"Writing the report {Path(path).name}", "Cancel", 0, 1000, window)
-    dialog.setWindowTitle("Report")
-    dialog.setWindowModality(Qt.WindowModality.WindowModal)
-    dialog.setMinimumDuration(0)
-    dialog.setAutoReset(False)
-    dialog.setAutoClose(False)
-    dialog.canceled.connect(runner.cancel)
+    dialog = export_dialog(window, "Report", f"Writing the report {Path(path).name}", 1000, runner.cancel)
 
     def report(progress) -> None:
         dialog.setValue(int(1000 * progress.fraction))
