@@ -58,7 +58,7 @@ def unsupported_drop(path: Path) -> str:
 def lone_file_note(path: Path) -> str:
     """Why a .mot or .xml opened without its trial opens nothing, and what it holds."""
     if path.suffix.lower() == ".xml":
-        what = "an OpenSim setup or ExternalLoads file"
+        what = "an OpenSim ExternalLoads file"
     else:
         from engine.io.storage import read_storage
         try:
@@ -169,6 +169,7 @@ class MainWindow(QMainWindow):
                                                                            "are unchanged.", 8000))
         self.runner.cancelled.connect(self.progress.show_cancelled)
         self.runner.ended.connect(lambda: self.progress.set_running(False))
+        self.runner.ended.connect(lambda: setattr(self, "preparing", None))     # a failed or cancelled one too
         self.amputation.model_edited.connect(
             lambda model: self.attempt("Cannot show the edited model", self.document.set_model, model))
         self.amputation.save_requested.connect(lambda: menus.save_model_dialog(self))
@@ -226,6 +227,10 @@ class MainWindow(QMainWindow):
         for s in MODEL_SUFFIXES:
             for p in by.get(s, []):
                 self.attempt("Cannot open the model", self.open_model_file, p)
+        if by.get(".xml") and not any(s in by for s in TRIAL_SUFFIXES) and self.attempt(
+                "Cannot open the OpenSim setups", opensim_setups.holds_tool, by[".xml"]):
+            self.attempt("Cannot open the OpenSim setups", opensim_setups.open_setups, self, by[".xml"])
+            return
         xml, mot = (by.get(".xml") or [None])[0], (by.get(".mot") or [None])[0]
         for s in TRIAL_SUFFIXES:
             for p in by.get(s, []):

@@ -9,10 +9,16 @@ import copy
 from pathlib import Path
 
 from engine.errors import SettingsError
-from engine.io.tools.as_analysis import plan_setups, setup_analysis_steps
+from engine.io.tools.as_analysis import document_kind, plan_setups, setup_analysis_steps
 from engine.io.tools.write_setups import SetupFiles, write_opensim_setups
 
 
+
+
+def holds_tool(paths) -> bool:
+    """Whether any of the .xml files ``paths`` is an OpenSim tool setup (not ExternalLoads alone): they then open as
+    setups."""
+    return any(document_kind(p) not in ("ExternalLoads", None) for p in paths)
 
 
 def open_setups(window, paths) -> None:

@@ -1,7 +1,7 @@
 """OpenSim setups in the application (issue 25, item 2): gait2354's IK, ID and SO setups opened with File > Open
 OpenSim setup run as one analysis in the worker and give what `hybrid run` writes for the same setups (coordinates,
 generalized forces, muscle forces and activations); the analysis saved as OpenSim setups runs in `hybrid run` back to
-the application's result; a setup HybridLab does not run is refused naming its element."""
+the application's result; dropped setups open the same way; a setup HybridLab does not run is refused naming its element."""
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +23,7 @@ def _folder(path: Path) -> list:
 
 def _open(window, qtbot, paths):
     with qtbot.waitSignal(window.runner.ended, timeout=120_000):
-        window.attempt("Cannot open the OpenSim setups", opensim_setups.open_setups, window, paths)
+        window.open_paths(paths)              # as dropped: tool setups open as one analysis
     assert window.last_error is None, window.reported
     return window.document.result
 

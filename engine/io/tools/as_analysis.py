@@ -53,10 +53,15 @@ class SetupPlan:
     sources: tuple = field(default=())
 
 
-def _is_external_loads(path: Path) -> bool:
-    root = parse_xml(path)
+def document_kind(path) -> str | None:
+    """The tag of what an OpenSim document holds (``InverseKinematicsTool``, ``ExternalLoads``...), None if empty."""
+    root = parse_xml(Path(path))
     first = root if root.tag != "OpenSimDocument" else next(iter(root), None)
-    return first is not None and first.tag == "ExternalLoads"
+    return None if first is None else first.tag
+
+
+def _is_external_loads(path: Path) -> bool:
+    return document_kind(path) == "ExternalLoads"
 
 
 def _same(kind: str, values: dict):
