@@ -1,20 +1,36 @@
 """The marker matching of a trial analysed with the default model (a dropped C3D): trial label -> protocol marker ->
 model landmark (and body), with each label's status (matched, alias, unmatched, rejected by geometry, set by the
-user). The protocol marker of a label is chosen in a combo box ('none' clears it); every label of the trial is
-listed, matched or not. The rows are ``engine.protocols.edits.MatchRow``s; the edits are the window's, kept with the
+user). The protocol marker of a label is chosen in a combo box ('none' clears it), or by dragging the
+label onto a marker of the model in the 3D view; every label of the trial is listed, matched or not. The rows are ``engine.protocols.edits.MatchRow``s; the edits are the window's, kept with the
 session and used by the next analysis (Analysis > Run)."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QMimeData, Qt, Signal
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QComboBox, QLabel, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QLabel, QPushButton, QTableWidget, QTableWidgetItem,
+                               QVBoxLayout, QWidget)
 
 from engine.protocols.edits import ALIAS, EDITED, MATCHED, REJECTED, UNMATCHED
+
+from .viewport.widget import LABEL_MIME
 
 NONE = "(none)"
 COLUMNS = ("Trial label", "Protocol marker", "Landmark (body)", "Status")
 STATUS_COLOURS = {MATCHED: "#1b7f3b", ALIAS: "#1f5fa8", UNMATCHED: "#b03030", REJECTED: "#b06000",
                   EDITED: "#6a3fa0"}
+
+
+class LabelTable(QTableWidget):
+    """The table, whose rows drag their trial label (onto the model in the 3D view, which gives it the marker there)."""
+
+    def mimeData(self, items):
+        mime = QMimeData()
+        if items:
+            mime.setData(LABEL_MIME, self.item(items[0].row(), 0).text().encode())
+        return mime
+
+    def mimeTypes(self):
+        return [LABEL_MIME]
 
 
 class MatchingPanel(QWidget):
@@ -28,7 +44,11 @@ class MatchingPanel(QWidget):
         super().__init__(parent)
         self.summary = QLabel("Drop a C3D file on the window: its labels are matched to a marker protocol here.")
         self.summary.setWordWrap(True)
-        self.table = QTableWidget(0, len(COLUMNS))
+        self.table = LabelTable(0, len(COLUMNS))
+        self.table.setDragEnabled(True)
+        self.table.setDragDropMode(QAbstractItemView.DragDropMode.DragOnly)
+        self.table.setToolTip("Choose a label's protocol marker, or drag the label onto a marker of the model in the "
+                              "3D view")
         self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.verticalHeader().setVisible(False)

@@ -34,6 +34,8 @@ def connect(window) -> None:
     panel.edited.connect(lambda label, marker: window.attempt("Cannot change the marker matching", edit, window,
                                                               label, marker))
     panel.rerun.connect(window.run_analysis)
+    window.view.label_dropped.connect(lambda label, marker: window.attempt("Cannot change the marker matching",
+                                                                          dropped, window, label, marker))
 
 
 def active(window):
@@ -129,6 +131,21 @@ def edit(window, label: str, marker) -> None:
     moved = [o for o in alone.edits if o not in before and o != label]
     window.statusBar().showMessage(f"{label} -> {marker or 'none'}" + (f" ({', '.join(moved)} cleared)" if moved else "")
                                    + ": run the analysis again to use the matching", 10000)
+
+
+def dropped(window, label: str, marker) -> None:
+    """A label dragged from the Markers panel onto the model: it gets the model marker drawn there."""
+    if active(window) is None:
+        window.statusBar().showMessage("The marker matching is edited on a trial analysed with the default model "
+                                       "(a C3D dropped on the window).", 10000)
+    elif marker is None:
+        window.statusBar().showMessage(f"{label}: drop it onto a marker of the model (a small dot) to give it that "
+                                       "marker.", 10000)
+    elif window.matching.combos[label].findText(marker) < 0:
+        window.statusBar().showMessage(f"{marker} is the model's own marker, not one of the protocol's: {label} is "
+                                       "unchanged.", 10000)
+    else:
+        window.matching.combos[label].setCurrentText(marker)      # the combo box's edit, shown in the table
 
 
 def session_field(window) -> dict:

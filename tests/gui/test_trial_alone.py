@@ -1,7 +1,8 @@
 """A C3D dropped alone (issue 26, items 2 and 4): analysed as `hybrid analyze TRIAL.c3d` (the default model made
 for it, the protocol matched, scaled, analysed) in the worker, to the command's coordinates; its matching shown as
 a table (every label, matched or not, with its status) that the user edits, the edits kept with the session and used
-by the next analysis; an unsupported file dropped is explained."""
+by the next analysis; a label dragged onto a model marker in the 3D view gets it; an unsupported file dropped
+is explained."""
 import numpy as np
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
@@ -84,6 +85,30 @@ def test_an_edited_matching_is_kept_in_the_session_and_used_by_the_next_analysis
     rerun = _ran(other, qtbot, other.run_analysis)
     assert [m.name for m in rerun.model.markers] == markers
     assert np.allclose(rerun.ik.q, again.ik.q, atol=1e-9)
+
+
+def test_a_label_dragged_onto_a_model_marker_gets_that_marker(dropped):
+    window, _, result = dropped
+    scene, panel = window.scene, window.matching
+    window.view.render()
+    frame = window.document.frame
+    renderer = scene.renderer
+    renderer.SetWorldPoint(*scene.poses.markers[frame][scene.poses.marker_names.index("LTOE")], 1.0)
+    renderer.WorldToDisplay()
+    x, y = renderer.GetDisplayPoint()[:2]
+    row = [r.label for r in panel.rows].index("l_heel")
+    mime = panel.table.mimeData([panel.table.item(row, 0)])
+    window.view.dropEvent(QDropEvent(QPointF(x, window.view.height() - y), Qt.DropAction.CopyAction, mime,
+                                     Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier))
+    assert window.last_error is None, window.reported
+    assert panel.combos["l_heel"].currentText() == "LTOE" and panel.status_of("l_heel") == EDITED
+    assert panel.combos["l_toe"].currentText() == NONE                # LTOE moved from l_toe
+    # dropped on empty space: nothing changes, the status bar says why
+    mime = panel.table.mimeData([panel.table.item(0, 0)])      # kept alive: the event does not own it
+    window.view.dropEvent(QDropEvent(QPointF(2, 2), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                                     Qt.KeyboardModifier.NoModifier))
+    assert panel.status_of(panel.rows[0].label) != EDITED and "drop it onto a marker" in \
+        window.statusBar().currentMessage()
 
 
 def test_an_unsupported_file_dropped_is_explained(make_window, tmp_path):
