@@ -64,7 +64,8 @@ def start(window, alone: TrialAlone, settings) -> None:
     window.preparing = ("alone", alone)
     window.runner.start_with_inputs(trial_analysis_steps(alone.trial, settings, dict(alone.edits)))
     window.statusBar().showMessage(f"{Path(alone.path or 'the trial').name}: matching its markers to a protocol, "
-                                   "scaling the default model to it, then analysing (as `hybrid analyze TRIAL.c3d`)",
+                                   "scaling the default model to it, then analysing (as `hybrid analyze TRIAL.c3d`; "
+                                   "File > Open trial opens a trial with the open model)",
                                    15000)
 
 

@@ -96,3 +96,13 @@ def test_a_setup_we_do_not_run_is_refused_naming_its_element(make_window, tmp_pa
         window.attempt("Cannot open the OpenSim setups", opensim_setups.open_setups, window, chosen)
         assert window.last_error is not None and element in window.last_error.text(), window.last_error.text()
         assert not window.runner.running and window.document.result is None
+
+
+def test_a_cancelled_setup_run_leaves_the_window_as_it_was(make_window, qtbot, tmp_path):
+    window = make_window()
+    with qtbot.waitSignal(window.runner.cancelled, timeout=60_000):
+        opensim_setups.open_setups(window, _folder(tmp_path / "cancel"))
+        window.runner.cancel()
+    qtbot.waitUntil(lambda: not window.runner.running)
+    assert window.document.result is None and window.document.model is None and window.preparing is None
+    assert "cancelled" in window.progress.message.text() and window.last_error is None
