@@ -61,6 +61,10 @@ def save_setups(window, folder) -> list:
     files = SetupFiles(Path(model_path), Path(doc.trial_path),
                        opened.external_loads if opened is not None else window.trial_loads.get(str(doc.trial_path)),
                        opened.actuators if opened is not None else ())
+    if files.external_loads is None and len(getattr(doc.trial, "plates", ()) or ()):
+        raise SettingsError(f"the trial has {len(doc.trial.plates)} force plates but no ExternalLoads file is known for "
+                            "it (OpenSim reads the loads from one): open the trial with its ExternalLoads .xml (File > "
+                            "Open trial), then save the setups", element="external_loads_file", file=doc.trial_path)
     settings = copy.deepcopy(doc.settings)
     time = doc.result.ik.time
     if settings.ik.start is None:

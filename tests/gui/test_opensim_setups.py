@@ -73,6 +73,7 @@ def test_the_analysis_saved_as_setups_runs_back_to_it(opened, tmp_path):
     for label in ik.labels:
         assert np.allclose(values[:, names.index(label)], ik.column(label), atol=1e-6), label
     forces = read_storage(tmp_path / "saved" / "subject01_walk1_StaticOptimization_force.sto")
+    assert "calcn_l_left_Fy" in forces.labels                # the plates' loads, from the ExternalLoads written
     so = result.muscles.result
     for k, muscle in enumerate(so.muscle_names):
         assert np.allclose(so.forces[:, k], forces.column(muscle), atol=1e-4), muscle
@@ -106,3 +107,10 @@ def test_a_cancelled_setup_run_leaves_the_window_as_it_was(make_window, qtbot, t
     qtbot.waitUntil(lambda: not window.runner.running)
     assert window.document.result is None and window.document.model is None and window.preparing is None
     assert "cancelled" in window.progress.message.text() and window.last_error is None
+
+
+def test_plates_without_their_external_loads_file_are_refused_not_dropped(opened, tmp_path):
+    window, _ = opened
+    window.setup_files.clear()            # as after a session: the ExternalLoads file is not known
+    window.attempt("Cannot write the OpenSim setups", opensim_setups.save_setups, window, tmp_path / "none")
+    assert "ExternalLoads" in window.last_error.text() and not (tmp_path / "none").exists()
