@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..muscles import GeometryPath, Muscle, PathPoint, PathWrap, WrapCylinder
+from ..model.muscles import GeometryPath, Muscle, PathPoint, PathWrap, WrapCylinder
 from ..muscles.hill.thelen import PARAMETERS as THELEN
 from ..spatial import SE3
 

@@ -1,13 +1,9 @@
-"""Musculotendon actuators: path description, geometry, Hill-type models, force estimation, amputation edits.
+"""Musculotendon actuators: geometry, Hill-type models, force estimation, amputation edits (their descriptions
+are part of the model: ``engine.model.muscles``).
 
-The descriptions are imported here; the rest of the public API is imported on first use (the model
-file schema imports this package, and the force estimation and EMG chain bring SciPy and numba
-kernels that a model file does not need).
+The public API is imported on first use (the force estimation and EMG chain bring SciPy and numba kernels).
 """
 from importlib import import_module
-
-from .description import (ConditionalPathPoint, GeometryPath, MovingPathPoint, Muscle, PathPoint, PathWrap,
-                          WrapCylinder, WrapEllipsoid, WrapObject, WrapSphere, WrapTorus)
 
 _LAZY = {
     "MuscleGeometry": "geometry", "PathResult": "geometry", "PathWarning": "geometry", "CurrentPoint": "geometry",
@@ -23,8 +19,7 @@ _LAZY = {
     "compare_forces": "emg_comparison",
 }
 
-__all__ = ["PathPoint", "ConditionalPathPoint", "MovingPathPoint", "PathWrap", "GeometryPath", "Muscle",
-           "WrapObject", "WrapCylinder", "WrapSphere", "WrapEllipsoid", "WrapTorus", *_LAZY]
+__all__ = [*_LAZY]
 
 
 def __getattr__(name):

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import ModelError
-from .description import GeometryPath, PathPoint, PathWrap, WrapObject
+from ..model.muscles import GeometryPath, PathPoint, PathWrap, WrapObject
 
 RECORDS = "muscle_edits"
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..errors import ModelError
 from ..kernels import _functions as kf
-from .description import ConditionalPathPoint, MovingPathPoint, WrapCylinder, WrapEllipsoid, WrapSphere
+from ..model.muscles import ConditionalPathPoint, MovingPathPoint, WrapCylinder, WrapEllipsoid, WrapSphere
 from .path_layout import (CONDITIONAL, COORDINATE, CYLINDER, ELLIPSOID, FIXED, METHODS, MOVING, MUSCLE,
                           PATH_WRAP, POINT, SPHERE, WRAP)
 

@@ -28,7 +28,7 @@ from ..errors import ModelError
 from ..model import GROUND
 from ..model.functions import Linear, Multiplier
 from ..model.joints import GeneralJoint
-from ..muscles.description import MovingPathPoint, WrapCylinder, WrapEllipsoid, WrapSphere, WrapTorus
+from ..model.muscles import MovingPathPoint, WrapCylinder, WrapEllipsoid, WrapSphere, WrapTorus
 from ..spatial import SE3
 
 

@@ -8,7 +8,7 @@ import pytest
 from engine.errors import ModelError
 from engine.io.model_file import load_model, save_model
 from engine.io.osim import read_osim
-from engine.muscles import PathPoint
+from engine.model.muscles import PathPoint
 from engine.muscles.edits import (AddWrapObject, ReattachMuscle, RemoveMuscle, TransectMuscle, apply_edits,
                                   undo_edits)
 from engine.muscles.geometry import MuscleGeometry

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from engine.io.osim import read_osim
-from engine.muscles import GeometryPath, Muscle, PathPoint
+from engine.model.muscles import GeometryPath, Muscle, PathPoint
 from engine.muscles.hill import HillMuscles, thelen
 
 THELEN = {"FmaxTendonStrain": 0.033, "FmaxMuscleStrain": 0.6, "KshapeActive": 0.5, "KshapePassive": 4.0, "Af": 0.3,

@@ -9,7 +9,7 @@ import pytest
 
 from engine.errors import ModelError
 from engine.io.osim import read_osim
-from engine.muscles import GeometryPath, PathWrap, WrapTorus
+from engine.model.muscles import GeometryPath, PathWrap, WrapTorus
 from engine.muscles.geometry import MuscleGeometry, PathWarning
 from engine.muscles.path_layout import POINT_INSIDE_WRAP
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from engine.io.osim import read_osim
-from engine.muscles import WrapCylinder, WrapEllipsoid, WrapSphere
+from engine.model.muscles import WrapCylinder, WrapEllipsoid, WrapSphere
 from engine.muscles.geometry import MuscleGeometry
 
 from .path_models import random_poses, wrap_model

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.muscles import GeometryPath
+from engine.model.muscles import GeometryPath
 from engine.muscles.geometry import MuscleGeometry
 
 from .path_models import VIA_SWITCH, wrap_model

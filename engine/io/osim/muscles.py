@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from ...muscles import Muscle
+from ...model.muscles import Muscle
 from ...muscles.hill.thelen import PARAMETERS as THELEN_PARAMETERS
 from .muscle_paths import UnsupportedPath, read_path
 
