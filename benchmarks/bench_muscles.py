@@ -30,7 +30,7 @@ from benchmarks.opensim_runs import ratio_fields  # noqa: E402
 from benchmarks.timing import timings  # noqa: E402
 from engine.io.osim import read_osim  # noqa: E402
 from engine.io.storage import read_storage  # noqa: E402
-from engine.muscles.geometry import MuscleGeometry  # noqa: E402
+from engine.muscles.path.geometry import MuscleGeometry  # noqa: E402
 from engine.muscles.reserves import read_actuators  # noqa: E402
 from engine.muscles.static_optimization import MuscleForceSettings, estimate_muscle_forces  # noqa: E402
 from engine.trial.filtering import lowpass  # noqa: E402

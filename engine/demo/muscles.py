@@ -144,7 +144,7 @@ def fit_lengths(model, names=None):
     set so that, in the neutral pose, the fibre is at its optimal length and the two keep Delp's
     ratio: l_opt = r L, l_slack = L - l_opt cos(alpha), r = l_opt / (l_opt cos(alpha) + l_slack) of
     :data:`PARAMETERS`, L the musculotendon length (m) at ``model.neutral()``."""
-    from ..muscles.geometry import MuscleGeometry
+    from ..muscles.path.geometry import MuscleGeometry
     names = set(m.name for m in model.muscles) if names is None else set(names)
     lengths, _, _ = MuscleGeometry(model).evaluate(model.neutral()[None, :])
     out = []

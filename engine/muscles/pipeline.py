@@ -20,7 +20,7 @@ from ..progress import Progress
 from ..errors import SettingsError
 from .activation import muscle_activity
 from .emg import EMGProcessing, emg_from_trial, process_emg
-from .geometry import MuscleGeometry
+from .path.geometry import MuscleGeometry
 from .results import MuscleForceResult
 from .static_optimization import MuscleForceSettings, estimate_muscle_forces
 
@@ -32,7 +32,7 @@ class MusclePipelineSettings:
     emg_muscles : ``{EMG channel: muscle}``; default: the trial's EMG channels named as muscles.
     phases : ``{name: (start, end)}`` s for the comparison; default from the trial's events.
     wrapping : muscle-path wrapping, ``"exact"`` (default, J_l = dl/dq) or ``"opensim"`` (OpenSim's lengths and
-        moment arms, see :mod:`engine.muscles.geometry`)."""
+        moment arms, see :mod:`engine.muscles.path.geometry`)."""
 
     forces: MuscleForceSettings = field(default_factory=MuscleForceSettings)
     emg: EMGProcessing = field(default_factory=EMGProcessing)

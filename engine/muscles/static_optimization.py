@@ -259,7 +259,7 @@ def estimate_muscle_forces(model, Q, V, tau, settings: MuscleForceSettings | Non
         gives ``f_ref`` (eq. 40), used by the seed objective where W2 > 0.
     phases : ``{name: (start, end)}`` s; with ``emg``, the seed's Table 3 comparison is attached
         as ``result.emg_comparison``.
-    geometry : the model's :class:`~engine.muscles.geometry.MuscleGeometry` (default: built here; pass
+    geometry : the model's :class:`~engine.muscles.path.geometry.MuscleGeometry` (default: built here; pass
         one to reuse it across trials). Paths it could not compute exactly are listed in the notes.
     """
     settings = settings or MuscleForceSettings()
@@ -268,7 +268,7 @@ def estimate_muscle_forces(model, Q, V, tau, settings: MuscleForceSettings | Non
     if emg is not None and time is None:
         raise SettingsError("EMG needs the frame times (time=...) to be matched to the frames")
     if geometry is None:
-        from .geometry import MuscleGeometry
+        from .path.geometry import MuscleGeometry
         geometry = MuscleGeometry(model)
     Q = np.atleast_2d(np.asarray(Q, float))
     paths = geometry.compute(Q, np.atleast_2d(np.asarray(V, float)))

@@ -215,6 +215,6 @@ def _muscle_lengths(model) -> dict:
     """Muscle-tendon lengths (m) in the default pose, with OpenSim's wrapping."""
     if not model.muscles:
         return {}
-    from ..muscles.geometry import MuscleGeometry
+    from ..muscles.path.geometry import MuscleGeometry
     result = MuscleGeometry(model, threads=1, wrapping="opensim").compute(model.neutral()[None])
     return dict(zip(result.muscle_names, result.lengths[0]))

@@ -11,7 +11,7 @@ from engine.io.osim import read_osim
 from engine.model.muscles import PathPoint
 from engine.muscles.edits import (AddWrapObject, ReattachMuscle, RemoveMuscle, TransectMuscle, apply_edits,
                                   undo_edits)
-from engine.muscles.geometry import MuscleGeometry
+from engine.muscles.path.geometry import MuscleGeometry
 from engine.muscles.transtibial import distal_bodies, stump_cylinder, transtibial_edits
 
 # the residual tibia of a transtibial amputation about 19 cm below the knee, in tibia_r's frame

@@ -13,7 +13,7 @@ from engine.io.osim import read_osim
 from engine.io.storage import read_storage
 from engine.muscles.activation import MuscleActivity, activation_dynamics, muscle_activity, reference_forces
 from engine.muscles.emg import EMGProcessing, emg_from_arrays, process_emg
-from engine.muscles.geometry import MuscleGeometry
+from engine.muscles.path.geometry import MuscleGeometry
 from engine.io.muscle_files import write_emg_comparison_csv, write_muscle_outputs
 from engine.muscles.emg_comparison import compare_forces
 from engine.muscles.hill import HillMuscles

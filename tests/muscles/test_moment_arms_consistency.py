@@ -14,7 +14,7 @@ import pytest
 
 from engine.io.osim import read_osim
 from engine.model.muscles import GeometryPath
-from engine.muscles.geometry import MuscleGeometry
+from engine.muscles.path.geometry import MuscleGeometry
 
 from .path_models import random_poses, wrap_model
 

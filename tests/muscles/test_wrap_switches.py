@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from engine.model.muscles import GeometryPath
-from engine.muscles.geometry import MuscleGeometry
+from engine.muscles.path.geometry import MuscleGeometry
 
 from .path_models import VIA_SWITCH, wrap_model
 
