@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..model.muscles import GeometryPath, Muscle, PathPoint, PathWrap, WrapCylinder
-from ..muscles.hill.thelen import PARAMETERS as THELEN
+from ..muscles.forces.hill.thelen import PARAMETERS as THELEN
 from ..spatial import SE3
 
 DELP_1990 = ("Delp SL, Loan JP, Hoy MG, Zajac FE, Topp EL, Rosen JM (1990) IEEE Trans Biomed Eng 37:757-767; "

@@ -13,7 +13,7 @@ every sample), for any ``dt``.
 Eq. 40 as written in the seed, ``f = -a F_l(l) F_v(l-dot) F_max``, counts tension as
 negative. Here tension is positive and acts along the tendon:
 ``f_ref = a F_max f_l f_v cos(alpha)`` = ``a * f_active_max`` of the rigid-tendon Hill
-model (:mod:`engine.muscles.hill`), which equals the seed's magnitude for an
+model (:mod:`engine.muscles.forces.hill`), which equals the seed's magnitude for an
 unpennated muscle. The passive fibre force is not part of eq. 40 and is not added.
 """
 from __future__ import annotations

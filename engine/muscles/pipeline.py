@@ -21,8 +21,8 @@ from ..errors import SettingsError
 from .activation import muscle_activity
 from .emg import EMGProcessing, emg_from_trial, process_emg
 from .path.geometry import MuscleGeometry
-from .results import MuscleForceResult
-from .static_optimization import MuscleForceSettings, estimate_muscle_forces
+from .forces.results import MuscleForceResult
+from .forces.static_optimization import MuscleForceSettings, estimate_muscle_forces
 
 
 @dataclass

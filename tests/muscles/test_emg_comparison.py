@@ -16,9 +16,9 @@ from engine.muscles.emg import EMGProcessing, emg_from_arrays, process_emg
 from engine.muscles.path.geometry import MuscleGeometry
 from engine.io.muscle_files import write_emg_comparison_csv, write_muscle_outputs
 from engine.muscles.emg_comparison import compare_forces
-from engine.muscles.hill import HillMuscles
-from engine.muscles.results import MuscleForceResult
-from engine.muscles.static_optimization import MuscleForceSettings, estimate_muscle_forces
+from engine.muscles.forces.hill import HillMuscles
+from engine.muscles.forces.results import MuscleForceResult
+from engine.muscles.forces.static_optimization import MuscleForceSettings, estimate_muscle_forces
 from engine.trial.filtering import lowpass
 
 

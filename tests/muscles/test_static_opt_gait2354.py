@@ -28,8 +28,8 @@ from scipy.interpolate import make_interp_spline
 
 from engine.io.osim import read_osim
 from engine.io.storage import read_storage
-from engine.muscles.reserves import read_actuators
-from engine.muscles.static_optimization import MuscleForceSettings, estimate_muscle_forces
+from engine.muscles.forces.reserves import read_actuators
+from engine.muscles.forces.static_optimization import MuscleForceSettings, estimate_muscle_forces
 from engine.io.muscle_files import write_activations, write_muscle_forces
 from engine.trial.filtering import lowpass
 
