@@ -4,7 +4,7 @@
    motion and the true joint torques (``engine.muscles.forces.static_optimization``).
 2. Neural excitation: the activation of each recorded muscle, smoothed (``SMOOTHING`` Hz, what a
    muscle's activation could follow), is inverted through the activation dynamics of eqs. 41-42
-   exactly as :func:`engine.muscles.activation.activation_dynamics` integrates them. Where the
+   exactly as :func:`engine.muscles.emg.activation.activation_dynamics` integrates them. Where the
    inversion asks for an excitation outside [0, 1] (the activation changes faster than the muscle
    can), it is limited to [0, 1]; the EMG then encodes the activation that excitation produces
    (returned, and stored in the truth as ``emg_activations``), and the number of limited samples
@@ -53,7 +53,7 @@ def emg_signals(model, muscles, rate: float, rng) -> tuple[dict, dict, dict, lis
     :class:`~engine.muscles.forces.results.MuscleForceResult` sampled at ``rate`` Hz: ``signals[name] = (volts,
     description)``; ``excitations[name]`` the excitation ``u`` the signal encodes and ``activations[name]``
     the activation it produces (eqs. 41-42); ``notes`` what was limited."""
-    from ..muscles.activation import activation_dynamics
+    from ..muscles.emg.activation import activation_dynamics
     sos_smooth = butter(2, SMOOTHING, fs=rate, output="sos")
     sos_band = butter(4, BAND, btype="bandpass", fs=rate, output="sos")
     signals, excitations, activations, notes = {}, {}, {}, []

@@ -18,8 +18,8 @@ from ..analysis.metrics import MarkerMetric, PlateMetric
 from ..analysis.pipeline import AnalysisResult, AnalysisSettings
 from ..progress import Progress
 from ..analysis.qp_id import GroupForces, QPResult, QPSettings
-from ..muscles.emg import EMGProcessing
-from ..muscles.emg_comparison import ForceComparison
+from ..muscles.emg.processing import EMGProcessing
+from ..muscles.emg.comparison import ForceComparison
 from ..muscles.pipeline import MuscleOutputs, MusclePipelineSettings
 from ..muscles.forces.reserves import Actuator, ReserveActuators
 from ..muscles.forces.results import MuscleForceResult

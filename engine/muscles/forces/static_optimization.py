@@ -255,7 +255,7 @@ def estimate_muscle_forces(model, Q, V, tau, settings: MuscleForceSettings | Non
     tau : (T, nv) generalized forces from inverse dynamics, model speed order.
     settings : :class:`MuscleForceSettings` (defaults if None).
     time : (T,) s; needed with ``emg`` and for writing .sto files.
-    emg : :class:`~engine.muscles.activation.MuscleActivity` (EMG-driven activations of named muscles):
+    emg : :class:`~engine.muscles.emg.activation.MuscleActivity` (EMG-driven activations of named muscles):
         gives ``f_ref`` (eq. 40), used by the seed objective where W2 > 0.
     phases : ``{name: (start, end)}`` s; with ``emg``, the seed's Table 3 comparison is attached
         as ``result.emg_comparison``.
@@ -282,7 +282,7 @@ def estimate_muscle_forces(model, Q, V, tau, settings: MuscleForceSettings | Non
                       reserve_bounds=(res.min_control, res.max_control), reserve_names=res.names)
     f_ref = None
     if emg is not None:
-        from ..activation import reference_forces
+        from ..emg.activation import reference_forces
         f_ref = reference_forces(emg, time, hill)
     result = solve_muscle_forces(J_l, tau, hill, settings, muscle_bounds=muscle_control_bounds(model.muscles),
                                  f_ref=f_ref, matched=~locked_speeds(model), coordinate_names=model.tree.v_names,
@@ -291,6 +291,6 @@ def estimate_muscle_forces(model, Q, V, tau, settings: MuscleForceSettings | Non
     if problems:
         result = replace(result, notes=problems + result.notes)
     if emg is not None and phases is not None:
-        from ..emg_comparison import compare_forces
+        from ..emg.comparison import compare_forces
         result = replace(result, emg_comparison=compare_forces(result, phases))
     return result

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
-from ..errors import SettingsError
+from ...errors import SettingsError
 
 
 @nb.njit(cache=True, nogil=True)
@@ -103,7 +103,7 @@ class MuscleActivity:
 def muscle_activity(processed, muscles, mapping=None) -> MuscleActivity:
     """Activations (eqs. 41-43) of ``muscles`` from processed EMG.
 
-    ``processed`` : :class:`~engine.muscles.emg.ProcessedEMG` (its ``excitation`` is ``u`` of eq. 43).
+    ``processed`` : :class:`~engine.muscles.emg.processing.ProcessedEMG` (its ``excitation`` is ``u`` of eq. 43).
     ``muscles`` : the model's muscles; each channel uses its muscle's activation and deactivation
     time constants. ``mapping`` : ``{channel name: muscle name}`` (default: channels named as muscles).
     """
