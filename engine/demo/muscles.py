@@ -1,7 +1,7 @@
 """Lower-limb muscles of the default athlete, both legs whole (the amputation is applied afterwards).
 
 Seventeen Thelen-2003 muscles per leg, named as in OpenSim's gait models so that the
-transtibial edits (``engine.muscles.transtibial``) and users recognise them.
+transtibial edits (``engine.edits.transtibial``) and users recognise them.
 
 * Hill model: Thelen (2003) with OpenSim's default curve constants (``hill.thelen.PARAMETERS``).
 * Maximum isometric forces, and the ratio of optimal fibre length to musculotendon length,

@@ -18,7 +18,7 @@ from ..errors import ModelError
 from ..model.joints import Joint
 from ..spatial import SE3
 from ..model.muscles import PathPoint, PathWrap, WrapCylinder, WrapObject
-from .edits import AddWrapObject, ReattachMuscle, RemoveMuscle, TransectMuscle
+from .muscles import AddWrapObject, ReattachMuscle, RemoveMuscle, TransectMuscle
 
 # OpenSim's leg-model muscle names (gait2392 / gait2354), without the side suffix
 ANTERIOR_COMPARTMENT = ("tib_ant", "ext_dig", "ext_hal", "per_tert")
