@@ -2,7 +2,7 @@
 
 The step, per trial: muscle geometry (lengths, speeds, length Jacobians), rigid-tendon Hill bounds,
 reserve-actuator generalized forces and one warm-started QP per frame
-(``engine.muscles.static_optimization.estimate_muscle_forces``), for both objectives. Inputs as
+(``engine.muscles.forces.static_optimization.estimate_muscle_forces``), for both objectives. Inputs as
 reference/so_setup.xml says: the IK coordinates over 0.4-1.6 s (73 frames) low-passed at 6 Hz, speeds
 from a quintic spline, generalized forces from reference/id.sto, the gait2354 CMC actuator file.
 ``MuscleGeometry`` is built once per model and its numba kernels compiled before timing (both times
@@ -30,9 +30,9 @@ from benchmarks.opensim_runs import ratio_fields  # noqa: E402
 from benchmarks.timing import timings  # noqa: E402
 from engine.io.osim import read_osim  # noqa: E402
 from engine.io.storage import read_storage  # noqa: E402
-from engine.muscles.geometry import MuscleGeometry  # noqa: E402
-from engine.muscles.reserves import read_actuators  # noqa: E402
-from engine.muscles.static_optimization import MuscleForceSettings, estimate_muscle_forces  # noqa: E402
+from engine.muscles.path.geometry import MuscleGeometry  # noqa: E402
+from engine.muscles.forces.reserves import read_actuators  # noqa: E402
+from engine.muscles.forces.static_optimization import MuscleForceSettings, estimate_muscle_forces  # noqa: E402
 from engine.trial.filtering import lowpass  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "opensim" / "gait2354"

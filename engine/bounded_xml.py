@@ -2,7 +2,7 @@
 about 15 deep; deeper is refused before any recursive walk of the tree), and no entity declarations (as defusedxml
 does: OpenSim never writes them, and a "billion laughs" of nested entities takes expat's own amplification limit
 seconds and tens of MB to stop). External entities are never fetched. A leaf every layer may use to read XML
-(``engine.io._xml`` for OpenSim's documents, ``engine.muscles.reserves`` for actuator files).
+(``engine.io._xml`` for OpenSim's documents, ``engine.muscles.forces.reserves`` for actuator files).
 """
 from __future__ import annotations
 

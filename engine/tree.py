@@ -27,8 +27,8 @@ from .model.functions import Composition, Constant
 from .model.joints import (FreeJoint, GeneralJoint, Joint, PrismaticJoint, RevoluteJoint, SphericalJoint,
                            TransformAxis, UniversalJoint, WeldJoint)
 from .model.model import GROUND
+from .model.muscles import MovingPathPoint
 from .model.rods import MODES
-from .muscles.description import MovingPathPoint
 from .spatial import SE3
 
 KTree = namedtuple("KTree", ["nq", "nv", "gravity", "nodes", "segs", "frames", "funcs", "fpool", "v2q", "quat_q"])

@@ -61,7 +61,7 @@ def _show_demo(result) -> None:
     from .algorithms import frame_placements_batch, marker_positions_batch
     from .analysis.rod_loads import bending_moment, bending_strain
     from .display.rod_surface import rod_surface
-    from .muscles.geometry import MuscleGeometry
+    from .muscles.path.geometry import MuscleGeometry
     model = result.model
     Q = np.ascontiguousarray(result.ik.q[:2], dtype=float)
     data = model.create_data()

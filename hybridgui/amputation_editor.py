@@ -1,5 +1,5 @@
 """The amputation editor: remove muscles, transect them, or re-route them over the stump (the muscle edits of
-``engine.muscles.edits``, the seed's section 2.4.2), see the change in 3D at once, undo, and save the edited
+``engine.edits.muscles``, the seed's section 2.4.2), see the change in 3D at once, undo, and save the edited
 model as a new model file."""
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QHeaderView, QLabel,
                                QListWidget, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
-from engine.muscles.edits import RemoveMuscle, TransectMuscle, apply_edits, undo_edits
-from engine.muscles.transtibial import distal_bodies, transtibial_edits
+from engine.edits.muscles import RemoveMuscle, TransectMuscle, apply_edits, undo_edits
+from engine.edits.transtibial import distal_bodies, transtibial_edits
 
 ACTIONS = ("keep", "remove", "transect", "re-route over the stump")
 

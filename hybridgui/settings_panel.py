@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout
 from engine.analysis.pipeline import AnalysisSettings
 from engine.errors import SettingsError
 from engine.muscles.pipeline import MusclePipelineSettings
-from engine.muscles.static_optimization import OBJECTIVES
+from engine.muscles.forces.static_optimization import OBJECTIVES
 
 
 class FloatEdit(QLineEdit):

@@ -128,8 +128,8 @@ def _muscle_settings(args):
     """The muscle step's settings the options give (None: the defaults); SettingsError for a muscle option
     without --muscles."""
     from ..muscles.pipeline import MusclePipelineSettings
-    from ..muscles.reserves import read_actuator_files
-    from ..muscles.static_optimization import MuscleForceSettings
+    from ..muscles.forces.reserves import read_actuator_files
+    from ..muscles.forces.static_optimization import MuscleForceSettings
     given = {"--actuators": args.actuators, "--objective": args.objective,
              "--activation-exponent": args.activation_exponent, "--no-muscle-physiology": args.no_muscle_physiology}
     named = [option for option, value in given.items() if value not in (None, False)]

@@ -75,7 +75,7 @@ def demo_settings(trial=None):
     from ..analysis.pipeline import AnalysisSettings
     from ..analysis.ik import IKSettings
     from ..analysis.qp_id import QPSettings
-    from ..muscles.emg import EMGProcessing
+    from ..muscles.emg.processing import EMGProcessing
     from ..muscles.pipeline import MusclePipelineSettings
     from .emg_synthesis import MVC_AMPLITUDE, RECORDED
     muscles = MusclePipelineSettings(emg=EMGProcessing(mvc={name: MVC_AMPLITUDE for name in RECORDED}),

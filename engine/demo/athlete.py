@@ -179,7 +179,7 @@ def build_athlete(height: float = HEIGHT, mass: float = MASS, with_muscles: bool
     segments and muscles with both legs whole, no socket or blade, Plug-in Gait markers on both legs.
 
     Built whole first (both legs intact, muscles fitted to the standing pose), then amputated:
-    the seed's transtibial edits re-route the right leg's muscles (``engine.muscles.transtibial``),
+    the seed's transtibial edits re-route the right leg's muscles (``engine.edits.transtibial``),
     the right shank is cut to the residual limb and the socket and blade are attached.
     """
     blade_mass = sum(sg.line_inertia()[0] * sg.length for sg in blade_design.segments())
@@ -215,8 +215,8 @@ def build_athlete(height: float = HEIGHT, mass: float = MASS, with_muscles: bool
                   markers=markers, contacts=contacts, metadata=metadata)
     reattached = ()
     if with_muscles:
-        from ..muscles.edits import apply_edits
-        from ..muscles.transtibial import stump_cylinder, transtibial_edits
+        from ..edits.muscles import apply_edits
+        from ..edits.transtibial import stump_cylinder, transtibial_edits
         from .muscles import DELP_1990, LegGeometry, fit_lengths, leg_muscles
         leg = LegGeometry((0.0, 0.0, hip_half_width), L["thigh"], L["shank"], s)
         muscles, wraps = [], []

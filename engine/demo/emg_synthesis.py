@@ -1,10 +1,10 @@
 """EMG-like signals for the demo: the muscle activity behind the simulated motion, as a surface electrode shows it.
 
 1. Muscle forces and activations: the seed's muscle-force estimation (eqs. 36-37) on the true
-   motion and the true joint torques (``engine.muscles.static_optimization``).
+   motion and the true joint torques (``engine.muscles.forces.static_optimization``).
 2. Neural excitation: the activation of each recorded muscle, smoothed (``SMOOTHING`` Hz, what a
    muscle's activation could follow), is inverted through the activation dynamics of eqs. 41-42
-   exactly as :func:`engine.muscles.activation.activation_dynamics` integrates them. Where the
+   exactly as :func:`engine.muscles.emg.activation.activation_dynamics` integrates them. Where the
    inversion asks for an excitation outside [0, 1] (the activation changes faster than the muscle
    can), it is limited to [0, 1]; the EMG then encodes the activation that excitation produces
    (returned, and stored in the truth as ``emg_activations``), and the number of limited samples
@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.signal import butter, sosfiltfilt
 
-from ..muscles.static_optimization import MuscleForceSettings, estimate_muscle_forces
+from ..muscles.forces.static_optimization import MuscleForceSettings, estimate_muscle_forces
 
 RECORDED = {"semiten_r": "EMG semitendinosus, right (residual limb side)",
             "bifemlh_r": "EMG biceps femoris long head, right (residual limb side)"}
@@ -50,10 +50,10 @@ def excitation_from_activation(a, rate: float, tau_act: float, tau_deact: float)
 
 def emg_signals(model, muscles, rate: float, rng) -> tuple[dict, dict, dict, list]:
     """``(signals, excitations, activations, notes)`` for the muscles of :data:`RECORDED` from a
-    :class:`~engine.muscles.results.MuscleForceResult` sampled at ``rate`` Hz: ``signals[name] = (volts,
+    :class:`~engine.muscles.forces.results.MuscleForceResult` sampled at ``rate`` Hz: ``signals[name] = (volts,
     description)``; ``excitations[name]`` the excitation ``u`` the signal encodes and ``activations[name]``
     the activation it produces (eqs. 41-42); ``notes`` what was limited."""
-    from ..muscles.activation import activation_dynamics
+    from ..muscles.emg.activation import activation_dynamics
     sos_smooth = butter(2, SMOOTHING, fs=rate, output="sos")
     sos_band = butter(4, BAND, btype="bandpass", fs=rate, output="sos")
     signals, excitations, activations, notes = {}, {}, {}, []

@@ -1,7 +1,7 @@
 """Lower-limb muscles of the default athlete, both legs whole (the amputation is applied afterwards).
 
 Seventeen Thelen-2003 muscles per leg, named as in OpenSim's gait models so that the
-transtibial edits (``engine.muscles.transtibial``) and users recognise them.
+transtibial edits (``engine.edits.transtibial``) and users recognise them.
 
 * Hill model: Thelen (2003) with OpenSim's default curve constants (``hill.thelen.PARAMETERS``).
 * Maximum isometric forces, and the ratio of optimal fibre length to musculotendon length,
@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..muscles import GeometryPath, Muscle, PathPoint, PathWrap, WrapCylinder
-from ..muscles.hill.thelen import PARAMETERS as THELEN
+from ..model.muscles import GeometryPath, Muscle, PathPoint, PathWrap, WrapCylinder
+from ..muscles.forces.hill.thelen import PARAMETERS as THELEN
 from ..spatial import SE3
 
 DELP_1990 = ("Delp SL, Loan JP, Hoy MG, Zajac FE, Topp EL, Rosen JM (1990) IEEE Trans Biomed Eng 37:757-767; "
@@ -144,7 +144,7 @@ def fit_lengths(model, names=None):
     set so that, in the neutral pose, the fibre is at its optimal length and the two keep Delp's
     ratio: l_opt = r L, l_slack = L - l_opt cos(alpha), r = l_opt / (l_opt cos(alpha) + l_slack) of
     :data:`PARAMETERS`, L the musculotendon length (m) at ``model.neutral()``."""
-    from ..muscles.geometry import MuscleGeometry
+    from ..muscles.path.geometry import MuscleGeometry
     names = set(m.name for m in model.muscles) if names is None else set(names)
     lengths, _, _ = MuscleGeometry(model).evaluate(model.neutral()[None, :])
     out = []

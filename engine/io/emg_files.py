@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import DataError
-from ..muscles.emg import EMGSignals, emg_from_trial
+from ..muscles.emg.processing import EMGSignals, emg_from_trial
 from ..trial.trial import AnalogChannel
 from .anc import read_anc
 from .c3d import read_c3d

@@ -21,8 +21,8 @@ from ..model import (ANGULAR_MODES, MODES, Body, Composition, Constant, ContactP
                      PiecewiseLinear, Polynomial, PrismaticJoint, RevoluteJoint, Rod, RodSegment, Section, SimmSpline,
                      SphericalJoint, TransformAxis, UniversalJoint, WeldJoint, _check)
 from ..model.coordinates import ROTATIONAL
-from ..muscles import (ConditionalPathPoint, GeometryPath, MovingPathPoint, Muscle, PathPoint, PathWrap,
-                       WrapCylinder, WrapEllipsoid, WrapSphere, WrapTorus)
+from ..model.muscles import (ConditionalPathPoint, GeometryPath, MovingPathPoint, Muscle, PathPoint, PathWrap,
+                             WrapCylinder, WrapEllipsoid, WrapSphere, WrapTorus)
 from ..spatial import SE3
 from .model_fields import ABSENT, Fields, Units, build, describe, given, numbers, plain_data, read_units
 

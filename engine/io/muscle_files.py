@@ -41,7 +41,7 @@ def write_activations(path, result) -> None:
 
 
 def write_emg_comparison_csv(path, comparison) -> None:
-    """Write one row per muscle and phase of a :class:`~engine.muscles.emg_comparison.ForceComparison`: muscle,
+    """Write one row per muscle and phase of a :class:`~engine.muscles.emg.comparison.ForceComparison`: muscle,
     phase, start_s, end_s, frames, rms_N, max_f_max_N, rms_percent (atomic write; numbers in the shortest form
     that reads back exactly)."""
     with atomic_write(path) as fh:

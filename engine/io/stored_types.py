@@ -18,12 +18,12 @@ from ..analysis.metrics import MarkerMetric, PlateMetric
 from ..analysis.pipeline import AnalysisResult, AnalysisSettings
 from ..progress import Progress
 from ..analysis.qp_id import GroupForces, QPResult, QPSettings
-from ..muscles.emg import EMGProcessing
-from ..muscles.emg_comparison import ForceComparison
+from ..muscles.emg.processing import EMGProcessing
+from ..muscles.emg.comparison import ForceComparison
 from ..muscles.pipeline import MuscleOutputs, MusclePipelineSettings
-from ..muscles.reserves import Actuator, ReserveActuators
-from ..muscles.results import MuscleForceResult
-from ..muscles.static_optimization import MuscleForceSettings
+from ..muscles.forces.reserves import Actuator, ReserveActuators
+from ..muscles.forces.results import MuscleForceResult
+from ..muscles.forces.static_optimization import MuscleForceSettings
 from ..trial.forceplate import ForcePlate
 from ..trial.trial import AnalogChannel, Event, Markers, Trial
 

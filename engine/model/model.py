@@ -17,6 +17,7 @@ from . import _check
 from .bodies import Body, Frame
 from .coordinates import STRAIN, Coordinate
 from .joints import FreeJoint, GeneralJoint, Joint, SphericalJoint
+from .muscles import Muscle, WrapObject
 from .points import ContactPoint, Marker
 from .rods import MODES, Rod
 
@@ -34,9 +35,9 @@ class Model:
         The parts. Every body is the child of exactly one joint; the joints and
         rods form a tree rooted at ``'ground'``.
     muscles : sequence
-        Musculotendon actuators (``engine.muscles.Muscle``); each is validated against the model.
+        Musculotendon actuators (``engine.model.Muscle``); each is validated against the model.
     wrap_objects : sequence
-        Wrap surfaces fixed on bodies (``engine.muscles.WrapCylinder`` ...), used by muscle paths.
+        Wrap surfaces fixed on bodies (``engine.model.WrapCylinder`` ...), used by muscle paths.
     gravity : (3,) m/s^2 in the ground frame (default ``-9.80665`` along y, OpenSim's convention).
     metadata : dict
         Free-form provenance (sources, credits, subject data); saved with the model.
@@ -159,7 +160,6 @@ class Model:
 
     # -------------------------------------------------------------- validation
     def _validate(self):
-        from ..muscles.description import Muscle, WrapObject
         what = f"model '{self.name}'"
         kinds = (("bodies", self.bodies, Body), ("joints", self.joints, Joint), ("rods", self.rods, Rod),
                  ("frames", self.frames, Frame), ("markers", self.markers, Marker),

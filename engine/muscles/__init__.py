@@ -1,35 +1,3 @@
-"""Musculotendon actuators: path description, geometry, Hill-type models, force estimation, amputation edits.
-
-The descriptions are imported here; the rest of the public API is imported on first use (the model
-file schema imports this package, and the force estimation and EMG chain bring SciPy and numba
-kernels that a model file does not need).
-"""
-from importlib import import_module
-
-from .description import (ConditionalPathPoint, GeometryPath, MovingPathPoint, Muscle, PathPoint, PathWrap,
-                          WrapCylinder, WrapEllipsoid, WrapObject, WrapSphere, WrapTorus)
-
-_LAZY = {
-    "MuscleGeometry": "geometry", "PathResult": "geometry", "PathWarning": "geometry", "CurrentPoint": "geometry",
-    "RemoveMuscle": "edits", "TransectMuscle": "edits", "AddWrapObject": "edits", "ReattachMuscle": "edits",
-    "apply_edits": "edits", "undo_edits": "edits",
-    "transtibial_edits": "transtibial", "stump_cylinder": "transtibial", "distal_bodies": "transtibial",
-    "HillMuscles": "hill", "RigidTendonForces": "hill",
-    "MuscleForceSettings": "static_optimization", "estimate_muscle_forces": "static_optimization",
-    "MuscleForceResult": "results",
-    "ReserveActuators": "reserves", "coordinate_reserves": "reserves", "read_actuators": "reserves",
-    "EMGProcessing": "emg", "EMGSignals": "emg", "process_emg": "emg", "emg_from_trial": "emg",
-    "MuscleActivity": "activation", "activation_dynamics": "activation", "muscle_activity": "activation",
-    "compare_forces": "emg_comparison",
-}
-
-__all__ = ["PathPoint", "ConditionalPathPoint", "MovingPathPoint", "PathWrap", "GeometryPath", "Muscle",
-           "WrapObject", "WrapCylinder", "WrapSphere", "WrapEllipsoid", "WrapTorus", *_LAZY]
-
-
-def __getattr__(name):
-    if name not in _LAZY:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f".{_LAZY[name]}", __name__), name)
-    globals()[name] = value
-    return value
+"""Musculotendon actuators: path geometry (``path``), force estimation (``forces``), EMG (``emg``) and the
+muscle step of an analysis (``pipeline``). Their descriptions are part of the model (``engine.model.muscles``),
+amputation edits are model edits (``engine.edits``). Import the modules themselves."""

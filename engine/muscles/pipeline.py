@@ -4,7 +4,7 @@
 :class:`~engine.progress.Progress` and returns :class:`MuscleOutputs`) called by
 :mod:`engine.analysis.pipeline` with the filtered motion and the inverse-dynamics
 generalized forces. EMG: the trial's EMG channels whose names are muscles of the model
-(or those mapped in ``emg_muscles``) are processed (:mod:`engine.muscles.emg`), turned
+(or those mapped in ``emg_muscles``) are processed (:mod:`engine.muscles.emg.processing`), turned
 into activations (eqs. 41-43) and reference forces (eq. 40), and compared with the
 optimised forces per phase (Table 3). Phases: the given ones, else the single-support
 phases found in the trial's Foot Strike / Foot Off events, else the whole motion (said
@@ -18,11 +18,11 @@ import numpy as np
 
 from ..progress import Progress
 from ..errors import SettingsError
-from .activation import muscle_activity
-from .emg import EMGProcessing, emg_from_trial, process_emg
-from .geometry import MuscleGeometry
-from .results import MuscleForceResult
-from .static_optimization import MuscleForceSettings, estimate_muscle_forces
+from .emg.activation import muscle_activity
+from .emg.processing import EMGProcessing, emg_from_trial, process_emg
+from .path.geometry import MuscleGeometry
+from .forces.results import MuscleForceResult
+from .forces.static_optimization import MuscleForceSettings, estimate_muscle_forces
 
 
 @dataclass
@@ -32,7 +32,7 @@ class MusclePipelineSettings:
     emg_muscles : ``{EMG channel: muscle}``; default: the trial's EMG channels named as muscles.
     phases : ``{name: (start, end)}`` s for the comparison; default from the trial's events.
     wrapping : muscle-path wrapping, ``"exact"`` (default, J_l = dl/dq) or ``"opensim"`` (OpenSim's lengths and
-        moment arms, see :mod:`engine.muscles.geometry`)."""
+        moment arms, see :mod:`engine.muscles.path.geometry`)."""
 
     forces: MuscleForceSettings = field(default_factory=MuscleForceSettings)
     emg: EMGProcessing = field(default_factory=EMGProcessing)

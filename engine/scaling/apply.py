@@ -28,7 +28,7 @@ from ..errors import ModelError
 from ..model import GROUND
 from ..model.functions import Linear, Multiplier
 from ..model.joints import GeneralJoint
-from ..muscles.description import MovingPathPoint, WrapCylinder, WrapEllipsoid, WrapSphere, WrapTorus
+from ..model.muscles import MovingPathPoint, WrapCylinder, WrapEllipsoid, WrapSphere, WrapTorus
 from ..spatial import SE3
 
 
@@ -215,6 +215,6 @@ def _muscle_lengths(model) -> dict:
     """Muscle-tendon lengths (m) in the default pose, with OpenSim's wrapping."""
     if not model.muscles:
         return {}
-    from ..muscles.geometry import MuscleGeometry
+    from ..muscles.path.geometry import MuscleGeometry
     result = MuscleGeometry(model, threads=1, wrapping="opensim").compute(model.neutral()[None])
     return dict(zip(result.muscle_names, result.lengths[0]))

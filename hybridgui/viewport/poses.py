@@ -6,7 +6,7 @@ import numpy as np
 
 from engine.algorithms import frame_placements_batch, frame_positions_batch, marker_positions_batch
 from engine.display.rod_surface import rod_surface
-from engine.muscles.geometry import MuscleGeometry
+from engine.muscles.path.geometry import MuscleGeometry
 
 
 class Poses:

@@ -18,7 +18,7 @@ from engine.analysis.derivatives import motion_from_coordinates
 from engine.cli.main import main
 from engine.io.osim import read_osim
 from engine.io.storage import read_storage
-from engine.muscles import MuscleGeometry
+from engine.muscles.path.geometry import MuscleGeometry
 
 
 @pytest.fixture(scope="module")

@@ -78,7 +78,7 @@ def test_the_right_shank_is_amputated_and_its_muscles_rerouted(athlete):
 def test_hamstrings_and_triceps_surae_have_moment_arms_of_the_right_sign(athlete):
     """OpenSim's conventions: hip extensors negative on hip flexion, knee flexors negative on knee angle (flexion
     negative), plantarflexors negative on ankle angle; the amputated side's gastrocnemius still flexes the knee."""
-    from engine.muscles import MuscleGeometry
+    from engine.muscles.path.geometry import MuscleGeometry
     g = MuscleGeometry(athlete)
     _, _, J = g.evaluate(athlete.neutral()[None])
     r = -J[0]

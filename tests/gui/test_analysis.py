@@ -118,7 +118,7 @@ def test_nothing_opens_while_the_analysis_runs(make_window, inputs, test_data, q
 
 
 def test_a_result_of_a_model_changed_while_it_ran_is_not_shown(make_window, inputs, qtbot):
-    from engine.muscles.edits import RemoveMuscle, apply_edits
+    from engine.edits.muscles import RemoveMuscle, apply_edits
     window = make_window()
     doc = window.document
     edited = []

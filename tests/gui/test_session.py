@@ -75,7 +75,7 @@ def test_a_failed_save_keeps_the_previous_file(shown, tmp_path, monkeypatch):
 
 
 def test_muscles_edited_after_the_analysis_open_again_with_their_result(shown, make_window, tmp_path):
-    from engine.muscles.edits import RemoveMuscle, apply_edits
+    from engine.edits.muscles import RemoveMuscle, apply_edits
     window, doc = shown, shown.document
     result = doc.result
     removed = doc.model.muscles[0].name

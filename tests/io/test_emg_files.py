@@ -10,7 +10,7 @@ from engine.cli.main import build_parser
 from engine.errors import DataError, SettingsError
 from engine.io.c3d import read_c3d
 from engine.io.trc import read_trc
-from engine.muscles.emg import process_emg
+from engine.muscles.emg.processing import process_emg
 from engine.io.emg_files import read_emg_file, trial_with_emg
 
 RATE = 1000.0

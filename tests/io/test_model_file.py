@@ -19,8 +19,8 @@ from engine.model import (Body, Composition, Constant, ContactPoint, Coordinate,
                           Linear, Marker, Material, Mesh, Model, Multiplier, NaturalCubicSpline, PiecewiseLinear,
                           Polynomial, PrismaticJoint, RevoluteJoint, Rod, RodSegment, Section, SimmSpline,
                           SphericalJoint, TransformAxis, UniversalJoint, WeldJoint)
-from engine.muscles import (ConditionalPathPoint, GeometryPath, MovingPathPoint, Muscle, PathPoint, PathWrap,
-                            WrapCylinder, WrapEllipsoid, WrapSphere, WrapTorus)
+from engine.model.muscles import (ConditionalPathPoint, GeometryPath, MovingPathPoint, Muscle, PathPoint, PathWrap,
+                                  WrapCylinder, WrapEllipsoid, WrapSphere, WrapTorus)
 from engine.spatial import SE3, body_fixed_xyz
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "model-format.md"

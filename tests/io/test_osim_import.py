@@ -7,7 +7,7 @@ import pytest
 from engine import algorithms as alg
 from engine.io.osim import read_osim
 from engine.model import GeneralJoint, RevoluteJoint, SimmSpline
-from engine.muscles import ConditionalPathPoint, MovingPathPoint, WrapCylinder, WrapEllipsoid
+from engine.model.muscles import ConditionalPathPoint, MovingPathPoint, WrapCylinder, WrapEllipsoid
 from engine.spatial import SE3, axis_angle, body_fixed_xyz
 
 X, Y, Z = (1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)

@@ -15,7 +15,7 @@ import pytest
 from engine import algorithms as alg
 from engine.errors import ModelError
 from engine.io.osim import read_osim
-from engine.muscles import MuscleGeometry
+from engine.muscles.path.geometry import MuscleGeometry
 
 TOL = 1e-6   # as the other OpenSim reference tests (the coupler spline and OpenSim's agree to ~1e-7)
 

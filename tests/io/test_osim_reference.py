@@ -15,7 +15,7 @@ import pytest
 
 from engine import algorithms as alg
 from engine.io.osim import read_osim
-from engine.muscles import ConditionalPathPoint, MovingPathPoint
+from engine.model.muscles import ConditionalPathPoint, MovingPathPoint
 
 MODELS = {
     "arm26": "arm26/arm26.osim",

@@ -5,8 +5,8 @@ import numpy as np
 
 from engine.model import (Body, Coordinate, GeneralJoint, Linear, Material, Model, NaturalCubicSpline, RevoluteJoint,
                           Rod, RodSegment, Section, TransformAxis, constant_axis)
-from engine.muscles import (ConditionalPathPoint, GeometryPath, MovingPathPoint, Muscle, PathPoint, PathWrap,
-                            WrapCylinder, WrapEllipsoid, WrapSphere)
+from engine.model.muscles import (ConditionalPathPoint, GeometryPath, MovingPathPoint, Muscle, PathPoint, PathWrap,
+                                  WrapCylinder, WrapEllipsoid, WrapSphere)
 from engine.spatial import SE3, axis_angle, body_fixed_xyz
 
 CARBON = Material("carbon", 7.0e10, 5.0e9, 1600.0)

@@ -8,11 +8,11 @@ import pytest
 from engine.errors import ModelError
 from engine.io.model_file import load_model, save_model
 from engine.io.osim import read_osim
-from engine.muscles import PathPoint
-from engine.muscles.edits import (AddWrapObject, ReattachMuscle, RemoveMuscle, TransectMuscle, apply_edits,
+from engine.model.muscles import PathPoint
+from engine.edits.muscles import (AddWrapObject, ReattachMuscle, RemoveMuscle, TransectMuscle, apply_edits,
                                   undo_edits)
-from engine.muscles.geometry import MuscleGeometry
-from engine.muscles.transtibial import distal_bodies, stump_cylinder, transtibial_edits
+from engine.muscles.path.geometry import MuscleGeometry
+from engine.edits.transtibial import distal_bodies, stump_cylinder, transtibial_edits
 
 # the residual tibia of a transtibial amputation about 19 cm below the knee, in tibia_r's frame
 STUMP_END = np.array([0.0, -0.18, 0.0])

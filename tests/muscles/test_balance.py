@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.muscles.balance import crossed, muscles_alone_unbalanced
+from engine.muscles.forces.balance import crossed, muscles_alone_unbalanced
 
 
 def test_torques_beyond_the_muscles_reach_are_unbalanced():

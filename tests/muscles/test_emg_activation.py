@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from engine.errors import SettingsError
-from engine.muscles.activation import MuscleActivity, activation_dynamics
+from engine.muscles.emg.activation import MuscleActivity, activation_dynamics
 
 TAU_ACT, TAU_DEACT = 0.010, 0.040
 

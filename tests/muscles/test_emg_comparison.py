@@ -11,14 +11,14 @@ from scipy.interpolate import make_interp_spline
 from engine.errors import SettingsError
 from engine.io.osim import read_osim
 from engine.io.storage import read_storage
-from engine.muscles.activation import MuscleActivity, activation_dynamics, muscle_activity, reference_forces
-from engine.muscles.emg import EMGProcessing, emg_from_arrays, process_emg
-from engine.muscles.geometry import MuscleGeometry
+from engine.muscles.emg.activation import MuscleActivity, activation_dynamics, muscle_activity, reference_forces
+from engine.muscles.emg.processing import EMGProcessing, emg_from_arrays, process_emg
+from engine.muscles.path.geometry import MuscleGeometry
 from engine.io.muscle_files import write_emg_comparison_csv, write_muscle_outputs
-from engine.muscles.emg_comparison import compare_forces
-from engine.muscles.hill import HillMuscles
-from engine.muscles.results import MuscleForceResult
-from engine.muscles.static_optimization import MuscleForceSettings, estimate_muscle_forces
+from engine.muscles.emg.comparison import compare_forces
+from engine.muscles.forces.hill import HillMuscles
+from engine.muscles.forces.results import MuscleForceResult
+from engine.muscles.forces.static_optimization import MuscleForceSettings, estimate_muscle_forces
 from engine.trial.filtering import lowpass
 
 

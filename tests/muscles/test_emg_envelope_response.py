@@ -12,7 +12,7 @@ components over whole periods (away from the ends) give the gain and the phase.
 import numpy as np
 import pytest
 
-from engine.muscles.emg import EMGProcessing, emg_from_arrays, process_emg
+from engine.muscles.emg.processing import EMGProcessing, emg_from_arrays, process_emg
 
 RATE = 1000.0
 AMPLITUDE = 0.5

@@ -15,7 +15,7 @@ from engine.errors import DataError, SettingsError
 from engine.io.c3d import read_c3d
 from engine.io.storage import Table, write_storage
 from engine.io.emg_files import read_emg_csv, read_emg_storage
-from engine.muscles.emg import EMGProcessing, emg_from_arrays, emg_from_trial, process_emg
+from engine.muscles.emg.processing import EMGProcessing, emg_from_arrays, emg_from_trial, process_emg
 from engine.trial.trial import AnalogChannel, Markers, Trial
 
 RATE = 2000.0

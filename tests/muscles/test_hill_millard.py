@@ -16,8 +16,8 @@ import pytest
 from scipy.special import comb
 
 from engine.errors import ModelError
-from engine.muscles.hill import millard
-from engine.muscles.hill.bezier import corner_control_points
+from engine.muscles.forces.hill import millard
+from engine.muscles.forces.hill.bezier import corner_control_points
 
 def slope(curve, x):
     return float(curve(np.array([x]), 1)[0])
@@ -109,7 +109,7 @@ def bernstein(points, u):
 
 def test_bezier_evaluation_against_bernstein_polynomials():
     px, py = corner_control_points(1.0, 0.0, 0.0, 1.7, 1.0, 2 / 0.7, 0.7)
-    from engine.muscles.hill.bezier import SmoothSegmentedFunction
+    from engine.muscles.forces.hill.bezier import SmoothSegmentedFunction
     f = SmoothSegmentedFunction([px], [py], 0.0, 2 / 0.7)
     u = np.linspace(0, 1, 1001)
     assert np.abs(f(bernstein(px, u)) - bernstein(py, u)).max() < 1e-13

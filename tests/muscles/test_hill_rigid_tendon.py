@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from engine.io.osim import read_osim
-from engine.muscles import GeometryPath, Muscle, PathPoint
-from engine.muscles.hill import HillMuscles, thelen
+from engine.model.muscles import GeometryPath, Muscle, PathPoint
+from engine.muscles.forces.hill import HillMuscles, thelen
 
 THELEN = {"FmaxTendonStrain": 0.033, "FmaxMuscleStrain": 0.6, "KshapeActive": 0.5, "KshapePassive": 4.0, "Af": 0.3,
           "Flen": 1.8, "fv_linear_extrap_threshold": 0.95, "maximum_pennation_angle": math.acos(0.1),

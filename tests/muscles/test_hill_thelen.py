@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.muscles.hill import thelen
+from engine.muscles.forces.hill import thelen
 
 # gait2392 / gait2354 values and OpenSim 4 defaults
 PARAMS = [dict(Af=0.3, Flen=1.8, thr=0.95), dict(Af=0.25, Flen=1.4, thr=0.95)]

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from engine.io.osim import read_osim
-from engine.muscles import GeometryPath
-from engine.muscles.geometry import MuscleGeometry
+from engine.model.muscles import GeometryPath
+from engine.muscles.path.geometry import MuscleGeometry
 
 from .path_models import random_poses, wrap_model
 
@@ -101,7 +101,7 @@ def test_quaternion_joints_lengthening_speed_is_the_time_derivative_of_the_lengt
     """With a free and a spherical joint, v is not dq/dt: l_dot = J_l v must equal the rate of change of
     the length along q (+) v t (the engine's integrate), for random v."""
     from engine import algorithms as alg
-    from engine.muscles import Muscle, PathPoint
+    from engine.model.muscles import Muscle, PathPoint
     from tests.engine.hybrid_models import hybrid_chain
 
     base = hybrid_chain(floating=True)

@@ -9,9 +9,9 @@ import pytest
 
 from engine.errors import ModelError
 from engine.io.osim import read_osim
-from engine.muscles import GeometryPath, PathWrap, WrapTorus
-from engine.muscles.geometry import MuscleGeometry, PathWarning
-from engine.muscles.path_layout import POINT_INSIDE_WRAP
+from engine.model.muscles import GeometryPath, PathWrap, WrapTorus
+from engine.muscles.path.geometry import MuscleGeometry, PathWarning
+from engine.muscles.path._layout import POINT_INSIDE_WRAP
 
 from .path_models import wrap_model
 

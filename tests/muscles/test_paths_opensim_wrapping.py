@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from engine.errors import SettingsError
-from engine.muscles.geometry import MuscleGeometry
+from engine.muscles.path.geometry import MuscleGeometry
 
 from .opensim_reference import OpenSimReference
 from .path_models import random_poses, wrap_model

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.muscles.geometry import MuscleGeometry
+from engine.muscles.path.geometry import MuscleGeometry
 
 from .path_models import seed_arm, seed_arm_closed_forms
 

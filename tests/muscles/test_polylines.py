@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from engine.io.osim import read_osim
-from engine.muscles import WrapCylinder, WrapEllipsoid, WrapSphere
-from engine.muscles.geometry import MuscleGeometry
+from engine.model.muscles import WrapCylinder, WrapEllipsoid, WrapSphere
+from engine.muscles.path.geometry import MuscleGeometry
 
 from .path_models import random_poses, wrap_model
 
@@ -71,7 +71,7 @@ def test_vertices_follow_the_current_path_and_wrap_samples_lie_on_the_surfaces(w
 
 def test_finely_sampled_polylines_are_as_long_as_the_muscles(wrapping):
     """Exact wrapping, every muscle; OpenSim wrapping for the muscles with one wrap object (with several,
-    OpenSim measures some spans to earlier tangent points, see path_wrapping)."""
+    OpenSim measures some spans to earlier tangent points, see _wrapping)."""
     model, Q = wrapping
     for wrapping_name in ("exact", "opensim"):
         geometry = MuscleGeometry(model, wrapping=wrapping_name)

@@ -5,7 +5,7 @@ its cut-off (6 Hz; here a zero-lag 4th-order Butterworth, OpenSim pads and runs 
 speeds from a quintic spline through them (OpenSim: GCV splines of degree 5), the generalized forces of
 reference/id.sto (OpenSim's SO matches the accelerations of the same model, i.e. these forces), its
 actuator file, activation exponent 2, muscle physiology on, the 0.4-1.6 s range. Muscle geometry from
-engine.muscles.geometry.
+engine.muscles.path.geometry.
 
 With passive fibre force (``include_passive=True``): OpenSim's SO leaves it out (it overrides each muscle's
 tension with its active part), so reference/so_passive_force.sto adds it to OpenSim's problem with OpenSim's own
@@ -28,8 +28,8 @@ from scipy.interpolate import make_interp_spline
 
 from engine.io.osim import read_osim
 from engine.io.storage import read_storage
-from engine.muscles.reserves import read_actuators
-from engine.muscles.static_optimization import MuscleForceSettings, estimate_muscle_forces
+from engine.muscles.forces.reserves import read_actuators
+from engine.muscles.forces.static_optimization import MuscleForceSettings, estimate_muscle_forces
 from engine.io.muscle_files import write_activations, write_muscle_forces
 from engine.trial.filtering import lowpass
 

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from qpsolvers import Problem, solve_problem
 
-from engine.muscles.hill import RigidTendonForces
-from engine.muscles.qp import INFEASIBLE, OPTIMAL_QUADPROG, OPTIMAL_WARM, WarmStartedQP
-from engine.muscles.static_optimization import MuscleForceSettings, solve_muscle_forces
+from engine.muscles.forces.hill import RigidTendonForces
+from engine.muscles.forces.qp import INFEASIBLE, OPTIMAL_QUADPROG, OPTIMAL_WARM, WarmStartedQP
+from engine.muscles.forces.static_optimization import MuscleForceSettings, solve_muscle_forces
 
 F0 = 1000.0
 

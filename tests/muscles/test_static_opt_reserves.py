@@ -8,7 +8,7 @@ import pytest
 from engine import algorithms as alg
 from engine.errors import DataError, SettingsError
 from engine.io.osim import read_osim
-from engine.muscles.reserves import coordinate_reserves, generalized_forces, read_actuators
+from engine.muscles.forces.reserves import coordinate_reserves, generalized_forces, read_actuators
 
 
 @pytest.fixture(scope="module")

@@ -16,8 +16,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.muscles import GeometryPath
-from engine.muscles.geometry import MuscleGeometry
+from engine.model.muscles import GeometryPath
+from engine.muscles.path.geometry import MuscleGeometry
 
 from .path_models import VIA_SWITCH, wrap_model
 

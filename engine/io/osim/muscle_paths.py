@@ -11,7 +11,7 @@ OpenSim semantics kept for :mod:`engine.muscles`:
 """
 from __future__ import annotations
 
-from ...muscles import ConditionalPathPoint, GeometryPath, MovingPathPoint, PathPoint, PathWrap
+from ...model.muscles import ConditionalPathPoint, GeometryPath, MovingPathPoint, PathPoint, PathWrap
 from .functions import function_element, read_function
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import math
 
-from ...muscles import Muscle
-from ...muscles.hill.thelen import PARAMETERS as THELEN_PARAMETERS
+from ...model.muscles import Muscle
+from ...muscles.forces.hill.thelen import PARAMETERS as THELEN_PARAMETERS
 from .muscle_paths import UnsupportedPath, read_path
 
 MUSCLE_TYPES = {"Thelen2003Muscle": "thelen2003", "Millard2012EquilibriumMuscle": "millard2012"}

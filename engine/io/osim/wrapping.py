@@ -7,7 +7,7 @@ the frame's placement when the frame is an offset frame).
 from __future__ import annotations
 
 from ...model import GROUND
-from ...muscles import WrapCylinder, WrapEllipsoid, WrapSphere, WrapTorus
+from ...model.muscles import WrapCylinder, WrapEllipsoid, WrapSphere, WrapTorus
 from ...spatial import SE3
 
 

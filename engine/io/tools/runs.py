@@ -26,8 +26,8 @@ import numpy as np
 from ...analysis.ik import solve_ik
 from ...analysis.inverse_dynamics import classic_inverse_dynamics
 from ...errors import SettingsError
-from ...muscles.reserves import read_actuator_files
-from ...muscles.static_optimization import MuscleForceSettings, estimate_muscle_forces
+from ...muscles.forces.reserves import read_actuator_files
+from ...muscles.forces.static_optimization import MuscleForceSettings, estimate_muscle_forces
 from ..external_loads import ground_reaction_plates
 from ..analysis_outputs import coordinate_table, generalized_force_table, marker_error_table
 from ..muscle_files import write_activations, write_muscle_forces

@@ -14,7 +14,7 @@ from engine.io.tools.analyze_setup import read_analyze_setup
 from engine.io.tools.id_setup import read_id_setup
 from engine.io.tools.runs import run_setup
 from engine.io.tools.write_setups import SetupFiles, write_opensim_setups
-from engine.muscles.static_optimization import MuscleForceSettings
+from engine.muscles.forces.static_optimization import MuscleForceSettings
 from tests.io.tools.setup_folders import GAIT2354
 
 

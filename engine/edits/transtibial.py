@@ -17,8 +17,8 @@ import numpy as np
 from ..errors import ModelError
 from ..model.joints import Joint
 from ..spatial import SE3
-from .description import PathPoint, PathWrap, WrapCylinder, WrapObject
-from .edits import AddWrapObject, ReattachMuscle, RemoveMuscle, TransectMuscle
+from ..model.muscles import PathPoint, PathWrap, WrapCylinder, WrapObject
+from .muscles import AddWrapObject, ReattachMuscle, RemoveMuscle, TransectMuscle
 
 # OpenSim's leg-model muscle names (gait2392 / gait2354), without the side suffix
 ANTERIOR_COMPARTMENT = ("tib_ant", "ext_dig", "ext_hal", "per_tert")

@@ -1,13 +1,13 @@
 """OpenSim's wrapping of a path (``GeometryPath::applyWrapObjects``) in the kernels.
 
-The path is an array of ENTRY records (``path_layout``): the active path
+The path is an array of ENTRY records (``_layout``): the active path
 points, into which each path wrap inserts its two tangent points (fixed on
 the wrap's body) after the span it wraps. Spans are tried from the first to
 the last active point of the wrap's range; the first span that crosses the
 surface must wrap, otherwise the one whose wrapping lengthens the path least
 does. With several wraps, passes repeat (each wrap recomputed with the
 others' tangent points in place) until the length changes by less than a
-tolerance. The two semantics (``path_layout.WRAPPING``):
+tolerance. The two semantics (``_layout.WRAPPING``):
 
 - ``OPENSIM`` reproduces OpenSim 4: at most 8 passes, stopping at a change
   below 0.5 mm; an ellipsoid's planar path; a cylinder's tangent points as
@@ -28,13 +28,13 @@ import math
 
 import numba as nb
 
-from . import vec3
-from .path_layout import CYLINDER, ELLIPSOID, FALLBACK, INSIDE, MANDATORY, NO_WRAP, OPENSIM, POINT_INSIDE_WRAP, \
+from . import _vec3 as vec3
+from ._layout import CYLINDER, ELLIPSOID, FALLBACK, INSIDE, MANDATORY, NO_WRAP, OPENSIM, POINT_INSIDE_WRAP, \
     WRAP_NOT_CONVERGED, WRAP_PLANAR, WRAPPED
-from .path_points import frame_origin, is_active, to_frame, to_world
-from .wrap_cylinder import wrap_cylinder
-from .wrap_ellipsoid import wrap_ellipsoid
-from .wrap_sphere import wrap_sphere
+from ._points import frame_origin, is_active, to_frame, to_world
+from ._wrap_cylinder import wrap_cylinder
+from ._wrap_ellipsoid import wrap_ellipsoid
+from ._wrap_sphere import wrap_sphere
 
 OPENSIM_PASSES = 8          # OpenSim's passes over several wrap objects
 OPENSIM_TOLERANCE = 5e-4    # m: OpenSim's change of length that ends them

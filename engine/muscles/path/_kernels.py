@@ -3,7 +3,7 @@
 Per frame, after the engine's kinematics pass, each muscle's path is built
 as OpenSim builds it (``GeometryPath::computePath``): its active points
 (conditional points within their range, moving points at ``f(q)``), then its
-wrap objects applied in order (``applyWrapObjects``, ``path_wrapping``), each
+wrap objects applied in order (``applyWrapObjects``, ``_wrapping``), each
 inserting two tangent points fixed on the wrap's body. The length ``l`` is the
 sum of the straight spans plus the paths on the wrap surfaces.
 
@@ -20,22 +20,22 @@ Spans between two fixed points of one node pull on nothing (OpenSim skips them).
 Where the paths over the surfaces are locally shortest (every path without
 wraps, and all paths under the ``EXACT`` wrapping semantics), ``dl`` depends
 only on the span directions, so ``J_l = dl/dv`` exactly. Under ``OPENSIM``
-semantics OpenSim's approximations (``path_wrapping``) make its moment arms
+semantics OpenSim's approximations (``_wrapping``) make its moment arms
 differ from ``-dl/dq`` by a fraction of a millimetre to a few millimetres.
 """
 import numba as nb
 import numpy as np
 
-from ..kernels._passes import kinematics
-from . import vec3
-from .path_layout import COINCIDENT_POINTS, ENTRY, MOVING, WRAP_STATE
-from .path_points import is_active, moving_terms, point_position
-from .path_wrapping import apply_wraps, measured, path_length
+from ...kernels._passes import kinematics
+from . import _vec3 as vec3
+from ._layout import COINCIDENT_POINTS, ENTRY, MOVING, WRAP_STATE
+from ._points import is_active, moving_terms, point_position
+from ._wrapping import apply_wraps, measured, path_length
 
 
 def work_arrays(paths, n_nodes):
     """Per-thread workspace of :func:`evaluate_frames` for compiled ``paths``: the path entries, the
-    wrap states of ``path_wrapping.apply_wraps`` and the per-node wrenches."""
+    wrap states of ``_wrapping.apply_wraps`` and the per-node wrenches."""
     m = paths.muscles
     k = int((m["np"] + 2 * m["nw"]).max()) if m.size else 1
     nw = int(m["nw"].max()) if m.size else 1

@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import ModelError
-from ..model import _check
-from ..model.functions import Function
 from ..spatial import SE3
+from . import _check
+from .functions import Function
 
 
 @dataclass(frozen=True, eq=False)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.signal import butter, sosfiltfilt
 
-from ..errors import DataError, SettingsError
+from ...errors import DataError, SettingsError
 
 
 @dataclass(frozen=True)

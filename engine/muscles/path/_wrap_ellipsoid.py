@@ -37,8 +37,8 @@ import math
 
 import numba as nb
 
-from . import vec3
-from .path_layout import AXIAL, FALLBACK, HYBRID, INSIDE, MANDATORY, NO_WRAP
+from . import _vec3 as vec3
+from ._layout import AXIAL, FALLBACK, HYBRID, INSIDE, MANDATORY, NO_WRAP
 
 MU_BLEND_MIN = 0.7073
 MU_BLEND_MAX = 0.9
@@ -55,7 +55,7 @@ def wrap_ellipsoid(p1, p2, dims, axis, sign, method, geodesic):
     """Wrap the span ``p1 -> p2`` (tuples, m, ellipsoid frame) over the ellipsoid with semi-axes ``dims``:
     OpenSim's planar path, or the geodesic from it (``geodesic``, see the module notes).
 
-    Returns ``(code, t1, t2, arc)`` as :func:`~engine.muscles.wrap_cylinder.wrap_cylinder`.
+    Returns ``(code, t1, t2, arc)`` as :func:`~engine.muscles.path._wrap_cylinder.wrap_cylinder`.
     """
     zero = (0.0, 0.0, 0.0)
     f = 3.0 / (dims[0] + dims[1] + dims[2])

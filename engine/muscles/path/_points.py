@@ -8,9 +8,9 @@ point evaluates its functions at its coordinates clamped to their ranges.
 """
 import numba as nb
 
-from ..kernels._functions import eval_function
-from . import vec3
-from .path_layout import CONDITIONAL, MOVING
+from ...kernels._functions import eval_function
+from . import _vec3 as vec3
+from ._layout import CONDITIONAL, MOVING
 
 
 @nb.njit(cache=True, nogil=True)

@@ -1,4 +1,4 @@
-"""Compile the muscle paths of a model into the record arrays of ``path_layout``.
+"""Compile the muscle paths of a model into the record arrays of ``_layout``.
 
 Built once per model (``MuscleGeometry`` does it). Path points and wrap
 objects use the attached frames of the compiled tree
@@ -14,17 +14,17 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..errors import ModelError
-from ..kernels import _functions as kf
-from .description import ConditionalPathPoint, MovingPathPoint, WrapCylinder, WrapEllipsoid, WrapSphere
-from .path_layout import (CONDITIONAL, COORDINATE, CYLINDER, ELLIPSOID, FIXED, METHODS, MOVING, MUSCLE,
-                          PATH_WRAP, POINT, SPHERE, WRAP)
+from ...errors import ModelError
+from ...kernels import _functions as kf
+from ...model.muscles import ConditionalPathPoint, MovingPathPoint, WrapCylinder, WrapEllipsoid, WrapSphere
+from ._layout import (CONDITIONAL, COORDINATE, CYLINDER, ELLIPSOID, FIXED, METHODS, MOVING, MUSCLE,
+                      PATH_WRAP, POINT, SPHERE, WRAP)
 
 # OpenSim counts a conditional point active within its range widened by this much at each end.
 CONDITIONAL_SLACK = 1e-5
 
 PathArrays = namedtuple("PathArrays", ["coords", "points", "wraps", "path_wraps", "muscles", "funcs", "fpool"])
-PathArrays.__doc__ = """The compiled paths handed to the kernels (record arrays of ``path_layout`` and the function pool)."""
+PathArrays.__doc__ = """The compiled paths handed to the kernels (record arrays of ``_layout`` and the function pool)."""
 
 _QUADRANTS = {"all": (0, 0), "+x": (0, 1), "-x": (0, -1), "+y": (1, 1), "-y": (1, -1), "+z": (2, 1), "-z": (2, -1)}
 

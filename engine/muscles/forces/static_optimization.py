@@ -9,7 +9,7 @@ Seed objective (``objective='seed'``), per frame::
 with ``tau`` the generalized forces from inverse dynamics, ``J_l = dl/dv`` the
 muscle-length Jacobian (moment arms ``-J_l``), ``f`` tensions (positive pulls),
 ``f_max = f_active_max + f_passive`` and ``f_min = f_passive`` from the rigid-tendon
-Hill model with muscle physiology (:mod:`engine.muscles.hill`), or ``0 <= f <= F_max``
+Hill model with muscle physiology (:mod:`engine.muscles.forces.hill`), or ``0 <= f <= F_max``
 without. W1, W2 are diagonal (W2 = 0 by default, as in the seed's comparison).
 With W2 = 0 the forces that minimise the tracking term are not unique (more muscles
 than joints); a small term ``eps || f / F_max ||^2`` (``regularization``) makes the
@@ -30,7 +30,7 @@ parameters when the file gives them, else ``minimum_activation`` (OpenSim's defa
 min_control for Thelen and Millard muscles) and 1.
 
 Frames are solved in sequence, each warm-started from the previous frame's active
-set (:mod:`engine.muscles.qp`). A frame whose constraints cannot be met is reported
+set (:mod:`engine.muscles.forces.qp`). A frame whose constraints cannot be met is reported
 ``'infeasible'``, one with NaN inputs ``'not solved (NaN in its inputs)'``, both with NaN forces;
 neither raises.
 """
@@ -41,7 +41,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..errors import SettingsError
+from ...errors import SettingsError
 from .balance import crossed, muscles_alone_unbalanced
 from .hill import HillMuscles, RigidTendonForces
 from .qp import INFEASIBLE, NO_DATA, WarmStartedQP
@@ -65,7 +65,7 @@ class MuscleForceSettings:
         1/N^2): one number, or a mapping ``{coordinate name: weight}`` (others 1). Default 1.
     reference_weight : W2, the weight of ``f - f_ref`` (1/N^2): one number or ``{muscle name: weight}``
         (others 0). Default 0. Applies only where an EMG reference exists.
-    reserves : residual/reserve actuators (:mod:`engine.muscles.reserves`), or None (default) for none.
+    reserves : residual/reserve actuators (:mod:`engine.muscles.forces.reserves`), or None (default) for none.
     reserve_weight : seed objective: weight of ``(f_res / f_opt)^2`` relative to W1 = 1. Default 1.
     include_passive : opensim objective: add the passive fibre force to each muscle's tension
         (OpenSim leaves it out; default False).
@@ -100,7 +100,7 @@ class MuscleForceSettings:
             raise SettingsError("regularization must be positive with the seed objective (the QP solver needs a "
                                 "strictly convex problem)")
         if self.reserves is not None and not isinstance(self.reserves, ReserveActuators):
-            raise SettingsError("reserves must be ReserveActuators (see engine.muscles.reserves)")
+            raise SettingsError("reserves must be ReserveActuators (see engine.muscles.forces.reserves)")
 
 
 def _weights(spec, names, default, what):
@@ -255,11 +255,11 @@ def estimate_muscle_forces(model, Q, V, tau, settings: MuscleForceSettings | Non
     tau : (T, nv) generalized forces from inverse dynamics, model speed order.
     settings : :class:`MuscleForceSettings` (defaults if None).
     time : (T,) s; needed with ``emg`` and for writing .sto files.
-    emg : :class:`~engine.muscles.activation.MuscleActivity` (EMG-driven activations of named muscles):
+    emg : :class:`~engine.muscles.emg.activation.MuscleActivity` (EMG-driven activations of named muscles):
         gives ``f_ref`` (eq. 40), used by the seed objective where W2 > 0.
     phases : ``{name: (start, end)}`` s; with ``emg``, the seed's Table 3 comparison is attached
         as ``result.emg_comparison``.
-    geometry : the model's :class:`~engine.muscles.geometry.MuscleGeometry` (default: built here; pass
+    geometry : the model's :class:`~engine.muscles.path.geometry.MuscleGeometry` (default: built here; pass
         one to reuse it across trials). Paths it could not compute exactly are listed in the notes.
     """
     settings = settings or MuscleForceSettings()
@@ -268,7 +268,7 @@ def estimate_muscle_forces(model, Q, V, tau, settings: MuscleForceSettings | Non
     if emg is not None and time is None:
         raise SettingsError("EMG needs the frame times (time=...) to be matched to the frames")
     if geometry is None:
-        from .geometry import MuscleGeometry
+        from ..path.geometry import MuscleGeometry
         geometry = MuscleGeometry(model)
     Q = np.atleast_2d(np.asarray(Q, float))
     paths = geometry.compute(Q, np.atleast_2d(np.asarray(V, float)))
@@ -282,7 +282,7 @@ def estimate_muscle_forces(model, Q, V, tau, settings: MuscleForceSettings | Non
                       reserve_bounds=(res.min_control, res.max_control), reserve_names=res.names)
     f_ref = None
     if emg is not None:
-        from .activation import reference_forces
+        from ..emg.activation import reference_forces
         f_ref = reference_forces(emg, time, hill)
     result = solve_muscle_forces(J_l, tau, hill, settings, muscle_bounds=muscle_control_bounds(model.muscles),
                                  f_ref=f_ref, matched=~locked_speeds(model), coordinate_names=model.tree.v_names,
@@ -291,6 +291,6 @@ def estimate_muscle_forces(model, Q, V, tau, settings: MuscleForceSettings | Non
     if problems:
         result = replace(result, notes=problems + result.notes)
     if emg is not None and phases is not None:
-        from .emg_comparison import compare_forces
+        from ..emg.comparison import compare_forces
         result = replace(result, emg_comparison=compare_forces(result, phases))
     return result

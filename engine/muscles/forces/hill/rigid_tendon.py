@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...errors import ModelError
+from ....errors import ModelError
 from . import millard, thelen
 from .pennation import minimum_fibre_length, rigid_tendon_fibre
 

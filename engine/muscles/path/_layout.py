@@ -1,4 +1,4 @@
-"""Record layouts and codes of compiled muscle paths (see ``path_compile``).
+"""Record layouts and codes of compiled muscle paths (see ``_compile``).
 
 All muscles of a model share flat record arrays; a muscle refers to its slice
 of points and path wraps. Kernels take these few arrays (records, not tuples
@@ -20,7 +20,7 @@ SPHERE = 1
 ELLIPSOID = 2
 
 # wrapping semantics (MuscleGeometry's ``wrapping``)
-OPENSIM = 0        # OpenSim 4's algorithm, its approximations included (see path_wrapping)
+OPENSIM = 0        # OpenSim 4's algorithm, its approximations included (see _wrapping)
 EXACT = 1          # the locally shortest path over every surface, passes converged: J_l = dl/dq
 WRAPPING = {"opensim": OPENSIM, "exact": EXACT}
 
@@ -66,7 +66,7 @@ POINT = np.dtype([
     ("lo", f8), ("hi", f8),  # CONDITIONAL: active range, widened by 1e-5 at both ends as OpenSim does
     ("loc", f8, 3),          # MOVING: constant location components (m, in the parent frame)
     ("mcoord", i8, 3),       # MOVING: coordinate record driving each component (-1: constant)
-    ("mf0", i8, 3),          # MOVING: function chain of each component (pooled, see path_compile)
+    ("mf0", i8, 3),          # MOVING: function chain of each component (pooled, see _compile)
     ("mnf", i8, 3),
 ], align=True)
 

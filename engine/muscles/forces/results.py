@@ -33,9 +33,9 @@ class MuscleForceResult:
         ``'infeasible'`` or ``'not solved (NaN in its inputs)'`` (forces NaN in the last two).
     solve_time : s, wall time of the QPs (assembly and solves of every frame).
     notes : what the user should know: curve limits reached, regularisation, excluded coordinates.
-    emg_comparison : :class:`~engine.muscles.emg_comparison.ForceComparison` or None.
+    emg_comparison : :class:`~engine.muscles.emg.comparison.ForceComparison` or None.
     reserve_tau : (T, nv) the generalized forces the residual/reserve actuators produce (N m or N), or None.
-    crossed : (nv,) bool, the generalized speeds some muscle crosses (:mod:`engine.muscles.balance`), or None.
+    crossed : (nv,) bool, the generalized speeds some muscle crosses (:mod:`engine.muscles.forces.balance`), or None.
     unbalanced : (T,) bool, with reserves: the frames where the muscles alone, within their bounds, cannot produce
         the generalized forces of the coordinates they cross (the reserves are needed there); None without reserves.
     """

@@ -21,7 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import ModelError
-from .description import GeometryPath, PathPoint, PathWrap, WrapObject
+from ..io.model_schema import write_model
+from ..model.muscles import GeometryPath, PathPoint, PathWrap, WrapObject
 
 RECORDS = "muscle_edits"
 
@@ -81,7 +82,6 @@ def _record(model, entry: dict) -> dict:
 
 def _original(model, name: str) -> dict:
     """The muscle's description as the model file writes it (plain data, SI units)."""
-    from ..io.model_schema import write_model   # the file schema imports this package
     return next(m for m in write_model(model)["muscles"] if m["name"] == name)
 
 

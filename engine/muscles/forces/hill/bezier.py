@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...errors import ModelError
+from ....errors import ModelError
 
 _BERNSTEIN_TO_POWER = np.array([  # rows: power of u (0..5); columns: control point 0..5
     [1, 0, 0, 0, 0, 0],

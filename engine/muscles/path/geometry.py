@@ -10,9 +10,9 @@ Conventions (SI units, the model's velocity coordinates ``v`` in the order of
   ``f`` (N) produce the generalized forces ``tau = -J_l^T f`` (N m, N, ...).
 
 ``J_l`` is computed analytically from the path geometry and the engine's
-point Jacobians (``path_kernels``), not by finite differences.
+point Jacobians (``_kernels``), not by finite differences.
 
-Wrapping semantics (``wrapping``; details in ``path_wrapping``):
+Wrapping semantics (``wrapping``; details in ``_wrapping``):
 
 - ``"exact"`` (default): the locally shortest path over every surface
   (cylinder helices, ellipsoid geodesics), several wraps iterated to
@@ -34,12 +34,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import ModelError, SettingsError
-from ..kernels._layout import workspace
-from .path_compile import compile_paths
-from .path_kernels import current_path, evaluate_frames, work_arrays
-from .path_layout import STATUS_TEXT, WRAPPING
-from .path_sampling import sample_paths
+from ...errors import ModelError, SettingsError
+from ...kernels._layout import workspace
+from ._compile import compile_paths
+from ._kernels import current_path, evaluate_frames, work_arrays
+from ._layout import STATUS_TEXT, WRAPPING
+from ._sampling import sample_paths
 
 # below this many frames per thread, one thread does all the work
 _MIN_FRAMES_PER_THREAD = 32
@@ -71,7 +71,7 @@ class PathResult:
     lengths : (T, m) muscle-tendon lengths l, m
     speeds : (T, m) lengthening speeds l_dot, m/s (zero when no speeds were given)
     J_l : (T, m, nv) length Jacobians dl/dv (seed eq. 36); moment arms are ``-J_l``
-    status : (T, m) int, bits of ``path_layout`` (0 where the path is exact)
+    status : (T, m) int, bits of ``_layout`` (0 where the path is exact)
     """
 
     muscle_names: list
@@ -155,7 +155,7 @@ class MuscleGeometry:
     def polylines(self, q, step: float = 0.002) -> list[np.ndarray]:
         """Every muscle's path at configuration ``q`` (nq,) for drawing: one ``(k_i, 3)`` array of ground
         points (m) per muscle, in :attr:`muscle_names` order, from origin to insertion, with the paths over
-        wrap surfaces sampled in pieces of at most ``step`` m (``path_sampling``)."""
+        wrap surfaces sampled in pieces of at most ``step`` m (``_sampling``)."""
         model = self.model
         q = np.ascontiguousarray(q, dtype=float)
         if q.shape != (model.nq,):

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import SettingsError
+from ...errors import SettingsError
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ every sample), for any ``dt``.
 Eq. 40 as written in the seed, ``f = -a F_l(l) F_v(l-dot) F_max``, counts tension as
 negative. Here tension is positive and acts along the tendon:
 ``f_ref = a F_max f_l f_v cos(alpha)`` = ``a * f_active_max`` of the rigid-tendon Hill
-model (:mod:`engine.muscles.hill`), which equals the seed's magnitude for an
+model (:mod:`engine.muscles.forces.hill`), which equals the seed's magnitude for an
 unpennated muscle. The passive fibre force is not part of eq. 40 and is not added.
 """
 from __future__ import annotations
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
-from ..errors import SettingsError
+from ...errors import SettingsError
 
 
 @nb.njit(cache=True, nogil=True)
@@ -103,7 +103,7 @@ class MuscleActivity:
 def muscle_activity(processed, muscles, mapping=None) -> MuscleActivity:
     """Activations (eqs. 41-43) of ``muscles`` from processed EMG.
 
-    ``processed`` : :class:`~engine.muscles.emg.ProcessedEMG` (its ``excitation`` is ``u`` of eq. 43).
+    ``processed`` : :class:`~engine.muscles.emg.processing.ProcessedEMG` (its ``excitation`` is ``u`` of eq. 43).
     ``muscles`` : the model's muscles; each channel uses its muscle's activation and deactivation
     time constants. ``mapping`` : ``{channel name: muscle name}`` (default: channels named as muscles).
     """

@@ -17,8 +17,8 @@ import math
 
 import numba as nb
 
-from . import vec3
-from .path_layout import INSIDE, MANDATORY, NO_WRAP
+from . import _vec3 as vec3
+from ._layout import INSIDE, MANDATORY, NO_WRAP
 
 
 
@@ -27,7 +27,7 @@ from .path_layout import INSIDE, MANDATORY, NO_WRAP
 def wrap_sphere(p1, p2, radius, axis, sign):
     """Wrap the span ``p1 -> p2`` (tuples, m, sphere frame) over the sphere of ``radius`` (m).
 
-    Returns ``(code, t1, t2, arc)`` as :func:`~engine.muscles.wrap_cylinder.wrap_cylinder`.
+    Returns ``(code, t1, t2, arc)`` as :func:`~engine.muscles.path._wrap_cylinder.wrap_cylinder`.
     """
     zero = (0.0, 0.0, 0.0)
     rho1 = vec3.norm(p1)

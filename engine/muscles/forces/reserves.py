@@ -21,9 +21,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import algorithms as alg
-from ..errors import DataError, SettingsError
-from ..bounded_xml import parse_bounded
+from ... import algorithms as alg
+from ...errors import DataError, SettingsError
+from ...bounded_xml import parse_bounded
 
 _TYPES = ("CoordinateActuator", "PointActuator", "TorqueActuator")
 _CLASS_DEFAULTS = {"optimal_force": "1", "min_control": "-infinity", "max_control": "infinity",

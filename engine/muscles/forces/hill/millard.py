@@ -9,7 +9,7 @@ positive), normalised tendon length ``l_T / l_s``, force multiples of ``F_max``.
 """
 from __future__ import annotations
 
-from ...errors import ModelError
+from ....errors import ModelError
 from .bezier import SmoothSegmentedFunction, corner_control_points, scale_curviness
 
 ACTIVE_FORCE_LENGTH_DEFAULTS = {

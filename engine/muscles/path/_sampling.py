@@ -12,19 +12,19 @@ a finely sampled polyline is as long as the path's spans plus arcs.
 
 Under ``opensim`` wrapping with touching wraps, the polyline is the final
 path; OpenSim's reported length measures some spans to earlier tangent
-point positions (``path_wrapping``) and can differ from it.
+point positions (``_wrapping``) and can differ from it.
 """
 import math
 
 import numba as nb
 import numpy as np
 
-from ..kernels._passes import kinematics
-from . import vec3
-from .path_kernels import muscle_path
-from .path_layout import CYLINDER, ELLIPSOID
-from .path_points import frame_origin, to_frame, to_world
-from .wrap_ellipsoid import _follow
+from ...kernels._passes import kinematics
+from . import _vec3 as vec3
+from ._kernels import muscle_path
+from ._layout import CYLINDER, ELLIPSOID
+from ._points import frame_origin, to_frame, to_world
+from ._wrap_ellipsoid import _follow
 
 
 @nb.njit(cache=True, nogil=True, inline="always")

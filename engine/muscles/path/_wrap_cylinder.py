@@ -39,8 +39,8 @@ import math
 
 import numba as nb
 
-from . import vec3
-from .path_layout import INSIDE, MANDATORY, NO_WRAP, WRAPPED
+from . import _vec3 as vec3
+from ._layout import INSIDE, MANDATORY, NO_WRAP, WRAPPED
 
 HELIX_PIECE = 0.002                    # m: OpenSim's pieces of the helix
 TANGENCY = 0.1 * math.pi / 180.0       # rad: OpenSim's tangency threshold
@@ -51,7 +51,7 @@ ADJUST_ITERATIONS = 100
 def wrap_cylinder(p1, p2, radius, length, axis, sign, opensim, adjust):
     """Wrap the span ``p1 -> p2`` (tuples, m, cylinder frame) over the cylinder.
 
-    Returns ``(code, t1, t2, arc)``: the WrapAction code (``path_layout``), the
+    Returns ``(code, t1, t2, arc)``: the WrapAction code (``_layout``), the
     tangent points where the path leaves the straight line from ``p1`` and
     rejoins the one to ``p2``, and the length of the path on the surface (m).
     ``opensim`` and ``adjust`` choose the exact path or one of OpenSim's (module notes).
