@@ -134,8 +134,8 @@ def plan_setups(paths) -> SetupPlan:
     actuators = ()
     if so_setup is not None:
         from ...muscles.pipeline import MusclePipelineSettings
-        from ...muscles.reserves import read_actuator_files
-        from ...muscles.static_optimization import MuscleForceSettings
+        from ...muscles.forces.reserves import read_actuator_files
+        from ...muscles.forces.static_optimization import MuscleForceSettings
         actuators = tuple(so_setup.force_set_files)
         reserves = read_actuator_files(actuators) if actuators else None
         if reserves is not None and reserves.skipped:
