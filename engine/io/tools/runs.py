@@ -7,7 +7,8 @@
   ``<results_directory>/<name>_ik_marker_errors.sto``.
 - InverseDynamicsTool: the coordinates file filtered and differentiated, the external loads applied to their bodies,
   the plates' loads only (as OpenSim); ``<results_directory>/<output_gen_force_file>``, columns
-  ``<coordinate>_moment`` / ``_force``.
+  ``<coordinate>_moment`` / ``_force`` in OpenSim's order; for ``joints_to_report_body_forces``,
+  ``<output_body_forces_file>`` (:mod:`engine.analysis.equivalent_body_forces`).
 - AnalyzeTool with StaticOptimization: the same inverse dynamics, then OpenSim's objective (sum of squared
   activations, generalized forces matched) with the model's muscles and the force-set files' actuators;
   ``<results_directory>/<name>_<analysis>_activation.sto`` and ``_force.sto`` (muscles, then actuators).
@@ -23,13 +24,14 @@ from pathlib import Path
 
 import numpy as np
 
+from ...analysis.equivalent_body_forces import equivalent_body_forces
 from ...analysis.ik import solve_ik
 from ...analysis.inverse_dynamics import classic_inverse_dynamics
 from ...errors import SettingsError
 from ...muscles.reserves import read_actuator_files
 from ...muscles.static_optimization import MuscleForceSettings, estimate_muscle_forces
 from ..external_loads import ground_reaction_plates
-from ..analysis_outputs import coordinate_table, generalized_force_table, marker_error_table
+from ..analysis_outputs import body_force_table, coordinate_table, generalized_force_table, marker_error_table
 from ..muscle_files import write_activations, write_muscle_forces
 from ..open import open_model
 from ..open_trial import open_trial
@@ -150,9 +152,26 @@ def _inverse_dynamics(path, tool) -> ToolRun:
     motion, _, result = _inverse_dynamics_of(model, setup.inputs, run.notes)
     run.result = result
     _write(setup.output_file, generalized_force_table(model, motion.time, result.tau), run.written)
+    if setup.body_force_joints:
+        joints = _body_force_joints(model, setup, path)
+        forces = equivalent_body_forces(model, motion.q, result.tau, joints)
+        _write(setup.body_forces_file, body_force_table(model, motion.time, joints, forces), run.written)
     run.summary.append(f"{len(motion.time)} frames ({motion.time[0]:.3f}-{motion.time[-1]:.3f} s), "
                        f"{len(result.assignments)} external loads")
     return run
+
+
+def _body_force_joints(model, setup, path) -> list:
+    """The joints whose body forces the setup asks for, in its order (the model's for ``ALL``); SettingsError naming
+    a joint the model does not have (OpenSim would leave it out with a warning)."""
+    if setup.body_force_joints == ("ALL",):
+        return [j.name for j in model.joints]
+    names = {j.name for j in model.joints}
+    unknown = [j for j in setup.body_force_joints if j not in names]
+    if unknown:
+        raise SettingsError(f"names no joint of the model: {', '.join(unknown)}", file=path,
+                            element="<InverseDynamicsTool>/<joints_to_report_body_forces>")
+    return list(setup.body_force_joints)
 
 
 def _static_optimization(path, tool) -> ToolRun:

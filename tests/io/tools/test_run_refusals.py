@@ -65,13 +65,6 @@ def test_static_optimization_options_we_do_not_solve_are_refused(tmp_path, old, 
         read_analyze_setup(write(tmp_path, SO_SETUP.replace(old, new)))
 
 
-def test_joint_reaction_forces_in_an_id_setup_are_refused(tmp_path):
-    text = ID_SETUP.replace("</InverseDynamicsTool>", "<joints_to_report_body_forces>knee_r"
-                            "</joints_to_report_body_forces></InverseDynamicsTool>")
-    with pytest.raises(SettingsError, match=re.escape("<joints_to_report_body_forces>")):
-        read_id_setup(write(tmp_path, text))
-
-
 def test_an_element_we_do_not_use_is_listed(tmp_path):
     text = ID_SETUP.replace("</InverseDynamicsTool>", "<coordinates_in_degrees>true</coordinates_in_degrees>"
                             "</InverseDynamicsTool>")
