@@ -93,9 +93,6 @@ def _inverse_kinematics(path, tool) -> ToolRun:
     setup = read_ik_setup(path)
     folder = path.absolute().parent
     run = ToolRun("InverseKinematicsTool", setup.name)
-    if any(t.apply and t.value_type == "from_file" for t in setup.coordinate_tasks):
-        raise SettingsError("coordinate tasks with value_type from_file are not supported (give manual_value or "
-                            "default_value)", element="<IKTaskSet>/<IKCoordinateTask>", file=path)
     if file_name(tool, "input_directory", path):
         raise SettingsError("an input directory is not supported: give the files relative to the setup",
                             element="<InverseKinematicsTool>/<input_directory>", file=path)
@@ -109,7 +106,8 @@ def _inverse_kinematics(path, tool) -> ToolRun:
     run.notes += list(settings.notes) + said + unused_elements(tool, _IK_HANDLED, path)
     if boolean_of(tool, "report_marker_locations", path, False):
         run.notes.append("<report_marker_locations>: the model's marker locations are not written")
-    if setup.coordinate_file.lower() not in ("", "unassigned"):
+    from_file = any(t.apply and t.value_type == "from_file" for t in setup.coordinate_tasks)
+    if setup.coordinate_file.lower() not in ("", "unassigned") and not from_file:
         run.notes.append(f"<coordinate_file> {setup.coordinate_file} not read: no coordinate task takes its value "
                          "from the file")
     if setup.constraint_weight is not None and np.isfinite(setup.constraint_weight):
