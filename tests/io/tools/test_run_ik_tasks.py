@@ -74,3 +74,13 @@ def test_written_setups_keep_manual_values_in_radians_and_the_coordinates_file(t
     track, back = ik.coordinate_tasks["knee_angle_r"][1], again.coordinate_tasks["knee_angle_r"][1]
     assert np.array_equal(track.values, back.values) and np.allclose(back.values[:3], np.radians(
         read_storage(TASKS / "knee_shifted.mot").column("knee_angle_r")[:3]))
+
+
+def test_settings_with_a_from_file_task_are_kept_in_a_results_file():
+    from engine.io.results_file import pack, unpack
+    model = read_osim(GAIT2354 / "subject01_simbody.osim")
+    ik = ik_settings_from_setup(model, read_ik_setup(TASKS / "setup_ik_tasks.xml"))
+    again = unpack(pack({"settings": AnalysisSettings(ik=ik)}))["settings"].ik
+    track, back = ik.coordinate_tasks["knee_angle_r"][1], again.coordinate_tasks["knee_angle_r"][1]
+    assert np.array_equal(back.time, track.time) and np.array_equal(back.values, track.values)
+    assert back.source.endswith("knee_shifted.mot") and again.coordinate_tasks["mtp_angle_r"] == (1000.0, 0.3)
