@@ -23,7 +23,7 @@ _HANDLED = ("model_file", "results_directory", "input_directory", "time_range", 
 class IDSetup:
     """An InverseDynamicsTool setup: ``output_file`` is the generalized forces' .sto (in the results directory);
     ``forces_to_exclude`` as written (e.g. ``('Muscles',)``); ``body_force_joints`` the joints whose equivalent body
-    forces go to ``body_forces_file`` (``('ALL',)`` for every joint; none without body forces)."""
+    forces go to ``body_forces_file``, as written (``ALL``, in any case, for every joint; none without body forces)."""
 
     name: str
     inputs: MotionInputs
@@ -48,8 +48,6 @@ def read_id_setup(path) -> IDSetup:
     results = folder / (file_name(tool, "results_directory", path) or ".")
     output = file_name(tool, "output_gen_force_file", path) or "inverse_dynamics.sto"
     joints = tuple(text_of(tool, "joints_to_report_body_forces", path, "").split())
-    if any(j.upper() == "ALL" for j in joints):
-        joints = ("ALL",)
     return IDSetup(name=tool.get("name", "") or path.stem,
                    inputs=read_motion_inputs(tool, path, read_time_range(tool, path, "<InverseDynamicsTool>")),
                    forces_to_exclude=tuple(text_of(tool, "forces_to_exclude", path, "").split()),

@@ -160,16 +160,19 @@ def _inverse_dynamics(path, tool) -> ToolRun:
 
 
 def _body_force_joints(model, setup, path) -> list:
-    """The joints whose body forces the setup asks for, in its order (the model's for ``ALL``); SettingsError naming
-    a joint the model does not have (OpenSim would leave it out with a warning)."""
-    if setup.body_force_joints == ("ALL",):
-        return [j.name for j in model.joints]
-    names = {j.name for j in model.joints}
-    unknown = [j for j in setup.body_force_joints if j not in names]
-    if unknown:
-        raise SettingsError(f"names no joint of the model: {', '.join(unknown)}", file=path,
-                            element="<InverseDynamicsTool>/<joints_to_report_body_forces>")
-    return list(setup.body_force_joints)
+    """The joints whose body forces the setup asks for, as OpenSim lists them: the names in order until ``ALL``
+    (in any case), which adds every joint of the model in its order and ends the list. SettingsError naming a
+    joint the model does not have (OpenSim would leave it out with a warning)."""
+    names = [j.name for j in model.joints]
+    joints = []
+    for name in setup.body_force_joints:
+        if name.upper() == "ALL":
+            return joints + names
+        if name not in names:
+            raise SettingsError(f"names no joint of the model: {name}", file=path,
+                                element="<InverseDynamicsTool>/<joints_to_report_body_forces>")
+        joints.append(name)
+    return joints
 
 
 def _static_optimization(path, tool) -> ToolRun:

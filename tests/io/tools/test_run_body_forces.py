@@ -53,3 +53,14 @@ def test_a_joint_the_model_lacks_is_refused(tmp_path):
     folder = setup_folder(tmp_path, GAIT2354, (SETUP,))
     with pytest.raises(SettingsError, match=re.escape("<joints_to_report_body_forces>") + ".*knee_x"):
         run_setup(asking(folder, "knee_r knee_x"))
+
+
+def test_named_joints_in_the_setups_order(tmp_path):
+    folder = setup_folder(tmp_path, GAIT2354, (SETUP,))
+    run_setup(asking(folder, "ankle_l knee_r"))
+    ours = read_storage(folder / "ResultsInverseDynamics" / "forces_at_joints.sto")
+    theirs = read_storage(GAIT2354 / "reference" / "id_body_forces.sto")
+    assert ours.labels == tuple(f"{joint}_{axis}" for joint in ("ankle_l_talus_l_offset", "knee_r_tibia_r_offset")
+                                for axis in ("FX", "FY", "FZ", "MX", "MY", "MZ"))
+    assert np.allclose(ours.column("knee_r_tibia_r_offset_MZ"), theirs.column("knee_r_tibia_r_offset_MZ"),
+                       atol=0.03 * np.ptp(theirs.column("knee_r_tibia_r_offset_MZ")))
