@@ -22,7 +22,7 @@ from engine.io.open import open_model
 from engine.model.summary import describe_model
 from engine.trial.summary import describe_trial
 
-from . import menus, patient
+from . import menus, opensim_setups, patient, trial_alone
 from .amputation_editor import AmputationEditor
 from .curves.view import CurvesView
 from .document import Document
@@ -30,6 +30,7 @@ from .error_dialog import error_text, show_error
 from .devices_panel import DevicesPanel
 from .events_panel import EventsPanel
 from .inspector import Inspector
+from .matching_panel import MatchingPanel
 from .progress_panel import ProgressPanel
 from .results_table import ResultsTable
 from engine.io.session_file import Session, load_session, save_session
@@ -42,12 +43,22 @@ from .worker import AnalysisRunner
 RECENT = 8
 MODEL_SUFFIXES = (".osim", ".yaml", ".yml")
 TRIAL_SUFFIXES = (".c3d", ".trc")
+OPENED = {".hls": "sessions", ".hlr": "results", ".osim": "OpenSim models", ".yaml": "HybridLab models",
+          ".yml": "HybridLab models", ".c3d": "trials", ".trc": "trials (with their .mot and .xml)",
+          ".xml": "OpenSim setups (File > Open OpenSim setup...)", ".mot": "GRF or motion files with their .trc"}
+
+
+def unsupported_drop(path: Path) -> str:
+    """Why a dropped file opens nothing: what the window opens instead."""
+    kinds = ", ".join(f"{suffix} ({what})" for suffix, what in OPENED.items())
+    return (f"{path.name}: HybridLab does not open {path.suffix or 'files without a suffix'} files. It opens {kinds}. "
+            "A C3D dropped alone is analysed with the default model, as `hybrid analyze TRIAL.c3d`.")
 
 
 def lone_file_note(path: Path) -> str:
     """Why a .mot or .xml opened without its trial opens nothing, and what it holds."""
     if path.suffix.lower() == ".xml":
-        what = "an OpenSim setup or ExternalLoads file"
+        what = "an OpenSim ExternalLoads file"
     else:
         from engine.io.storage import read_storage
         try:
@@ -113,6 +124,7 @@ class MainWindow(QMainWindow):
         self.results = ResultsTable(self.document)
         self.events = EventsPanel(self.document)
         self.devices = DevicesPanel(self.document, self.scene, self.view.request_render)
+        self.matching = MatchingPanel()
         self.docks = {
             "analysis": self._dock("Analysis", analysis, Qt.DockWidgetArea.LeftDockWidgetArea),
             "amputation": self._dock("Amputation", self.amputation, Qt.DockWidgetArea.LeftDockWidgetArea),
@@ -121,6 +133,7 @@ class MainWindow(QMainWindow):
             "results": self._dock("Results", self.results, Qt.DockWidgetArea.BottomDockWidgetArea),
             "events": self._dock("Events", self.events, Qt.DockWidgetArea.BottomDockWidgetArea),
             "devices": self._dock("Devices", self.devices, Qt.DockWidgetArea.RightDockWidgetArea),
+            "markers": self._dock("Markers", self.matching, Qt.DockWidgetArea.BottomDockWidgetArea),
         }
         self.tabifyDockWidget(self.docks["curves"], self.docks["devices"])
         self.docks["curves"].raise_()
@@ -128,6 +141,7 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.docks["analysis"], self.docks["amputation"])
         self.tabifyDockWidget(self.docks["results"], self.docks["events"])
         self.tabifyDockWidget(self.docks["results"], self.docks["inspector"])
+        self.tabifyDockWidget(self.docks["results"], self.docks["markers"])
         self.docks["analysis"].raise_()
         self.docks["results"].raise_()
         self.resizeDocks([self.docks["analysis"], self.docks["curves"]], [300, 560], Qt.Orientation.Horizontal)
@@ -146,11 +160,16 @@ class MainWindow(QMainWindow):
         self.progress.cancel.clicked.connect(self.runner.cancel)
         self.runner.progress.connect(self.progress.report)
         self.runner.finished.connect(self._on_analysed)
+        self.runner.prepared.connect(self._on_prepared)
+        self.preparing = None                  # (kind, what) of a run that also makes its model and trial
+        self.setup_files: dict = {}            # trial path -> the SetupFiles of the OpenSim setups it came from
+        self.trial_loads: dict = {}            # trial path -> the ExternalLoads .xml it was opened with
         self.runner.failed.connect(self._on_analysis_failed)
         self.runner.cancelled.connect(lambda: self.statusBar().showMessage("Analysis cancelled; the results shown "
                                                                            "are unchanged.", 8000))
         self.runner.cancelled.connect(self.progress.show_cancelled)
         self.runner.ended.connect(lambda: self.progress.set_running(False))
+        self.runner.ended.connect(lambda: setattr(self, "preparing", None))     # a failed or cancelled one too
         self.amputation.model_edited.connect(
             lambda model: self.attempt("Cannot show the edited model", self.document.set_model, model))
         self.amputation.save_requested.connect(lambda: menus.save_model_dialog(self))
@@ -160,6 +179,7 @@ class MainWindow(QMainWindow):
         self.settings_panel.notice.connect(lambda text: self.statusBar().showMessage(text, 20000))
         self.curves.notice.connect(lambda text: self.statusBar().showMessage(text, 15000))
         patient.connect(self)
+        trial_alone.connect(self)
         self.restore_layout()
         self._on_content()
 
@@ -207,6 +227,10 @@ class MainWindow(QMainWindow):
         for s in MODEL_SUFFIXES:
             for p in by.get(s, []):
                 self.attempt("Cannot open the model", self.open_model_file, p)
+        if by.get(".xml") and not any(s in by for s in TRIAL_SUFFIXES) and self.attempt(
+                "Cannot open the OpenSim setups", opensim_setups.holds_tool, by[".xml"]):
+            self.attempt("Cannot open the OpenSim setups", opensim_setups.open_setups, self, by[".xml"])
+            return
         xml, mot = (by.get(".xml") or [None])[0], (by.get(".mot") or [None])[0]
         for s in TRIAL_SUFFIXES:
             for p in by.get(s, []):
@@ -239,6 +263,8 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"Reading {Path(path).name} cancelled.", 8000)
             return
         patient.add_trial(self, trial, str(path), external_loads, grf)     # with the settings proposed from it
+        if external_loads is not None:
+            self.trial_loads[str(path)] = str(external_loads)
         self.add_recent(path)
 
     def open_results(self, path) -> None:
@@ -280,7 +306,7 @@ class MainWindow(QMainWindow):
                        view={"layers": dict(self.scene.visible), "blade": self.blade_colouring,
                              "camera": self.scene.rig.state() if self.scene.rig else None,
                              "axis": self.curves.axis.currentIndex()},
-                       layout=bytes(self.saveState()), **fields)
+                       layout=bytes(self.saveState()), marker_matching=trial_alone.session_field(self), **fields)
 
     def save_session(self, path) -> None:
         save_session(path, self.session())
@@ -303,6 +329,7 @@ class MainWindow(QMainWindow):
                 doc.set_model(s.model)
         doc.set_events(s.events)
         patient.restore(self, s)
+        trial_alone.restore(self, s.marker_matching)
         if s.layout:
             self.restoreState(s.layout)
         view = s.view or {}
@@ -335,6 +362,9 @@ class MainWindow(QMainWindow):
         if settings is None:
             return False
         doc.settings = settings                 # the shown trial's, as run
+        if trial_alone.active(self) is not None:       # its model is made for it, with the matching's edits
+            trial_alone.rerun(self, patient.analysis_settings(self, settings))
+            return True
         self.progress.reset()
         self.progress.set_running(True)
         self._analysed = (doc.model, doc.trial)
@@ -354,6 +384,13 @@ class MainWindow(QMainWindow):
             doc.set_model(result.model)     # the open model with the contact candidates the analysis generated
         doc.set_result(result, patient.stored_settings(self, settings))
         self.statusBar().showMessage(f"Analysis done: {result.ik.n_frames} frames.", 8000)
+
+    def _on_prepared(self, value) -> None:
+        """A run that made its own model and trial ended: show it (OpenSim setups, or a trial alone)."""
+        kind, what = self.preparing
+        self.preparing = None
+        show = opensim_setups.show_result if kind == "setups" else trial_alone.show_result
+        self.attempt("Cannot show the analysis", show, self, what, value)
 
     def _on_analysis_failed(self, exc, details: str) -> None:
         self.progress.message.setText("failed; the results shown are unchanged")
@@ -397,6 +434,7 @@ class MainWindow(QMainWindow):
                                              if doc.trial is not None else None)
             self._settings_loaded = loaded
         patient.sync_panel(self)
+        self.attempt("Cannot show the marker matching", trial_alone.show, self)
         if doc.model is None:
             self.status_summary.setText("Open a model and a trial (File menu), or drop files here.")
             return
@@ -494,8 +532,21 @@ class MainWindow(QMainWindow):
             event.acceptProposedAction()
 
     def dropEvent(self, event):
-        self.open_paths([u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()])
+        """Dropped files open by their type; a C3D dropped alone is analysed as ``hybrid analyze TRIAL.c3d`` (the
+        default model made for it); a file of a type the window does not open is explained."""
+        paths = [Path(u.toLocalFile()) for u in event.mimeData().urls() if u.isLocalFile()]
         event.acceptProposedAction()
+        unknown = [p for p in paths if p.suffix.lower() not in OPENED]
+        if unknown:
+            self.report(HybridLabError(" ".join(unsupported_drop(p) for p in unknown)), "Cannot open the dropped file")
+            paths = [p for p in paths if p not in unknown]
+        if len(paths) == 1 and paths[0].suffix.lower() == ".c3d":
+            if self.runner.running:
+                self.report(_running(paths[0].name), "Cannot open")
+                return
+            self.attempt("Cannot analyse the trial", trial_alone.analyse_file, self, paths[0])
+            return
+        self.open_paths(paths)
 
     def closeEvent(self, event):
         self.timeline.pause()

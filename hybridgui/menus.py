@@ -10,7 +10,7 @@ from engine.version import version_text
 from engine.analysis.series import result_series
 from engine.clinical.summary import names
 
-from . import exports, patient
+from . import exports, opensim_setups, patient
 from .progress_dialog import export_dialog
 from .report_export import start_report
 from .screenshot import save_window
@@ -47,6 +47,8 @@ def build(window) -> None:
             tip="a generic model scaled to the patient from a static trial, then the patient's trials analysed")
     _action(window, file, "Open &model...", lambda: _open(window, "Open a model", MODELS), "Ctrl+M")
     _action(window, file, "Open &trial...", lambda: open_trial_dialog(window), "Ctrl+O")
+    _action(window, file, "Open OpenSim setup...", lambda: open_setups_dialog(window),
+            tip="IK, ID, static optimisation (AnalyzeTool), ExternalLoads and Scale setups run as one analysis")
     _action(window, file, "Add contact candidates...", lambda: _add_contacts(window),
             tip="a hybridlab-contacts file of candidate contact points for the ground-reaction estimate")
     file.addSeparator()
@@ -55,6 +57,8 @@ def build(window) -> None:
     _action(window, file, "Save session &as...", lambda: save_session_dialog(window, None), "Ctrl+Shift+S")
     _action(window, file, "Open results...", lambda: _open(window, "Open analysis results", RESULTS))
     _action(window, file, "Save model as...", lambda: save_model_dialog(window))
+    _action(window, file, "Save analysis as OpenSim setups...", lambda: save_setups_dialog(window),
+            tip="the analysis's IK, ID and static optimisation setups, to run it again in OpenSim or `hybrid run`")
     window.recent_menu = file.addMenu("Recent files")
     fill_recent(window)
     export = file.addMenu("&Export")
@@ -183,6 +187,22 @@ def ask_trial(parent) -> tuple | None:
             grf, _ = QFileDialog.getOpenFileName(parent, "GRF .mot (Cancel: the file the .xml names)",
                                                  str(Path(path).parent), "GRF (*.mot)")
     return path, grf or None, loads or None
+
+
+def open_setups_dialog(window) -> None:
+    paths, _ = QFileDialog.getOpenFileNames(window, "Open OpenSim setups (IK, ID, SO, ExternalLoads, Scale)", "",
+                                            "OpenSim setups (*.xml)")
+    if paths:
+        window.attempt("Cannot open the OpenSim setups", opensim_setups.open_setups, window, paths)
+
+
+def save_setups_dialog(window) -> None:
+    if window.document.result is None:
+        _tell(window, "No analysis to save as setups: run the analysis first.")
+        return
+    folder = QFileDialog.getExistingDirectory(window, "Folder for the OpenSim setups")
+    if folder:
+        window.attempt("Cannot write the OpenSim setups", opensim_setups.save_setups, window, folder)
 
 
 def open_trial_dialog(window) -> None:

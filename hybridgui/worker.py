@@ -129,18 +129,35 @@ class StepsRunner(QObject):
 
 class AnalysisRunner(StepsRunner):
     """Starts analyses one at a time; besides :class:`StepsRunner`'s signals, ``finished(result, settings)``
-    (before ``ended``)."""
+    (before ``ended``) for :meth:`start`, ``prepared(value)`` for :meth:`start_with_inputs`."""
 
     finished = Signal(object, object)
+    prepared = Signal(object)
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self._settings = None
-        self.returned.connect(lambda result: self.finished.emit(result, self._settings))
+        self._with_inputs = False
+        self.returned.connect(self._on_value)
+
+    def _on_value(self, value) -> None:
+        if self._with_inputs:
+            self.prepared.emit(value)
+        else:
+            self.finished.emit(value, self._settings)
 
     def start(self, model, trial, settings) -> None:
         """Analyse ``trial`` with ``model`` and a copy of ``settings`` in a new thread."""
         if self.running:
             raise RuntimeError("an analysis is already running")
         self._settings = copy.deepcopy(settings)
+        self._with_inputs = False
         self.start_steps(analysis_steps(model, trial, self._settings))
+
+    def start_with_inputs(self, steps) -> None:
+        """Run an analysis that also makes its model and trial (OpenSim setups read, a trial's default model
+        fitted): ``steps`` a generator that ends in ``analysis_steps``; its value is emitted by ``prepared``."""
+        if self.running:
+            raise RuntimeError("an analysis is already running")
+        self._with_inputs = True
+        self.start_steps(steps)

@@ -8,9 +8,12 @@ trial (or the trial's first frames).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from ..analysis.pipeline import analysis_steps
 from ..io.protocol_file import builtin, placements_for
+from ..progress import Progress
+from ..protocols.edits import choices, edited_matching, match_rows
 from ..protocols.fitting import fit_protocol, renamed_trial
 from ..protocols.matching import Matching, notes_of, recognise
 from . import blade as blade_design
@@ -42,20 +45,61 @@ def default_model(trial, with_muscles: bool = False):
             "model: the default athlete's intact able-bodied variant (the trial has no blade markers)")
 
 
-def model_for_trial(trial, static=None, axes=None, with_muscles: bool = False, model=None) -> TrialModel:
-    """The protocol recognised in ``trial`` put on ``model`` (default: :func:`default_model`), scaled and
-    its markers placed; DataError if no protocol's marker is recognised."""
+@dataclass(frozen=True)
+class MatchingTable:
+    """A matching with the user's edits, its rows (:class:`~engine.protocols.edits.MatchRow` per trial label) and
+    the protocol markers a label can be given (full names)."""
+
+    matching: Matching
+    rows: list
+    options: tuple
+
+
+def matching_table(matching: Matching, model, labels, edits: dict | None = None) -> MatchingTable:
+    """``matching`` (of a trial's ``labels``) with the user's ``edits`` (``{label: full marker name or None}``,
+    :func:`engine.protocols.edits.edited_matching`) as a table, the landmarks' bodies those of ``model``."""
+    catalogue, placements, _ = builtin()
+    points = placements_for(model, placements).points(model, catalogue)
+    if edits:
+        matching = edited_matching(matching, edits, labels, catalogue)
+    return MatchingTable(matching, match_rows(matching, labels, catalogue, points, edits),
+                         tuple(choices(matching.protocol, catalogue)))
+
+
+def trial_matching(trial, model, edits: dict | None = None) -> MatchingTable:
+    """The built-in protocol recognised in ``trial``'s labels and confirmed on ``model``'s landmarks, with the
+    user's ``edits``, as a table (:func:`matching_table`)."""
+    catalogue, placements, protocols = builtin()
+    points = placements_for(model, placements).points(model, catalogue)
+    return matching_table(recognise(trial.markers, protocols, catalogue, points), model, trial.markers.names, edits)
+
+
+def model_for_trial(trial, static=None, axes=None, with_muscles: bool = False, model=None,
+                    edits: dict | None = None) -> TrialModel:
+    """The protocol recognised in ``trial`` (with the user's ``edits`` of the matching, see :func:`trial_matching`)
+    put on ``model`` (default: :func:`default_model`), scaled and its markers placed; DataError if no protocol's
+    marker is recognised."""
     notes = []
     if model is None:
         model, said = default_model(trial, with_muscles)
         notes.append(said)
-    catalogue, placements, protocols = builtin()
-    points = placements_for(model, placements).points(model, catalogue)
-    matching = recognise(trial.markers, protocols, catalogue, points)
+    catalogue, placements, _ = builtin()
+    matching = trial_matching(trial, model, edits).matching
     fitted = fit_protocol(model, trial, matching, placements_for(model, placements), catalogue, static, axes,
                           mass=_mass(trial))
     static = None if static is None else renamed_trial(static, matching)[0]
     return TrialModel(fitted.model, fitted.trial, static, matching, tuple(notes + notes_of(matching) + list(fitted.notes)))
+
+
+def trial_analysis_steps(trial, settings, edits: dict | None = None, with_muscles: bool = False):
+    """``hybrid analyze TRIAL.c3d`` as a step generator (the application's drop of a C3D): the model made for
+    ``trial`` (:func:`model_for_trial`, with the lab axes and static trial of ``settings``), then
+    :func:`~engine.analysis.pipeline.analysis_steps`. Returns ``(TrialModel, settings as run, AnalysisResult)``."""
+    yield Progress("model", 0.0, "the marker protocol matched, the default model scaled and its markers placed")
+    made = model_for_trial(trial, settings.static_trial, settings.axes, with_muscles=with_muscles, edits=edits)
+    settings = replace(settings, static_trial=made.static, ik=replace(settings.ik, notes=made.notes))
+    result = yield from analysis_steps(made.model, made.trial, settings)
+    return made, settings, result
 
 
 def _mass(trial):

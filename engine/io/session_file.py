@@ -6,7 +6,9 @@ Qt gave.
 
 A session holds a whole patient: every trial with its own settings, result and events (``trials``, the shown one
 at ``current``), the static trial, and how the model was scaled (``patient``: generic model, scale setup, mass,
-scaled model; paths). The shown trial's are also the top-level ``trial``, ``settings``, ``result`` and ``events``
+scaled model; paths), and the user's edits of the shown trial's marker matching when it was analysed with the
+default model (``marker_matching``: ``edits``, ``{label: protocol marker or None}``, and ``edits_run``, those of its
+result; ``engine.protocols.edits``). The shown trial's are also the top-level ``trial``, ``settings``, ``result`` and ``events``
 (stored once: its entry in ``trials`` keeps only its path), so files written before the trials were kept open
 as one trial, and readers of one trial (``hybrid report``) read the shown one."""
 from __future__ import annotations
@@ -44,6 +46,7 @@ class Session:
     static_trial: object = None
     static_trial_path: str | None = None
     patient: dict = field(default_factory=dict)
+    marker_matching: dict = field(default_factory=dict)
 
 
 TRIAL_ENTRY = ("path", "trial", "settings", "result", "events", "reasons")
@@ -52,7 +55,7 @@ why its settings are what they are)."""
 PATIENT_PATHS = ("generic_model", "scale_setup", "scaled_model")
 """The file paths of ``Session.patient`` (its other key is ``mass``, kg)."""
 _FIELDS = ("model", "trial", "settings", "result", "events", "time", "model_path", "trial_path", "channels", "view",
-           "trials", "current", "static_trial", "static_trial_path", "patient")
+           "trials", "current", "static_trial", "static_trial_path", "patient", "marker_matching")
 _PATHS = ("model_path", "trial_path", "static_trial_path")
 
 
@@ -114,6 +117,9 @@ def load_session(path) -> Session:
     if (not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries)
             or not isinstance(current, int) or not 0 <= current < max(len(entries), 1)):
         raise DataError("its list of trials is damaged", element="trials", file=path)
+    if not isinstance(session.marker_matching, dict) or not all(
+            isinstance(e, dict) for e in session.marker_matching.values()):
+        raise DataError("its marker matching is damaged", element="marker_matching", file=path)
     if not isinstance(session.patient, dict):
         raise DataError("its patient is damaged", element="patient", file=path)
     session.patient = _paths(session.patient, PATIENT_PATHS, convert)

@@ -81,6 +81,16 @@ class MarkerLayer:
         for actor in (self.model_dots.actor, self.trial_dots.actor, self.flagged_dots.actor, self.line_actor):
             actor.SetVisibility(visible)
 
+    def model_marker_near(self, position, within: float) -> str | None:
+        """The model marker shown nearest to ``position`` (m), if within ``within`` m of it."""
+        dots = self.model_dots
+        if not len(dots.shown):
+            return None
+        xyz = np.array([dots.polydata.GetPoint(i) for i in range(len(dots.shown))])
+        distance = np.linalg.norm(xyz - position, axis=1)
+        nearest = int(np.argmin(distance))
+        return self.poses.marker_names[dots.shown[nearest]] if distance[nearest] <= within else None
+
     def marker_at(self, actor, position) -> tuple[str, str] | None:
         """``(kind, name)`` of the marker of ``actor`` nearest to a picked ``position`` ('model' or 'experimental')."""
         for dots, kind, names in ((self.model_dots, "model", self.poses.marker_names),

@@ -223,6 +223,13 @@ class Scene:
         self.rig.look(preset, self.subject_bounds())
 
     # ---------------------------------------------------------------- picking
+    def model_marker_at(self, x: float, y: float, within: float = 0.05) -> str | None:
+        """The model marker nearest to what is drawn at display position (x, y), if within ``within`` m of it (a
+        label dropped there is given that marker)."""
+        if self.content is None or not self.picker.Pick(x, y, 0, self.renderer):
+            return None
+        return self.layers["markers"].model_marker_near(np.array(self.picker.GetPickPosition()), within)
+
     def pick(self, x: float, y: float) -> Picked | None:
         """What is drawn at display position (x, y) (pixels from the bottom left), if anything."""
         if self.content is None or not self.picker.Pick(x, y, 0, self.renderer):

@@ -14,6 +14,7 @@ from vtkmodules.vtkRenderingCore import vtkRenderWindow, vtkWindowToImageFilter
 import vtkmodules.vtkInteractionStyle  # noqa: F401  (registers the interactor styles)
 import vtkmodules.vtkRenderingOpenGL2  # noqa: F401  (registers the OpenGL render window)
 
+LABEL_MIME = "application/x-hybridlab-marker-label"
 CLICK = 4   # px: a press and release closer than this is a click (pick), not a drag
 OFFSCREEN_PLATFORMS = ("offscreen", "minimal")
 
@@ -42,10 +43,13 @@ class _View(QWidget):
 
     picked = Signal(object)      # Picked or None
     rendered = Signal()
+    label_dropped = Signal(str, object)      # a trial label dropped (LABEL_MIME), the model marker there or None
+    DEVICE_PIXELS = False                    # whether VTK's display positions are device pixels (not the widget's)
 
     def __init__(self, scene, parent=None):
         super().__init__(parent)
         self.scene = scene
+        self.setAcceptDrops(True)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
@@ -62,6 +66,25 @@ class _View(QWidget):
 
     def _pick(self, x: float, y: float) -> None:
         self.picked.emit(self.scene.pick(x, y))
+
+    def dragEnterEvent(self, event):
+        if event.mimeData().hasFormat(LABEL_MIME):      # files dropped go on to the window
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dragMoveEvent(self, event):
+        self.dragEnterEvent(event)
+
+    def dropEvent(self, event):
+        """A trial label dropped on the model: the model marker drawn there (display pixels from the bottom left)."""
+        if not event.mimeData().hasFormat(LABEL_MIME):
+            event.ignore()
+            return
+        label = bytes(event.mimeData().data(LABEL_MIME)).decode()
+        p, ratio = event.position(), (self.devicePixelRatioF() if self.DEVICE_PIXELS else 1.0)
+        self.label_dropped.emit(label, self.scene.model_marker_at(p.x() * ratio, (self.height() - p.y()) * ratio))
+        event.acceptProposedAction()
 
 
 class OffscreenView(_View):
@@ -137,6 +160,8 @@ class OffscreenView(_View):
 
 class InteractiveView(_View):
     """``QVTKRenderWindowInteractor`` with a trackball camera; a click picks."""
+
+    DEVICE_PIXELS = True
 
     def __init__(self, scene, parent=None):
         super().__init__(scene, parent)

@@ -16,7 +16,7 @@ def test_a_lone_mot_says_what_it_holds_and_why_it_opens_nothing(make_window, tes
     window.open_paths([folder / "subject01_walk1_ik.mot"])
     assert window.statusBar().currentMessage().startswith("subject01_walk1_ik.mot holds a motion of coordinates")
     window.open_paths([folder / "subject01_walk1_grf.xml"])
-    assert "an OpenSim setup or ExternalLoads file" in window.statusBar().currentMessage()
+    assert "an OpenSim ExternalLoads file" in window.statusBar().currentMessage()
 
 
 def test_a_cancelled_run_says_cancelled_not_its_last_stage(make_window):

@@ -1,0 +1,102 @@
+"""The marker matching of a trial analysed with the default model (a dropped C3D): trial label -> protocol marker ->
+model landmark (and body), with each label's status (matched, alias, unmatched, rejected by geometry, set by the
+user). The protocol marker of a label is chosen in a combo box ('none' clears it), or by dragging the
+label onto a marker of the model in the 3D view; every label of the trial is listed, matched or not. The rows are ``engine.protocols.edits.MatchRow``s; the edits are the window's, kept with the
+session and used by the next analysis (Analysis > Run)."""
+from __future__ import annotations
+
+from PySide6.QtCore import QMimeData, Qt, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QLabel, QPushButton, QTableWidget, QTableWidgetItem,
+                               QVBoxLayout, QWidget)
+
+from engine.protocols.edits import ALIAS, EDITED, MATCHED, REJECTED, UNMATCHED
+
+from .viewport.widget import LABEL_MIME
+
+NONE = "(none)"
+COLUMNS = ("Trial label", "Protocol marker", "Landmark (body)", "Status")
+STATUS_COLOURS = {MATCHED: "#1b7f3b", ALIAS: "#1f5fa8", UNMATCHED: "#b03030", REJECTED: "#b06000",
+                  EDITED: "#6a3fa0"}
+
+
+class LabelTable(QTableWidget):
+    """The table, whose rows drag their trial label (onto the model in the 3D view, which gives it the marker there)."""
+
+    def mimeData(self, items):
+        mime = QMimeData()
+        if items:
+            mime.setData(LABEL_MIME, self.item(items[0].row(), 0).text().encode())
+        return mime
+
+    def mimeTypes(self):
+        return [LABEL_MIME]
+
+
+class MatchingPanel(QWidget):
+    """The table; ``edited(label, marker or None)`` when the user picks another marker for a label, ``rerun`` when
+    asked to analyse again with the edits."""
+
+    edited = Signal(str, object)
+    rerun = Signal()
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.summary = QLabel("Drop a C3D file on the window: its labels are matched to a marker protocol here.")
+        self.summary.setWordWrap(True)
+        self.table = LabelTable(0, len(COLUMNS))
+        self.table.setDragEnabled(True)
+        self.table.setDragDropMode(QAbstractItemView.DragDropMode.DragOnly)
+        self.table.setToolTip("Choose a label's protocol marker, or drag the label onto a marker of the model in the "
+                              "3D view")
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.verticalHeader().setVisible(False)
+        self.run = QPushButton("Analyse again with these matches")
+        self.run.setEnabled(False)
+        self.run.clicked.connect(self.rerun)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.run)
+        self.rows: list = []
+        self.combos: dict = {}
+
+    def clear(self) -> None:
+        self.rows, self.combos = [], {}
+        self.table.setRowCount(0)
+        self.run.setEnabled(False)
+        self.summary.setText("No marker matching: the trial shown was not matched to a protocol (drop a C3D file to "
+                             "analyse it with the default model).")
+
+    def show_rows(self, protocol: str, rows, options, pending: bool) -> None:
+        """Show ``rows`` (MatchRow per label) of ``protocol`` (its title), the markers a label can take
+        (``options``, full names); ``pending`` when edits were made since the shown result."""
+        self.rows, self.combos = list(rows), {}
+        self.table.setRowCount(len(self.rows))
+        matched = sum(r.marker is not None for r in self.rows)
+        self.summary.setText(f"Protocol {protocol}: {matched} of {len(self.rows)} labels matched"
+                             + (" (edited: analyse again to use the edits)" if pending else ""))
+        for i, row in enumerate(self.rows):
+            label = QTableWidgetItem(row.label)
+            label.setFlags(label.flags() & ~Qt.ItemFlag.ItemIsEditable)
+            self.table.setItem(i, 0, label)
+            combo = QComboBox()
+            combo.addItems([NONE, *options])
+            combo.setCurrentText(row.marker or NONE)
+            combo.currentTextChanged.connect(lambda text, name=row.label: self.edited.emit(
+                name, None if text == NONE else text))
+            self.table.setCellWidget(i, 1, combo)
+            self.combos[row.label] = combo
+            where = "" if row.landmark is None else (f"{row.landmark} ({row.body})" if row.body
+                                                     else f"{row.landmark} (not on this model)")
+            self.table.setItem(i, 2, QTableWidgetItem(where))
+            status = QTableWidgetItem(row.status)
+            status.setForeground(QColor(STATUS_COLOURS.get(row.status, "#000000")))
+            status.setToolTip(row.why or row.status)
+            self.table.setItem(i, 3, status)
+        self.table.resizeColumnsToContents()
+        self.run.setEnabled(pending)
+
+    def status_of(self, label: str) -> str:
+        return next(r.status for r in self.rows if r.label == label)

@@ -1,0 +1,163 @@
+"""A C3D trial with nothing else, as ``hybrid analyze TRIAL.c3d``: dropped on the window, it is read, and
+``engine.demo.for_trial.trial_analysis_steps`` (the default model chosen, the marker protocol matched, the model
+scaled and its markers placed, then the analysis) runs in the worker with progress and Cancel. The matching is shown
+in the Markers panel (``matching_panel``), where the user edits it; the edits stay with the trial and the session
+and are used by the next analysis of that trial (Analysis > Run, or the panel's button). Presentation only."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from engine.analysis.pipeline import AnalysisSettings
+from engine.child_process import Cancelled
+from engine.demo.for_trial import default_model, matching_table, trial_analysis_steps, trial_matching
+
+from . import patient
+
+
+@dataclass
+class TrialAlone:
+    """The trial shown, as read (its own labels); the user's edits of its matching (``{label: marker or None}``);
+    ``made`` the TrialModel of the shown result (None after a session opened); ``edits_run`` the edits it used."""
+
+    trial: object
+    path: str | None
+    edits: dict = field(default_factory=dict)
+    made: object = None
+    edits_run: dict = field(default_factory=dict)
+
+
+def connect(window) -> None:
+    """Wire the Markers panel of ``window`` (a MainWindow)."""
+    window.trial_alone = None
+    panel = window.matching
+    panel.edited.connect(lambda label, marker: window.attempt("Cannot change the marker matching", edit, window,
+                                                              label, marker))
+    panel.rerun.connect(window.run_analysis)
+    window.view.label_dropped.connect(lambda label, marker: window.attempt("Cannot change the marker matching",
+                                                                          dropped, window, label, marker))
+
+
+def active(window):
+    """The TrialAlone of the shown trial, or None when the shown trial is not one."""
+    alone = window.trial_alone
+    return alone if alone is not None and window.document.trial is alone.trial else None
+
+
+def analyse_file(window, path) -> None:
+    """Read ``path`` (off the GUI thread, with Cancel) and analyse it with the default model."""
+    window._check_idle(path)
+    try:
+        trial = patient.read_trial(window, path)
+    except Cancelled:
+        window.statusBar().showMessage(f"Reading {Path(path).name} cancelled.", 8000)
+        return
+    start(window, TrialAlone(trial, str(path)), AnalysisSettings())      # hybrid analyze's settings
+    window.add_recent(path)
+
+
+def start(window, alone: TrialAlone, settings) -> None:
+    """Run the default model's analysis of ``alone`` with its edits in the worker."""
+    window._check_idle(alone.path)
+    window.progress.reset()
+    window.progress.set_running(True)
+    window.preparing = ("alone", alone)
+    window.runner.start_with_inputs(trial_analysis_steps(alone.trial, settings, dict(alone.edits)))
+    window.statusBar().showMessage(f"{Path(alone.path or 'the trial').name}: matching its markers to a protocol, "
+                                   "scaling the default model to it, then analysing (as `hybrid analyze TRIAL.c3d`; "
+                                   "File > Open trial opens a trial with the open model)",
+                                   15000)
+
+
+def rerun(window, settings) -> None:
+    """Analyse the shown trial again with the edits made since (Analysis > Run)."""
+    start(window, active(window), settings)
+
+
+def show_result(window, alone: TrialAlone, value) -> None:
+    """The analysis of ``alone`` ended with ``value`` (TrialModel, settings, result): show it and its matching."""
+    made, settings, result = value
+    doc = window.document
+    doc.set_inputs(model=result.model, model_path=None)    # made.model, with the contact candidates generated
+    if active(window) is alone:             # analysed again: the same trial entry
+        doc.settings = settings
+        doc.reasons = list(made.notes)
+        doc.set_result(result, settings)
+    else:
+        doc.add_trial(alone.trial, alone.path, settings, list(made.notes))
+        doc.set_result(result, settings)
+    alone.made, alone.edits_run = made, dict(alone.edits)
+    window.trial_alone = alone
+    show(window)
+    window.docks["markers"].raise_()
+    window.statusBar().showMessage(f"Analysis done with {made.model.name}: {result.ik.n_frames} frames; "
+                                   f"{len(made.matching.labels)} of {len(alone.trial.markers.names)} labels matched "
+                                   f"to protocol '{made.matching.protocol.name}' (Markers panel).", 15000)
+
+
+def table(window):
+    """The MatchingTable of the shown TrialAlone with its edits."""
+    alone = active(window)
+    if alone.made is not None:
+        return matching_table(alone.made.matching, alone.made.model, alone.trial.markers.names, alone.edits)
+    return trial_matching(alone.trial, default_model(alone.trial)[0], alone.edits)
+
+
+def show(window) -> None:
+    """The Markers panel for the shown trial."""
+    alone = active(window)
+    if alone is None:
+        window.matching.clear()
+        return
+    shown = table(window)
+    window.matching.show_rows(f"'{shown.matching.protocol.name}' ({shown.matching.protocol.title})", shown.rows,
+                              shown.options, alone.edits != alone.edits_run)
+
+
+def edit(window, label: str, marker) -> None:
+    """Give ``label`` the protocol marker ``marker`` (None: clear it); a label that had that marker loses it."""
+    alone = active(window)
+    before = dict(alone.edits)
+    shown = table(window)
+    for other, full in shown.matching.labels.items():
+        if marker is not None and full == marker and other != label:
+            alone.edits[other] = None
+    alone.edits[label] = marker
+    try:
+        show(window)
+    except Exception:
+        alone.edits = before
+        show(window)
+        raise
+    moved = [o for o in alone.edits if o not in before and o != label]
+    window.statusBar().showMessage(f"{label} -> {marker or 'none'}" + (f" ({', '.join(moved)} cleared)" if moved else "")
+                                   + ": run the analysis again to use the matching", 10000)
+
+
+def dropped(window, label: str, marker) -> None:
+    """A label dragged from the Markers panel onto the model: it gets the model marker drawn there."""
+    if active(window) is None:
+        window.statusBar().showMessage("The marker matching is edited on a trial analysed with the default model "
+                                       "(a C3D dropped on the window).", 10000)
+    elif marker is None:
+        window.statusBar().showMessage(f"{label}: drop it onto a marker of the model (a small dot) to give it that "
+                                       "marker.", 10000)
+    elif window.matching.combos[label].findText(marker) < 0:
+        window.statusBar().showMessage(f"{marker} is the model's own marker, not one of the protocol's: {label} is "
+                                       "unchanged.", 10000)
+    else:
+        window.matching.combos[label].setCurrentText(marker)      # the combo box's edit, shown in the table
+
+
+def session_field(window) -> dict:
+    """The shown trial's matching edits as kept in the session (``{}`` when it is not a trial alone)."""
+    alone = active(window)
+    return {} if alone is None else {"edits": dict(alone.edits), "edits_run": dict(alone.edits_run)}
+
+
+def restore(window, stored: dict) -> None:
+    """The matching edits of an opened session's shown trial."""
+    doc = window.document
+    window.trial_alone = (TrialAlone(doc.trial, doc.trial_path, dict(stored.get("edits") or {}), None,
+                                     dict(stored.get("edits_run") or {})) if stored and doc.trial is not None else None)
+    show(window)

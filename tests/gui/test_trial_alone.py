@@ -1,0 +1,121 @@
+"""A C3D dropped alone (issue 26, items 2 and 4): analysed as `hybrid analyze TRIAL.c3d` (the default model made
+for it, the protocol matched, scaled, analysed) in the worker, to the command's coordinates; its matching shown as
+a table (every label, matched or not, with its status) that the user edits, the edits kept with the session and used
+by the next analysis; a label dragged onto a model marker in the 3D view gets it; an unsupported file dropped
+is explained."""
+import numpy as np
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+
+from engine.analysis.coordinate_values import coordinate_values
+from engine.cli.main import main
+from engine.io.storage import read_storage
+from engine.protocols.edits import ALIAS, EDITED, MATCHED
+from hybridgui.matching_panel import NONE
+
+TRIAL = ("c3d", "Sample26", "Capture0002.c3d")       # Helen Hayes, Qualisys: 18 labels
+
+
+def _drop(window, paths):
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
+    window.dropEvent(QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                                Qt.KeyboardModifier.NoModifier))
+
+
+def _ran(window, qtbot, start):
+    with qtbot.waitSignal(window.runner.ended, timeout=120_000):
+        start()
+    assert window.last_error is None, window.reported
+    return window.document.result
+
+
+@pytest.fixture
+def dropped(make_window, qtbot, test_data):
+    window = make_window()
+    path = test_data.joinpath(*TRIAL)
+    return window, path, _ran(window, qtbot, lambda: _drop(window, [path]))
+
+
+def test_a_dropped_c3d_is_analysed_as_hybrid_analyze(dropped, tmp_path):
+    window, path, result = dropped
+    assert result.model.name == "hybridlab_athlete_intact" and window.document.model is result.model
+    assert any(n.startswith("marker protocol 'helen-hayes'") for n in result.notes)
+    assert main(["analyze", str(path), "--out", str(tmp_path / "cli"), "--quiet"]) == 0
+    ik = read_storage(tmp_path / "cli" / "ik.mot")
+    names, values = coordinate_values(result.model, result.ik.q)
+    assert np.allclose(result.ik.time, ik.time, atol=1e-9)
+    for label in ik.labels:
+        assert np.allclose(values[:, names.index(label)], ik.column(label), atol=1e-6), label
+    # the table: every label of the trial, with its status
+    panel = window.matching
+    assert [r.label for r in panel.rows] == list(window.document.trial.markers.names)
+    assert panel.table.rowCount() == 18
+    assert panel.status_of("r_asis") == MATCHED and panel.status_of("r_ankle") == ALIAS      # RMALL's alias
+    assert panel.combos["r_ankle"].currentText() == "RMALL"
+    assert "18 of 18" in panel.summary.text() and not panel.run.isEnabled()
+
+
+def test_an_edited_matching_is_kept_in_the_session_and_used_by_the_next_analysis(dropped, make_window, qtbot,
+                                                                                  tmp_path):
+    window, path, result = dropped
+    panel = window.matching
+    assert "RTOE" in [m.name for m in result.model.markers]
+    panel.combos["r_toe"].setCurrentText(NONE)                # cleared by the user
+    assert panel.status_of("r_toe") == EDITED and panel.run.isEnabled() and "17 of 18" in panel.summary.text()
+    panel.combos["l_heel"].setCurrentText("LTOE")             # moved: l_toe loses LTOE
+    assert panel.status_of("l_toe") == EDITED and panel.combos["l_toe"].currentText() == NONE
+    window.save_session(tmp_path / "edited.hls")
+    again = _ran(window, qtbot, window.run_analysis)
+    markers = [m.name for m in again.model.markers]
+    assert "RTOE" not in markers and "LHEEL" not in markers and "LTOE" in markers
+    assert any("edited by the user" in n and "r_toe=none" in n for n in again.notes)
+    assert not panel.run.isEnabled()
+    # the model's LTOE now tracks what l_heel recorded: the first run's LHEEL data
+    def column(run, name):
+        return run.trial.markers.positions[:, run.trial.markers.names.index(name)]
+    assert np.allclose(column(again, "LTOE"), column(result, "LHEEL"), equal_nan=True)
+    assert not np.allclose(column(again, "LTOE"), column(result, "LTOE"), equal_nan=True)
+    # the session keeps the edits: a new window shows them and its next analysis uses them
+    other = make_window()
+    other.open_session(tmp_path / "edited.hls")
+    assert other.matching.status_of("r_toe") == EDITED and other.matching.combos["l_heel"].currentText() == "LTOE"
+    assert other.matching.run.isEnabled()                   # the session's result was run before the edits
+    rerun = _ran(other, qtbot, other.run_analysis)
+    assert [m.name for m in rerun.model.markers] == markers
+    assert np.allclose(rerun.ik.q, again.ik.q, atol=1e-9)
+
+
+def test_a_label_dragged_onto_a_model_marker_gets_that_marker(dropped):
+    window, _, result = dropped
+    scene, panel = window.scene, window.matching
+    window.view.render()
+    frame = window.document.frame
+    renderer = scene.renderer
+    renderer.SetWorldPoint(*scene.poses.markers[frame][scene.poses.marker_names.index("LTOE")], 1.0)
+    renderer.WorldToDisplay()
+    x, y = renderer.GetDisplayPoint()[:2]
+    row = [r.label for r in panel.rows].index("l_heel")
+    mime = panel.table.mimeData([panel.table.item(row, 0)])
+    window.view.dropEvent(QDropEvent(QPointF(x, window.view.height() - y), Qt.DropAction.CopyAction, mime,
+                                     Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier))
+    assert window.last_error is None, window.reported
+    assert panel.combos["l_heel"].currentText() == "LTOE" and panel.status_of("l_heel") == EDITED
+    assert panel.combos["l_toe"].currentText() == NONE                # LTOE moved from l_toe
+    # dropped on empty space: nothing changes, the status bar says why
+    mime = panel.table.mimeData([panel.table.item(0, 0)])      # kept alive: the event does not own it
+    window.view.dropEvent(QDropEvent(QPointF(2, 2), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                                     Qt.KeyboardModifier.NoModifier))
+    assert panel.status_of(panel.rows[0].label) != EDITED and "drop it onto a marker" in \
+        window.statusBar().currentMessage()
+
+
+def test_an_unsupported_file_dropped_is_explained(make_window, tmp_path):
+    window = make_window()
+    notes = tmp_path / "notes.docx"
+    notes.write_bytes(b"x")
+    _drop(window, [notes])
+    text = window.last_error.text()
+    assert "notes.docx" in text and ".docx" in text and ".c3d" in text and "hybrid analyze" in text
+    assert not window.runner.running and window.document.result is None
