@@ -1,6 +1,6 @@
 """Seconds of ``hybrid run`` on OpenSim's example setups beside OpenSim 4.6's tools on the same setups: gait2354's
-ScaleTool, InverseKinematicsTool (subject01_Setup_IK.xml), InverseDynamicsTool (subject01_Setup_InverseDynamics.xml)
-and AnalyzeTool with StaticOptimization (reference/so_setup.xml), each run unchanged in a folder of its own (the
+ScaleTool, InverseKinematicsTool (subject01_Setup_IK.xml), InverseDynamicsTool (subject01_Setup_InverseDynamics.xml;
+``id_bf``: the same asking the body forces at every joint, ``joints_to_report_body_forces`` ALL) and AnalyzeTool with StaticOptimization (reference/so_setup.xml), each run unchanged in a folder of its own (the
 setups copied, the data linked, as tests/io/tools does).
 
 OpenSim's figures are measured in the same run when the ``opensim`` package is importable (``pip install
@@ -8,7 +8,7 @@ OpenSim's figures are measured in the same run when the ``opensim`` package is i
 machine of the project's kind; no stored figure for the ScaleTool), and the RESULT line says "stored reference".
 Each figure is the best of a few runs after a warm-up (numba compiled, files cached); both sides read the model and
 files and write their outputs.
-Last line: RESULT ik_s=.. id_s=.. so_s=.. scale_s=.. opensim_ik_s=.. ... opensim=measured|stored reference
+Last line: RESULT ik_s=.. id_s=.. id_bf_s=.. so_s=.. scale_s=.. opensim_ik_s=.. ... opensim=measured|stored reference
 """
 from __future__ import annotations
 
@@ -29,10 +29,19 @@ REPEATS = 3
 TOOLS = {   # name: (source folder, setup, OpenSim's class)
     "ik": (GAIT2354, "subject01_Setup_IK.xml", "InverseKinematicsTool"),
     "id": (GAIT2354, "subject01_Setup_InverseDynamics.xml", "InverseDynamicsTool"),
+    "id_bf": (GAIT2354, "subject01_Setup_InverseDynamics.xml", "InverseDynamicsTool"),
     "so": (GAIT2354, "reference/so_setup.xml", "AnalyzeTool"),
     "scale": (GAIT2354 / "scale", "subject01_Setup_Scale.xml", "ScaleTool"),
 }
 STORED = {"ik": "InverseKinematicsTool", "id": "InverseDynamicsTool", "so": "AnalyzeTool"}
+
+
+def asking_body_forces(folder: Path, setup: str) -> None:
+    """The copied ID setup in ``folder`` asking for the body forces at every joint."""
+    path = folder / Path(setup).name
+    path.write_text(path.read_text().replace("</output_gen_force_file>", "</output_gen_force_file>"
+                                             "<joints_to_report_body_forces> ALL </joints_to_report_body_forces>"
+                                             "<output_body_forces_file> body_forces.sto </output_body_forces_file>"))
 
 
 def stored_figures() -> dict:
@@ -65,8 +74,11 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         for key, (source, setup, tool) in TOOLS.items():
             mine = setup_folder(Path(work) / f"ours_{key}", source, (setup,))
-            ours[key] = min(timings(lambda: run_setup(mine / Path(setup).name), REPEATS))
             other = setup_folder(Path(work) / f"opensim_{key}", source, (setup,), copy=True)
+            if key == "id_bf":
+                asking_body_forces(mine, setup)
+                asking_body_forces(other, setup)
+            ours[key] = min(timings(lambda: run_setup(mine / Path(setup).name), REPEATS))
             theirs[key] = measured(other, setup, tool)
     how = "measured"
     if all(v is None for v in theirs.values()):
@@ -75,7 +87,7 @@ def main():
     print(f"{'setup':40s} {'hybrid run s':>13s} {'OpenSim s':>10s}")
     for key, (_, setup, _) in TOOLS.items():
         other = "none" if theirs[key] is None else f"{theirs[key]:.3f}"
-        print(f"{setup:40s} {ours[key]:13.3f} {other:>10s}")
+        print(f"{setup + (' (body forces)' if key == 'id_bf' else ''):40s} {ours[key]:13.3f} {other:>10s}")
     figures = " ".join(f"{k}_s={v:.3f}" for k, v in ours.items())
     others = " ".join(f"opensim_{k}_s={'none' if v is None else f'{v:.3f}'}" for k, v in theirs.items())
     print(f"RESULT {figures} {others} opensim={how}")

@@ -20,6 +20,7 @@ import time as _time
 from dataclasses import dataclass, field, replace
 
 import numpy as np
+from scipy.interpolate import make_interp_spline
 from scipy.spatial.transform import Rotation
 
 from .. import algorithms as alg
@@ -38,13 +39,37 @@ ROBUST_SETTLED = 1e-3      # a weight factor that moves less than this is settle
 START_TOLERANCE = 1e-4     # step (rad, m) at which a start of the root's search is ranked; the frame is then solved fully
 
 
+@dataclass(frozen=True, eq=False)
+class CoordinateTrack:
+    """A coordinate task's target over time (OpenSim's ``from_file``): ``values`` (rad, m, 1/m) at ``time`` (s),
+    from the file ``source``. At a marker frame it is the quintic spline through the values (OpenSim fits a GCV
+    quintic spline, which smooths noisy values slightly; through the values of an earlier IK of the same frames both
+    give those values)."""
+
+    time: np.ndarray
+    values: np.ndarray
+    source: str = ""
+
+    def at(self, time) -> np.ndarray:
+        """The target at ``time`` (s); SettingsError naming the file for a time outside its span (beyond half a
+        sample), where it would be an extrapolation."""
+        time = np.asarray(time, float)
+        step = np.median(np.diff(self.time)) if len(self.time) > 1 else 0.0
+        if len(self.time) < 2 or time.min() < self.time[0] - 0.5 * step or time.max() > self.time[-1] + 0.5 * step:
+            raise SettingsError(f"its values span {self.time[0]:g}-{self.time[-1]:g} s, not the frames' "
+                                f"{time.min():g}-{time.max():g} s", element="coordinate task target", file=self.source)
+        spline = make_interp_spline(self.time, self.values, k=min(5, len(self.time) - 1))
+        return spline(np.clip(time, self.time[0], self.time[-1]))
+
+
 @dataclass
 class IKSettings:
     """Settings of inverse kinematics.
 
     marker_weights : weight per marker name (others get ``default_weight``; 0 leaves a marker out).
     coordinate_tasks : ``{coordinate: (weight, target)}``; target ``None`` means the coordinate's default
-        (OpenSim's IKCoordinateTask with ``default_value``). Units of the target: rad, m, 1/m.
+        (OpenSim's IKCoordinateTask with ``default_value``), a number a fixed target (``manual_value``), a
+        :class:`CoordinateTrack` a target over time (``from_file``). Units of the target: rad, m, 1/m.
     rod_energy_weight : lambda (m^2 per J): adds ``lambda * E`` to the cost, ``E`` the rods' elastic energy
         ``1/2 (q - q_rest)^T K (q - q_rest)`` (seed eq. 26), so that strain modes the markers hardly see
         (the twist of a short tip segment) stay near rest in proportion to their stiffness instead of
@@ -130,6 +155,7 @@ class _Problem:
 
     def __init__(self, model, markers, settings: IKSettings):
         tree = model.tree
+        self.frames = _window(markers, settings.start, settings.end)
         names = [m.name for m in model.markers]
         trial_names = set(markers.names)
         for name in settings.marker_weights:
@@ -164,8 +190,12 @@ class _Problem:
         self.c_q = np.array([s.qi for s in slots], np.int64)
         self.c_v = np.array([s.vi for s in slots], np.int64)
         self.c_w = np.array([float(tasks[c][0]) for c in c_names])
-        self.c_target = np.array([s.default if tasks[c][1] is None else float(tasks[c][1])
-                                  for c, s in zip(c_names, slots)])
+        times = markers.time[self.frames]
+        self.c_target = np.zeros((len(times), len(c_names)))       # per frame of the time range
+        for i, (c, s) in enumerate(zip(c_names, slots)):
+            target = tasks[c][1]
+            self.c_target[:, i] = s.default if target is None else (
+                target.at(times) if isinstance(target, CoordinateTrack) else float(target))
         self.free = np.ones(model.nv, bool)
         self.lo = np.full(model.nq, -np.inf)
         self.hi = np.full(model.nq, np.inf)
@@ -182,12 +212,10 @@ class _Problem:
     def targets(self, markers, frames):
         return np.ascontiguousarray(markers.positions[frames][:, self.trial_cols])
 
-    def c_targets(self, n):
-        return np.tile(self.c_target, (n, 1))
-
-    def solve(self, model, data, targets, q_start, free, settings, weights=None, warm=True):
-        """Solve the frames of ``targets`` (F, K, 3): in turn from ``q_start`` (nq,) when ``warm``, else each
-        from its own row of ``q_start`` (F, nq). ``weights`` (K,) or (F, K) (default: the markers' weights)."""
+    def solve(self, model, data, targets, rows, q_start, free, settings, weights=None, warm=True):
+        """Solve the frames of ``targets`` (F, K, 3), rows ``rows`` (F,) of the time range (their coordinate
+        targets): in turn from ``q_start`` (nq,) when ``warm``, else each from its own row of ``q_start`` (F, nq).
+        ``weights`` (K,) or (F, K) (default: the markers' weights)."""
         n = targets.shape[0]
         weights = np.ascontiguousarray(np.broadcast_to(self.weights if weights is None else weights,
                                                        (n, len(self.weights))))
@@ -197,17 +225,17 @@ class _Problem:
         status = np.empty(n, np.int64)
         cost = np.empty(n)
         _ik.solve_frames(model.tree.k, data.ws, data.scr, self.mframes, targets, weights, self.c_q, self.c_v,
-                         self.c_targets(n), self.c_w, free, self.lo, self.hi, starts, settings.tolerance,
+                         np.ascontiguousarray(self.c_target[rows]), self.c_w, free, self.lo, self.hi, starts, settings.tolerance,
                          settings.max_iterations, warm, Q, iters, status, cost)
         return Q, iters, status, cost
 
 
-def initial_pose(model, data, problem: _Problem, first_targets, settings: IKSettings) -> np.ndarray:
+def initial_pose(model, data, problem: _Problem, first_targets, settings: IKSettings, row: int = 0) -> np.ndarray:
     """A configuration close to the first frame, found without a manual pose: the root body placed by aligning
     its markers (Kabsch, ``Rotation.align_vectors``) and turned into the root joint's coordinates (a floating base;
     a general joint whose rotations are its own coordinates about consecutive perpendicular axes, as OpenSim's
     pelvis joints, by Davenport angles), then fitted with the root's markers; other root joints by a multi-start
-    search over their rotations."""
+    search over their rotations. ``row``: the frame's row in the time range (its coordinate targets)."""
     root = _root(model)
     tree = model.tree
     q0, nq, v0, nv = tree.joint_q[root.name]
@@ -229,14 +257,15 @@ def initial_pose(model, data, problem: _Problem, first_targets, settings: IKSett
     weights = np.where(use, problem.weights, 0.0)
     aligned = None if joint is None else _general_root_coordinates(model, root, joint, q)
     if aligned is not None:
-        return problem.solve(model, data, first_targets[None], aligned, root_free, settings, weights)[0][0]
+        return problem.solve(model, data, first_targets[None], [row], aligned, root_free, settings, weights)[0][0]
     rotational = [tree.coordinates[c.name].qi for c in root.coordinates
                   if c.kind == ROTATIONAL and not c.is_dependent and not c.locked]
     starts = np.tile(q, (4 ** len(rotational), 1))
     starts[:, rotational] = list(itertools.product((0.0, 0.5 * np.pi, np.pi, -0.5 * np.pi), repeat=len(rotational)))
     many = np.repeat(first_targets[None], len(starts), axis=0)
     ranking = replace(settings, tolerance=max(settings.tolerance, START_TOLERANCE))
-    Q, _, _, cost = problem.solve(model, data, many, starts, root_free, ranking, weights, warm=False)
+    Q, _, _, cost = problem.solve(model, data, many, np.full(len(starts), row), starts, root_free, ranking, weights,
+                                  warm=False)
     return Q[int(np.argmin(cost))]
 
 
@@ -293,8 +322,8 @@ def inverse_kinematics(model, markers, settings: IKSettings | None = None):
     settings = settings or IKSettings()
     check_loss(settings.robust_loss, settings.robust_threshold)
     t0 = _time.perf_counter()
-    frames = _window(markers, settings.start, settings.end)
     problem = _Problem(model, markers, settings)
+    frames = problem.frames
     data = model.create_data()
     targets = problem.targets(markers, frames)
     yield Progress("inverse kinematics", 0.0, "initial pose")
@@ -302,7 +331,7 @@ def inverse_kinematics(model, markers, settings: IKSettings | None = None):
     if not has_markers.any():
         raise SettingsError("no fitted marker is present in any frame of the time range")
     first = int(np.argmax(has_markers))
-    q = initial_pose(model, data, problem, targets[first], settings)
+    q = initial_pose(model, data, problem, targets[first], settings, first)
     T = len(frames)
     Q = np.empty((T, model.nq))
     iters = np.empty(T, np.int64)
@@ -316,7 +345,7 @@ def inverse_kinematics(model, markers, settings: IKSettings | None = None):
         start_q = q if segment[0] == first else Q[first]
         for c in range(0, len(segment), settings.chunk):
             idx = np.array(segment[c:c + settings.chunk])
-            Qc, ic, sc, cc = problem.solve(model, data, targets[idx], start_q, problem.free, settings)
+            Qc, ic, sc, cc = problem.solve(model, data, targets[idx], idx, start_q, problem.free, settings)
             Q[idx], iters[idx], status[idx], cost[idx] = Qc, ic, sc, cc
             start_q = Qc[-1]
             yield Progress("inverse kinematics", min(1.0, (c + len(idx)) / T), f"{markers.time[frames[idx[-1]]]:.3f} s")
@@ -327,8 +356,8 @@ def inverse_kinematics(model, markers, settings: IKSettings | None = None):
         # a frame the warm start did not bring to convergence, or left far worse fitted than the trial's usual
         # frame (a local minimum): solve it again from a pose found from its own markers, keep the better fit
         yield Progress("inverse kinematics", 1.0, f"frame {f + 1} again from a fresh start ({k + 1} of {len(stuck)})")
-        start = initial_pose(model, data, problem, targets[f], settings)
-        Qf, i_f, s_f, c_f = problem.solve(model, data, targets[f][None], start, problem.free, settings)
+        start = initial_pose(model, data, problem, targets[f], settings, f)
+        Qf, i_f, s_f, c_f = problem.solve(model, data, targets[f][None], [f], start, problem.free, settings)
         if c_f[0] < cost[f]:
             Q[f], iters[f], status[f], cost[f] = Qf[0], i_f[0], s_f[0], c_f[0]
     errors = np.empty((T, len(problem.marker_names)))
@@ -345,7 +374,7 @@ def inverse_kinematics(model, markers, settings: IKSettings | None = None):
                 break
             yield Progress("inverse kinematics", 1.0, f"robust loss: {moved.size} frames re-weighted (round {k + 1})")
             for f in moved:
-                Qf, i_f, s_f, c_f = problem.solve(model, data, targets[f][None], Q[f], problem.free, settings,
+                Qf, i_f, s_f, c_f = problem.solve(model, data, targets[f][None], [f], Q[f], problem.free, settings,
                                                   problem.weights * factors[f])
                 Q[f], iters[f], status[f], cost[f] = Qf[0], i_f[0], s_f[0], c_f[0]
             _ik.marker_errors(model.tree.k, data.ws, data.scr, Q, problem.mframes, targets, errors)

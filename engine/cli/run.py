@@ -5,8 +5,9 @@ from __future__ import annotations
 def add_parser(sub) -> None:
     p = sub.add_parser("run", help="run OpenSim tool setups (Scale, IK, ID, static optimisation) as OpenSim does",
                        description="Runs OpenSim tool setup files unchanged, in the order given: ScaleTool, "
-                                   "InverseKinematicsTool, InverseDynamicsTool (its ExternalLoads, coordinates file "
-                                   "and filter) and AnalyzeTool with StaticOptimization (force-set files of "
+                                   "InverseKinematicsTool (coordinate tasks from_file or manual_value), "
+                                   "InverseDynamicsTool (its ExternalLoads, coordinates file and filter, body forces "
+                                   "at joints) and AnalyzeTool with StaticOptimization (force-set files of "
                                    "residual and reserve actuators, activation exponent, muscle physiology). File "
                                    "names are relative to each setup's folder; the files each setup names are "
                                    "written in OpenSim's formats and column names. What a setup asks that HybridLab "

@@ -2,7 +2,7 @@
 
 ``ik.mot`` (coordinates; rotations in degrees), ``ik_marker_errors.sto``, ``ik_marker_residuals.sto`` (each
 marker's residual per frame), ``id.sto`` (the analysis's generalized forces, ``AnalysisResult.dynamics``, named ``<coordinate>_moment``
-or ``<coordinate>_force``: with the measured loads when the trial has force plates, else the
+or ``<coordinate>_force`` in OpenSim's order: with the measured loads when the trial has force plates, else the
 QP's estimate; when both ran, ``id_estimated.sto`` holds the QP's from the motion alone),
 ``grf_estimated.mot`` (one group of columns per contact group, OpenSim's GRF layout),
 ``grf_measured.mot`` (when the trial has plates), ``grf_off_plates.mot`` (the loads the inverse
@@ -39,15 +39,55 @@ def coordinate_table(model, time, Q, name: str = "Coordinates") -> Table:
     return Table(name=name, labels=labels, time=np.asarray(time), data=values, in_degrees=True)
 
 
+def opensim_speed_order(model) -> list:
+    """The speeds' indices (into ``v``) in OpenSim's multibody tree order, the order of its inverse dynamics'
+    columns: joints by their depth from ground (the pelvis's, then the hips' and the back's...), joints of one
+    depth in the model's order, each joint's coordinates in its own order; speeds of no joint (rods) last."""
+    tree = model.tree
+    parents = tree.k.nodes["parent"]
+
+    def depth(joint):
+        node, n = tree.k.frames[tree.body_frame[joint.child]]["node"], 0
+        while node >= 0:
+            node, n = parents[node], n + 1
+        return n
+
+    order = []
+    for joint in sorted(model.joints, key=depth):
+        _, _, v0, nv = tree.joint_q[joint.name]
+        order += range(v0, v0 + nv)
+    placed = set(order)
+    return order + [i for i in range(model.nv) if i not in placed]
+
+
 def generalized_force_table(model, time, tau, name: str = "Inverse Dynamics Generalized Forces") -> Table:
-    """``tau`` with OpenSim's labels: ``<coordinate>_moment`` (rotations) or ``_force``."""
+    """``tau`` with OpenSim's labels, ``<coordinate>_moment`` (rotations) or ``_force``, in OpenSim's order
+    (:func:`opensim_speed_order`)."""
     labels = []
-    for vi, vname in enumerate(model.tree.v_names):
+    order = opensim_speed_order(model)
+    for vi in order:
+        vname = model.tree.v_names[vi]
         slot = model.tree.coordinates.get(vname)
         kind = slot.kind if slot is not None else ("rotational" if vname[-2:] in ("wx", "wy", "wz") else
                                                    "translational")
         labels.append(f"{vname}_moment" if kind == "rotational" else f"{vname}_force")
-    return Table(name=name, labels=tuple(labels), time=np.asarray(time), data=np.asarray(tau), in_degrees=False)
+    return Table(name=name, labels=tuple(labels), time=np.asarray(time), data=np.asarray(tau)[:, order],
+                 in_degrees=False)
+
+
+def body_force_table(model, time, joints, forces) -> Table:
+    """OpenSim's InverseDynamicsTool body forces: per joint ``<joint>_<child frame>_F{X,Y,Z}`` (N) then ``_M{X,Y,Z}``
+    (N m), ground axes, of ``forces`` (T, len(joints), 6) ``[moment; force]``
+    (``engine.analysis.equivalent_body_forces``). The child frame is named as OpenSim names it
+    (``model.metadata["joint_child_frames"]``; the child body for a model not read from an .osim)."""
+    frames = model.metadata.get("joint_child_frames", {})
+    labels, columns = [], []
+    for j, joint in enumerate(joints):
+        prefix = f"{joint}_{frames.get(joint, model.joint(joint).child)}"
+        labels += [f"{prefix}_F{axis}" for axis in "XYZ"] + [f"{prefix}_M{axis}" for axis in "XYZ"]
+        columns += [forces[:, j, 3:], forces[:, j, :3]]
+    return Table(name="Inverse Dynamics Body Forces at Specified Joints", labels=tuple(labels),
+                 time=np.asarray(time), data=np.concatenate(columns, axis=1), in_degrees=False)
 
 
 def grf_table(time, entries, name: str) -> Table:

@@ -26,8 +26,8 @@ class MarkerTask:
 @dataclass(frozen=True)
 class CoordinateTask:
     """An IKCoordinateTask: a coordinate held near a value (``value_type`` default_value,
-    manual_value or from_file; ``value`` in the model's units, degrees for rotations as
-    OpenSim writes it)."""
+    manual_value or from_file; ``value``, for manual_value, in the model's internal units: radians for rotations,
+    as OpenSim 4.6 uses it, unconverted, although its GUI shows rotations in degrees)."""
 
     name: str
     apply: bool
@@ -148,17 +148,22 @@ def read_ik_setup(path) -> IKSetup:
 def ik_settings_from_setup(model, setup):
     """IK settings equivalent to an OpenSim IK setup (marker weights, coordinate tasks, time range). Tasks naming
     a marker or coordinate the model does not have are left out, as OpenSim does, and listed in the settings'
-    ``notes`` (which the analysis's notes repeat)."""
+    ``notes`` (which the analysis's notes repeat). A ``from_file`` task follows its column of the setup's
+    ``coordinate_file`` (rotations in degrees when the file's header says so); DataError naming the task when
+    the setup names no file or the file has no such column."""
     from ..analysis.ik import IKSettings
     markers = {m.name for m in model.markers}
     coordinates = {c.name for c in model.all_coordinates}
     weights = {t.name: (t.weight if t.apply else 0.0) for t in setup.marker_tasks if t.name in markers}
     tasks = {}
+    table = []
     for t in setup.coordinate_tasks:
         if t.apply and t.name in coordinates:
-            rotational = model.coordinate(t.name).kind == "rotational"
-            value = None if t.value_type == "default_value" else t.value * (np.pi / 180 if rotational else 1.0)
-            tasks[t.name] = (t.weight, value)
+            if t.value_type == "from_file":
+                table = table or [_coordinate_file(setup, t)]
+                tasks[t.name] = (t.weight, _track(model, table[0], t, setup.source))
+            else:
+                tasks[t.name] = (t.weight, None if t.value_type == "default_value" else t.value)
     notes = []
     for kind, names, known in (("marker", [t.name for t in setup.marker_tasks], markers),
                                ("coordinate", [t.name for t in setup.coordinate_tasks], coordinates)):
@@ -168,3 +173,23 @@ def ik_settings_from_setup(model, setup):
                          f"does not have, left out: {', '.join(missing)}")
     start, end = setup.time_range if setup.time_range else (None, None)
     return IKSettings(marker_weights=weights, coordinate_tasks=tasks, start=start, end=end, notes=tuple(notes))
+
+
+def _coordinate_file(setup, task):
+    """The table of the setup's ``coordinate_file`` (relative to the setup's folder)."""
+    from .storage import read_storage
+    if setup.coordinate_file.strip().lower() in ("", "unassigned"):
+        raise DataError("has value_type from_file, but the setup names no <coordinate_file>",
+                        element=f"<IKCoordinateTask name={task.name!r}>", file=setup.source)
+    return read_storage(Path(setup.source).absolute().parent / setup.coordinate_file.strip())
+
+
+def _track(model, table, task, source):
+    """The :class:`~engine.analysis.ik.CoordinateTrack` of a from_file task: its column of ``table``."""
+    from ..analysis.ik import CoordinateTrack
+    if task.name not in table.labels:
+        raise DataError(f"has value_type from_file, but {Path(table.source or '').name} has no column "
+                        f"{task.name!r}", element=f"<IKCoordinateTask name={task.name!r}>", file=source)
+    rotational = model.coordinate(task.name).kind == "rotational"
+    scale = np.pi / 180 if table.in_degrees and rotational else 1.0
+    return CoordinateTrack(np.asarray(table.time, float), table.column(task.name) * scale, str(table.source))

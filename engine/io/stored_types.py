@@ -11,7 +11,7 @@ each path that version wrote to its tag.
 from __future__ import annotations
 
 from ..analysis.derivatives import Motion
-from ..analysis.ik import IKResult, IKSettings
+from ..analysis.ik import CoordinateTrack, IKResult, IKSettings
 from ..analysis.inverse_dynamics import IDResult
 from ..analysis.joint_reactions import JointReactions
 from ..analysis.metrics import MarkerMetric, PlateMetric
@@ -37,7 +37,7 @@ TYPES: dict[str, type] = {
     "ReserveActuators": ReserveActuators, "Actuator": Actuator,
     "EMGProcessing": EMGProcessing, "ForceComparison": ForceComparison,
     "Trial": Trial, "Markers": Markers, "AnalogChannel": AnalogChannel, "Event": Event, "ForcePlate": ForcePlate,
-    "JointReactions": JointReactions,
+    "JointReactions": JointReactions, "CoordinateTrack": CoordinateTrack,
 }
 
 TAGS: dict[type, str] = {cls: tag for tag, cls in TYPES.items()}

@@ -22,6 +22,7 @@ from ...model import (GROUND, ROTATIONAL, TRANSLATIONAL, GeneralJoint, Prismatic
 from ...model.functions import IDENTITY, Constant, Linear
 from ...spatial import SE3
 from .coordinates import read_coordinates
+from .document import OPENSIM4_VERSION
 from .functions import function_element, read_function
 
 X, Y, Z = (1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)
@@ -43,10 +44,11 @@ JOINT_TAGS = ("CustomJoint", "WeldJoint") + tuple(_FIXED_AXES)
 _SPEEDS_DIFFER = ("BallJoint", "FreeJoint")
 
 
-def read_joints(doc, paths, frames, couplers) -> tuple[list, dict]:
-    """The model joints and OpenSim's motion type of every coordinate
-    (``'rotational'``, ``'translational'``, ``'coupled'`` or ``'undefined'``)."""
-    joints, motion_types = [], {}
+def read_joints(doc, paths, frames, couplers) -> tuple[list, dict, dict]:
+    """The model joints, OpenSim's motion type of every coordinate (``'rotational'``, ``'translational'``,
+    ``'coupled'`` or ``'undefined'``) and the name OpenSim gives each joint's child frame (``femur_r_offset``; the
+    body's name where an OpenSim 3 joint had no offset in its child, as OpenSim 4 converts it)."""
+    joints, motion_types, child_frames = [], {}, {}
     for element in doc.objects(doc.child(doc.model, "JointSet")):
         name = doc.name(element, "joint")
         what = f"joint '{name}'"
@@ -55,7 +57,11 @@ def read_joints(doc, paths, frames, couplers) -> tuple[list, dict]:
                             f"{', '.join(JOINT_TAGS)})", what)
         doc.use(element)
         parent = frames.frame(element, "socket_parent_frame", what)
-        child, child_offset = frames.in_body(frames.frame(element, "socket_child_frame", what))
+        child_frame = frames.frame(element, "socket_child_frame", what)
+        child, child_offset = frames.in_body(child_frame)
+        identity = np.allclose(child_offset.R, np.eye(3), rtol=0, atol=0) and not np.any(child_offset.p)
+        child_frames[name] = child if doc.version < OPENSIM4_VERSION and identity else \
+            (frames.element[child_frame].get("name") or "").strip()
         if child == GROUND:
             raise doc.error("has ground as its child frame (a reversed joint); HybridLab needs every joint's "
                             "child to be a body further from ground than its parent", what)
@@ -67,7 +73,7 @@ def read_joints(doc, paths, frames, couplers) -> tuple[list, dict]:
             joint, types = _fixed(doc, element.tag, what, entries, couplers, frame)
         joints.append(joint)
         motion_types.update(types)
-    return joints, motion_types
+    return joints, motion_types, child_frames
 
 
 def _fixed(doc, tag, what, entries, couplers, frame):

@@ -29,7 +29,7 @@ def read_osim(path) -> Model:
     muscles with their paths and parameters. Whatever the file holds that is
     not imported is listed in ``model.metadata["import_warnings"]``.
     ``model.metadata`` also holds ``source``, ``opensim_version``, OpenSim's
-    ``coordinate_motion_types`` and the file's ``credits`` and ``publications``.
+    ``coordinate_motion_types``, the names of the joints' child frames (``joint_child_frames``) and the file's ``credits`` and ``publications``.
 
     Raises
     ------
@@ -53,14 +53,15 @@ def _build(doc) -> Model:
     paths = ComponentPaths(doc)
     frames = FrameTable(doc, paths)
     couplers = read_couplers(doc, paths)
-    joints, motion_types = read_joints(doc, paths, frames, couplers)
+    joints, motion_types, child_frames = read_joints(doc, paths, frames, couplers)
     bodies = read_bodies(doc, frames, read_meshes(doc, paths, frames))
     markers = read_markers(doc, paths, frames)
     wrap_objects = read_wrap_objects(doc, paths, frames)
     muscles = read_muscles(doc, paths, frames, {w.name for w in wrap_objects})
     _list_unmodelled_sets(doc, paths)
     gravity = doc.numbers(doc.model, "gravity", "<Model>", 3, DEFAULT_GRAVITY)
-    metadata = {"source": doc.file, "opensim_version": doc.version, "coordinate_motion_types": motion_types}
+    metadata = {"source": doc.file, "opensim_version": doc.version, "coordinate_motion_types": motion_types,
+                "joint_child_frames": child_frames}
     for key in ("credits", "publications"):
         text = doc.text(doc.model, key, "<Model>", "")
         if text:

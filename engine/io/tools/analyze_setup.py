@@ -1,7 +1,8 @@
 """OpenSim AnalyzeTool setups with a StaticOptimization analysis: motion inputs, force-set files (residual and
 reserve actuators), the analysis's options, the results directory.
 
-Refused, naming the element: another tool, an analysis other than StaticOptimization that is on, a replaced force
+Refused, naming the element: another tool, an analysis other than StaticOptimization that is on (a JointReaction
+analysis with the reason: HybridLab does not apply muscle forces to the bones), a replaced force
 set, states/speeds/controls files, controllers, a step interval other than 1, a StaticOptimization that ignores the
 model's force set. Listed in ``notes``: elements HybridLab does not use (the optimiser's settings: its QP is solved
 exactly) and analyses that are off.
@@ -98,6 +99,11 @@ def _static_optimization(tool, where, path, notes: list):
         if not boolean_of(analysis, "on", path, True):
             notes.append(f"{Path(path).name}: {element} is off, not run")
             continue
+        if analysis.tag == "JointReaction":
+            raise SettingsError("the JointReaction analysis is not supported: its loads put the muscle forces of its "
+                                "<forces_file> on the bones along their paths, which HybridLab does not do (hybrid "
+                                "analyze's joint_reactions.sto holds the loads with the net joint torques, without "
+                                "muscles); turn it off or remove it", element=element, file=path)
         if analysis.tag != "StaticOptimization":
             raise SettingsError(f"the {analysis.tag} analysis is not supported (HybridLab runs StaticOptimization "
                                 "only); turn it off or remove it", element=element, file=path)

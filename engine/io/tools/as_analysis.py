@@ -4,7 +4,8 @@ trial and the settings the setups name, run by :func:`engine.analysis.pipeline.a
 - InverseKinematicsTool (required: an analysis starts from markers): ``model_file``, ``marker_file`` (the trial),
   marker weights, coordinate tasks and time range (``engine.io.setup_xml``).
 - InverseDynamicsTool: its ExternalLoads (the trial's plates, on the bodies it names) and its coordinates' low-pass.
-  Its ``coordinates_file`` is not read: the analysis's coordinates are its IK's (said in the notes).
+  Its ``coordinates_file`` is not read: the analysis's coordinates are its IK's; body forces at joints it asks for
+  are not written (`hybrid run` writes them); both said in the notes.
 - AnalyzeTool with StaticOptimization: the muscle step with OpenSim's objective, the force-set files' actuators,
   the activation exponent and muscle physiology (``analyze_setup``); its filter and loads as the ID's.
 - An ExternalLoads document given alone: the trial's plates.
@@ -126,6 +127,9 @@ def plan_setups(paths) -> SetupPlan:
     for s in dynamic:
         notes.append(f"{Path(s.source).name}: <coordinates_file> {s.inputs.coordinates_file.name} not read: the "
                      f"analysis's coordinates are its IK's, from {ik.marker_file}")
+        if s is id_setup and id_setup.body_force_joints:
+            notes.append(f"{Path(s.source).name}: <joints_to_report_body_forces> not written: the analysis writes no "
+                         "body forces at joints (`hybrid run` on the setup does)")
         notes += list(s.notes)
         if s.inputs.time_range is not None and ik.time_range is not None and \
                 tuple(s.inputs.time_range) != tuple(ik.time_range):

@@ -7,7 +7,8 @@
   ``<results_directory>/<name>_ik_marker_errors.sto``.
 - InverseDynamicsTool: the coordinates file filtered and differentiated, the external loads applied to their bodies,
   the plates' loads only (as OpenSim); ``<results_directory>/<output_gen_force_file>``, columns
-  ``<coordinate>_moment`` / ``_force``.
+  ``<coordinate>_moment`` / ``_force`` in OpenSim's order; for ``joints_to_report_body_forces``,
+  ``<output_body_forces_file>`` (:mod:`engine.analysis.equivalent_body_forces`).
 - AnalyzeTool with StaticOptimization: the same inverse dynamics, then OpenSim's objective (sum of squared
   activations, generalized forces matched) with the model's muscles and the force-set files' actuators;
   ``<results_directory>/<name>_<analysis>_activation.sto`` and ``_force.sto`` (muscles, then actuators).
@@ -23,13 +24,14 @@ from pathlib import Path
 
 import numpy as np
 
+from ...analysis.equivalent_body_forces import equivalent_body_forces
 from ...analysis.ik import solve_ik
 from ...analysis.inverse_dynamics import classic_inverse_dynamics
 from ...errors import SettingsError
 from ...muscles.forces.reserves import read_actuator_files
 from ...muscles.forces.static_optimization import MuscleForceSettings, estimate_muscle_forces
 from ..external_loads import ground_reaction_plates
-from ..analysis_outputs import coordinate_table, generalized_force_table, marker_error_table
+from ..analysis_outputs import body_force_table, coordinate_table, generalized_force_table, marker_error_table
 from ..muscle_files import write_activations, write_muscle_forces
 from ..open import open_model
 from ..open_trial import open_trial
@@ -91,9 +93,6 @@ def _inverse_kinematics(path, tool) -> ToolRun:
     setup = read_ik_setup(path)
     folder = path.absolute().parent
     run = ToolRun("InverseKinematicsTool", setup.name)
-    if any(t.apply and t.value_type == "from_file" for t in setup.coordinate_tasks):
-        raise SettingsError("coordinate tasks with value_type from_file are not supported (give manual_value or "
-                            "default_value)", element="<IKTaskSet>/<IKCoordinateTask>", file=path)
     if file_name(tool, "input_directory", path):
         raise SettingsError("an input directory is not supported: give the files relative to the setup",
                             element="<InverseKinematicsTool>/<input_directory>", file=path)
@@ -107,7 +106,8 @@ def _inverse_kinematics(path, tool) -> ToolRun:
     run.notes += list(settings.notes) + said + unused_elements(tool, _IK_HANDLED, path)
     if boolean_of(tool, "report_marker_locations", path, False):
         run.notes.append("<report_marker_locations>: the model's marker locations are not written")
-    if setup.coordinate_file.lower() not in ("", "unassigned"):
+    from_file = any(t.apply and t.value_type == "from_file" for t in setup.coordinate_tasks)
+    if setup.coordinate_file.lower() not in ("", "unassigned") and not from_file:
         run.notes.append(f"<coordinate_file> {setup.coordinate_file} not read: no coordinate task takes its value "
                          "from the file")
     if setup.constraint_weight is not None and np.isfinite(setup.constraint_weight):
@@ -150,9 +150,29 @@ def _inverse_dynamics(path, tool) -> ToolRun:
     motion, _, result = _inverse_dynamics_of(model, setup.inputs, run.notes)
     run.result = result
     _write(setup.output_file, generalized_force_table(model, motion.time, result.tau), run.written)
+    if setup.body_force_joints:
+        joints = _body_force_joints(model, setup, path)
+        forces = equivalent_body_forces(model, motion.q, result.tau, joints)
+        _write(setup.body_forces_file, body_force_table(model, motion.time, joints, forces), run.written)
     run.summary.append(f"{len(motion.time)} frames ({motion.time[0]:.3f}-{motion.time[-1]:.3f} s), "
                        f"{len(result.assignments)} external loads")
     return run
+
+
+def _body_force_joints(model, setup, path) -> list:
+    """The joints whose body forces the setup asks for, as OpenSim lists them: the names in order until ``ALL``
+    (in any case), which adds every joint of the model in its order and ends the list. SettingsError naming a
+    joint the model does not have (OpenSim would leave it out with a warning)."""
+    names = [j.name for j in model.joints]
+    joints = []
+    for name in setup.body_force_joints:
+        if name.upper() == "ALL":
+            return joints + names
+        if name not in names:
+            raise SettingsError(f"names no joint of the model: {name}", file=path,
+                                element="<InverseDynamicsTool>/<joints_to_report_body_forces>")
+        joints.append(name)
+    return joints
 
 
 def _static_optimization(path, tool) -> ToolRun:

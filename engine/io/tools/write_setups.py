@@ -5,13 +5,13 @@ StaticOptimization (force-set files, activation exponent, muscle physiology). Fi
 setups' folder when they share a root with it."""
 from __future__ import annotations
 
-import math
 import os
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import SettingsError
+from ...analysis.ik import CoordinateTrack
 from ..atomic import write_text
 
 
@@ -80,13 +80,22 @@ def write_opensim_setups(folder, name: str, files: SetupFiles, settings, model, 
         task = _element(tasks, "IKMarkerTask", name=marker.name)
         _element(task, "apply", "true" if weight > 0 else "false")
         _element(task, "weight", repr(float(weight)))
+    sources = set()
     for coordinate, (weight, target) in ik.coordinate_tasks.items():
         task = _element(tasks, "IKCoordinateTask", name=coordinate)
         _element(task, "apply", "true")
         _element(task, "weight", repr(float(weight)))
-        rotational = model.coordinate(coordinate).kind == "rotational"
-        _element(task, "value_type", "default_value" if target is None else "manual_value")
-        _element(task, "value", "0" if target is None else repr(math.degrees(target) if rotational else target))
+        if isinstance(target, CoordinateTrack):
+            sources.add(target.source)
+        kind = ("default_value" if target is None else "from_file" if isinstance(target, CoordinateTrack) else
+                "manual_value")
+        _element(task, "value_type", kind)
+        _element(task, "value", repr(float(target)) if kind == "manual_value" else "0")    # rad, as OpenSim reads it
+    if len(sources) > 1:
+        raise SettingsError("coordinate tasks follow several files; an OpenSim IK setup names one coordinate_file",
+                            element="coordinate tasks")
+    if sources:
+        _element(ik_tool, "coordinate_file", _name(sources.pop(), folder))
     _element(ik_tool, "marker_file", _name(files.markers, folder))
     _element(ik_tool, "time_range", time_range)
     _element(ik_tool, "report_errors", "true")

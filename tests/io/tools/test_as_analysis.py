@@ -69,3 +69,10 @@ def test_a_scale_setup_gives_the_analysis_its_scaled_model(tmp_path):
     with pytest.raises(SettingsError, match="subject01_simbody.osim") as caught:
         plan_setups([folder / "subject01_Setup_Scale.xml", folder / IK])
     assert "<InverseKinematicsTool>/<model_file>" in str(caught.value)
+
+
+def test_body_forces_an_id_setup_asks_for_are_said_not_written(folder):
+    _rewrite(folder / ID, "</output_gen_force_file>", "</output_gen_force_file><joints_to_report_body_forces> ALL "
+             "</joints_to_report_body_forces>")
+    plan = plan_setups([folder / IK, folder / ID])
+    assert any("<joints_to_report_body_forces> not written" in n for n in plan.notes)

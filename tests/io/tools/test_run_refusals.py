@@ -38,6 +38,15 @@ def test_another_analysis_that_is_on_is_refused_naming_it(tmp_path):
         read_analyze_setup(write(tmp_path, text))
 
 
+def test_a_joint_reaction_analysis_is_refused_saying_why(tmp_path):
+    text = SO_SETUP.replace("<AnalysisSet name=\"Analyses\"><objects>", "<AnalysisSet name=\"Analyses\"><objects>"
+                            "<JointReaction name=\"jr\"><on>true</on><forces_file>so_force.sto</forces_file>"
+                            "<joint_names>ALL</joint_names><express_in_frame>child</express_in_frame>"
+                            "</JointReaction>")
+    with pytest.raises(SettingsError, match=re.escape("<JointReaction name='jr'>") + ".*muscle forces"):
+        read_analyze_setup(write(tmp_path, text))
+
+
 def test_an_analysis_that_is_off_is_listed_not_run(tmp_path):
     text = SO_SETUP.replace("<AnalysisSet name=\"Analyses\"><objects>", "<AnalysisSet name=\"Analyses\"><objects>"
                             "<Kinematics name=\"kin\"><on>false</on></Kinematics>")
@@ -63,13 +72,6 @@ def test_static_optimization_options_we_do_not_solve_are_refused(tmp_path, old, 
     assert old in SO_SETUP
     with pytest.raises(SettingsError, match=re.escape(element)):
         read_analyze_setup(write(tmp_path, SO_SETUP.replace(old, new)))
-
-
-def test_joint_reaction_forces_in_an_id_setup_are_refused(tmp_path):
-    text = ID_SETUP.replace("</InverseDynamicsTool>", "<joints_to_report_body_forces>knee_r"
-                            "</joints_to_report_body_forces></InverseDynamicsTool>")
-    with pytest.raises(SettingsError, match=re.escape("<joints_to_report_body_forces>")):
-        read_id_setup(write(tmp_path, text))
 
 
 def test_an_element_we_do_not_use_is_listed(tmp_path):

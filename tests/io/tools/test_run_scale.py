@@ -30,4 +30,25 @@ def test_scale_setup_writes_the_files_it_names_as_opensim(tmp_path, capsys):
     placed = marker_locations(folder / "subject01_simbody.osim")
     tight = marker_locations(REFERENCE / "tight" / "placed_markers.xml")
     assert max(np.linalg.norm(placed[n] - tight[n]) for n in tight) < 1e-3
-    assert (folder / "subject01_scaledOnly.osim").is_file() and (folder / "subject01_static_output.mot").is_file()
+    assert (folder / "subject01_static_output.mot").is_file()
+    for name in ("subject01_scaledOnly.osim", "subject01_simbody.osim"):    # the models written, read back
+        same_scaled_model(read_osim(folder / name), read_osim(REFERENCE / name), name)
+
+
+def same_scaled_model(ours, theirs, name):
+    """The model files ``hybrid run`` wrote hold OpenSim's scaled model: masses, inertias, offset frames, muscle
+    lengths and path points, to rounding (the scaling is the same arithmetic on the same factors)."""
+    assert [b.name for b in ours.bodies] == [b.name for b in theirs.bodies]
+    for b in theirs.bodies:
+        mine = ours.body(b.name)
+        assert abs(mine.mass / b.mass - 1) < 1e-9, (name, b.name)
+        assert np.allclose(mine.com, b.com, atol=1e-12) and np.allclose(mine.inertia, b.inertia, rtol=1e-9, atol=1e-15)
+    for f in theirs.frames:
+        mine = next(x for x in ours.frames if x.name == f.name)
+        assert np.allclose(mine.placement.p, f.placement.p, atol=1e-12), (name, f.name)
+    for m in theirs.muscles:
+        mine = ours.muscle(m.name)
+        assert abs(mine.optimal_fiber_length / m.optimal_fiber_length - 1) < 1e-9, (name, m.name)
+        assert abs(mine.tendon_slack_length / m.tendon_slack_length - 1) < 1e-9, (name, m.name)
+        for p, r in zip(mine.path.points, m.path.points, strict=True):
+            assert np.allclose(p.location, r.location, atol=1e-12), (name, m.name, p.name)
