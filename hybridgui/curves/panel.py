@@ -11,12 +11,10 @@ from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QListWidget, QLis
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from engine.analysis.gait_phases import gait_cycles, normalise_cycles
-from engine.display.colours import SIDES, side_colour
+from engine.display.colours import SIDES, channel_side, series_colour, side_colour
 from engine.errors import SettingsError
 from engine.io.plot_figure import Curve, Plot
 
-PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#7f7f7f",
-           "#bcbd22")
 STYLES = {"measured": "solid", "": "solid", "estimated": "dashed", "emg": "dashdot", "scored": "dotted"}
 """Line style by where the values come from (``Series.kind``), in the plot and in exported figures."""
 DASHES = {"solid": Qt.PenStyle.SolidLine, "dashed": Qt.PenStyle.DashLine, "dashdot": Qt.PenStyle.DashDotLine,
@@ -136,12 +134,21 @@ class CurvePanel(QWidget):
         for item in self._stance_items:
             item.setVisible(self.normalised is None)
 
-    def _pen(self, s, colour_index: int):
-        return pg.mkPen(PALETTE[colour_index % len(PALETTE)], width=2, style=DASHES[STYLES.get(s.kind, "solid")])
+    def colours(self) -> dict:
+        """``{channel: '#rrggbb'}`` of the channels chosen: left blue, right red (shades of them for a side's
+        second and later channels, in the list's order), channels of no side neutral (``engine.display.colours``);
+        where the values come from is the line's style (:data:`STYLES`)."""
+        ranks: dict = {}
+        out = {}
+        for channel in self.selected_channels():
+            side = channel_side(channel)
+            out[channel] = series_colour(side, ranks.get(side, 0))
+            ranks[side] = ranks.get(side, 0) + 1
+        return out
 
     def _redraw(self, *_):
-        order = {c: i for i, c in enumerate(self.selected_channels())}      # colours follow the selection
-        chosen = set(order)
+        colours = self.colours()
+        chosen = set(colours)
         for band in self._bands:
             self.plot.removeItem(band)
         self._bands = []
@@ -158,7 +165,7 @@ class CurvePanel(QWidget):
             if curve is None:
                 curve = self.plot.plot()
                 self._curves[s.label] = curve
-            curve.setPen(self._pen(s, order[s.channel]))
+            curve.setPen(pg.mkPen(colours[s.channel], width=2, style=DASHES[STYLES.get(s.kind, "solid")]))
             x, y, sd = s.time, s.values, None
             if self.normalised is not None:
                 events, side = self.normalised

@@ -6,12 +6,11 @@ channels chosen per group are kept across results.
 """
 from __future__ import annotations
 
-import re
-
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from engine.analysis.series import GROUPS, result_series
+from engine.display.colours import SIDE_WORDS, channel_side, channel_words
 
 from .panel import CurvePanel
 
@@ -25,14 +24,9 @@ TAB_NAMES = {"grf": "GRF", "angles": "joint angles", "torques": "joint moments",
              "blade forces": "blade loads", "ik errors": "IK errors"}
 
 
-SIDE_WORDS = {"l": "Left", "left": "Left", "r": "Right", "right": "Right"}
-
-
 def _meaning(channel: str) -> tuple[str | None, set]:
     """A channel's side and its other words: ``foot_l vertical`` -> ('Left', {'foot', 'vertical'})."""
-    words = [w for w in re.split(r"[^a-z0-9]+", channel.lower()) if w]
-    sides = {SIDE_WORDS[w] for w in words if w in SIDE_WORDS} or ({"Right"} if "blade" in words else set())
-    return (sides.pop() if len(sides) == 1 else None), {w for w in words if w not in SIDE_WORDS}
+    return channel_side(channel), {w for w in channel_words(channel) if w not in SIDE_WORDS}
 
 
 def carried_selection(chosen, channels: list[str]) -> list[str]:
