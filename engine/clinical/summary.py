@@ -3,7 +3,10 @@
 Per side, each curve is normalised to that side's own gait cycles (``engine.analysis.gait_phases``); the
 intact/prosthetic symmetry indices cover the spatio-temporal parameters and, per stance, the peak vertical
 ground reaction (%BW), its impulse (BW s), the positive work of the side's hip, knee and ankle (J/kg) and the
-contact time. Ground reactions come from the QP's estimate per contact group.
+contact time. Ground reactions come from the QP's estimate per contact group. With muscle forces, the main muscle
+groups' forces (BW) and activations per side (``engine.clinical.muscle_groups``), and for each muscle with an EMG
+reference its EMG-driven activation (eqs. 41-43: ``f_ref / f_active_max``) against the estimated one, with the
+seed's Table 3 comparison of the forces.
 """
 from __future__ import annotations
 
@@ -13,8 +16,10 @@ import numpy as np
 from pathlib import Path
 
 from ..analysis.gait_phases import gait_cycles, normalise_cycles, side_of
+from ..errors import SettingsError
 from .conventions import body_weight, clinical_joints
 from .events import gait_events
+from .muscle_groups import GROUPS, muscle_group
 from .parameters import stances_of, spatiotemporal
 from .prosthesis import compression, rod_power, stance_metrics
 from .symmetry import sides, symmetry_index
@@ -25,7 +30,10 @@ class ClinicalSummary:
     """``parameters`` {side: SideParameters}; ``loads`` {side: {name: (stances,) array}}; ``symmetry`` [(name,
     unit, intact mean, prosthetic mean, SI %)]; ``curves`` {(group title, name, unit): {side: CycleCurves}};
     ``prosthesis`` [StanceMetrics] and ``blade`` {'time', 'compression', 'force', 'power'} arrays; ``validation``
-    the plates' scores (PlateMetric); ``notes`` every decision taken on the user's behalf."""
+    the plates' scores (PlateMetric); ``notes`` every decision taken on the user's behalf; ``emg`` {muscle:
+    {'EMG' | 'estimated': {side: CycleCurves}}} activations (1) and ``emg_table`` the Table 3 comparison
+    (engine.muscles.emg_comparison.ForceComparison) or None. The muscle groups' curves are in ``curves`` under
+    'Muscle force' (BW) and 'Muscle activation' (1)."""
 
     subject: str
     trial: str
@@ -41,6 +49,8 @@ class ClinicalSummary:
     blade: dict = field(default_factory=dict)
     validation: list = field(default_factory=list)
     notes: list = field(default_factory=list)
+    emg: dict = field(default_factory=dict)
+    emg_table: object = None
 
 
 def names(trial) -> tuple[str, str]:
@@ -55,6 +65,47 @@ def _side_forces(result, side):
         return None
     forces = [g.force for name, g in result.qp.groups.items() if side_of(name) == side]
     return np.sum(forces, axis=0) if forces else None
+
+
+def _cycles_or_none(time, values, cycles):
+    try:
+        return normalise_cycles(time, values, cycles)
+    except SettingsError:       # no complete cycle of that side within the frames
+        return None
+
+
+def _muscle_curves(m, events, bw) -> tuple[dict, dict]:
+    """``(curves, emg)`` of a MuscleForceResult ``m`` (see :class:`ClinicalSummary`)."""
+    curves, emg = {}, {}
+    members: dict = {}
+    for j, name in enumerate(m.muscle_names):
+        group = muscle_group(name)
+        if group is not None:
+            members.setdefault((group, side_of(name)), []).append(j)
+    for group in GROUPS:
+        for side in ("Left", "Right"):
+            cols = members.get((group, side))
+            cycles = gait_cycles(events, side)
+            if not cols or not cycles:
+                continue
+            force = _cycles_or_none(m.time, m.forces[:, cols].sum(axis=1) / bw, cycles)
+            activation = _cycles_or_none(m.time, m.activations[:, cols].mean(axis=1), cycles)
+            if force is not None:
+                curves.setdefault(("Muscle force", group, "BW"), {})[side] = force
+                curves.setdefault(("Muscle activation", group, "1"), {})[side] = activation
+    if m.f_ref is None:
+        return curves, emg
+    for j, name in enumerate(m.muscle_names):
+        if not np.isfinite(m.f_ref[:, j]).any():
+            continue
+        side = side_of(name)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            from_emg = np.where(m.f_active_max[:, j] > 0, m.f_ref[:, j] / m.f_active_max[:, j], np.nan)
+        pair = {"EMG": _cycles_or_none(m.time, from_emg, gait_cycles(events, side)),
+                "estimated": _cycles_or_none(m.time, m.activations[:, j], gait_cycles(events, side))}
+        if pair["EMG"] is not None:
+            emg[name] = {k: {side: c} for k, c in pair.items()}
+    return curves, emg
 
 
 def clinical_summary(result, forward=(1.0, 0.0, 0.0), events=None) -> ClinicalSummary:
@@ -114,6 +165,11 @@ def clinical_summary(result, forward=(1.0, 0.0, 0.0), events=None) -> ClinicalSu
     summary = ClinicalSummary(*names(result.trial), mass,
                               intact, prosthetic, events, params, loads, symmetry, curves,
                               validation=list(result.metrics), notes=notes + list(result.notes))
+    if result.muscles is not None:
+        m = result.muscles.result
+        muscle_curves, summary.emg = _muscle_curves(m, events, bw)
+        summary.curves.update(muscle_curves)
+        summary.emg_table = m.emg_comparison
     for rod in model.rods:
         if dyn is None or result.qp is None or rod.name not in result.qp.groups:
             continue

@@ -2,8 +2,9 @@
 
 Pages: header with the parameters and symmetry tables; cycle-normalised kinematics, kinetics and ground
 reaction per side (each side on its own cycles, mean and SD band); the prosthesis (blade compression, force
-against compression, power, energy table); the ground-reaction estimate's validation against the plates; the
-notes of every decision taken on the user's behalf. Left is blue, right is red, everywhere
+against compression, power, energy table); the main muscle groups' forces and activations per side; the EMG-driven
+activations against the estimated ones with the seed's Table 3 (when the trial has EMG); the ground-reaction
+estimate's validation against the plates; the notes of every decision taken on the user's behalf. Left is blue, right is red, everywhere
 (``engine.display.colours``).
 """
 from __future__ import annotations
@@ -77,6 +78,62 @@ def _curves(s, group) -> Figure | None:
     return fig
 
 
+def _muscles(s) -> Figure | None:
+    forces = [(k, v) for k, v in s.curves.items() if k[0] == "Muscle force"]
+    if not forces:
+        return None
+    fig = Figure(figsize=A4)
+    fig.suptitle(f"Muscle groups: {s.subject}, {s.trial} (each side on its own gait cycle; mean +/- SD)",
+                 fontsize=10)
+    rows = len(forces)
+    for i, ((_, group, unit), by_side) in enumerate(forces):
+        for col, (key, label) in enumerate((((("Muscle force", group, unit)), f"force ({unit})"),
+                                             (("Muscle activation", group, "1"), "activation"))):
+            ax = fig.add_subplot(rows, 2, 2 * i + col + 1)
+            for side, c in s.curves[key].items():
+                draw_curve(ax, Curve(f"{side} ({len(c.curves)} cycles)", c.percent, c.mean, COLOURS[side], sd=c.sd))
+            ax.set_title(f"{group}: {label}", fontsize=7, loc="left")
+            ax.set_xlim(0, 100)
+            ax.tick_params(labelsize=6)
+            ax.grid(alpha=0.3)
+            if i == 0:
+                ax.legend(fontsize=6, loc="best")
+            if i == rows - 1:
+                ax.set_xlabel("gait cycle (%)", fontsize=7)
+    fig.tight_layout(rect=(0, 0, 1, 0.97), h_pad=0.4)
+    return fig
+
+
+def _emg(s) -> Figure | None:
+    if not s.emg:
+        return None
+    fig = Figure(figsize=A4)
+    fig.suptitle(f"EMG against the estimated activations: {s.subject}, {s.trial}", fontsize=10)
+    n = len(s.emg)
+    height = min(0.2, 0.55 / n)
+    for i, (muscle, pair) in enumerate(s.emg.items()):
+        ax = fig.add_axes([0.1, 0.92 - (i + 1) * height + 0.03, 0.85, height - 0.05])
+        for kind, style in (("EMG", "dashdot"), ("estimated", "solid")):
+            for side, c in pair[kind].items():
+                label = ("EMG-driven (eqs. 41-43)" if kind == "EMG" else "estimated") + f", {side} ({len(c.curves)} cycles)"
+                draw_curve(ax, Curve(label, c.percent, c.mean, COLOURS[side], style, c.sd))
+        ax.set_title(muscle, fontsize=8, loc="left")
+        ax.set_ylabel("activation", fontsize=8)
+        ax.set_xlim(0, 100)
+        ax.tick_params(labelsize=7)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=6, loc="best")
+    ax.set_xlabel("gait cycle (%)", fontsize=8)
+    t = s.emg_table
+    if t is not None:
+        rows = [[m] + [_fmt(v) for v in t.rms_percent[i]] for i, m in enumerate(t.muscles)]
+        _table(fig.add_axes([0.06, 0.92 - n * height - 0.3, 0.88, 0.25]), rows,
+               ["RMS error (%)"] + [p[0] for p in t.phases], "Estimated vs EMG-driven forces (seed Table 3)")
+        fig.text(0.06, 0.92 - n * height - 0.33, "RMS of the difference over each phase, in % of the muscle's largest "
+                 "force bound f_max over the trial", fontsize=7)
+    return fig
+
+
 def _prosthesis(s) -> Figure | None:
     if not s.blade:
         return None
@@ -123,5 +180,5 @@ def _validation(s) -> Figure:
 def report_figures(summary) -> list[Figure]:
     """The report's pages, in order."""
     pages = [_header(summary)] + [_curves(summary, g) for g in ("Kinematics", "Kinetics", "Ground reaction")]
-    pages += [_prosthesis(summary), _validation(summary)]
+    pages += [_prosthesis(summary), _muscles(summary), _emg(summary), _validation(summary)]
     return [p for p in pages if p is not None]
