@@ -33,7 +33,9 @@ class ClinicalSummary:
     the plates' scores (PlateMetric); ``notes`` every decision taken on the user's behalf; ``emg`` {muscle:
     {'EMG' | 'estimated': {side: CycleCurves}}} activations (1) and ``emg_table`` the Table 3 comparison
     (engine.muscles.emg_comparison.ForceComparison) or None. The muscle groups' curves are in ``curves`` under
-    'Muscle force' (BW) and 'Muscle activation' (1)."""
+    'Muscle force' (BW) and 'Muscle activation' (1). ``gait`` is 'running' when the cycles have a flight phase
+    (mean flight above :data:`RUNNING_FLIGHT` % of the cycle), else 'walking': the normative bands drawn are that
+    gait's."""
 
     subject: str
     trial: str
@@ -51,6 +53,20 @@ class ClinicalSummary:
     notes: list = field(default_factory=list)
     emg: dict = field(default_factory=dict)
     emg_table: object = None
+    gait: str = "walking"
+
+
+RUNNING_FLIGHT = 1.0     # % of the gait cycle with both feet off the ground, above which the gait is running
+
+
+def gait_of(params) -> tuple[str, str]:
+    """``('running' | 'walking', note)`` from the spatio-temporal parameters' mean flight (% of the cycle)."""
+    flights = [params[side].mean("flight") for side in ("Left", "Right")]
+    flights = [f for f in flights if np.isfinite(f)]
+    flight = float(np.mean(flights)) if flights else float("nan")
+    gait = "running" if flight > RUNNING_FLIGHT else "walking"
+    return gait, (f"gait taken as {gait}: mean flight {flight:.1f} % of the cycle (running above "
+                  f"{RUNNING_FLIGHT:g} %); the normative bands drawn are of able-bodied {gait}")
 
 
 def names(trial) -> tuple[str, str]:
@@ -162,9 +178,10 @@ def clinical_summary(result, forward=(1.0, 0.0, 0.0), events=None) -> ClinicalSu
     for name, unit in units.items():
         i, p = (float(np.mean(loads[s][name])) if len(loads[s][name]) else float("nan") for s in (intact, prosthetic))
         symmetry.append((name, unit, i, p, symmetry_index(i, p)))
+    gait, note = gait_of(params)
     summary = ClinicalSummary(*names(result.trial), mass,
                               intact, prosthetic, events, params, loads, symmetry, curves,
-                              validation=list(result.metrics), notes=notes + list(result.notes))
+                              validation=list(result.metrics), notes=notes + [note] + list(result.notes), gait=gait)
     if result.muscles is not None:
         m = result.muscles.result
         muscle_curves, summary.emg = _muscle_curves(m, events, bw)

@@ -5,7 +5,8 @@ reaction per side (each side on its own cycles, mean and SD band); the prosthesi
 against compression, power, energy table); the main muscle groups' forces and activations per side; the EMG-driven
 activations against the estimated ones with the seed's Table 3 (when the trial has EMG); the ground-reaction
 estimate's validation against the plates; the notes of every decision taken on the user's behalf. Left is blue, right is red, everywhere
-(``engine.display.colours``).
+(``engine.display.colours``). Behind a curve, in grey, the normative band of able-bodied gait of the trial's kind
+(walking or running) for that quantity when one is shipped (``engine.io.normative_file``), named with its source.
 """
 from __future__ import annotations
 
@@ -16,9 +17,17 @@ from matplotlib.figure import Figure
 
 from ..clinical.parameters import UNITS
 from ..display.colours import SIDES as COLOURS
+from .normative_file import band_for, builtin_bands
 from .plot_figure import Curve, draw_curve
 
 A4 = (8.27, 11.69)     # inches
+BAND = "#9a9a9a"       # normative bands: neutral grey, behind the sides' curves
+
+
+def _band(ax, band) -> None:
+    """The normative ``band`` (mean +/- 1 SD) behind the curves of ``ax``."""
+    ax.fill_between(band.percent, band.lower, band.upper, color=BAND, alpha=0.35, lw=0, zorder=0,
+                    label=f"able-bodied {band.gait}, mean +/- SD ({band.short_citation})")
 
 
 def _fmt(x, digits=3):
@@ -58,7 +67,7 @@ def _header(s) -> Figure:
     return fig
 
 
-def _curves(s, group) -> Figure | None:
+def _curves(s, group, bands) -> Figure | None:
     items = [(k, v) for k, v in s.curves.items() if k[0] == group]
     if not items:
         return None
@@ -66,6 +75,9 @@ def _curves(s, group) -> Figure | None:
     fig.suptitle(f"{group}: {s.subject}, {s.trial} (each side on its own gait cycle; mean +/- SD)", fontsize=10)
     for i, ((_, name, unit), by_side) in enumerate(items):
         ax = fig.add_subplot(len(items), 1, i + 1)
+        band = band_for(bands, name, unit, s.gait)
+        if band is not None:
+            _band(ax, band)
         for side, c in by_side.items():
             draw_curve(ax, Curve(f"{side} ({len(c.curves)} cycles)", c.percent, c.mean, COLOURS[side], sd=c.sd))
         ax.set_ylabel(f"{name} ({unit})", fontsize=8)
@@ -177,8 +189,9 @@ def _validation(s) -> Figure:
     return fig
 
 
-def report_figures(summary) -> list[Figure]:
-    """The report's pages, in order."""
-    pages = [_header(summary)] + [_curves(summary, g) for g in ("Kinematics", "Kinetics", "Ground reaction")]
+def report_figures(summary, bands=None) -> list[Figure]:
+    """The report's pages, in order; ``bands`` the normative bands to draw (default: the shipped ones)."""
+    bands = builtin_bands() if bands is None else list(bands)
+    pages = [_header(summary)] + [_curves(summary, g, bands) for g in ("Kinematics", "Kinetics", "Ground reaction")]
     pages += [_prosthesis(summary), _muscles(summary), _emg(summary), _validation(summary)]
     return [p for p in pages if p is not None]
