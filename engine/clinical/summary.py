@@ -29,13 +29,15 @@ from .symmetry import sides, symmetry_index
 class ClinicalSummary:
     """``parameters`` {side: SideParameters}; ``loads`` {side: {name: (stances,) array}}; ``symmetry`` [(name,
     unit, intact mean, prosthetic mean, SI %)]; ``curves`` {(group title, name, unit): {side: CycleCurves}};
-    ``prosthesis`` [StanceMetrics] and ``blade`` {'time', 'compression', 'force', 'power'} arrays; ``validation``
+    ``prosthesis`` [StanceMetrics] and ``blades`` [{'time', 'compression', 'force', 'power'} arrays, 'rod', 'trial'],
+    one per trial; ``validation``
     the plates' scores (PlateMetric); ``notes`` every decision taken on the user's behalf; ``emg`` {muscle:
-    {'EMG' | 'estimated': {side: CycleCurves}}} activations (1) and ``emg_table`` the Table 3 comparison
-    (engine.muscles.emg_comparison.ForceComparison) or None. The muscle groups' curves are in ``curves`` under
+    {'EMG' | 'estimated': {side: CycleCurves}}} activations (1) and ``emg_tables`` [(trial, the Table 3 comparison,
+    engine.muscles.emg_comparison.ForceComparison)]. The muscle groups' curves are in ``curves`` under
     'Muscle force' (BW) and 'Muscle activation' (1). ``gait`` is 'running' when the cycles have a flight phase
     (mean flight above :data:`RUNNING_FLIGHT` % of the cycle), else 'walking': the normative bands drawn are that
-    gait's."""
+    gait's. ``trials`` [(trial, left cycles, right cycles)] of the trials it pools (one for a single trial;
+    ``engine.clinical.trials.pooled_summary`` pools several)."""
 
     subject: str
     trial: str
@@ -48,12 +50,30 @@ class ClinicalSummary:
     symmetry: list
     curves: dict
     prosthesis: list = field(default_factory=list)
-    blade: dict = field(default_factory=dict)
+    blades: list = field(default_factory=list)
     validation: list = field(default_factory=list)
     notes: list = field(default_factory=list)
     emg: dict = field(default_factory=dict)
-    emg_table: object = None
+    emg_tables: list = field(default_factory=list)
     gait: str = "walking"
+    trials: list = field(default_factory=list)
+
+
+LOAD_UNITS = {"peak vertical GRF": "%BW", "vertical impulse": "BW s", "positive joint work": "J/kg"}
+SYMMETRY_PARAMETERS = (("speed", "m/s"), ("cadence", "steps/min"), ("contact time", "s"), ("stance", "%"),
+                       ("flight", "%"), ("step length", "m"))
+
+
+def symmetry_table(params, loads, intact, prosthetic) -> list:
+    """``[(name, unit, intact mean, prosthetic mean, SI %)]`` of the parameters and the per-stance loads."""
+    out = []
+    for name, unit in SYMMETRY_PARAMETERS:
+        i, p = params[intact].mean(name), params[prosthetic].mean(name)
+        out.append((name, unit, i, p, symmetry_index(i, p)))
+    for name, unit in LOAD_UNITS.items():
+        i, p = (float(np.mean(loads[s][name])) if len(loads[s][name]) else float("nan") for s in (intact, prosthetic))
+        out.append((name, unit, i, p, symmetry_index(i, p)))
+    return out
 
 
 RUNNING_FLIGHT = 1.0     # % of the gait cycle with both feet off the ground, above which the gait is running
@@ -169,15 +189,7 @@ def clinical_summary(result, forward=(1.0, 0.0, 0.0), events=None) -> ClinicalSu
         loads[side] = {n: np.asarray(v, float) for n, v in values.items()}
     if result.qp is None:
         notes.append("no ground-reaction estimate: peak GRF, impulse and GRF curves left out")
-    symmetry = []
-    units = {"peak vertical GRF": "%BW", "vertical impulse": "BW s", "positive joint work": "J/kg"}
-    for name, unit in [(n, u) for n, u in (("speed", "m/s"), ("cadence", "steps/min"), ("contact time", "s"),
-                                           ("stance", "%"), ("flight", "%"), ("step length", "m"))]:
-        i, p = params[intact].mean(name), params[prosthetic].mean(name)
-        symmetry.append((name, unit, i, p, symmetry_index(i, p)))
-    for name, unit in units.items():
-        i, p = (float(np.mean(loads[s][name])) if len(loads[s][name]) else float("nan") for s in (intact, prosthetic))
-        symmetry.append((name, unit, i, p, symmetry_index(i, p)))
+    symmetry = symmetry_table(params, loads, intact, prosthetic)
     gait, note = gait_of(params)
     summary = ClinicalSummary(*names(result.trial), mass,
                               intact, prosthetic, events, params, loads, symmetry, curves,
@@ -186,7 +198,8 @@ def clinical_summary(result, forward=(1.0, 0.0, 0.0), events=None) -> ClinicalSu
         m = result.muscles.result
         muscle_curves, summary.emg = _muscle_curves(m, events, bw)
         summary.curves.update(muscle_curves)
-        summary.emg_table = m.emg_comparison
+        summary.emg_tables = [] if m.emg_comparison is None else [(summary.trial, m.emg_comparison)]
+    summary.trials = [(summary.trial, len(params["Left"].cycles), len(params["Right"].cycles))]
     for rod in model.rods:
         if dyn is None or result.qp is None or rod.name not in result.qp.groups:
             continue
@@ -195,5 +208,6 @@ def clinical_summary(result, forward=(1.0, 0.0, 0.0), events=None) -> ClinicalSu
         power = rod_power(model, rod.name, dyn.tau, result.motion.v)
         stances = [(a, b) for a, b in stances_of(events, side_of(rod.name)) if b is not None]
         summary.prosthesis = stance_metrics(time, comp, force, power, stances)
-        summary.blade = {"time": time, "compression": comp, "force": force, "power": power, "rod": rod.name}
+        summary.blades = [{"time": time, "compression": comp, "force": force, "power": power, "rod": rod.name,
+                           "trial": summary.trial}]
     return summary

@@ -16,7 +16,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from ..clinical.parameters import UNITS
-from ..display.colours import SIDES as COLOURS
+from ..display.colours import SIDES as COLOURS, series_colour
 from .normative_file import band_for, builtin_bands
 from .plot_figure import Curve, draw_curve
 
@@ -50,6 +50,9 @@ def _header(s) -> Figure:
     fig.text(0.06, 0.917, f"Intact side: {s.intact}    Prosthetic side: {s.prosthetic}    "
              f"Cycles: left {len(s.parameters['Left'].cycles)}, right {len(s.parameters['Right'].cycles)}",
              fontsize=10)
+    if len(s.trials) > 1:       # several trials pooled: each side's cycles of every trial together
+        fig.text(0.06, 0.9, "Trials pooled (left, right cycles): " + "; ".join(
+            f"{t} ({left}, {right})" for t, left, right in s.trials), fontsize=8, wrap=True)
     rows = []
     for name in s.parameters["Left"].values:
         cells = [name]
@@ -58,7 +61,7 @@ def _header(s) -> Figure:
             cells.append(f"{_fmt(sp.mean(name))} +/- {_fmt(sp.sd(name), 2)}")
         rows.append(cells)
     rows = [[f"{r[0]} ({UNITS[r[0]]})"] + r[1:] for r in rows]
-    _table(fig.add_axes([0.06, 0.55, 0.88, 0.34]), rows, ["Parameter", "Left mean +/- SD", "Right mean +/- SD"],
+    _table(fig.add_axes([0.06, 0.55, 0.88, 0.32]), rows, ["Parameter", "Left mean +/- SD", "Right mean +/- SD"],
            "Spatio-temporal parameters")
     rows = [[f"{n} ({u})", _fmt(i), _fmt(p), _fmt(si, 3)] for n, u, i, p, si in s.symmetry]
     _table(fig.add_axes([0.06, 0.08, 0.88, 0.42]), rows,
@@ -136,37 +139,40 @@ def _emg(s) -> Figure | None:
         ax.grid(alpha=0.3)
         ax.legend(fontsize=6, loc="best")
     ax.set_xlabel("gait cycle (%)", fontsize=8)
-    t = s.emg_table
-    if t is not None:
-        rows = [[m] + [_fmt(v) for v in t.rms_percent[i]] for i, m in enumerate(t.muscles)]
+    if s.emg_tables:
+        phases = list(dict.fromkeys(p[0] for _, t in s.emg_tables for p in t.phases))
+        rows = []
+        for trial, t in s.emg_tables:
+            names = [p[0] for p in t.phases]
+            for i, m in enumerate(t.muscles):
+                cells = [_fmt(t.rms_percent[i, names.index(p)]) if p in names else "-" for p in phases]
+                rows.append([m if len(s.emg_tables) == 1 else f"{trial}: {m}"] + cells)
         _table(fig.add_axes([0.06, 0.92 - n * height - 0.3, 0.88, 0.25]), rows,
-               ["RMS error (%)"] + [p[0] for p in t.phases], "Estimated vs EMG-driven forces (seed Table 3)")
+               ["RMS error (%)"] + phases, "Estimated vs EMG-driven forces (seed Table 3)")
         fig.text(0.06, 0.92 - n * height - 0.33, "RMS of the difference over each phase, in % of the muscle's largest "
                  "force bound f_max over the trial", fontsize=7)
     return fig
 
 
 def _prosthesis(s) -> Figure | None:
-    if not s.blade:
+    if not s.blades:
         return None
-    b = s.blade
     fig = Figure(figsize=A4)
-    fig.suptitle(f"Prosthesis ({b['rod']}): {s.subject}, {s.trial}", fontsize=10)
-    ax = fig.add_axes([0.1, 0.72, 0.85, 0.2])
-    ax.plot(b["time"], 1000 * b["compression"], color=COLOURS[s.prosthetic])
-    ax.set_xlabel("time (s)", fontsize=8)
-    ax.set_ylabel("blade compression (mm)", fontsize=8)
-    ax.grid(alpha=0.3)
-    ax = fig.add_axes([0.1, 0.44, 0.38, 0.2])
-    ax.plot(1000 * b["compression"], b["force"] / 1000, color=COLOURS[s.prosthetic])
-    ax.set_xlabel("compression (mm)", fontsize=8)
-    ax.set_ylabel("ground reaction (kN)", fontsize=8)
-    ax.grid(alpha=0.3)
-    ax = fig.add_axes([0.58, 0.44, 0.37, 0.2])
-    ax.plot(b["time"], b["power"] / s.mass, color=COLOURS[s.prosthetic])
-    ax.set_xlabel("time (s)", fontsize=8)
-    ax.set_ylabel("blade power (W/kg)", fontsize=8)
-    ax.grid(alpha=0.3)
+    fig.suptitle(f"Prosthesis ({s.blades[0]['rod']}): {s.subject}, {s.trial}", fontsize=10)
+    axes = [fig.add_axes([0.1, 0.72, 0.85, 0.2]), fig.add_axes([0.1, 0.44, 0.38, 0.2]),
+            fig.add_axes([0.58, 0.44, 0.37, 0.2])]
+    for rank, b in enumerate(s.blades):          # one shade of the prosthetic side's colour per trial
+        colour, label = series_colour(s.prosthetic, rank), b["trial"]
+        axes[0].plot(b["time"], 1000 * b["compression"], color=colour, label=label)
+        axes[1].plot(1000 * b["compression"], b["force"] / 1000, color=colour)
+        axes[2].plot(b["time"], b["power"] / s.mass, color=colour)
+    for ax, (x, y) in zip(axes, (("time (s)", "blade compression (mm)"), ("compression (mm)", "ground reaction (kN)"),
+                                 ("time (s)", "blade power (W/kg)"))):
+        ax.set_xlabel(x, fontsize=8)
+        ax.set_ylabel(y, fontsize=8)
+        ax.grid(alpha=0.3)
+    if len(s.blades) > 1:
+        axes[0].legend(fontsize=7, loc="best")
     rows = [[f"{m.interval[0]:.3f}-{m.interval[1]:.3f}", _fmt(1000 * m.peak_compression), _fmt(m.stiffness / 1000),
              _fmt(m.stored), _fmt(m.returned), _fmt(m.hysteresis)] for m in s.prosthesis]
     _table(fig.add_axes([0.06, 0.08, 0.88, 0.28]), rows, ["stance (s)", "peak compression (mm)", "stiffness (kN/m)",

@@ -58,4 +58,4 @@ def test_emg_driven_activation_is_the_trial_s_emg_through_eqs_41_43(demo):
         assert np.allclose(curve, np.interp(t, m.time, at_frames), atol=1e-9), name
         estimated = s.emg[name]["estimated"]["Right"].curves[0]
         assert np.allclose(estimated, np.interp(t, m.time, m.activations[:, m.muscle_names.index(name)]))
-    assert s.emg_table is m.emg_comparison and s.emg_table.muscles == ("semiten_r", "bifemlh_r")
+    assert s.emg_tables == [(s.trial, m.emg_comparison)] and m.emg_comparison.muscles == ("semiten_r", "bifemlh_r")
