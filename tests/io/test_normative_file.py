@@ -37,6 +37,10 @@ def test_the_shipped_walking_band_is_its_source_s_numbers():
         assert (ankle.lower[k], ankle.upper[k]) == (low, high)
         assert ankle.mean[k] == pytest.approx((low + high) / 2) and ankle.sd[k] == pytest.approx((high - low) / 2)
     assert ankle.short_citation == "Schwartz et al. 2008"
+    knee = band_for(bands, "knee flexion", "deg", "walking")              # "Free" > "KneeAngles" > "X"
+    for percent, low, high in ((0, -0.1014, 11.2088), (72, 53.2538, 65.0096), (100, -0.241499999999998, 10.9851)):
+        assert (knee.lower[percent // 2], knee.upper[percent // 2]) == (low, high)
+    assert 50 < knee.mean.max() < 70 and np.argmax(knee.mean) * 2 in (72, 74)   # swing's peak flexion
     assert band_for(bands, "ankle dorsiflexion", "deg", "running") is None      # no running table shipped
 
 
@@ -77,7 +81,7 @@ def test_bands_drawn_behind_the_curves_of_their_quantity_and_gait(tmp_path):
         return out
 
     drawn = band_polygons(walking)
-    assert set(drawn) == {"ankle dorsiflexion (deg)"}          # only the quantity the band is of
+    assert set(drawn) == {"ankle dorsiflexion (deg)", "knee flexion (deg)"}      # only the quantities shipped
     coll, ax = drawn["ankle dorsiflexion (deg)"]
     assert "Schwartz et al. 2008" in coll.get_label() and "walking" in coll.get_label()
     assert coll.get_facecolor()[0][:3] == pytest.approx([int(BAND[i:i + 2], 16) / 255 for i in (1, 3, 5)])
