@@ -167,7 +167,7 @@ def _prosthesis(s) -> Figure | None:
         axes[1].plot(1000 * b["compression"], b["force"] / 1000, color=colour)
         axes[2].plot(b["time"], b["power"] / s.mass, color=colour)
     for ax, (x, y) in zip(axes, (("time (s)", "blade compression (mm)"), ("compression (mm)", "ground reaction (kN)"),
-                                 ("time (s)", "blade power (W/kg)"))):
+                                 ("time (s)", "power into the blade (W/kg)"))):
         ax.set_xlabel(x, fontsize=8)
         ax.set_ylabel(y, fontsize=8)
         ax.grid(alpha=0.3)
