@@ -175,7 +175,7 @@ def _prosthesis(s) -> Figure | None:
         axes[0].legend(fontsize=7, loc="best")
     rows = [[f"{m.interval[0]:.3f}-{m.interval[1]:.3f}", _fmt(1000 * m.peak_compression), _fmt(m.stiffness / 1000),
              _fmt(m.stored), _fmt(m.returned), _fmt(m.hysteresis)] for m in s.prosthesis]
-    _table(fig.add_axes([0.06, 0.08, 0.88, 0.28]), rows, ["stance (s)", "peak compression (mm)", "stiffness (kN/m)",
+    _table(fig.add_axes([0.06, 0.08, 0.88, 0.28]), rows, ["stance (s)", "peak compr. (mm)", "stiffness (kN/m)",
            "stored (J)", "returned (J)", "hysteresis (%)"], "Blade per stance")
     return fig
 
