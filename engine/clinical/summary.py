@@ -89,6 +89,11 @@ def gait_of(params) -> tuple[str, str]:
                   f"{RUNNING_FLIGHT:g} %); the normative bands drawn are of able-bodied {gait}")
 
 
+def trial_gait(result, events, forward=(1.0, 0.0, 0.0)) -> str:
+    """'running' or 'walking' for ``result`` with gait ``events`` (:func:`gait_of` on its parameters)."""
+    return gait_of(spatiotemporal(result, events, forward))[0]
+
+
 def names(trial) -> tuple[str, str]:
     """``(subject, trial)`` as the report's and the exported figures' titles name them: the subject's NAME as the
     file recorded it, and the trial file's name."""

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..clinical.conventions import JOINTS
 from ..errors import DataError
 
 COLUMNS = ["percent", "mean_minus_sd", "mean_plus_sd"]
@@ -109,3 +110,17 @@ def builtin_bands() -> list[NormativeBand]:
 def band_for(bands, name: str, unit: str, gait: str = "walking") -> NormativeBand | None:
     """The band of quantity ``name`` in ``unit`` for ``gait``, or None."""
     return next((b for b in bands if b.quantity == name and b.unit == unit and b.gait == gait), None)
+
+
+def coordinate_band(bands, coordinate: str, gait: str) -> tuple | None:
+    """``(band, lower, upper)`` of a model coordinate in degrees with the model's own sign (the application plots
+    coordinates as the model defines them): the band of its clinical quantity (``engine.clinical.conventions``),
+    its bounds multiplied by the convention's sign (and so swapped for a flipped coordinate); None without one."""
+    for prefix, (name, sign) in JOINTS.items():
+        if coordinate.startswith(prefix):
+            band = band_for(bands, name, "deg", gait)
+            if band is None:
+                return None
+            a, b = sign * band.lower, sign * band.upper
+            return band, np.minimum(a, b), np.maximum(a, b)
+    return None

@@ -71,6 +71,7 @@ class CurvePanel(QWidget):
         self._bands: list = []
         self._stance_items: list = []
         self._stances: dict = {}
+        self.normative: dict = {}     # channel -> (NormativeBand, lower, upper) drawn behind it on the gait cycle
         self._drawn: dict = {}        # series label -> (x, y, sd or None) as drawn
         self._frame = 0
         right = QSplitter(Qt.Orientation.Vertical)
@@ -115,6 +116,14 @@ class CurvePanel(QWidget):
         self.normalised = normalised
         self._redraw()
 
+    def set_normative(self, normative: dict) -> None:
+        """``{channel: (band, lower, upper)}`` (``engine.io.normative_file.coordinate_band``): able-bodied bands
+        drawn in grey behind those channels' curves against the gait cycle."""
+        changed = {c: v[0] for c, v in normative.items()} != {c: v[0] for c, v in self.normative.items()}
+        self.normative = dict(normative)
+        if changed:
+            self._redraw()
+
     def set_stances(self, stances: dict) -> None:
         """Shade ``{side: [(start, end), ...]}`` s behind the curves (time plots only)."""
         for item in self._stance_items:
@@ -155,6 +164,7 @@ class CurvePanel(QWidget):
         legend = self.plot.plotItem.legend
         legend.clear()
         failed: dict[str, list[str]] = {}        # reason -> series not drawn for it
+        normative_drawn: set = set()
         self._drawn = {}
         for s in self.series:
             curve = self._curves.get(s.label)
@@ -177,6 +187,9 @@ class CurvePanel(QWidget):
                     continue
                 x, y, sd = cycles.percent, cycles.mean, cycles.sd
                 self._add_band(cycles, curve.opts["pen"].color())
+                if s.channel in self.normative and s.channel not in normative_drawn:
+                    normative_drawn.add(s.channel)
+                    self._add_normative(*self.normative[s.channel])
             curve.setData(x, y, connect="finite")
             self._drawn[s.label] = (x, y, sd)
             curve.setVisible(True)
@@ -218,6 +231,16 @@ class CurvePanel(QWidget):
         for item in (upper, lower, band):
             self.plot.addItem(item)
             self._bands.append(item)
+
+    def _add_normative(self, band, lower, upper) -> None:
+        """A normative band (mean +/- SD, grey) behind the curves, named in the legend with its source."""
+        edges = [pg.PlotDataItem(band.percent, bound, pen=pg.mkPen(None)) for bound in (upper, lower)]
+        fill = pg.FillBetweenItem(*edges, brush=QColor(154, 154, 154, 90))
+        fill.setZValue(-5)
+        for item in (*edges, fill):
+            self.plot.addItem(item)
+            self._bands.append(item)
+        self.plot.plotItem.legend.addItem(fill, f"able-bodied {band.gait} ({band.short_citation})")
 
     def figure_plot(self, subject: str, trial: str) -> Plot:
         """What the plot shows, for ``engine.io.plot_figure``: the curves drawn (their values, colours, dashes and

@@ -158,3 +158,30 @@ def test_the_3d_view_has_colour_legends_in_the_layers_colours(shown):
     shown_with = window.view.image()
     window.set_layer_visible("legend", False)                         # the legend is drawn, and can be hidden
     assert differing(shown_with, window.view.image()).sum() > 500
+
+
+def test_normative_bands_behind_the_joint_angles_on_the_gait_cycle(shown, monkeypatch):
+    import numpy as np
+    import pyqtgraph as pg
+    from hybridgui.curves import view as view_module
+    from engine.io.normative_file import band_for, builtin_bands
+    curves = shown.curves
+    angles = curves.panel("angles")
+    angles.select(["knee_angle_r", "ankle_angle_l"])
+    curves.axis.setCurrentText("Right gait cycle")
+    assert angles.normative == {}                     # the demo runs: no running band is shipped, none drawn
+    monkeypatch.setattr(view_module, "trial_gait", lambda *args: "walking")    # as for a walking trial
+    curves.axis.setCurrentText("Left gait cycle")
+    assert set(angles.normative) >= {"knee_angle_r", "ankle_angle_l"}
+    knee = band_for(builtin_bands(), "knee flexion", "deg", "walking")
+    fills = [item for item in angles._bands if isinstance(item, pg.FillBetweenItem) and item.zValue() == -5]
+    assert len(fills) == 2                            # one per channel chosen that has a band
+    # knee_angle is negative in flexion in the model: the band is drawn with the model's sign
+    _, lower, upper = angles.normative["knee_angle_r"]
+    assert np.allclose(lower, -knee.upper) and np.allclose(upper, -knee.lower)
+    curves_z = [angles._curves[s.label].zValue() for s in angles.selected_series()]
+    assert all(f.zValue() < min(curves_z) for f in fills)
+    legend = [label.text for _, label in angles.plot.plotItem.legend.items]
+    assert "able-bodied walking (Schwartz et al. 2008)" in legend
+    curves.axis.setCurrentText("time")
+    assert not [i for i in angles._bands if isinstance(i, pg.FillBetweenItem) and i.zValue() == -5]
