@@ -1,11 +1,12 @@
-"""File > Report...: the clinical report of the shown result, written by the engine function ``hybrid report`` uses
-(``engine.io.report_file.report_steps``) in a worker thread behind a progress dialog that can cancel it. The file is
-written whole at the end (``engine.io.atomic``) or not at all."""
+"""File > Report...: the clinical report of the patient's analysed trials (each side's cycles of every trial analysed
+with the open model pooled; the shown result alone when it is the only one), written by the engine function
+``hybrid report`` uses (``engine.io.report_file.trials_report_steps``) in a worker thread behind a progress dialog
+that can cancel it. The file is written whole at the end (``engine.io.atomic``) or not at all."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from engine.io.report_file import report_steps
+from engine.io.report_file import trials_report_steps
 
 from .progress_dialog import export_dialog
 from .worker import StepsRunner
@@ -14,16 +15,30 @@ from .worker import StepsRunner
 def report_events(document):
     """The events the report uses: the document's when the user edited them (as a saved session's), else None
     (found by the engine from the kinematics, the plates and the C3D's events, as for a results file)."""
-    events = list(document.events)
-    return events if events and events != list(document.result.trial.events) else None
+    return _edited(document.events, document.result)
+
+
+def _edited(events, result):
+    events = list(events)
+    return events if events and events != list(result.trial.events) else None
+
+
+def report_analyses(document) -> list:
+    """``[(result, forward, events)]`` the report pools: every trial of the patient analysed with the open model, in
+    the trials' order (the shown one's with the document's own settings and events)."""
+    out = [(e.result, e.settings.forward, _edited(e.events, e.result)) for e in document.all_trials()
+           if e.result is not None and e.result.model is document.model]
+    if not any(result is document.result for result, _, _ in out):
+        out = [(document.result, document.settings.forward, report_events(document))]
+    return out
 
 
 def start_report(window, path) -> StepsRunner:
-    """Write the report of ``window.document.result`` to ``path`` (.pdf or .html) in a worker thread, with a
-    window-modal progress dialog whose Cancel stops it between pages (kept as ``window.report_runner`` and
-    ``window.report_dialog``); the status bar says how it ended."""
+    """Write the report of the patient's analysed trials (:func:`report_analyses`) to ``path`` (.pdf or .html) in a
+    worker thread, with a window-modal progress dialog whose Cancel stops it between pages (kept as
+    ``window.report_runner`` and ``window.report_dialog``); the status bar says how it ended."""
     doc = window.document
-    steps = report_steps(path, doc.result, doc.settings.forward, report_events(doc))
+    steps = trials_report_steps(path, report_analyses(doc))
     runner = StepsRunner(window)
     dialog = export_dialog(window, "Report", f"Writing the report {Path(path).name}", 1000, runner.cancel)
 

@@ -7,10 +7,12 @@ from ..errors import DataError
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("report", help="the clinical report of a results (.hlr) or session (.hls) file",
+    p = sub.add_parser("report", help="the clinical report of results (.hlr) or session (.hls) files",
                        description="Write the clinical report (parameters, symmetry, per-side gait-cycle curves, "
-                                   "prosthesis, validation, notes) as PDF or HTML (by --out's suffix).")
-    p.add_argument("file", help="results (.hlr) or session (.hls) file")
+                                   "prosthesis, muscles and EMG, validation, notes) as PDF or HTML (by --out's "
+                                   "suffix). Several files of one patient are pooled: each side's cycles of every "
+                                   "trial together, mean and spread across them.")
+    p.add_argument("file", nargs="+", help="results (.hlr) or session (.hls) files of one patient")
     p.add_argument("--out", required=True, help="report.pdf or report.html")
     p.set_defaults(run=run)
 
@@ -29,10 +31,12 @@ def load_analysis(path):
 
 
 def run(args) -> int:
-    from ..io.report_file import report_steps
+    from ..io.report_file import trials_report_steps
     from ..progress import run as run_steps
-    result, settings, events = load_analysis(args.file)
-    forward = getattr(settings, "forward", (1.0, 0.0, 0.0))
-    run_steps(report_steps(args.out, result, forward, events))
+    analyses = []
+    for path in args.file:
+        result, settings, events = load_analysis(path)
+        analyses.append((result, getattr(settings, "forward", (1.0, 0.0, 0.0)), events))
+    run_steps(trials_report_steps(args.out, analyses))
     print(f"wrote {args.out}")
     return 0

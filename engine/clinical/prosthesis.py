@@ -4,10 +4,14 @@
   the centroid of the rod's contact candidates (the blade's leg-spring shortening; positive when compressed);
 * effective stiffness, N/m: the least-squares slope (through the origin) of the blade group's ground-reaction
   magnitude against that compression over the stance (force against compression);
-* blade power, W: ``sum_i tau_i v_i`` over the rod's strain coordinates (the generalized forces of the inverse
-  dynamics, seed eq. 26, times the strain rates), positive while the blade takes energy;
-* energy stored / returned, J: the integrals of the positive / negative power over the stance; hysteresis, %:
-  100 (stored - returned) / stored.
+* blade power, W: the power flowing into the blade, ``-sum_i tau_i v_i`` over the rod's strain coordinates.
+  ``tau`` is the inverse dynamics' generalized force of each strain (``M a + nle = tau + J^T f``): the force the
+  rod's own stresses exert on the system, ``-K (q - q_rest) - D v`` for an elastic, damped rod (seed eq. 26), so
+  ``tau . v`` is the power the blade gives the body and its opposite the power the blade takes: positive while it
+  is compressed, negative while it recoils;
+* energy stored / returned, J: the integrals of the positive / negative power into the blade over the stance
+  (the work done on it while it is loaded, and the work it gives back); hysteresis, %: 100 (stored - returned) /
+  stored, positive for a blade that dissipates energy.
 """
 from __future__ import annotations
 
@@ -52,13 +56,15 @@ def compression(model, rod: str, Q) -> np.ndarray:
 
 
 def rod_power(model, rod: str, tau, V) -> np.ndarray:
-    """(T,) W, ``sum tau_i v_i`` over the rod's strain coordinates from ``tau`` and ``V`` (T, nv)."""
+    """(T,) W, the power into the rod, ``-sum tau_i v_i`` over its strain coordinates from ``tau`` and ``V`` (T, nv)
+    (module notes: positive while the rod takes energy)."""
     vi = [model.tree.coordinates[n].vi for n in model.rod(rod).coordinate_names()]
-    return np.sum(np.asarray(tau)[:, vi] * np.asarray(V)[:, vi], axis=1)
+    return -np.sum(np.asarray(tau)[:, vi] * np.asarray(V)[:, vi], axis=1)
 
 
 def stance_metrics(time, comp, force, power, stances) -> list[StanceMetrics]:
-    """Metrics of each stance from compression (T,) m, ground-reaction magnitude (T,) N and power (T,) W."""
+    """Metrics of each stance from compression (T,) m, ground-reaction magnitude (T,) N and power into the rod (T,)
+    W (:func:`rod_power`)."""
     out = []
     for a, b in stances:
         k = (time >= a) & (time <= b)

@@ -3,7 +3,10 @@
 Per side, each curve is normalised to that side's own gait cycles (``engine.analysis.gait_phases``); the
 intact/prosthetic symmetry indices cover the spatio-temporal parameters and, per stance, the peak vertical
 ground reaction (%BW), its impulse (BW s), the positive work of the side's hip, knee and ankle (J/kg) and the
-contact time. Ground reactions come from the QP's estimate per contact group.
+contact time. Ground reactions come from the QP's estimate per contact group. With muscle forces, the main muscle
+groups' forces (BW) and activations per side (``engine.clinical.muscle_groups``), and for each muscle with an EMG
+reference its EMG-driven activation (eqs. 41-43: ``f_ref / f_active_max``) against the estimated one, with the
+seed's Table 3 comparison of the forces.
 """
 from __future__ import annotations
 
@@ -13,8 +16,10 @@ import numpy as np
 from pathlib import Path
 
 from ..analysis.gait_phases import gait_cycles, normalise_cycles, side_of
+from ..errors import SettingsError
 from .conventions import body_weight, clinical_joints
 from .events import gait_events
+from .muscle_groups import GROUPS, muscle_group
 from .parameters import stances_of, spatiotemporal
 from .prosthesis import compression, rod_power, stance_metrics
 from .symmetry import sides, symmetry_index
@@ -24,8 +29,15 @@ from .symmetry import sides, symmetry_index
 class ClinicalSummary:
     """``parameters`` {side: SideParameters}; ``loads`` {side: {name: (stances,) array}}; ``symmetry`` [(name,
     unit, intact mean, prosthetic mean, SI %)]; ``curves`` {(group title, name, unit): {side: CycleCurves}};
-    ``prosthesis`` [StanceMetrics] and ``blade`` {'time', 'compression', 'force', 'power'} arrays; ``validation``
-    the plates' scores (PlateMetric); ``notes`` every decision taken on the user's behalf."""
+    ``prosthesis`` [StanceMetrics] and ``blades`` [{'time', 'compression', 'force', 'power'} arrays, 'rod', 'trial'],
+    one per trial; ``validation``
+    the plates' scores (PlateMetric); ``notes`` every decision taken on the user's behalf; ``emg`` {muscle:
+    {'EMG' | 'estimated': {side: CycleCurves}}} activations (1) and ``emg_tables`` [(trial, the Table 3 comparison,
+    engine.muscles.emg_comparison.ForceComparison)]. The muscle groups' curves are in ``curves`` under
+    'Muscle force' (BW) and 'Muscle activation' (1). ``gait`` is 'running' when the cycles have a flight phase
+    (mean flight above :data:`RUNNING_FLIGHT` % of the cycle), else 'walking': the normative bands drawn are that
+    gait's. ``trials`` [(trial, left cycles, right cycles)] of the trials it pools (one for a single trial;
+    ``engine.clinical.trials.pooled_summary`` pools several)."""
 
     subject: str
     trial: str
@@ -38,9 +50,48 @@ class ClinicalSummary:
     symmetry: list
     curves: dict
     prosthesis: list = field(default_factory=list)
-    blade: dict = field(default_factory=dict)
+    blades: list = field(default_factory=list)
     validation: list = field(default_factory=list)
     notes: list = field(default_factory=list)
+    emg: dict = field(default_factory=dict)
+    emg_tables: list = field(default_factory=list)
+    gait: str = "walking"
+    trials: list = field(default_factory=list)
+
+
+LOAD_UNITS = {"peak vertical GRF": "%BW", "vertical impulse": "BW s", "positive joint work": "J/kg"}
+SYMMETRY_PARAMETERS = (("speed", "m/s"), ("cadence", "steps/min"), ("contact time", "s"), ("stance", "%"),
+                       ("flight", "%"), ("step length", "m"))
+
+
+def symmetry_table(params, loads, intact, prosthetic) -> list:
+    """``[(name, unit, intact mean, prosthetic mean, SI %)]`` of the parameters and the per-stance loads."""
+    out = []
+    for name, unit in SYMMETRY_PARAMETERS:
+        i, p = params[intact].mean(name), params[prosthetic].mean(name)
+        out.append((name, unit, i, p, symmetry_index(i, p)))
+    for name, unit in LOAD_UNITS.items():
+        i, p = (float(np.mean(loads[s][name])) if len(loads[s][name]) else float("nan") for s in (intact, prosthetic))
+        out.append((name, unit, i, p, symmetry_index(i, p)))
+    return out
+
+
+RUNNING_FLIGHT = 1.0     # % of the gait cycle with both feet off the ground, above which the gait is running
+
+
+def gait_of(params) -> tuple[str, str]:
+    """``('running' | 'walking', note)`` from the spatio-temporal parameters' mean flight (% of the cycle)."""
+    flights = [params[side].mean("flight") for side in ("Left", "Right")]
+    flights = [f for f in flights if np.isfinite(f)]
+    flight = float(np.mean(flights)) if flights else float("nan")
+    gait = "running" if flight > RUNNING_FLIGHT else "walking"
+    return gait, (f"gait taken as {gait}: mean flight {flight:.1f} % of the cycle (running above "
+                  f"{RUNNING_FLIGHT:g} %); the normative bands drawn are of able-bodied {gait}")
+
+
+def trial_gait(result, events, forward=(1.0, 0.0, 0.0)) -> str:
+    """'running' or 'walking' for ``result`` with gait ``events`` (:func:`gait_of` on its parameters)."""
+    return gait_of(spatiotemporal(result, events, forward))[0]
 
 
 def names(trial) -> tuple[str, str]:
@@ -55,6 +106,47 @@ def _side_forces(result, side):
         return None
     forces = [g.force for name, g in result.qp.groups.items() if side_of(name) == side]
     return np.sum(forces, axis=0) if forces else None
+
+
+def _cycles_or_none(time, values, cycles):
+    try:
+        return normalise_cycles(time, values, cycles)
+    except SettingsError:       # no complete cycle of that side within the frames
+        return None
+
+
+def _muscle_curves(m, events, bw) -> tuple[dict, dict]:
+    """``(curves, emg)`` of a MuscleForceResult ``m`` (see :class:`ClinicalSummary`)."""
+    curves, emg = {}, {}
+    members: dict = {}
+    for j, name in enumerate(m.muscle_names):
+        group = muscle_group(name)
+        if group is not None:
+            members.setdefault((group, side_of(name)), []).append(j)
+    for group in GROUPS:
+        for side in ("Left", "Right"):
+            cols = members.get((group, side))
+            cycles = gait_cycles(events, side)
+            if not cols or not cycles:
+                continue
+            force = _cycles_or_none(m.time, m.forces[:, cols].sum(axis=1) / bw, cycles)
+            activation = _cycles_or_none(m.time, m.activations[:, cols].mean(axis=1), cycles)
+            if force is not None:
+                curves.setdefault(("Muscle force", group, "BW"), {})[side] = force
+                curves.setdefault(("Muscle activation", group, "1"), {})[side] = activation
+    if m.f_ref is None:
+        return curves, emg
+    for j, name in enumerate(m.muscle_names):
+        if not np.isfinite(m.f_ref[:, j]).any():
+            continue
+        side = side_of(name)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            from_emg = np.where(m.f_active_max[:, j] > 0, m.f_ref[:, j] / m.f_active_max[:, j], np.nan)
+        pair = {"EMG": _cycles_or_none(m.time, from_emg, gait_cycles(events, side)),
+                "estimated": _cycles_or_none(m.time, m.activations[:, j], gait_cycles(events, side))}
+        if pair["EMG"] is not None:
+            emg[name] = {k: {side: c} for k, c in pair.items()}
+    return curves, emg
 
 
 def clinical_summary(result, forward=(1.0, 0.0, 0.0), events=None) -> ClinicalSummary:
@@ -102,18 +194,17 @@ def clinical_summary(result, forward=(1.0, 0.0, 0.0), events=None) -> ClinicalSu
         loads[side] = {n: np.asarray(v, float) for n, v in values.items()}
     if result.qp is None:
         notes.append("no ground-reaction estimate: peak GRF, impulse and GRF curves left out")
-    symmetry = []
-    units = {"peak vertical GRF": "%BW", "vertical impulse": "BW s", "positive joint work": "J/kg"}
-    for name, unit in [(n, u) for n, u in (("speed", "m/s"), ("cadence", "steps/min"), ("contact time", "s"),
-                                           ("stance", "%"), ("flight", "%"), ("step length", "m"))]:
-        i, p = params[intact].mean(name), params[prosthetic].mean(name)
-        symmetry.append((name, unit, i, p, symmetry_index(i, p)))
-    for name, unit in units.items():
-        i, p = (float(np.mean(loads[s][name])) if len(loads[s][name]) else float("nan") for s in (intact, prosthetic))
-        symmetry.append((name, unit, i, p, symmetry_index(i, p)))
+    symmetry = symmetry_table(params, loads, intact, prosthetic)
+    gait, note = gait_of(params)
     summary = ClinicalSummary(*names(result.trial), mass,
                               intact, prosthetic, events, params, loads, symmetry, curves,
-                              validation=list(result.metrics), notes=notes + list(result.notes))
+                              validation=list(result.metrics), notes=notes + [note] + list(result.notes), gait=gait)
+    if result.muscles is not None:
+        m = result.muscles.result
+        muscle_curves, summary.emg = _muscle_curves(m, events, bw)
+        summary.curves.update(muscle_curves)
+        summary.emg_tables = [] if m.emg_comparison is None else [(summary.trial, m.emg_comparison)]
+    summary.trials = [(summary.trial, len(params["Left"].cycles), len(params["Right"].cycles))]
     for rod in model.rods:
         if dyn is None or result.qp is None or rod.name not in result.qp.groups:
             continue
@@ -122,5 +213,6 @@ def clinical_summary(result, forward=(1.0, 0.0, 0.0), events=None) -> ClinicalSu
         power = rod_power(model, rod.name, dyn.tau, result.motion.v)
         stances = [(a, b) for a, b in stances_of(events, side_of(rod.name)) if b is not None]
         summary.prosthesis = stance_metrics(time, comp, force, power, stances)
-        summary.blade = {"time": time, "compression": comp, "force": force, "power": power, "rod": rod.name}
+        summary.blades = [{"time": time, "compression": comp, "force": force, "power": power, "rod": rod.name,
+                           "trial": summary.trial}]
     return summary

@@ -14,6 +14,7 @@ from matplotlib import rc_context
 from matplotlib.backends.backend_pdf import PdfPages
 
 from ..clinical.summary import clinical_summary
+from ..clinical.trials import pooled_summary
 from ..errors import SettingsError
 from ..progress import Progress, run
 from .atomic import write_bytes
@@ -65,8 +66,19 @@ def report_steps(path, result, forward=(1.0, 0.0, 0.0), events=None):
     """The clinical report of ``result`` (an AnalysisResult) written to ``path`` ('.pdf' or '.html'); ``events``
     as :func:`engine.clinical.summary.clinical_summary` takes them (None: from the kinematics, plates and C3D).
     A generator: yields Progress, returns ``path``; closed before its end, it writes nothing."""
+    return (yield from trials_report_steps(path, [(result, forward, events)]))
+
+
+def trials_report_steps(path, analyses):
+    """The clinical report of several trials of one patient side by side, ``analyses`` [(result, forward, events)]
+    (as :func:`report_steps` takes one): each side's cycles of every trial pooled
+    (:func:`engine.clinical.trials.pooled_summary`). A generator as :func:`report_steps`."""
     path = Path(path)
     _check_suffix(path)         # refused before any work
-    yield Progress("gait cycles and parameters", 0.0, "events, cycles, parameters, symmetry")
-    summary = clinical_summary(result, forward, events)
+    summaries = []
+    for i, (result, forward, events) in enumerate(analyses):
+        yield Progress("gait cycles and parameters", 0.3 * i / len(analyses),
+                       f"trial {i + 1} of {len(analyses)}: events, cycles, parameters, symmetry")
+        summaries.append(clinical_summary(result, forward, events))
+    summary = pooled_summary(summaries)
     return (yield from _page_steps(path, summary, 0.3))

@@ -11,12 +11,10 @@ from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QListWidget, QLis
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from engine.analysis.gait_phases import gait_cycles, normalise_cycles
-from engine.display.colours import SIDES, side_colour
+from engine.display.colours import SIDES, channel_side, series_colour, side_colour
 from engine.errors import SettingsError
 from engine.io.plot_figure import Curve, Plot
 
-PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#7f7f7f",
-           "#bcbd22")
 STYLES = {"measured": "solid", "": "solid", "estimated": "dashed", "emg": "dashdot", "scored": "dotted"}
 """Line style by where the values come from (``Series.kind``), in the plot and in exported figures."""
 DASHES = {"solid": Qt.PenStyle.SolidLine, "dashed": Qt.PenStyle.DashLine, "dashdot": Qt.PenStyle.DashDotLine,
@@ -73,6 +71,7 @@ class CurvePanel(QWidget):
         self._bands: list = []
         self._stance_items: list = []
         self._stances: dict = {}
+        self.normative: dict = {}     # channel -> (NormativeBand, lower, upper) drawn behind it on the gait cycle
         self._drawn: dict = {}        # series label -> (x, y, sd or None) as drawn
         self._frame = 0
         right = QSplitter(Qt.Orientation.Vertical)
@@ -117,6 +116,14 @@ class CurvePanel(QWidget):
         self.normalised = normalised
         self._redraw()
 
+    def set_normative(self, normative: dict) -> None:
+        """``{channel: (band, lower, upper)}`` (``engine.io.normative_file.coordinate_band``): able-bodied bands
+        drawn in grey behind those channels' curves against the gait cycle."""
+        changed = {c: v[0] for c, v in normative.items()} != {c: v[0] for c, v in self.normative.items()}
+        self.normative = dict(normative)
+        if changed:
+            self._redraw()
+
     def set_stances(self, stances: dict) -> None:
         """Shade ``{side: [(start, end), ...]}`` s behind the curves (time plots only)."""
         for item in self._stance_items:
@@ -136,18 +143,28 @@ class CurvePanel(QWidget):
         for item in self._stance_items:
             item.setVisible(self.normalised is None)
 
-    def _pen(self, s, colour_index: int):
-        return pg.mkPen(PALETTE[colour_index % len(PALETTE)], width=2, style=DASHES[STYLES.get(s.kind, "solid")])
+    def colours(self) -> dict:
+        """``{channel: '#rrggbb'}`` of the channels chosen: left blue, right red (shades of them for a side's
+        second and later channels, in the list's order), channels of no side neutral (``engine.display.colours``);
+        where the values come from is the line's style (:data:`STYLES`)."""
+        ranks: dict = {}
+        out = {}
+        for channel in self.selected_channels():
+            side = channel_side(channel)
+            out[channel] = series_colour(side, ranks.get(side, 0))
+            ranks[side] = ranks.get(side, 0) + 1
+        return out
 
     def _redraw(self, *_):
-        order = {c: i for i, c in enumerate(self.selected_channels())}      # colours follow the selection
-        chosen = set(order)
+        colours = self.colours()
+        chosen = set(colours)
         for band in self._bands:
             self.plot.removeItem(band)
         self._bands = []
         legend = self.plot.plotItem.legend
         legend.clear()
         failed: dict[str, list[str]] = {}        # reason -> series not drawn for it
+        normative_drawn: set = set()
         self._drawn = {}
         for s in self.series:
             curve = self._curves.get(s.label)
@@ -158,7 +175,7 @@ class CurvePanel(QWidget):
             if curve is None:
                 curve = self.plot.plot()
                 self._curves[s.label] = curve
-            curve.setPen(self._pen(s, order[s.channel]))
+            curve.setPen(pg.mkPen(colours[s.channel], width=2, style=DASHES[STYLES.get(s.kind, "solid")]))
             x, y, sd = s.time, s.values, None
             if self.normalised is not None:
                 events, side = self.normalised
@@ -170,6 +187,9 @@ class CurvePanel(QWidget):
                     continue
                 x, y, sd = cycles.percent, cycles.mean, cycles.sd
                 self._add_band(cycles, curve.opts["pen"].color())
+                if s.channel in self.normative and s.channel not in normative_drawn:
+                    normative_drawn.add(s.channel)
+                    self._add_normative(*self.normative[s.channel])
             curve.setData(x, y, connect="finite")
             self._drawn[s.label] = (x, y, sd)
             curve.setVisible(True)
@@ -211,6 +231,16 @@ class CurvePanel(QWidget):
         for item in (upper, lower, band):
             self.plot.addItem(item)
             self._bands.append(item)
+
+    def _add_normative(self, band, lower, upper) -> None:
+        """A normative band (mean +/- SD, grey) behind the curves, named in the legend with its source."""
+        edges = [pg.PlotDataItem(band.percent, bound, pen=pg.mkPen(None)) for bound in (upper, lower)]
+        fill = pg.FillBetweenItem(*edges, brush=QColor(154, 154, 154, 90))
+        fill.setZValue(-5)
+        for item in (*edges, fill):
+            self.plot.addItem(item)
+            self._bands.append(item)
+        self.plot.plotItem.legend.addItem(fill, f"able-bodied {band.gait} ({band.short_citation})")
 
     def figure_plot(self, subject: str, trial: str) -> Plot:
         """What the plot shows, for ``engine.io.plot_figure``: the curves drawn (their values, colours, dashes and

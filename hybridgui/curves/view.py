@@ -6,12 +6,14 @@ channels chosen per group are kept across results.
 """
 from __future__ import annotations
 
-import re
-
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from engine.analysis.series import GROUPS, result_series
+from engine.clinical.summary import trial_gait
+from engine.errors import HybridLabError
+from engine.io.normative_file import builtin_bands, coordinate_band
+from engine.display.colours import SIDE_WORDS, channel_side, channel_words
 
 from .panel import CurvePanel
 
@@ -25,14 +27,9 @@ TAB_NAMES = {"grf": "GRF", "angles": "joint angles", "torques": "joint moments",
              "blade forces": "blade loads", "ik errors": "IK errors"}
 
 
-SIDE_WORDS = {"l": "Left", "left": "Left", "r": "Right", "right": "Right"}
-
-
 def _meaning(channel: str) -> tuple[str | None, set]:
     """A channel's side and its other words: ``foot_l vertical`` -> ('Left', {'foot', 'vertical'})."""
-    words = [w for w in re.split(r"[^a-z0-9]+", channel.lower()) if w]
-    sides = {SIDE_WORDS[w] for w in words if w in SIDE_WORDS} or ({"Right"} if "blade" in words else set())
-    return (sides.pop() if len(sides) == 1 else None), {w for w in words if w not in SIDE_WORDS}
+    return channel_side(channel), {w for w in channel_words(channel) if w not in SIDE_WORDS}
 
 
 def carried_selection(chosen, channels: list[str]) -> list[str]:
@@ -85,6 +82,8 @@ class CurvesView(QWidget):
         self.stances: dict = {}
         self._chosen: dict[str, list] = {}           # channels per group, kept across results
         self._result = None
+        self._gait: str | None = None                # the shown trial's gait, found when first needed
+        self._builtin: list | None = None            # the shipped normative bands, read when first needed
         document.changed.connect(self._on_content)
         document.events_changed.connect(self._apply_axis)
         document.frame_changed.connect(self._on_frame)
@@ -95,7 +94,7 @@ class CurvesView(QWidget):
         if result is self._result:
             return
         self._chosen.update(self.selection())
-        self._result = result
+        self._result, self._gait = result, None
         series = result_series(result, self.document.settings.forward) if result is not None else []
         groups = {g: [s for s in series if s.group == g] for g in GROUPS}
         groups = {g: members for g, members in groups.items() if members}
@@ -104,6 +103,7 @@ class CurvesView(QWidget):
         self.groups = groups
         if same:            # a new analysis of the same model: the panels stay, with the new values
             for group, panel in self.panels.items():
+                panel.set_normative(self._normative(panel))
                 panel.set_series(groups[group])
             self._on_frame(self.document.frame)
             return
@@ -130,6 +130,7 @@ class CurvesView(QWidget):
             panel.set_stances(self.stances)
             panel.select(carried_selection(self._chosen.get(group, ()), panel.channels)
                          or default_channels(group, panel.channels))
+            panel.set_normative(self._normative(panel))
             panel.set_normalised(self._normalised())
             index, current = list(self.groups).index(group), self.tabs.currentIndex()
             self.tabs.blockSignals(True)
@@ -183,9 +184,26 @@ class CurvesView(QWidget):
         index = self.axis.currentIndex()
         return None if index == 0 else (list(self.document.events), AXES[index].split()[0])
 
+    def _normative(self, panel) -> dict:
+        """``{channel: (band, lower, upper)}`` of the panel's joint angles that have a shipped able-bodied band of
+        the trial's gait (walking or running, from its flight phase), when curves are drawn on the gait cycle."""
+        result = self.document.result
+        if panel.group != "angles" or self._normalised() is None or result is None:
+            return {}
+        if self._gait is None:
+            try:
+                self._gait = trial_gait(result, list(self.document.events), self.document.settings.forward)
+            except HybridLabError:
+                return {}
+            self._builtin = self._builtin if self._builtin is not None else builtin_bands()
+        out = {c: coordinate_band(self._builtin, c, self._gait) for c in panel.channels}
+        return {c: b for c, b in out.items() if b is not None}
+
     def _apply_axis(self) -> None:
+        self._gait = None           # the events may have changed: the gait is found again
         normalised = self._normalised()
         for panel in self.panels.values():
+            panel.set_normative(self._normative(panel))
             if panel.normalised != normalised:
                 panel.set_normalised(normalised)
 

@@ -78,3 +78,24 @@ def test_a_video_of_one_frame_is_refused_with_a_message(make_window, inputs, mon
     monkeypatch.setattr(menus.QFileDialog, "getSaveFileName", lambda *a, **k: pytest.fail("no file to ask for"))
     menus.export_video_dialog(window)
     assert "a video needs at least two frames" in window.statusBar().currentMessage()
+
+
+def test_one_status_line_messages_never_drawn_over_each_other(make_window, qtbot):
+    from PySide6.QtWidgets import QLabel, QProgressBar
+    window = make_window()
+    bar = window.statusBar()
+    # the line's owners: the window's summary (hidden while a message shows) and the warnings at the right
+    labels = [w for w in bar.findChildren(QLabel) if w.parent() is bar]
+    assert set(labels) == {window.status_summary, window.status_warnings} and not bar.findChildren(QProgressBar)
+    assert window.status_summary.isVisible() and window.status_summary.text()
+    window.curves.notice.emit("Joint angle: first message")                # two senders, one after the other
+    window.settings_panel.notice.emit("Settings: second message")
+    assert bar.currentMessage() == "Settings: second message"               # the later one replaces the earlier
+    assert not window.status_summary.isVisible()                            # the summary gives way, not drawn under
+    window.status_warnings.setText("3 mesh files not found")
+    qtbot.wait(10)
+    bar.clearMessage()
+    assert window.status_summary.isVisible() and bar.currentMessage() == ""  # the summary comes back
+    # the summary and the warnings share the line side by side, never on top of each other
+    summary, warnings = window.status_summary.geometry(), window.status_warnings.geometry()
+    assert not summary.intersects(warnings) and summary.right() < warnings.left()

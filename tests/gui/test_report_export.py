@@ -68,3 +68,18 @@ def test_edited_events_are_the_report_s(shown):
     edited = doc.events[1:]
     doc.set_events(edited)
     assert report_events(doc) == sorted(edited, key=lambda e: e.time)
+
+
+def test_the_report_pools_the_patient_s_trials_analysed_with_the_open_model(shown):
+    import dataclasses
+    from hybridgui.report_export import report_analyses
+    doc = shown.document
+    (only,) = report_analyses(doc)
+    assert only[0] is doc.result
+    entries = doc.all_trials()
+    assert len(entries) == 1
+    other_model = dataclasses.replace(doc.result, model=doc.result.model.replace())   # analysed with another model
+    doc.trials.append(dataclasses.replace(entries[0], path="second.c3d"))
+    doc.trials.append(dataclasses.replace(entries[0], path="third.c3d", result=other_model))
+    pooled = report_analyses(doc)
+    assert [r for r, _, _ in pooled] == [doc.result, doc.result]       # the third's model is not the open one

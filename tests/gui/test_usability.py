@@ -66,6 +66,37 @@ def test_one_colour_per_side_in_timeline_plots_report_and_figures(shown):
     assert spans and {c for _, _, c in spans} <= {report_figures.COLOURS["Left"], report_figures.COLOURS["Right"]}
 
 
+def test_curves_are_coloured_by_side_and_styled_by_source(shown):
+    from hybridgui.curves import panel as panel_module
+    from engine.display.colours import SIDES
+    grf = shown.curves.panel("grf")
+    grf.select(["blade vertical", "foot_l vertical"])         # the right side chosen first: it stays red
+    pens = {s.label: (grf._curves[s.label].opts["pen"].color().name(), grf._curves[s.label].opts["pen"].style())
+            for s in grf.selected_series()}
+    kinds = {s.label: s.kind for s in grf.selected_series()}
+    channels = {s.label: s.channel for s in grf.selected_series()}
+    assert {"measured", "estimated"} <= set(kinds.values())
+    for label, (colour, style) in pens.items():
+        assert colour == SIDES["Left" if channels[label] == "foot_l vertical" else "Right"], label
+        assert style == panel_module.DASHES[panel_module.STYLES[kinds[label]]], label
+    solid = {pens[label][1] for label in pens if kinds[label] == "measured"}
+    dashed = {pens[label][1] for label in pens if kinds[label] == "estimated"}
+    assert solid.isdisjoint(dashed)                                 # measured and estimated differ by line style
+    angles = shown.curves.panel("angles")
+    angles.select(["hip_flexion_r", "knee_angle_r", "hip_flexion_l", "lumbar_extension"])
+    colours = angles.colours()
+    assert colours["hip_flexion_l"] == SIDES["Left"] and colours["hip_flexion_r"] == SIDES["Right"]
+    # a side's second curve is a shade of its colour: red dominant, told apart from the first
+    r, g, b = (int(colours["knee_angle_r"][i:i + 2], 16) for i in (1, 3, 5))
+    assert r > g and r > b and colours["knee_angle_r"] != colours["hip_flexion_r"]
+    # a curve of no side is neither blue nor red (of neither side's hue)
+    r, g, b = (int(colours["lumbar_extension"][i:i + 2], 16) for i in (1, 3, 5))
+    assert not (b > r + 40 and b > g + 40) and not (r > g + 40 and r > b + 40)
+    # the exported figure carries the same colours, and its stance spans the sides' colours
+    plot = angles.figure_plot("s", "t")
+    assert {c.label: c.colour for c in plot.curves} == {s.label: colours[s.channel] for s in angles.selected_series()}
+
+
 def test_an_amputation_edit_keeps_the_settings_edits_not_yet_run(make_window, test_data):
     from engine.io.open import open_model
     window = make_window()
@@ -127,3 +158,30 @@ def test_the_3d_view_has_colour_legends_in_the_layers_colours(shown):
     shown_with = window.view.image()
     window.set_layer_visible("legend", False)                         # the legend is drawn, and can be hidden
     assert differing(shown_with, window.view.image()).sum() > 500
+
+
+def test_normative_bands_behind_the_joint_angles_on_the_gait_cycle(shown, monkeypatch):
+    import numpy as np
+    import pyqtgraph as pg
+    from hybridgui.curves import view as view_module
+    from engine.io.normative_file import band_for, builtin_bands
+    curves = shown.curves
+    angles = curves.panel("angles")
+    angles.select(["knee_angle_r", "ankle_angle_l"])
+    curves.axis.setCurrentText("Right gait cycle")
+    assert angles.normative == {}                     # the demo runs: no running band is shipped, none drawn
+    monkeypatch.setattr(view_module, "trial_gait", lambda *args: "walking")    # as for a walking trial
+    curves.axis.setCurrentText("Left gait cycle")
+    assert set(angles.normative) >= {"knee_angle_r", "ankle_angle_l"}
+    knee = band_for(builtin_bands(), "knee flexion", "deg", "walking")
+    fills = [item for item in angles._bands if isinstance(item, pg.FillBetweenItem) and item.zValue() == -5]
+    assert len(fills) == 2                            # one per channel chosen that has a band
+    # knee_angle is negative in flexion in the model: the band is drawn with the model's sign
+    _, lower, upper = angles.normative["knee_angle_r"]
+    assert np.allclose(lower, -knee.upper) and np.allclose(upper, -knee.lower)
+    curves_z = [angles._curves[s.label].zValue() for s in angles.selected_series()]
+    assert all(f.zValue() < min(curves_z) for f in fills)
+    legend = [label.text for _, label in angles.plot.plotItem.legend.items]
+    assert "able-bodied walking (Schwartz et al. 2008)" in legend
+    curves.axis.setCurrentText("time")
+    assert not [i for i in angles._bands if isinstance(i, pg.FillBetweenItem) and i.zValue() == -5]

@@ -34,7 +34,7 @@ def _data_ranges(ax):
             xs.append(path.vertices[:, 0])
             ys.append(path.vertices[:, 1])
     x, y = np.concatenate(xs), np.concatenate(ys)
-    return x.min(), x.max(), y.min(), y.max()
+    return np.nanmin(x), np.nanmax(x), np.nanmin(y), np.nanmax(y)     # NaN: a gap (a frame the muscles left out)
 
 
 def test_pdf_pages_text_and_axes(summary, tmp_path):
@@ -44,12 +44,14 @@ def test_pdf_pages_text_and_axes(summary, tmp_path):
     write_report(pdf, summary)
     subprocess.run(["pdftoppm", "-r", "30", "-png", str(pdf), str(tmp_path / "page")], check=True)
     pages = sorted(tmp_path.glob("page-*.png"))
-    # header, kinematics, kinetics, ground reaction, prosthesis, validation and notes
-    assert len(pages) == 6
+    # header, kinematics, kinetics, ground reaction, prosthesis, muscle groups, EMG, validation and notes
+    assert len(pages) == 8
     text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], check=True, capture_output=True, text=True).stdout
     assert "HybridLab demo athlete" in text
     for words in ("cadence (steps/min)", "contact time (s)", "Symmetry index", "Prosthetic (Right)",
-                  "stiffness (kN/m)", "rRMSE (%)", "decisions taken on the user's behalf", "knee flexion (deg)"):
+                  "stiffness (kN/m)", "rRMSE (%)", "decisions taken on the user's behalf", "knee flexion (deg)",
+                  "Muscle groups", "hamstrings: force (BW)", "quadriceps: activation", "EMG against the estimated",
+                  "EMG-driven (eqs. 41-43), Right", "semiten_r", "Table 3"):
         assert words in text, words
     cadence = re.search(r"cadence \(steps/min\)\s+([\d.]+)", text)
     assert float(cadence.group(1)) == pytest.approx(summary.parameters["Left"].mean("cadence"), rel=1e-2)

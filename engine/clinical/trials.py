@@ -1,0 +1,75 @@
+"""Several trials of one patient pooled into one report: every side's gait cycles of every trial together.
+
+Per side, the cycle-normalised curves of all the trials' cycles are stacked and their mean and SD taken across all
+of them (each cycle counts once, whatever its trial); the spatio-temporal parameters, the per-stance loads and the
+blade's stances are pooled the same way, and the symmetry indices computed again from the pooled means. The plates'
+scores, the EMG comparisons and the notes stay per trial, named by their trial. Trials of different subjects (the
+subject's name, the body mass, or which side is prosthetic differ) are refused.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from ..analysis.gait_phases import CycleCurves
+from ..errors import SettingsError
+from .parameters import SideParameters
+from .summary import ClinicalSummary, gait_of, symmetry_table
+
+MASS_TOLERANCE = 0.01     # relative: the same patient's models may be scaled on other days, not to other people
+
+
+def _pool_curves(parts: list) -> CycleCurves:
+    curves = np.vstack([c.curves for c in parts])
+    with np.errstate(invalid="ignore"):
+        sd = curves.std(axis=0, ddof=1) if len(curves) > 1 else np.zeros(curves.shape[1])
+    return CycleCurves(parts[0].percent, curves, curves.mean(axis=0), sd)
+
+
+def _pool_by_side(dicts: list) -> dict:
+    """``{side: CycleCurves}`` pooled over the trials' ``{side: CycleCurves}``."""
+    sides = dict.fromkeys(side for d in dicts for side in d)
+    return {side: _pool_curves([d[side] for d in dicts if side in d]) for side in sides}
+
+
+def pooled_summary(summaries: list) -> ClinicalSummary:
+    """One :class:`ClinicalSummary` of several trials of one patient (module notes); ``summaries`` in the order the
+    trials are named. One summary is returned as it is."""
+    if not summaries:
+        raise SettingsError("no trial to report")
+    if len(summaries) == 1:
+        return summaries[0]
+    first = summaries[0]
+    for s in summaries[1:]:
+        for what, a, b in (("subject", first.subject, s.subject), ("prosthetic side", first.prosthetic, s.prosthetic)):
+            if a != b:
+                raise SettingsError(f"trials of one patient are pooled; {first.trial} has {what} '{a}' and "
+                                    f"{s.trial} '{b}'", element=s.trial)
+        if abs(s.mass / first.mass - 1) > MASS_TOLERANCE:
+            raise SettingsError(f"trials of one patient are pooled; {first.trial} has a body mass of "
+                                f"{first.mass:.1f} kg and {s.trial} {s.mass:.1f} kg", element=s.trial)
+    parameters = {}
+    for side in ("Left", "Right"):
+        parts = [s.parameters[side] for s in summaries]
+        names = list(dict.fromkeys(n for p in parts for n in p.values))
+        parameters[side] = SideParameters(side, [c for p in parts for c in p.cycles],
+                                          {n: np.concatenate([p.values.get(n, np.array([])) for p in parts])
+                                           for n in names})
+    loads = {side: {n: np.concatenate([s.loads[side][n] for s in summaries if n in s.loads.get(side, {})])
+                    for n in dict.fromkeys(n for s in summaries for n in s.loads.get(side, {}))}
+             for side in ("Left", "Right")}
+    keys = list(dict.fromkeys(k for s in summaries for k in s.curves))
+    curves = {k: _pool_by_side([s.curves[k] for s in summaries if k in s.curves]) for k in keys}
+    muscles = list(dict.fromkeys(m for s in summaries for m in s.emg))
+    emg = {m: {kind: _pool_by_side([s.emg[m][kind] for s in summaries if m in s.emg]) for kind in ("EMG", "estimated")}
+           for m in muscles}
+    gait, note = gait_of(parameters)
+    notes = [note] + [f"{s.trial}: {n}" for s in summaries for n in s.notes if not n.startswith("gait taken as")]
+    return dataclasses.replace(
+        first, trial=f"{len(summaries)} trials", events=[], parameters=parameters, loads=loads,
+        symmetry=symmetry_table(parameters, loads, first.intact, first.prosthetic), curves=curves,
+        prosthesis=[m for s in summaries for m in s.prosthesis], blades=[b for s in summaries for b in s.blades],
+        validation=[dataclasses.replace(m, plate=f"{s.trial}: {m.plate}") for s in summaries for m in s.validation],
+        notes=notes, emg=emg, emg_tables=[t for s in summaries for t in s.emg_tables], gait=gait,
+        trials=[t for s in summaries for t in s.trials])

@@ -1,0 +1,79 @@
+"""Several trials of one patient in one report: each side's cycles of every trial pooled (mean and SD across all of
+them, checked against the closed form for two cycles), parameters and stances pooled, symmetry recomputed, per-trial
+tables named by trial; trials of another patient refused; ``hybrid report A B`` writes the pooled report."""
+import dataclasses
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+from engine.analysis.gait_phases import CycleCurves
+from engine.cli.main import main
+from engine.clinical.parameters import SideParameters
+from engine.clinical.summary import clinical_summary
+from engine.clinical.symmetry import symmetry_index
+from engine.clinical.trials import pooled_summary
+from engine.demo import demo_files, demo_results
+from engine.errors import SettingsError
+
+
+@pytest.fixture(scope="module")
+def summary():
+    result, settings = demo_results()
+    return clinical_summary(result, settings.forward)
+
+
+def _other_trial(s, factor):
+    """``s`` as another trial of the same patient whose curves and parameters are ``factor`` times its own."""
+    curves = {k: {side: CycleCurves(c.percent, factor * c.curves, factor * c.mean, abs(factor) * c.sd)
+                  for side, c in by_side.items()} for k, by_side in s.curves.items()}
+    params = {side: SideParameters(side, p.cycles, {n: factor * v for n, v in p.values.items()})
+              for side, p in s.parameters.items()}
+    return dataclasses.replace(s, trial="other.c3d", curves=curves, parameters=params,
+                               trials=[("other.c3d",) + tuple(s.trials[0][1:])],
+                               emg_tables=[("other.c3d", t) for _, t in s.emg_tables])
+
+
+def test_cycles_of_every_trial_pooled_per_side(summary):
+    other = _other_trial(summary, 2.0)
+    pooled = pooled_summary([summary, other])
+    key = ("Kinematics", "knee flexion", "deg")
+    for side in ("Left", "Right"):
+        one = summary.curves[key][side]
+        both = pooled.curves[key][side]
+        assert both.curves.shape[0] == 2 * one.curves.shape[0] == 2
+        x = one.mean
+        assert np.allclose(both.mean, 1.5 * x)                              # (x + 2x) / 2
+        assert np.allclose(both.sd, np.abs(2 * x - x) / np.sqrt(2))         # SD of two values, ddof 1
+        n = len(summary.parameters[side].cycles)
+        assert len(pooled.parameters[side].cycles) == 2 * n
+        cadence = summary.parameters[side].mean("cadence")
+        assert pooled.parameters[side].mean("cadence") == pytest.approx(1.5 * cadence)
+    # symmetry from the pooled means
+    name, unit, i, p, si = next(row for row in pooled.symmetry if row[0] == "cadence")
+    assert i == pytest.approx(pooled.parameters[summary.intact].mean("cadence"))
+    assert si == pytest.approx(symmetry_index(i, p))
+    assert len(pooled.prosthesis) == 2 * len(summary.prosthesis) and len(pooled.blades) == 2
+    assert pooled.trials == [summary.trials[0], other.trials[0]] and pooled.trial == "2 trials"
+    assert all(m.plate.startswith((summary.trial + ": ", "other.c3d: ")) for m in pooled.validation)
+    assert [t for t, _ in pooled.emg_tables] == [summary.trial, "other.c3d"]
+    assert pooled_summary([summary]) is summary
+
+
+def test_trials_of_another_patient_are_refused(summary):
+    with pytest.raises(SettingsError, match="other.c3d.*subject"):
+        pooled_summary([summary, dataclasses.replace(_other_trial(summary, 1.0), subject="Someone else")])
+    with pytest.raises(SettingsError, match="body mass"):
+        pooled_summary([summary, dataclasses.replace(_other_trial(summary, 1.0), mass=1.2 * summary.mass)])
+
+
+def test_hybrid_report_of_two_trials(tmp_path):
+    results = demo_files().results
+    copy = tmp_path / "second.hlr"
+    shutil.copy(results, copy)
+    out = tmp_path / "two.pdf"
+    assert main(["report", str(results), str(copy), "--out", str(out)]) == 0
+    text = subprocess.run(["pdftotext", "-layout", str(out), "-"], check=True, capture_output=True, text=True).stdout
+    assert "2 trials" in text and "Trials pooled (left, right cycles)" in text
+    assert "(2 cycles)" in text          # each side's one cycle of each trial, pooled in the legends
