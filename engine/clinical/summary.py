@@ -33,7 +33,7 @@ class ClinicalSummary:
     one per trial; ``validation``
     the plates' scores (PlateMetric); ``notes`` every decision taken on the user's behalf; ``emg`` {muscle:
     {'EMG' | 'estimated': {side: CycleCurves}}} activations (1) and ``emg_tables`` [(trial, the Table 3 comparison,
-    engine.muscles.emg_comparison.ForceComparison)]. The muscle groups' curves are in ``curves`` under
+    engine.muscles.emg.comparison.ForceComparison)]. The muscle groups' curves are in ``curves`` under
     'Muscle force' (BW) and 'Muscle activation' (1). ``gait`` is 'running' when the cycles have a flight phase
     (mean flight above :data:`RUNNING_FLIGHT` % of the cycle), else 'walking': the normative bands drawn are that
     gait's. ``trials`` [(trial, left cycles, right cycles)] of the trials it pools (one for a single trial;

@@ -9,8 +9,8 @@ from engine.clinical.conventions import body_weight
 from engine.clinical.muscle_groups import muscle_group
 from engine.clinical.summary import clinical_summary
 from engine.demo import demo_results
-from engine.muscles.activation import muscle_activity
-from engine.muscles.emg import emg_from_trial, process_emg
+from engine.muscles.emg.activation import muscle_activity
+from engine.muscles.emg.processing import emg_from_trial, process_emg
 
 
 @pytest.fixture(scope="module")
