@@ -114,9 +114,15 @@ def fit_protocol(model, trial, matching: Matching, placements, catalogue: dict, 
                      f"frame at {static_markers.time[best]:.3f} s")
     technical = {full for full, (name, _) in used.items()
                  if getattr(matching.protocol.marker(name), "technical", False)}
-    anatomical = [m.name for m in fitted.markers if m.name not in technical and m.parent not in rods]
-    measurements, scale_notes = default_measurements(fitted, anatomical)
     window = (float(static_markers.time[0]), float(static_markers.time[0]) + CALIBRATION_WINDOW)
+    in_window = static_markers.time <= window[1] + 1e-9
+    unseen = {n for i, n in enumerate(static_markers.names)
+              if not np.isfinite(static_markers.positions[in_window, i, 0]).any()}
+    anatomical = [m.name for m in fitted.markers if m.name not in technical and m.parent not in rods]
+    if unseen & set(anatomical):
+        notes.append(f"not used for scaling, never seen in the first {CALIBRATION_WINDOW:g} s: "
+                     f"{', '.join(n for n in anatomical if n in unseen)}")
+    measurements, scale_notes = default_measurements(fitted, [n for n in anatomical if n not in unseen])
     factors = compute_scale_factors(fitted, static_markers, ScalerSetup(measurements=measurements,
                                                                         time_range=window), trial.source)
     scaled = scale_model(fitted, factors.factors, mass, True, name=model.name)

@@ -45,3 +45,14 @@ def test_a_static_trial_scales_the_default_athlete_to_the_subject():
     assert made.matching.protocol.name in {"plug-in-gait-full", "plug-in-gait-lower"}
     for joint in ("knee_r", "knee_l", "ankle_l", "hip_r"):     # thigh and shank lengths, pelvis width
         assert abs(_length(made.model, joint) / _length(subject, joint) - 1.0) < 0.03, joint
+
+
+def test_a_marker_never_seen_does_not_stop_the_scaling_and_is_named():
+    subject = build_athlete(height=1.90, with_muscles=False, amputated=False)
+    static = _standing_trial(subject)
+    positions = np.array(static.markers.positions)
+    positions[:, static.markers.index("Subject:RTOE")] = np.nan      # stands for the right mtp joint
+    static = Trial(Markers(static.markers.names, static.markers.time, positions, 100.0), source="standing.c3d")
+    made = model_for_trial(static, static=static, axes="Z-up, X-forward")
+    assert any(n.startswith("not used for scaling, never seen in the first 1 s: RTOE") for n in made.notes)
+    assert abs(_length(made.model, "knee_r") / _length(subject, "knee_r") - 1.0) < 0.03
