@@ -358,9 +358,10 @@ def inverse_kinematics(model, markers, settings: IKSettings | None = None):
     weights = problem.weights * factors
     held = unobserved(model, data, problem.mframes, targets, weights, Q, problem.c_q, problem.c_v,
                       problem.c_targets(1)[0], problem.c_w) & problem.free
-    with np.errstate(invalid="ignore"):
-        rms = np.sqrt(np.nanmean(errors ** 2, axis=1))
-        mx = np.nanmax(np.where(np.isnan(errors), -np.inf, errors), axis=1)
+    seen = (~np.isnan(errors)).sum(axis=1)           # a frame with no fitted marker has no RMS (NaN)
+    rms = np.full(T, np.nan)
+    rms[seen > 0] = np.sqrt(np.nansum(errors[seen > 0] ** 2, axis=1) / seen[seen > 0])
+    mx = np.max(np.where(np.isnan(errors), -np.inf, errors), axis=1)
     mx[~np.isfinite(mx)] = np.nan
     return IKResult(time=np.array(markers.time[frames]), q=Q, marker_names=problem.marker_names, errors=errors,
                     rms=rms, max=mx, iterations=iters, status=status, cost=cost,

@@ -12,7 +12,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..analysis.ik import IKSettings
+from ..algorithms.batch import frame_placements_batch
+from ..analysis.ik import IKSettings, solve_ik
 from ..errors import DataError
 from ..scaling.apply import scale_model
 from ..scaling.defaults import default_measurements
@@ -136,6 +137,41 @@ def fit_protocol(model, trial, matching: Matching, placements, catalogue: dict, 
     placement = place_markers(scaled.model, frame, IKSettings(marker_weights=weights), trial.source)
     notes += ["scaling: " + n for n in list(scale_notes) + list(factors.notes) + list(scaled.notes)]
     notes += list(placement.notes)
-    if technical:
-        notes.append(f"technical markers calibrated (placed where the trial saw them): {', '.join(sorted(technical))}")
-    return FittedProtocol(placement.model, moving, renamed, tuple(notes))
+    placed = placement.model
+    # a segment with a marker on a landmark of its own (not a joint centre computed from markers) is posed by
+    # it in every frame: its technical markers are calibrated over the window, the others on the one frame
+    posed = {m.parent for m in fitted.markers if m.name not in technical and m.name not in added}
+    averaged = sorted(m.name for m in fitted.markers if m.name in technical and m.parent in posed - rods)
+    if averaged and static is None and weights:
+        placed, frames = _technical_over_window(placed, static_markers, window, set(averaged), technical)
+        notes.append(f"technical markers calibrated on segments their anatomical markers pose: each at its mean "
+                     f"place in its segment over the {frames} frames of the first {CALIBRATION_WINDOW:g} s: "
+                     f"{', '.join(averaged)}")
+    single = sorted(technical - set(averaged) if static is None and weights else technical)
+    if single:
+        notes.append(f"technical markers calibrated (placed where the trial saw them): {', '.join(single)}")
+    return FittedProtocol(placed, moving, renamed, tuple(notes))
+
+
+def _technical_over_window(model, markers: Markers, window, chosen, technical):
+    """``model`` with each ``chosen`` technical marker at the mean of its places in its parent frame over the
+    frames of ``window`` (s) where it is seen, the segments posed by inverse kinematics of the non-``technical``
+    markers (the least-squares calibration of a rigid cluster over those frames); and the number of frames."""
+    names = {m.name for m in model.markers}
+    ik = solve_ik(model, markers, IKSettings(marker_weights={n: 0.0 for n in technical if n in names},
+                                             start=window[0], end=window[1], robust_loss=None))
+    frames = np.flatnonzero((markers.time >= window[0] - 1e-9) & (markers.time <= window[1] + 1e-9))
+    good = ik.status == 1
+    moved = [m for m in model.markers if m.name in chosen and m.name in markers.names]
+    if not moved or not good.any():
+        return model, 0
+    R, p = frame_placements_batch(model, model.create_data(), ik.q[good], [m.parent for m in moved])
+    offsets = {}
+    for k, m in enumerate(moved):
+        target = markers.positions[frames[good], markers.index(m.name)]
+        seen = np.isfinite(target[:, 0])
+        if seen.any():
+            local = np.einsum("fji,fj->fi", R[seen, k], target[seen] - p[seen, k])
+            offsets[m.name] = local.mean(axis=0)
+    out = tuple(replace(m, offset=offsets[m.name]) if m.name in offsets else m for m in model.markers)
+    return model.replace(markers=out), int(good.sum())
