@@ -3,7 +3,9 @@ protocol's, virtual markers added, the model's markers replaced by the protocol'
 model scaled (``engine.scaling.defaults``: segments measured between the markers nearest their joint
 centres) and the markers placed (``engine.scaling.placement``, OpenSim's MarkerPlacer) on a static trial or,
 without one, on the trial's best-seen frame of its first second. Technical (wand and cluster) markers weigh
-nothing in the placement's pose and are then put where the trial saw them: their calibration.
+nothing in the placement's pose and are then put where the trial saw them: their calibration. Without a static
+trial, those on a segment that markers on its own landmarks pose are put at their mean place in the segment over
+the first second's frames (one frame's pose and noise would stay in every later frame as an offset).
 """
 from __future__ import annotations
 
