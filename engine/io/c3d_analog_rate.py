@@ -21,7 +21,15 @@ from ..errors import DataError
 def _records(data: bytes, path):
     """``(position, name, id, data_position, type)`` of each record of the parameter section, the position where
     the section ends and, when its last record ends it by an offset of 0, that offset word's position (else None)
-    (Intel byte order)."""
+    (Intel byte order); None when the section cannot be walked (running backwards or past its blocks or the file:
+    ezc3d and the reader's own checks then say what is wrong)."""
+    try:
+        return _walk(data)
+    except (struct.error, IndexError, ValueError):
+        return None
+
+
+def _walk(data: bytes):
     start = (data[0] - 1) * 512
     end = start + 512 * data[start + 2]
     pos, found = start + 4, []
@@ -37,8 +45,10 @@ def _records(data: bytes, path):
         found.append((pos, name, ident, word + 4 + dims, kind))
         if offset == 0:
             return found, word + (3 + data[word + 2] if ident < 0 else _size(data, word, kind, dims)), word
+        if offset < 0:
+            raise ValueError("a record points backwards")
         pos = word + offset
-    raise DataError("the parameter section runs past its declared blocks", element="parameter section", file=path)
+    raise ValueError("the section runs past its blocks")
 
 
 def _size(data, word, kind, dims) -> int:
@@ -57,7 +67,10 @@ def missing_analog_rate(path: Path, raw: dict) -> tuple[bytes, float] | None:
     if not raw["n_analog_values"] or raw["processor"] != "Intel":
         return None
     data = bytes(Path(path).read_bytes())
-    found, end, last_word = _records(data, path)
+    walked = _records(data, path)
+    if walked is None:
+        return None
+    found, end, last_word = walked
     groups = {name: -ident for _, name, ident, _, _ in found if ident < 0}
     analog = groups.get("ANALOG")
     params = {name: (at, kind) for _, name, ident, at, kind in found if analog and ident == analog}
