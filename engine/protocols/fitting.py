@@ -74,6 +74,27 @@ def _best_frame(markers: Markers, names) -> int:
     return int(window[int(np.argmax(seen))])
 
 
+def _nearest_neutral(model, markers: Markers, window, weights, names) -> int:
+    """The frame of ``window`` (s), among those seeing the most of ``names``, whose inverse kinematics (the
+    landmarks' first guesses, ``weights``) puts the non-root coordinates nearest their defaults (sum of squares,
+    rad and m)."""
+    frames = np.flatnonzero((markers.time >= window[0] - 1e-9) & (markers.time <= window[1] + 1e-9))
+    cols = [markers.index(n) for n in names if n in markers.names]
+    seen = np.isfinite(markers.positions[frames][:, cols, 0]).sum(axis=1)
+    frames = frames[int(np.argmax(seen == seen.max())):]          # from the first frame that sees the most
+    seen = seen[len(seen) - len(frames):]
+    ik = solve_ik(model, markers, IKSettings(marker_weights={k: v for k, v in weights.items()
+                                                             if k in {m.name for m in model.markers}},
+                                             start=float(markers.time[frames[0]]), end=window[1], robust_loss=None))
+    root = {c.name for c in getattr(model.ordered_elements[0], "coordinates", ())}
+    slots = [s for c, s in model.tree.coordinates.items() if s.qi >= 0 and not s.locked and c not in root]
+    away = np.sum([(ik.q[:, s.qi] - s.default) ** 2 for s in slots], axis=0)
+    candidates = np.flatnonzero((seen == seen.max()) & (ik.status == 1))
+    if not candidates.size:
+        return int(frames[int(np.argmax(seen))])
+    return int(frames[candidates[int(np.argmin(away[candidates]))]])
+
+
 def fit_protocol(model, trial, matching: Matching, placements, catalogue: dict, static=None, axes=None,
                  mass: float | None = None) -> FittedProtocol:
     """``model`` with ``matching``'s protocol markers, scaled to the subject and its markers placed.
@@ -113,8 +134,7 @@ def fit_protocol(model, trial, matching: Matching, placements, catalogue: dict, 
         best = _best_frame(static_markers, [m.name for m in fitted.markers])
         frame = Markers(static_markers.names, static_markers.time[best:best + 1],
                         static_markers.positions[best:best + 1], static_markers.rate)
-        notes.append(f"no static trial: scaled on the first {CALIBRATION_WINDOW:g} s and markers placed on the "
-                     f"frame at {static_markers.time[best]:.3f} s")
+        notes.append(f"no static trial: scaled on the first {CALIBRATION_WINDOW:g} s")
     technical = {full for full, (name, _) in used.items()
                  if getattr(matching.protocol.marker(name), "technical", False)}
     window = (float(static_markers.time[0]), float(static_markers.time[0]) + CALIBRATION_WINDOW)
@@ -132,10 +152,20 @@ def fit_protocol(model, trial, matching: Matching, placements, catalogue: dict, 
     seen = {n for n, p in zip(frame.names, frame.positions[0]) if np.isfinite(p).all()}
     if any(m.name in seen for m in fitted.markers if m.name not in technical):
         weights = {n: 0.0 for n in technical}
+        if static is None:
+            best = _nearest_neutral(scaled.model, static_markers, window, weights, [m.name for m in fitted.markers])
+            frame = Markers(static_markers.names, static_markers.time[best:best + 1],
+                            static_markers.positions[best:best + 1], static_markers.rate)
+            notes.append(f"calibration frame: {static_markers.time[best]:.3f} s, of the first second's frames that "
+                         "see the most markers the one whose joint angles are nearest the model's default pose (the "
+                         "pose its landmarks are defined in)")
     else:
         weights = {}
         notes.append("no anatomical marker seen: the calibration pose is fitted to the clusters' first guesses "
                      "(their landmarks), so the joint angles carry that pose's offsets")
+        if static is None:
+            notes.append(f"calibration frame: {frame.time[0]:.3f} s, of the first second's the one that sees the "
+                         "most markers")
     placement = place_markers(scaled.model, frame, IKSettings(marker_weights=weights), trial.source)
     notes += ["scaling: " + n for n in list(scale_notes) + list(factors.notes) + list(scaled.notes)]
     notes += list(placement.notes)
