@@ -26,6 +26,7 @@ from scipy.spatial.transform import Rotation
 from .. import algorithms as alg
 from ..errors import SettingsError
 from ..kernels import _ik
+from .ik_unobserved import unobserved
 from .robust_weights import check_loss, marker_scales, robust_factors
 from ..model.coordinates import ROTATIONAL
 from ..model.functions import Linear
@@ -108,7 +109,9 @@ class IKResult:
     -1 no markers. ``marker_names`` are the model markers fitted, in the columns of ``errors``;
     ``robust_factors`` (T, K) what the robust loss multiplied each sample's weight by (1: kept; None: results
     saved before the loss existed); ``thresholds`` (K,) m, each marker's residual where the loss starts (NaN:
-    none)."""
+    none); ``unobserved`` (T, nv) bool, the free velocity coordinates no present marker (nor task) informed in
+    a frame, held at the neighbouring solved frame's value (``engine.analysis.ik_unobserved``; None: results
+    saved before it existed)."""
 
     time: np.ndarray
     q: np.ndarray
@@ -125,6 +128,7 @@ class IKResult:
     weights: np.ndarray
     robust_factors: np.ndarray | None = None
     thresholds: np.ndarray | None = None
+    unobserved: np.ndarray | None = None
 
     @property
     def n_frames(self) -> int:
@@ -357,6 +361,8 @@ def inverse_kinematics(model, markers, settings: IKSettings | None = None):
         # frame (a local minimum): solve it again from a pose found from its own markers, keep the better fit
         yield Progress("inverse kinematics", 1.0, f"frame {f + 1} again from a fresh start ({k + 1} of {len(stuck)})")
         start = initial_pose(model, data, problem, targets[f], settings, f)
+        held = _unobserved_q(model, problem, data, targets, Q, f)
+        start[held] = Q[f][held]        # what no marker informs keeps the warm start's value
         Qf, i_f, s_f, c_f = problem.solve(model, data, targets[f][None], [f], start, problem.free, settings)
         if c_f[0] < cost[f]:
             Q[f], iters[f], status[f], cost[f] = Qf[0], i_f[0], s_f[0], c_f[0]
@@ -378,15 +384,27 @@ def inverse_kinematics(model, markers, settings: IKSettings | None = None):
                                                   problem.weights * factors[f])
                 Q[f], iters[f], status[f], cost[f] = Qf[0], i_f[0], s_f[0], c_f[0]
             _ik.marker_errors(model.tree.k, data.ws, data.scr, Q, problem.mframes, targets, errors)
-    with np.errstate(invalid="ignore"):
-        rms = np.sqrt(np.nanmean(errors ** 2, axis=1))
-        mx = np.nanmax(np.where(np.isnan(errors), -np.inf, errors), axis=1)
+    weights = problem.weights * factors
+    held = unobserved(model, data, problem.mframes, targets, weights, Q, problem.c_q, problem.c_v,
+                      problem.c_target[0], problem.c_w) & problem.free
+    seen = (~np.isnan(errors)).sum(axis=1)           # a frame with no fitted marker has no RMS (NaN)
+    rms = np.full(T, np.nan)
+    rms[seen > 0] = np.sqrt(np.nansum(errors[seen > 0] ** 2, axis=1) / seen[seen > 0])
+    mx = np.max(np.where(np.isnan(errors), -np.inf, errors), axis=1)
     mx[~np.isfinite(mx)] = np.nan
     return IKResult(time=np.array(markers.time[frames]), q=Q, marker_names=problem.marker_names, errors=errors,
                     rms=rms, max=mx, iterations=iters, status=status, cost=cost,
                     seconds=_time.perf_counter() - t0, unused_model_markers=problem.unused_model,
                     unused_trial_markers=problem.unused_trial, weights=problem.weights, robust_factors=factors,
-                    thresholds=thresholds)
+                    thresholds=thresholds, unobserved=held)
+
+
+def _unobserved_q(model, problem, data, targets, Q, f) -> np.ndarray:
+    """Indices into q of the scalar coordinates no present marker informs at frame ``f`` (at ``Q[f]``)."""
+    mask = unobserved(model, data, problem.mframes, targets[f:f + 1], problem.weights[None], Q[f:f + 1],
+                      problem.c_q, problem.c_v, problem.c_target[f], problem.c_w)[0] & problem.free
+    v2q = model.tree.k.v2q
+    return np.array([v2q[i] for i in np.flatnonzero(mask) if v2q[i] >= 0], np.int64)
 
 
 def solve_ik(model, markers, settings: IKSettings | None = None, report=None) -> IKResult:

@@ -50,12 +50,14 @@ import re
 import signal
 import struct
 import subprocess
+import tempfile
 from pathlib import Path
 
 import numpy as np
 
 from ..child_process import child_environment, die_with_parent, python_command, run_child
 from ..errors import DataError, SettingsError
+from .c3d_analog_rate import missing_analog_rate
 from ..trial.axes import detect_length_unit, implausible_unit, length_scale
 from ..trial.emg_names import is_emg_name
 from ..trial.forceplate import DEFAULT_THRESHOLD, ForcePlate
@@ -699,11 +701,22 @@ def read_c3d(path, *, threshold: float = DEFAULT_THRESHOLD, zero_baseline: bool 
     if not (isinstance(timeout, (int, float)) and np.isfinite(timeout) and timeout > 0):
         raise SettingsError(f"the C3D read timeout must be a positive number of seconds, got {timeout!r}")
     memory_limit = BASE_MEMORY + MEMORY_PER_BYTE * raw["size"] if memory_limit is None else memory_limit
-    result = _run_ezc3d(path, timeout, memory_limit, cancel)
+    repaired = missing_analog_rate(path, raw)
+    if repaired is None:
+        result = _run_ezc3d(path, timeout, memory_limit, cancel)
+    else:
+        with tempfile.TemporaryDirectory(prefix="hybridlab-c3d-") as folder:
+            copy = Path(folder) / path.name
+            copy.write_bytes(repaired[0])
+            result = _run_ezc3d(copy, timeout, memory_limit, cancel)
     P = _Params(result["parameters"], path)
     _check_header(raw, result, P, path)
     h = result["header"]
     notes, warnings = [f"read with ezc3d ({raw['processor']} processor format)"], []
+    if repaired is not None:
+        warnings.append(f"ANALOG:RATE is missing: read as {repaired[1]:g} Hz, the point rate times the header's "
+                        f"{raw['n_analog_values']} analog values per frame over ANALOG:USED (the C3D rule), from a "
+                        "copy of the file with that parameter added")
 
     rate = float(h["rate"])
     if not (np.isfinite(rate) and rate > 0):

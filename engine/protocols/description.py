@@ -16,7 +16,8 @@ from ..errors import ModelError
 from ..model import Marker
 
 SIDES = ("R", "L")
-VIRTUAL_METHODS = ("harrington", "midpoint")
+FUNCTIONAL_AXIS_POINTS = ("knee_centre", "lateral_epicondyle", "medial_epicondyle")
+VIRTUAL_METHODS = ("harrington", "midpoint", "functional-centre", "functional-axis")
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,10 @@ class ProtocolMarker:
 @dataclass(frozen=True)
 class VirtualMarker:
     """A marker computed from the trial's: ``method`` 'harrington' (hip joint centre from the ASIS and PSIS
-    or sacrum, Harrington et al. 2007) or 'midpoint' (of the two markers ``of``, e.g. the epicondyles)."""
+    or sacrum, Harrington et al. 2007), 'midpoint' (of the two markers ``of``, e.g. the epicondyles),
+    'functional-centre' (the centre of rotation between the two technical clusters ``of``, named by their markers'
+    stem: ``[PV, TH]``) or 'functional-axis' (on the hinge axis between the two clusters ``of``: the point nearest
+    the hip centre for a knee centre, the epicondyles either side of it) (``engine.protocols.functional``)."""
 
     name: str
     landmark: str
@@ -139,6 +143,17 @@ class Protocol:
             if v.method == "midpoint" and (len(v.of) != 2 or not set(v.of) <= names):
                 raise ModelError(f"a midpoint needs two of the protocol's markers in 'of', got {list(v.of)}", where,
                                  self.source or None)
+            if v.method.startswith("functional") and (len(v.of) != 2 or not all(self.cluster(c) for c in v.of)):
+                raise ModelError(f"a functional joint needs two technical clusters (their markers' stem) in 'of', "
+                                 f"got {list(v.of)}", where, self.source or None)
+            if v.method == "functional-axis" and v.landmark not in FUNCTIONAL_AXIS_POINTS:
+                raise ModelError(f"a functional axis gives only {', '.join(FUNCTIONAL_AXIS_POINTS)}, not "
+                                 f"{v.landmark!r}", where, self.source or None)
+
+    def cluster(self, stem: str) -> tuple:
+        """The names of the technical markers named ``stem`` and a number (``TH`` -> TH1, TH2 ...)."""
+        return tuple(m.name for m in self.markers if m.technical and m.name[:len(stem)] == stem
+                     and m.name[len(stem):].isdigit())
 
     def marker(self, name: str) -> ProtocolMarker | VirtualMarker:
         return next(m for m in self.markers + self.virtual if m.name == name)

@@ -3,7 +3,9 @@ protocol's, virtual markers added, the model's markers replaced by the protocol'
 model scaled (``engine.scaling.defaults``: segments measured between the markers nearest their joint
 centres) and the markers placed (``engine.scaling.placement``, OpenSim's MarkerPlacer) on a static trial or,
 without one, on the trial's best-seen frame of its first second. Technical (wand and cluster) markers weigh
-nothing in the placement's pose and are then put where the trial saw them: their calibration.
+nothing in the placement's pose and are then put where the trial saw them: their calibration. Without a static
+trial, those on a segment that markers on its own landmarks pose are put at their mean place in the segment over
+the first second's frames (one frame's pose and noise would stay in every later frame as an offset).
 """
 from __future__ import annotations
 
@@ -12,7 +14,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..analysis.ik import IKSettings
+from ..algorithms.batch import frame_placements_batch
+from ..analysis.ik import IKSettings, solve_ik
 from ..errors import DataError
 from ..scaling.apply import scale_model
 from ..scaling.defaults import default_measurements
@@ -71,6 +74,27 @@ def _best_frame(markers: Markers, names) -> int:
     return int(window[int(np.argmax(seen))])
 
 
+def _nearest_neutral(model, markers: Markers, window, weights, names) -> int:
+    """The frame of ``window`` (s), among those seeing the most of ``names``, whose inverse kinematics (the
+    landmarks' first guesses, ``weights``) puts the non-root coordinates nearest their defaults (sum of squares,
+    rad and m)."""
+    frames = np.flatnonzero((markers.time >= window[0] - 1e-9) & (markers.time <= window[1] + 1e-9))
+    cols = [markers.index(n) for n in names if n in markers.names]
+    seen = np.isfinite(markers.positions[frames][:, cols, 0]).sum(axis=1)
+    frames = frames[int(np.argmax(seen == seen.max())):]          # from the first frame that sees the most
+    seen = seen[len(seen) - len(frames):]
+    ik = solve_ik(model, markers, IKSettings(marker_weights={k: v for k, v in weights.items()
+                                                             if k in {m.name for m in model.markers}},
+                                             start=float(markers.time[frames[0]]), end=window[1], robust_loss=None))
+    root = {c.name for c in getattr(model.ordered_elements[0], "coordinates", ())}
+    slots = [s for c, s in model.tree.coordinates.items() if s.qi >= 0 and not s.locked and c not in root]
+    away = np.sum([(ik.q[:, s.qi] - s.default) ** 2 for s in slots], axis=0)
+    candidates = np.flatnonzero((seen == seen.max()) & (ik.status == 1))
+    if not candidates.size:
+        return int(frames[int(np.argmax(seen))])
+    return int(frames[candidates[int(np.argmin(away[candidates]))]])
+
+
 def fit_protocol(model, trial, matching: Matching, placements, catalogue: dict, static=None, axes=None,
                  mass: float | None = None) -> FittedProtocol:
     """``model`` with ``matching``'s protocol markers, scaled to the subject and its markers placed.
@@ -110,26 +134,76 @@ def fit_protocol(model, trial, matching: Matching, placements, catalogue: dict, 
         best = _best_frame(static_markers, [m.name for m in fitted.markers])
         frame = Markers(static_markers.names, static_markers.time[best:best + 1],
                         static_markers.positions[best:best + 1], static_markers.rate)
-        notes.append(f"no static trial: scaled on the first {CALIBRATION_WINDOW:g} s and markers placed on the "
-                     f"frame at {static_markers.time[best]:.3f} s")
+        notes.append(f"no static trial: scaled on the first {CALIBRATION_WINDOW:g} s")
     technical = {full for full, (name, _) in used.items()
                  if getattr(matching.protocol.marker(name), "technical", False)}
-    anatomical = [m.name for m in fitted.markers if m.name not in technical and m.parent not in rods]
-    measurements, scale_notes = default_measurements(fitted, anatomical)
     window = (float(static_markers.time[0]), float(static_markers.time[0]) + CALIBRATION_WINDOW)
+    in_window = static_markers.time <= window[1] + 1e-9
+    unseen = {n for i, n in enumerate(static_markers.names)
+              if not np.isfinite(static_markers.positions[in_window, i, 0]).any()}
+    anatomical = [m.name for m in fitted.markers if m.name not in technical and m.parent not in rods]
+    if unseen & set(anatomical):
+        notes.append(f"not used for scaling, never seen in the first {CALIBRATION_WINDOW:g} s: "
+                     f"{', '.join(n for n in anatomical if n in unseen)}")
+    measurements, scale_notes = default_measurements(fitted, [n for n in anatomical if n not in unseen])
     factors = compute_scale_factors(fitted, static_markers, ScalerSetup(measurements=measurements,
                                                                         time_range=window), trial.source)
     scaled = scale_model(fitted, factors.factors, mass, True, name=model.name)
     seen = {n for n, p in zip(frame.names, frame.positions[0]) if np.isfinite(p).all()}
     if any(m.name in seen for m in fitted.markers if m.name not in technical):
         weights = {n: 0.0 for n in technical}
+        if static is None:
+            best = _nearest_neutral(scaled.model, static_markers, window, weights, [m.name for m in fitted.markers])
+            frame = Markers(static_markers.names, static_markers.time[best:best + 1],
+                            static_markers.positions[best:best + 1], static_markers.rate)
+            notes.append(f"calibration frame: {static_markers.time[best]:.3f} s, of the first second's frames that "
+                         "see the most markers the one whose joint angles are nearest the model's default pose (the "
+                         "pose its landmarks are defined in)")
     else:
         weights = {}
         notes.append("no anatomical marker seen: the calibration pose is fitted to the clusters' first guesses "
                      "(their landmarks), so the joint angles carry that pose's offsets")
+        if static is None:
+            notes.append(f"calibration frame: {frame.time[0]:.3f} s, of the first second's the one that sees the "
+                         "most markers")
     placement = place_markers(scaled.model, frame, IKSettings(marker_weights=weights), trial.source)
     notes += ["scaling: " + n for n in list(scale_notes) + list(factors.notes) + list(scaled.notes)]
     notes += list(placement.notes)
-    if technical:
-        notes.append(f"technical markers calibrated (placed where the trial saw them): {', '.join(sorted(technical))}")
-    return FittedProtocol(placement.model, moving, renamed, tuple(notes))
+    placed = placement.model
+    # a segment with a marker on a landmark of its own (not a joint centre computed from markers) is posed by
+    # it in every frame: its technical markers are calibrated over the window, the others on the one frame
+    posed = {m.parent for m in fitted.markers if m.name not in technical and m.name not in added}
+    averaged = sorted(m.name for m in fitted.markers if m.name in technical and m.parent in posed - rods)
+    if averaged and static is None and weights:
+        placed, frames = _technical_over_window(placed, static_markers, window, set(averaged), technical)
+        notes.append(f"technical markers calibrated on segments their anatomical markers pose: each at its mean "
+                     f"place in its segment over the {frames} frames of the first {CALIBRATION_WINDOW:g} s: "
+                     f"{', '.join(averaged)}")
+    single = sorted(technical - set(averaged) if static is None and weights else technical)
+    if single:
+        notes.append(f"technical markers calibrated (placed where the trial saw them): {', '.join(single)}")
+    return FittedProtocol(placed, moving, renamed, tuple(notes))
+
+
+def _technical_over_window(model, markers: Markers, window, chosen, technical):
+    """``model`` with each ``chosen`` technical marker at the mean of its places in its parent frame over the
+    frames of ``window`` (s) where it is seen, the segments posed by inverse kinematics of the non-``technical``
+    markers (the least-squares calibration of a rigid cluster over those frames); and the number of frames."""
+    names = {m.name for m in model.markers}
+    ik = solve_ik(model, markers, IKSettings(marker_weights={n: 0.0 for n in technical if n in names},
+                                             start=window[0], end=window[1], robust_loss=None))
+    frames = np.flatnonzero((markers.time >= window[0] - 1e-9) & (markers.time <= window[1] + 1e-9))
+    good = ik.status == 1
+    moved = [m for m in model.markers if m.name in chosen and m.name in markers.names]
+    if not moved or not good.any():
+        return model, 0
+    R, p = frame_placements_batch(model, model.create_data(), ik.q[good], [m.parent for m in moved])
+    offsets = {}
+    for k, m in enumerate(moved):
+        target = markers.positions[frames[good], markers.index(m.name)]
+        seen = np.isfinite(target[:, 0])
+        if seen.any():
+            local = np.einsum("fji,fj->fi", R[seen, k], target[seen] - p[seen, k])
+            offsets[m.name] = local.mean(axis=0)
+    out = tuple(replace(m, offset=offsets[m.name]) if m.name in offsets else m for m in model.markers)
+    return model.replace(markers=out), int(good.sum())

@@ -4,14 +4,21 @@ Harrington et al. (2007) J Biomech 40:595-602, the hip joint centre in the pelvi
 between the ASIS, x forward from the PSIS' (or sacrum's) midpoint, z towards the right ASIS, y up):
 ``x = -0.24 PD - 9.9 mm``, ``y = -0.30 PW - 10.9 mm``, ``z = +-(0.33 PW + 7.3 mm)`` with PD the pelvis depth
 (ASIS midpoint to PSIS midpoint) and PW its width (between the ASIS). Knee and ankle centres are the
-mid-points of the two epicondyles or malleoli. Every frame where an input is missing gives a missing centre.
+mid-points of the two epicondyles or malleoli. Without those anatomical markers, technical clusters give them
+functionally (``engine.protocols.functional``: SCoRE centres, SARA axes; the knee centre is the point of the knee
+axis nearest the hip centre, the femur's mechanical axis being perpendicular to it, and the epicondyles lie
+:data:`EPICONDYLE_HALF_WIDTH` either side, laterally away from the other hip). Every frame where an input is
+missing gives a missing centre.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ..trial.trial import Markers
+from . import functional as fn
 from .description import full_name
+
+EPICONDYLE_HALF_WIDTH = 0.05   # m: the default athlete's epicondyles either side of its knee centre
 
 
 def harrington(rasi, lasi, posterior) -> tuple[np.ndarray, np.ndarray]:
@@ -57,6 +64,12 @@ def add_virtual_markers(markers: Markers, matching) -> tuple[Markers, dict, list
                     else P[:, markers.index(_find(matching, "sacrum", None))]
                 sides["R"], sides["L"] = harrington(P[:, markers.index(r)], P[:, markers.index(l_)], posterior)
                 used = f"{r}, {l_} and {', '.join(back) if all(back) else _find(matching, 'sacrum', None)}"
+        elif v.method.startswith("functional"):
+            used = {}
+            for side in ("R", "L"):
+                found = _functional(v, side, markers, columns, added, matching, notes)
+                if found is not None:
+                    sides[side], used[side] = found
         else:
             for side in ("R", "L"):
                 a, b = (full_name(n, side) for n in v.of)
@@ -65,12 +78,67 @@ def add_virtual_markers(markers: Markers, matching) -> tuple[Markers, dict, list
                     used = f"{v.of[0]} and {v.of[1]}"
         for side, trajectory in sides.items():
             name = full_name(v.name, side)
-            if name in have or _find(matching, v.landmark, side):
+            if name in have or name in added or _find(matching, v.landmark, side):
                 continue
             columns.append(trajectory)
             added[name] = (v.name, side)
-            notes.append(f"virtual marker {name} ({v.method}) computed from {used}")
+            notes.append(f"virtual marker {name} ({v.method}) computed from "
+                         f"{used[side] if isinstance(used, dict) else used}")
     if not columns:
         return markers, added, notes
     positions = np.concatenate([markers.positions, np.stack(columns, axis=1)], axis=1)
     return Markers(markers.names + tuple(added), markers.time, positions, markers.rate), added, notes
+
+
+def _cluster(markers: Markers, matching, stem: str, side):
+    """The poses of the cluster of technical markers named ``stem`` + number on ``side`` (or unsided), or None
+    when fewer than three of them are in the trial."""
+    names = set(matching.protocol.cluster(stem))
+    full = [f for f, (name, s) in matching.used.items() if name in names and s in (side, None)
+            and f in markers.names]
+    if len(full) < 3:
+        return None
+    return fn.cluster_poses(markers.positions[:, [markers.index(f) for f in full]]), full
+
+
+def _functional(v, side, markers, columns, added, matching, notes):
+    """A functional virtual marker's trajectory on ``side`` and what it was computed from, or None when the
+    clusters are missing (or their motion defines no centre or axis: said in ``notes``)."""
+    name = full_name(v.name, side)
+    if name in markers.names or name in added or _find(matching, v.landmark, side):
+        return None
+    one, two = _cluster(markers, matching, v.of[0], side), _cluster(markers, matching, v.of[1], side)
+    if one is None or two is None:
+        return None
+    (R1, d1), (R2, d2) = one[0], two[0]
+    said = f"clusters {', '.join(one[1])} and {', '.join(two[1])}"
+    try:
+        if v.method == "functional-centre":
+            c1, c2, rms = fn.score(R1, d1, R2, d2)
+            return 0.5 * (fn.in_lab(R1, d1, c1) + fn.in_lab(R2, d2, c2)), f"{said} (SCoRE, mismatch {rms * 1e3:.1f} mm)"
+        hips = {s: _trajectory(markers, columns, added, full_name("HJC", s)) for s in ("R", "L")}
+        if any(h is None for h in hips.values()):
+            notes.append(f"virtual marker {name} not computed: the knee axis needs both hip centres")
+            return None
+        p, u, ratio = fn.sara(R1, d1, R2, d2)
+        hip = fn.in_cluster(R1, d1, hips[side])
+        centre = p + np.dot(hip - p, u) * u
+        lateral = hips[side] - hips["L" if side == "R" else "R"]
+        axis = np.einsum("fij,j->fi", R1, u)
+        if np.nanmean(np.sum(axis * lateral, axis=1)) < 0:
+            u = -u
+        offset = {"knee_centre": 0.0, "lateral_epicondyle": EPICONDYLE_HALF_WIDTH,
+                  "medial_epicondyle": -EPICONDYLE_HALF_WIDTH}[v.landmark]
+        return fn.in_lab(R1, d1, centre + offset * u), f"{said} (SARA, singular value ratio {ratio:.3f})"
+    except ValueError as exc:
+        notes.append(f"virtual marker {name} not computed: {exc}")
+        return None
+
+
+def _trajectory(markers: Markers, columns, added, name):
+    """A marker's trajectory from the trial or from the virtual markers added so far, or None."""
+    if name in markers.names:
+        return markers.trajectory(name)
+    if name in added:
+        return columns[list(added).index(name)]
+    return None

@@ -45,3 +45,35 @@ def test_a_static_trial_scales_the_default_athlete_to_the_subject():
     assert made.matching.protocol.name in {"plug-in-gait-full", "plug-in-gait-lower"}
     for joint in ("knee_r", "knee_l", "ankle_l", "hip_r"):     # thigh and shank lengths, pelvis width
         assert abs(_length(made.model, joint) / _length(subject, joint) - 1.0) < 0.03, joint
+
+
+def test_a_marker_never_seen_does_not_stop_the_scaling_and_is_named():
+    subject = build_athlete(height=1.90, with_muscles=False, amputated=False)
+    static = _standing_trial(subject)
+    positions = np.array(static.markers.positions)
+    positions[:, static.markers.index("Subject:RTOE")] = np.nan      # stands for the right mtp joint
+    static = Trial(Markers(static.markers.names, static.markers.time, positions, 100.0), source="standing.c3d")
+    made = model_for_trial(static, static=static, axes="Z-up, X-forward")
+    assert any(n.startswith("not used for scaling, never seen in the first 1 s: RTOE") for n in made.notes)
+    assert abs(_length(made.model, "knee_r") / _length(subject, "knee_r") - 1.0) < 0.03
+
+
+def test_without_a_static_trial_the_calibration_frame_is_the_one_nearest_the_default_pose():
+    """The knees bend and stretch; the frame where the subject's true joint angles are nearest zero (the pose the
+    landmarks are defined in) is the one the markers are placed on."""
+    subject = _with_protocol_markers(build_athlete(height=1.90, with_muscles=False, amputated=False))
+    data = subject.create_data()
+    lab = np.array([[1.0, 0, 0], [0, 0, -1.0], [0, 1.0, 0]])
+    time = np.arange(40) / 100.0
+    bend = 0.2 + 0.6 * (1.0 - np.cos(2 * np.pi * (time - 0.13) / 0.4)) / 2.0    # least bent at 0.13 s
+    names = [m.name for m in subject.markers]
+    positions = np.empty((time.size, len(names), 3))
+    for f, b in enumerate(bend):
+        q = subject.neutral()
+        for knee in ("knee_angle_r", "knee_angle_l"):
+            q[subject.tree.coordinates[knee].qi] = -b
+        alg.forward_kinematics(subject, data, q)
+        positions[f] = [lab @ alg.frame_placement(subject, data, n).p for n in names]
+    trial = Trial(Markers(tuple(names), time, positions, 100.0), source="walk.c3d")
+    made = model_for_trial(trial, axes="Z-up, X-forward")
+    assert any(n.startswith("calibration frame: 0.130 s") for n in made.notes)

@@ -1,0 +1,62 @@
+"""Coordinates that no fitted marker informs in a frame (a segment whose markers all vanished), found from the
+inverse kinematics' normal equations, and the note that says which were held, over which frames.
+
+A coordinate moves the markers below it in the tree; when none of them is present (or all weigh 0) and no
+coordinate task names it, its row of ``H = J^T W J`` is zero. The Levenberg-Marquardt step then solves
+``lambda d_i = 0`` for it (``engine.kernels._ik``: the damping keeps the step well posed), so it keeps the value of
+the frame the solve started from: the neighbouring solved frame's. That is reported, never left silent.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..kernels import _ik
+from ..trial.intervals import runs
+
+UNSEEN = 1e-10   # H_ii below this times the frame's total marker weight (m^2): no marker within 10 um moves with it
+
+
+def unobserved(model, data, mframes, targets, weights, Q, c_q, c_v, c_target, c_w) -> np.ndarray:
+    """(T, nv) bool: velocity coordinate ``i`` informed by no marker nor task at frame ``f``, i.e. the Gauss-Newton
+    ``H_ii`` at ``Q[f]`` is at most :data:`UNSEEN` times the frame's summed weight of present markers.
+
+    ``mframes`` (K,) the fitted markers' frames, ``targets`` (T, K, 3) m (NaN missing), ``weights`` (T, K),
+    ``Q`` (T, nq) the solution, ``c_*`` the coordinate tasks (``engine.analysis.ik._Problem``)."""
+    t = model.tree.k
+    nv, n_nodes = model.nv, model.tree.n_nodes
+    H, g = np.empty((nv, nv)), np.empty(nv)
+    wcols, moments = np.empty((n_nodes, 6, 6)), np.empty((n_nodes, 16))
+    out = np.zeros((len(Q), nv), bool)
+    for f in range(len(Q)):
+        present = ~np.isnan(targets[f, :, 0])
+        total = float(weights[f][present].sum())
+        if total <= 0.0:
+            out[f] = True
+            continue
+        _ik._normal_equations(t, data.ws, data.scr, Q[f], mframes, targets[f], weights[f], c_q, c_v, c_target, c_w,
+                              H, g, wcols, moments)
+        out[f] = np.diag(H) <= UNSEEN * total
+    return out
+
+
+def describe_unobserved(v_names, time, mask, solved) -> list[str]:
+    """Notes naming the coordinates no marker informs in any solved frame (kept at the first pose's value, the
+    default), and each coordinate unobserved in some solved frames, with its time spans and frame count (frames
+    with no marker at all are said elsewhere)."""
+    never, parts = [], []
+    for i, name in enumerate(v_names):
+        held = mask[:, i] & solved
+        if not held.any():
+            continue
+        if held.sum() == solved.sum():
+            never.append(name)
+            continue
+        spans = ", ".join(f"{time[a]:.3f}-{time[b]:.3f} s" for a, b in runs(held))
+        parts.append(f"{name} {spans} ({int(held.sum())} frames)")
+    notes = []
+    if never:
+        notes.append("coordinates no fitted marker informs in any frame, kept at their default: " + ", ".join(never))
+    if parts:
+        notes.append("coordinates no fitted marker informed, held at the neighbouring frame's value: "
+                     + "; ".join(parts))
+    return notes
