@@ -4,18 +4,28 @@ overhead against a plain loop over the same trials in one process, and a simulat
 The study: ``--trials`` copies (default 8) of gait2354's walk1 (subject01_simbody.osim, the whole trial with its
 plates), each with its own low-pass cut-off (so each is its own analysis). The plain loop runs the same task
 function (``study.tasks.analyse_trial``: ``hybrid analyze``'s work and the study record) in this process after a
-warm-up; the Dask runs time ``study.runner.run_study`` on a started, warmed-up local cluster (cluster start-up
-reported apart), each into a fresh folder. overhead_pct = 100 (one worker's time / the loop's time - 1).
+warm-up, with the workers' thread settings (``study.cluster.WORKER_ENVIRONMENT``, set before numba is imported, so
+that the difference is Dask's alone); the Dask runs time ``study.runner.run_study`` (tasks, manifest, study table)
+on a started, warmed-up local cluster (cluster start-up reported apart), each into a fresh folder, pyarrow (the
+table's writer) imported before: a process's one-time costs are not a task's. overhead_pct = 100 (one worker's
+time / the loop's time - 1).
 The simulated study: 1,000 tasks that each sleep for the loop's measured seconds per trial, on two worker
 processes of ``--threads`` threads each (sleeping takes no processor): sim_efficiency = the ideal time
 (1,000 x per-trial seconds / slots) over the measured one, 1 when the scheduler keeps up.
 
+The machine's load average (1 min) before and after is printed with the figures: on a shared machine the wall-clock
+figures mean little when it is above zero (and Linux's autogroup scheduling gives each session an equal share of
+the processors, so that two workers get no more processor than one while other sessions are busy). Processor time
+does not depend on the load: cpu_overhead_pct = 100 (processor seconds of every process of the one-worker run,
+this one, scheduler, nanny and worker / those of the loop - 1).
+
 Last line: RESULT trials_per_min_1=.. trials_per_min_2=.. scaling=.. overhead_pct=.. sim_trials=1000
-sim_efficiency=.. cluster_start_s=..
+sim_efficiency=.. cluster_start_s=.. cpu_overhead_pct=.. peak_rss_mb=.. load_before=.. load_after=..
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 import time
@@ -25,7 +35,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 DATA = ROOT / "tests" / "data" / "opensim" / "gait2354"
 
-from study.cluster import study_client  # noqa: E402
+from study.cluster import WORKER_ENVIRONMENT, study_client  # noqa: E402  (imports no kernels, not numba)
+
+os.environ.update(WORKER_ENVIRONMENT)
 from study.description import load_study  # noqa: E402
 from study.runner import run_study  # noqa: E402
 from study.tasks import analyse_trial  # noqa: E402
@@ -42,26 +54,42 @@ def write_study(folder: Path, trials: int) -> Path:
     return path
 
 
-def plain_loop(study, out: Path) -> float:
+def processor_seconds() -> float:
+    """Processor seconds of this process and all its descendants alive (the local cluster's processes)."""
+    import psutil
+    here = psutil.Process()
+    total = 0.0
+    for p in [here, *here.children(recursive=True)]:
+        try:
+            t = p.cpu_times()
+        except psutil.NoSuchProcess:
+            continue
+        total += t.user + t.system
+    return total
+
+
+def plain_loop(study, out: Path) -> tuple[float, float, float]:
+    """(s, processor s, the largest peak resident MB of a trial)."""
     model = str(study.subjects[0].model)
     analyse_trial(study.trials[0], model, out / "warm", "warm")    # this process compiles or loads the kernels
-    start = time.perf_counter()
+    start, cpu, peak = time.perf_counter(), processor_seconds(), 0.0
     for trial in study.trials:
         outcome = analyse_trial(trial, model, out / "loop" / trial.id, "loop")
         assert outcome["status"] == "done", outcome
-    return time.perf_counter() - start
+        peak = max(peak, outcome["peak_rss_mb"])
+    return time.perf_counter() - start, processor_seconds() - cpu, peak
 
 
-def on_dask(study, out: Path, workers: int) -> tuple[float, float]:
-    """(cluster start-up s, study s) with ``workers`` processes."""
+def on_dask(study, out: Path, workers: int) -> tuple[float, float, float]:
+    """(cluster start-up s, study s, processor s of every process) with ``workers`` processes."""
     start = time.perf_counter()
     with study_client(workers=workers) as client:
         client.wait_for_workers(workers)
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), processor_seconds()
         run = run_study(study, out / f"dask{workers}", client)
-        seconds = time.perf_counter() - started
+        seconds, cpu = time.perf_counter() - started, processor_seconds() - cpu
     assert run.count("done") == len(study.trials), {k: o.get("error") for k, o in run.outcomes.items()}
-    return started - start, seconds
+    return started - start, seconds, cpu
 
 
 def simulated(per_trial: float, threads: int, n: int = 1000) -> float:
@@ -81,20 +109,24 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=8)
     parser.add_argument("--threads", type=int, default=50, help="threads per worker of the simulated study")
     args = parser.parse_args()
+    load_before = os.getloadavg()[0]
+    import pyarrow.parquet  # noqa: F401  (module notes)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
         study = load_study(write_study(out, args.trials))
-        loop = plain_loop(study, out)
-        start1, one = on_dask(study, out, 1)
-        start2, two = on_dask(study, out, 2)
+        loop, loop_cpu, peak = plain_loop(study, out)
+        start1, one, one_cpu = on_dask(study, out, 1)
+        start2, two, _ = on_dask(study, out, 2)
     per_trial = loop / args.trials
     efficiency = simulated(per_trial, args.threads)
     n = args.trials
     print(f"{n} trials: plain loop {loop:.2f} s ({per_trial:.3f} s a trial); Dask 1 worker {one:.2f} s, "
-          f"2 workers {two:.2f} s; cluster start-up {start1:.1f} s / {start2:.1f} s")
+          f"2 workers {two:.2f} s; cluster start-up {start1:.1f} s / {start2:.1f} s; processor s: loop {loop_cpu:.2f}, "
+          f"Dask 1 worker {one_cpu:.2f}")
     print(f"RESULT trials_per_min_1={60 * n / one:.1f} trials_per_min_2={60 * n / two:.1f} scaling={one / two:.2f} "
           f"overhead_pct={100 * (one / loop - 1):.1f} sim_trials=1000 sim_efficiency={efficiency:.3f} "
-          f"cluster_start_s={start2:.1f}")
+          f"cluster_start_s={start2:.1f} cpu_overhead_pct={100 * (one_cpu / loop_cpu - 1):.1f} peak_rss_mb={peak:.0f} load_before={load_before:.2f} "
+          f"load_after={os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":
