@@ -6,9 +6,10 @@ plates), each with its own low-pass cut-off (so each is its own analysis). The p
 function (``study.tasks.analyse_trial``: ``hybrid analyze``'s work and the study record) in this process after a
 warm-up, with the workers' thread settings (``study.cluster.WORKER_ENVIRONMENT``, set before numba is imported, so
 that the difference is Dask's alone); the Dask runs time ``study.runner.run_study`` (tasks, manifest, study table)
-on a started, warmed-up local cluster (cluster start-up reported apart), each into a fresh folder, pyarrow (the
-table's writer) imported before: a process's one-time costs are not a task's. overhead_pct = 100 (one worker's
-time / the loop's time - 1).
+on a started, warmed-up local cluster (cluster start-up reported apart), each into a fresh folder. As the loop's
+process, each worker has analysed one trial untimed before, and pyarrow (the table's writer) is imported before:
+a process's one-time costs (its first read of the inputs, the first touch of its memory, about 0.1 s of
+processor) are not a task's. overhead_pct = 100 (one worker's time / the loop's time - 1).
 The simulated study: 1,000 tasks that each sleep for the loop's measured seconds per trial, on two worker
 processes of ``--threads`` threads each (sleeping takes no processor): sim_efficiency = the ideal time
 (1,000 x per-trial seconds / slots) over the measured one, 1 when the scheduler keeps up.
@@ -85,6 +86,10 @@ def on_dask(study, out: Path, workers: int) -> tuple[float, float, float]:
     start = time.perf_counter()
     with study_client(workers=workers) as client:
         client.wait_for_workers(workers)
+        model = str(study.subjects[0].model)
+        for worker in client.scheduler_info()["workers"]:         # as the loop's process (module notes)
+            client.submit(analyse_trial, study.trials[0], model, out / f"warm{worker.split(':')[-1]}", "warm",
+                          workers=[worker], pure=False).result()
         started, cpu = time.perf_counter(), processor_seconds()
         run = run_study(study, out / f"dask{workers}", client)
         seconds, cpu = time.perf_counter() - started, processor_seconds() - cpu
