@@ -10,7 +10,7 @@ from engine.version import version_text
 from engine.analysis.series import result_series
 from engine.clinical.summary import names
 
-from . import exports, opensim_setups, patient
+from . import exports, opensim_setups, patient, study_browser
 from .progress_dialog import export_dialog
 from .report_export import start_report
 from .screenshot import save_window
@@ -56,6 +56,8 @@ def build(window) -> None:
     _action(window, file, "&Save session", lambda: save_session_dialog(window, window.session_path), "Ctrl+S")
     _action(window, file, "Save session &as...", lambda: save_session_dialog(window, None), "Ctrl+Shift+S")
     _action(window, file, "Open results...", lambda: _open(window, "Open analysis results", RESULTS))
+    _action(window, file, "Open stud&y...", lambda: study_browser.open_study_dialog(window),
+            tip="a study (study.yaml) or a batch output folder: its trials in a table; double-click one to open it")
     _action(window, file, "Save model as...", lambda: save_model_dialog(window))
     _action(window, file, "Save analysis as OpenSim setups...", lambda: save_setups_dialog(window),
             tip="the analysis's IK, ID and static optimisation setups, to run it again in OpenSim or `hybrid run`")

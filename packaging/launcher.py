@@ -101,4 +101,6 @@ def main(argv: list[str] | None = None, name: str | None = None) -> int:
 
 
 if __name__ == "__main__":
+    import multiprocessing
+    multiprocessing.freeze_support()    # a worker process of hybrid batch's local Dask cluster (spawned) runs here
     sys.exit(main())

@@ -22,6 +22,10 @@ def add_parser(sub) -> None:
     p.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask scheduler, e.g. tcp://host:8786 "
                                                           "(default: a local cluster)")
     p.add_argument("--workers", type=int, help="worker processes of the local cluster (default: one per core)")
+    p.add_argument("--memory-limit", metavar="SIZE", default="auto",
+                   help="memory each worker of the local cluster may use, e.g. 2GB or 1500MB (default: an equal share "
+                        "of the machine's memory); a worker over 95%% of it is restarted, and a trial that keeps "
+                        "going over it fails saying so")
     p.add_argument("--no-warm-up", action="store_true", help="workers do not compile the kernels before their "
                                                              "first task (they compile on first use)")
     p.set_defaults(run=run_command)
@@ -33,19 +37,20 @@ def run_command(args) -> int:
     from .cluster import dashboard, study_client
     from .description import load_study
     from .runner import run_study
-    study = load_study(args.study)
     if args.workers is not None and not 1 <= args.workers <= 1024:
         raise SettingsError(f"--workers must be between 1 and 1024, got {args.workers}", "--workers")
+    memory_limit = _memory_limit(args)
+    study = load_study(args.study)
     total = len(study.trials)
     print(f"study '{study.name}': {len(study.subjects)} subjects, {total} trials -> {Path(args.out).resolve()}")
-    with study_client(args.scheduler, args.workers, not args.no_warm_up) as client:
+    with study_client(args.scheduler, args.workers, not args.no_warm_up, memory_limit) as client:
         print(f"Dask: {len(client.scheduler_info()['workers'])} workers; dashboard {dashboard(client)}", flush=True)
 
         def progress(outcome, run):
             done, failed = run.count("done") + run.count("skipped"), run.failed
             filled = int(30 * (done + failed) / max(total, 1))
-            detail = outcome.get("error") or (f"{outcome['seconds']:.1f} s, {outcome['memory_mb']:.0f} MB"
-                                              if outcome.get("memory_mb") else "")
+            detail = outcome.get("error") or (f"{outcome['seconds']:.1f} s, peak {outcome['peak_rss_mb']:.0f} MB"
+                                              if outcome.get("peak_rss_mb") else "")
             print(f"[{'#' * filled}{'.' * (30 - filled)}] done {done}, failed {failed}, remaining "
                   f"{total - done - failed}  {outcome['key']}: {outcome['status']}" + (f" ({detail})" if detail
                                                                                       else ""), flush=True)
@@ -57,3 +62,25 @@ def run_command(args) -> int:
         if outcome["status"] == "failed":
             print(f"failed: {key}: {outcome['error']}")
     return min(run.failed, MAX_STATUS)
+
+
+def _memory_limit(args):
+    """``--memory-limit`` as bytes ("auto" kept); SettingsError for a size Dask cannot read, one under 100 MB, or
+    one given with ``--scheduler`` (an existing cluster's workers have their own)."""
+    from dask.utils import parse_bytes
+
+    from engine.errors import SettingsError
+    if args.memory_limit == "auto":
+        return "auto"
+    if args.scheduler:
+        raise SettingsError("--memory-limit sets the local cluster's workers; an existing cluster's (--scheduler) "
+                            "have the limit they were started with", "--memory-limit")
+    try:
+        limit = parse_bytes(args.memory_limit)
+    except (ValueError, TypeError):
+        raise SettingsError(f"--memory-limit must be a size such as 2GB or 1500MB, got {args.memory_limit!r}",
+                            "--memory-limit") from None
+    if limit < 100e6:
+        raise SettingsError(f"--memory-limit {args.memory_limit!r} is under 100 MB: a worker needs about 250 MB for "
+                            "the analysis of a trial", "--memory-limit")
+    return limit

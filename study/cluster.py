@@ -1,10 +1,13 @@
 """Where a study runs: a local Dask cluster of worker processes sized to the machine, or an existing cluster's
-scheduler; each worker warms the engine's numba kernels once (``engine.warmup``) before it takes a task.
+scheduler; each worker imports the analysis and warms its numba kernels once (:class:`WarmUp`) before it takes a
+task, so that no task pays for compiling, loading cached kernels or importing readers.
 
 Processes, not threads: the analysis holds the GIL between its kernels, and each process loads numba's on-disk
-cache once. A local cluster gets one single-threaded worker per core (the engine's own threads and BLAS's are
-set to one by Dask's nanny), each with an equal share of the machine's memory: a worker that grows beyond it
-is restarted by its nanny and its task run again elsewhere (docs/batch.md: SLURM and PBS with dask-jobqueue).
+cache once. A local cluster gets one single-threaded worker per core, whose numba, OpenMP and BLAS threads are one
+too (:data:`WORKER_ENVIRONMENT`: a worker that also spread its kernels over every core would fight the others for
+them), each with a memory limit (default an equal share of the machine's memory): a worker that grows beyond 95%
+of it is restarted by its nanny and its task run again elsewhere, and a task that keeps doing so fails with the
+limit named (``study.runner``; docs/batch.md: SLURM and PBS with dask-jobqueue).
 """
 from __future__ import annotations
 
@@ -13,31 +16,64 @@ import logging
 import os
 from contextlib import contextmanager
 
+import dask
 from distributed import Client, LocalCluster, WorkerPlugin
+
+WORKER_ENVIRONMENT = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
+                      "MKL_NUM_THREADS": "1"}
+"""Set in each local worker process before it starts (numba reads ``NUMBA_NUM_THREADS`` when imported; the muscle
+paths' threads follow it, ``engine.muscles.geometry``)."""
+
+LOCAL_CLUSTER_CONFIG = {
+    "distributed.worker.memory.target": False, "distributed.worker.memory.spill": False,
+    "distributed.worker.memory.pause": False, "distributed.worker.memory.terminate": 0.95,
+    "distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "2s"}
+"""Dask's settings for a local cluster (its scheduler and each nanny read them as they are made). Memory: a worker
+is restarted by its nanny over 95% of its limit, and nothing else (a task's results are small and written by the
+task: nothing to spill; a worker paused above 80% would never take another trial, and the study would wait for
+ever). Overhead: no statistical profiler sampling the task's thread every 10 ms, and the event loops' health
+checks and the dashboard's system monitor 50 and 4 times less often: an idle cluster of one worker then takes
+0.013 s of processor a second instead of about 0.06 (bench_batch's processor overhead)."""
+
+TASK_MODULES = ("engine.cli.analyze", "engine.io.open", "engine.io.open_trial", "engine.io.osim.reader",
+                "engine.io.model_file", "engine.io.trc", "engine.io.c3d", "engine.io.external_loads",
+                "engine.io.scale_files", "study.tasks")
+"""The modules a task imports on first use (the analysis's command and the readers of each input format)."""
 
 
 class WarmUp(WorkerPlugin):
-    """Compiles (or loads from numba's cache) every kernel of the analysis when a worker starts."""
+    """Imports what the tasks use and compiles (or loads from numba's cache) every kernel of the analysis when a
+    worker starts."""
 
     name = "hybridlab-warm-up"
 
     def setup(self, worker) -> None:
+        import importlib
+
         from engine.progress import run
         from engine.warmup import warm_up_steps
+        for module in TASK_MODULES:
+            importlib.import_module(module)
         run(warm_up_steps())
 
 
 @contextmanager
-def study_client(scheduler: str | None = None, workers: int | None = None, warm_up: bool = True):
+def study_client(scheduler: str | None = None, workers: int | None = None, warm_up: bool = True,
+                 memory_limit: str | int = "auto"):
     """Context manager yielding a client of the scheduler at ``scheduler`` (e.g. ``tcp://host:8786``), or of a new
-    local cluster of ``workers`` processes (default: one per core), closed at the end."""
+    local cluster of ``workers`` processes (default: one per core) with :data:`WORKER_ENVIRONMENT` and
+    ``memory_limit`` each (bytes, or Dask's text such as ``"2GB"``; ``"auto"``: an equal share of the machine's
+    memory), closed at the end."""
     with contextlib.ExitStack() as stack:
         if scheduler:
             client = stack.enter_context(Client(scheduler))
         else:
             n = workers or os.cpu_count() or 1
-            cluster = stack.enter_context(LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                                       dashboard_address=":0", silence_logs=logging.ERROR))
+            with dask.config.set(LOCAL_CLUSTER_CONFIG):
+                cluster = stack.enter_context(LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                                           memory_limit=memory_limit, env=WORKER_ENVIRONMENT,
+                                                           dashboard_address=":0", silence_logs=logging.ERROR))
             client = stack.enter_context(Client(cluster))
         if warm_up:
             client.register_plugin(WarmUp())

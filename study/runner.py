@@ -5,13 +5,15 @@ Output folder::
 
     subjects/<subject>/      the scaling's files (model.yaml, scale set, static pose, residuals) and its record
     trials/<subject>/<trial>/  the analysis's files (as ``hybrid analyze`` writes them) and its record
-    study-manifest.json      every trial's fingerprint, status (done, skipped, failed), error, seconds, memory
+    study-manifest.json      every trial's fingerprint, status (done, skipped, failed), error, seconds, processor seconds,
+                             peak memory
     study_table.csv, study_table.parquet, study_summary.json   (``study.table``)
 
 The manifest is rewritten (atomically) as each trial ends, so a cancelled study says what it had finished; the
 trial folders themselves decide what a later run skips (``study.tasks.completed``). A worker that dies is
 replaced by Dask's nanny and its task run again elsewhere (up to ``distributed.scheduler.allowed-failures``);
-a task that keeps killing workers fails alone (KilledWorker).
+a task that keeps killing workers fails alone (KilledWorker), with its error saying when their nannies restarted
+them for going over their memory limit (``study.cluster``).
 """
 from __future__ import annotations
 
@@ -48,11 +50,27 @@ class StudyRun:
 
 
 def _skipped(key: str, record: dict) -> dict:
-    return {"key": key, "status": "skipped", "rows": record["rows"], "seconds": 0.0, "memory_mb": None}
+    return {"key": key, "status": "skipped", "rows": record["rows"], "seconds": 0.0, "peak_rss_mb": None}
 
 
 def _failed(key: str, error: str) -> dict:
-    return {"key": key, "status": "failed", "error": error, "seconds": 0.0, "memory_mb": None}
+    return {"key": key, "status": "failed", "error": error, "seconds": 0.0, "peak_rss_mb": None}
+
+
+def _worker_death(client, exc: Exception) -> str:
+    """Why a task's future raised: its worker died under it (KilledWorker); said with the memory limit when the
+    worker's nanny restarted it for going over it (Dask's "worker-restart-memory" events)."""
+    worker = getattr(exc, "last_worker", None)
+    address = getattr(worker, "address", None)
+    restarts = [event for _, event in client.get_events("worker-restart-memory") if event.get("worker") == address]
+    if address is None or not restarts:
+        return f"its worker died ({type(exc).__name__}: {exc})"
+    limit = getattr(worker, "memory_limit", None)
+    held = f"{restarts[-1]['rss'] / 1e6:.0f} MB"
+    over = f"over 95% of its limit of {limit / 1e6:.0f} MB" if limit else "over its memory limit"
+    return (f"it needs more memory than a worker may use: its worker held {held}, {over}, and was restarted by "
+            f"Dask (as was each worker that ran it); give each worker more memory (hybrid batch --memory-limit) "
+            f"or run fewer workers")
 
 
 def submit_study(study, out: Path, client, outcomes: dict, fingerprints: dict) -> dict:
@@ -109,7 +127,7 @@ def run_study(study, out, client, progress=None) -> StudyRun:
             try:
                 outcome = future.result()
             except Exception as exc:   # the task itself never raises: a worker died under it (KilledWorker)
-                outcome = _failed(key, f"its worker died ({type(exc).__name__}: {exc})")
+                outcome = _failed(key, _worker_death(client, exc))
             run.outcomes[key] = outcome
             _write_manifest(out, study, run, fingerprints)
             if progress is not None:
@@ -130,6 +148,7 @@ def _write_manifest(out: Path, study, run: StudyRun, fingerprints: dict) -> None
     for trial in study.trials:
         o = run.outcomes.get(trial.key, {"status": "pending"})
         trials[trial.key] = {"fingerprint": fingerprints.get(trial.key), "status": o["status"],
-                             "error": o.get("error"), "seconds": o.get("seconds"), "memory_mb": o.get("memory_mb")}
+                             "error": o.get("error"), "seconds": o.get("seconds"),
+                             "cpu_seconds": o.get("cpu_seconds"), "peak_rss_mb": o.get("peak_rss_mb")}
     document = {"study": study.name, "source": str(study.source), "trials": trials}
     write_text(out / MANIFEST, json.dumps(document, indent=1) + "\n")

@@ -5,8 +5,8 @@ record (:data:`RECORD`: the step's fingerprint, and a trial's rows of the study 
 folder holds either the complete outputs of one run and their record or its previous contents: a killed worker or
 a cancelled study loses nothing done. A trial runs exactly what ``hybrid analyze`` runs on the same arguments
 (``engine.cli.analyze``). Each returns an outcome (a plain dict): ``status`` 'done' or 'failed', ``error``,
-``seconds``, ``memory_mb`` (the worker's resident memory after the task), and the scaled model or the rows.
-Invalid input (a HybridLabError) and a bug alike fail that step only; the error says which.
+``seconds``, ``cpu_seconds`` (fewer than ``seconds`` when the machine is shared), ``peak_rss_mb`` (the task's peak
+resident memory, ``study.task_memory``), and the scaled model or the rows. Invalid input (a HybridLabError) and a bug alike fail that step only; the error says which.
 """
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from engine.io.output_folder import MANIFEST, output_folder
 
 from .description import analyze_arguments
 from .table import trial_rows
+from .task_memory import peak_memory
 
 RECORD = "study-record.json"
 SCALED_MODEL = "model.yaml"
@@ -44,11 +45,6 @@ def _write_record(staging: Path, document: dict) -> Path:
     return staging / RECORD
 
 
-def _memory_mb() -> float:
-    import psutil
-    return psutil.Process().memory_info().rss / 2 ** 20
-
-
 def _error(exc: BaseException) -> str:
     if isinstance(exc, HybridLabError):
         return str(exc)
@@ -56,9 +52,17 @@ def _error(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc} (at {Path(where.filename).name}:{where.lineno})"
 
 
-def _failure(key: str, error: str, start: float) -> dict:
-    return {"key": key, "status": "failed", "error": error, "seconds": time.perf_counter() - start,
-            "memory_mb": _memory_mb()}
+def _measured(key: str, work) -> dict:
+    """The outcome of ``work()`` (a dict of the step's results: status 'done'), or of its failure, with its key,
+    seconds, processor seconds (of the whole worker process: its one task's) and peak memory."""
+    start, cpu = time.perf_counter(), time.process_time()
+    with peak_memory() as memory:
+        try:
+            outcome = {"status": "done", **work()}
+        except Exception as exc:
+            outcome = {"status": "failed", "error": _error(exc)}
+    return {"key": key, **outcome, "seconds": time.perf_counter() - start, "cpu_seconds": time.process_time() - cpu,
+            **memory}
 
 
 def scale_subject(subject, folder, fingerprint: str) -> dict:
@@ -66,37 +70,32 @@ def scale_subject(subject, folder, fingerprint: str) -> dict:
     holds ``model``, the scaled model's path, and the scaling's ``notes``."""
     from engine.io.scale_files import scale_steps, write_scale_outputs
     from engine.progress import run as run_steps
-    start = time.perf_counter()
-    try:
+
+    def work():
         with output_folder(folder) as staging:
             run, setup = run_steps(scale_steps(subject.scale_setup, subject.model, subject.static, subject.mass))
             write_scale_outputs(run, setup, staging / SCALED_MODEL)
             _write_record(staging, {"fingerprint": fingerprint, "notes": list(run.result.notes)})
-    except Exception as exc:
-        return _failure(subject.id, _error(exc), start)
-    return {"key": subject.id, "status": "done", "model": str(Path(folder) / SCALED_MODEL),
-            "notes": list(run.result.notes), "seconds": time.perf_counter() - start, "memory_mb": _memory_mb()}
+        return {"model": str(Path(folder) / SCALED_MODEL), "notes": list(run.result.notes)}
+    return _measured(subject.id, work)
 
 
 def analyse_trial(trial, model, folder, fingerprint: str) -> dict:
     """Analyse ``trial`` with ``model`` (a model file, or its subject's scaling outcome) into ``folder``, as
     ``hybrid analyze`` does; the outcome holds the trial's ``rows`` of the study table."""
     from engine.cli.analyze import analyse_to_folder, parse_arguments
-    start = time.perf_counter()
-    if isinstance(model, dict):
-        if model["status"] != "done":
-            return _failure(trial.key, f"its subject's scaling failed: {model['error']}", start)
-        model = model["model"]
+    if isinstance(model, dict) and model["status"] != "done":
+        return {"key": trial.key, "status": "failed", "error": f"its subject's scaling failed: {model['error']}",
+                "seconds": 0.0, "peak_rss_mb": None}
+    model = model["model"] if isinstance(model, dict) else model
     rows = []
 
     def record(result, settings, staging):
         rows.extend(trial_rows(trial.subject, trial.id, result, settings.forward))
         return [_write_record(staging, {"fingerprint": fingerprint, "rows": rows})]
 
-    try:
-        args = parse_arguments(analyze_arguments(trial, model) + ["--out", str(folder), "--quiet"])
-        analyse_to_folder(args, record)
-    except Exception as exc:
-        return _failure(trial.key, _error(exc), start)
-    return {"key": trial.key, "status": "done", "rows": rows, "seconds": time.perf_counter() - start,
-            "memory_mb": _memory_mb()}
+    def work():
+        analyse_to_folder(parse_arguments(analyze_arguments(trial, model) + ["--out", str(folder), "--quiet"]),
+                          record)
+        return {"rows": rows}
+    return _measured(trial.key, work)

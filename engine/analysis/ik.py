@@ -221,8 +221,9 @@ class _Problem:
         targets): in turn from ``q_start`` (nq,) when ``warm``, else each from its own row of ``q_start`` (F, nq).
         ``weights`` (K,) or (F, K) (default: the markers' weights)."""
         n = targets.shape[0]
-        weights = np.ascontiguousarray(np.broadcast_to(self.weights if weights is None else weights,
-                                                       (n, len(self.weights))))
+        # a writable copy: a broadcast view is read-only, a type of its own to numba (a second compilation)
+        weights = np.array(np.broadcast_to(self.weights if weights is None else weights, (n, len(self.weights))),
+                           dtype=float, order="C")
         starts = np.ascontiguousarray(np.atleast_2d(q_start), dtype=float)
         Q = np.empty((n, model.nq))
         iters = np.empty(n, np.int64)

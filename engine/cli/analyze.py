@@ -184,7 +184,7 @@ def analyse_to_folder(args, also=None):
     ``args.out`` as a unit (``engine.io.output_folder``). ``also(result, settings, staging)`` writes further files
     into the same unit and returns their paths (``hybrid batch``'s record of the run). Returns ``(model, trial,
     result, truth, files written)``."""
-    model, trial, settings = _settings(args)
+    model, trial, settings = analysis_inputs(args)
     inputs = (args.model, args.trial, args.grf, args.external_loads, args.ik_setup, args.contacts, args.static)
     said: list = []
     with output_folder(args.out, OUTPUT_NAMES, expected_bytes(model, trial, settings.muscles), inputs,
@@ -198,8 +198,9 @@ def analyse_to_folder(args, also=None):
     return model, trial, result, truth, count
 
 
-def _settings(args):
-    """The model, trial and analysis settings the command line gives."""
+def analysis_inputs(args):
+    """The model, trial and analysis settings the command line gives (what the command analyses; ``hybrid batch``
+    and the application's study browser rebuild a trial's with it)."""
     cutoff, loads_cutoff = (None if v is None else _cutoff(v, o) for v, o in ((args.filter, "--filter"),
                                                                              (args.filter_loads, "--filter-loads")))
     model, trial, settings = _inputs(args)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.cli.analyze import _inputs, _settings
+from engine.cli.analyze import _inputs, analysis_inputs
 from engine.cli.main import build_parser
 from engine.errors import DataError, SettingsError
 from engine.io.c3d import read_c3d
@@ -81,14 +81,14 @@ def test_command_line_takes_an_anc_emg_and_its_muscles(test_data, tmp_path):
     args = build_parser().parse_args(["analyze", str(d / "subject01_simbody.osim"), str(d / "subject01_walk1.trc"),
                                       "--emg", str(tmp_path / "emg.anc"), "--emg-channels", "EMG1",
                                       "--emg-muscles", "EMG1=soleus_r", "--muscles"])
-    model, trial, settings = _settings(args)
+    model, trial, settings = analysis_inputs(args)
     assert [c.name for c in trial.emg] == ["EMG1"] and trial.emg[0].units == "V"
     assert trial.markers.n_frames == read_trc(d / "subject01_walk1.trc").markers.n_frames
     assert settings.muscle_settings.emg_muscles == {"EMG1": "soleus_r"}
     bad = build_parser().parse_args(["analyze", str(d / "subject01_simbody.osim"), str(d / "subject01_walk1.trc"),
                                      "--emg-muscles", "EMG1"])
     with pytest.raises(SettingsError, match="CHANNEL=MUSCLE"):
-        _settings(bad)
+        analysis_inputs(bad)
     trc_only = build_parser().parse_args(["analyze", str(d / "subject01_simbody.osim"),
                                           str(d / "subject01_walk1.trc"), "--emg-channels", "EMG1"])
     with pytest.raises(DataError, match="a TRC file holds no analog channels"):

@@ -18,6 +18,7 @@ from engine.io.storage import read_storage
 from study.cluster import study_client
 from study.description import load_study
 from study.runner import run_study
+from study.tasks import analyse_trial
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -134,6 +135,40 @@ subjects:
     loaded = client.run(lambda: sorted(m for m in sys.modules if m.split(".")[0] in ("PySide6", "pyqtgraph",
                                                                                  "vtkmodules", "hybridgui")))
     assert len(loaded) == 2 and not any(loaded.values())      # the workers stayed headless
+    threads = client.run(lambda: (__import__("numba").config.NUMBA_NUM_THREADS, os.environ["OPENBLAS_NUM_THREADS"]))
+    assert set(threads.values()) == {(1, "1")}                 # one thread each: the workers share the cores
+
+
+def _cold_work(trial, model, folder):
+    """A trial's analysis in a worker, with the kernels it compiled and those it loaded from numba's cache."""
+    from numba.core import caching
+
+    from engine.warmup import counting_compiles
+    loaded, original = [], caching.Cache.load_overload
+    caching.Cache.load_overload = lambda self, *args: loaded.append(self._name) or original(self, *args)
+    try:
+        with counting_compiles() as compiled:
+            outcome = analyse_trial(trial, model, folder, "cold")
+    finally:
+        caching.Cache.load_overload = original
+    return outcome["status"], loaded, list(compiled)
+
+
+def test_a_warmed_worker_neither_compiles_nor_loads_a_kernel_for_a_trial(client, test_data, tmp_path):
+    g = test_data / "opensim" / "gait2354"        # an OpenSim pelvis: the first pose fitted on one frame
+    study = load_study(_write(tmp_path, f"""subjects:
+  - id: s
+    model: {g / 'subject01_simbody.osim'}
+    trials:
+      - id: walk1
+        file: {g / 'subject01_walk1.trc'}
+{_loads(g, 'subject01_walk1')}        settings: {{start: 0.5, end: 0.7}}
+"""))
+    for worker in client.scheduler_info()["workers"]:
+        status, loaded, compiled = client.submit(_cold_work, study.trials[0], str(study.subjects[0].model),
+                                                 tmp_path / worker.split(":")[-1], workers=[worker],
+                                                 pure=False).result()
+        assert status == "done" and loaded == [] and compiled == [], (loaded, compiled)
 
 
 class _Cancelled(Exception):

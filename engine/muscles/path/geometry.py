@@ -27,11 +27,11 @@ Wrapping semantics (``wrapping``; details in ``_wrapping``):
 """
 from __future__ import annotations
 
-import os
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 
 from ...errors import ModelError, SettingsError
@@ -102,8 +102,9 @@ class MuscleGeometry:
 
     Build once per model (``geom = MuscleGeometry(model)``), then call
     :meth:`evaluate` (or :meth:`compute` for the status too) as often as needed.
-    Frames are shared among ``threads`` threads (default: the CPU count); the
-    numba kernels release the GIL. ``wrapping`` is ``"exact"`` or ``"opensim"``
+    Frames are shared among ``threads`` threads (default: numba's thread count,
+    ``NUMBA_NUM_THREADS``, the CPU count unless set; one in a study's worker
+    processes); the numba kernels release the GIL. ``wrapping`` is ``"exact"`` or ``"opensim"``
     (module notes).
 
     Raises
@@ -122,7 +123,7 @@ class MuscleGeometry:
         self.model = model
         self.muscle_names = [m.name for m in model.muscles]
         self.paths = compile_paths(model)
-        self.threads = max(1, int(threads or os.cpu_count() or 1))
+        self.threads = max(1, int(threads or numba.config.NUMBA_NUM_THREADS))
         self._point_names = [p.name for m in model.muscles for p in m.path.points]
         self._polyline_rows = max(1, sum(len(m.path.points) + 2 * len(m.path.wraps) for m in model.muscles))
 
