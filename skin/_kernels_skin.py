@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from ._kernels_mesh import vertex_normals_areas
+
 
 @njit(cache=True, nogil=True, inline="always")
 def _offset(R, j, local, i, k):
@@ -148,3 +150,13 @@ def node_wrenches(p, nodes, bone_w, out):
         out[n, 3] += f0
         out[n, 4] += f1
         out[n, 5] += f2
+
+
+@njit(cache=True, nogil=True)
+def skin_state(R, p, w, pdot, bone, weight, local, triangles, x, xdot, normals, areas):
+    """Eqs. 3 and 8 and the surface's vertex normals and areas in one call: positions ``x`` (n, 3) m, velocities
+    ``xdot`` (n, 3) m/s, unit outward ``normals`` (n, 3) and vertex ``areas`` (n,) m^2 of the skin with the bones
+    at ``R``, ``p`` moving at ``w``, ``pdot``."""
+    deform(R, p, bone, weight, local, x)
+    velocity(R, w, pdot, bone, weight, local, xdot)
+    vertex_normals_areas(x, triangles, normals, areas)

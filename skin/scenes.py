@@ -28,6 +28,7 @@ from .skinning import Skin
 from .stiffness import table_one
 
 SKIN_SPACING = 0.012       # m: ~14k vertices on the default athlete (the seed's skin)
+TILT = 25.0                # degrees, the lift's head-up tilt
 
 
 @lru_cache(maxsize=4)
@@ -79,18 +80,19 @@ def _body_landmarks(model, skin, q) -> dict:
 
 def robotic_lift(incline_deg: float, spacing: float = SKIN_SPACING, board_vertices: int = 20000) -> Scene:
     model, skin = athlete_and_skin(spacing)
-    length, width = 1.15, 0.8
+    length, width = 1.9, 0.8
     incline = np.radians(incline_deg)
-    centre = np.array([-0.2, 0.0, 0.0])             # from the head to mid-thigh
+    centre = np.array([0.08, 0.0, 0.0])             # from the head to the feet
     q = supine(model, skin, incline=incline, centre=centre)
     nx = int(round(np.sqrt(board_vertices * length / width)))
     nz = max(int(round(board_vertices / nx)), 2)
     board = RigidDevice("support", grid_sheet(length, width, nx, nz),
-                        LiftMotion(height=0.3, angle=-np.radians(12.0), pivot=tuple(centre), start=0.3, end=2.3),
+                        LiftMotion(height=0.3, angle=-np.radians(TILT), pivot=tuple(centre), start=0.3, end=1.3),
                         SE3(_rotation_z(incline), centre))
     return Scene(f"robotic-lift-{'flat' if incline_deg == 0 else f'{incline_deg:g}deg'}", model, skin, q,
-                 table_one(model, q), devices=(board,), dt=5e-4, duration=3.0,
-                 description=f"robotic lift, support inclined {incline_deg:g} degrees against the lift's 12 degree tilt",
+                 table_one(model, q), devices=(board,), dt=2e-3, duration=3.5,
+                 description=f"robotic lift, support inclined {incline_deg:g} degrees against the lift's {TILT:g} "
+                             f"degree tilt",
                  watch={"board": np.array([centre[0] - length / 2, centre[0] + length / 2])})
 
 
