@@ -108,11 +108,13 @@ def grid_layout(x, h):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _push(x, normals, xdot, h, lo, dims, start, order, near, p0, p1, p2, pn0, pn1, pn2, u0, u1, u2, k_contact, mu,
-          eps, f_skin, f_normal, g):
+def _push(x, normals, xdot, h, lo, dims, start, order, near, p0, p1, p2, pn0, pn1, pn2, u0, u1, u2, soft, k_contact,
+          mu, eps, f_skin, f_normal, g):
     """Eqs. 6-7 for one device vertex at ``p`` with outward normal ``pn`` moving at ``u``: finds ``idx(k)``, adds
     the skin's force to ``f_skin`` and its normal magnitude to ``f_normal``, writes it into ``g`` (3,); returns
-    whether the vertex is in contact."""
+    whether the vertex is in contact. ``soft``: the device vertex's ``dt / m`` (s/kg; 0 for a rigid device): its
+    viscous friction ``c`` acts as backward Euler gives it on that mass, ``c / (1 + c dt / m)``, so that a light
+    sheet vertex is not thrown back and forth by a damping its explicit coupling cannot resolve."""
     i = closest(x, h, lo, dims, start, order, near, p0, p1, p2)
     if i < 0:
         return False
@@ -127,6 +129,7 @@ def _push(x, normals, xdot, h, lo, dims, start, order, near, p0, p1, p2, pn0, pn
     V1 = xdot[i, 1] - u1
     V2 = xdot[i, 2] - u2
     c = mu * fn / max(np.sqrt(V0 * V0 + V1 * V1 + V2 * V2), eps)
+    c /= 1.0 + c * soft
     g[0] = -fn * n0 - c * V0
     g[1] = -fn * n1 - c * V1
     g[2] = -fn * n2 - c * V2
@@ -138,7 +141,7 @@ def _push(x, normals, xdot, h, lo, dims, start, order, near, p0, p1, p2, pn0, pn
 
 
 @njit(cache=True, nogil=True)
-def contact_forces(x, normals, xdot, h, lo, dims, start, order, near, p, pn, pdot, k_contact, mu, eps,
+def contact_forces(x, normals, xdot, h, lo, dims, start, order, near, p, pn, pdot, soft, k_contact, mu, eps,
                    f_skin, f_normal, f_device):
     """Penalty contact (eq. 6) and regularised Coulomb friction (eq. 7) of device vertices ``p`` (N, 3) moving
     at ``pdot`` on the skin ``x`` (n, 3) with outward unit ``normals`` moving at ``xdot``.
@@ -149,7 +152,8 @@ def contact_forces(x, normals, xdot, h, lo, dims, start, order, near, p, pn, pdo
     vertex is under the skin) the skin vertex is pushed back by ``f_n = k_contact d_k`` along ``-n`` (eq. 6's
     magnitude; it pushes the skin away from the device) and the friction ``-mu f_n V / max(|V|, eps)`` of the
     relative velocity ``V = x_dot_idx - p_dot_k`` (eq. 7 with Coulomb's ``F_c = mu f_n``; its normal part damps the
-    penetration like Hunt and Crossley's damping, proportional to the depth). Adds the skin's forces to ``f_skin``
+    penetration like Hunt and Crossley's damping, proportional to the depth); ``soft`` (N,) each device vertex's
+    ``dt / m`` (see ``_push``). Adds the skin's forces to ``f_skin``
     (n, 3) N, the normal forces' magnitudes to ``f_normal`` (n,) N, and writes the opposite forces on the device
     into ``f_device`` (N, 3). Returns the number of device vertices in contact.
     """
@@ -157,7 +161,7 @@ def contact_forces(x, normals, xdot, h, lo, dims, start, order, near, p, pn, pdo
     g = np.empty(3)
     for k in range(p.shape[0]):
         if _push(x, normals, xdot, h, lo, dims, start, order, near, p[k, 0], p[k, 1], p[k, 2], pn[k, 0], pn[k, 1],
-                 pn[k, 2], pdot[k, 0], pdot[k, 1], pdot[k, 2], k_contact, mu, eps, f_skin, f_normal, g):
+                 pn[k, 2], pdot[k, 0], pdot[k, 1], pdot[k, 2], soft[k], k_contact, mu, eps, f_skin, f_normal, g):
             count += 1
             f_device[k, 0] = -g[0]
             f_device[k, 1] = -g[1]
@@ -188,7 +192,7 @@ def rigid_contact(x, normals, xdot, h, lo, dims, start, order, near, rest, rest_
         if _push(x, normals, xdot, h, lo, dims, start, order, near, y0, y1, y2,
                  R[0, 0] * m0 + R[0, 1] * m1 + R[0, 2] * m2, R[1, 0] * m0 + R[1, 1] * m1 + R[1, 2] * m2,
                  R[2, 0] * m0 + R[2, 1] * m1 + R[2, 2] * m2,
-                 w[1] * y2 - w[2] * y1 + pdot[0], w[2] * y0 - w[0] * y2 + pdot[1], w[0] * y1 - w[1] * y0 + pdot[2],
+                 w[1] * y2 - w[2] * y1 + pdot[0], w[2] * y0 - w[0] * y2 + pdot[1], w[0] * y1 - w[1] * y0 + pdot[2], 0.0,
                  k_contact, mu, eps, f_skin, f_normal, g):
             count += 1
             force[0] += g[0]
@@ -198,12 +202,12 @@ def rigid_contact(x, normals, xdot, h, lo, dims, start, order, near, rest, rest_
 
 
 @njit(cache=True, nogil=True)
-def contact_pass(x, normals, xdot, h, rest, rest_n, bounds, R, p, w, pdot, sheet_p, sheet_n, sheet_v, k_contact, mu,
-                 eps, f_skin, f_normal, f_sheet, forces):
+def contact_pass(x, normals, xdot, h, rest, rest_n, bounds, R, p, w, pdot, sheet_p, sheet_n, sheet_v, sheet_soft,
+                 k_contact, mu, eps, f_skin, f_normal, f_sheet, forces):
     """One pass of every device against the skin: the grid of the skin ``x`` (cell ``h``), then the rigid devices
     (``rest``/``rest_n`` their stacked vertices and normals, device ``d`` owning rows ``bounds[d]:bounds[d + 1]``,
     placed by ``R[d]``, ``p[d]`` and moving at ``w[d]``, ``pdot[d]``) and the sheets' vertices ``sheet_p`` (normals
-    ``sheet_n``, velocities ``sheet_v``). ``f_skin``, ``f_normal`` are zeroed and filled; ``f_sheet`` gets the skin's
+    ``sheet_n``, velocities ``sheet_v``, ``dt / m`` ``sheet_soft``). ``f_skin``, ``f_normal`` are zeroed and filled; ``f_sheet`` gets the skin's
     forces on the sheets' vertices, ``forces`` (D, 3) each rigid device's total force on the skin. Returns the
     number of device vertices in contact."""
     f_skin[:] = 0.0
@@ -215,6 +219,6 @@ def contact_pass(x, normals, xdot, h, rest, rest_n, bounds, R, p, w, pdot, sheet
         count += rigid_contact(x, normals, xdot, h, lo, dims, start, order, near, rest[bounds[d]:bounds[d + 1]],
                                rest_n[bounds[d]:bounds[d + 1]], R[d], p[d], w[d], pdot[d], k_contact, mu, eps,
                                f_skin, f_normal, forces[d])
-    count += contact_forces(x, normals, xdot, h, lo, dims, start, order, near, sheet_p, sheet_n, sheet_v, k_contact,
-                            mu, eps, f_skin, f_normal, f_sheet)
+    count += contact_forces(x, normals, xdot, h, lo, dims, start, order, near, sheet_p, sheet_n, sheet_v, sheet_soft,
+                            k_contact, mu, eps, f_skin, f_normal, f_sheet)
     return count

@@ -31,7 +31,7 @@ class ContactParameters:
     stiffness: float = 1000.0
     friction: float = FRICTION
     eps: float = 0.01
-    reach: float = 0.03
+    reach: float = 0.018
 
     def __post_init__(self):
         for name in ("stiffness", "eps", "reach"):

@@ -84,6 +84,7 @@ class Simulator:
         self.sheet_slices = [slice(a, b) for a, b in zip(sizes[:-1], sizes[1:])]
         self.P, self.Pn, self.Pdot = np.zeros((sizes[-1], 3)), np.zeros((sizes[-1], 3)), np.zeros((sizes[-1], 3))
         self.f_sheet = np.zeros((sizes[-1], 3))
+        self.sheet_soft = np.concatenate([scene.dt / s.masses for s in scene.sheets]) if scene.sheets else np.zeros(0)
         n = skin.n_vertices
         self.x, self.xdot = np.empty((n, 3)), np.empty((n, 3))
         self.normals, self.areas = np.empty((n, 3)), np.empty(n)
@@ -119,7 +120,7 @@ class Simulator:
                        self.normals, self.areas)
         self.device_placements(t)
         self.count = _kc.contact_pass(self.x, self.normals, self.xdot, c.reach, self.rest, self.rest_n, self.bounds,
-                                      self.dR, self.dp, self.dw, self.dpdot, self.P, self.Pn, self.Pdot, c.stiffness,
+                                      self.dR, self.dp, self.dw, self.dpdot, self.P, self.Pn, self.Pdot, self.sheet_soft, c.stiffness,
                                       c.friction, c.eps, self.f_skin, self.f_normal, self.f_sheet,
                                       self.device_forces)
         _ks.bone_wrenches(R, skin.bone, skin.weight, skin.local, self.f_skin, self.bone_w)
