@@ -28,6 +28,8 @@ from . import _kernels_skin as _ks
 from .scene import Scene
 from .sheet import LocalGlobalSolver
 
+SHEET_TOL = 1e-6    # m: a sheet's local/global iterations stop once no vertex moves more than this (at most 10)
+
 
 @dataclass
 class SimulationResult:
@@ -173,7 +175,7 @@ class Simulator:
         for i, sheet in enumerate(s.sheets):
             x, u = self.sheet_x[i], self.sheet_v[i]
             f = self.sheet_gravity[i] + sheet_forces[i]
-            new = self.solvers[i].solve(x, x + dt * u, f, sheet.pinned_positions(t + dt))
+            new = self.solvers[i].solve(x, x + dt * u, f, sheet.pinned_positions(t + dt), tol=SHEET_TOL)
             self.sheet_v[i] = (new - x) / dt
             self.sheet_x[i] = new
         self.t = t + dt
