@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ._kernels_skin import vertex_velocity
+
 
 @njit(cache=True, nogil=True)
 def build_grid(x, h, lo, dims, start, order, near):
@@ -107,17 +109,52 @@ def grid_layout(x, h):
     return lo, dims, start, order, near
 
 
+@njit(cache=True, nogil=True)
+def skin_vertex(x, normals, xdot, sk, i):
+    """The unit outward normal and the velocity (eq. 8) of skin vertex ``i`` into ``normals[i]``, ``xdot[i]``,
+    unless done since ``sk[0]`` was cleared. ``sk = (done (n,) bool, vertex_triangles, starts (n + 1,), triangles,
+    R, w, pdot, bone, weight, local)``: the triangles around each vertex (``vertex_triangles[starts[i]:starts[i+1]]``,
+    counter-clockwise seen from outside), and the bones' placements and velocities with the skinning weights (see
+    ``_kernels_skin``). The normal is the area-weighted one of ``_kernels_mesh.vertex_normals_areas``."""
+    done, vt, vs, tris, R, w, pdot, bone, weight, local = sk
+    if done[i]:
+        return
+    done[i] = True
+    s0 = 0.0
+    s1 = 0.0
+    s2 = 0.0
+    for t in vt[vs[i]:vs[i + 1]]:
+        a, b, c = tris[t, 0], tris[t, 1], tris[t, 2]
+        e1x, e1y, e1z = x[b, 0] - x[a, 0], x[b, 1] - x[a, 1], x[b, 2] - x[a, 2]
+        e2x, e2y, e2z = x[c, 0] - x[a, 0], x[c, 1] - x[a, 1], x[c, 2] - x[a, 2]
+        s0 += e1y * e2z - e1z * e2y
+        s1 += e1z * e2x - e1x * e2z
+        s2 += e1x * e2y - e1y * e2x
+    norm = np.sqrt(s0 * s0 + s1 * s1 + s2 * s2)
+    if norm > 0.0:
+        s0 /= norm
+        s1 /= norm
+        s2 /= norm
+    normals[i, 0] = s0
+    normals[i, 1] = s1
+    normals[i, 2] = s2
+    vertex_velocity(R, w, pdot, bone, weight, local, i, xdot)
+
+
 @njit(cache=True, nogil=True, inline="always")
-def _push(x, normals, xdot, h, lo, dims, start, order, near, p0, p1, p2, pn0, pn1, pn2, u0, u1, u2, soft, k_contact,
-          mu, eps, f_skin, f_normal, g):
+def _push(x, normals, xdot, sk, h, lo, dims, start, order, near, p0, p1, p2, pn0, pn1, pn2, u0, u1, u2, soft,
+          k_contact, mu, eps, f_skin, f_normal, g):
     """Eqs. 6-7 for one device vertex at ``p`` with outward normal ``pn`` moving at ``u``: finds ``idx(k)``, adds
     the skin's force to ``f_skin`` and its normal magnitude to ``f_normal``, writes it into ``g`` (3,); returns
     whether the vertex is in contact. ``soft``: the device vertex's ``dt / m`` (s/kg; 0 for a rigid device): its
     viscous friction ``c`` acts as backward Euler gives it on that mass, ``c / (1 + c dt / m)``, so that a light
-    sheet vertex is not thrown back and forth by a damping its explicit coupling cannot resolve."""
+    sheet vertex is not thrown back and forth by a damping its explicit coupling cannot resolve. The skin's
+    ``normals`` and velocities ``xdot`` are computed for the vertices found, when first found (``sk``, see
+    ``skin_vertex``)."""
     i = closest(x, h, lo, dims, start, order, near, p0, p1, p2)
     if i < 0:
         return False
+    skin_vertex(x, normals, xdot, sk, i)
     n0, n1, n2 = normals[i, 0], normals[i, 1], normals[i, 2]
     if n0 * pn0 + n1 * pn1 + n2 * pn2 >= 0.0:
         return False
@@ -141,7 +178,7 @@ def _push(x, normals, xdot, h, lo, dims, start, order, near, p0, p1, p2, pn0, pn
 
 
 @njit(cache=True, nogil=True)
-def contact_forces(x, normals, xdot, h, lo, dims, start, order, near, p, pn, pdot, soft, k_contact, mu, eps,
+def contact_forces(x, normals, xdot, sk, h, lo, dims, start, order, near, p, pn, pdot, soft, k_contact, mu, eps,
                    f_skin, f_normal, f_device):
     """Penalty contact (eq. 6) and regularised Coulomb friction (eq. 7) of device vertices ``p`` (N, 3) moving
     at ``pdot`` on the skin ``x`` (n, 3) with outward unit ``normals`` moving at ``xdot``.
@@ -160,7 +197,7 @@ def contact_forces(x, normals, xdot, h, lo, dims, start, order, near, p, pn, pdo
     count = 0
     g = np.empty(3)
     for k in range(p.shape[0]):
-        if _push(x, normals, xdot, h, lo, dims, start, order, near, p[k, 0], p[k, 1], p[k, 2], pn[k, 0], pn[k, 1],
+        if _push(x, normals, xdot, sk, h, lo, dims, start, order, near, p[k, 0], p[k, 1], p[k, 2], pn[k, 0], pn[k, 1],
                  pn[k, 2], pdot[k, 0], pdot[k, 1], pdot[k, 2], soft[k], k_contact, mu, eps, f_skin, f_normal, g):
             count += 1
             f_device[k, 0] = -g[0]
@@ -174,7 +211,7 @@ def contact_forces(x, normals, xdot, h, lo, dims, start, order, near, p, pn, pdo
 
 
 @njit(cache=True, nogil=True)
-def rigid_contact(x, normals, xdot, h, lo, dims, start, order, near, rest, rest_n, R, p, w, pdot, k_contact, mu, eps,
+def rigid_contact(x, normals, xdot, sk, h, lo, dims, start, order, near, rest, rest_n, R, p, w, pdot, k_contact, mu, eps,
                   f_skin, f_normal, force):
     """``contact_forces`` for a rigid device whose vertices ``rest`` (N, 3) and outward normals ``rest_n`` are
     placed at ``R rest + p`` and move at ``w x y + pdot`` (world, m, rad/s, m/s), without forming the placed
@@ -189,7 +226,7 @@ def rigid_contact(x, normals, xdot, h, lo, dims, start, order, near, rest, rest_
         if near_nothing(h, lo, dims, near, y0, y1, y2):
             continue
         m0, m1, m2 = rest_n[k, 0], rest_n[k, 1], rest_n[k, 2]
-        if _push(x, normals, xdot, h, lo, dims, start, order, near, y0, y1, y2,
+        if _push(x, normals, xdot, sk, h, lo, dims, start, order, near, y0, y1, y2,
                  R[0, 0] * m0 + R[0, 1] * m1 + R[0, 2] * m2, R[1, 0] * m0 + R[1, 1] * m1 + R[1, 2] * m2,
                  R[2, 0] * m0 + R[2, 1] * m1 + R[2, 2] * m2,
                  w[1] * y2 - w[2] * y1 + pdot[0], w[2] * y0 - w[0] * y2 + pdot[1], w[0] * y1 - w[1] * y0 + pdot[2], 0.0,
@@ -202,9 +239,10 @@ def rigid_contact(x, normals, xdot, h, lo, dims, start, order, near, rest, rest_
 
 
 @njit(cache=True, nogil=True)
-def contact_pass(x, normals, xdot, h, rest, rest_n, bounds, R, p, w, pdot, sheet_p, sheet_n, sheet_v, sheet_soft,
+def contact_pass(x, normals, xdot, sk, h, rest, rest_n, bounds, R, p, w, pdot, sheet_p, sheet_n, sheet_v, sheet_soft,
                  k_contact, mu, eps, f_skin, f_normal, f_sheet, forces):
-    """One pass of every device against the skin: the grid of the skin ``x`` (cell ``h``), then the rigid devices
+    """One pass of every device against the skin: the grid of the skin ``x`` (cell ``h``; ``sk`` the skin's
+    description for its normals and velocities, see ``skin_vertex``), then the rigid devices
     (``rest``/``rest_n`` their stacked vertices and normals, device ``d`` owning rows ``bounds[d]:bounds[d + 1]``,
     placed by ``R[d]``, ``p[d]`` and moving at ``w[d]``, ``pdot[d]``) and the sheets' vertices ``sheet_p`` (normals
     ``sheet_n``, velocities ``sheet_v``, ``dt / m`` ``sheet_soft``). ``f_skin``, ``f_normal`` are zeroed and filled; ``f_sheet`` gets the skin's
@@ -212,13 +250,14 @@ def contact_pass(x, normals, xdot, h, rest, rest_n, bounds, R, p, w, pdot, sheet
     number of device vertices in contact."""
     f_skin[:] = 0.0
     f_normal[:] = 0.0
+    sk[0][:] = False
     lo, dims, start, order, near = grid_layout(x, h)
     count = 0
     for d in range(bounds.shape[0] - 1):
         forces[d] = 0.0
-        count += rigid_contact(x, normals, xdot, h, lo, dims, start, order, near, rest[bounds[d]:bounds[d + 1]],
+        count += rigid_contact(x, normals, xdot, sk, h, lo, dims, start, order, near, rest[bounds[d]:bounds[d + 1]],
                                rest_n[bounds[d]:bounds[d + 1]], R[d], p[d], w[d], pdot[d], k_contact, mu, eps,
                                f_skin, f_normal, forces[d])
-    count += contact_forces(x, normals, xdot, h, lo, dims, start, order, near, sheet_p, sheet_n, sheet_v, sheet_soft,
+    count += contact_forces(x, normals, xdot, sk, h, lo, dims, start, order, near, sheet_p, sheet_n, sheet_v, sheet_soft,
                             k_contact, mu, eps, f_skin, f_normal, f_sheet)
     return count

@@ -25,6 +25,7 @@ from engine.kernels._simulate import dexpinv
 
 from . import _kernels_contact as _kc
 from . import _kernels_skin as _ks
+from ._kernels_mesh import vertex_normals_areas
 from .scene import Scene
 from .sheet import LocalGlobalSolver
 
@@ -89,7 +90,12 @@ class Simulator:
         self.sheet_soft = np.concatenate([scene.dt / s.masses for s in scene.sheets]) if scene.sheets else np.zeros(0)
         n = skin.n_vertices
         self.x, self.xdot = np.empty((n, 3)), np.empty((n, 3))
-        self.normals, self.areas = np.empty((n, 3)), np.empty(n)
+        self.normals, self.areas = np.zeros((n, 3)), np.empty(n)     # normals: only of the vertices met
+        # the triangles around each skin vertex, for the normals of the vertices the devices meet
+        tris = skin.mesh.triangles
+        self.vertex_triangles = np.argsort(tris.ravel(), kind="stable") // 3
+        self.vertex_starts = np.searchsorted(np.sort(tris.ravel()), np.arange(n + 1)).astype(np.int64)
+        self.done = np.zeros(n, np.bool_)
         self.f_skin, self.f_normal = np.zeros((n, 3)), np.zeros(n)
         self.bone_w = np.empty((len(skin.bodies), 6))
         self.fext = np.zeros((1, model.tree.n_nodes, 6))
@@ -118,10 +124,11 @@ class Simulator:
         skin, c = s.skin, s.contact
         forward_kinematics(s.model, self.data, q, v)
         R, p, w, pdot = self.frames(self.data, True)
-        _ks.skin_state(R, p, w, pdot, skin.bone, skin.weight, skin.local, skin.mesh.triangles, self.x, self.xdot,
-                       self.normals, self.areas)
+        _ks.deform(R, p, skin.bone, skin.weight, skin.local, self.x)
         self.device_placements(t)
-        self.count = _kc.contact_pass(self.x, self.normals, self.xdot, c.reach, self.rest, self.rest_n, self.bounds,
+        sk = (self.done, self.vertex_triangles, self.vertex_starts, skin.mesh.triangles, R, w, pdot, skin.bone,
+              skin.weight, skin.local)
+        self.count = _kc.contact_pass(self.x, self.normals, self.xdot, sk, c.reach, self.rest, self.rest_n, self.bounds,
                                       self.dR, self.dp, self.dw, self.dpdot, self.P, self.Pn, self.Pdot, self.sheet_soft, c.stiffness,
                                       c.friction, c.eps, self.f_skin, self.f_normal, self.f_sheet,
                                       self.device_forces)
@@ -183,6 +190,7 @@ class Simulator:
     def record(self) -> tuple:
         """Pressure (n,) Pa, total skin force (3,) N and contacts at the current state."""
         self.forces(self.t, self.q, self.v)
+        vertex_normals_areas(self.x, self.scene.skin.mesh.triangles, np.empty_like(self.x), self.areas)
         return self.f_normal / self.areas, self.f_skin.sum(axis=0), self.count
 
 
