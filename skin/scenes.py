@@ -22,6 +22,7 @@ import numpy as np
 from engine.errors import SettingsError
 from engine.spatial import SE3, matrix_to_quat
 
+from .contact import ContactParameters
 from .device import LiftMotion, RigidDevice
 from .mesh import grid_sheet
 from .scene import Scene
@@ -65,6 +66,12 @@ def supine(model, skin, height: float = 0.0, gap: float = 0.002, incline: float 
     return q
 
 
+def contact_for(spacing: float) -> ContactParameters:
+    """The contact parameters for a skin sampled every ``spacing`` m: the reach 1.5 skin spacings (a device vertex
+    under the skin must find a skin vertex however coarse the skin; the penetrations are millimetres)."""
+    return ContactParameters(reach=1.5 * spacing)
+
+
 def _body_landmarks(model, skin, q) -> dict:
     """Skin vertex groups watched by the outcomes, by their main bone (at ``q``)."""
     main = skin.bone[np.arange(skin.n_vertices), np.argmax(skin.weight, axis=1)]
@@ -96,7 +103,7 @@ def robotic_lift(incline_deg: float, spacing: float = SKIN_SPACING, board_vertic
                         LiftMotion(height=0.3, angle=-np.radians(TILT), pivot=tuple(centre), start=0.3, end=1.3),
                         SE3(_rotation_z(incline), centre))
     return Scene(f"robotic-lift-{'flat' if incline_deg == 0 else f'{incline_deg:g}deg'}", model, skin, q,
-                 table_one(model, q), devices=(board,), dt=2e-3, duration=3.5,
+                 table_one(model, q), devices=(board,), contact=contact_for(spacing), dt=2e-3, duration=3.5,
                  description=f"robotic lift, support inclined {incline_deg:g} degrees against the lift's {TILT:g} "
                              f"degree tilt",
                  watch={"board": np.array([centre[0] - length / 2, centre[0] + length / 2])})
@@ -117,7 +124,7 @@ def sling_lift(spacing: float = SKIN_SPACING, sheet_vertices: int = 4000, bed_sp
     bed = RigidDevice("bed", grid_sheet(2.2, 1.0, int(round(2.2 / bed_spacing)) + 1, int(round(1.0 / bed_spacing)) + 1),
                       placement0=SE3(np.eye(3), np.array([0.0, -0.01, 0.0])))
     return Scene("sling-lift", model, skin, q, table_one(model, q, limit=SLING_LIMIT), devices=(bed,), sheets=(sheet,),
-                 dt=1e-3,
+                 contact=contact_for(spacing), dt=1e-3,
                  duration=3.5, description="sling lift from a bed: the sling's corners hang from a rising bar",
                  watch=_body_landmarks(model, skin, q))
 
@@ -126,7 +133,8 @@ def back_pressure(spacing: float = SKIN_SPACING) -> Scene:
     model, skin = athlete_and_skin(spacing)
     q = supine(model, skin)
     bed = RigidDevice("bed", grid_sheet(2.2, 0.9, 221, 91))
-    return Scene("back-pressure", model, skin, q, table_one(model, q), devices=(bed,), dt=1e-3, duration=1.0,
+    return Scene("back-pressure", model, skin, q, table_one(model, q), devices=(bed,), contact=contact_for(spacing),
+                 dt=1e-3, duration=1.0,
                  description="lying on the back on a flat rigid bed", watch=_body_landmarks(model, skin, q))
 
 
