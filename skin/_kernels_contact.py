@@ -11,6 +11,9 @@ from numba import njit
 
 from ._kernels_skin import vertex_velocity
 
+MAX_SPREAD = 10.0        # m: a skin spread wider has come apart (a person is under 3 m)
+MAX_CELLS = 50_000_000   # grid cells (400 MB of indices): far more than a body at a millimetre cell
+
 
 @njit(cache=True, nogil=True)
 def build_grid(x, h, lo, dims, start, order, near):
@@ -86,7 +89,8 @@ def closest(x, h, lo, dims, start, order, near, p0, p1, p2):
 @njit(cache=True, nogil=True)
 def grid_layout(x, h):
     """The grid of cell ``h`` over points ``x`` (n, 3): ``(lo (3,), dims (3,), start, order, near)`` (see
-    ``build_grid``). Raises if the points are not finite or spread over more than a kilometre."""
+    ``build_grid``). Raises FloatingPointError (a diverged simulation) if the points are not finite, spread over more
+    than ``MAX_SPREAD`` or over more than ``MAX_CELLS`` cells."""
     lo = np.empty(3)
     hi = np.empty(3)
     for c in range(3):
@@ -98,10 +102,12 @@ def grid_layout(x, h):
             hi[c] = max(hi[c], x[i, c])
     dims = np.empty(3, np.int64)
     for c in range(3):
-        if not (np.isfinite(lo[c]) and np.isfinite(hi[c]) and hi[c] - lo[c] <= 1e3):
-            raise FloatingPointError("the skin's vertices are not finite or spread over more than a kilometre")
+        if not (np.isfinite(lo[c]) and np.isfinite(hi[c]) and hi[c] - lo[c] <= MAX_SPREAD):
+            raise FloatingPointError("the skin's vertices are not finite or spread over more than 10 m")
         lo[c] -= 1e-9
         dims[c] = max(int(np.ceil((hi[c] - lo[c]) / h)), 1)
+    if dims[0] * dims[1] * dims[2] > MAX_CELLS:
+        raise FloatingPointError("the skin's vertices spread over more grid cells than a body fills")
     start = np.empty(dims[0] * dims[1] * dims[2] + 1, np.int64)
     order = np.empty(x.shape[0], np.int64)
     near = np.empty(start.shape[0] - 1, np.bool_)

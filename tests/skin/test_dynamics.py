@@ -80,3 +80,13 @@ def test_body_resting_on_a_flat_support_carries_its_weight(slab):
     loaded = result.pressure[-1] > 0
     assert loaded.sum() > 20
     assert x[loaded, 1].max() < x[:, 1].min() + 0.02
+
+
+def test_a_skin_come_apart_is_a_divergence_not_an_allocation():
+    """The contact grid refuses points a body cannot span (the simulation then stops with a note)."""
+    from skin.contact import SkinGrid
+    with pytest.raises(FloatingPointError, match="more than 10 m"):
+        SkinGrid(np.array([[0.0, 0.0, 0.0], [20.0, 0.0, 0.0]]), 0.02)
+    with pytest.raises(FloatingPointError, match="more grid cells"):
+        SkinGrid(np.array([[0.0, 0.0, 0.0], [9.0, 9.0, 9.0]]), 0.018)
+    assert SkinGrid(np.array([[0.0, 0.0, 0.0], [0.5, 1.8, 0.4]]), 0.018).closest([0.5, 1.79, 0.4]) == 1
