@@ -2,12 +2,17 @@
 
 The skin's vertices are binned in a uniform grid of cell ``h`` (a counting sort); each device vertex looks
 for its closest skin vertex ``idx(k)`` in the 27 cells around it, so the cost is linear in the vertex
-counts instead of their product.
+counts instead of their product. Friction is Coulomb's cone regularised as eq. 7: ``F_c = mu f_n``.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+from ._kernels_skin import vertex_velocity
+
+MAX_SPREAD = 10.0        # m: a skin spread wider has come apart (a person is under 3 m)
+MAX_CELLS = 50_000_000   # grid cells (400 MB of indices): far more than a body at a millimetre cell
 
 
 @njit(cache=True, nogil=True)
@@ -45,17 +50,27 @@ def build_grid(x, h, lo, dims, start, order, near):
                             near[(jx * dims[1] + jy) * dims[2] + jz] = True
 
 
-@njit(cache=True, nogil=True)
-def closest(x, h, lo, dims, start, order, near, p0, p1, p2):
-    """Index of the point of ``x`` closest to ``(p0, p1, p2)`` within distance ``h`` (-1 if none), from the grid."""
+@njit(cache=True, nogil=True, inline="always")
+def near_nothing(h, lo, dims, near, p0, p1, p2):
+    """Whether no grid point can lie within ``h`` of ``(p0, p1, p2)`` (outside the grid, or a cell with no point
+    in or around it)."""
     fx = (p0 - lo[0]) / h
     fy = (p1 - lo[1]) / h
     fz = (p2 - lo[2]) / h
     if fx < -1.0 or fy < -1.0 or fz < -1.0 or fx > dims[0] + 1.0 or fy > dims[1] + 1.0 or fz > dims[2] + 1.0:
-        return -1
+        return True
     cx, cy, cz = int(np.floor(fx)), int(np.floor(fy)), int(np.floor(fz))
-    if 0 <= cx < dims[0] and 0 <= cy < dims[1] and 0 <= cz < dims[2] and not near[(cx * dims[1] + cy) * dims[2] + cz]:
+    return 0 <= cx < dims[0] and 0 <= cy < dims[1] and 0 <= cz < dims[2] and not near[(cx * dims[1] + cy) * dims[2] + cz]
+
+
+@njit(cache=True, nogil=True)
+def closest(x, h, lo, dims, start, order, near, p0, p1, p2):
+    """Index of the point of ``x`` closest to ``(p0, p1, p2)`` within distance ``h`` (-1 if none), from the grid."""
+    if near_nothing(h, lo, dims, near, p0, p1, p2):
         return -1
+    cx = int(np.floor((p0 - lo[0]) / h))
+    cy = int(np.floor((p1 - lo[1]) / h))
+    cz = int(np.floor((p2 - lo[2]) / h))
     best = -1
     bestd = h * h
     for ix in range(max(cx - 1, 0), min(cx + 2, dims[0])):
@@ -72,49 +87,183 @@ def closest(x, h, lo, dims, start, order, near, p0, p1, p2):
 
 
 @njit(cache=True, nogil=True)
-def contact_forces(x, normals, xdot, h, lo, dims, start, order, near, p, pn, pdot, k_contact, friction, eps,
+def grid_layout(x, h):
+    """The grid of cell ``h`` over points ``x`` (n, 3): ``(lo (3,), dims (3,), start, order, near)`` (see
+    ``build_grid``). Raises FloatingPointError (a diverged simulation) if the points are not finite, spread over more
+    than ``MAX_SPREAD`` or over more than ``MAX_CELLS`` cells."""
+    lo = np.empty(3)
+    hi = np.empty(3)
+    for c in range(3):
+        lo[c] = np.inf
+        hi[c] = -np.inf
+    for i in range(x.shape[0]):
+        for c in range(3):
+            lo[c] = min(lo[c], x[i, c])
+            hi[c] = max(hi[c], x[i, c])
+    dims = np.empty(3, np.int64)
+    for c in range(3):
+        if not (np.isfinite(lo[c]) and np.isfinite(hi[c]) and hi[c] - lo[c] <= MAX_SPREAD):
+            raise FloatingPointError("the skin's vertices are not finite or spread over more than 10 m")
+        lo[c] -= 1e-9
+        dims[c] = max(int(np.ceil((hi[c] - lo[c]) / h)), 1)
+    if dims[0] * dims[1] * dims[2] > MAX_CELLS:
+        raise FloatingPointError("the skin's vertices spread over more grid cells than a body fills")
+    start = np.empty(dims[0] * dims[1] * dims[2] + 1, np.int64)
+    order = np.empty(x.shape[0], np.int64)
+    near = np.empty(start.shape[0] - 1, np.bool_)
+    build_grid(x, h, lo, dims, start, order, near)
+    return lo, dims, start, order, near
+
+
+@njit(cache=True, nogil=True)
+def skin_vertex(x, normals, xdot, sk, i):
+    """The unit outward normal and the velocity (eq. 8) of skin vertex ``i`` into ``normals[i]``, ``xdot[i]``,
+    unless done since ``sk[0]`` was cleared. ``sk = (done (n,) bool, vertex_triangles, starts (n + 1,), triangles,
+    R, w, pdot, bone, weight, local)``: the triangles around each vertex (``vertex_triangles[starts[i]:starts[i+1]]``,
+    counter-clockwise seen from outside), and the bones' placements and velocities with the skinning weights (see
+    ``_kernels_skin``). The normal is the area-weighted one of ``_kernels_mesh.vertex_normals_areas``."""
+    done, vt, vs, tris, R, w, pdot, bone, weight, local = sk
+    if done[i]:
+        return
+    done[i] = True
+    s0 = 0.0
+    s1 = 0.0
+    s2 = 0.0
+    for t in vt[vs[i]:vs[i + 1]]:
+        a, b, c = tris[t, 0], tris[t, 1], tris[t, 2]
+        e1x, e1y, e1z = x[b, 0] - x[a, 0], x[b, 1] - x[a, 1], x[b, 2] - x[a, 2]
+        e2x, e2y, e2z = x[c, 0] - x[a, 0], x[c, 1] - x[a, 1], x[c, 2] - x[a, 2]
+        s0 += e1y * e2z - e1z * e2y
+        s1 += e1z * e2x - e1x * e2z
+        s2 += e1x * e2y - e1y * e2x
+    norm = np.sqrt(s0 * s0 + s1 * s1 + s2 * s2)
+    if norm > 0.0:
+        s0 /= norm
+        s1 /= norm
+        s2 /= norm
+    normals[i, 0] = s0
+    normals[i, 1] = s1
+    normals[i, 2] = s2
+    vertex_velocity(R, w, pdot, bone, weight, local, i, xdot)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _push(x, normals, xdot, sk, h, lo, dims, start, order, near, p0, p1, p2, pn0, pn1, pn2, u0, u1, u2, soft,
+          k_contact, mu, eps, f_skin, f_normal, g):
+    """Eqs. 6-7 for one device vertex at ``p`` with outward normal ``pn`` moving at ``u``: finds ``idx(k)``, adds
+    the skin's force to ``f_skin`` and its normal magnitude to ``f_normal``, writes it into ``g`` (3,); returns
+    whether the vertex is in contact. ``soft``: the device vertex's ``dt / m`` (s/kg; 0 for a rigid device): its
+    viscous friction ``c`` acts as backward Euler gives it on that mass, ``c / (1 + c dt / m)``, so that a light
+    sheet vertex is not thrown back and forth by a damping its explicit coupling cannot resolve. The skin's
+    ``normals`` and velocities ``xdot`` are computed for the vertices found, when first found (``sk``, see
+    ``skin_vertex``)."""
+    i = closest(x, h, lo, dims, start, order, near, p0, p1, p2)
+    if i < 0:
+        return False
+    skin_vertex(x, normals, xdot, sk, i)
+    n0, n1, n2 = normals[i, 0], normals[i, 1], normals[i, 2]
+    if n0 * pn0 + n1 * pn1 + n2 * pn2 >= 0.0:
+        return False
+    d = n0 * (x[i, 0] - p0) + n1 * (x[i, 1] - p1) + n2 * (x[i, 2] - p2)
+    if d <= 0.0:
+        return False
+    fn = k_contact * d
+    V0 = xdot[i, 0] - u0
+    V1 = xdot[i, 1] - u1
+    V2 = xdot[i, 2] - u2
+    c = mu * fn / max(np.sqrt(V0 * V0 + V1 * V1 + V2 * V2), eps)
+    c /= 1.0 + c * soft
+    g[0] = -fn * n0 - c * V0
+    g[1] = -fn * n1 - c * V1
+    g[2] = -fn * n2 - c * V2
+    f_skin[i, 0] += g[0]
+    f_skin[i, 1] += g[1]
+    f_skin[i, 2] += g[2]
+    f_normal[i] += fn
+    return True
+
+
+@njit(cache=True, nogil=True)
+def contact_forces(x, normals, xdot, sk, h, lo, dims, start, order, near, p, pn, pdot, soft, k_contact, mu, eps,
                    f_skin, f_normal, f_device):
     """Penalty contact (eq. 6) and regularised Coulomb friction (eq. 7) of device vertices ``p`` (N, 3) moving
     at ``pdot`` on the skin ``x`` (n, 3) with outward unit ``normals`` moving at ``xdot``.
 
     For each device vertex ``k``: ``idx(k)`` the closest skin vertex within ``h`` facing it (skin normal against
     the device's normal ``pn[k]``: a device vertex that went through a thin part, a hand, finds the far side's
-    vertices closer, which must not pull the skin in),
-    ``d_k = n . (x_idx - p_k)``; if ``d_k > 0`` (the device vertex is under the skin) the skin vertex is pushed
-    back by ``k_contact d_k`` along ``-n`` (eq. 6's magnitude; it pushes the skin away from the device) and the friction
-    ``-F_c V / max(|V|, eps)`` of the relative velocity ``V = x_dot_idx - p_dot_k``. Adds the skin's forces
-    to ``f_skin`` (n, 3) N, the contact (normal) forces' magnitudes to ``f_normal`` (n,) N, and writes the
-    opposite forces on the device into ``f_device`` (N, 3). Returns the number of device vertices in contact.
+    vertices closer, which must not pull the skin in), ``d_k = n . (x_idx - p_k)``; if ``d_k > 0`` (the device
+    vertex is under the skin) the skin vertex is pushed back by ``f_n = k_contact d_k`` along ``-n`` (eq. 6's
+    magnitude; it pushes the skin away from the device) and the friction ``-mu f_n V / max(|V|, eps)`` of the
+    relative velocity ``V = x_dot_idx - p_dot_k`` (eq. 7 with Coulomb's ``F_c = mu f_n``; its normal part damps the
+    penetration like Hunt and Crossley's damping, proportional to the depth); ``soft`` (N,) each device vertex's
+    ``dt / m`` (see ``_push``). Adds the skin's forces to ``f_skin``
+    (n, 3) N, the normal forces' magnitudes to ``f_normal`` (n,) N, and writes the opposite forces on the device
+    into ``f_device`` (N, 3). Returns the number of device vertices in contact.
     """
     count = 0
+    g = np.empty(3)
     for k in range(p.shape[0]):
-        f_device[k, 0] = 0.0
-        f_device[k, 1] = 0.0
-        f_device[k, 2] = 0.0
-        i = closest(x, h, lo, dims, start, order, near, p[k, 0], p[k, 1], p[k, 2])
-        if i < 0:
+        if _push(x, normals, xdot, sk, h, lo, dims, start, order, near, p[k, 0], p[k, 1], p[k, 2], pn[k, 0], pn[k, 1],
+                 pn[k, 2], pdot[k, 0], pdot[k, 1], pdot[k, 2], soft[k], k_contact, mu, eps, f_skin, f_normal, g):
+            count += 1
+            f_device[k, 0] = -g[0]
+            f_device[k, 1] = -g[1]
+            f_device[k, 2] = -g[2]
+        else:
+            f_device[k, 0] = 0.0
+            f_device[k, 1] = 0.0
+            f_device[k, 2] = 0.0
+    return count
+
+
+@njit(cache=True, nogil=True)
+def rigid_contact(x, normals, xdot, sk, h, lo, dims, start, order, near, rest, rest_n, R, p, w, pdot, k_contact, mu, eps,
+                  f_skin, f_normal, force):
+    """``contact_forces`` for a rigid device whose vertices ``rest`` (N, 3) and outward normals ``rest_n`` are
+    placed at ``R rest + p`` and move at ``w x y + pdot`` (world, m, rad/s, m/s), without forming the placed
+    arrays. Adds the device's total force on the skin to ``force`` (3,) N; returns the contacts."""
+    count = 0
+    g = np.empty(3)
+    for k in range(rest.shape[0]):
+        r0, r1, r2 = rest[k, 0], rest[k, 1], rest[k, 2]
+        y0 = R[0, 0] * r0 + R[0, 1] * r1 + R[0, 2] * r2 + p[0]
+        y1 = R[1, 0] * r0 + R[1, 1] * r1 + R[1, 2] * r2 + p[1]
+        y2 = R[2, 0] * r0 + R[2, 1] * r1 + R[2, 2] * r2 + p[2]
+        if near_nothing(h, lo, dims, near, y0, y1, y2):
             continue
-        n0, n1, n2 = normals[i, 0], normals[i, 1], normals[i, 2]
-        if n0 * pn[k, 0] + n1 * pn[k, 1] + n2 * pn[k, 2] >= 0.0:
-            continue
-        d = n0 * (x[i, 0] - p[k, 0]) + n1 * (x[i, 1] - p[k, 1]) + n2 * (x[i, 2] - p[k, 2])
-        if d <= 0.0:
-            continue
-        count += 1
-        fn = k_contact * d
-        V0 = xdot[i, 0] - pdot[k, 0]
-        V1 = xdot[i, 1] - pdot[k, 1]
-        V2 = xdot[i, 2] - pdot[k, 2]
-        speed = np.sqrt(V0 * V0 + V1 * V1 + V2 * V2)
-        c = friction / max(speed, eps)
-        g0 = -fn * n0 - c * V0
-        g1 = -fn * n1 - c * V1
-        g2 = -fn * n2 - c * V2
-        f_skin[i, 0] += g0
-        f_skin[i, 1] += g1
-        f_skin[i, 2] += g2
-        f_normal[i] += fn
-        f_device[k, 0] = -g0
-        f_device[k, 1] = -g1
-        f_device[k, 2] = -g2
+        m0, m1, m2 = rest_n[k, 0], rest_n[k, 1], rest_n[k, 2]
+        if _push(x, normals, xdot, sk, h, lo, dims, start, order, near, y0, y1, y2,
+                 R[0, 0] * m0 + R[0, 1] * m1 + R[0, 2] * m2, R[1, 0] * m0 + R[1, 1] * m1 + R[1, 2] * m2,
+                 R[2, 0] * m0 + R[2, 1] * m1 + R[2, 2] * m2,
+                 w[1] * y2 - w[2] * y1 + pdot[0], w[2] * y0 - w[0] * y2 + pdot[1], w[0] * y1 - w[1] * y0 + pdot[2], 0.0,
+                 k_contact, mu, eps, f_skin, f_normal, g):
+            count += 1
+            force[0] += g[0]
+            force[1] += g[1]
+            force[2] += g[2]
+    return count
+
+
+@njit(cache=True, nogil=True)
+def contact_pass(x, normals, xdot, sk, h, rest, rest_n, bounds, R, p, w, pdot, sheet_p, sheet_n, sheet_v, sheet_soft,
+                 k_contact, mu, eps, f_skin, f_normal, f_sheet, forces):
+    """One pass of every device against the skin: the grid of the skin ``x`` (cell ``h``; ``sk`` the skin's
+    description for its normals and velocities, see ``skin_vertex``), then the rigid devices
+    (``rest``/``rest_n`` their stacked vertices and normals, device ``d`` owning rows ``bounds[d]:bounds[d + 1]``,
+    placed by ``R[d]``, ``p[d]`` and moving at ``w[d]``, ``pdot[d]``) and the sheets' vertices ``sheet_p`` (normals
+    ``sheet_n``, velocities ``sheet_v``, ``dt / m`` ``sheet_soft``). ``f_skin``, ``f_normal`` are zeroed and filled; ``f_sheet`` gets the skin's
+    forces on the sheets' vertices, ``forces`` (D, 3) each rigid device's total force on the skin. Returns the
+    number of device vertices in contact."""
+    f_skin[:] = 0.0
+    f_normal[:] = 0.0
+    sk[0][:] = False
+    lo, dims, start, order, near = grid_layout(x, h)
+    count = 0
+    for d in range(bounds.shape[0] - 1):
+        forces[d] = 0.0
+        count += rigid_contact(x, normals, xdot, sk, h, lo, dims, start, order, near, rest[bounds[d]:bounds[d + 1]],
+                               rest_n[bounds[d]:bounds[d + 1]], R[d], p[d], w[d], pdot[d], k_contact, mu, eps,
+                               f_skin, f_normal, forces[d])
+    count += contact_forces(x, normals, xdot, sk, h, lo, dims, start, order, near, sheet_p, sheet_n, sheet_v, sheet_soft,
+                            k_contact, mu, eps, f_skin, f_normal, f_sheet)
     return count

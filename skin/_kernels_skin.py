@@ -41,22 +41,27 @@ def deform(R, p, bone, weight, local, out):
 
 
 @njit(cache=True, nogil=True)
+def vertex_velocity(R, w, pdot, bone, weight, local, i, out):
+    """Eq. 8 for vertex ``i``: ``v_dot_i = sum_k alpha_ik (x_dot_j + omega_j x R_j r_ik)`` into ``out[i]``, m/s."""
+    out[i, 0] = 0.0
+    out[i, 1] = 0.0
+    out[i, 2] = 0.0
+    for k in range(bone.shape[1]):
+        a = weight[i, k]
+        if a == 0.0:
+            continue
+        j = bone[i, k]
+        o0, o1, o2 = _offset(R, j, local, i, k)
+        out[i, 0] += a * (pdot[j, 0] + w[j, 1] * o2 - w[j, 2] * o1)
+        out[i, 1] += a * (pdot[j, 1] + w[j, 2] * o0 - w[j, 0] * o2)
+        out[i, 2] += a * (pdot[j, 2] + w[j, 0] * o1 - w[j, 1] * o0)
+
+
+@njit(cache=True, nogil=True)
 def velocity(R, w, pdot, bone, weight, local, out):
-    """Eq. 8: ``v_dot_i = sum_k alpha_ik (x_dot_j + omega_j x R_j r_ik)`` into ``out`` (n, 3), m/s."""
-    n, K = bone.shape
-    for i in range(n):
-        out[i, 0] = 0.0
-        out[i, 1] = 0.0
-        out[i, 2] = 0.0
-        for k in range(K):
-            a = weight[i, k]
-            if a == 0.0:
-                continue
-            j = bone[i, k]
-            o0, o1, o2 = _offset(R, j, local, i, k)
-            out[i, 0] += a * (pdot[j, 0] + w[j, 1] * o2 - w[j, 2] * o1)
-            out[i, 1] += a * (pdot[j, 1] + w[j, 2] * o0 - w[j, 0] * o2)
-            out[i, 2] += a * (pdot[j, 2] + w[j, 0] * o1 - w[j, 1] * o0)
+    """Eq. 8 for every vertex into ``out`` (n, 3), m/s."""
+    for i in range(bone.shape[0]):
+        vertex_velocity(R, w, pdot, bone, weight, local, i, out)
 
 
 @njit(cache=True, nogil=True)
@@ -148,3 +153,4 @@ def node_wrenches(p, nodes, bone_w, out):
         out[n, 3] += f0
         out[n, 4] += f1
         out[n, 5] += f2
+

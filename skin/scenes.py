@@ -4,11 +4,13 @@ The seed's Figs. 2-3 are not in its text, so the devices' shapes are ours, sized
 the lift, 4k on the sling, 14k on the skin) and with Table I's parameters:
 
 * ``robotic-lift-flat`` / ``robotic-lift-7deg``: the athlete lies on his back on the lift's support board (from
-  the head to mid-thigh, the legs beyond it); the lift raises the board 0.3 m and tilts it 12 degrees head-up
-  (one translation and one rotation, section IV). The board's surface is flat on its link, or inclined 7 degrees
-  against the tilt. The outcome is whether the body is still on the board at the end.
-* ``sling-lift``: the athlete lies on a sling sheet (a mass-spring sheet from the shoulders to the knees) whose
-  four corners hang from a spreader bar that rises 0.35 m; the outcome is the pressure on the skin (Fig. 5).
+  the head to the feet); the lift raises the board 0.3 m and tilts it ``TILT`` = 25 degrees head-up (one translation
+  and one rotation, section IV). The board's surface is flat on its link, or inclined 7 degrees against the tilt.
+  The outcome is whether the body is still on the board at the end: with Coulomb's cone (``skin.contact``) the body
+  slides when the slope's tangent exceeds mu = 0.4, i.e. beyond 21.8 degrees: the flat support (25) loses it, the
+  inclined one (18) holds it.
+* ``sling-lift``: the athlete lies on a sling sheet (a mass-spring sheet from the shoulders to the knees, on a bed)
+  whose four corners hang from a spreader bar that rises 0.35 m; the outcome is the pressure on the skin (Fig. 5).
 * ``back-pressure``: the athlete lies on a flat rigid bed; the outcome is the pressure map on the back.
 """
 from __future__ import annotations
@@ -20,6 +22,7 @@ import numpy as np
 from engine.errors import SettingsError
 from engine.spatial import SE3, matrix_to_quat
 
+from .contact import ContactParameters
 from .device import LiftMotion, RigidDevice
 from .mesh import grid_sheet
 from .scene import Scene
@@ -28,6 +31,11 @@ from .skinning import Skin
 from .stiffness import table_one
 
 SKIN_SPACING = 0.012       # m: ~14k vertices on the default athlete (the seed's skin)
+TILT = 25.0                # degrees, the lift's head-up tilt
+SLING_STIFFNESS = 2e4      # N/m per spring: "the sling sheet is not stretchable" (the seed); Table I's 1000 let the
+                           # loaded sling stretch by tens of centimetres and drop the body through
+SLING_LIMIT = 300.0        # N m/rad end-range springs in the sling: its rising sides push the arms towards the
+                           # shoulder's lock at 90 degrees adduction, which the default 50 does not stop
 
 
 @lru_cache(maxsize=4)
@@ -58,6 +66,12 @@ def supine(model, skin, height: float = 0.0, gap: float = 0.002, incline: float 
     return q
 
 
+def contact_for(spacing: float) -> ContactParameters:
+    """The contact parameters for a skin sampled every ``spacing`` m: the reach 1.5 skin spacings (a device vertex
+    under the skin must find a skin vertex however coarse the skin; the penetrations are millimetres)."""
+    return ContactParameters(reach=1.5 * spacing)
+
+
 def _body_landmarks(model, skin, q) -> dict:
     """Skin vertex groups watched by the outcomes, by their main bone (at ``q``)."""
     main = skin.bone[np.arange(skin.n_vertices), np.argmax(skin.weight, axis=1)]
@@ -79,22 +93,23 @@ def _body_landmarks(model, skin, q) -> dict:
 
 def robotic_lift(incline_deg: float, spacing: float = SKIN_SPACING, board_vertices: int = 20000) -> Scene:
     model, skin = athlete_and_skin(spacing)
-    length, width = 1.15, 0.8
+    length, width = 1.9, 0.8
     incline = np.radians(incline_deg)
-    centre = np.array([-0.2, 0.0, 0.0])             # from the head to mid-thigh
+    centre = np.array([0.08, 0.0, 0.0])             # from the head to the feet
     q = supine(model, skin, incline=incline, centre=centre)
     nx = int(round(np.sqrt(board_vertices * length / width)))
     nz = max(int(round(board_vertices / nx)), 2)
     board = RigidDevice("support", grid_sheet(length, width, nx, nz),
-                        LiftMotion(height=0.3, angle=-np.radians(12.0), pivot=tuple(centre), start=0.3, end=2.3),
+                        LiftMotion(height=0.3, angle=-np.radians(TILT), pivot=tuple(centre), start=0.3, end=1.3),
                         SE3(_rotation_z(incline), centre))
     return Scene(f"robotic-lift-{'flat' if incline_deg == 0 else f'{incline_deg:g}deg'}", model, skin, q,
-                 table_one(model, q), devices=(board,), dt=5e-4, duration=3.0,
-                 description=f"robotic lift, support inclined {incline_deg:g} degrees against the lift's 12 degree tilt",
+                 table_one(model, q), devices=(board,), contact=contact_for(spacing), dt=2e-3, duration=3.5,
+                 description=f"robotic lift, support inclined {incline_deg:g} degrees against the lift's {TILT:g} "
+                             f"degree tilt",
                  watch={"board": np.array([centre[0] - length / 2, centre[0] + length / 2])})
 
 
-def sling_lift(spacing: float = SKIN_SPACING, sheet_vertices: int = 4000) -> Scene:
+def sling_lift(spacing: float = SKIN_SPACING, sheet_vertices: int = 4000, bed_spacing: float = 0.015) -> Scene:
     model, skin = athlete_and_skin(spacing)
     q = supine(model, skin, gap=0.004)
     length, width = 1.0, 0.7
@@ -103,11 +118,14 @@ def sling_lift(spacing: float = SKIN_SPACING, sheet_vertices: int = 4000) -> Sce
     mesh = grid_sheet(length, width, nx, nz)
     mesh = type(mesh)(mesh.vertices + np.array([0.05, 0.0, 0.0]), mesh.triangles)   # shoulders to knees
     corners = (0, nz - 1, nz * (nx - 1), nx * nz - 1)
-    sheet = MassSpringSheet("sling", mesh, pinned=corners,
+    sheet = MassSpringSheet("sling", mesh, pinned=corners, stiffness=SLING_STIFFNESS,
                             motion=LiftMotion(height=0.35, start=0.2, end=1.7))
-    bed = RigidDevice("bed", grid_sheet(2.2, 1.0, 45, 21), placement0=SE3(np.eye(3), np.array([0.0, -0.03, 0.0])))
-    return Scene("sling-lift", model, skin, q, table_one(model, q), devices=(bed,), sheets=(sheet,), dt=1e-3,
-                 duration=2.5, description="sling lift from a bed: the sling's corners hang from a rising bar",
+    # the bed's vertices closer than the contact's reach, so that the body lying on it cannot pass between them
+    bed = RigidDevice("bed", grid_sheet(2.2, 1.0, int(round(2.2 / bed_spacing)) + 1, int(round(1.0 / bed_spacing)) + 1),
+                      placement0=SE3(np.eye(3), np.array([0.0, -0.01, 0.0])))
+    return Scene("sling-lift", model, skin, q, table_one(model, q, limit=SLING_LIMIT), devices=(bed,), sheets=(sheet,),
+                 contact=contact_for(spacing), dt=1e-3,
+                 duration=3.5, description="sling lift from a bed: the sling's corners hang from a rising bar",
                  watch=_body_landmarks(model, skin, q))
 
 
@@ -115,7 +133,8 @@ def back_pressure(spacing: float = SKIN_SPACING) -> Scene:
     model, skin = athlete_and_skin(spacing)
     q = supine(model, skin)
     bed = RigidDevice("bed", grid_sheet(2.2, 0.9, 221, 91))
-    return Scene("back-pressure", model, skin, q, table_one(model, q), devices=(bed,), dt=1e-3, duration=1.0,
+    return Scene("back-pressure", model, skin, q, table_one(model, q), devices=(bed,), contact=contact_for(spacing),
+                 dt=1e-3, duration=1.0,
                  description="lying on the back on a flat rigid bed", watch=_body_landmarks(model, skin, q))
 
 

@@ -23,11 +23,13 @@ import numpy as np
 from engine.algorithms import crba_batch, forward_kinematics, integrate, rnea_batch, rod_forces
 from engine.kernels._simulate import dexpinv
 
+from . import _kernels_contact as _kc
 from . import _kernels_skin as _ks
 from ._kernels_mesh import vertex_normals_areas
-from .contact import SkinGrid, contact
 from .scene import Scene
 from .sheet import LocalGlobalSolver
+
+SHEET_TOL = 1e-6    # m: a sheet's local/global iterations stop once no vertex moves more than this (at most 10)
 
 
 @dataclass
@@ -71,21 +73,30 @@ class Simulator:
         self.solvers = [LocalGlobalSolver(s, 1.0 / scene.dt ** 2) for s in scene.sheets]
         gravity = np.asarray(model.gravity, float)
         self.sheet_gravity = [s.masses[:, None] * gravity for s in scene.sheets]
-        # every device vertex in one array: rigid devices first (their rest positions), then the sheets
+        # the rigid devices' vertices and normals stacked, at their placement before the motion
         rest = [d.mesh.vertices @ d.placement0.R.T + d.placement0.p for d in scene.devices]
-        self.rest_normals = [d.mesh.normals_areas()[0] @ d.placement0.R.T for d in scene.devices]
-        sizes = [len(x) for x in rest] + [len(x) for x in self.sheet_x]
-        bounds = np.concatenate([[0], np.cumsum(sizes)]).astype(int)
-        self.slices = [slice(a, b) for a, b in zip(bounds[:-1], bounds[1:])]
-        self.rest = rest
-        self.P = np.zeros((bounds[-1], 3))
-        self.Pn = np.zeros((bounds[-1], 3))
-        self.Pdot = np.zeros((bounds[-1], 3))
+        normals = [d.mesh.normals_areas()[0] @ d.placement0.R.T for d in scene.devices]
+        self.rest = np.ascontiguousarray(np.concatenate(rest) if rest else np.zeros((0, 3)))
+        self.rest_n = np.ascontiguousarray(np.concatenate(normals) if normals else np.zeros((0, 3)))
+        self.bounds = np.concatenate([[0], np.cumsum([len(x) for x in rest])]).astype(np.int64)
+        D = len(scene.devices)
+        self.dR, self.dp = np.tile(np.eye(3), (D, 1, 1)), np.zeros((D, 3))
+        self.dw, self.dpdot = np.zeros((D, 3)), np.zeros((D, 3))
+        self.device_forces = np.zeros((D, 3))
+        sizes = np.concatenate([[0], np.cumsum([len(x) for x in self.sheet_x])]).astype(int)
+        self.sheet_slices = [slice(a, b) for a, b in zip(sizes[:-1], sizes[1:])]
+        self.P, self.Pn, self.Pdot = np.zeros((sizes[-1], 3)), np.zeros((sizes[-1], 3)), np.zeros((sizes[-1], 3))
+        self.f_sheet = np.zeros((sizes[-1], 3))
+        self.sheet_soft = np.concatenate([scene.dt / s.masses for s in scene.sheets]) if scene.sheets else np.zeros(0)
         n = skin.n_vertices
         self.x, self.xdot = np.empty((n, 3)), np.empty((n, 3))
-        self.normals, self.areas = np.empty((n, 3)), np.empty(n)
+        self.normals, self.areas = np.zeros((n, 3)), np.empty(n)     # normals: only of the vertices met
+        # the triangles around each skin vertex, for the normals of the vertices the devices meet
+        tris = skin.mesh.triangles
+        self.vertex_triangles = np.argsort(tris.ravel(), kind="stable") // 3
+        self.vertex_starts = np.searchsorted(np.sort(tris.ravel()), np.arange(n + 1)).astype(np.int64)
+        self.done = np.zeros(n, np.bool_)
         self.f_skin, self.f_normal = np.zeros((n, 3)), np.zeros(n)
-        self.f_device = np.zeros((bounds[-1], 3))
         self.bone_w = np.empty((len(skin.bodies), 6))
         self.fext = np.zeros((1, model.tree.n_nodes, 6))
         self.count = 0
@@ -94,40 +105,33 @@ class Simulator:
         self.free = np.array([i for i in range(model.nv) if i not in rod_v], np.int64)
         self.zero = np.zeros((1, model.nv))
 
-    def device_vertices(self, t) -> None:
-        """Positions, normals and velocities of every device vertex at ``t`` into ``P``, ``Pn``, ``Pdot``."""
-        for device, x0, n0, sl in zip(self.scene.devices, self.rest, self.rest_normals, self.slices):
-            if device.motion is None:
-                self.P[sl], self.Pn[sl] = x0, n0
-                continue
-            R, p, w, pdot = device.motion.placement(t)
-            x = x0 @ R.T + p
-            self.P[sl] = x
-            self.Pn[sl] = n0 @ R.T
-            self.Pdot[sl] = np.cross(w, x) + pdot
-        k = len(self.scene.devices)
-        for i, (sheet, x, u) in enumerate(zip(self.scene.sheets, self.sheet_x, self.sheet_v)):
-            sl = self.slices[k + i]
+    def device_placements(self, t) -> None:
+        """The rigid devices' motions at ``t`` into ``dR``, ``dp``, ``dw``, ``dpdot``; the sheets' vertices, normals
+        and velocities into ``P``, ``Pn``, ``Pdot``."""
+        for d, device in enumerate(self.scene.devices):
+            if device.motion is not None:
+                self.dR[d], self.dp[d], self.dw[d], self.dpdot[d] = device.motion.placement(t)
+        for sheet, x, u, sl in zip(self.scene.sheets, self.sheet_x, self.sheet_v, self.sheet_slices):
             self.P[sl] = x
             self.Pn[sl] = sheet.mesh.normals_areas(x)[0]
             self.Pdot[sl] = u
 
     def forces(self, t, q, v) -> np.ndarray:
-        """The skin's contact forces at ``(t, q, v)`` into ``f_skin`` / ``f_normal`` (the devices' into
-        ``f_device``); returns them as node wrenches (1, nodes, 6) for the engine's inverse dynamics."""
+        """The skin's contact forces at ``(t, q, v)`` into ``f_skin`` / ``f_normal`` (the sheets' into ``f_sheet``,
+        each rigid device's total into ``device_forces``); returns them as node wrenches (1, nodes, 6) for the
+        engine's inverse dynamics."""
         s = self.scene
-        skin = s.skin
+        skin, c = s.skin, s.contact
         forward_kinematics(s.model, self.data, q, v)
         R, p, w, pdot = self.frames(self.data, True)
         _ks.deform(R, p, skin.bone, skin.weight, skin.local, self.x)
-        _ks.velocity(R, w, pdot, skin.bone, skin.weight, skin.local, self.xdot)
-        vertex_normals_areas(self.x, skin.mesh.triangles, self.normals, self.areas)
-        grid = SkinGrid(self.x, s.contact.reach)
-        self.device_vertices(t)
-        self.f_skin[:] = 0.0
-        self.f_normal[:] = 0.0
-        self.f_device, self.count = contact(grid, self.normals, self.xdot, self.P, self.Pn, self.Pdot, s.contact,
-                                            self.f_skin, self.f_normal)
+        self.device_placements(t)
+        sk = (self.done, self.vertex_triangles, self.vertex_starts, skin.mesh.triangles, R, w, pdot, skin.bone,
+              skin.weight, skin.local)
+        self.count = _kc.contact_pass(self.x, self.normals, self.xdot, sk, c.reach, self.rest, self.rest_n, self.bounds,
+                                      self.dR, self.dp, self.dw, self.dpdot, self.P, self.Pn, self.Pdot, self.sheet_soft, c.stiffness,
+                                      c.friction, c.eps, self.f_skin, self.f_normal, self.f_sheet,
+                                      self.device_forces)
         _ks.bone_wrenches(R, skin.bone, skin.weight, skin.local, self.f_skin, self.bone_w)
         self.fext[:] = 0.0
         _ks.node_wrenches(p, self.frames.nodes, self.bone_w, self.fext[0])
@@ -156,8 +160,7 @@ class Simulator:
         model, dt, t, q, v = s.model, s.dt, self.t, self.q, self.v
         nodes = model.tree.k.nodes
         a1 = self.acceleration(t, q, v)
-        k = len(s.devices)
-        sheet_forces = [self.f_device[self.slices[k + i]].copy() for i in range(len(s.sheets))]
+        sheet_forces = [self.f_sheet[sl].copy() for sl in self.sheet_slices]
         k1 = v
         d2 = 0.5 * dt * k1
         v2 = v + 0.5 * dt * a1
@@ -179,7 +182,7 @@ class Simulator:
         for i, sheet in enumerate(s.sheets):
             x, u = self.sheet_x[i], self.sheet_v[i]
             f = self.sheet_gravity[i] + sheet_forces[i]
-            new = self.solvers[i].solve(x, x + dt * u, f, sheet.pinned_positions(t + dt))
+            new = self.solvers[i].solve(x, x + dt * u, f, sheet.pinned_positions(t + dt), tol=SHEET_TOL)
             self.sheet_v[i] = (new - x) / dt
             self.sheet_x[i] = new
         self.t = t + dt
@@ -187,6 +190,7 @@ class Simulator:
     def record(self) -> tuple:
         """Pressure (n,) Pa, total skin force (3,) N and contacts at the current state."""
         self.forces(self.t, self.q, self.v)
+        vertex_normals_areas(self.x, self.scene.skin.mesh.triangles, np.empty_like(self.x), self.areas)
         return self.f_normal / self.areas, self.f_skin.sum(axis=0), self.count
 
 

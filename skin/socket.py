@@ -1,14 +1,19 @@
 """Socket interface pressure: a transtibial socket is a rigid device shaped from the stump's skin (the skin offset
-outward by a liner's thickness); the socket's load from inverse dynamics is carried by the liner between them,
-pressed along the skin's normal as in eq. 6 with a stiffness per area (the liner's modulus over its thickness)::
+outward by a liner's thickness); the socket's load from inverse dynamics is carried by the liner between them. The
+liner is a thin elastic layer bonded to the skin (a suction or pin-lock liner does not slip on the skin): it presses
+along the skin's normal as in eq. 6 with a stiffness per area ``k = E / t`` (its compressive modulus over its
+thickness) and shears with ``k_s = G / t`` (its shear modulus ``G = E / 3``: the liners are incompressible, Cagle et
+al. 2018). With ``u = [theta; delta]`` the socket's small rigid displacement relative to the limb, the wall at stump
+vertex ``i`` moves by ``d_i = delta + theta x r_i`` and::
 
-    p_i = k max(0, c_i),   c_i = (t - gap_i) - g_i . u,   sum_i p_i A_i (-g_i) = W
+    p_i = k max(0, c_i),   c_i = (t - gap_i) - n_i . d_i,   s_i = k_s (I - n_i n_i^T) d_i,
+    sum_i A_i (-p_i g_i + B_i^T s_i) = W,   g_i = [r_i x n_i; n_i],   B_i^T s = [r_i x s; s]
 
 where ``gap_i`` is the distance from skin vertex ``i`` along its normal to the socket wall at the frame's pose,
-``u = [theta; delta]`` the socket's small rigid displacement relative to the limb, ``g_i = [r_i x n_i; n_i]`` the
-unit normal force's wrench about the limb frame's origin, ``A_i`` the vertex area and ``W`` the load. ``u``
-minimises the convex ``sum_i k A_i / 2 max(0, c_i)^2 - (-W) . u`` (Newton). Normal pressure carries no torsion
-about the limb's axis; what the pressure cannot carry is reported as the residual wrench (the liner's shear).
+``A_i`` the vertex area and ``W`` the load (the socket's push on the limb). ``u`` minimises the convex
+``sum_i A_i (k/2 max(0, c_i)^2 + 1/2 s_i . d_i) - W . u`` (Newton). Without the shear, normal pressure on a limb
+whose sides are nearly parallel to its axis must wedge: carrying the axial load through the small axial part of the
+normals takes pressures many times the load over the area (MPa), which the liner's shear carries instead.
 """
 from __future__ import annotations
 
@@ -24,7 +29,8 @@ from engine.errors import ModelError
 from .contact import SkinGrid
 
 LINER_THICKNESS = 0.006      # m, a common silicone liner (3-9 mm)
-LINER_MODULUS = 0.4e6        # Pa, silicone liner compressive modulus (Sanders et al. 2004: 0.1-1 MPa)
+LINER_MODULUS = 0.4e6        # Pa, silicone liner compressive modulus (Sanders et al. 2004, J Rehabil Res Dev 41(2):
+                             # 0.1-1 MPa at the stresses measured on transtibial amputees)
 THRESHOLD = 100e3            # Pa, regions above this pressure are listed (pain thresholds ~ 100-200 kPa)
 
 
@@ -96,53 +102,73 @@ class Socket:
             raise ModelError(f"cuts into the stump: the wall lies inside the skin at {int(inside.sum())} vertices "
                              f"(deepest {-gaps[inside].min() * 1e3:.1f} mm)", where)
 
+    @property
+    def shear_stiffness(self) -> float:
+        """k_s: the liner's shear traction per tangential displacement, Pa/m (``G / t``, ``G = E / 3``)."""
+        return self.modulus / 3.0 / self.thickness
+
     def pressure(self, model, q, load) -> "SocketPressure":
-        """The pressure map carrying ``load`` (6,) ``[moment about the limb frame's origin; force]``, limb axes
-        (N m, N), the socket's push on the limb, with the limb at pose ``q``."""
+        """The pressure and shear maps carrying ``load`` (6,) ``[moment about the limb frame's origin; force]``, limb
+        axes (N m, N), the socket's push on the limb, with the limb at pose ``q``."""
         x, n, areas, gaps = self.gaps(model, q)
         g = np.hstack([np.cross(x, n), n])
         c0 = np.where(np.isfinite(gaps), self.thickness - gaps, -np.inf)
         ka = self.stiffness * areas
-        target = -np.asarray(load, float)          # sum k A max(0, c) g = -W
-        u = np.zeros(6)
-        scale = np.abs(g).max(axis=0)
-        reg = 1e-9 * float(np.sum(ka)) * np.diag(scale ** 2)
-        for _ in range(100):
+        # the shear's stiffness (6, 6): sum_i k_s A_i B_i^T (I - n n^T) B_i, with B_i u = theta x r_i + delta
+        B = np.zeros((len(x), 3, 6))
+        B[:, :, 3:] = np.eye(3)
+        B[:, 0, 1], B[:, 0, 2] = x[:, 2], -x[:, 1]
+        B[:, 1, 0], B[:, 1, 2] = -x[:, 2], x[:, 0]
+        B[:, 2, 0], B[:, 2, 1] = x[:, 1], -x[:, 0]
+        tangential = np.eye(3) - n[:, :, None] * n[:, None, :]
+        Ks = np.einsum("i,iab,iac,icd->bd", self.shear_stiffness * areas, B, tangential, B)
+        W = np.asarray(load, float)
+
+        def residual(u):
             c = c0 - g @ u
             active = c > 0
-            grad = (ka[active] * c[active]) @ g[active] - target + reg @ u
-            H = (g[active].T * ka[active]) @ g[active] + reg
-            step = np.linalg.solve(H, grad)
-            # damped Newton on the convex piecewise quadratic: halve until the gradient norm falls
+            return (ka[active] * c[active]) @ g[active] - Ks @ u + W, active
+
+        u = np.zeros(6)
+        r, active = residual(u)
+        for _ in range(100):
+            H = (g[active].T * ka[active]) @ g[active] + Ks
+            step = np.linalg.solve(H, r)
+            # damped Newton on the convex piecewise quadratic: halve until the residual falls
             t = 1.0
             for _ in range(30):
-                un = u + t * step
-                cn = c0 - g @ un
-                an = cn > 0
-                gn = (ka[an] * cn[an]) @ g[an] - target + reg @ un
-                if np.linalg.norm(gn) <= np.linalg.norm(grad) or t < 1e-6:
+                rn, an = residual(u + t * step)
+                if np.linalg.norm(rn) <= np.linalg.norm(r) or t < 1e-6:
                     break
                 t *= 0.5
-            u = un
-            if np.linalg.norm(gn) <= 1e-10 * max(np.linalg.norm(target), 1.0):
+            u, r, active = u + t * step, rn, an
+            if np.linalg.norm(r) <= 1e-10 * max(np.linalg.norm(W), 1.0):
                 break
         p = self.stiffness * np.maximum(c0 - g @ u, 0.0)
-        carried = -(p * areas) @ g
-        return SocketPressure(self.vertices, p, areas, carried, np.asarray(load, float), u)
+        shear = self.shear_stiffness * np.einsum("iab,ibc,c->ia", tangential, B, u)
+        return SocketPressure(self.vertices, p, shear, areas, -(p * areas) @ g, Ks @ u, W, u)
 
 
 @dataclass(frozen=True)
 class SocketPressure:
-    """One frame's map: ``pressure`` (k,) Pa on the stump's skin vertices ``vertices`` (areas ``areas`` m^2), the
-    wrench it applies ``carried`` and the ``load`` asked (6,) (limb axes, N m about the limb's origin, N), and the
-    socket's rigid displacement ``u`` (rad, m)."""
+    """One frame's map: ``pressure`` (k,) Pa and the liner's ``shear`` traction (k, 3) Pa (limb axes, on the limb) on
+    the stump's skin vertices ``vertices`` (areas ``areas`` m^2); the wrenches they apply, ``by_pressure`` and
+    ``by_shear``, and the ``load`` asked (6,) (limb axes, N m about the limb's origin, N); the socket's rigid
+    displacement ``u`` (rad, m)."""
 
     vertices: np.ndarray
     pressure: np.ndarray
+    shear: np.ndarray
     areas: np.ndarray
-    carried: np.ndarray
+    by_pressure: np.ndarray
+    by_shear: np.ndarray
     load: np.ndarray
     u: np.ndarray
+
+    @property
+    def carried(self) -> np.ndarray:
+        """The wrench (6,) the liner applies to the limb: pressure and shear."""
+        return self.by_pressure + self.by_shear
 
     @property
     def peak(self) -> float:

@@ -7,7 +7,6 @@ import pytest
 from engine.algorithms import kinetic_energy, potential_energy
 from engine.model import Body, Coordinate, FreeJoint, Model, RevoluteJoint
 from engine.spatial import SE3
-from skin.contact import ContactParameters
 from skin.device import RigidDevice
 from skin.mesh import grid_sheet
 from skin.scene import Scene
@@ -68,8 +67,7 @@ def test_body_resting_on_a_flat_support_carries_its_weight(slab):
     data = model.create_data()
     q[1] -= skin.vertices(model, data, q)[:, 1].min() - 0.002        # the lowest skin point 2 mm above
     support = RigidDevice("support", grid_sheet(1.6, 0.8, 81, 41))
-    scene = Scene("rest", model, skin, q, table_one(model, q), devices=(support,), dt=2e-3, duration=1.0,
-                  contact=ContactParameters(friction=2.0))
+    scene = Scene("rest", model, skin, q, table_one(model, q), devices=(support,), dt=2e-3, duration=1.0)
     result = simulate(scene, record_every=25)
     weight = -sum(b.mass for b in model.bodies) * model.gravity[1]
     late = result.time >= 0.7             # it lands, bounces and settles within about half a second
@@ -82,3 +80,13 @@ def test_body_resting_on_a_flat_support_carries_its_weight(slab):
     loaded = result.pressure[-1] > 0
     assert loaded.sum() > 20
     assert x[loaded, 1].max() < x[:, 1].min() + 0.02
+
+
+def test_a_skin_come_apart_is_a_divergence_not_an_allocation():
+    """The contact grid refuses points a body cannot span (the simulation then stops with a note)."""
+    from skin.contact import SkinGrid
+    with pytest.raises(FloatingPointError, match="more than 10 m"):
+        SkinGrid(np.array([[0.0, 0.0, 0.0], [20.0, 0.0, 0.0]]), 0.02)
+    with pytest.raises(FloatingPointError, match="more grid cells"):
+        SkinGrid(np.array([[0.0, 0.0, 0.0], [9.0, 9.0, 9.0]]), 0.018)
+    assert SkinGrid(np.array([[0.0, 0.0, 0.0], [0.5, 1.8, 0.4]]), 0.018).closest([0.5, 1.79, 0.4]) == 1

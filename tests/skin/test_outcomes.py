@@ -1,0 +1,49 @@
+"""The seed's outcomes (section VI-B) on coarse versions of the built-in scenes (3 cm skin, 2k-vertex board): the
+robotic lift's flat support loses the body, the 7 degree one holds it, as Coulomb's cone says."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from skin.outcomes import body_held
+from skin.scenes import TILT, robotic_lift
+from skin.simulation import simulate
+
+
+@pytest.fixture(scope="module")
+def lifts():
+    out = {}
+    for incline in (0.0, 7.0):
+        scene = robotic_lift(incline, spacing=0.03, board_vertices=2000)
+        out[incline] = scene, simulate(scene, record_every=50)
+    return out
+
+
+def _along_board(scene, result):
+    """The pelvis's position along the board (its x axis, m) at each record."""
+    device = scene.devices[0]
+    out = []
+    for t, q in zip(result.time, result.q):
+        R, p, _, _ = device.motion.placement(t)
+        out.append(device.placement0.inverse().act(R.T @ (q[:3] - p))[0])
+    return np.array(out)
+
+
+def test_the_slope_against_the_friction_cone_decides_the_outcome(lifts):
+    mu = lifts[0.0][0].contact.friction
+    assert np.tan(np.radians(TILT)) > mu > np.tan(np.radians(TILT - 7.0))     # the scenes straddle the cone
+    flat, inclined = lifts[0.0], lifts[7.0]
+    assert not flat[1].notes and not inclined[1].notes
+    assert not body_held(*flat)
+    assert body_held(*inclined)
+
+
+def test_the_held_body_creeps_at_the_regularised_friction_speed(lifts):
+    """Below eps, eq. 7's friction is viscous: a body held on a slope a creeps at eps tan(a) / mu."""
+    scene, result = lifts[7.0]
+    x = _along_board(scene, result)
+    late = result.time >= scene.devices[0].motion.end + 0.5
+    speed = np.polyfit(result.time[late], x[late], 1)[0]
+    c = scene.contact
+    expected = c.eps * np.tan(np.radians(TILT - 7.0)) / c.friction
+    assert speed == pytest.approx(expected, rel=0.3)
