@@ -148,6 +148,8 @@ class _Problem:
         if not used:
             raise SettingsError("no model marker is found in the trial (compare the marker names)")
         self.marker_names = used
+        parent_of = {m.name: m.parent for m in model.markers}
+        self.owners = [model.resolve(parent_of[n])[0] for n in used]     # the body or rod carrying each marker
         self.unused_model = [n for n in names if n not in trial_names]
         self.unused_trial = [n for n in markers.names if n not in set(names)]
         self.mframes = np.array([tree.marker_frame[n] for n in used], np.int64)
@@ -221,10 +223,8 @@ def initial_pose(model, data, problem: _Problem, first_targets, settings: IKSett
     tree = model.tree
     q0, nq, v0, nv = tree.joint_q[root.name]
     q = problem.q_neutral.copy()
-    owners = [model.resolve(m.parent)[0] for m in model.markers]
-    owner_of = dict(zip([m.name for m in model.markers], owners))
     present = ~np.isnan(first_targets[:, 0])
-    on_root = np.array([owner_of[n] == root.child for n in problem.marker_names]) & present
+    on_root = np.array([owner == root.child for owner in problem.owners]) & present
     use = on_root if on_root.sum() >= 3 else present
     joint = _aligned_root(model, data, problem, first_targets, use, root, q)
     if isinstance(root, FreeJoint):
