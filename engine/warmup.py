@@ -107,4 +107,5 @@ def warm_up_steps(on_compile: Callable[[str, int], None] | None = None):
         for k, plugin in enumerate(plugins):
             yield Progress("preparing", 0.9 + 0.1 * k / len(plugins), f"kernels of {plugin.name}")
             plugin.load()(result)
+        yield Progress("preparing", 1.0, "kernels ready")
     return WarmUpReport(list(compiled), time.perf_counter() - start)
