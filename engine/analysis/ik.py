@@ -39,6 +39,7 @@ ROBUST_ROUNDS = 20         # re-weightings of the robust loss at most
 ROBUST_SETTLED = 1e-3      # a weight factor that moves less than this is settled
 START_TOLERANCE = 1e-4     # step (rad, m) at which a start of the root's search is ranked; the frame is then solved fully
 MIN_PART_FRAMES = 32       # frames a thread solves at least (each part after the first costs an initial pose)
+PART_COST_TOLERANCE = 1e-6  # relative cost by which a warm start across parts' boundary must beat the part's own
 
 
 @dataclass
@@ -356,6 +357,17 @@ def inverse_kinematics(model, markers, settings: IKSettings | None = None):
             done += sum(pool.map(solve_chunk, range(len(parts)), [r] * len(parts)))
             last = parts[0][min((r + 1) * settings.chunk, parts[0].size) - 1]
             yield Progress("inverse kinematics", done / T, f"{markers.time[frames[last]]:.3f} s")
+    for part in parts[1:]:
+        # where a part begins, the fit warm-started from the previous part's end must not be better than the part's
+        # own start (a part that began in another local minimum than the sequential solve would follow): else
+        # the part is solved again from there, warm-started as one sequence
+        b = part[0]
+        _, _, s_b, c_b = problem.solve(model, data, targets[b][None], Q[b - 1], problem.free, settings)
+        if s_b[0] > 0 and c_b[0] < cost[b] - PART_COST_TOLERANCE * max(cost[b], 1e-12):
+            for c in range(0, part.size, settings.chunk):
+                idx = part[c:c + settings.chunk]
+                Q[idx], iters[idx], status[idx], cost[idx] = problem.solve(model, data, targets[idx], Q[idx[0] - 1],
+                                                                           problem.free, settings)
     # then backwards from the first usable frame to the start
     backward = np.arange(first - 1, -1, -1)
     start_q = Q[first]
