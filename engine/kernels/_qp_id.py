@@ -20,7 +20,7 @@ import numpy as np
 
 UNLOADED = -1       # a candidate's state; 0, 1, 2: loaded, on that many facets of its pyramid (2: an edge)
 TOL = 1e-9
-MAX_STEPS = 8      # active-set corrections tried before quadprog
+MAX_STEPS = 30     # active-set corrections tried before quadprog
 
 
 @nb.njit(cache=True, nogil=True)
@@ -95,11 +95,11 @@ def _kkt(J, alpha, wr, w_force, pyramid, state, facet, cand, k, free):
 @nb.njit(cache=True, nogil=True)
 def _warm_solve(J, h, beta, alpha, w_force, pyramid, rays, state, facet, cand, k, out_f, u):
     """The frame's optimum from the candidates' guessed states (module notes) into ``out_f`` (3k,), and
-    ``u = J^T f`` (nv,). A guess that fails the KKT conditions is corrected (primal-dual active-set steps: a
-    facet with a negative multiplier is left, a force outside its pyramid put on the facet it crosses, or on
-    the edge with the facet it was on, or unloaded when it crosses the normal row or a third facet, an unloaded
-    candidate the gradient would load set free) up to ``MAX_STEPS`` times; False when that does not end at
-    the optimum (``state`` is then to be recomputed)."""
+    ``u = J^T f`` (nv,). A guess that fails the KKT conditions is corrected, the largest violation first, one
+    candidate per step (a facet with a negative multiplier is left; a force outside its pyramid is put on the
+    facet it crosses most (on the edge with the facet it was on when adjacent), or unloaded when it crosses
+    the normal row or a third facet; an unloaded candidate the gradient would load is set free), up to
+    ``MAX_STEPS`` times; False when that does not end at the optimum (``state`` is then to be recomputed)."""
     nv = h.shape[0]
     F = pyramid.shape[0] - 1
     wr = np.empty(nv)
@@ -131,45 +131,42 @@ def _warm_solve(J, h, beta, alpha, w_force, pyramid, rays, state, facet, cand, k
                 for p in range(3):
                     s += J[ci, p, r] * sol[3 * i + p]
             u[r] = s
-        changed = False
-        # loaded candidates: facet multipliers non-negative, the force in its pyramid
-        row = n
-        for i in range(nfree):
-            ci = cand[free[i]]
-            st = state[ci]
-            keep = 0
-            for e in range(st):
-                if sol[row + e] >= -TOL:
-                    facet[ci, keep] = facet[ci, e]
-                    keep += 1
-            row += st
-            worst = -1
-            most = TOL * scale
-            for j in range(F + 1):
-                s = pyramid[j, 0] * sol[3 * i] + pyramid[j, 1] * sol[3 * i + 1] + pyramid[j, 2] * sol[3 * i + 2]
-                if s > most:
-                    most = s
-                    worst = j
-            if keep < st:
-                state[ci] = keep
-                changed = True
-            elif worst >= 0:
-                changed = True
-                if worst == 0 or st == 2:
-                    state[ci] = UNLOADED
-                elif st == 1 and (abs(worst - facet[ci, 0]) == 1 or abs(worst - facet[ci, 0]) == F - 1):
-                    facet[ci, 1] = worst
-                    state[ci] = 2
-                else:
-                    facet[ci, 0] = worst
-                    state[ci] = 1
-        # unloaded candidates: -gradient in the polar cone of the pyramid (non-positive on every edge ray)
+        # the largest violation of the KKT conditions (relative to the forces' or the gradient's scale) is
+        # corrected, one at a time (correcting all at once cycles when candidates interact)
         cscale = 1.0
         for r in range(nv):
             cscale = max(cscale, abs(wr[r]))
-        for a in range(k):
+        best = 0.0
+        best_c = -1
+        new_state = 0
+        new_facets = (0, 0)
+        row = n
+        for i in range(nfree):              # loaded candidates: facet multipliers >= 0, the force in its pyramid
+            ci = cand[free[i]]
+            st = state[ci]
+            for e in range(st):
+                if -sol[row + e] > TOL and -sol[row + e] / cscale > best:
+                    best = -sol[row + e] / cscale
+                    best_c = ci
+                    new_state = st - 1
+                    new_facets = (facet[ci, 1 - e], 0) if st == 2 else (0, 0)
+            row += st
+            for j in range(F + 1):
+                v = pyramid[j, 0] * sol[3 * i] + pyramid[j, 1] * sol[3 * i + 1] + pyramid[j, 2] * sol[3 * i + 2]
+                if v > TOL * scale and v / scale > best:
+                    best = v / scale
+                    best_c = ci
+                    if j == 0 or st == 2:
+                        new_state = UNLOADED
+                    elif st == 1 and (abs(j - facet[ci, 0]) == 1 or abs(j - facet[ci, 0]) == F - 1):
+                        new_state = 2
+                        new_facets = (facet[ci, 0], j)
+                    else:
+                        new_state = 1
+                        new_facets = (j, 0)
+        for a in range(k):                  # unloaded candidates: -gradient in the polar cone of the pyramid
             ca = cand[a]
-            if state[ca] >= 0 or _loaded_now(ca, free, nfree, cand):
+            if state[ca] >= 0:
                 continue
             d0 = 0.0
             d1 = 0.0
@@ -180,21 +177,16 @@ def _warm_solve(J, h, beta, alpha, w_force, pyramid, rays, state, facet, cand, k
                 d1 -= J[ca, 1, r] * w
                 d2 -= J[ca, 2, r] * w
             for j in range(rays.shape[0]):
-                if d0 * rays[j, 0] + d1 * rays[j, 1] + d2 * rays[j, 2] > TOL * cscale:
-                    state[ca] = 0
-                    changed = True
-                    break
-        if not changed:
+                v = d0 * rays[j, 0] + d1 * rays[j, 1] + d2 * rays[j, 2]
+                if v > TOL * cscale and v / cscale > best:
+                    best = v / cscale
+                    best_c = ca
+                    new_state = 0
+        if best_c < 0:
             return True
-    return False
-
-
-@nb.njit(cache=True, nogil=True)
-def _loaded_now(ca, free, nfree, cand):
-    """Whether candidate ``ca`` was loaded in the system just solved (it may have been unloaded since)."""
-    for i in range(nfree):
-        if cand[free[i]] == ca:
-            return True
+        state[best_c] = new_state
+        facet[best_c, 0] = new_facets[0]
+        facet[best_c, 1] = new_facets[1]
     return False
 
 
