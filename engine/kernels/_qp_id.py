@@ -20,7 +20,7 @@ import numpy as np
 
 UNLOADED = -1       # a candidate's state; 0, 1, 2: loaded, on that many facets of its pyramid (2: an edge)
 TOL = 1e-9
-MAX_STEPS = 30     # active-set corrections tried before quadprog
+MAX_STEPS = 10     # active-set corrections tried before quadprog
 
 
 @nb.njit(cache=True, nogil=True)
