@@ -5,8 +5,9 @@ Numba compiles a kernel at its first call and keeps the machine code in its on-d
 ``NUMBA_CACHE_DIR``); later processes load it from there. :func:`warm_up_steps` calls every kernel the
 application and the analysis use, once, on the bundled demo (its model, and the analysis on a few of its frames:
 kernels are compiled per argument type, and every model shares the same record types), so that the first
-analysis starts at once. ``hybrid warm-up`` and the application's first window run it; on later launches it
-only loads the cached code.
+analysis starts at once; then the packages beside the engine warm up theirs through the ``hybridlab.warmup``
+entry points (each a callable given the demo's analysis result; the engine never imports them). ``hybrid
+warm-up`` and the application's first window run it; on later launches it only loads the cached code.
 
 While numba compiles, a step cannot yield; a listener on numba's ``numba:compile`` event
 (:func:`counting_compiles`) counts the kernels compiled and passes each to ``on_compile`` (called from the
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import time
 from contextlib import contextmanager
+from importlib.metadata import entry_points
 from dataclasses import dataclass, replace
 from typing import Callable
 
@@ -24,6 +26,7 @@ from numba.core import event
 
 from .progress import Progress
 
+PLUGINS = "hybridlab.warmup"   # entry points of packages beside the engine that warm up their kernels
 WINDOW = 0.08
 """s of the demo's trial analysed: enough frames for the filters and the QP, few enough to be quick."""
 
@@ -85,8 +88,8 @@ def counting_compiles(on_compile: Callable[[str, int], None] | None = None):
 
 def warm_up_steps(on_compile: Callable[[str, int], None] | None = None):
     """Generator step: yields :class:`Progress` (stage ``"preparing"``) and returns a :class:`WarmUpReport`.
-    Runs the demo's display computations and its analysis on its first ``WINDOW`` s, which compiles (or loads
-    from numba's cache) every kernel they call; ``on_compile(kernel name, count)`` is called as each kernel
+    Runs the demo's display computations, its analysis on its first ``WINDOW`` s and the ``hybridlab.warmup``
+    entry points on its result, which compiles (or loads from numba's cache) every kernel they call; ``on_compile(kernel name, count)`` is called as each kernel
     starts compiling."""
     from .analysis.pipeline import analysis_steps
     from .demo import demo_results
@@ -99,5 +102,10 @@ def warm_up_steps(on_compile: Callable[[str, int], None] | None = None):
         t0 = float(result.trial.markers.time[0])
         settings = replace(settings, ik=replace(settings.ik, start=t0, end=t0 + WINDOW))
         for p in analysis_steps(result.model, result.trial, settings):
-            yield Progress("preparing", 0.1 + 0.9 * p.fraction, f"kernels of the analysis: {p.stage}")
+            yield Progress("preparing", 0.1 + 0.8 * p.fraction, f"kernels of the analysis: {p.stage}")
+        plugins = sorted(entry_points(group=PLUGINS), key=lambda ep: ep.name)
+        for k, plugin in enumerate(plugins):
+            yield Progress("preparing", 0.9 + 0.1 * k / len(plugins), f"kernels of {plugin.name}")
+            plugin.load()(result)
+        yield Progress("preparing", 1.0, "kernels ready")
     return WarmUpReport(list(compiled), time.perf_counter() - start)

@@ -3,8 +3,9 @@ inverse kinematics' normal equations, and the note that says which were held, ov
 
 A coordinate moves the markers below it in the tree; when none of them is present (or all weigh 0) and no
 coordinate task names it, its row of ``H = J^T W J`` is zero. The Levenberg-Marquardt step then solves
-``lambda d_i = 0`` for it (``engine.kernels._ik``: the damping keeps the step well posed), so it keeps the value of
-the frame the solve started from: the neighbouring solved frame's. That is reported, never left silent.
+``lambda d_i = 0`` for it (``engine.kernels._ik``: the damping keeps the step well posed), so it keeps the value the
+solve started from, an extrapolation of the frames before or a fresh start's pose; :func:`hold` then sets it to the
+neighbouring solved frame's value, which changes no residual. That is reported, never left silent.
 """
 from __future__ import annotations
 
@@ -37,6 +38,19 @@ def unobserved(model, data, mframes, targets, weights, Q, c_q, c_v, c_target, c_
                               H, g, wcols, moments)
         out[f] = np.diag(H) <= UNSEEN * total
     return out
+
+
+def hold(Q, mask, v2q) -> None:
+    """Set in place each scalar coordinate over each run of frames where ``mask`` (T, nv) says no marker informs it
+    to its value at the frame before the run (at the frame after, for a run that begins the trial). No residual
+    depends on it there (no present marker below it, no task on it), so the fit is unchanged."""
+    T = len(Q)
+    for i in np.flatnonzero(mask.any(axis=0)):
+        qi = v2q[i]
+        if qi < 0 or mask[:, i].all():
+            continue
+        for a, b in runs(mask[:, i]):
+            Q[a:b + 1, qi] = Q[a - 1, qi] if a > 0 else Q[b + 1, qi] if b + 1 < T else Q[a, qi]
 
 
 def describe_unobserved(v_names, time, mask, solved) -> list[str]:

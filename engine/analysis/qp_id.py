@@ -17,9 +17,10 @@ rows and, for rods, ``alpha = W1 (W2 + We) / (W1 + W2 + We)``, ``beta = We e / (
 where ``e = K (q_rest - q) - D v`` (eq. 26) and ``We`` the elastic weight (0: rods free,
 as in the seed). The cone is linearised by an inscribed pyramid; a candidate may
 push only while it is near the floor and slow (documented thresholds). Solved per
-frame with quadprog (called directly: qpsolvers' problem checks and conversions cost more than the solve
-on these few-variable QPs); each frame starts from the previous frame's active set when it is still
-optimal (see :func:`_solve`).
+frame: in numba from the previous frame's contact states (each candidate unloaded, inside its pyramid, or on
+one or two of its facets) while the KKT conditions certify them optimal (``engine.kernels._qp_id``), else by
+quadprog (called directly: qpsolvers' problem checks and conversions cost more than the solve on these
+few-variable QPs).
 
 Loads known at every frame (force plates) can be given as wrenches on tree nodes, with the
 candidates they already measure held at zero: ``b`` then includes them and only the other
@@ -35,6 +36,7 @@ import numpy as np
 import quadprog
 
 from .. import algorithms as alg
+from ..kernels import _qp_id
 from ..errors import SettingsError
 from ..spatial import tangent_basis
 from ..model.joints import FreeJoint, GeneralJoint
@@ -174,33 +176,19 @@ def _pyramid(mu, facets, up, t1, t2):
     return np.array(rows)
 
 
-def _solve(P, c, G, last_active):
-    """min 1/2 f^T P f + c^T f with G f <= 0, trying the previous frame's active set first.
+def _pyramid_rays(mu, facets, up, t1, t2):
+    """The pyramid's edge rays (facets, 3): ``up + mu (cos t1 + sin t2)`` midway between the facets' directions, where
+    two facets of the inscribed pyramid meet the cone."""
+    th = 2 * np.pi * (np.arange(facets) + 0.5) / facets
+    return up + mu * (np.cos(th)[:, None] * t1 + np.sin(th)[:, None] * t2)
 
-    If the equality-constrained solution on ``last_active`` is feasible and its multipliers
-    are non-negative it is the optimum (KKT); otherwise quadprog solves from scratch.
-    Returns (f, active rows) or (None, None) if the QP failed.
-    """
-    if last_active is not None:
-        A = G[last_active]
-        n, m = P.shape[0], A.shape[0]
-        K = np.zeros((n + m, n + m))
-        K[:n, :n] = P
-        K[:n, n:] = A.T
-        K[n:, :n] = A
-        try:
-            sol = np.linalg.solve(K, np.concatenate([-c, np.zeros(m)]))
-            f, lam = sol[:n], sol[n:]
-            if np.all(lam >= -1e-9) and np.all(G @ f <= 1e-9 * max(1.0, np.abs(f).max())):
-                return f, last_active
-        except np.linalg.LinAlgError:
-            pass
+
+def _quadprog(P, c, G):
+    """min 1/2 f^T P f + c^T f with G f <= 0 by quadprog, or None if it fails."""
     try:
-        f = quadprog.solve_qp(P, -c, -G.T, np.zeros(G.shape[0]), 0)[0]
+        return quadprog.solve_qp(P, -c, -G.T, np.zeros(G.shape[0]), 0)[0]
     except ValueError:      # quadprog: inconsistent constraints, or P not positive definite
-        return None, None
-    active = np.flatnonzero(G @ f >= -1e-9 * max(1.0, np.abs(f).max()))
-    return f, active
+        return None
 
 
 def qp_inverse_dynamics(model, motion, settings: QPSettings | None = None, node_wrenches=None, measured=None):
@@ -248,49 +236,47 @@ def qp_inverse_dynamics(model, motion, settings: QPSettings | None = None, node_
         active &= ~np.asarray(measured, bool)
     alpha, base, rods, we = _row_weights(model, s, motion.q[0])
     forces = np.zeros((T, C, 3))
-    tau = np.zeros((T, model.nv))
+    residual = np.empty((T, model.nv))
     status = np.zeros(T, bool)
-    last = None
-    last_set = None
     # eliminated torques: tau_i = (W1 r_i + We e_i) / (W1 + W2 + We); base rows keep the residual
     w2 = np.full(model.nv, s.w_torque)
     w2[rods] = s.w_rod
     wel = np.zeros(model.nv)
     wel[rods] = we
-    denominator = s.w_joint + w2 + wel
-    no_elastic = np.zeros(model.nv)
-    pyramids = {}
-    for f in range(T):
-        h = h_all[f]
-        beta = np.zeros(model.nv)
-        elastic = None
-        if we > 0 and rods.size:
-            elastic = alg.rod_forces(model, motion.q[f], motion.v[f])
-            beta[rods] = we * elastic[rods] / (s.w_rod + we)
-        idx = np.flatnonzero(active[f])
-        if idx.size:
+    elastic = np.zeros((T, model.nv))
+    beta = np.zeros((T, model.nv))
+    if we > 0 and rods.size:
+        for f in range(T):
+            elastic[f] = alg.rod_forces(model, motion.q[f], motion.v[f])
+        beta[:, rods] = we * elastic[:, rods] / (s.w_rod + we)
+    rays = _pyramid_rays(s.friction, s.facets, up, t1, t2)
+    state = np.full(C, _qp_id.UNLOADED)
+    facet = np.zeros((C, 2), np.int64)
+    f = 0
+    while f < T:
+        stop = min(T, (f // s.chunk + 1) * s.chunk)
+        # the frames whose previous frame's contact states still give the optimum, in numba
+        f = _qp_id.warm_frames(f, stop, J_all, h_all, beta, active, alpha, s.w_force, pyramid, rays, state, facet,
+                               forces, residual, status)
+        if f < stop:        # a frame whose contact states changed: quadprog
+            idx = np.flatnonzero(active[f])
             Jc = J_all[f, idx].reshape(-1, model.nv)            # (3k, nv)
             P = Jc @ (alpha[:, None] * Jc.T) + s.w_force * np.eye(3 * idx.size)
-            c = -Jc @ (alpha * (h - beta))
-            G = pyramids.get(idx.size)
-            if G is None:
-                G = pyramids[idx.size] = np.kron(np.eye(idx.size), pyramid)
-            key = tuple(idx)
-            sol, act = _solve(P, c, G, last if key == last_set else None)
+            c = -Jc @ (alpha * (h_all[f] - beta[f]))
+            sol = _quadprog(P, c, np.kron(np.eye(idx.size), pyramid))
             if sol is None:
-                tau[f] = h
-                continue
-            last, last_set = act, key
-            forces[f, idx] = sol.reshape(-1, 3)
-            r = h - Jc.T @ sol
-        else:
-            r = h
-            last_set = None
-        status[f] = True
-        tau[f] = (s.w_joint * r + wel * (no_elastic if elastic is None else elastic)) / denominator
-        tau[f, base] = r[base]
-        if (f + 1) % s.chunk == 0:
-            yield Progress("QP inverse dynamics", (f + 1) / T, f"{motion.time[f]:.3f} s")
+                state[:] = _qp_id.UNLOADED
+            else:
+                forces[f, idx] = sol.reshape(-1, 3)
+                residual[f] = h_all[f] - Jc.T @ sol
+                status[f] = True
+                _qp_id.candidate_states(pyramid, sol, idx, state, facet)
+            f += 1
+        if f == stop:
+            yield Progress("QP inverse dynamics", f / T, f"{motion.time[f - 1]:.3f} s")
+    tau = (s.w_joint * residual + wel * elastic) / (s.w_joint + w2 + wel)
+    tau[:, base] = residual[:, base]
+    tau[~status] = h_all[~status]
     group_results = group_resultants(model, X, forces, floor)
     notes += failure_notes(status)
     yield Progress("QP inverse dynamics", 1.0, "done")

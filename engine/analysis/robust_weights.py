@@ -42,8 +42,15 @@ def marker_scales(errors: np.ndarray, k: float) -> tuple[np.ndarray, np.ndarray]
     threshold and scale (see the module notes); NaN for a marker present in fewer than :data:`MIN_FRAMES`
     frames."""
     c, s = np.full(errors.shape[1], np.nan), np.full(errors.shape[1], np.nan)
-    for j in range(errors.shape[1]):
-        e = errors[:, j][np.isfinite(errors[:, j])]
+    finite = np.isfinite(errors)
+    whole = finite.all(axis=0) & (errors.shape[0] >= MIN_FRAMES)
+    if whole.any():     # the markers present in every frame at once (the same medians as one by one)
+        e = errors[:, whole]
+        median = np.median(e, axis=0)
+        s[whole] = np.maximum(MAD_TO_SIGMA * np.median(np.abs(e - median), axis=0), FLOOR / k)
+        c[whole] = median + k * s[whole]
+    for j in np.flatnonzero(~whole):
+        e = errors[:, j][finite[:, j]]
         if e.size >= MIN_FRAMES:
             median = np.median(e)
             s[j] = max(MAD_TO_SIGMA * np.median(np.abs(e - median)), FLOOR / k)

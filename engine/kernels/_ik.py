@@ -270,6 +270,16 @@ def _solve_frame(t, ws, scr, mframes, tg, wf, c_q, c_v, ct, c_w, free, lo, hi, q
 
 
 @nb.njit(cache=True, nogil=True)
+def _extrapolate(v2q, lo, hi, q0, q1, out):
+    """``out``'s scalar coordinates carried on at the speed of ``q0`` -> ``q1`` (the next frame's start, one frame
+    later), within their ranges; quaternions keep ``out``'s (the previous solution's) values."""
+    for vi in range(v2q.shape[0]):
+        qi = v2q[vi]
+        if qi >= 0:
+            out[qi] = min(max(2.0 * q1[qi] - q0[qi], lo[qi]), hi[qi])
+
+
+@nb.njit(cache=True, nogil=True)
 def solve_frames(t, ws, scr, mframes, targets, weights, c_q, c_v, c_targets, c_w, free, lo, hi, q_start,
                  tol, max_iter, warm, Q, iters, status, cost_out):
     """Solve IK for every frame of ``targets`` (F, K, 3).
@@ -298,6 +308,8 @@ def solve_frames(t, ws, scr, mframes, targets, weights, c_q, c_v, c_targets, c_w
     for f in range(targets.shape[0]):
         if not warm:
             q[:] = q_start[f]
+        elif f >= 2 and status[f - 1] == 1 and status[f - 2] == 1:
+            _extrapolate(t.v2q, lo, hi, Q[f - 2], Q[f - 1], q)
         it, st, c = _solve_frame(t, ws, scr, mframes, targets[f], weights[f], c_q, c_v, c_targets[f], c_w, free, lo,
                                  hi, q, tol, max_iter, H, g, H2, g2, wcols, moments, idx, A, b, d, delta, q_try)
         Q[f] = q

@@ -152,3 +152,30 @@ def test_normal_equations_from_marker_moments_equal_finite_difference_jacobians(
     assert np.isclose(cost, 0.5 * np.sum(w * np.sum(r ** 2, axis=1)), rtol=1e-12)
     assert np.allclose(H, H_fd, rtol=1e-6, atol=1e-7 * np.abs(H_fd).max())
     assert np.allclose(g, g_fd, rtol=1e-6, atol=1e-7 * np.abs(g_fd).max())
+
+
+def test_the_trials_parts_side_by_side_give_the_sequential_fit(test_data, monkeypatch):
+    # gait2354's 73 frames in two parts on two threads, the second started from its own markers' pose: the same
+    # fit as one warm-started sequence; and the same again when that start is turned half a turn about the
+    # forward axis (upside down: a wrong local minimum the part would otherwise follow)
+    from dataclasses import replace
+    from engine.analysis import ik
+    model, trial, setup = load("gait2354", str(test_data))
+    settings = ik_settings_from_setup(model, setup)
+    one = solve_ik(model, trial.markers, replace(settings, threads=1))
+    two = solve_ik(model, trial.markers, replace(settings, threads=2))
+    assert np.abs(two.q - one.q).max() < 1e-5 and np.abs(two.rms - one.rms).max() < 1e-8
+    real, calls = ik.initial_pose, []
+
+    def turned(model, data, problem, targets, settings):
+        q = real(model, data, problem, targets, settings)
+        calls.append(q)
+        if len(calls) == 2:                  # the second part's start
+            q = q.copy()
+            q[model.tree.coordinates["pelvis_list"].qi] += np.pi
+        return q
+
+    monkeypatch.setattr(ik, "initial_pose", turned)
+    again = solve_ik(model, trial.markers, replace(settings, threads=2))
+    assert len(calls) >= 2
+    assert np.abs(again.q - one.q).max() < 1e-5 and np.abs(again.rms - one.rms).max() < 1e-8

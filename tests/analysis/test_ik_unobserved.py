@@ -1,6 +1,7 @@
 """A segment whose markers all vanish for some frames: IK keeps going, holds the coordinate no marker informs at the
 last solved frame's value, fits the rest as before, and says which coordinate was held over which frames."""
 import numpy as np
+import pytest
 
 from engine import algorithms as alg
 from engine.analysis.ik import IKSettings, solve_ik
@@ -28,22 +29,25 @@ def leg():
     return Model("leg", bodies, joints, [], markers=markers)
 
 
-def test_a_segment_without_markers_is_held_and_said():
+@pytest.mark.parametrize("frames, threads", [(60, 1), (80, 2)])
+def test_a_segment_without_markers_is_held_and_said(frames, threads):
+    """With two threads the trial is solved in two parts (40 frames each): the gap spans where the second begins,
+    which must still hold the knee at the last seen value, not start it at a pose of its own."""
     model = leg()
     data = model.create_data()
-    time = np.arange(60) / 100.0
+    time = np.arange(frames) / 100.0
     hip, knee = model.tree.coordinates["hip_flexion"].qi, model.tree.coordinates["knee_angle"].qi
-    frames = [model.tree.marker_frame[m.name] for m in model.markers]
-    positions = np.empty((time.size, len(frames), 3))
+    mframes = [model.tree.marker_frame[m.name] for m in model.markers]
+    positions = np.empty((time.size, len(mframes), 3))
     q_true = np.tile(model.neutral(), (time.size, 1))
     q_true[:, hip] = 0.5 * np.sin(2 * np.pi * time)
     q_true[:, knee] = -0.3 - 0.8 * np.sin(np.pi * time)
     for f, q in enumerate(q_true):
         alg.forward_kinematics(model, data, q)
-        positions[f] = alg.frame_positions(model, data, np.array(frames))
+        positions[f] = alg.frame_positions(model, data, np.array(mframes))
     positions[GONE, 6:] = np.nan
     result = solve_ik(model, Markers(tuple(m.name for m in model.markers), time, positions, 100.0),
-                      IKSettings(robust_loss=None))
+                      IKSettings(robust_loss=None, threads=threads))
     assert (result.status == 1).all()
     assert np.allclose(result.q[:, hip], q_true[:, hip], atol=1e-6)       # the thigh is still fitted
     seen = np.ones(time.size, bool)

@@ -7,11 +7,12 @@ import qpsolvers
 from engine.analysis.derivatives import Motion, motion_from_coordinates
 from engine.analysis.ik import solve_ik
 from engine.analysis.metrics import grf_metrics, inside_plate, rmse_rrmse_r
-from engine.analysis.qp_id import QPSettings, _solve, solve_qp_id
+from engine.analysis.qp_id import QPSettings, _pyramid, _pyramid_rays, solve_qp_id
 from engine.io.contacts_file import load_contacts
 from engine.io.external_loads import ground_reaction_plates, load_external_loads
 from engine.model import Body, ContactPoint, FreeJoint, Model
 from engine.io.setup_xml import ik_settings_from_setup
+from engine.kernels import _qp_id
 from tests.analysis.opensim_cases import load
 
 DATA = Path(__file__).parent / "data"
@@ -40,19 +41,38 @@ def test_a_box_standing_still_is_held_by_its_weight_shared_by_lever_arms():
     assert np.abs(res.tau[:, :6]).max() < 1e-3 * weight          # the base residual vanishes
 
 
-def test_warm_started_active_set_gives_quadprogs_solution(rng):
-    # any polyhedral cone will do (the QP's own is tested in test_friction_cone.py): a square one, mu = 0.6
-    cone = np.array([[0, -1.0, 0], [1.0, -0.6, 0], [-1.0, -0.6, 0], [0, -0.6, 1.0], [0, -0.6, -1.0]])
-    G = np.kron(np.eye(4), cone)
-    for _ in range(20):
-        A = rng.normal(size=(12, 12))
-        P = A @ A.T + 1e-3 * np.eye(12)
-        c = rng.normal(size=12) * 10
-        reference = qpsolvers.solve_qp(P, c, G, np.zeros(G.shape[0]), solver="quadprog")
-        f, active = _solve(P, c, G, None)
-        again, _ = _solve(P, c + 1e-9, G, active)     # the same problem from its own active set
-        assert np.allclose(f, reference, atol=1e-8)
-        assert np.allclose(again, reference, atol=1e-6)
+def test_warm_start_from_the_contact_states_gives_quadprogs_solution(rng):
+    # pairs of neighbouring frames of 5 candidates on a 9-DoF system with random Jacobians and loads: quadprog's
+    # optimum (through qpsolvers, independently of qp_id's own call) of each, then the numba warm start of the
+    # second frame from the first frame's contact states (corrected by active-set steps when they changed), and
+    # of each frame from its own states (certified at once)
+    up, t1, t2 = np.array([0, 1.0, 0]), np.array([1.0, 0, 0]), np.array([0, 0, -1.0])
+    pyramid, rays = _pyramid(0.8, 8, up, t1, t2), _pyramid_rays(0.8, 8, up, t1, t2)
+    G = np.kron(np.eye(5), pyramid)
+    cand = np.arange(5)
+    warm = 0
+    for _ in range(30):
+        J = rng.normal(size=(5, 3, 9))
+        alpha = rng.uniform(0.1, 1.0, 9)
+        h = rng.normal(size=9) * 50
+        Jc = J.reshape(15, 9)
+        P = Jc @ (alpha[:, None] * Jc.T) + 1e-4 * np.eye(15)
+        states = []
+        for hf in (h, h + rng.normal(size=9) * 2):
+            reference = qpsolvers.solve_qp(P, -Jc @ (alpha * hf), G, np.zeros(G.shape[0]), solver="quadprog")
+            state, facet = np.zeros(5, np.int64), np.zeros((5, 2), np.int64)
+            _qp_id.candidate_states(pyramid, reference, cand, state, facet)
+            states.append((state, facet))
+            for guess, guess_facet in states[::-1]:
+                f, u = np.empty(15), np.empty(9)
+                if _qp_id._warm_solve(J, hf, np.zeros(9), alpha, 1e-4, pyramid, rays, guess.copy(), guess_facet.copy(),
+                                      cand, 5, f, u):
+                    assert np.allclose(f, reference, atol=1e-6 * max(1.0, np.abs(reference).max()))
+                    assert np.allclose(u, Jc.T @ f)
+                    warm += guess is not state
+                else:
+                    assert guess is not state, "quadprog's own contact states must be certified optimal"
+    assert warm >= 20       # most neighbouring frames need no quadprog
 
 
 def test_inside_plate_outline():

@@ -15,11 +15,16 @@ from scipy.optimize import linprog
 CROSSING = 1e-9
 """|dl/dv| (m per rad or m) above which a muscle crosses a coordinate."""
 
+FRAMES_AT_ONCE = 1000    # frames whose |J_l| crossed() holds at once
+
 
 def crossed(J_l) -> np.ndarray:
     """(nv,) bool: the generalized speeds some muscle's length depends on at some frame of ``J_l`` (T, m, nv)."""
     J_l = np.asarray(J_l, float)
-    return np.nan_to_num(np.abs(J_l)).max(axis=(0, 1), initial=0.0) > CROSSING
+    out = np.zeros(J_l.shape[2], bool)
+    for t in range(0, len(J_l), FRAMES_AT_ONCE):     # a long trial's |J_l| would double its memory
+        out |= (np.abs(J_l[t:t + FRAMES_AT_ONCE]) > CROSSING).any(axis=(0, 1))     # NaN: not crossing
+    return out
 
 
 def muscles_alone_unbalanced(J_l, tau, f_lo, f_hi, rows) -> np.ndarray:
