@@ -2,7 +2,7 @@
 such files: c3d.org's Sample28). ezc3d derives the analog layout of every frame from ANALOG:RATE, reads 0 analog
 samples per frame and so misreads every frame after the first. The C3D rule (analog rate = point rate x analog
 samples per frame, the samples per frame being the header's analog values per frame over ANALOG:USED) gives the
-missing value exactly; :func:`with_analog_rate` writes a copy of the file with that one parameter added, for ezc3d
+missing value exactly; :func:`missing_analog_rate` makes a copy of the file with that one parameter added, for ezc3d
 to read, and says so.
 
 The parameter section is walked record by record (C3D manual, "The parameter section"): ``int8`` name length
@@ -66,7 +66,7 @@ def missing_analog_rate(path: Path, raw: dict) -> tuple[bytes, float] | None:
     derived (ANALOG:USED missing or not dividing the header's count, no room left in the parameter blocks)."""
     if not raw["n_analog_values"] or raw["processor"] != "Intel":
         return None
-    data = bytes(Path(path).read_bytes())
+    data = _header_and_parameters(path)    # the whole file only when it is to be repaired
     walked = _records(data, path)
     if walked is None:
         return None
@@ -85,7 +85,7 @@ def missing_analog_rate(path: Path, raw: dict) -> tuple[bytes, float] | None:
         raise DataError(f"ANALOG:RATE is missing and ANALOG:USED ({used}) does not divide the header's "
                         f"{raw['n_analog_values']} analog values per frame", element="ANALOG:RATE", file=path)
     (point_rate,) = struct.unpack("<f", data[20:24])
-    rate = point_rate * raw["n_analog_values"] // used
+    rate = point_rate * (raw["n_analog_values"] // used)
     record = struct.pack("<bb4shbbfb", 4, analog, b"RATE", 9, 4, 0, rate, 0)
     start = (data[0] - 1) * 512
     if end + len(record) + 2 > start + 512 * data[start + 2]:
@@ -93,4 +93,22 @@ def missing_analog_rate(path: Path, raw: dict) -> tuple[bytes, float] | None:
                         element="ANALOG:RATE", file=path)
     if last_word is not None:     # the last record's offset of 0 ended the section: point it at the new record
         data = data[:last_word] + struct.pack("<h", end - last_word) + data[last_word + 2:]
-    return data[:end] + record + data[end + len(record):], float(rate)
+    data += Path(path).read_bytes()[len(data):]
+    # the new record, then a record of name length 0 that ends the section where the new record's offset points
+    return data[:end] + record + b"\x00\x00" + data[end + len(record) + 2:], float(rate)
+
+
+def _header_and_parameters(path) -> bytes:
+    """The file's first bytes up to the end of its parameter blocks (header, then the blocks the parameter
+    section's first word counts), read without the data section."""
+    with open(path, "rb") as f:
+        head = f.read(512)
+        if len(head) < 512 or head[0] < 2:
+            return head
+        start = (head[0] - 1) * 512
+        f.seek(start)
+        first = f.read(4)
+        if len(first) < 4:
+            return head
+        f.seek(0)
+        return f.read(start + 512 * first[2])
