@@ -116,8 +116,10 @@ def plan_setups(paths) -> SetupPlan:
     cutoffs = {s.source: s.inputs.cutoff for s in dynamic}
     settings = AnalysisSettings(axes=OPENSIM_AXES, max_gap=0.0, estimate_unmeasured=False, rigidity_check=False)
     if dynamic:
-        if len({c for c in cutoffs.values()}) > 1:
-            _same("coordinate filters (Hz)", cutoffs)
+        if len(set(cutoffs.values())) > 1:     # a filter against none differs too (_same ignores None)
+            raise SettingsError("the setups low-pass the coordinates differently: " + "; ".join(
+                f"{Path(s).name}: {f'{c:g} Hz' if c else 'no filter'}" for s, c in cutoffs.items()),
+                element="coordinate filters (Hz)", file=", ".join(str(s) for s in cutoffs))
         settings.cutoff = next(iter(cutoffs.values()))
         notes.append("coordinates low-passed " + (f"at {settings.cutoff:g} Hz" if settings.cutoff else "not at all")
                      + f" as {Path(dynamic[0].source).name} asks")

@@ -76,3 +76,13 @@ def test_body_forces_an_id_setup_asks_for_are_said_not_written(folder):
              "</joints_to_report_body_forces>")
     plan = plan_setups([folder / IK, folder / ID])
     assert any("<joints_to_report_body_forces> not written" in n for n in plan.notes)
+
+
+def test_setups_that_filter_differently_are_refused_naming_both(tmp_path):
+    """An ID setup filtering at 6 Hz and an SO setup not filtering cannot both be this analysis's filter."""
+    folder = setup_folder(tmp_path / "filters", GAIT2354, (IK, ID))
+    (folder / "so_setup.xml").write_text((GAIT2354 / "reference" / "so_setup.xml").read_text().replace(
+        "<lowpass_cutoff_frequency_for_coordinates>6<", "<lowpass_cutoff_frequency_for_coordinates>-1<"))
+    with pytest.raises(SettingsError, match="low-pass the coordinates differently") as caught:
+        open_setup_analysis(plan_setups([folder / IK, folder / ID, folder / "so_setup.xml"]))
+    assert "6 Hz" in str(caught.value) and "no filter" in str(caught.value) and ID in str(caught.value)
