@@ -157,7 +157,7 @@ class MainWindow(QMainWindow):
         self.document.changed.connect(self._on_content)
         self.document.frame_changed.connect(self._on_frame)
         self.progress.run.clicked.connect(self.run_analysis)
-        self.progress.cancel.clicked.connect(self.runner.cancel)
+        self.progress.cancel.clicked.connect(self.cancel_running)
         self.runner.progress.connect(self.progress.report)
         self.runner.finished.connect(self._on_analysed)
         self.runner.prepared.connect(self._on_prepared)
@@ -207,16 +207,27 @@ class MainWindow(QMainWindow):
             return None
 
     # ---------------------------------------------------------------- opening
+    def busy(self) -> bool:
+        """An analysis, or a study trial's results, is being computed in the background."""
+        study = getattr(self, "study_runner", None)
+        return self.runner.running or (study is not None and study.running)
+
+    def cancel_running(self) -> None:
+        """Cancel whatever runs in the background (the analysis or a study trial's results)."""
+        for runner in (self.runner, getattr(self, "study_runner", None)):
+            if runner is not None and runner.running:
+                runner.cancel()
+
     def _check_idle(self, what) -> None:
         """Raise AnalysisRunning while an analysis runs: what it returns belongs to what is open now."""
-        if self.runner.running:
+        if self.busy():
             raise _running("it", file=what)
 
     def open_paths(self, paths) -> None:
         """Open files by their type: models, trials (a TRC with its loads .xml and GRF .mot), sessions, results.
         Nothing is opened while the analysis runs (one message says so)."""
         paths = [Path(p) for p in paths]
-        if self.runner.running and paths:
+        if self.busy() and paths:
             self.report(_running(", ".join(p.name for p in paths)), "Cannot open")
             return
         by = {s: [p for p in paths if p.suffix.lower() == s] for s in {p.suffix.lower() for p in paths}}
@@ -353,7 +364,7 @@ class MainWindow(QMainWindow):
     def run_analysis(self) -> bool:
         """Start the analysis of the open model and trial in the worker thread; False if it cannot start."""
         doc = self.document
-        if self.runner.running:
+        if self.busy():
             return False
         if doc.model is None or doc.trial is None:
             self.statusBar().showMessage("Open a model and a trial first.", 8000)
@@ -541,7 +552,7 @@ class MainWindow(QMainWindow):
             self.report(HybridLabError(" ".join(unsupported_drop(p) for p in unknown)), "Cannot open the dropped file")
             paths = [p for p in paths if p not in unknown]
         if len(paths) == 1 and paths[0].suffix.lower() == ".c3d":
-            if self.runner.running:
+            if self.busy():
                 self.report(_running(paths[0].name), "Cannot open")
                 return
             self.attempt("Cannot analyse the trial", trial_alone.analyse_file, self, paths[0])
@@ -550,7 +561,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event):
         self.timeline.pause()
-        for runner in (self.runner, getattr(self, "report_runner", None)):
+        for runner in (self.runner, getattr(self, "report_runner", None), getattr(self, "study_runner", None)):
             if runner is not None and runner.running:
                 runner.cancel()
                 runner.wait()

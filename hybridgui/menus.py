@@ -81,7 +81,7 @@ def build(window) -> None:
     _action(window, analysis, "&Run", window.run_analysis, "Ctrl+R")
     _action(window, analysis, "Run on &all trials", lambda: patient.analyse_all(window),
             tip="analyse every trial of the patient in turn, each with its own settings")
-    _action(window, analysis, "&Cancel", window.runner.cancel, "Esc")
+    _action(window, analysis, "&Cancel", window.cancel_running, "Esc")
     _action(window, analysis, "Marker weights from an OpenSim IK setup...", lambda: _ik_setup(window))
 
     view = bar.addMenu("&View")

@@ -101,7 +101,7 @@ def open_study_dialog(window) -> None:
 
 def open_trial(window, row: int) -> bool:
     """Start computing the results of the trial on ``row`` of the study's table; False when it cannot start."""
-    if window.runner.running or window.study_runner.running:
+    if window.busy():
         window.statusBar().showMessage("An analysis is running: wait for it to end, or cancel it (Esc).", 8000)
         return False
     subject, trial = window.study_browser.trial_at(row)

@@ -87,3 +87,25 @@ def test_the_menu_entry_opens_the_chosen_study(make_window, batch, monkeypatch):
     monkeypatch.setattr(study_browser.QFileDialog, "getOpenFileName", lambda *a, **k: (str(batch), ""))
     next(a for a in window.menuBar().actions()[0].menu().actions() if a.text() == "Open stud&y...").trigger()
     assert window.study_browser.study.source == batch and menus.study_browser is study_browser
+
+
+def test_while_a_study_trial_loads_the_window_is_busy_and_cancel_reaches_it(make_window, batch):
+    """A study trial's results computing in the background: nothing else opens or runs over them, and the progress
+    panel's Cancel cancels it."""
+
+    class Loading:
+        running, cancelled = True, 0
+
+        def cancel(self):
+            self.cancelled += 1
+
+    window = make_window()
+    study_browser.open_study_file(window, batch)
+    window.study_runner = loading = Loading()
+    assert window.busy() and not window.run_analysis() and not study_browser.open_trial(window, 0)
+    window.open_paths([batch])
+    assert "the analysis is running" in window.reported[-1]
+    window.progress.cancel.setEnabled(True)
+    window.progress.cancel.click()
+    assert loading.cancelled == 1
+    loading.running = False
