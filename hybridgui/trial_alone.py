@@ -18,13 +18,15 @@ from . import patient
 @dataclass
 class TrialAlone:
     """The trial shown, as read (its own labels); the user's edits of its matching (``{label: marker or None}``);
-    ``made`` the TrialModel of the shown result (None after a session opened); ``edits_run`` the edits it used."""
+    ``made`` the TrialModel of the shown result (None after a session opened); ``edits_run`` the edits it used;
+    ``default`` the default model chosen for the trial, built once (when ``made`` is None)."""
 
     trial: object
     path: str | None
     edits: dict = field(default_factory=dict)
     made: object = None
     edits_run: dict = field(default_factory=dict)
+    default: object = None
 
 
 def connect(window) -> None:
@@ -100,7 +102,9 @@ def table(window):
     alone = active(window)
     if alone.made is not None:
         return matching_table(alone.made.matching, alone.made.model, alone.trial.markers.names, alone.edits)
-    return trial_matching(alone.trial, default_model(alone.trial)[0], alone.edits)
+    if alone.default is None:
+        alone.default = default_model(alone.trial)[0]
+    return trial_matching(alone.trial, alone.default, alone.edits)
 
 
 def show(window) -> None:
