@@ -1,5 +1,5 @@
 """Engine step generators in a worker thread (napari's pattern): a QObject in a QThread drives a generator (the
-analysis, ``engine.analysis.pipeline.analysis_steps``; the report, ``engine.io.report_file.report_steps``), emits
+analysis, ``engine.analysis.pipeline.analysis_steps``; the report, ``engine.io.report_file.trials_report_steps``), emits
 each Progress, and stops at the next yield when cancelled; while numba compiles (a run before the kernels were warmed up), each kernel compiled is reported as
 the message of the last Progress. The GUI thread only receives signals; a failed or cancelled run leaves the
 shown result alone."""

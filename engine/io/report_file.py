@@ -1,6 +1,6 @@
 """The clinical report written as PDF (one A4 page per figure, vector) or HTML (inline SVG figures), atomically.
 
-:func:`report_steps` is the whole work as a step generator (Progress per stage and per page, stoppable between
+:func:`trials_report_steps` is the whole work as a step generator (Progress per stage and per page, stoppable between
 them; nothing is written until the last page is drawn): ``hybrid report`` drives it to its end, the application
 runs it in a worker thread with a progress dialog that can cancel it.
 """
@@ -62,17 +62,12 @@ def write_report(path, summary) -> None:
     run(_page_steps(Path(path), summary, 0.0))
 
 
-def report_steps(path, result, forward=(1.0, 0.0, 0.0), events=None):
-    """The clinical report of ``result`` (an AnalysisResult) written to ``path`` ('.pdf' or '.html'); ``events``
-    as :func:`engine.clinical.summary.clinical_summary` takes them (None: from the kinematics, plates and C3D).
-    A generator: yields Progress, returns ``path``; closed before its end, it writes nothing."""
-    return (yield from trials_report_steps(path, [(result, forward, events)]))
-
-
 def trials_report_steps(path, analyses):
-    """The clinical report of several trials of one patient side by side, ``analyses`` [(result, forward, events)]
-    (as :func:`report_steps` takes one): each side's cycles of every trial pooled
-    (:func:`engine.clinical.trials.pooled_summary`). A generator as :func:`report_steps`."""
+    """The clinical report of one trial or several trials of one patient side by side, written to ``path`` ('.pdf'
+    or '.html'): ``analyses`` [(result, forward, events)], an AnalysisResult, the forward direction and the events as
+    :func:`engine.clinical.summary.clinical_summary` takes them (None: from the kinematics, plates and C3D); each
+    side's cycles of every trial pooled (:func:`engine.clinical.trials.pooled_summary`). A generator: yields
+    Progress, returns ``path``; closed before its end, it writes nothing."""
     path = Path(path)
     _check_suffix(path)         # refused before any work
     summaries = []
