@@ -22,7 +22,7 @@ from distributed import Client, LocalCluster, WorkerPlugin
 WORKER_ENVIRONMENT = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
                       "MKL_NUM_THREADS": "1"}
 """Set in each local worker process before it starts (numba reads ``NUMBA_NUM_THREADS`` when imported; the muscle
-paths' threads follow it, ``engine.muscles.geometry``)."""
+paths' threads follow it, ``engine.muscles.path.geometry``)."""
 
 LOCAL_CLUSTER_CONFIG = {
     "distributed.worker.memory.target": False, "distributed.worker.memory.spill": False,
