@@ -50,6 +50,7 @@ def run_command(args) -> int:
             done, failed = run.count("done") + run.count("skipped"), run.failed
             filled = int(30 * (done + failed) / max(total, 1))
             detail = outcome.get("error") or (f"{outcome['seconds']:.1f} s, peak {outcome['peak_rss_mb']:.0f} MB"
+                                              + ("" if outcome.get("peak_is_task", True) else " (the worker's so far)")
                                               if outcome.get("peak_rss_mb") else "")
             print(f"[{'#' * filled}{'.' * (30 - filled)}] done {done}, failed {failed}, remaining "
                   f"{total - done - failed}  {outcome['key']}: {outcome['status']}" + (f" ({detail})" if detail

@@ -149,6 +149,7 @@ def _write_manifest(out: Path, study, run: StudyRun, fingerprints: dict) -> None
         o = run.outcomes.get(trial.key, {"status": "pending"})
         trials[trial.key] = {"fingerprint": fingerprints.get(trial.key), "status": o["status"],
                              "error": o.get("error"), "seconds": o.get("seconds"),
-                             "cpu_seconds": o.get("cpu_seconds"), "peak_rss_mb": o.get("peak_rss_mb")}
+                             "cpu_seconds": o.get("cpu_seconds"), "peak_rss_mb": o.get("peak_rss_mb"),
+                             "peak_is_task": o.get("peak_is_task")}
     document = {"study": study.name, "source": str(study.source), "trials": trials}
     write_text(out / MANIFEST, json.dumps(document, indent=1) + "\n")

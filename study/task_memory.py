@@ -30,12 +30,15 @@ def _high_water_mb() -> float:
 @contextmanager
 def peak_memory():
     """Context manager yielding a dict whose ``"peak_rss_mb"`` is set, when the block ends (also by an
-    exception), to the process's peak resident memory (MB, 10^6 bytes) within the block (module notes)."""
+    exception), to the process's peak resident memory (MB, 10^6 bytes) within the block (module notes);
+    ``"peak_is_task"`` says whether it is the block's own peak (False: the process's peak so far, an upper bound,
+    where the high-water mark could not be reset)."""
     try:
         _CLEAR.write_text("5")
+        own = True
     except OSError:
-        pass                                  # not Linux (or no procfs): the peak so far, an upper bound
-    measured = {"peak_rss_mb": None}
+        own = False                           # not Linux (or no procfs): the peak so far, an upper bound
+    measured = {"peak_rss_mb": None, "peak_is_task": own}
     try:
         yield measured
     finally:

@@ -6,7 +6,7 @@ folder holds either the complete outputs of one run and their record or its prev
 a cancelled study loses nothing done. A trial runs exactly what ``hybrid analyze`` runs on the same arguments
 (``engine.cli.analyze``). Each returns an outcome (a plain dict): ``status`` 'done' or 'failed', ``error``,
 ``seconds``, ``cpu_seconds`` (fewer than ``seconds`` when the machine is shared), ``peak_rss_mb`` (the task's peak
-resident memory, ``study.task_memory``), and the scaled model or the rows. Invalid input (a HybridLabError) and a bug alike fail that step only; the error says which.
+resident memory, ``study.task_memory``; ``peak_is_task`` False when it is the worker's peak so far), and the scaled model or the rows. Invalid input (a HybridLabError) and a bug alike fail that step only; the error says which.
 """
 from __future__ import annotations
 

@@ -24,6 +24,15 @@ def test_the_peak_is_each_blocks_own():
         np.ones(1000).sum()
     assert big["peak_rss_mb"] >= (before + 300 * 2 ** 20) / MB * 0.99
     assert small["peak_rss_mb"] < big["peak_rss_mb"] - 250 * 2 ** 20 / MB      # the first block's peak is gone
+    assert big["peak_is_task"] and small["peak_is_task"]
+
+
+def test_a_peak_that_cannot_be_reset_is_said_to_be_the_workers(monkeypatch, tmp_path):
+    import study.task_memory as task_memory
+    monkeypatch.setattr(task_memory, "_CLEAR", tmp_path / "missing" / "clear_refs")     # writing it fails
+    with peak_memory() as measured:
+        pass
+    assert measured["peak_rss_mb"] > 0 and measured["peak_is_task"] is False
 
 
 def _hog():
