@@ -74,10 +74,11 @@ def _best_frame(markers: Markers, names) -> int:
     return int(window[int(np.argmax(seen))])
 
 
-def _nearest_neutral(model, markers: Markers, window, weights, names) -> int:
+def _nearest_neutral(model, markers: Markers, window, weights, names) -> tuple[int, bool]:
     """The frame of ``window`` (s), among those seeing the most of ``names``, whose inverse kinematics (the
     landmarks' first guesses, ``weights``) puts the non-root coordinates nearest their defaults (sum of squares,
-    rad and m)."""
+    rad and m), and True; when no such frame's inverse kinematics converged, the first that sees the most, and
+    False."""
     frames = np.flatnonzero((markers.time >= window[0] - 1e-9) & (markers.time <= window[1] + 1e-9))
     cols = [markers.index(n) for n in names if n in markers.names]
     seen = np.isfinite(markers.positions[frames][:, cols, 0]).sum(axis=1)
@@ -91,8 +92,8 @@ def _nearest_neutral(model, markers: Markers, window, weights, names) -> int:
     away = np.sum([(ik.q[:, s.qi] - s.default) ** 2 for s in slots], axis=0)
     candidates = np.flatnonzero((seen == seen.max()) & (ik.status == 1))
     if not candidates.size:
-        return int(frames[int(np.argmax(seen))])
-    return int(frames[candidates[int(np.argmin(away[candidates]))]])
+        return int(frames[int(np.argmax(seen))]), False
+    return int(frames[candidates[int(np.argmin(away[candidates]))]]), True
 
 
 def fit_protocol(model, trial, matching: Matching, placements, catalogue: dict, static=None, axes=None,
@@ -153,12 +154,16 @@ def fit_protocol(model, trial, matching: Matching, placements, catalogue: dict, 
     if any(m.name in seen for m in fitted.markers if m.name not in technical):
         weights = {n: 0.0 for n in technical}
         if static is None:
-            best = _nearest_neutral(scaled.model, static_markers, window, weights, [m.name for m in fitted.markers])
+            best, by_pose = _nearest_neutral(scaled.model, static_markers, window, weights,
+                                             [m.name for m in fitted.markers])
             frame = Markers(static_markers.names, static_markers.time[best:best + 1],
                             static_markers.positions[best:best + 1], static_markers.rate)
             notes.append(f"calibration frame: {static_markers.time[best]:.3f} s, of the first second's frames that "
-                         "see the most markers the one whose joint angles are nearest the model's default pose (the "
-                         "pose its landmarks are defined in)")
+                         "see the most markers " + (
+                             "the one whose joint angles are nearest the model's default pose (the pose its "
+                             "landmarks are defined in)" if by_pose else
+                             "the first: the inverse kinematics of none of them converged, so none could be chosen "
+                             "by its pose"))
     else:
         weights = {}
         notes.append("no anatomical marker seen: the calibration pose is fitted to the clusters' first guesses "
@@ -173,13 +178,17 @@ def fit_protocol(model, trial, matching: Matching, placements, catalogue: dict, 
     # a segment with a marker on a landmark of its own (not a joint centre computed from markers) is posed by
     # it in every frame: its technical markers are calibrated over the window, the others on the one frame
     posed = {m.parent for m in fitted.markers if m.name not in technical and m.name not in added}
-    averaged = sorted(m.name for m in fitted.markers if m.name in technical and m.parent in posed - rods)
-    if averaged and static is None and weights:
+    averaged = sorted(m.name for m in fitted.markers if m.name in technical and m.parent in posed - rods) \
+        if static is None and weights else []
+    if averaged:
         placed, frames = _technical_over_window(placed, static_markers, window, set(averaged), technical)
-        notes.append(f"technical markers calibrated on segments their anatomical markers pose: each at its mean "
-                     f"place in its segment over the {frames} frames of the first {CALIBRATION_WINDOW:g} s: "
-                     f"{', '.join(averaged)}")
-    single = sorted(technical - set(averaged) if static is None and weights else technical)
+        if frames:
+            notes.append(f"technical markers calibrated on segments their anatomical markers pose: each at its mean "
+                         f"place in its segment over the {frames} frames of the first {CALIBRATION_WINDOW:g} s: "
+                         f"{', '.join(averaged)}")
+        else:                   # no frame of the window posed: they stay where the calibration frame put them
+            averaged = []
+    single = sorted(technical - set(averaged))
     if single:
         notes.append(f"technical markers calibrated (placed where the trial saw them): {', '.join(single)}")
     return FittedProtocol(placed, moving, renamed, tuple(notes))

@@ -90,12 +90,17 @@ def add_virtual_markers(markers: Markers, matching) -> tuple[Markers, dict, list
     return Markers(markers.names + tuple(added), markers.time, positions, markers.rate), added, notes
 
 
+def _members(markers: Markers, matching, stem: str, side) -> list:
+    """The trial's labels of the cluster of technical markers named ``stem`` + number on ``side`` (or unsided)."""
+    names = set(matching.protocol.cluster(stem))
+    return [f for f, (name, s) in matching.used.items() if name in names and s in (side, None)
+            and f in markers.names]
+
+
 def _cluster(markers: Markers, matching, stem: str, side):
     """The poses of the cluster of technical markers named ``stem`` + number on ``side`` (or unsided), or None
     when fewer than three of them are in the trial."""
-    names = set(matching.protocol.cluster(stem))
-    full = [f for f, (name, s) in matching.used.items() if name in names and s in (side, None)
-            and f in markers.names]
+    full = _members(markers, matching, stem, side)
     if len(full) < 3:
         return None
     return fn.cluster_poses(markers.positions[:, [markers.index(f) for f in full]]), full
@@ -109,6 +114,11 @@ def _functional(v, side, markers, columns, added, matching, notes):
         return None
     one, two = _cluster(markers, matching, v.of[0], side), _cluster(markers, matching, v.of[1], side)
     if one is None or two is None:
+        partial = [f"{stem} ({len(found)} of them)" for stem, c in zip(v.of, (one, two))
+                   if c is None and (found := _members(markers, matching, stem, side))]
+        if partial:         # a cluster the trial has, too incomplete to pose its segment: said
+            notes.append(f"virtual marker {name} not computed: a cluster needs three markers in the trial: "
+                         + ", ".join(partial))
         return None
     (R1, d1), (R2, d2) = one[0], two[0]
     said = f"clusters {', '.join(one[1])} and {', '.join(two[1])}"
