@@ -86,7 +86,8 @@ def gait_of(params) -> tuple[str, str]:
     flight = float(np.mean(flights)) if flights else float("nan")
     gait = "running" if flight > RUNNING_FLIGHT else "walking"
     return gait, (f"gait taken as {gait}: mean flight {flight:.1f} % of the cycle (running above "
-                  f"{RUNNING_FLIGHT:g} %); the normative bands drawn are of able-bodied {gait}")
+                  f"{RUNNING_FLIGHT:g} %); normative bands are drawn only for the quantities with a shipped band of "
+                  f"{gait} (resources/normative)")
 
 
 def trial_gait(result, events, forward=(1.0, 0.0, 0.0)) -> str:

@@ -48,6 +48,11 @@ class NormativeBand:
         return 0.5 * (self.upper - self.lower)
 
     @property
+    def population(self) -> str:
+        """Whom the band describes (the file's ``population`` line; 'able-bodied' and the gait when it has none)."""
+        return self.meta.get("population") or f"able-bodied {self.gait}"
+
+    @property
     def short_citation(self) -> str:
         """'Schwartz et al. 2008' style: the first author's surname and the year in parentheses."""
         author = self.citation.split(",")[0].split()[0]

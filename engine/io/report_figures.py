@@ -27,7 +27,7 @@ BAND = "#9a9a9a"       # normative bands: neutral grey, behind the sides' curves
 def _band(ax, band) -> None:
     """The normative ``band`` (mean +/- 1 SD) behind the curves of ``ax``."""
     ax.fill_between(band.percent, band.lower, band.upper, color=BAND, alpha=0.35, lw=0, zorder=0,
-                    label=f"able-bodied {band.gait}, mean +/- SD ({band.short_citation})")
+                    label=f"{band.population}, mean +/- SD ({band.short_citation})")
 
 
 def _fmt(x, digits=3):

@@ -240,7 +240,7 @@ class CurvePanel(QWidget):
         for item in (*edges, fill):
             self.plot.addItem(item)
             self._bands.append(item)
-        self.plot.plotItem.legend.addItem(fill, f"able-bodied {band.gait} ({band.short_citation})")
+        self.plot.plotItem.legend.addItem(fill, f"{band.population} ({band.short_citation})")
 
     def figure_plot(self, subject: str, trial: str) -> Plot:
         """What the plot shows, for ``engine.io.plot_figure``: the curves drawn (their values, colours, dashes and

@@ -193,7 +193,8 @@ class CurvesView(QWidget):
         if self._gait is None:
             try:
                 self._gait = trial_gait(result, list(self.document.events), self.document.settings.forward)
-            except HybridLabError:
+            except HybridLabError as exc:
+                self.notice.emit(f"No normative bands: the trial's gait (walking or running) is not known: {exc}")
                 return {}
             self._builtin = self._builtin if self._builtin is not None else builtin_bands()
         out = {c: coordinate_band(self._builtin, c, self._gait) for c in panel.channels}

@@ -76,7 +76,7 @@ def test_bands_drawn_behind_the_curves_of_their_quantity_and_gait(tmp_path):
         out = {}
         for ax in kinematics.axes:
             for coll in ax.collections:
-                if coll.get_label().startswith("able-bodied"):
+                if "mean +/- SD" in coll.get_label():
                     out[ax.get_ylabel()] = (coll, ax)
         return out
 
