@@ -72,3 +72,15 @@ def test_a_chord_with_wrong_inputs_is_refused_naming_it():
         protocol = Protocol("p", "p", markers, (VirtualMarker("HJC", "hip_centre", "harrington"), v))
         with pytest.raises(ModelError, match="virtual marker 'KJC'.*chord|chord.*virtual marker 'KJC'"):
             protocol.check(catalogue)
+
+
+@pytest.mark.parametrize("wand, proximal, marker, delta, centre", [
+    # the examples in pyCGM's findJointC docstring (cadop/pyCGM, pyCGM.py and pycgmStatic.py), millimetres
+    ([468.14532471, 325.09780884, 673.12591553], [355.90861996, 365.38260964, 940.6974861],
+     [452.35180664, 329.0609436, 524.77893066], 59.5, [396.25286248, 347.91367254, 518.63620527]),
+    ([775.40887891, 788.64742014, 514.4063264], [424.5706403, 46.17046141, 305.73130661],
+     [618.98284978, 848.86492206, 133.51848843], 42.5, [599.66684491, 843.26056826, 96.07876121]),
+])
+def test_chord_agrees_with_pycgm_published_examples(wand, proximal, marker, delta, centre):
+    wand, proximal, marker = (np.array([x]) for x in (wand, proximal, marker))
+    assert np.abs(chord(proximal, marker, wand - marker, delta)[0] - centre).max() < 1e-6   # printed to 1e-8 mm
