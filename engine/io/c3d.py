@@ -753,7 +753,8 @@ def read_c3d(path, *, threshold: float = DEFAULT_THRESHOLD, zero_baseline: bool 
     for group in ("SUBJECT", "SUBJECTS"):
         subject.update({name: _plain(value) for name, value in P.params.get(group, {}).items()})
     metadata = {"format": "C3D", "processor": raw["processor"], "first_frame": first,
-                "manufacturer": {k: _plain(v) for k, v in P.params.get("MANUFACTURER", {}).items()}}
+                "manufacturer": {k: _plain(v) for k, v in P.params.get("MANUFACTURER", {}).items()},
+                "processing": {k: _plain(v) for k, v in P.params.get("PROCESSING", {}).items()}}
     if P.scalar("ROTATION", "USED", 0):
         warnings.append("the file holds rotation data (ROTATION group), which HybridLab does not import")
     return Trial(markers=markers, analogs=channels, plates=tuple(plates),

@@ -17,7 +17,8 @@ from ..model import Marker
 
 SIDES = ("R", "L")
 FUNCTIONAL_AXIS_POINTS = ("knee_centre", "lateral_epicondyle", "medial_epicondyle")
-VIRTUAL_METHODS = ("harrington", "midpoint", "functional-centre", "functional-axis")
+VIRTUAL_METHODS = ("harrington", "midpoint", "functional-centre", "functional-axis", "chord", "chord-midline")
+CHORD_JOINTS = ("knee_centre", "ankle_centre")
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,11 @@ class VirtualMarker:
     or sacrum, Harrington et al. 2007), 'midpoint' (of the two markers ``of``, e.g. the epicondyles),
     'functional-centre' (the centre of rotation between the two technical clusters ``of``, named by their markers'
     stem: ``[PV, TH]``) or 'functional-axis' (on the hinge axis between the two clusters ``of``: the point nearest
-    the hip centre for a knee centre, the epicondyles either side of it) (``engine.protocols.functional``)."""
+    the hip centre for a knee centre, the epicondyles either side of it) (``engine.protocols.functional``);
+    'chord' (a knee or ankle centre by Davis et al.'s chord function, ``engine.protocols.chord``, ``of`` the proximal
+    centre, the joint's lateral marker and the wand giving the plane) or 'chord-midline' (the same, the third
+    marker in front of the joint on the segment's midline, in the plane through the centre perpendicular to its
+    flexion axis)."""
 
     name: str
     landmark: str
@@ -134,7 +139,7 @@ class Protocol:
                 if kind == "marker" and m.name in seen:
                     raise ModelError("is defined twice", where, self.source or None)
                 seen.add(m.name)
-        names = {m.name for m in self.markers}
+        names, virtual = {m.name for m in self.markers}, {v.name for v in self.virtual}
         for v in self.virtual:
             where = f"protocol '{self.name}', virtual marker '{v.name}'"
             if v.method not in VIRTUAL_METHODS:
@@ -146,6 +151,11 @@ class Protocol:
             if v.method.startswith("functional") and (len(v.of) != 2 or not all(self.cluster(c) for c in v.of)):
                 raise ModelError(f"a functional joint needs two technical clusters (their markers' stem) in 'of', "
                                  f"got {list(v.of)}", where, self.source or None)
+            if v.method.startswith("chord") and (len(v.of) != 3 or v.of[0] not in names | virtual
+                                                 or not set(v.of[1:]) <= names or v.landmark not in CHORD_JOINTS):
+                raise ModelError(f"a chord gives {' or '.join(CHORD_JOINTS)} from the proximal centre and two of the "
+                                 f"protocol's markers in 'of', got {v.landmark!r} of {list(v.of)}", where,
+                                 self.source or None)
             if v.method == "functional-axis" and v.landmark not in FUNCTIONAL_AXIS_POINTS:
                 raise ModelError(f"a functional axis gives only {', '.join(FUNCTIONAL_AXIS_POINTS)}, not "
                                  f"{v.landmark!r}", where, self.source or None)

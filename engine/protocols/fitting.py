@@ -52,7 +52,9 @@ def renamed_trial(trial, matching: Matching):
              for n, old in zip(names, trial.markers.names)]
     positions, notes = without_origin_samples(trial.markers)
     markers = Markers(tuple(names), trial.markers.time, positions, trial.markers.rate)
-    markers, added, virtual_notes = add_virtual_markers(markers, matching)
+    parameters = {**{f"PROCESSING:{k}": v for k, v in trial.metadata.get("processing", {}).items()},
+                  **{f"SUBJECT:{k}": v for k, v in trial.subject.items()}}
+    markers, added, virtual_notes = add_virtual_markers(markers, matching, parameters)
     return replace(trial, markers=markers), dict(zip(trial.markers.names, names)), added, notes + virtual_notes
 
 

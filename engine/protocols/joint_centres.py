@@ -4,7 +4,12 @@ Harrington et al. (2007) J Biomech 40:595-602, the hip joint centre in the pelvi
 between the ASIS, x forward from the PSIS' (or sacrum's) midpoint, z towards the right ASIS, y up):
 ``x = -0.24 PD - 9.9 mm``, ``y = -0.30 PW - 10.9 mm``, ``z = +-(0.33 PW + 7.3 mm)`` with PD the pelvis depth
 (ASIS midpoint to PSIS midpoint) and PW its width (between the ASIS). Knee and ankle centres are the
-mid-points of the two epicondyles or malleoli. Without those anatomical markers, technical clusters give them
+mid-points of the two epicondyles or malleoli, or given by the chord function (``engine.protocols.chord``) from
+the proximal centre, the lateral marker and a wand (or a marker in front of the segment), at half the subject's
+knee or ankle width plus the marker's radius from the lateral marker: the widths from the C3D's parameters
+(Plug-in Gait's ``PROCESSING:RKneeWidth`` ..., ``MarkerDiameter``; BTS's ``SUBJECT:Right Knee``, mm), else the default
+athlete's own distances (:data:`EPICONDYLE_HALF_WIDTH`, :data:`MALLEOLUS_HALF_WIDTH`, not the subject's: said in the
+notes). Without those anatomical markers, technical clusters give them
 functionally (``engine.protocols.functional``: SCoRE centres, SARA axes; the knee centre is the point of the knee
 axis nearest the hip centre, the femur's mechanical axis being perpendicular to it, and the epicondyles lie
 :data:`EPICONDYLE_HALF_WIDTH` either side, laterally away from the other hip). Every frame where an input is
@@ -16,9 +21,12 @@ import numpy as np
 
 from ..trial.trial import Markers
 from . import functional as fn
+from .chord import chord, chord_midline
 from .description import full_name
 
 EPICONDYLE_HALF_WIDTH = 0.05   # m: the default athlete's epicondyles either side of its knee centre
+MALLEOLUS_HALF_WIDTH = 0.045   # m: the default athlete's lateral malleolus from its ankle centre
+MARKER_DIAMETER = 0.014        # m: Plug-in Gait's default, when the trial's PROCESSING gives none
 
 
 def harrington(rasi, lasi, posterior) -> tuple[np.ndarray, np.ndarray]:
@@ -47,10 +55,31 @@ def _find(matching, landmark: str, side) -> str | None:
     return None
 
 
-def add_virtual_markers(markers: Markers, matching) -> tuple[Markers, dict, list]:
+def chord_delta(parameters: dict, landmark: str, side: str) -> tuple[float, str]:
+    """The lateral marker -> joint centre distance (m) of a knee or ankle centre on ``side`` and where it comes
+    from: half the joint's width plus the marker's radius from the trial's parameters ``{'GROUP:NAME': value}``
+    in mm (Plug-in Gait's ``PROCESSING:RKneeWidth`` or ``RightKneeWidth``, ``PROCESSING:MarkerDiameter``; BTS's
+    ``SUBJECT:Right Knee``), else the default athlete's distance (said)."""
+    joint = "Knee" if landmark == "knee_centre" else "Ankle"
+    word = "Right" if side == "R" else "Left"
+    wanted = {f"{side}{joint}Width".lower(), f"{word}{joint}Width".lower(), f"{word} {joint}".lower()}
+    found = [(k, v) for k, v in parameters.items() if k.split(":")[-1].lower() in wanted]
+    diameter = next((v for k, v in parameters.items() if k.lower() == "processing:markerdiameter"), None)
+    diameter = diameter * 1e-3 if isinstance(diameter, (int, float)) and diameter > 0 else MARKER_DIAMETER
+    for key, width in found:
+        if isinstance(width, (int, float)) and width > 0:
+            return 0.5 * (width * 1e-3 + diameter), f"{key} {width:g} mm and a marker of {diameter * 1e3:g} mm"
+    default = EPICONDYLE_HALF_WIDTH if joint == "Knee" else MALLEOLUS_HALF_WIDTH
+    said = "; ".join(f"{k} is {v!r}, not a width" for k, v in found) or f"PROCESSING:{side}{joint}Width"
+    return default, (f"no {joint.lower()} width in the trial ({said}): the default athlete's {default * 1e3:g} mm "
+                     "from marker to centre, not the subject's")
+
+
+def add_virtual_markers(markers: Markers, matching, parameters: dict | None = None) -> tuple[Markers, dict, list]:
     """``markers`` (already named as the protocol's) with the protocol's virtual markers the trial allows,
-    the ``{full name: (virtual marker name, side)}`` added, and notes. A virtual marker whose place the
-    trial already has (a lab's exported joint centre matched to it) is not computed again."""
+    the ``{full name: (virtual marker name, side)}`` added, and notes. ``parameters`` the trial's
+    ``{'GROUP:NAME': value}`` (the knee and ankle widths a chord needs, :func:`chord_delta`). A virtual marker whose place the trial already has
+    (a lab's exported joint centre matched to it) is not computed again."""
     added, notes, columns = {}, [], []
     have = set(markers.names)
     for v in matching.protocol.virtual:
@@ -64,6 +93,23 @@ def add_virtual_markers(markers: Markers, matching) -> tuple[Markers, dict, list
                     else P[:, markers.index(_find(matching, "sacrum", None))]
                 sides["R"], sides["L"] = harrington(P[:, markers.index(r)], P[:, markers.index(l_)], posterior)
                 used = f"{r}, {l_} and {', '.join(back) if all(back) else _find(matching, 'sacrum', None)}"
+        elif v.method.startswith("chord"):
+            used = {}
+            for side in ("R", "L"):
+                proximal = _trajectory(markers, columns, added, full_name(v.of[0], side))
+                lateral, third = (full_name(n, side) for n in v.of[1:])
+                if proximal is None or lateral not in have or third not in have or \
+                        full_name(v.name, side) in have | set(added) or _find(matching, v.landmark, side):
+                    continue
+                M, A = markers.trajectory(lateral), markers.trajectory(third)
+                delta, said = chord_delta(parameters or {}, v.landmark, side)
+                centre = chord(proximal, M, A - M, delta) if v.method == "chord" else \
+                    chord_midline(proximal, M, A, delta, side)
+                seen = np.isfinite(proximal[:, 0]) & np.isfinite(M[:, 0]) & np.isfinite(A[:, 0])
+                lost = int(np.sum(seen & ~np.isfinite(centre[:, 0])))
+                if lost:
+                    said += f"; missing in {lost} frames whose markers allow no such centre"
+                sides[side], used[side] = centre, f"{full_name(v.of[0], side)}, {lateral} and {third} ({said})"
         elif v.method.startswith("functional"):
             used = {}
             for side in ("R", "L"):

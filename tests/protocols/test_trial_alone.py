@@ -17,7 +17,8 @@ C3D = Path(__file__).parents[1] / "data" / "c3d"
 
 
 @pytest.mark.parametrize("relative, window, knee, matched", [
-    ("Sample26/Capture0002.c3d", (2.70, 3.05), "knee_angle_l", 0.9),           # Helen Hayes, Qualisys
+    # Helen Hayes without wands, Qualisys: knee and ankle centres by the chord function (the midline markers' way)
+    ("Sample26/Capture0002.c3d", (2.70, 3.05), "knee_angle_l", 0.9),
     ("Sample26/Walking_Hybrid_1_1.c3d", (2.00, 2.35), "knee_angle_l", 0.9),    # CAST clusters, no static
     ("Sample01/Eb015pi.c3d", (4.80, 5.40), "knee_angle_r", 0.9),               # clusters alone: functional joints
     ("Codamotion/codamotion_gaitwands_19970212.c3d", (1.05, 1.50), "knee_angle_l", 0.9),   # wands, no static
@@ -40,6 +41,9 @@ def test_a_trial_alone_is_analysed(relative, window, knee, matched):
     assert 50.0 < flexion.max() < 75.0
     assert any("assigned by centre of pressure to foot_" in n for n in result.notes)
     assert any(n.startswith("marker protocol") for n in result.notes)
+    if made.matching.protocol.name == "helen-hayes":     # knee and ankle centres by the chord, in every frame
+        chords = [n for n in made.notes if n.startswith("virtual marker") and "(chord" in n]   # its markers allow
+        assert len(chords) == 4 and not any("missing in" in n for n in chords)
 
 
 def test_a_trial_with_the_blade_markers_gets_the_amputee():

@@ -1,0 +1,86 @@
+"""The chord function (Davis et al. 1991; Plug-in Gait): a joint centre placed by hand in a segment's frame, its
+lateral marker half a joint width from it along the flexion axis, a wand in the frontal plane or a marker in
+front of the joint on the midline, the whole turned and moved at random; the centre recovered from the markers."""
+import numpy as np
+import pytest
+from scipy.spatial.transform import Rotation
+
+from engine.protocols.chord import chord, chord_midline
+from engine.protocols.joint_centres import chord_delta
+
+DELTA = 0.057      # m: half of a 100 mm knee plus a 14 mm marker's radius
+
+
+def _segment(side):
+    """Centre J, proximal centre P, lateral marker M, wand W and midline marker A in a segment's frame (x forward,
+    y up, z right), the segment's axis J -> P tilted off y."""
+    J = np.array([0.0, 0.0, 0.0])
+    P = np.array([0.03, 0.41, -0.04 if side == "R" else 0.04])
+    u = P / np.linalg.norm(P)
+    n = np.array([1.0, 0.0, 0.0]) - u[0] * u
+    n /= np.linalg.norm(n)                          # forward, perpendicular to the axis
+    lateral = np.cross(n, u) if side == "R" else np.cross(u, n)     # forward x up = right
+    M = J + DELTA * lateral
+    W = M + 0.07 * lateral + 0.12 * u               # the wand: in the plane of J, P, M, lateral of the line M -> P
+    A = J + 0.06 * n + 0.03 * u                     # in front of the centre, on the segment's midline
+    return J, P, M, W, A
+
+
+@pytest.mark.parametrize("side", ["R", "L"])
+def test_chord_recovers_a_placed_centre(side):
+    rng = np.random.default_rng(11)
+    R = Rotation.random(6, random_state=rng).as_matrix()
+    p = rng.normal(size=(6, 3))
+    place = lambda x: np.einsum("fij,j->fi", R, x) + p       # noqa: E731
+    J, P, M, W, A = (place(x) for x in _segment(side))
+    assert np.abs(chord(P, M, W - M, DELTA) - J).max() < 1e-9
+    assert np.abs(chord_midline(P, M, A, DELTA, side) - J).max() < 1e-9
+    # the construction's properties, independently of it
+    assert np.allclose(np.linalg.norm(M - J, axis=1), DELTA) and np.allclose(np.sum((M - J) * (P - J), axis=1), 0)
+
+
+def test_no_centre_where_the_segment_is_shorter_than_the_distance():
+    J, P, M, W, A = (np.stack([x, x]) for x in _segment("R"))
+    P[1] = M[1] + 0.5 * DELTA * (P[1] - M[1]) / np.linalg.norm(P[1] - M[1])
+    assert np.isfinite(chord(P, M, W - M, DELTA)[0]).all() and np.isnan(chord(P, M, W - M, DELTA)[1]).all()
+    assert np.isnan(chord_midline(P, M, A, DELTA, "R")[1]).all()
+    with pytest.raises(ValueError, match="positive"):
+        chord(P, M, W - M, 0.0)
+
+
+def test_widths_from_processing_else_the_default_said():
+    delta, said = chord_delta({"PROCESSING:RKneeWidth": 100.0, "PROCESSING:MarkerDiameter": 16.0}, "knee_centre", "R")
+    assert delta == pytest.approx(0.058) and "RKneeWidth" in said
+    delta, said = chord_delta({"PROCESSING:LeftAnkleWidth": 70.0}, "ankle_centre", "L")
+    assert delta == pytest.approx(0.042) and "LeftAnkleWidth" in said          # a 14 mm marker by default
+    delta, said = chord_delta({"SUBJECT:Right Knee": 95}, "knee_centre", "R")   # BTS
+    assert delta == pytest.approx(0.0545) and "SUBJECT:Right Knee" in said
+    delta, said = chord_delta({"SUBJECT:Right Knee": 95}, "knee_centre", "L")
+    assert 0.0 < delta < 0.1 and "not the subject's" in said
+    delta, said = chord_delta({"PROCESSING:RKneeWidth": 0.0}, "knee_centre", "R")
+    assert 0.0 < delta < 0.1 and "RKneeWidth is 0.0" in said
+
+
+def test_a_chord_with_wrong_inputs_is_refused_naming_it():
+    from engine.errors import ModelError
+    from engine.protocols.description import Protocol, ProtocolMarker, VirtualMarker
+    catalogue = {n: None for n in ("lateral_epicondyle", "thigh", "knee_centre", "hip_centre", "asis")}
+    markers = (ProtocolMarker("KNE", "lateral_epicondyle"), ProtocolMarker("THI", "thigh", technical=True))
+    for v in (VirtualMarker("KJC", "knee_centre", "chord", ("HJC", "KNE")),                # two inputs
+              VirtualMarker("KJC", "knee_centre", "chord", ("XJC", "KNE", "THI")),         # unknown proximal centre
+              VirtualMarker("KJC", "hip_centre", "chord", ("HJC", "KNE", "THI"))):         # not a knee or ankle
+        protocol = Protocol("p", "p", markers, (VirtualMarker("HJC", "hip_centre", "harrington"), v))
+        with pytest.raises(ModelError, match="virtual marker 'KJC'.*chord|chord.*virtual marker 'KJC'"):
+            protocol.check(catalogue)
+
+
+@pytest.mark.parametrize("wand, proximal, marker, delta, centre", [
+    # the examples in pyCGM's findJointC docstring (cadop/pyCGM, pyCGM.py and pycgmStatic.py), millimetres
+    ([468.14532471, 325.09780884, 673.12591553], [355.90861996, 365.38260964, 940.6974861],
+     [452.35180664, 329.0609436, 524.77893066], 59.5, [396.25286248, 347.91367254, 518.63620527]),
+    ([775.40887891, 788.64742014, 514.4063264], [424.5706403, 46.17046141, 305.73130661],
+     [618.98284978, 848.86492206, 133.51848843], 42.5, [599.66684491, 843.26056826, 96.07876121]),
+])
+def test_chord_agrees_with_pycgm_published_examples(wand, proximal, marker, delta, centre):
+    wand, proximal, marker = (np.array([x]) for x in (wand, proximal, marker))
+    assert np.abs(chord(proximal, marker, wand - marker, delta)[0] - centre).max() < 1e-6   # printed to 1e-8 mm
