@@ -167,8 +167,8 @@ def test_the_trials_parts_side_by_side_give_the_sequential_fit(test_data, monkey
     assert np.abs(two.q - one.q).max() < 1e-5 and np.abs(two.rms - one.rms).max() < 1e-8
     real, calls = ik.initial_pose, []
 
-    def turned(model, data, problem, targets, settings):
-        q = real(model, data, problem, targets, settings)
+    def turned(model, data, problem, targets, settings, row=0):
+        q = real(model, data, problem, targets, settings, row)
         calls.append(q)
         if len(calls) == 2:                  # the second part's start
             q = q.copy()
