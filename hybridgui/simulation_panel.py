@@ -81,6 +81,10 @@ class SimulationPanel(QWidget):
         self.runner.failed.connect(self._on_failed)
         self.slider.valueChanged.connect(self.show_frame)
 
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self.view.request_render()          # a run that ended while the panel was hidden was not drawn
+
     def start(self) -> bool:
         """Build and run the chosen scene in the worker thread; False if a run is already going on."""
         if self.runner.running:
