@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QLabel, QProgressBar, QPushButton,
                                QSlider, QVBoxLayout, QWidget)
 
+from skin.outcomes import body_held, pressure_summary
 from skin.playback import scene_run_steps
 from skin.scenes import SCENES
 
@@ -53,6 +54,8 @@ class SimulationPanel(QWidget):
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setEnabled(False)
         self.time_label = QLabel("")
+        self.summary = QLabel("")
+        self.summary.setWordWrap(True)
         self.scene = SimulationScene()
         self.view = make_view(self.scene)
         form = QFormLayout()
@@ -73,6 +76,7 @@ class SimulationPanel(QWidget):
         layout.addWidget(self.message)
         layout.addWidget(self.view, 1)
         layout.addLayout(scrub)
+        layout.addWidget(self.summary)
         self.run.clicked.connect(self.start)
         self.cancel.clicked.connect(self.runner.cancel)
         self.runner.progress.connect(self._on_progress)
@@ -122,6 +126,8 @@ class SimulationPanel(QWidget):
         self.slider.blockSignals(False)
         self.slider.setEnabled(True)
         notes = " ".join(result.notes)
+        if "board" in playback.scene.watch:         # the lifts: is the body still on the support at the end
+            notes = f"At the end the support {'holds' if body_held(playback.scene, result) else 'loses'} the body. " + notes
         self._ended(f"{result.scene}: {result.time[-1]:.3f} s simulated in {result.wall_seconds:.1f} s, "
                     f"{playback.scene.skin.n_vertices} skin vertices, peak pressure "
                     f"{playback.peak_pressure_kpa():.1f} kPa. {notes}".strip())
@@ -133,6 +139,9 @@ class SimulationPanel(QWidget):
             return
         self.scene.show_frame(frame)
         self.time_label.setText(f"{self.playback.time[frame]:.3f} s")
+        groups = pressure_summary(self.playback.scene, self.playback.result, frame)
+        self.summary.setText("; ".join(f"{name}: peak {peak / 1e3:.1f} kPa, 95th percentile {p95 / 1e3:.1f} kPa, "
+                                       f"{count} vertices loaded" for name, (peak, p95, count) in groups.items()))
         self.view.request_render()
 
     def shutdown(self) -> None:
