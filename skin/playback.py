@@ -55,6 +55,12 @@ class Playback:
         """The highest vertex pressure of the whole run, kPa (0 when nothing touched)."""
         return float(self.result.pressure.max(initial=0.0)) * 1e-3
 
+    def pressure_scale_kpa(self, share: float = 0.01) -> float:
+        """A colour scale's top, kPa: the pressure that only ``share`` of the loaded vertex samples of the run exceed
+        (penalty contact puts single vertices far above the rest; 0 when nothing touched)."""
+        loaded = self.result.pressure[self.result.pressure > 0]
+        return float(np.quantile(loaded, 1.0 - share)) * 1e-3 if loaded.size else 0.0
+
     def device_surfaces(self, frame: int) -> list[tuple[str, np.ndarray, np.ndarray]]:
         """``[(name, vertices (N, 3) m world frame, triangles (t, 3))]`` of the rigid devices (at their prescribed
         motion at the frame's time) and the sheets (their recorded positions)."""

@@ -50,7 +50,7 @@ class SimulationScene:
         """Show ``playback`` (a ``skin.playback.Playback``) at its first frame, the camera over the whole scene."""
         self.renderer.RemoveAllViewProps()
         self.playback = playback
-        high = playback.peak_pressure_kpa()
+        high = playback.pressure_scale_kpa()          # the top 1 % of the loaded samples drawn above the range
         lut = style.pressure_colours(high)
         poly, actor = _surface(self.renderer, playback.skin_vertices(0), playback.triangles)
         poly.GetPointData().SetScalars(scalars(playback.pressure_kpa(0), PRESSURE))
@@ -63,12 +63,15 @@ class SimulationScene:
         self.devices = []
         for name, vertices, triangles in playback.device_surfaces(0):
             device_poly, device_actor = _surface(self.renderer, vertices, triangles, style.DEVICE)
+            device_actor.GetProperty().SetOpacity(style.DEVICE_OPACITY)       # the skin's loaded side shows through
             self.devices.append((name, device_poly, device_actor))
         self.bar = colour_bar(self.renderer, lut, PRESSURE, 0.3)
+        self.bar.DrawAboveRangeSwatchOn()
+        self.bar.SetAboveRangeAnnotation(f"up to {playback.peak_pressure_kpa():.3g}")
         self.frame = 0
         self.renderer.ResetCamera()
         camera = self.renderer.GetActiveCamera()
-        camera.Elevation(35.0)
+        camera.Elevation(-40.0)         # from below: the body lies on its devices
         camera.Azimuth(30.0)
         camera.OrthogonalizeViewUp()
         self.renderer.ResetCameraClippingRange()

@@ -22,6 +22,7 @@ MUSCLE_IDLE = (0.62, 0.25, 0.25)
 CONTACT = (0.95, 0.95, 0.95)
 HIGHLIGHT = (1.00, 1.00, 0.30)
 DEVICE = (0.55, 0.62, 0.70)     # a device of a simulation (the lift's board, a bed, a sling)
+DEVICE_OPACITY = 0.4
 SKIN = (0.85, 0.72, 0.62)       # skin where nothing presses
 
 MARKER_RADIUS = 0.009       # m
@@ -57,7 +58,8 @@ def bending_colours(high: float) -> vtkLookupTable:
 
 
 def pressure_colours(high: float) -> vtkLookupTable:
-    """Contact pressure from 0 (the skin's colour) to ``high`` (red), through yellow: unloaded skin stays skin."""
+    """Contact pressure from 0 (the skin's colour) to ``high`` (red), through yellow: unloaded skin stays skin; above
+    ``high`` crimson."""
     lut = vtkLookupTable()
     lut.SetNumberOfTableValues(256)
     lut.SetTableRange(0.0, max(high, 1e-12))
@@ -68,6 +70,8 @@ def pressure_colours(high: float) -> vtkLookupTable:
         else:
             r, g, b = 1.0, 0.85 * (2.0 - 2.0 * x) + 0.1 * (2.0 * x - 1.0), 0.1
         lut.SetTableValue(i, r, g, b, 1.0)
+    lut.SetUseAboveRangeColor(True)         # above ``high``: dark red, with its own swatch on the colour bar
+    lut.SetAboveRangeColor(0.55, 0.0, 0.25, 1.0)
     lut.Build()
     return lut
 

@@ -54,7 +54,12 @@ def test_simulation_panel_runs_cancels_and_scrubs(make_window, qtbot):
     assert result.pressure[3].max() > 0.0                           # it touches the bed by then
     bar = panel.scene.bar
     assert window.docks["simulation"].isVisible() and bar.GetVisibility()
-    assert np.isclose(bar.GetLookupTable().GetRange()[1], playback.peak_pressure_kpa(), rtol=1e-9)
+    lut = bar.GetLookupTable()          # the top 1 % of the loaded samples drawn above the range, the peak named
+    assert np.isclose(lut.GetRange()[1], playback.pressure_scale_kpa(), rtol=1e-9)
+    assert 0.0 < lut.GetRange()[1] < playback.peak_pressure_kpa()
+    assert np.isclose(playback.peak_pressure_kpa(), float(result.pressure.max()) / 1e3, rtol=1e-12)
+    assert bar.GetDrawAboveRangeSwatch() and lut.GetUseAboveRangeColor()
+    assert bar.GetAboveRangeAnnotation() == f"up to {playback.peak_pressure_kpa():.3g}"
     image = panel.view.image().convertToFormat(QImage.Format.Format_RGB888)
     rgb = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), image.bytesPerLine())
     rgb = rgb[:, :3 * image.width()].reshape(image.height(), image.width(), 3).astype(int)

@@ -73,3 +73,13 @@ def test_devices_and_pressure_at_a_frame(lifted):
         np.testing.assert_allclose(playback.pressure_kpa(frame) * 1e3, playback.result.pressure[frame], rtol=1e-12)
     assert playback.peak_pressure_kpa() > 0.0
     assert playback.peak_pressure_kpa() == pytest.approx(1e-3 * playback.result.pressure.max(), rel=1e-6)
+
+
+def test_the_colour_scale_leaves_the_share_asked_of_the_loaded_samples_above(lifted):
+    playback, _ = lifted
+    loaded = playback.result.pressure[playback.result.pressure > 0].astype(float)
+    assert loaded.size > 20
+    for share in (0.1, 0.25):
+        top = playback.pressure_scale_kpa(share) * 1e3
+        above = int((loaded > top * (1 + 1e-9)).sum())
+        assert 0.0 < top < loaded.max() and abs(above - share * (loaded.size - 1)) <= 1     # quantile interpolated
