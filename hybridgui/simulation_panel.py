@@ -5,7 +5,7 @@ pressure (kPa, colour bar) and the devices. A failed or cancelled run leaves the
 comes from ``skin``; this panel only presents it."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QLabel, QProgressBar, QPushButton,
                                QSlider, QVBoxLayout, QWidget)
 
@@ -54,6 +54,10 @@ class SimulationPanel(QWidget):
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setEnabled(False)
         self.time_label = QLabel("")
+        self.play = QPushButton("Play")
+        self.play.setCheckable(True)
+        self.play.setEnabled(False)
+        self.player = QTimer(self)
         self.summary = QLabel("")
         self.summary.setWordWrap(True)
         self.scene = SimulationScene()
@@ -67,6 +71,7 @@ class SimulationPanel(QWidget):
         buttons.addWidget(self.cancel)
         buttons.addWidget(self.bar, 1)
         scrub = QHBoxLayout()
+        scrub.addWidget(self.play)
         scrub.addWidget(self.slider, 1)
         scrub.addWidget(self.time_label)
         layout = QVBoxLayout(self)
@@ -84,6 +89,8 @@ class SimulationPanel(QWidget):
         self.runner.cancelled.connect(lambda: self._ended("cancelled; the run shown is unchanged"))
         self.runner.failed.connect(self._on_failed)
         self.slider.valueChanged.connect(self.show_frame)
+        self.play.toggled.connect(self._play)
+        self.player.timeout.connect(self._next_frame)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -93,6 +100,7 @@ class SimulationPanel(QWidget):
         """Build and run the chosen scene in the worker thread; False if a run is already going on."""
         if self.runner.running:
             return False
+        self.play.setChecked(False)
         duration = self.duration.value() or None
         self.bar.setValue(0)
         self.run.setEnabled(False)
@@ -125,6 +133,7 @@ class SimulationPanel(QWidget):
         self.slider.setValue(0)
         self.slider.blockSignals(False)
         self.slider.setEnabled(True)
+        self.play.setEnabled(playback.n_frames > 1)
         notes = " ".join(result.notes)
         if "board" in playback.scene.watch:         # the lifts: is the body still on the support at the end
             notes = f"At the end the support {'holds' if body_held(playback.scene, result) else 'loses'} the body. " + notes
@@ -132,6 +141,22 @@ class SimulationPanel(QWidget):
                     f"{playback.scene.skin.n_vertices} skin vertices, peak pressure "
                     f"{playback.peak_pressure_kpa():.1f} kPa. {notes}".strip())
         self.show_frame(0)
+
+    def _play(self, playing: bool) -> None:
+        """Play the recorded frames in real time (at most 25 frames a second), from the start if at the end."""
+        if not playing:
+            self.player.stop()
+            return
+        if self.slider.value() == self.slider.maximum():
+            self.slider.setValue(0)
+        step = float(self.playback.time[1] - self.playback.time[0])
+        self.player.start(max(40, round(1000 * step)))
+
+    def _next_frame(self) -> None:
+        if self.slider.value() >= self.slider.maximum():
+            self.play.setChecked(False)
+        else:
+            self.slider.setValue(self.slider.value() + 1)
 
     def show_frame(self, frame: int) -> None:
         """Show recorded ``frame`` of the run (the slider's value)."""

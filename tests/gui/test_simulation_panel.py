@@ -65,6 +65,12 @@ def test_simulation_panel_runs_cancels_and_scrubs(make_window, qtbot):
     rgb = rgb[:, :3 * image.width()].reshape(image.height(), image.width(), 3).astype(int)
     background = np.round(255 * np.array(style.BACKGROUND))
     assert (np.abs(rgb - background).sum(axis=2) > 30).mean() > 0.05     # the skin and the bed are drawn
+    # playing runs through the frames to the last and stops there
+    panel.play.click()
+    qtbot.waitUntil(lambda: not panel.play.isChecked(), timeout=10000)
+    assert panel.slider.value() == 3
+    np.testing.assert_allclose(panel.scene.skin_points(), skin.vertices(model, data, result.q[3]), atol=1e-12)
+    panel.slider.setValue(1)
     # a cancelled run leaves the run shown, at the frame shown
     before = panel.scene.skin_points()
     _choose(panel, 2.0)
