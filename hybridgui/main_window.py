@@ -35,6 +35,7 @@ from .progress_panel import ProgressPanel
 from .results_table import ResultsTable
 from engine.io.session_file import Session, load_session, save_session
 from .settings_panel import SettingsPanel
+from .simulation_panel import SimulationPanel
 from .timeline import Timeline
 from .viewport.scene import Content, Scene
 from .viewport.widget import make_view
@@ -125,6 +126,7 @@ class MainWindow(QMainWindow):
         self.events = EventsPanel(self.document)
         self.devices = DevicesPanel(self.document, self.scene, self.view.request_render)
         self.matching = MatchingPanel()
+        self.simulation = SimulationPanel()
         self.docks = {
             "analysis": self._dock("Analysis", analysis, Qt.DockWidgetArea.LeftDockWidgetArea),
             "amputation": self._dock("Amputation", self.amputation, Qt.DockWidgetArea.LeftDockWidgetArea),
@@ -134,10 +136,13 @@ class MainWindow(QMainWindow):
             "events": self._dock("Events", self.events, Qt.DockWidgetArea.BottomDockWidgetArea),
             "devices": self._dock("Devices", self.devices, Qt.DockWidgetArea.RightDockWidgetArea),
             "markers": self._dock("Markers", self.matching, Qt.DockWidgetArea.BottomDockWidgetArea),
+            "simulation": self._dock("Simulation", self.simulation, Qt.DockWidgetArea.RightDockWidgetArea),
         }
         self.tabifyDockWidget(self.docks["curves"], self.docks["devices"])
         self.docks["curves"].raise_()
         self.docks["devices"].hide()            # a device study, opened from View > Panels
+        self.tabifyDockWidget(self.docks["curves"], self.docks["simulation"])
+        self.docks["simulation"].hide()         # seed 002's scenes, opened from View > Panels
         self.tabifyDockWidget(self.docks["analysis"], self.docks["amputation"])
         self.tabifyDockWidget(self.docks["results"], self.docks["events"])
         self.tabifyDockWidget(self.docks["results"], self.docks["inspector"])
@@ -175,6 +180,8 @@ class MainWindow(QMainWindow):
         self.amputation.save_requested.connect(lambda: menus.save_model_dialog(self))
         self.amputation.failed.connect(lambda exc: self.report(exc, "Cannot edit the muscles"))
         self.events.failed.connect(lambda exc: self.report(exc, "Events"))
+        self.simulation.failed.connect(lambda exc, details: self.report(exc, "The simulation failed", details))
+        self.simulation.notice.connect(lambda text: self.statusBar().showMessage(text, 15000))
         self.devices.failed.connect(lambda exc: self.statusBar().showMessage(f"Devices: {exc}", 15000))
         self.settings_panel.notice.connect(lambda text: self.statusBar().showMessage(text, 20000))
         self.curves.notice.connect(lambda text: self.statusBar().showMessage(text, 15000))
@@ -567,5 +574,6 @@ class MainWindow(QMainWindow):
                 runner.wait()
         self.store.setValue("layout", self.saveState())
         self.store.setValue("geometry", self.saveGeometry())
+        self.simulation.shutdown()
         self.view.shutdown()
         super().closeEvent(event)

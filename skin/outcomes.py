@@ -25,7 +25,7 @@ def body_held(scene, result) -> bool:
 
 
 def pressure_summary(scene, result, frame: int = -1) -> dict:
-    """``{group: (peak Pa, 95th percentile Pa, loaded area m^2)}`` of the watched skin groups at ``frame``."""
+    """``{group: (peak Pa, 95th percentile Pa, number of vertices loaded)}`` of the watched skin groups at ``frame``."""
     out = {}
     pressure = result.pressure[frame]
     for name, mask in scene.watch.items():

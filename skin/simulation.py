@@ -22,6 +22,7 @@ import numpy as np
 
 from engine.algorithms import crba_batch, forward_kinematics, integrate, rnea_batch, rod_forces
 from engine.kernels._simulate import dexpinv
+from engine.progress import Progress, run
 
 from . import _kernels_contact as _kc
 from . import _kernels_skin as _ks
@@ -197,6 +198,14 @@ class Simulator:
 def simulate(scene: Scene, duration: float | None = None, record_every: int = 10, progress=None) -> SimulationResult:
     """Run ``scene`` for ``duration`` s (default the scene's), recording every ``record_every`` steps;
     ``progress(fraction)`` is called at each record."""
+    report = None if progress is None else (lambda p: progress(p.fraction))
+    return run(simulation_steps(scene, duration, record_every), report)
+
+
+def simulation_steps(scene: Scene, duration: float | None = None, record_every: int = 10):
+    """:func:`simulate` as a step generator (``engine.progress``): yields a ``Progress`` at each record (the fraction of
+    the steps done, the simulated time in the message) and returns the :class:`SimulationResult`; closing it stops
+    the run there (a worker thread's Cancel)."""
     sim = Simulator(scene)
     steps = int(round((scene.duration if duration is None else duration) / scene.dt))
     times, Q, V, P, F, C = [], [], [], [], [], []
@@ -214,8 +223,7 @@ def simulate(scene: Scene, duration: float | None = None, record_every: int = 10
             C.append(count)
             for s, x in zip(scene.sheets, sim.sheet_x):
                 sheets[s.name].append(x.astype(np.float32))
-            if progress is not None:
-                progress(k / max(steps, 1))
+            yield Progress("simulating", k / max(steps, 1), f"{sim.t:.3f} s simulated")
         if k == steps:
             break
         t0 = _time.perf_counter()

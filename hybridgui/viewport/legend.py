@@ -9,7 +9,8 @@ from vtkmodules.vtkRenderingAnnotation import vtkLegendBoxActor, vtkScalarBarAct
 from . import style
 
 
-def _bar(renderer, lut, title: str, x: float):
+def colour_bar(renderer, lut, title: str, x: float):
+    """A horizontal colour bar of ``lut`` titled ``title`` at the bottom of ``renderer``, from ``x`` (normalised)."""
     bar = vtkScalarBarActor()
     bar.SetLookupTable(lut)
     bar.SetTitle(title)
@@ -60,7 +61,7 @@ class LegendLayer:
         self.box.GetEntryTextProperty().SetShadow(False)
         self.box.PickableOff()
         renderer.AddViewProp(self.box)
-        self.bars = {"muscle activation": _bar(renderer, style.activation_colours(), "muscle activation", 0.05)} \
+        self.bars = {"muscle activation": colour_bar(renderer, style.activation_colours(), "muscle activation", 0.05)} \
             if activations else {}
         self._blade = None
         self.visible = True
@@ -71,7 +72,7 @@ class LegendLayer:
             self.renderer.RemoveViewProp(self.bars.pop(self._blade))
             self._blade = None
         if title is not None:
-            self.bars[title] = _bar(self.renderer, lut, title, 0.55)
+            self.bars[title] = colour_bar(self.renderer, lut, title, 0.55)
             self._blade = title
         self.set_visible(self.visible)
 

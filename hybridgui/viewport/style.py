@@ -21,6 +21,9 @@ FLAGGED_MARKER = (0.95, 0.10, 0.10)     # a marker sample the robust loss of IK 
 MUSCLE_IDLE = (0.62, 0.25, 0.25)
 CONTACT = (0.95, 0.95, 0.95)
 HIGHLIGHT = (1.00, 1.00, 0.30)
+DEVICE = (0.55, 0.62, 0.70)     # a device of a simulation (the lift's board, a bed, a sling)
+DEVICE_OPACITY = 0.4
+SKIN = (0.85, 0.72, 0.62)       # skin where nothing presses
 
 MARKER_RADIUS = 0.009       # m
 CONTACT_RADIUS = 0.006      # m
@@ -50,6 +53,25 @@ def bending_colours(high: float) -> vtkLookupTable:
     lut.SetHueRange(0.66, 0.0)
     lut.SetSaturationRange(0.85, 0.85)
     lut.SetValueRange(0.9, 0.9)
+    lut.Build()
+    return lut
+
+
+def pressure_colours(high: float) -> vtkLookupTable:
+    """Contact pressure from 0 (the skin's colour) to ``high`` (red), through yellow: unloaded skin stays skin; above
+    ``high`` crimson."""
+    lut = vtkLookupTable()
+    lut.SetNumberOfTableValues(256)
+    lut.SetTableRange(0.0, max(high, 1e-12))
+    for i in range(256):
+        x = i / 255.0
+        if x < 0.5:
+            r, g, b = (SKIN[k] + 2.0 * x * (c - SKIN[k]) for k, c in enumerate((1.0, 0.85, 0.1)))
+        else:
+            r, g, b = 1.0, 0.85 * (2.0 - 2.0 * x) + 0.1 * (2.0 * x - 1.0), 0.1
+        lut.SetTableValue(i, r, g, b, 1.0)
+    lut.SetUseAboveRangeColor(True)         # above ``high``: dark red, with its own swatch on the colour bar
+    lut.SetAboveRangeColor(0.55, 0.0, 0.25, 1.0)
     lut.Build()
     return lut
 

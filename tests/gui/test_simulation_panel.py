@@ -1,0 +1,86 @@
+"""The Simulation panel: a coarse built-in scene run in the worker to 100 %, a cancelled run leaving the run shown,
+and scrubbing that draws the skin where the recorded pose puts it, coloured by that frame's pressure."""
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtGui import QImage
+
+from hybridgui.viewport import style
+from skin.scenes import athlete_and_skin
+
+COARSE = "coarse: skin every 3 cm (interactive)"
+
+
+def _choose(panel, duration: float) -> None:
+    panel.scene_name.setCurrentText("back-pressure")
+    panel.size.setCurrentText(COARSE)
+    panel.duration.setValue(duration)
+
+
+def test_simulation_panel_runs_cancels_and_scrubs(make_window, qtbot):
+    window = make_window()
+    panel = window.simulation
+    assert not window.docks["simulation"].isVisible()       # opened from View > Panels
+    window.docks["simulation"].show()
+    window.docks["simulation"].raise_()
+    _choose(panel, 0.03)
+    seen = []
+    panel.runner.progress.connect(lambda p: seen.append(p.fraction))
+    panel.run.click()
+    assert not panel.run.isEnabled() and panel.cancel.isEnabled()
+    with qtbot.waitSignal(panel.runner.ended, timeout=120000):
+        pass
+    assert seen[-1] == 1.0 and panel.bar.value() == panel.bar.maximum()
+    playback = panel.playback
+    assert playback is not None and playback.n_frames == 4 and panel.slider.maximum() == 3
+    assert panel.run.isEnabled() and not panel.cancel.isEnabled()
+    # the skin drawn is eq. 3 at the recorded pose of each frame, coloured by that frame's pressure (kPa)
+    model, skin = athlete_and_skin(0.03)
+    data = model.create_data()
+    result = playback.result
+    qtbot.waitUntil(lambda: panel.view._image.width() > 1, timeout=10000)
+    drawn = []
+    for frame in (3, 1):
+        panel.slider.setValue(frame)
+        x = skin.vertices(model, data, result.q[frame])
+        np.testing.assert_allclose(panel.scene.skin_points(), x, atol=1e-12)
+        np.testing.assert_allclose(panel.scene.skin_pressure() * 1e3, result.pressure[frame], rtol=1e-12)
+        assert panel.time_label.text() == f"{result.time[frame]:.3f} s"
+        drawn.append(panel.scene.skin_points())
+        assert set(playback.scene.watch) == {"upper back", "hip", "knees"}
+        for name, mask in playback.scene.watch.items():         # the watched parts' peaks at the frame shown
+            assert f"{name}: peak {result.pressure[frame][mask].max() / 1e3:.1f} kPa" in panel.summary.text()
+    assert np.abs(drawn[0] - drawn[1]).max() > 1e-4                # the body moved between the frames
+    assert result.pressure[3].max() > 0.0                           # it touches the bed by then
+    bar = panel.scene.bar
+    assert window.docks["simulation"].isVisible() and bar.GetVisibility()
+    lut = bar.GetLookupTable()          # the top 1 % of the loaded samples drawn above the range, the peak named
+    assert np.isclose(lut.GetRange()[1], playback.pressure_scale_kpa(), rtol=1e-9)
+    assert 0.0 < lut.GetRange()[1] < playback.peak_pressure_kpa()
+    assert np.isclose(playback.peak_pressure_kpa(), float(result.pressure.max()) / 1e3, rtol=1e-12)
+    assert bar.GetDrawAboveRangeSwatch() and lut.GetUseAboveRangeColor()
+    assert bar.GetAboveRangeAnnotation() == f"up to {playback.peak_pressure_kpa():.3g}"
+    image = panel.view.image().convertToFormat(QImage.Format.Format_RGB888)
+    rgb = np.frombuffer(image.constBits(), np.uint8).reshape(image.height(), image.bytesPerLine())
+    rgb = rgb[:, :3 * image.width()].reshape(image.height(), image.width(), 3).astype(int)
+    background = np.round(255 * np.array(style.BACKGROUND))
+    assert (np.abs(rgb - background).sum(axis=2) > 30).mean() > 0.05     # the skin and the bed are drawn
+    # playing runs through the frames to the last and stops there
+    panel.play.click()
+    qtbot.waitUntil(lambda: not panel.play.isChecked(), timeout=10000)
+    assert panel.slider.value() == 3
+    np.testing.assert_allclose(panel.scene.skin_points(), skin.vertices(model, data, result.q[3]), atol=1e-12)
+    panel.slider.setValue(1)
+    # a cancelled run leaves the run shown, at the frame shown
+    before = panel.scene.skin_points()
+    _choose(panel, 2.0)
+    cancelled = []
+    panel.runner.cancelled.connect(lambda: cancelled.append(True))
+    panel.runner.progress.connect(lambda p: panel.cancel.click() if p.stage == "simulating" else None)
+    panel.run.click()
+    with qtbot.waitSignal(panel.runner.ended, timeout=120000):
+        pass
+    assert cancelled and panel.playback is playback
+    assert "cancelled" in panel.message.text() and panel.run.isEnabled()
+    assert panel.slider.value() == 1
+    np.testing.assert_array_equal(panel.scene.skin_points(), before)
