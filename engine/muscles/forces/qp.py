@@ -20,10 +20,64 @@ from __future__ import annotations
 import numpy as np
 from qpsolvers import Problem, solve_problem
 
+from ...kernels import _qp_so
+
 OPTIMAL_WARM = "optimal (warm start)"
 OPTIMAL_QUADPROG = "optimal (quadprog)"
 INFEASIBLE = "infeasible"
 NO_DATA = "not solved (NaN in its inputs)"
+
+FRAMES_AT_ONCE = 1000   # frames whose constraint matrices are built at once (a long trial's would be large)
+
+
+def solve_equality_frames(h, n_frames, problems, tol: float = 1e-9, max_steps: int = 8):
+    """Solve ``min 1/2 sum h_i x_i^2`` subject to ``A x = b``, ``lb <= x <= ub`` at every frame; returns
+    ``(x (T, n), statuses)`` with ``x`` NaN where infeasible or where an input holds NaN.
+
+    ``h`` (n,) > 0 is the same at every frame; ``problems(t0, t1)`` gives frames ``t0 .. t1-1`` as
+    ``(A (k, ne, n), b (k, ne), lb (k, n), ub (k, n))``. Frames are solved in numba from the previous frame's
+    active set while the KKT conditions certify the result (``engine.kernels._qp_so``, the same steps and
+    tolerances as :class:`WarmStartedQP`), by quadprog otherwise.
+    """
+    h = np.ascontiguousarray(h, float)
+    n = len(h)
+    x = np.full((n_frames, n), np.nan)
+    status = [NO_DATA] * n_frames
+    at_lb, at_ub = np.zeros(n, bool), np.zeros(n, bool)
+    warm = False
+    for c0 in range(0, n_frames, FRAMES_AT_ONCE):
+        A, b, lb, ub = (np.ascontiguousarray(a, float) for a in problems(c0, min(n_frames, c0 + FRAMES_AT_ONCE)))
+        k = len(A)
+        valid = (np.isfinite(A).all(axis=(1, 2)) & np.isfinite(b).all(axis=1)
+                 & ~np.isnan(lb).any(axis=1) & ~np.isnan(ub).any(axis=1))
+        xc = x[c0:c0 + k]
+        i = 0
+        while i < k:
+            if not valid[i]:
+                warm = False
+                i += 1
+                continue
+            if warm:
+                end = i + int(np.argmin(valid[i:])) if not valid[i:].all() else k
+                stop = _qp_so.warm_frames(i, end, h, A, b, lb, ub, tol, max_steps, at_lb, at_ub, xc)
+                status[c0 + i:c0 + stop] = [OPTIMAL_WARM] * (stop - i)
+                i = stop
+                if i == end:
+                    continue
+            xi = cold_solve(np.diag(h), np.zeros(n), lb[i], ub[i], A[i], b[i])
+            if xi is None:
+                xc[i] = np.nan          # the warm start may have left its last try there
+                status[c0 + i] = INFEASIBLE
+                warm = False
+            else:
+                xc[i] = xi
+                status[c0 + i] = OPTIMAL_QUADPROG
+                scale = tol * np.maximum(1.0, np.abs(lb[i]) + np.abs(ub[i]))
+                at_lb[:] = (xi - lb[i] <= scale) & np.isfinite(lb[i])
+                at_ub[:] = (ub[i] - xi <= scale) & np.isfinite(ub[i]) & ~at_lb
+                warm = True
+            i += 1
+    return x, status
 
 
 class WarmStartedQP:
@@ -61,7 +115,7 @@ class WarmStartedQP:
             x = self._active_set(H, g, lb, ub, A, b, diagonal)
             if x is not None:
                 return x, OPTIMAL_WARM
-        x = self._quadprog(H, g, lb, ub, A, b)
+        x = cold_solve(H, g, lb, ub, A, b)
         if x is None:
             self.reset()
             return np.full(n, np.nan), INFEASIBLE
@@ -69,31 +123,6 @@ class WarmStartedQP:
         self._at_lb = (x - lb <= scale) & np.isfinite(lb)
         self._at_ub = (ub - x <= scale) & np.isfinite(ub) & ~self._at_lb
         return x, OPTIMAL_QUADPROG
-
-    @staticmethod
-    def _quadprog(H, g, lb, ub, A, b):
-        """The problem solved from scratch, or None if infeasible. Variables whose bounds meet (a muscle
-        that can produce no active force, to round-off) are held there and left out: quadprog fails on such
-        boxes."""
-        bounded = np.isfinite(lb) & np.isfinite(ub)
-        gap = np.where(bounded, ub - lb, np.inf)
-        tol = 1e-12 * np.maximum(1.0, np.abs(np.where(bounded, lb, 0.0)))
-        if np.any(gap < -tol):
-            return None
-        held = gap <= tol
-        if held.all():
-            x = lb.copy()
-            return x if A is None or np.allclose(A @ x, b) else None
-        x = np.where(held, lb, 0.0)
-        free = ~held
-        gf = g[free] + H[np.ix_(free, held)] @ x[held]
-        Af, bf = (None, None) if A is None else (A[:, free], b - A[:, held] @ x[held])
-        sol = solve_problem(Problem(H[np.ix_(free, free)], gf, None, None, Af, bf, lb[free], ub[free]),
-                            solver="quadprog")
-        if not sol.found or sol.x is None:
-            return None
-        x[free] = np.clip(sol.x, lb[free], ub[free])
-        return x
 
     def _active_set(self, H, g, lb, ub, A, b, diagonal):
         at_lb, at_ub = self._at_lb.copy(), self._at_ub.copy()
@@ -157,3 +186,28 @@ class WarmStartedQP:
         if A is not None and np.linalg.norm(Af @ x[free] - r) > 1e-8 * (1.0 + np.linalg.norm(r)):
             return None
         return x, nu
+
+
+def cold_solve(H, g, lb, ub, A, b):
+    """The problem solved from scratch, or None if infeasible. Variables whose bounds meet (a muscle
+    that can produce no active force, to round-off) are held there and left out: quadprog fails on such
+    boxes."""
+    bounded = np.isfinite(lb) & np.isfinite(ub)
+    gap = np.where(bounded, ub - lb, np.inf)
+    tol = 1e-12 * np.maximum(1.0, np.abs(np.where(bounded, lb, 0.0)))
+    if np.any(gap < -tol):
+        return None
+    held = gap <= tol
+    if held.all():
+        x = lb.copy()
+        return x if A is None or np.allclose(A @ x, b) else None
+    x = np.where(held, lb, 0.0)
+    free = ~held
+    gf = g[free] + H[np.ix_(free, held)] @ x[held]
+    Af, bf = (None, None) if A is None else (A[:, free], b - A[:, held] @ x[held])
+    sol = solve_problem(Problem(H[np.ix_(free, free)], gf, None, None, Af, bf, lb[free], ub[free]),
+                        solver="quadprog")
+    if not sol.found or sol.x is None:
+        return None
+    x[free] = np.clip(sol.x, lb[free], ub[free])
+    return x
