@@ -13,8 +13,9 @@ of a solution with reserves: what the muscles could not produce) and the latest 
 A vector ``y`` with ``y . b > max over the box of y . A f = sum_j max(f_lo,j c_j, f_hi,j c_j)``, ``c = A^T y``,
 proves that no ``f`` in the box meets ``A f = b``; by more than ``1e-6 (1 + |b|)`` of distance
 (``(y . b - max) / |y|`` bounds ``min |A f - b|`` from below) it proves it beyond the LP's own tolerance. A frame no
-candidate settles is decided by the LP, as every frame was before: the candidates save time and never decide
-that a frame is balanced.
+candidate settles is decided by the LP, as every frame was before. Likewise a frame is proved balanced, without
+the LP, by a balancing set found near the caller's tensions (:func:`_balancing`). The shortcuts save time; each
+is a proof, checked exactly, so the answer is the LP's.
 """
 from __future__ import annotations
 
@@ -37,12 +38,14 @@ def crossed(J_l) -> np.ndarray:
     return out
 
 
-def muscles_alone_unbalanced(J_l, tau, f_lo, f_hi, rows, guesses=None) -> np.ndarray:
+def muscles_alone_unbalanced(J_l, tau, f_lo, f_hi, rows, guesses=None, forces=None) -> np.ndarray:
     """(T,) bool: frames where no muscle tensions within ``[f_lo, f_hi]`` (T, m; N) produce ``tau`` (T, nv) on the
     speeds ``rows`` (nv bool; typically matched and :func:`crossed`). A frame with NaN inputs counts as unbalanced.
 
     ``guesses`` (T, nv): a candidate Farkas certificate per frame, tried first (the reserves' generalized forces of
-    a solution with reserves are one: what the muscles could not produce); it only saves time, never decides."""
+    a solution with reserves are one: what the muscles could not produce); it only saves time, never decides.
+    ``forces`` (T, m): tensions within the bounds (those of that solution) from which a balancing set is sought
+    (:func:`_balancing`) before the LP; likewise."""
     J_l = np.asarray(J_l, float)
     tau = np.asarray(tau, float)
     rows = np.asarray(rows, bool)
@@ -66,6 +69,8 @@ def muscles_alone_unbalanced(J_l, tau, f_lo, f_hi, rows, guesses=None) -> np.nda
         if any(_certifies(y, A, b, f_lo[t], f_hi[t]) for y in certificates):
             out[t] = True
             continue
+        if forces is not None and _balancing(forces[t], A, b, f_lo[t], f_hi[t]):
+            continue
         solution = linprog(np.zeros(m), A_eq=A, b_eq=b, bounds=np.column_stack([f_lo[t], f_hi[t]]), method="highs")
         out[t] = solution.status != 0
     return out
@@ -76,3 +81,18 @@ def _certifies(y, A, b, f_lo, f_hi) -> bool:
     c = A.T @ y
     reach = np.maximum(f_lo * c, f_hi * c).sum()
     return bool(y @ b - reach > 1e-6 * (1.0 + np.linalg.norm(b)) * np.linalg.norm(y))
+
+
+def _balancing(f, A, b, f_lo, f_hi) -> bool:
+    """Whether tensions ``f`` within the bounds, moved by the least change (weighted by each one's room to its
+    nearer bound) that makes ``A f = b``, stay within the bounds: a balancing set, which proves the frame balanced."""
+    if not np.isfinite(f).all() or np.any(f < f_lo) or np.any(f > f_hi):
+        return False
+    w = np.minimum(f - f_lo, f_hi - f) ** 2
+    d = b - A @ f
+    try:
+        f = f + w * (A.T @ np.linalg.solve((A * w) @ A.T, d))
+    except np.linalg.LinAlgError:
+        return False
+    return bool(np.all(f >= f_lo) and np.all(f <= f_hi)
+                and np.linalg.norm(A @ f - b) <= 1e-9 * (1.0 + np.linalg.norm(b)))

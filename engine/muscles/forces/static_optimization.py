@@ -228,7 +228,8 @@ def solve_muscle_forces(J_l, tau, hill: RigidTendonForces, settings: MuscleForce
     reserve_tau = np.einsum("tvr,tr->tv", R, reserve_forces)
     residual = np.where(rows, tau + np.einsum("tmv,tm->tv", J_l, forces) - reserve_tau, 0.0)
     crossing = crossed(J_l)
-    unbalanced = (muscles_alone_unbalanced(J_l, tau, *f_bounds, rows & crossing, guesses=reserve_tau) if r
+    unbalanced = (muscles_alone_unbalanced(J_l, tau, *f_bounds, rows & crossing, guesses=reserve_tau,
+                                                   forces=forces) if r
                   else None)
     success = np.array([s not in (INFEASIBLE, NO_DATA) for s in status], bool)
     if INFEASIBLE in status:
