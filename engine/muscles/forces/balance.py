@@ -49,23 +49,30 @@ def muscles_alone_unbalanced(J_l, tau, f_lo, f_hi, rows, guesses=None, forces=No
     J_l = np.asarray(J_l, float)
     tau = np.asarray(tau, float)
     rows = np.asarray(rows, bool)
-    out = np.zeros(len(tau), bool)
-    m = J_l.shape[1]
+    T, m = J_l.shape[:2]
+    out = np.zeros(T, bool)
+    valid = np.isfinite(tau[:, rows]).all(axis=1) & np.isfinite(f_lo).all(axis=1) & np.isfinite(f_hi).all(axis=1)
+    certified = np.zeros(T, bool)
+    for t0 in range(0, T, FRAMES_AT_ONCE):       # J_l[:, :, rows] of a long trial at once would double its memory
+        chunk = slice(t0, t0 + FRAMES_AT_ONCE)
+        J_rows = J_l[chunk][:, :, rows]
+        valid[chunk] &= np.isfinite(J_rows).all(axis=(1, 2))
+        if guesses is not None:
+            certified[chunk] = _certify_frames(guesses[chunk][:, rows], J_rows, tau[chunk][:, rows], f_lo[chunk],
+                                               f_hi[chunk])
     certificates = []
-    for t in range(len(tau)):
-        A = -J_l[t][:, rows].T
-        b = tau[t, rows]
-        if not (np.isfinite(A).all() and np.isfinite(b).all() and np.isfinite(f_lo[t]).all()
-                and np.isfinite(f_hi[t]).all()):
+    for t in range(T):
+        if not valid[t]:
             out[t] = True
             continue
         if not rows.any():
             continue
-        guess = None if guesses is None else guesses[t, rows]
-        if guess is not None and np.isfinite(guess).all() and _certifies(guess, A, b, f_lo[t], f_hi[t]):
-            certificates = certificates[-(CERTIFICATES - 1):] + [guess]
+        if certified[t]:
+            certificates = certificates[-(CERTIFICATES - 1):] + [guesses[t, rows]]
             out[t] = True
             continue
+        A = -J_l[t][:, rows].T
+        b = tau[t, rows]
         if any(_certifies(y, A, b, f_lo[t], f_hi[t]) for y in certificates):
             out[t] = True
             continue
@@ -74,6 +81,15 @@ def muscles_alone_unbalanced(J_l, tau, f_lo, f_hi, rows, guesses=None, forces=No
         solution = linprog(np.zeros(m), A_eq=A, b_eq=b, bounds=np.column_stack([f_lo[t], f_hi[t]]), method="highs")
         out[t] = solution.status != 0
     return out
+
+
+def _certify_frames(y, J_rows, b, f_lo, f_hi) -> np.ndarray:
+    """:func:`_certifies` at every frame at once: ``y`` (T, k), ``J_rows`` (T, m, k) the length Jacobians' columns
+    of the rows (``A = -J_rows^T``), ``b`` (T, k); False where any input is NaN."""
+    c = -np.einsum("tmk,tk->tm", J_rows, y)
+    reach = np.maximum(f_lo * c, f_hi * c).sum(axis=1)
+    with np.errstate(invalid="ignore"):
+        return (y * b).sum(axis=1) - reach > 1e-6 * (1.0 + np.linalg.norm(b, axis=1)) * np.linalg.norm(y, axis=1)
 
 
 def _certifies(y, A, b, f_lo, f_hi) -> bool:
