@@ -36,44 +36,46 @@ def _solve_frame(h, A, b, lb, ub, tol, max_steps, at_lb, at_ub, x):
     r = np.empty(ne)
     S = np.empty((ne, ne))
     grad = np.empty(n)
+    w = np.empty(n)         # 1/h of the free variables, 0 for the held ones
+    xf = np.empty(n)        # the held variables' values, 0 for the free ones
     for _ in range(max_steps):
-        for e in range(ne):
-            r[e] = b[e]
         for j in range(n):
-            if at_lb[j] or at_ub[j]:
-                x[j] = lb[j] if at_lb[j] else ub[j]
-                for e in range(ne):
-                    r[e] -= A[e, j] * x[j]
-        S[:, :] = 0.0
-        for j in range(n):
-            if not (at_lb[j] or at_ub[j]):
-                for e in range(ne):
-                    a = A[e, j] / h[j]
-                    for f in range(e, ne):
-                        S[e, f] += a * A[f, j]
-        for e in range(ne):
-            for f in range(e):
-                S[e, f] = S[f, e]
+            fixed = at_lb[j] or at_ub[j]
+            w[j] = 0.0 if fixed else 1.0 / h[j]
+            xf[j] = (lb[j] if at_lb[j] else ub[j]) if fixed else 0.0
+        for e in range(ne):         # r = b - A xf, S = A diag(w) A^T (rows of A are contiguous)
+            s = b[e]
+            for j in range(n):
+                s -= A[e, j] * xf[j]
+            r[e] = s
+            for f in range(e, ne):
+                s = 0.0
+                for j in range(n):
+                    s += A[e, j] * w[j] * A[f, j]
+                S[e, f] = s
+                S[f, e] = s
         try:
             nu = np.linalg.solve(S, -r)
         except Exception:       # noqa: BLE001 (numba: a singular system)
             return False
+        grad[:] = 0.0               # grad = A^T nu here, then + h x
+        for e in range(ne):
+            for j in range(n):
+                grad[j] += A[e, j] * nu[e]
         for j in range(n):
-            s = 0.0
-            for e in range(ne):
-                s += A[e, j] * nu[e]
-            if not (at_lb[j] or at_ub[j]):
-                x[j] = -s / h[j]
+            if at_lb[j] or at_ub[j]:
+                x[j] = xf[j]
+            else:
+                x[j] = -grad[j] / h[j]
                 if not math.isfinite(x[j]):
                     return False
-            grad[j] = h[j] * x[j] + s
+            grad[j] += h[j] * x[j]
         res = 0.0
         rr = 0.0
         for e in range(ne):
             s = 0.0
             for j in range(n):
-                if not (at_lb[j] or at_ub[j]):
-                    s += A[e, j] * x[j]
+                s += A[e, j] * (x[j] - xf[j])
             res += (s - r[e]) ** 2
             rr += r[e] ** 2
         if math.sqrt(res) > 1e-8 * (1.0 + math.sqrt(rr)):
