@@ -6,8 +6,9 @@ were held) is the guess: with those variables at their bounds the KKT conditions
 through the Schur complement ``S = A_f diag(1/h_f) A_f^T`` of the free variables ``f``; its solution is the optimum
 (the problem being convex) when every free variable lies within its box and every held bound's multiplier has the
 sign that keeps it held. Otherwise the guess is corrected (free variables leaving their box are held at the bound
-they pass; held ones whose multiplier has the wrong sign are freed), up to ``max_steps`` times, before the frame is
-handed back to quadprog (``engine.muscles.forces.qp``). A variable whose bounds meet (to ``1e-12`` relative) is held
+they pass; held ones whose multiplier has the wrong sign are freed; all at once for the first half of the
+``max_steps`` steps, then only the largest violation relative to its tolerance, as all at once can cycle), before
+the frame is handed back to quadprog (``engine.muscles.forces.qp``). A variable whose bounds meet (to ``1e-12`` relative) is held
 at its lower bound throughout, as quadprog's fallback holds it.
 """
 import math
@@ -38,7 +39,8 @@ def _solve_frame(h, A, b, lb, ub, tol, max_steps, at_lb, at_ub, x):
     grad = np.empty(n)
     w = np.empty(n)         # 1/h of the free variables, 0 for the held ones
     xf = np.empty(n)        # the held variables' values, 0 for the free ones
-    for _ in range(max_steps):
+    for step in range(max_steps):
+        one_at_a_time = step >= max_steps // 2     # all violations at once can cycle
         for j in range(n):
             fixed = at_lb[j] or at_ub[j]
             w[j] = 0.0 if fixed else 1.0 / h[j]
@@ -80,29 +82,43 @@ def _solve_frame(h, A, b, lb, ub, tol, max_steps, at_lb, at_ub, x):
             rr += r[e] ** 2
         if math.sqrt(res) > 1e-8 * (1.0 + math.sqrt(rr)):
             return False
-        changed = False
+        worst = 0.0                 # the largest violation, relative to its tolerance
+        worst_j = -1
         for j in range(n):
             if held[j]:
                 continue
             if at_lb[j]:
-                if grad[j] < -dual_tol:
-                    at_lb[j] = False
-                    changed = True
+                v = -grad[j] / dual_tol
             elif at_ub[j]:
-                if grad[j] > dual_tol:
-                    at_ub[j] = False
-                    changed = True
-            elif x[j] < lb[j] - tol:
-                at_lb[j] = True
-                changed = True
-            elif x[j] > ub[j] + tol:
-                at_ub[j] = True
-                changed = True
+                v = grad[j] / dual_tol
+            else:
+                v = max(lb[j] - x[j], x[j] - ub[j]) / tol
+            if v > 1.0:
+                if v > worst:
+                    worst = v
+                    worst_j = j
+                if not one_at_a_time:
+                    _switch(j, x, lb, at_lb, at_ub)
+        changed = worst_j >= 0
+        if changed and one_at_a_time:
+            _switch(worst_j, x, lb, at_lb, at_ub)
         if not changed:
             for j in range(n):
                 x[j] = min(max(x[j], lb[j]), ub[j])
             return True
     return False
+
+
+@nb.njit(cache=True, nogil=True)
+def _switch(j, x, lb, at_lb, at_ub):
+    """Frees a held variable ``j``, or holds a free one at the bound it passes."""
+    if at_lb[j] or at_ub[j]:
+        at_lb[j] = False
+        at_ub[j] = False
+    elif x[j] < lb[j]:
+        at_lb[j] = True
+    else:
+        at_ub[j] = True
 
 
 @nb.njit(cache=True, nogil=True)

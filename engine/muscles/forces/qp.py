@@ -36,8 +36,8 @@ def solve_equality_frames(h, n_frames, problems, tol: float = 1e-9, max_steps: i
 
     ``h`` (n,) > 0 is the same at every frame; ``problems(t0, t1)`` gives frames ``t0 .. t1-1`` as
     ``(A (k, ne, n), b (k, ne), lb (k, n), ub (k, n))``. Frames are solved in numba from the previous frame's
-    active set while the KKT conditions certify the result (``engine.kernels._qp_so``, the same steps and
-    tolerances as :class:`WarmStartedQP`), by quadprog otherwise.
+    active set while the KKT conditions certify the result (``engine.kernels._qp_so``, the tolerances of
+    :class:`WarmStartedQP`, with one correction per step in the second half of the steps), by quadprog otherwise.
     """
     h = np.ascontiguousarray(h, float)
     n = len(h)
