@@ -38,24 +38,37 @@ def _solve_frame(h, A, b, lb, ub, tol, max_steps, at_lb, at_ub, x):
     S = np.empty((ne, ne))
     grad = np.empty(n)
     w = np.empty(n)         # 1/h of the free variables, 0 for the held ones
+    w_new = np.empty(n)
     xf = np.empty(n)        # the held variables' values, 0 for the free ones
     for step in range(max_steps):
         one_at_a_time = step >= max_steps // 2     # all violations at once can cycle
         for j in range(n):
             fixed = at_lb[j] or at_ub[j]
-            w[j] = 0.0 if fixed else 1.0 / h[j]
+            w_new[j] = 0.0 if fixed else 1.0 / h[j]
             xf[j] = (lb[j] if at_lb[j] else ub[j]) if fixed else 0.0
-        for e in range(ne):         # r = b - A xf, S = A diag(w) A^T (rows of A are contiguous)
+        for e in range(ne):         # r = b - A xf (rows of A are contiguous)
             s = b[e]
             for j in range(n):
                 s -= A[e, j] * xf[j]
             r[e] = s
-            for f in range(e, ne):
-                s = 0.0
-                for j in range(n):
-                    s += A[e, j] * w[j] * A[f, j]
-                S[e, f] = s
-                S[f, e] = s
+        if step == 0:               # S = A diag(w) A^T, then updated by the variables switched
+            for e in range(ne):
+                for f in range(e, ne):
+                    s = 0.0
+                    for j in range(n):
+                        s += A[e, j] * w_new[j] * A[f, j]
+                    S[e, f] = s
+                    S[f, e] = s
+        else:
+            for j in range(n):
+                if w_new[j] != w[j]:
+                    d = w_new[j] - w[j]
+                    for e in range(ne):
+                        a = d * A[e, j]
+                        for f in range(e, ne):
+                            S[e, f] += a * A[f, j]
+                            S[f, e] = S[e, f]
+        w[:] = w_new
         try:
             nu = np.linalg.solve(S, -r)
         except Exception:       # noqa: BLE001 (numba: a singular system)
