@@ -183,10 +183,12 @@ def solve_muscle_forces(J_l, tau, hill: RigidTendonForces, settings: MuscleForce
         with_passive = settings.include_passive and settings.muscle_physiology
 
         def problems(t0, t1):
-            J_lt = np.swapaxes(J_l[t0:t1], 1, 2)[:, rows]
-            A = np.concatenate([-J_lt * active[t0:t1, None, :], R[t0:t1][:, rows] * opt], axis=2)
-            b = tau[t0:t1, rows] + (np.einsum("tvm,tm->tv", J_lt, passive[t0:t1]) if with_passive else 0.0)
             k = t1 - t0
+            J_lt = np.swapaxes(J_l[t0:t1][:, :, rows], 1, 2)
+            A = np.empty((k, J_lt.shape[1], m + r))
+            np.multiply(J_lt, -active[t0:t1, None, :], out=A[:, :, :m])
+            np.multiply(R[t0:t1][:, rows], opt, out=A[:, :, m:])
+            b = tau[t0:t1, rows] + (np.einsum("tvm,tm->tv", J_lt, passive[t0:t1]) if with_passive else 0.0)
             return A, b, np.broadcast_to(lb, (k, m + r)), np.broadcast_to(ub, (k, m + r))
 
         x_all, status = solve_equality_frames(np.full(m + r, 2.0), T, problems)
