@@ -1,19 +1,21 @@
-"""A sequence of small convex QPs with box bounds, warm-started from the previous solution's active set.
+"""Sequences of small convex QPs with box bounds, warm-started from the previous solution's active set.
 
-Each problem is
+Two kinds of problem, one per objective of :mod:`engine.muscles.forces.static_optimization`:
 
-    minimise 1/2 x^T H x + g^T x   subject to   A x = b (optional),  lb <= x <= ub
+    minimise 1/2 sum h_i x_i^2   subject to   A x = b,  lb <= x <= ub      (:func:`solve_equality_frames`)
+    minimise 1/2 x^T H x + g^T x   subject to   lb <= x <= ub               (:class:`WarmStartedQP`)
 
-with ``H`` positive definite. quadprog (through qpsolvers) has no warm start, so
+with ``h > 0`` / ``H`` positive definite. quadprog (through qpsolvers) has no warm start, so
 the previous frame's active set (which bounds were held) is used instead: the
-equality-constrained problem with those bounds fixed is solved directly (its KKT
+problem with those bounds fixed is solved directly (its KKT
 system), and the active set is corrected by primal-dual active-set steps
 (free variables that leave their box are fixed at the bound passed; fixed ones
 whose multiplier has the wrong sign are freed) until the KKT conditions hold,
 which for a convex QP proves optimality. If that does not happen within
 ``max_steps`` steps, or the KKT system is singular, the frame is solved from
-scratch by quadprog, with the variables whose bounds meet held there (quadprog
-reports such boxes infeasible). Each solve reports which route it took.
+scratch by quadprog (:func:`cold_solve`), with the variables whose bounds meet held there (quadprog
+reports such boxes infeasible). Each solve reports which route it took. The first kind runs its warm starts
+over consecutive frames in numba (``engine.kernels._qp_so``).
 """
 from __future__ import annotations
 
@@ -100,22 +102,18 @@ class WarmStartedQP:
         """Forget the previous active set (the next solve starts from quadprog)."""
         self._at_lb = self._at_ub = None
 
-    def solve(self, H, g, lb, ub, A=None, b=None, diagonal: bool = False):
+    def solve(self, H, g, lb, ub):
         """Solve one problem; returns ``(x, status)`` with ``x`` NaN when infeasible or when an input
-        holds NaN (e.g. a frame whose inverse dynamics or geometry is missing).
-
-        ``diagonal`` says ``H`` is diagonal (a faster KKT solve through the Schur complement).
-        """
+        holds NaN (e.g. a frame whose inverse dynamics or geometry is missing)."""
         n = len(g)
-        arrays = (H, g) if A is None else (H, g, A, b)
-        if not all(np.all(np.isfinite(x)) for x in arrays) or np.isnan(lb).any() or np.isnan(ub).any():
+        if not (np.all(np.isfinite(H)) and np.all(np.isfinite(g))) or np.isnan(lb).any() or np.isnan(ub).any():
             self.reset()
             return np.full(n, np.nan), NO_DATA
         if self._at_lb is not None and len(self._at_lb) == n:
-            x = self._active_set(H, g, lb, ub, A, b, diagonal)
+            x = self._active_set(H, g, lb, ub)
             if x is not None:
                 return x, OPTIMAL_WARM
-        x = cold_solve(H, g, lb, ub, A, b)
+        x = cold_solve(H, g, lb, ub, None, None)
         if x is None:
             self.reset()
             return np.full(n, np.nan), INFEASIBLE
@@ -124,17 +122,14 @@ class WarmStartedQP:
         self._at_ub = (ub - x <= scale) & np.isfinite(ub) & ~self._at_lb
         return x, OPTIMAL_QUADPROG
 
-    def _active_set(self, H, g, lb, ub, A, b, diagonal):
+    def _active_set(self, H, g, lb, ub):
         at_lb, at_ub = self._at_lb.copy(), self._at_ub.copy()
         dual_tol = self.tol * max(1.0, float(np.abs(np.diag(H)).max()))
         for _ in range(self.max_steps):
-            solution = self._kkt(H, g, lb, ub, A, b, at_lb, at_ub, diagonal)
-            if solution is None:
+            x = self._kkt(H, g, lb, ub, at_lb, at_ub)
+            if x is None:
                 return None
-            x, nu = solution
-            grad = H @ x + g if not diagonal else np.diag(H) * x + g
-            if A is not None:
-                grad = grad + A.T @ nu
+            grad = H @ x + g
             free = ~(at_lb | at_ub)
             below = free & (x < lb - self.tol)
             above = free & (x > ub + self.tol)
@@ -148,44 +143,18 @@ class WarmStartedQP:
         return None
 
     @staticmethod
-    def _kkt(H, g, lb, ub, A, b, at_lb, at_ub, diagonal):
-        """Minimiser with the variables in ``at_lb`` / ``at_ub`` held at their bounds, and the equality
-        multipliers; None if the reduced KKT system is singular."""
-        n = len(g)
-        x = np.zeros(n)
+    def _kkt(H, g, lb, ub, at_lb, at_ub):
+        """Minimiser with the variables in ``at_lb`` / ``at_ub`` held at their bounds; None if the reduced system
+        is singular."""
+        x = np.zeros(len(g))
         x[at_lb], x[at_ub] = lb[at_lb], ub[at_ub]
         free = ~(at_lb | at_ub)
         fixed = ~free
-        if diagonal:
-            h = np.diag(H)[free]
-            rhs = -g[free]
-        else:
-            Hff = H[np.ix_(free, free)]
-            rhs = -(g[free] + H[np.ix_(free, fixed)] @ x[fixed])
         try:
-            if A is None:
-                x[free] = rhs / h if diagonal else np.linalg.solve(Hff, rhs)
-                return x, None
-            Af = A[:, free]
-            r = b - A[:, fixed] @ x[fixed]
-            if diagonal:
-                AHi = Af / h
-                S = AHi @ Af.T
-                nu = np.linalg.solve(S, AHi @ rhs - r)
-                x[free] = (rhs - Af.T @ nu) / h
-            else:
-                nf, ne = int(free.sum()), len(b)
-                K = np.zeros((nf + ne, nf + ne))
-                K[:nf, :nf], K[:nf, nf:], K[nf:, :nf] = Hff, Af.T, Af
-                sol = np.linalg.solve(K, np.concatenate([rhs, r]))
-                x[free], nu = sol[:nf], sol[nf:]
+            x[free] = np.linalg.solve(H[np.ix_(free, free)], -(g[free] + H[np.ix_(free, fixed)] @ x[fixed]))
         except np.linalg.LinAlgError:
             return None
-        if not np.all(np.isfinite(x)):
-            return None
-        if A is not None and np.linalg.norm(Af @ x[free] - r) > 1e-8 * (1.0 + np.linalg.norm(r)):
-            return None
-        return x, nu
+        return x if np.all(np.isfinite(x)) else None
 
 
 def cold_solve(H, g, lb, ub, A, b):
