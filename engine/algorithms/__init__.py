@@ -1,6 +1,6 @@
 """Algorithms as free functions of ``(model, data, q, v, a)``, named as in Pinocchio."""
-from .batch import (crba_batch, frame_placements_batch, frame_positions_batch, joint_wrenches_batch, marker_positions_batch,
-                    point_jacobians_batch, rnea_batch)
+from .batch import (crba_batch, frame_jacobians_batch, frame_placements_batch, frame_positions_batch,
+                    joint_wrenches_batch, marker_positions_batch, point_jacobians_batch, rnea_batch)
 from .dynamics import coriolis_matrix, crba, external_wrenches, forward_dynamics, generalized_gravity, nle, rnea, rod_forces
 from .energy import (center_of_mass, elastic_energy, kinetic_energy, potential_energy, rod_stiffness,
                      spatial_momentum)
@@ -15,6 +15,6 @@ __all__ = [
     "rod_frames", "frame_jacobian", "point_jacobians", "marker_jacobians", "frame_classical_acceleration",
     "rnea", "nle", "generalized_gravity", "crba", "forward_dynamics", "rod_forces", "coriolis_matrix",
     "external_wrenches", "kinetic_energy", "potential_energy", "elastic_energy", "rod_stiffness", "center_of_mass", "spatial_momentum",
-    "crba_batch", "rnea_batch", "joint_wrenches_batch", "frame_placements_batch", "frame_positions_batch", "marker_positions_batch", "point_jacobians_batch",
+    "crba_batch", "rnea_batch", "joint_wrenches_batch", "frame_jacobians_batch", "frame_placements_batch", "frame_positions_batch", "marker_positions_batch", "point_jacobians_batch",
     "integrate", "difference", "normalize", "simulate", "static_equilibrium", "StaticResult",
 ]

@@ -27,6 +27,19 @@ def frame_placements_batch(model, data, Q, names) -> tuple[np.ndarray, np.ndarra
     return R, p
 
 
+def frame_jacobians_batch(model, data, Q, names) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Jacobians and placements of the named bodies/frames/points at every frame: J (frames, K, 6, nv) with rows
+    ``[omega; v_origin]`` in world axes (as :func:`~engine.algorithms.jacobians.frame_jacobian`), R (frames, K, 3, 3),
+    p (frames, K, 3)."""
+    Q = _args.batch(model, Q, model.nq, "Q")
+    ids = np.array([frame_id(model, n) for n in names], np.int64)
+    J = np.zeros((Q.shape[0], ids.size, 6, model.nv))
+    R = np.empty((Q.shape[0], ids.size, 3, 3))
+    p = np.empty((Q.shape[0], ids.size, 3))
+    _batch.frame_jacobians(model.tree.k, data.ws, data.scr, Q, ids, J, R, p)
+    return J, R, p
+
+
 def marker_positions_batch(model, data, Q) -> np.ndarray:
     """(frames, markers, 3) positions of all model markers."""
     return frame_positions_batch(model, data, Q, [m.name for m in model.markers])

@@ -32,6 +32,19 @@ def frame_placements(t, ws, scr, Q, frames, R_out, p_out):
 
 
 @nb.njit(cache=True, nogil=True)
+def frame_jacobians(t, ws, scr, Q, frames, J_out, R_out, p_out):
+    """``J_out[f, k] =`` 6 x nv Jacobian (rows ``[omega; v_origin]``, world axes) and ``R_out[f, k], p_out[f, k]`` the
+    world placement of attached frame ``frames[k]`` at ``Q[f]``."""
+    nodes, segs, funcs, fpool, grav, fr = t.nodes, t.segs, t.funcs, t.fpool, t.gravity, t.frames
+    empty = np.zeros(0)
+    for f in range(Q.shape[0]):
+        kinematics(nodes, segs, funcs, fpool, grav, ws, scr, Q[f], empty, empty, 0, False)
+        for k in range(frames.shape[0]):
+            frame_jacobian(nodes, fr, ws, scr, frames[k], J_out[f, k])
+            frame_placement(fr, ws, frames[k], R_out[f, k], p_out[f, k])
+
+
+@nb.njit(cache=True, nogil=True)
 def point_jacobians(t, ws, scr, Q, frames, out):
     """``out[f, k] =`` 3 x nv world Jacobian of frame ``frames[k]``'s origin at ``Q[f]``."""
     nodes, segs, funcs, fpool, grav, fr = t.nodes, t.segs, t.funcs, t.fpool, t.gravity, t.frames

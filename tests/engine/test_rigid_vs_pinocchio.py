@@ -90,3 +90,9 @@ def test_batch_placements_equal_single_frame_placements(trees, rng):
         for k, n in enumerate(names):
             ref = alg.frame_placement(model, data, n)
             assert np.array_equal(R[f, k], ref.R) and np.array_equal(p[f, k], ref.p)
+    J, R, p = alg.frame_jacobians_batch(model, data, Q, names)      # frame_jacobian is checked against Pinocchio
+    for f, q in enumerate(Q):
+        for k, n in enumerate(names):
+            assert np.array_equal(J[f, k], alg.frame_jacobian(model, data, q, n))
+            ref = alg.frame_placement(model, data, n)
+            assert np.array_equal(R[f, k], ref.R) and np.array_equal(p[f, k], ref.p)

@@ -19,3 +19,22 @@ def test_torques_beyond_the_muscles_reach_are_unbalanced():
     assert muscles_alone_unbalanced(J_l, tau, f_lo, f_hi, rows).tolist() == [False, False, True, False, True]
     tau[0, 0] = np.nan
     assert muscles_alone_unbalanced(J_l, tau, f_lo, f_hi, rows)[0]
+
+
+def test_guesses_never_change_the_answer(rng):
+    """Guesses of Farkas certificates (here the torque itself, which proves torques beyond the reach unbalanced, its
+    opposite, which proves nothing, and noise) and of balancing tensions only spare LPs: the frames found are those
+    beyond the closed-form reach [-29.5, 49.7] N m of the two muscles above, whatever the guesses."""
+    T = 57
+    J_l = np.zeros((T, 2, 2))
+    J_l[:, 0, 0], J_l[:, 1, 0] = -0.05, 0.03
+    f_lo, f_hi = np.full((T, 2), 10.0), np.full((T, 2), 1000.0)
+    tau = np.zeros((T, 2))
+    tau[:, 0] = np.linspace(-60.0, 80.0, T) + 0.01          # no frame within 0.01 N m of either end of the reach
+    expected = ((tau[:, 0] < -29.5) | (tau[:, 0] > 49.7)).tolist()
+    rows = crossed(J_l)
+    for guesses in (None, tau, -tau, rng.normal(size=(T, 2)), np.full((T, 2), np.nan)):
+        assert muscles_alone_unbalanced(J_l, tau, f_lo, f_hi, rows, guesses=guesses).tolist() == expected
+    # tensions to start a balancing set from: inside the box, on its bounds (no room to move), outside it
+    for forces in (rng.uniform(10.0, 1000.0, size=(T, 2)), f_lo, f_hi, f_lo - 5.0, np.full((T, 2), np.nan)):
+        assert muscles_alone_unbalanced(J_l, tau, f_lo, f_hi, rows, forces=forces).tolist() == expected

