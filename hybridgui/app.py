@@ -92,6 +92,10 @@ def main(argv=None, prog: str = "hybridgui") -> int:
     splash.show()
     app.processEvents()
     _note(args, "first window shown")
+    from pyqtgraph.util.garbage_collector import GarbageCollector
+    # Python's cycle collector runs on this thread only, on a timer: run by a worker thread (the analysis allocates
+    # there), it would destroy the Qt objects of a closed window in that thread and deadlock or crash Qt
+    collector = GarbageCollector(interval=0.5)  # noqa: F841 (kept alive until the application ends)
     launcher = Launcher(app, splash, lambda window: _open(window, args), args.screenshot, SIZE, prog,
                         lambda what: _note(args, what))
     startup = Startup()

@@ -7,6 +7,8 @@ then renders off screen through EGL), the real one under a display or Xvfb.
 """
 from __future__ import annotations
 
+import gc
+
 import numpy as np
 import pytest
 
@@ -18,6 +20,19 @@ from PySide6.QtCore import QSettings  # noqa: E402  (after the platform is chose
 
 from engine.analysis.gait_phases import side_of, stance_phases  # noqa: E402
 from engine.demo import demo_inputs, demo_results  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def collect_on_this_thread():
+    """Python's cycle collector off while a test runs and run here at its end, after its windows are closed, as the
+    application runs it on its GUI thread only (``hybridgui.app``): run by a worker thread that allocates, it would
+    destroy a closed window's Qt objects in that thread (a deadlock with the GUI thread). Frozen after, so the next
+    collection scans only what later tests make."""
+    gc.disable()
+    yield
+    gc.collect()
+    gc.freeze()
+    gc.enable()
 
 
 @pytest.fixture(scope="session")
