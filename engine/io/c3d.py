@@ -708,7 +708,10 @@ def read_c3d(path, *, threshold: float = DEFAULT_THRESHOLD, zero_baseline: bool 
         with tempfile.TemporaryDirectory(prefix="hybridlab-c3d-") as folder:
             copy = Path(folder) / path.name
             copy.write_bytes(repaired[0])
-            result = _run_ezc3d(copy, timeout, memory_limit, cancel)
+            try:
+                result = _run_ezc3d(copy, timeout, memory_limit, cancel)
+            except DataError as exc:        # the user's file, not the repaired copy, is the one named
+                raise exc.in_file(path) from exc.__cause__
     P = _Params(result["parameters"], path)
     _check_header(raw, result, P, path)
     h = result["header"]

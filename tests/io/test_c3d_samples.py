@@ -315,3 +315,17 @@ def test_a_missing_analog_rate_is_derived_from_the_header(c3d_dir, name):
     plate = load(str(path), zero_baseline=False).plates[0]
     assert np.allclose(np.abs(plate.force @ plate.normal), np.abs(words[:, 4 * n_points + 2]), atol=1e-3)
     assert any("ANALOG:RATE is missing: read as 100 Hz" in w for w in trial.warnings)
+
+
+def test_a_repaired_files_read_failure_names_the_users_file(c3d_dir, monkeypatch):
+    """The file repaired for ezc3d is a temporary copy; a failure to read it names the user's file."""
+    import engine.io.c3d as c3d
+
+    def failing(path, *args):
+        raise DataError("ezc3d cannot read the file", file=path)
+
+    monkeypatch.setattr(c3d, "_run_ezc3d", failing)
+    path = c3d_dir / "Sample28" / "type1.C3D"
+    with pytest.raises(DataError) as caught:
+        read_c3d(path)
+    assert caught.value.file == str(path) and "hybridlab-c3d-" not in str(caught.value)
