@@ -166,7 +166,7 @@ class MainWindow(QMainWindow):
         self.runner.progress.connect(self.progress.report)
         self.runner.finished.connect(self._on_analysed)
         self.runner.prepared.connect(self._on_prepared)
-        self.preparing = None                  # (kind, what) of a run that also makes its model and trial
+        self.preparing = None                  # (show, what) of a run that also makes its model and trial
         self.setup_files: dict = {}            # trial path -> the SetupFiles of the OpenSim setups it came from
         self.trial_loads: dict = {}            # trial path -> the ExternalLoads .xml it was opened with
         self.runner.failed.connect(self._on_analysis_failed)
@@ -403,11 +403,18 @@ class MainWindow(QMainWindow):
         doc.set_result(result, patient.stored_settings(self, settings))
         self.statusBar().showMessage(f"Analysis done: {result.ik.n_frames} frames.", 8000)
 
+    def start_prepared(self, steps, show, what) -> None:
+        """Run ``steps``, an analysis that also makes its model and trial (OpenSim setups, a trial alone), in the
+        worker; ``show(window, what, value)`` shows what it returns."""
+        self.progress.reset()
+        self.progress.set_running(True)
+        self.preparing = (show, what)
+        self.runner.start_with_inputs(steps)
+
     def _on_prepared(self, value) -> None:
-        """A run that made its own model and trial ended: show it (OpenSim setups, or a trial alone)."""
-        kind, what = self.preparing
+        """A run that made its own model and trial ended: show it."""
+        show, what = self.preparing
         self.preparing = None
-        show = opensim_setups.show_result if kind == "setups" else trial_alone.show_result
         self.attempt("Cannot show the analysis", show, self, what, value)
 
     def _on_analysis_failed(self, exc, details: str) -> None:

@@ -25,10 +25,7 @@ def open_setups(window, paths) -> None:
     """Read ``paths`` as one analysis and run it in the worker."""
     window._check_idle(", ".join(str(p) for p in paths))
     plan = plan_setups(paths)
-    window.progress.reset()
-    window.progress.set_running(True)
-    window.preparing = ("setups", plan)
-    window.runner.start_with_inputs(setup_analysis_steps(plan))
+    window.start_prepared(setup_analysis_steps(plan), show_result, plan)
     window.statusBar().showMessage(f"Running the OpenSim setups {', '.join(Path(p).name for p in paths)}", 15000)
 
 

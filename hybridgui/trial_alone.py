@@ -61,10 +61,7 @@ def analyse_file(window, path) -> None:
 def start(window, alone: TrialAlone, settings) -> None:
     """Run the default model's analysis of ``alone`` with its edits in the worker."""
     window._check_idle(alone.path)
-    window.progress.reset()
-    window.progress.set_running(True)
-    window.preparing = ("alone", alone)
-    window.runner.start_with_inputs(trial_analysis_steps(alone.trial, settings, dict(alone.edits)))
+    window.start_prepared(trial_analysis_steps(alone.trial, settings, dict(alone.edits)), show_result, alone)
     window.statusBar().showMessage(f"{Path(alone.path or 'the trial').name}: matching its markers to a protocol, "
                                    "scaling the default model to it, then analysing (as `hybrid analyze TRIAL.c3d`; "
                                    "File > Open trial opens a trial with the open model)",
