@@ -113,7 +113,9 @@ def confirm_by_geometry(matching: Matching, markers, points: dict, catalogue: di
 
     Pairs of matched markers (technical ones aside) on one model body give measured (over the first ``frames``
     frames seeing both) / model distance ratios; their median is the scale. A scale outside :data:`PLAUSIBLE_SCALE` is a DataError; a marker whose
-    every pair (even a single one) disagrees with the scale by more than :data:`DISAGREEMENT` is unmatched (in the notes).
+    every pair (even a single one) disagrees with the scale by more than :data:`DISAGREEMENT` is unmatched (in the notes),
+    unless on one of its protocol marker's ``alternatives`` (another marker of the protocol: a lab's variant of its
+    place) it and its partners agree: then it is matched to that one (said).
     """
     protocol = matching.protocol
     place = {}
@@ -124,10 +126,8 @@ def confirm_by_geometry(matching: Matching, markers, points: dict, catalogue: di
         where = points.get((landmark, side if catalogue[landmark].sided else None))
         if where is not None:
             place[label] = where
-    pairs = [(a, b, d / np.linalg.norm(place[a][1] - place[b][1]))
-             for i, a in enumerate(place) for b in list(place)[i + 1:]
-             if place[a][0] == place[b][0] and np.linalg.norm(place[a][1] - place[b][1]) > 0.03
-             and np.isfinite(d := _distance(markers, a, b, frames))]
+    distances: dict = {}
+    pairs = _pairs(place, markers, frames, distances)
     if not pairs:
         checked = Matching(protocol, matching.labels, matching.used, matching.unmatched, None,
                            matching.notes + ("geometry not checked: no two matched markers on one body",))
@@ -137,20 +137,59 @@ def confirm_by_geometry(matching: Matching, markers, points: dict, catalogue: di
         raise DataError(f"the markers matched to protocol '{protocol.name}' are {scale:.2f} times the model's "
                         f"distances apart (plausible: {PLAUSIBLE_SCALE[0]}-{PLAUSIBLE_SCALE[1]}); the matching "
                         f"is wrong or the trial's units are", element="marker labels")
+    bad = _disagreeing(pairs, scale)
+    labels, used, notes = dict(matching.labels), dict(matching.used), list(matching.notes)
+    for label in list(bad):       # a marker the protocol allows elsewhere (a lab's variant of its place) tried there
+        name, side = matching.used[matching.labels[label]]
+        for other in protocol.marker(name).alternatives:
+            landmark = protocol.marker(other).landmark
+            where = points.get((landmark, side if catalogue[landmark].sided else None))
+            if where is None or full_name(other, side) in used:
+                continue
+            tried = {**place, label: where}
+            again = _disagreeing(_pairs(tried, markers, frames, distances), scale)
+            if label in bad and label not in again and len(again) < len(bad):
+                place, bad = tried, again
+                del used[labels[label]]
+                labels[label], used[full_name(other, side)] = full_name(other, side), (other, side)
+                notes.append(f"'{label}' read as {full_name(name, side)} does not fit the model's distances on its "
+                             f"segment, as {full_name(other, side)} ({landmark.replace('_', ' ')}) it does: matched so")
+                break
+    pairs = _pairs(place, markers, frames, distances)
+    unmatched = matching.unmatched + tuple((b, f"read as {labels[b]}, but its distances to the other "
+                                               f"markers on its segment do not fit the model") for b in bad)
+    used = {labels[k]: used[labels[k]] for k in labels if k not in bad}
+    labels = {k: v for k, v in labels.items() if k not in bad}
+    notes.append(f"geometry: {len(pairs)} distances between markers on one body give the subject {scale:.2f} times "
+                 "the model's size")
+    return derived_markers(Matching(protocol, labels, used, unmatched, scale, tuple(notes)), markers, points, catalogue)
+
+
+def _pairs(place: dict, markers, frames: int, distances: dict) -> list:
+    """``(a, b, measured / model distance)`` of the labels ``place``d on one model body more than 3 cm apart and
+    seen together; ``distances`` caches the measured ones."""
+    out = []
+    for i, a in enumerate(place):
+        for b in list(place)[i + 1:]:
+            model = np.linalg.norm(np.asarray(place[a][1]) - np.asarray(place[b][1]))
+            if place[a][0] != place[b][0] or model <= 0.03:
+                continue
+            if (a, b) not in distances:
+                distances[(a, b)] = _distance(markers, a, b, frames)
+            if np.isfinite(distances[(a, b)]):
+                out.append((a, b, distances[(a, b)] / model))
+    return out
+
+
+def _disagreeing(pairs: list, scale: float) -> list:
+    """The labels every pair of which (even a single one) is farther than :data:`DISAGREEMENT` from ``scale``; with
+    a single partner, neither can be told right: both go."""
     agree: dict = {}
     for a, b, r in pairs:
         ok = abs(r / scale - 1.0) <= DISAGREEMENT
         for label in (a, b):
             agree.setdefault(label, []).append(ok)
-    # a marker every pair of which disagrees; with a single partner, neither can be told right: both go
-    bad = [label for label, oks in agree.items() if not any(oks)]
-    labels = {k: v for k, v in matching.labels.items() if k not in bad}
-    used = {matching.labels[k]: matching.used[matching.labels[k]] for k in labels}
-    unmatched = matching.unmatched + tuple((b, f"read as {matching.labels[b]}, but its distances to the other "
-                                               f"markers on its segment do not fit the model") for b in bad)
-    notes = matching.notes + (f"geometry: {len(pairs)} distances between markers on one body give the subject "
-                              f"{scale:.2f} times the model's size",)
-    return derived_markers(Matching(protocol, labels, used, unmatched, scale, notes), markers, points, catalogue)
+    return [label for label, oks in agree.items() if not any(oks)]
 
 
 def _derived_from(label: str, index: dict, matching: Matching) -> str | None:

@@ -202,3 +202,19 @@ def test_a_point_outside_the_limb_is_not_read_as_a_joint_centre(library, bts, at
     matching = recognise(outside, protocols, catalogue, athlete_points)
     assert "RKNE" not in matching.labels and matching.labels["LKNE"] == "LKJC"
     assert "not inside the limb" in dict(matching.unmatched)["RKNE"]
+
+
+def test_a_marker_placed_where_the_lab_varies_is_matched_by_geometry(library, athlete_points):
+    # Codamotion's 'Toe' sits on the lateral midfoot: about 0.13 m from its heel marker, where the second metatarsal
+    # head (the Cleveland toe) would be 0.2-0.25 m; read there, heel and toe (the foot's one pair) both disagreed
+    catalogue, _, protocols = library
+    coda = read_c3d(C3D / "Codamotion" / "codamotion_gaitwands_19970212.c3d")
+    heel_toe = np.linalg.norm(coda.markers.trajectory("R.Toe") - coda.markers.trajectory("R.Heel"), axis=1)
+    assert 0.10 < np.nanmedian(heel_toe) < 0.16
+    matching = recognise(coda.markers, protocols, catalogue, athlete_points)
+    assert {matching.labels[f"{s}.{x}"] for s in "LR" for x in ("Heel", "Toe")} == \
+        {"LHEEL", "RHEEL", "LMIDFOOT", "RMIDFOOT"}
+    assert not matching.unmatched and any("as RMIDFOOT (fifth metatarsal base) it does" in n for n in matching.notes)
+    # a trial whose toe is on the metatarsal head keeps it there: Capture0002's
+    capture = recognise(read_c3d(C3D / "Sample26" / "Capture0002.c3d").markers, protocols, catalogue, athlete_points)
+    assert capture.labels["r_toe"] == "RTOE"
