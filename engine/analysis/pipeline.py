@@ -29,6 +29,7 @@ from ..trial.coverage import covered_range
 from ..trial.filtering import ANALYSIS_HIGHEST_CUTOFF, check_cutoff, lowpass_plates
 from ..trial.gaps import fill_gaps
 from ..trial.outliers import remove_outliers
+from ..trial.rigid_pairs import rigid_departures
 from .contact_model import generated_contacts, static_calibration
 from .derivatives import Motion, motion_from_coordinates
 from .ik import IKResult, IKSettings, inverse_kinematics
@@ -193,7 +194,7 @@ def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
     notes: list = list(s.ik.notes)
     seconds: dict = {}
     trial, outliers = remove_outliers(trial)
-    notes += outliers.notes()
+    notes += outliers.notes() + rigid_departures(trial.markers)
     emg = []
     if s.muscles:
         from ..muscles.pipeline import emg_mapping
