@@ -79,6 +79,9 @@ def test_trials_of_one_c3d_name_are_told_apart_by_the_files_they_were_read_from(
     assert trial_names(["run.c3d"] * 2, ["/s/a.hlr", "/s/b.hlr"]) == ["run.c3d (a.hlr)", "run.c3d (b.hlr)"]
     assert trial_names(["run.c3d"] * 2, ["/p/day1/results.hlr", "/q/day1/results.hlr"]) == [
         "run.c3d (p/day1/results.hlr)", "run.c3d (q/day1/results.hlr)"]
+    assert trial_names(["run.c3d"] * 3, [None, "/s/a.hlr", None]) == ["run.c3d (trial 1)", "run.c3d (a.hlr)",
+                                                                     "run.c3d (trial 3)"]      # read from no file
+    assert trial_names(["run.c3d"] * 2, ["/lab/day1/run.c3d", None]) == ["day1/run.c3d", "run.c3d (trial 2)"]
     with pytest.raises(SettingsError, match="results.hlr.*named twice"):
         trial_names(["run.c3d"] * 2, [tmp_path / "results.hlr", tmp_path / "." / "results.hlr"])
 
