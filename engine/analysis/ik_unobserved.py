@@ -22,7 +22,7 @@ def unobserved(model, data, mframes, targets, weights, Q, c_q, c_v, c_target, c_
     ``H_ii`` at ``Q[f]`` is at most :data:`UNSEEN` times the frame's summed weight of present markers.
 
     ``mframes`` (K,) the fitted markers' frames, ``targets`` (T, K, 3) m (NaN missing), ``weights`` (T, K),
-    ``Q`` (T, nq) the solution, ``c_*`` the coordinate tasks (``engine.analysis.ik._Problem``)."""
+    ``Q`` (T, nq) the solution, ``c_*`` the coordinate tasks (``engine.analysis.ik._Problem``: ``c_w`` (C, C))."""
     t = model.tree.k
     nv, n_nodes = model.nv, model.tree.n_nodes
     H, g = np.empty((nv, nv)), np.empty(nv)

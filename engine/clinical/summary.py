@@ -150,8 +150,9 @@ def _muscle_curves(m, events, bw) -> tuple[dict, dict]:
     return curves, emg
 
 
-def clinical_summary(result, forward=(1.0, 0.0, 0.0), events=None) -> ClinicalSummary:
-    """The report's content for ``result`` (an AnalysisResult); ``events`` default to :func:`gait_events`."""
+def clinical_summary(result, forward=(1.0, 0.0, 0.0), events=None, trial_name=None) -> ClinicalSummary:
+    """The report's content for ``result`` (an AnalysisResult); ``events`` default to :func:`gait_events`;
+    ``trial_name`` the trial's name in the report (default: its file's name, :func:`names`)."""
     model, time = result.model, result.motion.time
     notes = []
     if events is None:
@@ -197,7 +198,8 @@ def clinical_summary(result, forward=(1.0, 0.0, 0.0), events=None) -> ClinicalSu
         notes.append("no ground-reaction estimate: peak GRF, impulse and GRF curves left out")
     symmetry = symmetry_table(params, loads, intact, prosthetic)
     gait, note = gait_of(params)
-    summary = ClinicalSummary(*names(result.trial), mass,
+    subject, trial = names(result.trial)
+    summary = ClinicalSummary(subject, trial if trial_name is None else trial_name, mass,
                               intact, prosthetic, events, params, loads, symmetry, curves,
                               validation=list(result.metrics), notes=notes + [note] + list(result.notes), gait=gait)
     if result.muscles is not None:

@@ -34,13 +34,17 @@ def _fmt(x, digits=3):
     return "-" if not np.isfinite(x) else f"{x:.{digits}g}"
 
 
-def _table(ax, rows, columns, title):
+def _table(ax, rows, columns, title, fit=False):
+    """A table in ``ax``; ``fit``: each column as wide as its longest cell (trials' names), else the axes' width
+    shared equally."""
     ax.axis("off")
     ax.set_title(title, loc="left", fontsize=11, fontweight="bold")
     t = ax.table(cellText=rows, colLabels=columns, loc="upper left", cellLoc="left")
     t.auto_set_font_size(False)
     t.set_fontsize(8)
     t.scale(1.0, 1.25)
+    if fit:
+        t.auto_set_column_width(list(range(len(columns))))
 
 
 def _header(s) -> Figure:
@@ -148,7 +152,7 @@ def _emg(s) -> Figure | None:
                 cells = [_fmt(t.rms_percent[i, names.index(p)]) if p in names else "-" for p in phases]
                 rows.append([m if len(s.emg_tables) == 1 else f"{trial}: {m}"] + cells)
         _table(fig.add_axes([0.06, 0.92 - n * height - 0.3, 0.88, 0.25]), rows,
-               ["RMS error (%)"] + phases, "Estimated vs EMG-driven forces (seed Table 3)")
+               ["RMS error (%)"] + phases, "Estimated vs EMG-driven forces (seed Table 3)", fit=len(s.emg_tables) > 1)
         fig.text(0.06, 0.92 - n * height - 0.33, "RMS of the difference over each phase, in % of the muscle's largest "
                  "force bound f_max over the trial", fontsize=7)
     return fig
@@ -186,7 +190,8 @@ def _validation(s) -> Figure:
     if not rows:
         rows = [["(no force plate scored the estimate)", "", "", "", "", "", ""]]
     _table(fig.add_axes([0.06, 0.6, 0.88, 0.33]), rows, ["plate", "contact group", "axis", "RMSE (N)", "rRMSE (%)",
-           "r", "frames"], "Ground reactions estimated from the motion, against the force plates")
+           "r", "frames"], "Ground reactions estimated from the motion, against the force plates",
+           fit=len(s.trials) > 1)
     lines = []
     for n in s.notes:
         lines += textwrap.wrap(f"- {n}", 110) or [""]

@@ -4,7 +4,7 @@ import pytest
 
 from engine import algorithms as alg
 from engine.analysis.derivatives import motion_from_coordinates
-from engine.analysis.ik import solve_ik
+from engine.analysis.ik import IKSettings, solve_ik
 from engine.model import Body, Coordinate, FreeJoint, Marker, Material, Model, RevoluteJoint, Rod, RodSegment, Section
 from engine.spatial import SE3, axis_angle
 from engine.trial.trial import Markers
@@ -138,7 +138,7 @@ def test_normal_equations_from_marker_moments_equal_finite_difference_jacobians(
     empty_i, empty_f = np.zeros(0, np.int64), np.zeros(0)
     n_nodes = tree.k.nodes.shape[0]
     cost = _normal_equations(tree.k, data.ws, data.scr, q, mframes, targets, weights, empty_i, empty_i, empty_f,
-                             empty_f, H, g, np.empty((n_nodes, 6, 6)), np.empty((n_nodes, 16)))
+                             np.zeros((0, 0)), H, g, np.empty((n_nodes, 6, 6)), np.empty((n_nodes, 16)))
     eps = 1e-6
     steps = np.array([alg.integrate(model, q, s * eps * e) for e in np.eye(nv) for s in (1.0, -1.0)])
     moved = alg.marker_positions_batch(model, data, steps).reshape(nv, 2, len(names), 3)
@@ -179,3 +179,85 @@ def test_the_trials_parts_side_by_side_give_the_sequential_fit(test_data, monkey
     again = solve_ik(model, trial.markers, replace(settings, threads=2))
     assert len(calls) >= 2
     assert np.abs(again.q - one.q).max() < 1e-5 and np.abs(again.rms - one.rms).max() < 1e-8
+
+
+def _strain_stiffness(model):
+    """``{strain coordinate: k}``: the diagonal of the rods' stiffness K (seed eq. 26) by coordinate."""
+    segs = model.tree.k.segs
+    free = segs["q"] >= 0
+    k = dict(zip(segs["q"][free].tolist(), segs["k"][free].tolist()))
+    return {n: k[s.qi] for n, s in model.tree.coordinates.items() if s.qi in k}
+
+
+def _strain_information(model, weight):
+    """``(names, P, mu, V)``: the strain coordinates, the prior's ``P = weight K / 2`` and the generalized
+    eigenvalues and eigenvectors (``V^T P V = I``) of the markers' information on the strains at rest against it:
+    ``S``, the Schur complement of ``J^T J`` (every marker at weight 1) with the other coordinates free, from marker
+    Jacobians by central differences (not from the IK kernel's moments)."""
+    from scipy.linalg import eigh
+
+    k = _strain_stiffness(model)
+    names = list(k)
+    vi = np.array([model.tree.coordinates[n].vi for n in names])
+    q, data, eps = model.neutral(), model.create_data(), 1e-6
+    steps = np.array([alg.integrate(model, q, s * eps * e) for e in np.eye(model.nv) for s in (1.0, -1.0)])
+    moved = alg.marker_positions_batch(model, data, steps).reshape(model.nv, 2, len(model.markers), 3)
+    J = ((moved[:, 0] - moved[:, 1]) / (2 * eps)).reshape(model.nv, -1).T
+    H = J.T @ J
+    others = np.setdiff1d(np.arange(model.nv), vi)
+    S = H[np.ix_(vi, vi)] - H[np.ix_(vi, others)] @ np.linalg.solve(H[np.ix_(others, others)], H[np.ix_(others, vi)])
+    P = np.diag([0.5 * weight * k[n] for n in names])
+    mu, V = eigh(S, P)
+    return names, P, mu, V
+
+
+def test_the_strain_prior_weighs_only_the_directions_the_markers_inform_less_than_it(rng):
+    """IKSettings.rod_energy_weight: the strain tasks' weights are ``P V V^T P``, ``V`` the eigenvectors of
+    :func:`_strain_information` with eigenvalue below 1 (the markers inform them less than the prior), toward rest."""
+    from engine.analysis.ik import _Problem
+
+    model = blade_model()
+    time, q_true, _ = blade_motion(model, duration=0.05)
+    weight = 1e-5
+    problem = _Problem(model, markers_of(model, time, q_true, 0.0, rng), IKSettings(rod_energy_weight=weight))
+    names, P, mu, V = _strain_information(model, weight)
+    assert (mu < 1).sum() >= 3 and (mu > 1).sum() >= 3      # both kinds of direction, so that the choice shows
+    V = V[:, mu < 1]
+    block = [problem.c_q.tolist().index(model.tree.coordinates[n].qi) for n in names]
+    expected = P @ V @ V.T @ P
+    assert np.allclose(problem.c_w[np.ix_(block, block)], expected, rtol=1e-4, atol=1e-6 * np.abs(expected).max())
+    assert np.allclose(problem.c_target[:, block], [model.tree.coordinates[n].default for n in names])   # rest
+
+
+def test_the_strain_prior_does_not_shrink_what_the_markers_measure(rng):
+    """A blade bending in the strain directions the markers inform more than the prior (eigenvalue above 1 in
+    :func:`_strain_information`): from noise-free markers the prior's IK gives its strains exactly (the prior costs
+    nothing there), where the full elastic-energy prior toward rest at the same weight shortens the bending; with
+    1 mm marker noise the prior still takes out much of the strains' noise, without that shortening."""
+    model = blade_model()
+    weight = 1e-5
+    names, P, mu, V = _strain_information(model, weight)
+    qi = [model.tree.coordinates[n].qi for n in names]
+    seen = V[:, mu > 1]
+
+    def bending(rate):
+        time = np.arange(0.0, 0.5, 1.0 / rate)
+        q = np.tile(model.neutral(), (len(time), 1))
+        amplitude = 0.5 / np.abs(seen).max(axis=0) / seen.shape[1]   # strains within 0.5 1/m of rest
+        q[:, qi] += (np.sin(2 * np.pi * np.outer(time, 1.0 + np.arange(seen.shape[1]))) * amplitude) @ seen.T
+        return time, q
+
+    time, q_true = bending(60.0)
+    exact = markers_of(model, time, q_true, 0.0, rng)
+    full = {n: (0.5 * weight * k, None) for n, k in _strain_stiffness(model).items()}
+    errors = {}
+    for label, settings in (("prior", IKSettings(rod_energy_weight=weight)), ("full", IKSettings(coordinate_tasks=full))):
+        result = solve_ik(model, exact, settings)
+        assert np.all(result.status == 1)
+        errors[label] = np.abs(result.q[:, qi] - q_true[:, qi]).max()
+    assert errors["prior"] < 1e-6 and errors["full"] > 1e-2, errors
+    time, q_true = bending(200.0)
+    noisy = markers_of(model, time, q_true, 1e-3, rng)
+    rms = {label: np.sqrt(np.mean((solve_ik(model, noisy, s).q[:, qi] - q_true[:, qi]) ** 2))
+           for label, s in (("prior", IKSettings(rod_energy_weight=weight)), ("none", IKSettings()))}
+    assert rms["prior"] < 0.2 * rms["none"], rms                  # measured: a tenth
