@@ -21,6 +21,10 @@ Figures (RESULT line):
 - overhead_pct: 100 (one worker's time / the loop's - 1); cpu_overhead_pct the same of processor time: every thread
   of the Dask run (the worker process, and this process's scheduler, nanny and client threads but the other
   cluster's, which idles meanwhile) against the loop process's.
+- dask_cpu_pct: the processor time of the one-worker run's machinery (this process's threads as above, the worker's
+  outside its tasks) over its trials' processor time: cpu_overhead_pct without the noise of comparing trials run
+  in two processes (a trial's processor time differs by 10% and more from run to run on a loaded machine); it
+  grows with the wall-clock time (the heartbeats and checks go on while a loaded machine runs the trials slowly).
 - efficiency_1, efficiency_2: the trials' processor seconds / (wall-clock seconds x workers): 1 when every worker
   computes all the time. It is the product of occupancy_2 (the trials' wall-clock seconds / (wall x workers): how
   busy Dask kept its workers, which the load hardly changes) and cpu_share_2 (the trials' processor seconds / their
@@ -38,7 +42,7 @@ Figures (RESULT line):
   rounds' wall-clock time; 2 would leave nothing for the benchmark on this 2-core machine).
 
 Last line: RESULT trials_per_min_1=.. trials_per_min_2=.. scaling=.. scaling_range=..-.. overhead_pct=..
-overhead_range=..-.. cpu_overhead_pct=.. efficiency_1=.. efficiency_2=.. occupancy_2=.. cpu_share_2=..
+overhead_range=..-.. cpu_overhead_pct=.. dask_cpu_pct=.. efficiency_1=.. efficiency_2=.. occupancy_2=.. cpu_share_2=..
 scaling_cpu=.. sim_trials=1000 sim_efficiency=.. cluster_start_s=.. peak_rss_mb=.. repeats=.. load_before=..
 load_after=.. others_cores=..
 """
@@ -195,6 +199,7 @@ def main() -> None:
     scaling = _median_range([a["wall"] / b["wall"] for a, b in zip(one, two)])
     overhead = _median_range([100 * (a["wall"] / b["wall"] - 1) for a, b in zip(one, loop)])
     cpu_overhead = statistics.median(100 * (a["cpu"] / b["cpu"] - 1) for a, b in zip(one, loop))
+    dask_cpu = statistics.median(100 * (r["cpu"] / r["task_cpu"] - 1) for r in one)
 
     def per_run(rs, workers, f):
         return statistics.median(f(r, workers) for r in rs)
@@ -217,10 +222,12 @@ def main() -> None:
           f"{clusters['two'].start_seconds:.1f} s")
     for name, rs in runs.items():
         print(f"{name}: wall " + " ".join(f"{r['wall']:.2f}" for r in rs) + "; processor "
-              + " ".join(f"{r['cpu']:.2f}" for r in rs))
+              + " ".join(f"{r['cpu']:.2f}" for r in rs) + ("" if name == "loop" else "; the trials' processor "
+                                                            + " ".join(f"{r['task_cpu']:.2f}" for r in rs)))
     print(f"RESULT trials_per_min_1={60 * n / t_one[0]:.1f} trials_per_min_2={60 * n / t_two[0]:.1f} "
           f"scaling={scaling[0]:.2f} scaling_range={scaling[1]:.2f}-{scaling[2]:.2f} overhead_pct={overhead[0]:.1f} "
           f"overhead_range={overhead[1]:.1f}-{overhead[2]:.1f} cpu_overhead_pct={cpu_overhead:.1f} "
+          f"dask_cpu_pct={dask_cpu:.1f} "
           f"efficiency_1={efficiency[1]:.3f} efficiency_2={efficiency[2]:.3f} occupancy_2={occupancy[2]:.3f} "
           f"cpu_share_2={cpu_share_2:.3f} scaling_cpu={scaling_cpu:.2f} sim_trials=1000 sim_efficiency={sim:.3f} "
           f"cluster_start_s={clusters['two'].start_seconds:.1f} peak_rss_mb={peak:.0f} repeats={args.repeat} "

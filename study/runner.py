@@ -128,7 +128,7 @@ def run_study(study, out, client, progress=None) -> StudyRun:
             progress(outcome, run)
     try:
         for future in as_completed(futures):
-            key = futures[future]
+            key = futures.pop(future)       # released: its worker drops the outcome, the scheduler the task
             try:
                 outcome = future.result()
             except Exception as exc:   # the task itself never raises: a worker died under it (KilledWorker)
