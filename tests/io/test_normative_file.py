@@ -10,7 +10,7 @@ from engine.clinical.summary import clinical_summary
 from engine.demo import demo_results
 from engine.errors import DataError
 from engine.io.normative_file import band_for, builtin_bands, read_band
-from engine.io.report_figures import BAND, report_figures
+from engine.io.report_figures import BAND, band_notes, report_figures
 
 # THIS IS A FIXTURE, not normative data: a made-up band to test the reader's checks.
 FIXTURE = """# quantity: knee flexion
@@ -130,3 +130,21 @@ def test_bands_drawn_behind_the_curves_of_their_quantity_and_gait(tmp_path):
     assert set(band_polygons(walking, 2)) == {f"{j} moment (N m/kg)" for j in ("hip flexion", "knee flexion",
                                                                              "ankle dorsiflexion")}
     assert band_polygons(running) == {} == band_polygons(running, 2)   # a walking band is not drawn on a running trial
+
+
+def test_the_notes_name_the_band_drawn_and_the_curves_without_one(tmp_path):
+    result, settings = demo_results()
+    running = clinical_summary(result, settings.forward)
+    walking = dataclasses.replace(running, gait="walking")
+    bands = builtin_bands()
+    page = report_figures(walking, bands)[-1]                  # the validation page carries the notes
+    said = " ".join(t.get_text() for t in page.texts).replace("\n", " ")
+    assert "normative band (walking) behind" in said and "Schwartz MH" in said
+    assert "knee flexion (deg)" in said and "typically developing children" in said
+    said = " ".join(band_notes(running, bands))   # only walking bands are shipped: none drawn on the running demo
+    assert "normative band (running) behind" not in said and "no normative band of running" in said
+    path = tmp_path / "running_knee.csv"
+    path.write_text(FIXTURE, encoding="utf-8")
+    said = " ".join(band_notes(running, bands + [read_band(path)]))
+    assert "normative band (running) behind knee flexion (deg)" in said and "FIXTURE" in said
+    assert "knee flexion (deg)" not in said.split("no normative band of running")[1]
