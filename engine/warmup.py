@@ -25,6 +25,7 @@ import numpy as np
 from numba.core import event
 
 from .progress import Progress
+from .data import Data
 
 PLUGINS = "hybridlab.warmup"   # entry points of packages beside the engine that warm up their kernels
 WINDOW = 0.08
@@ -67,7 +68,7 @@ def _show_demo(result) -> None:
     from .muscles.path.geometry import MuscleGeometry
     model = result.model
     Q = np.ascontiguousarray(result.ik.q[:2], dtype=float)
-    data = model.create_data()
+    data = Data(model)
     frame_placements_batch(model, data, Q, [b.name for b in model.bodies])
     marker_positions_batch(model, data, Q)
     for rod in model.rods:

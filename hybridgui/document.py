@@ -17,12 +17,14 @@ from PySide6.QtCore import QObject, Signal
 from engine.analysis.pipeline import AnalysisSettings
 from engine.errors import HybridLabError
 from engine.trial.axes import to_model_axes
+from engine.tree import compile_tree
+from engine.algorithms import neutral
 
 
 def same_coordinates(a, b) -> bool:
     """Whether models ``a`` and ``b`` have the same coordinates at the same places of ``q``."""
-    return a is b or (a.nq == b.nq and {n: c.qi for n, c in a.tree.coordinates.items()}
-                      == {n: c.qi for n, c in b.tree.coordinates.items()})
+    return a is b or (a.nq == b.nq and {n: c.qi for n, c in compile_tree(a).coordinates.items()}
+                      == {n: c.qi for n, c in compile_tree(b).coordinates.items()})
 
 
 @dataclass
@@ -198,10 +200,10 @@ class Document(QObject):
                 self.display_trial = None
                 self.notes.append(f"the trial is not shown: {exc}")
             times = self.trial.markers.time if self.trial.markers.n_frames else np.zeros(1)
-            shown = self.model.neutral() if self.pose is None else np.asarray(self.pose, float)
+            shown = neutral(self.model) if self.pose is None else np.asarray(self.pose, float)
             self.time, self.Q = times, np.tile(shown, (len(times), 1))
         elif self.model is not None:
-            self.time, self.Q, self.display_trial = np.zeros(1), self.model.neutral()[None], None
+            self.time, self.Q, self.display_trial = np.zeros(1), neutral(self.model)[None], None
         else:
             self.time, self.Q, self.display_trial = np.zeros(0), None, None
         self.frame = min(self.frame, max(len(self.time) - 1, 0))

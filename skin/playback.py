@@ -10,6 +10,7 @@ from engine.progress import Progress
 from .scene import Scene
 from .scenes import scene as built_in
 from .simulation import SimulationResult, simulation_steps
+from engine.data import Data
 
 
 def scene_run_steps(name: str, spacing: float, duration: float | None = None, record_every: int = 10):
@@ -27,7 +28,7 @@ class Playback:
 
     def __init__(self, scene: Scene, result: SimulationResult):
         self.scene, self.result = scene, result
-        self._data = scene.model.create_data()
+        self._data = Data(scene.model)
 
     @property
     def n_frames(self) -> int:

@@ -27,6 +27,7 @@ from engine.algorithms import forward_kinematics, frame_placement
 from engine.errors import ModelError
 
 from .contact import SkinGrid
+from engine.data import Data
 
 LINER_THICKNESS = 0.006      # m, a common silicone liner (3-9 mm)
 LINER_MODULUS = 0.4e6        # Pa, silicone liner compressive modulus (Sanders et al. 2004, J Rehabil Res Dev 41(2):
@@ -206,7 +207,7 @@ class SocketPressure:
 
 def _stump_in_limb(model, skin, body, q, vertices, areas: bool = False):
     """The skin at ``q`` restricted to ``vertices``, in ``body``'s frame: positions, unit normals (and areas)."""
-    data = model.create_data()
+    data = Data(model)
     x = skin.vertices(model, data, q)
     normals, a = skin.mesh.normals_areas(x)
     forward_kinematics(model, data, q)

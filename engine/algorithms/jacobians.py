@@ -5,6 +5,7 @@ import numpy as np
 
 from ..kernels import _passes
 from .kinematics import forward_kinematics, frame_id
+from ..tree import compile_tree
 
 
 def frame_jacobian(model, data, q, name: str) -> np.ndarray:
@@ -14,7 +15,7 @@ def frame_jacobian(model, data, q, name: str) -> np.ndarray:
     """
     forward_kinematics(model, data, q)
     J = np.zeros((6, model.nv))
-    k = model.tree.k
+    k = compile_tree(model).k
     _passes.frame_jacobian(k.nodes, k.frames, data.ws, data.scr, frame_id(model, name), J)
     return J
 
@@ -24,7 +25,7 @@ def point_jacobians(model, data, q, names) -> np.ndarray:
     forward_kinematics(model, data, q)
     out = np.zeros((len(names), 3, model.nv))
     J6 = np.zeros((6, model.nv))
-    k = model.tree.k
+    k = compile_tree(model).k
     for i, n in enumerate(names):
         _passes.frame_jacobian(k.nodes, k.frames, data.ws, data.scr, frame_id(model, n), J6)
         out[i] = J6[3:]
@@ -43,5 +44,5 @@ def frame_classical_acceleration(model, data, q, v, a, name: str) -> np.ndarray:
     """
     forward_kinematics(model, data, q, v, a)
     out = np.empty(6)
-    _passes.frame_classical_acceleration(model.tree.k.frames, data.ws, frame_id(model, name), out)
+    _passes.frame_classical_acceleration(compile_tree(model).k.frames, data.ws, frame_id(model, name), out)
     return out

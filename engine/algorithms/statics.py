@@ -12,6 +12,7 @@ from .dynamics import generalized_gravity, rod_forces
 from .energy import elastic_energy, potential_energy, rod_stiffness
 from .jacobians import point_jacobians
 from .kinematics import forward_kinematics, frame_positions, frame_id
+from ..tree import compile_tree
 
 
 @dataclass
@@ -35,7 +36,7 @@ def static_equilibrium(model, data, q0, forces=None, gravity: bool = True, coord
     ``K (q - q_rest) + g(q) - sum J_k^T F_k`` (seed eq. 26 plus gravity and loads).
     """
     q0 = _args.q(model, q0)
-    tree = model.tree
+    tree = compile_tree(model)
     if coordinates is None:
         coordinates = [n for r in model.rods for n in r.coordinate_names()]
     if not coordinates:

@@ -21,6 +21,7 @@ from ..errors import SettingsError
 from ..kernels._joints import FREE, SPHERICAL
 from ..spatial import quat_to_matrix
 from ..trial.filtering import lowpass
+from ..tree import compile_tree
 
 
 @dataclass
@@ -83,7 +84,7 @@ def motion_from_coordinates(model, time, Q, cutoff: float | None = 6.0, order: i
         raise ValueError(f"Q: expected (frames, nq)=({T}, {model.nq}), got {Q.shape}")
     if T < 6:
         raise SettingsError(f"at least 6 frames are needed to differentiate the motion, got {T}")
-    nodes = model.tree.k.nodes
+    nodes = compile_tree(model).k.nodes
     quat_blocks = [int(nodes["qidx"][n]) + (3 if nodes["jtype"][n] == FREE else 0)
                    for n in np.flatnonzero((nodes["jtype"] == FREE) | (nodes["jtype"] == SPHERICAL))]
     Qc = _continuous_quaternions(Q, quat_blocks)
@@ -102,7 +103,7 @@ def motion_from_coordinates(model, time, Q, cutoff: float | None = 6.0, order: i
     q = Qc.copy()
     v = np.zeros((T, model.nv))
     a = np.zeros((T, model.nv))
-    v2q = model.tree.k.v2q
+    v2q = compile_tree(model).k.v2q
     scalar = v2q >= 0
     v[:, scalar] = d1[:, v2q[scalar]]
     a[:, scalar] = d2[:, v2q[scalar]]

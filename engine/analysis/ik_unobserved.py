@@ -13,6 +13,7 @@ import numpy as np
 
 from ..kernels import _ik
 from ..trial.intervals import runs
+from ..tree import compile_tree
 
 UNSEEN = 1e-10   # H_ii below this times the frame's total marker weight (m^2): no marker within 10 um moves with it
 
@@ -23,8 +24,8 @@ def unobserved(model, data, mframes, targets, weights, Q, c_q, c_v, c_target, c_
 
     ``mframes`` (K,) the fitted markers' frames, ``targets`` (T, K, 3) m (NaN missing), ``weights`` (T, K),
     ``Q`` (T, nq) the solution, ``c_*`` the coordinate tasks (``engine.analysis.ik._Problem``)."""
-    t = model.tree.k
-    nv, n_nodes = model.nv, model.tree.n_nodes
+    t = compile_tree(model).k
+    nv, n_nodes = model.nv, compile_tree(model).n_nodes
     H, g = np.empty((nv, nv)), np.empty(nv)
     wcols, moments = np.empty((n_nodes, 6, 6)), np.empty((n_nodes, 16))
     out = np.zeros((len(Q), nv), bool)

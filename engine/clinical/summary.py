@@ -23,6 +23,7 @@ from .muscle_groups import GROUPS, muscle_group
 from .parameters import stances_of, spatiotemporal
 from .prosthesis import compression, rod_power, stance_metrics
 from .symmetry import sides, symmetry_index
+from ..tree import compile_tree
 
 
 @dataclass
@@ -165,7 +166,7 @@ def clinical_summary(result, forward=(1.0, 0.0, 0.0), events=None) -> ClinicalSu
         cycles = gait_cycles(events, side)
         if not cycles:
             continue
-        c = model.tree.coordinates[coordinate]
+        c = compile_tree(model).coordinates[coordinate]
         curves.setdefault(("Kinematics", name, "deg"), {})[side] = normalise_cycles(
             time, sign * np.degrees(result.motion.q[:, c.qi]), cycles)
         if dyn is not None:
@@ -183,7 +184,7 @@ def clinical_summary(result, forward=(1.0, 0.0, 0.0), events=None) -> ClinicalSu
             if dyn is not None:
                 for coordinate, _, s, _ in clinical_joints(model):
                     if s == side:
-                        vi = model.tree.coordinates[coordinate].vi
+                        vi = compile_tree(model).coordinates[coordinate].vi
                         power += dyn.tau[:, vi] * result.motion.v[:, vi]
             for a, b in stances_of(events, side):
                 if b is None:

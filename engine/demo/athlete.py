@@ -31,6 +31,8 @@ from ..model.points import ContactPoint
 from ..spatial import SE3
 from . import blade as blade_design
 from .anthropometry import DE_LEVA_MALE, REFERENCE_HEIGHT
+from ..data import Data
+from ..algorithms import neutral
 
 HEIGHT = 1.75          # m, default subject
 MASS = 70.0            # kg, default subject, prosthesis included
@@ -279,8 +281,8 @@ def _blade_drop(rod) -> float:
     """Vertical distance (m) from the blade's mount to its lowest point, unloaded."""
     from .. import algorithms as alg
     test = Model("blade", rods=[type(rod)(rod.name, "ground", rod.segments, offset=rod.offset)], gravity=(0, 0, 0))
-    data = test.create_data()
-    alg.forward_kinematics(test, data, test.neutral())
+    data = Data(test)
+    alg.forward_kinematics(test, data, neutral(test))
     s = np.linspace(0.0, rod.length, 121)
     _, p = alg.rod_frames(test, data, rod.name, s)
     return float(-p[:, 1].min())

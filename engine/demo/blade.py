@@ -31,6 +31,7 @@ from ..errors import ModelError
 from ..model import Marker, Material, Model, Rod, RodSegment, Section
 from ..model.points import ContactPoint
 from ..spatial import SE3
+from ..data import Data
 
 CARBON = Material("carbon_epoxy_laminate", youngs_modulus=60e9, shear_modulus=4e9, density=1550.0,
                   extensional_viscosity=9.3e6, shear_viscosity=6.3e5)
@@ -127,8 +128,8 @@ def compression_test(blade: Rod | None = None, loads=(250.0, 500.0, 750.0, 1000.
     blade = blade or rod("ground", (0.0, 0.0, 0.0))
     model = Model("blade_test", rods=[Rod(blade.name, "ground", blade.segments, offset=blade.offset)],
                   contacts=contacts(blade.name), gravity=(0.0, 0.0, 0.0))
-    data = model.create_data()
-    q0 = model.neutral()
+    data = Data(model)
+    q0 = alg.neutral(model)
     alg.forward_kinematics(model, data, q0)
     rows = {}
     for c in model.contacts:

@@ -39,6 +39,8 @@ from ..algorithms.kinematics import frame_id
 from ..kernels._passes import frame_classical_acceleration, kinematics
 from ..spatial import skew
 from .reference import RunningInPlace
+from ..tree import compile_tree
+from ..data import Data
 
 JOINT = (400.0, 40.0)             # joint servo (1/s^2, 1/s)
 PELVIS = (400.0, 40.0)            # pelvis orientation servo
@@ -74,10 +76,10 @@ class RunningController:
     def __init__(self, model, reference: RunningInPlace, com_mean, springs=()):
         self.model, self.reference = model, reference
         # the simulation's passive joint springs (JointSpring): known forces in the plan
-        self.springs = [(model.tree.coordinates[s.coordinate], s) for s in springs]
+        self.springs = [(compile_tree(model).coordinates[s.coordinate], s) for s in springs]
         self.com_mean = np.asarray(com_mean, float)
-        self.data = model.create_data()
-        tree = model.tree
+        self.data = Data(model)
+        tree = compile_tree(model)
         self.mass = float(tree.k.nodes["mass"].sum())
         segs = tree.k.segs
         self.strains = np.sort(segs["v"][segs["q"] >= 0])
@@ -238,7 +240,7 @@ class RunningController:
 
     def _bias(self, q, v, names) -> np.ndarray:
         """J-dot v of the named points (m/s^2, world), gravity excluded."""
-        k = self.model.tree.k
+        k = compile_tree(self.model).k
         d = self.data
         kinematics(k.nodes, k.segs, k.funcs, k.fpool, k.gravity, d.ws, d.scr, q, v, np.zeros_like(v), 2, False)
         out = np.empty((len(names), 3))

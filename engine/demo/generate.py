@@ -34,6 +34,7 @@ from .recording import (ANALOG_RATE, MARKER_RATE, add_plate_noise, gait_events, 
                         plate_loads)
 from .run_simulation import simulate_running
 from .truth import Truth, save_truth
+from ..tree import compile_tree
 
 START = -0.06        # s of the reference: mid-flight before the first touch-down
 DURATION = 1.44      # s: two strides (two stances on each limb), from mid-flight to the blade's last take-off
@@ -82,7 +83,7 @@ def make_demo(folder, analyse: bool = True):
     save_truth(files.truth, Truth(
         time=sim.time, q=sim.q, v=sim.v, a=sim.a, tau=sim.tau, tau_rod=sim.tau_rod, contact_forces=sim.forces,
         contact_names=list(sim.contact_names), contact_groups=[groups[n] for n in sim.contact_names],
-        coordinate_names=list(model.tree.v_names), muscle_names=list(muscles.muscle_names),
+        coordinate_names=list(compile_tree(model).v_names), muscle_names=list(muscles.muscle_names),
         muscle_forces=muscles.forces, activations=muscles.activations, emg_names=list(excitations),
         excitations=np.column_stack([excitations[n] for n in excitations]),
         emg_activations=np.column_stack([emg_activations[n] for n in excitations]), notes=list(emg_notes)))

@@ -30,6 +30,7 @@ from ..model.functions import Linear, Multiplier
 from ..model.joints import GeneralJoint
 from ..model.muscles import MovingPathPoint, WrapCylinder, WrapEllipsoid, WrapSphere, WrapTorus
 from ..spatial import SE3
+from ..algorithms import neutral
 
 
 @dataclass(frozen=True)
@@ -216,5 +217,5 @@ def _muscle_lengths(model) -> dict:
     if not model.muscles:
         return {}
     from ..muscles.path.geometry import MuscleGeometry
-    result = MuscleGeometry(model, threads=1, wrapping="opensim").compute(model.neutral()[None])
+    result = MuscleGeometry(model, threads=1, wrapping="opensim").compute(neutral(model)[None])
     return dict(zip(result.muscle_names, result.lengths[0]))

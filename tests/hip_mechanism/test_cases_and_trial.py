@@ -13,6 +13,7 @@ from hip_mechanism.demands import FORCE_LIMIT
 from hip_mechanism.maps import BETA_LIMIT
 from hip_mechanism.parameters import SEED
 from hip_mechanism.trial import hip_angles, trial_demands
+from engine.tree import compile_tree
 
 DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo" / "results.hlr"
 
@@ -58,7 +59,7 @@ def test_the_demo_drives_the_mechanism(demo_result):
     are eq. 6 at those angles, and frames over the actuators' rating or near a singularity are marked."""
     from hip_mechanism.kinematics import actuator_lengths
     d = trial_demands(SEED, demo_result, "r")
-    tree = demo_result.model.tree
+    tree = compile_tree(demo_result.model)
     flexion = demo_result.motion.q[:, tree.q_names.index("hip_flexion_r")]
     adduction = demo_result.motion.q[:, tree.q_names.index("hip_adduction_r")]
     assert np.allclose(d.q[:, 1], -flexion) and np.allclose(d.q[:, 0], -adduction)

@@ -14,11 +14,12 @@ from engine.scaling.defaults import default_setup
 from engine.io.scale_files import scale_from_files
 from engine.trial.trial import Markers, Trial
 from tests.scaling.gait2354_scale import FOLDER
+from engine.data import Data
 
 
 def _static_trial(model, path, frames=5):
     """A still trial of ``model``'s markers in its default pose, written as a TRC (mm)."""
-    positions = alg.marker_positions(model, model.create_data(), model.neutral())
+    positions = alg.marker_positions(model, Data(model), alg.neutral(model))
     markers = Markers(tuple(m.name for m in model.markers), np.arange(frames) / 100.0,
                       np.repeat(positions[None], frames, axis=0), 100.0)
     write_trc(path, Trial(markers))

@@ -17,6 +17,7 @@ from skin.socket import Socket
 from skin.socket_load import opened_model, socket_loads
 from skin.surface import world_distances
 from skin.volumes import body_volumes
+from engine.data import Data
 
 STANCE = slice(100, 130)       # the demo's first blade stance
 
@@ -55,7 +56,7 @@ def test_pressure_map_carries_the_socket_load_on_the_stump(demo, loads):
     _, W, _ = loads
     volumes = body_volumes(model, bodies=skin.bodies)
     tibia = list(volumes).index("tibia_r")
-    data = model.create_data()
+    data = Data(model)
     rest = world_distances(volumes, *_frames(model, data, skin.q_rest, volumes), skin.mesh.vertices)
     for f in range(0, len(W), 6):
         q = result.motion.q[STANCE][f]
@@ -85,7 +86,7 @@ def _frames(model, data, q, volumes):
 
 def _normals(model, skin, socket, q):
     """The stump vertices' normals in the limb's axes, from the skin's own mesh (not through Socket.gaps)."""
-    data = model.create_data()
+    data = Data(model)
     x = skin.vertices(model, data, q)
     n, _ = skin.mesh.normals_areas(x)
     forward_kinematics(model, data, q)

@@ -13,6 +13,7 @@ from .markers import read_markers
 from .muscles import read_muscles
 from .paths import ComponentPaths
 from .wrapping import read_wrap_objects
+from ...tree import compile_tree
 
 # Sets whose members HybridLab does not model, and what to call a member in the warning.
 _UNMODELLED_SETS = {"ControllerSet": "controller", "ProbeSet": "probe", "ContactGeometrySet": "contact geometry",
@@ -41,7 +42,7 @@ def read_osim(path) -> Model:
     doc = OsimDocument(path)
     try:
         model = _build(doc)
-        model.tree   # compile now so that engine limits surface as import errors
+        compile_tree(model)   # compile now so that engine limits surface as import errors
     except ModelError as exc:
         if exc.file is None:
             raise exc.in_file(doc.file) from None
