@@ -396,7 +396,7 @@ class _Builder:
                      quat_q=np.array(self.quat_q, np.int64))
 
 
-_compiled: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_compiled: dict[int, Tree] = {}     # id(model) -> its tree, removed when the model is collected
 _compiling = threading.Lock()
 
 
@@ -409,12 +409,17 @@ def compile_tree(model) -> Tree:
     ModelError
         If a part of the model cannot be compiled (e.g. a joint on more than 6 coordinates).
     """
-    tree = _compiled.get(model)
-    if tree is None:
-        with _compiling:
-            tree = _compiled.get(model)
-            if tree is None:
-                tree = _compiled[model] = _Builder(model).build()
+    try:
+        return _compiled[id(model)]
+    except KeyError:
+        pass
+    with _compiling:
+        tree = _compiled.get(id(model))
+        if tree is None:
+            tree = _Builder(model).build()
+            # the entry goes when the model does, before its id can be given to another object
+            weakref.finalize(model, _compiled.pop, id(model), None)
+            _compiled[id(model)] = tree
     return tree
 
 
