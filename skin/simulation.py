@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.algorithms import crba_batch, forward_kinematics, integrate, rnea_batch, rod_forces
-from engine.kernels._simulate import dexpinv
+from engine.algorithms.compiled import dexpinv
 from engine.progress import Progress, run
 
 from . import _kernels_contact as _kc

@@ -43,6 +43,15 @@ def frame_classical_acceleration(model, data, q, v, a, name: str) -> np.ndarray:
     With ``a = 0`` this is ``J-dot v``, the acceleration bias of the frame.
     """
     forward_kinematics(model, data, q, v, a)
-    out = np.empty(6)
-    _passes.frame_classical_acceleration(compile_tree(model).k.frames, data.ws, frame_id(model, name), out)
+    return frame_classical_accelerations(model, data, [frame_id(model, name)])[0]
+
+
+def frame_classical_accelerations(model, data, ids) -> np.ndarray:
+    """``[alpha; a_origin]`` (K, 6; rad/s^2, m/s^2, world axes) of attached frames given by index (``frame_id``),
+    after ``forward_kinematics(model, data, q, v, a)``; gravity excluded (Pinocchio's
+    ``getFrameClassicalAcceleration``, LOCAL_WORLD_ALIGNED, angular rows first)."""
+    out = np.empty((len(ids), 6))
+    frames = compile_tree(model).k.frames
+    for i, k in enumerate(ids):
+        _passes.frame_classical_acceleration(frames, data.ws, int(k), out[i])
     return out

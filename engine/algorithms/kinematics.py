@@ -57,8 +57,9 @@ def frame_positions(model, data, ids) -> np.ndarray:
     """World positions (K, 3) of attached frames given by index (after forward_kinematics)."""
     out = np.empty((len(ids), 3))
     R = np.empty((3, 3))
+    frames = compile_tree(model).k.frames
     for i, k in enumerate(ids):
-        _passes.frame_placement(compile_tree(model).k.frames, data.ws, int(k), R, out[i])
+        _passes.frame_placement(frames, data.ws, int(k), R, out[i])
     return out
 
 
@@ -70,7 +71,8 @@ def body_placements(model, data) -> dict[str, SE3]:
 def marker_positions(model, data, q) -> np.ndarray:
     """Positions (K, 3) of the model's markers, in ``model.markers`` order, at ``q``."""
     forward_kinematics(model, data, q)
-    ids = [compile_tree(model).marker_frame[m.name] for m in model.markers]
+    marker_frame = compile_tree(model).marker_frame
+    ids = [marker_frame[m.name] for m in model.markers]
     return frame_positions(model, data, ids)
 
 
@@ -90,5 +92,6 @@ def rod_frames(model, data, rod: str, s) -> tuple[np.ndarray, np.ndarray]:
     segs = np.asarray(compile_tree(model).rod_segments[rod], np.int64)[k]
     R = np.empty((s.size, 3, 3))
     p = np.empty((s.size, 3))
-    _rodgeom.rod_frames(compile_tree(model).k.nodes, compile_tree(model).k.segs, data.ws, data.q, segs, xs, R, p)
+    kt = compile_tree(model).k
+    _rodgeom.rod_frames(kt.nodes, kt.segs, data.ws, data.q, segs, xs, R, p)
     return R, p

@@ -27,7 +27,7 @@ from scipy.spatial.transform import Rotation
 
 from .. import algorithms as alg
 from ..errors import SettingsError
-from ..kernels import _ik
+from . import _ik
 from .ik_unobserved import hold, unobserved
 from .robust_weights import check_loss, marker_scales, robust_factors
 from ..model.coordinates import ROTATIONAL

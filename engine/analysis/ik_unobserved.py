@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import _ik
+from . import _ik
 from ..trial.intervals import runs
 from ..tree import compile_tree
 

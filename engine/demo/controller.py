@@ -36,7 +36,6 @@ from qpsolvers import solve_qp
 from .. import algorithms as alg
 from ..errors import SettingsError
 from ..algorithms.kinematics import frame_id
-from ..kernels._passes import frame_classical_acceleration, kinematics
 from ..spatial import skew
 from .reference import RunningInPlace
 from ..tree import compile_tree
@@ -240,15 +239,8 @@ class RunningController:
 
     def _bias(self, q, v, names) -> np.ndarray:
         """J-dot v of the named points (m/s^2, world), gravity excluded."""
-        k = compile_tree(self.model).k
-        d = self.data
-        kinematics(k.nodes, k.segs, k.funcs, k.fpool, k.gravity, d.ws, d.scr, q, v, np.zeros_like(v), 2, False)
-        out = np.empty((len(names), 3))
-        acc = np.empty(6)
-        for j, n in enumerate(names):
-            frame_classical_acceleration(k.frames, d.ws, self.frames[n], acc)
-            out[j] = acc[3:]
-        return out
+        alg.forward_kinematics(self.model, self.data, q, v, np.zeros_like(v))
+        return alg.frame_classical_accelerations(self.model, self.data, [self.frames[n] for n in names])[:, 3:]
 
     def _cone(self, n: int, nv: int):
         """``G x <= h``: unilateral normal force (world y) inside a four-sided friction pyramid."""

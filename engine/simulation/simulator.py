@@ -7,7 +7,7 @@ import numpy as np
 
 from ..algorithms.kinematics import frame_id
 from ..errors import SettingsError
-from ..kernels._layout import workspace
+from ..algorithms.compiled import workspace
 from ._step import implicit_step
 from .ground_contact import GroundContact
 from ..tree import compile_tree

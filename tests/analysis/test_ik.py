@@ -122,7 +122,7 @@ def test_normal_equations_from_marker_moments_equal_finite_difference_jacobians(
     """The LM kernel forms H = J^T W J and g = J^T W r from the markers' moments gathered up the tree, never from
     their Jacobians: compare with Jacobians by central differences on the blade model (a floating base, joints,
     rod slices sharing strain columns), with per-marker weights, a missing marker and a zero weight."""
-    from engine.kernels._ik import _normal_equations
+    from engine.analysis._ik import _normal_equations
 
     model = blade_model()
     data = Data(model)

@@ -15,7 +15,7 @@ from collections import namedtuple
 import numpy as np
 
 from ...errors import ModelError
-from ...kernels import _functions as kf
+from ...algorithms.compiled import function_pool
 from ...model.muscles import ConditionalPathPoint, MovingPathPoint, WrapCylinder, WrapEllipsoid, WrapSphere
 from ._layout import (CONDITIONAL, COORDINATE, CYLINDER, ELLIPSOID, FIXED, METHODS, MOVING, MUSCLE,
                       PATH_WRAP, POINT, SPHERE, WRAP)
@@ -122,7 +122,7 @@ class _Compiler:
                 path_wraps[w] = (surfaces[pw.wrap_object], METHODS[pw.method], pw.range[0], pw.range[1])
                 w += 1
         coords = np.array(self.coords, COORDINATE) if self.coords else np.zeros(0, COORDINATE)
-        funcs, fpool = kf.pool_of(self.elements)
+        funcs, fpool = function_pool(self.elements)
         return PathArrays(coords, points, wraps, path_wraps, muscles, funcs, fpool)
 
 

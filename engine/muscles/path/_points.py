@@ -8,7 +8,7 @@ point evaluates its functions at its coordinates clamped to their ranges.
 """
 import numba as nb
 
-from ...kernels._functions import eval_function
+from ...algorithms.compiled import eval_function
 from . import _vec3 as vec3
 from ._layout import CONDITIONAL, MOVING
 

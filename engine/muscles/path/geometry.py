@@ -35,7 +35,7 @@ import numba
 import numpy as np
 
 from ...errors import ModelError, SettingsError
-from ...kernels._layout import workspace
+from ...algorithms.compiled import workspace
 from ._compile import compile_paths
 from ._kernels import current_path, evaluate_frames, work_arrays
 from ._layout import STATUS_TEXT, WRAPPING
