@@ -2,8 +2,10 @@
 trials, each with its own settings, result and events (the shown one's are the document's own fields), and its
 static trial.
 
-Widgets read the document and listen to its signals; only the main window changes it. The
-frames shown are the analysis frames when there is a result, else the trial's marker frames
+Widgets read the document and listen to its signals; only the main window changes it, on the GUI thread. The
+document is plain Python, as napari's components are: its signals are psygnal's (``connect``/``emit`` as Qt's,
+callbacks called at once in the emitting thread), and it imports no Qt (an import-linter contract), so it is
+built, changed and tested without a ``QApplication``. The frames shown are the analysis frames when there is a result, else the trial's marker frames
 (the model at its neutral pose, or at ``pose``: the static pose of a scaling), else the model alone at one frame.
 """
 from __future__ import annotations
@@ -12,7 +14,7 @@ import copy
 from dataclasses import dataclass, field
 
 import numpy as np
-from PySide6.QtCore import QObject, Signal
+from psygnal import Signal
 
 from engine.analysis.pipeline import AnalysisSettings
 from engine.errors import HybridLabError
@@ -40,7 +42,7 @@ class TrialEntry:
     events: list = field(default_factory=list)
 
 
-class Document(QObject):
+class Document:
     """The open work; ``changed`` when model, trial or result are replaced, ``events_changed``,
     ``frame_changed(frame)``."""
 
@@ -48,8 +50,7 @@ class Document(QObject):
     events_changed = Signal()
     frame_changed = Signal(int)
 
-    def __init__(self, parent=None):
-        super().__init__(parent)
+    def __init__(self):
         self.model = None
         self.model_path: str | None = None
         self.trial = None
