@@ -3,7 +3,7 @@ inverse kinematics' normal equations, and the note that says which were held, ov
 
 A coordinate moves the markers below it in the tree; when none of them is present (or all weigh 0) and no
 coordinate task names it, its row of ``H = J^T W J`` is zero. The Levenberg-Marquardt step then solves
-``lambda d_i = 0`` for it (``engine.kernels._ik``: the damping keeps the step well posed), so it keeps the value the
+``lambda d_i = 0`` for it (``engine.analysis._ik``: the damping keeps the step well posed), so it keeps the value the
 solve started from, an extrapolation of the frames before or a fresh start's pose; :func:`hold` then sets it to the
 neighbouring solved frame's value, which changes no residual. That is reported, never left silent.
 """
