@@ -1,6 +1,5 @@
 """The seed's two gait modes (section 7), driving by an analysed trial, and 'hybrid hip-mechanism'."""
 import csv
-import types
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +13,7 @@ from hip_mechanism.maps import BETA_LIMIT
 from hip_mechanism.parameters import SEED
 from hip_mechanism.trial import hip_angles, trial_demands
 from engine.tree import compile_tree
+from tests.engine.hybrid_models import hybrid_chain
 
 DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo" / "results.hlr"
 
@@ -41,7 +41,7 @@ def test_second_mode_forces_are_opposite():
 
 
 def test_a_trial_without_hip_coordinates_is_refused():
-    model = types.SimpleNamespace(name="arm", tree=types.SimpleNamespace(q_names=["elbow"], v_names=["elbow"]))
+    model = hybrid_chain()                  # an arm of rigid links and a rod: no hip
     with pytest.raises(DataError, match="no hip coordinate hip_flexion_r, hip_adduction_r"):
         hip_angles(model, None, "r")
     with pytest.raises(DataError, match="side"):
