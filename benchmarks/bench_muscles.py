@@ -33,8 +33,8 @@ from engine.io.storage import read_storage  # noqa: E402
 from engine.muscles.path.geometry import MuscleGeometry  # noqa: E402
 from engine.muscles.forces.reserves import read_actuators  # noqa: E402
 from engine.muscles.forces.static_optimization import MuscleForceSettings, estimate_muscle_forces  # noqa: E402
-from engine.trial.filtering import lowpass  # noqa: E402
 from engine.tree import compile_tree
+from engine.trial.filtering import lowpass  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "opensim" / "gait2354"
 REPEATS = 20

@@ -24,8 +24,8 @@ from typing import Callable
 import numpy as np
 from numba.core import event
 
-from .progress import Progress
 from .data import Data
+from .progress import Progress
 
 PLUGINS = "hybridlab.warmup"   # entry points of packages beside the engine that warm up their kernels
 WINDOW = 0.08

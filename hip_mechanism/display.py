@@ -9,10 +9,10 @@ from __future__ import annotations
 import numpy as np
 
 from engine.algorithms.batch import frame_placements_batch
+from engine.data import Data
 
 from .kinematics import state
 from .parameters import MechanismParameters
-from engine.data import Data
 
 PELVIS_FROM_MECHANISM = np.array([[-1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, -1.0, 0.0]])
 """Columns: the mechanism's X, Y, Z in the pelvis's axes."""

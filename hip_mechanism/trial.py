@@ -28,12 +28,12 @@ import numpy as np
 
 from engine import algorithms as alg
 from engine.analysis.joint_reactions import analysis_reactions
+from engine.data import Data
 from engine.errors import DataError
+from engine.tree import compile_tree
 
 from .demands import Demands, actuator_demands
 from .parameters import MechanismParameters
-from engine.tree import compile_tree
-from engine.data import Data
 
 SIDES = ("r", "l")
 

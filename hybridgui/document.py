@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 import numpy as np
 from psygnal import Signal
 
+from engine.algorithms import neutral
 from engine.analysis.pipeline import AnalysisSettings
 from engine.errors import HybridLabError
-from engine.trial.axes import to_model_axes
 from engine.tree import compile_tree
-from engine.algorithms import neutral
+from engine.trial.axes import to_model_axes
 
 
 def same_coordinates(a, b) -> bool:

@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 
 from engine.algorithms import frame_id
+from engine.tree import compile_tree
 
 from ._kernels_skin import bone_placements
-from engine.tree import compile_tree
 
 
 class BoneFrames:

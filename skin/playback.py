@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.data import Data
 from engine.progress import Progress
 
 from .scene import Scene
 from .scenes import scene as built_in
 from .simulation import SimulationResult, simulation_steps
-from engine.data import Data
 
 
 def scene_run_steps(name: str, spacing: float, duration: float | None = None, record_every: int = 10):

@@ -19,6 +19,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from engine.algorithms import neutral
+from engine.data import Data
 from engine.errors import SettingsError
 from engine.spatial import SE3, matrix_to_quat
 
@@ -29,8 +31,6 @@ from .scene import Scene
 from .sheet import MassSpringSheet
 from .skinning import Skin
 from .stiffness import table_one
-from engine.data import Data
-from engine.algorithms import neutral
 
 SKIN_SPACING = 0.012       # m: ~14k vertices on the default athlete (the seed's skin)
 TILT = 25.0                # degrees, the lift's head-up tilt

@@ -22,15 +22,15 @@ import numpy as np
 
 from engine.algorithms import crba_batch, forward_kinematics, integrate, rnea_batch, rod_forces
 from engine.algorithms.compiled import dexpinv
+from engine.data import Data
 from engine.progress import Progress, run
+from engine.tree import compile_tree
 
 from . import _kernels_contact as _kc
 from . import _kernels_skin as _ks
 from ._kernels_mesh import vertex_normals_areas
 from .scene import Scene
 from .sheet import LocalGlobalSolver
-from engine.tree import compile_tree
-from engine.data import Data
 
 SHEET_TOL = 1e-6    # m: a sheet's local/global iterations stop once no vertex moves more than this (at most 10)
 

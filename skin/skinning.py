@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.algorithms import forward_kinematics, frame_jacobian, neutral
+from engine.data import Data
 from engine.errors import ModelError
 
 from . import _kernels_skin as _k
@@ -15,7 +16,6 @@ from .mesh import TriangleMesh
 from .surface import skin_surface, world_distances
 from .volumes import body_volumes
 from .weights import FALLOFF, skinning_weights
-from engine.data import Data
 
 
 @dataclass(frozen=True)

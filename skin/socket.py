@@ -24,10 +24,10 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
 from engine.algorithms import forward_kinematics, frame_placement
+from engine.data import Data
 from engine.errors import ModelError
 
 from .contact import SkinGrid
-from engine.data import Data
 
 LINER_THICKNESS = 0.006      # m, a common silicone liner (3-9 mm)
 LINER_MODULUS = 0.4e6        # Pa, silicone liner compressive modulus (Sanders et al. 2004, J Rehabil Res Dev 41(2):

@@ -14,12 +14,12 @@ from dataclasses import replace
 
 import numpy as np
 
+from engine.algorithms import neutral
 from engine.analysis.inverse_dynamics import classic_inverse_dynamics
 from engine.analysis.load_filter import lowpass_classic
 from engine.errors import ModelError, SettingsError
 from engine.model import FreeJoint, WeldJoint
 from engine.tree import compile_tree
-from engine.algorithms import neutral
 
 
 def opened_model(model, weld: str):

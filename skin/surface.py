@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.algorithms import forward_kinematics
+from engine.data import Data
 from engine.display.shapes import Capsule
 from engine.errors import ModelError
 
@@ -12,7 +13,6 @@ from ._contour import iso_surface
 from .frames import body_frames
 from .mesh import TriangleMesh
 from .volumes import signed_distance
-from engine.data import Data
 
 BLEND = 0.01    # m, smooth-union radius: joins of the volumes round off over about this distance
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from engine.algorithms import body_placements, forward_kinematics, neutral
-from engine.display.shapes import MIN_BONE, Capsule, Ellipsoid, inertia_ellipsoid, joint_centres
 from engine.data import Data
+from engine.display.shapes import MIN_BONE, Capsule, Ellipsoid, inertia_ellipsoid, joint_centres
 
 DENSITY = 1050.0     # kg/m^3, whole-body density of soft tissue and bone (Dempster 1955)
 

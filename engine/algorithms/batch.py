@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels import _batch
+from ..tree import compile_tree
 from . import _args
 from .kinematics import frame_id
-from ..tree import compile_tree
 
 
 def frame_positions_batch(model, data, Q, names) -> np.ndarray:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels import _passes
+from ..tree import compile_tree
 from . import _args
 from .kinematics import frame_id
-from ..tree import compile_tree
 
 
 def external_wrenches(model, data, loads) -> np.ndarray:

@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels import _passes
+from ..tree import compile_tree
 from . import _args
 from .dynamics import crba
-from ..tree import compile_tree
 
 
 def kinetic_energy(model, data, q, v) -> float:

@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels import _passes
-from .kinematics import forward_kinematics, frame_id
 from ..tree import compile_tree
+from .kinematics import forward_kinematics, frame_id
 
 
 def frame_jacobian(model, data, q, name: str) -> np.ndarray:

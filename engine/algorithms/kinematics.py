@@ -10,8 +10,8 @@ import numpy as np
 from ..errors import ModelError
 from ..kernels import _passes, _rodgeom
 from ..spatial import SE3
-from . import _args
 from ..tree import compile_tree
+from . import _args
 
 
 def forward_kinematics(model, data, q, v=None, a=None) -> None:

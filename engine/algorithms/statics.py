@@ -7,12 +7,12 @@ import numpy as np
 from scipy.optimize import minimize, root
 
 from ..errors import ModelError
+from ..tree import compile_tree
 from . import _args
 from .dynamics import generalized_gravity, rod_forces
 from .energy import elastic_energy, potential_energy, rod_stiffness
 from .jacobians import point_jacobians
 from .kinematics import forward_kinematics, frame_positions, frame_id
-from ..tree import compile_tree
 
 
 @dataclass

@@ -20,8 +20,8 @@ from scipy.interpolate import make_interp_spline
 from ..errors import SettingsError
 from ..model.joints import FreeJoint, SphericalJoint
 from ..spatial import quat_to_matrix
-from ..trial.filtering import lowpass
 from ..tree import compile_tree
+from ..trial.filtering import lowpass
 
 
 @dataclass

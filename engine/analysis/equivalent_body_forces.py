@@ -15,10 +15,10 @@ from __future__ import annotations
 import numpy as np
 
 from .. import algorithms as alg
+from ..data import Data
 from ..errors import SettingsError
 from ..spatial import skew
 from ..tree import compile_tree
-from ..data import Data
 
 _SIGNIFICANT = np.finfo(float).eps ** 0.875          # SimTK::SignificantReal
 

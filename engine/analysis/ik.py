@@ -26,7 +26,9 @@ from scipy.interpolate import make_interp_spline
 from scipy.spatial.transform import Rotation
 
 from .. import algorithms as alg
+from ..data import Data
 from ..errors import SettingsError
+from ..tree import compile_tree
 from . import _ik
 from .ik_unobserved import hold, unobserved
 from .robust_weights import check_loss, marker_scales, robust_factors
@@ -35,8 +37,6 @@ from ..model.functions import Linear
 from ..model.joints import FreeJoint, GeneralJoint, Joint
 from ..spatial import SE3, matrix_to_quat
 from ..progress import Progress, run
-from ..tree import compile_tree
-from ..data import Data
 
 STUCK_COST_RATIO = 9.0     # a frame whose cost is this many times the median (3 times its RMS) is solved again
 ROBUST_ROUNDS = 20         # re-weightings of the robust loss at most

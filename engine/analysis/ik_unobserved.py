@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..tree import compile_tree
 from . import _ik
 from ..trial.intervals import runs
-from ..tree import compile_tree
 
 UNSEEN = 1e-10   # H_ii below this times the frame's total marker weight (m^2): no marker within 10 um moves with it
 

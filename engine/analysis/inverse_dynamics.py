@@ -32,14 +32,14 @@ import numpy as np
 from scipy.spatial import Delaunay, QhullError
 
 from .. import algorithms as alg
+from ..data import Data
 from ..errors import DataError, SettingsError
 from ..model.joints import FreeJoint
 from ..spatial import quat_to_matrix, tangent_basis
+from ..tree import compile_tree
 from ..trial.intervals import intervals_where, runs
 from .joint_reactions import JointReactions, joint_reactions
 from .qp_id import QPSettings, failure_notes, group_resultants, solve_qp_id
-from ..tree import compile_tree
-from ..data import Data
 
 
 @dataclass

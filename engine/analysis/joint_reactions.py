@@ -15,8 +15,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .. import algorithms as alg
-from ..tree import compile_tree
 from ..data import Data
+from ..tree import compile_tree
 
 
 @dataclass

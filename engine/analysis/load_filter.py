@@ -22,12 +22,12 @@ from dataclasses import replace
 import numpy as np
 
 from .. import algorithms as alg
+from ..data import Data
 from ..errors import SettingsError
 from ..trial.filtering import check_cutoff, lowpass
 from .inverse_dynamics import IDResult
 from .joint_reactions import filtered_reactions
 from .qp_id import QPResult, group_resultants
-from ..data import Data
 
 
 def _filtered(time, data, cutoff: float, order: int, edges: str):

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .inverse_dynamics import plate_samples
 from ..data import Data
+from .inverse_dynamics import plate_samples
 
 
 @dataclass

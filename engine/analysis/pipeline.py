@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ..errors import DataError, ModelError, SettingsError
+from ..tree import compile_tree
 from ..trial.axes import to_model_axes
 from ..trial.coverage import covered_range
 from ..trial.filtering import ANALYSIS_HIGHEST_CUTOFF, check_cutoff, lowpass_plates
@@ -41,7 +42,6 @@ from .metrics import PlateMetric, grf_metrics
 from ..progress import Progress
 from .qp_id import QPResult, QPSettings, qp_inverse_dynamics
 from .robust_weights import describe_flags
-from ..tree import compile_tree
 
 
 @dataclass

@@ -36,15 +36,15 @@ import numpy as np
 import quadprog
 
 from .. import algorithms as alg
+from ..data import Data
 from ..kernels import _qp_id
 from ..errors import SettingsError
 from ..spatial import tangent_basis
 from ..model.joints import FreeJoint, GeneralJoint
 from ..model.model import GROUND
+from ..tree import compile_tree
 from ..trial.forceplate import centre_of_pressure
 from ..progress import Progress, run
-from ..tree import compile_tree
-from ..data import Data
 
 
 @dataclass

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..model.coordinates import ROTATIONAL, STRAIN
+from ..tree import compile_tree
 from .inverse_dynamics import plate_samples
 from .metrics import axes_of
 from .coordinate_values import coordinate_values
-from ..tree import compile_tree
 
 GROUPS = ("grf", "angles", "torques", "blade strains", "blade forces", "muscle forces", "activations",
           "ik errors")

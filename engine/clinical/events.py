@@ -15,8 +15,8 @@ import numpy as np
 
 from ..algorithms.batch import frame_positions_batch
 from ..analysis.gait_phases import MIN_STANCE, Phases, events_from_phases, side_of, stance_phases
-from ..trial.intervals import intervals_where
 from ..data import Data
+from ..trial.intervals import intervals_where
 
 HEIGHT = 0.02     # m above the floor
 SPEED = 1.0       # m/s relative to the floor (the QP's default for an active candidate)

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..algorithms.batch import frame_positions_batch
-from ..tree import compile_tree
 from ..data import Data
+from ..tree import compile_tree
 
 
 @dataclass(frozen=True)

@@ -17,13 +17,13 @@ from pathlib import Path
 
 from ..analysis.gait_phases import gait_cycles, normalise_cycles, side_of
 from ..errors import SettingsError
+from ..tree import compile_tree
 from .conventions import body_weight, clinical_joints
 from .events import gait_events
 from .muscle_groups import GROUPS, muscle_group
 from .parameters import stances_of, spatiotemporal
 from .prosthesis import compression, rod_power, stance_metrics
 from .symmetry import sides, symmetry_index
-from ..tree import compile_tree
 
 
 @dataclass

@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import algorithms as alg
+from ..data import Data
 from ..model.points import ContactPoint
 from .calibration import sole_corrections, stance_frames
 from .feet import find_feet, no_feet_error
 from .rod import rod_candidates
 from .sole import candidates, sole_of
-from ..data import Data
 
 
 @dataclass

@@ -25,14 +25,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..algorithms import neutral
+from ..data import Data
 from ..model import (Body, Coordinate, FreeJoint, GeneralJoint, Marker, Model, RevoluteJoint, TransformAxis,
                      UniversalJoint, WeldJoint, constant_axis)
 from ..model.points import ContactPoint
 from ..spatial import SE3
 from . import blade as blade_design
 from .anthropometry import DE_LEVA_MALE, REFERENCE_HEIGHT
-from ..data import Data
-from ..algorithms import neutral
 
 HEIGHT = 1.75          # m, default subject
 MASS = 70.0            # kg, default subject, prosthesis included

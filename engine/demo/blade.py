@@ -27,11 +27,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import algorithms as alg
+from ..data import Data
 from ..errors import ModelError
 from ..model import Marker, Material, Model, Rod, RodSegment, Section
 from ..model.points import ContactPoint
 from ..spatial import SE3
-from ..data import Data
 
 CARBON = Material("carbon_epoxy_laminate", youngs_modulus=60e9, shear_modulus=4e9, density=1550.0,
                   extensional_viscosity=9.3e6, shear_viscosity=6.3e5)

@@ -34,12 +34,12 @@ import numpy as np
 from qpsolvers import solve_qp
 
 from .. import algorithms as alg
+from ..data import Data
 from ..errors import SettingsError
 from ..algorithms.kinematics import frame_id
 from ..spatial import skew
-from .reference import RunningInPlace
 from ..tree import compile_tree
-from ..data import Data
+from .reference import RunningInPlace
 
 JOINT = (400.0, 40.0)             # joint servo (1/s^2, 1/s)
 PELVIS = (400.0, 40.0)            # pelvis orientation servo

@@ -27,6 +27,7 @@ import numpy as np
 from ..progress import Progress
 from ..io.c3d_write import write_c3d
 from ..io.model_file import save_model
+from ..tree import compile_tree
 from . import DemoFiles, demo_files
 from .athlete import HEIGHT, MASS, build_athlete
 from .emg_synthesis import emg_signals, muscle_truth
@@ -34,7 +35,6 @@ from .recording import (ANALOG_RATE, MARKER_RATE, add_plate_noise, gait_events, 
                         plate_loads)
 from .run_simulation import simulate_running
 from .truth import Truth, save_truth
-from ..tree import compile_tree
 
 START = -0.06        # s of the reference: mid-flight before the first touch-down
 DURATION = 1.44      # s: two strides (two stances on each limb), from mid-flight to the blade's last take-off

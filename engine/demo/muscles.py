@@ -23,10 +23,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..algorithms import neutral
 from ..model.muscles import GeometryPath, Muscle, PathPoint, PathWrap, WrapCylinder
 from ..muscles.forces.hill.thelen import PARAMETERS as THELEN
 from ..spatial import SE3
-from ..algorithms import neutral
 
 DELP_1990 = ("Delp SL, Loan JP, Hoy MG, Zajac FE, Topp EL, Rosen JM (1990) IEEE Trans Biomed Eng 37:757-767; "
              "forces as revised in OpenSim's gait2392 model")

@@ -16,10 +16,10 @@ from __future__ import annotations
 import numpy as np
 
 from .. import algorithms as alg
+from ..data import Data
 from ..errors import SettingsError
 from ..io.c3d_write import PlateLayout
 from ..trial.trial import AnalogChannel, Event, Markers, Trial
-from ..data import Data
 
 MARKER_RATE = 200.0          # Hz
 ANALOG_RATE = 1000.0         # Hz (force plates and EMG)

@@ -6,11 +6,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import algorithms as alg
+from ..data import Data
 from ..simulation import GroundContact, JointSpring, Simulator
+from ..tree import compile_tree
 from .controller import RunningController
 from .reference import RunningInPlace
-from ..tree import compile_tree
-from ..data import Data
 
 STEP = 2e-4            # s, integrator step; the controller runs at every step
 RECORD_EVERY = 5       # steps between recorded samples (1 kHz)

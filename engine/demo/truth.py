@@ -45,8 +45,8 @@ import numpy as np
 from ..analysis.metrics import axes_of, rmse_rrmse_r
 from ..errors import DataError
 from ..io.atomic import atomic_write
-from ..trial.filtering import lowpass
 from ..tree import compile_tree
+from ..trial.filtering import lowpass
 
 FORMAT = "hybridlab-truth"
 VERSION = 1

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..algorithms import body_placements, forward_kinematics, neutral
-from ..model.joints import Joint
 from ..data import Data
+from ..model.joints import Joint
 
 MIN_RADIUS = 0.008       # m, thinnest bone drawn
 MAX_RADIUS = 0.06        # m, thickest bone drawn

@@ -26,11 +26,11 @@ import numpy as np
 
 from ..analysis.coordinate_values import coordinate_values
 from ..analysis.joint_reactions import analysis_reactions
+from ..tree import compile_tree
 from .atomic import write_text
 from .contacts_file import save_contacts
 from .muscle_files import write_muscle_outputs
 from .storage import Table, write_storage
-from ..tree import compile_tree
 
 
 def coordinate_table(model, time, Q, name: str = "Coordinates") -> Table:

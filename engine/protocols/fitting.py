@@ -16,19 +16,19 @@ import numpy as np
 
 from ..algorithms.batch import frame_placements_batch
 from ..analysis.ik import IKSettings, solve_ik
+from ..data import Data
 from ..errors import DataError
 from ..scaling.apply import scale_model
 from ..scaling.defaults import default_measurements
 from ..scaling.measurements import compute_scale_factors
 from ..scaling.placement import place_markers
 from ..scaling.setup import ScalerSetup
+from ..tree import compile_tree
 from ..trial.axes import propose_rotation, rotation_from_axes
 from ..trial.trial import Markers
 from .description import model_markers
 from .joint_centres import add_virtual_markers
 from .matching import Matching
-from ..tree import compile_tree
-from ..data import Data
 
 CALIBRATION_WINDOW = 1.0   # s of a dynamic trial searched for its best-seen frame when there is no static trial
 

@@ -24,13 +24,13 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ..algorithms import neutral
 from ..errors import ModelError
 from ..model import GROUND
 from ..model.functions import Linear, Multiplier
 from ..model.joints import GeneralJoint
 from ..model.muscles import MovingPathPoint, WrapCylinder, WrapEllipsoid, WrapSphere, WrapTorus
 from ..spatial import SE3
-from ..algorithms import neutral
 
 
 @dataclass(frozen=True)

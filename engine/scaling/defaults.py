@@ -15,10 +15,10 @@ from pathlib import Path
 import numpy as np
 
 from .. import algorithms as alg
+from ..data import Data
 from ..model import GROUND
 from .apply import prosthesis_bodies
 from .setup import BodyScale, Measurement, PlacerSetup, ScalerSetup, ScaleSetup
-from ..data import Data
 
 RADIUS = 0.15       # m: how far from a joint centre a marker may be to stand for it
 MIN_LENGTH = 0.10   # m: a shorter pair measures marker placement more than segment length

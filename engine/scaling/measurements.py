@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import algorithms as alg
+from ..data import Data
 from ..errors import DataError, ModelError
 from .setup import MANUAL, MEASUREMENTS, ScalerSetup
-from ..data import Data
 
 
 @dataclass(frozen=True)

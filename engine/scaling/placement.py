@@ -16,10 +16,10 @@ import numpy as np
 
 from .. import algorithms as alg
 from ..analysis.ik import IKSettings, solve_ik
+from ..data import Data
 from ..errors import DataError
 from ..trial.trial import Markers
 from .measurements import frame_range
-from ..data import Data
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,9 @@ import numpy as np
 from ..algorithms.kinematics import frame_id
 from ..errors import SettingsError
 from ..algorithms.compiled import workspace
+from ..tree import compile_tree
 from ._step import implicit_step
 from .ground_contact import GroundContact
-from ..tree import compile_tree
 
 
 @dataclass(frozen=True)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from engine.algorithms import frame_placements_batch, frame_positions_batch, marker_positions_batch
+from engine.data import Data
 from engine.display.rod_surface import rod_surface
 from engine.muscles.path.geometry import MuscleGeometry
-from engine.data import Data
 
 
 class Poses:

@@ -1,11 +1,11 @@
 """Kinematic derivatives: analytic trajectories for every joint type, and the low-pass filter."""
 import numpy as np
 
+from engine.algorithms import neutral
 from engine.analysis.derivatives import motion_from_coordinates
 from engine.spatial import axis_angle, matrix_to_quat
-from tests.engine.hybrid_models import hybrid_chain
 from engine.tree import compile_tree
-from engine.algorithms import neutral
+from tests.engine.hybrid_models import hybrid_chain
 
 EX, EZ = np.array([1.0, 0, 0]), np.array([0, 0, 1.0])
 

@@ -18,11 +18,11 @@ the Euclidean projection of ``d`` onto the cone (scaled by ``w_base / (w_base + 
 import numpy as np
 import pytest
 
+from engine.algorithms import neutral
 from engine.analysis.derivatives import Motion
 from engine.analysis.qp_id import QPSettings, solve_qp_id
 from engine.model import Body, ContactPoint, FreeJoint, Model
 from engine.tree import compile_tree
-from engine.algorithms import neutral
 
 MASS = 10.0
 G = 9.80665

@@ -5,13 +5,13 @@ import pytest
 from engine import algorithms as alg
 from engine.analysis.derivatives import motion_from_coordinates
 from engine.analysis.ik import solve_ik
+from engine.data import Data
 from engine.model import Body, Coordinate, FreeJoint, Marker, Material, Model, RevoluteJoint, Rod, RodSegment, Section
 from engine.spatial import SE3, axis_angle
+from engine.tree import compile_tree
 from engine.trial.trial import Markers
 from engine.io.setup_xml import ik_settings_from_setup
 from tests.analysis.opensim_cases import CASES, load, reference
-from engine.tree import compile_tree
-from engine.data import Data
 
 
 @pytest.mark.parametrize("folder", list(CASES))

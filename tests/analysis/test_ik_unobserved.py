@@ -6,11 +6,11 @@ import pytest
 from engine import algorithms as alg
 from engine.analysis.ik import IKSettings, solve_ik
 from engine.analysis.ik_unobserved import describe_unobserved
+from engine.data import Data
 from engine.model import Body, Coordinate, FreeJoint, Marker, Model, RevoluteJoint
 from engine.spatial import SE3
-from engine.trial.trial import Markers
 from engine.tree import compile_tree
-from engine.data import Data
+from engine.trial.trial import Markers
 
 GONE = slice(20, 45)     # frames where the shank's markers are missing
 

@@ -2,13 +2,13 @@
 import numpy as np
 import pytest
 
+from engine.algorithms import neutral
 from engine.analysis.derivatives import motion_from_coordinates
 from engine.analysis.inverse_dynamics import classic_inverse_dynamics, plate_samples
 from engine.io.external_loads import ground_reaction_plates, load_external_loads
 from engine.io.storage import read_storage
-from tests.analysis.opensim_cases import load
 from engine.tree import compile_tree
-from engine.algorithms import neutral
+from tests.analysis.opensim_cases import load
 
 # The coordinates OpenSim's ID used (see tests/data/README.md) and the loads file.
 ID_INPUTS = {

@@ -5,12 +5,12 @@ import numpy as np
 from engine import algorithms as alg
 from engine.analysis.derivatives import motion_from_coordinates
 from engine.analysis.inverse_dynamics import classic_inverse_dynamics, plate_samples
+from engine.data import Data
 from engine.io.analysis_outputs import reaction_table
 from engine.io.external_loads import ground_reaction_plates, load_external_loads
 from engine.io.storage import read_storage, write_storage
 from tests.analysis.opensim_cases import load
 from tests.analysis.test_inverse_dynamics import coordinates
-from engine.data import Data
 
 RIGHT_LEG = ("femur_r", "tibia_r", "talus_r", "calcn_r", "toes_r")
 

@@ -3,12 +3,12 @@ groups regrouped from the filtered forces (closed forms on a box bouncing on fou
 import numpy as np
 import pytest
 
+from engine.algorithms import neutral
 from engine.analysis.derivatives import Motion
 from engine.analysis.inverse_dynamics import IDResult
 from engine.analysis.load_filter import lowpass_classic, lowpass_qp
 from engine.analysis.qp_id import QPSettings, solve_qp_id
 from tests.analysis.test_qp_id import box_on_four_points
-from engine.algorithms import neutral
 
 RATE, CUTOFF = 200.0, 9.5
 SLOW, FAST = 1.0, 40.0          # Hz: inside and far above the cut-off

@@ -9,9 +9,9 @@ from engine.analysis.ik import solve_ik
 from engine.analysis.marker_rigidity import nonrigid_markers
 from engine.analysis.pipeline import _leave_out_nonrigid
 from engine.demo import demo_inputs
+from engine.tree import compile_tree
 from engine.trial.axes import to_model_axes
 from tests.analysis.gait2354_result import inputs
-from engine.tree import compile_tree
 
 SWAPPED = ("R.Thigh.Front", "R.Shank.Front")     # a thigh and a shank marker near the knee
 

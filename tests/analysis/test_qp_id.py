@@ -4,6 +4,7 @@ from pathlib import Path
 import numpy as np
 import qpsolvers
 
+from engine.algorithms import neutral
 from engine.analysis.derivatives import Motion, motion_from_coordinates
 from engine.analysis.ik import solve_ik
 from engine.analysis.metrics import grf_metrics, inside_plate, rmse_rrmse_r
@@ -14,7 +15,6 @@ from engine.model import Body, ContactPoint, FreeJoint, Model
 from engine.io.setup_xml import ik_settings_from_setup
 from engine.kernels import _qp_id
 from tests.analysis.opensim_cases import load
-from engine.algorithms import neutral
 
 DATA = Path(__file__).parent / "data"
 

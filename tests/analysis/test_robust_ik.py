@@ -10,15 +10,15 @@ from scipy.spatial.transform import Rotation
 from engine.analysis.ik import solve_ik
 from engine.analysis.pipeline import analysis_steps
 from engine.analysis.robust_weights import check_loss, marker_scales, robust_factors
+from engine.data import Data
 from engine.errors import SettingsError
 from engine.io.analysis_outputs import write_outputs
 from engine.io.results_file import load_result, save_result
 from engine.io.storage import read_storage
 from engine.progress import run
+from engine.tree import compile_tree
 from engine.trial.axes import to_model_axes
 from tests.analysis.gait2354_result import inputs
-from engine.tree import compile_tree
-from engine.data import Data
 
 # trial frames (60 Hz) and displacements (m, along the lab's x): a shank marker 0.3 m off for three frames, a
 # heel marker 0.1 m for two, both slower than the jump no human segment makes (caught before the fit)

@@ -4,8 +4,8 @@ import numpy as np
 
 from engine.algorithms import rod_forces, neutral
 from engine.analysis.rod_loads import bending_moment, bending_strain
-from tests.muscles.path_models import wrap_model
 from engine.tree import compile_tree
+from tests.muscles.path_models import wrap_model
 
 
 def _bent(model):

@@ -9,10 +9,10 @@ from engine.io.analysis_outputs import coordinate_table
 from engine.analysis.series import GROUPS, result_series
 from engine.io.series_csv import write_series_csv
 from engine.errors import SettingsError
+from engine.tree import compile_tree
 from engine.trial.filtering import lowpass_plates
 
 from .gait2354_result import analysed
-from engine.tree import compile_tree
 
 
 @pytest.fixture(scope="module")

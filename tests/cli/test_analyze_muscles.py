@@ -14,13 +14,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from engine.algorithms import neutral
 from engine.analysis.derivatives import motion_from_coordinates
 from engine.cli.main import main
 from engine.io.osim import read_osim
 from engine.io.storage import read_storage
 from engine.muscles.path.geometry import MuscleGeometry
 from engine.tree import compile_tree
-from engine.algorithms import neutral
 
 
 @pytest.fixture(scope="module")

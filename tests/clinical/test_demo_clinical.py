@@ -9,8 +9,8 @@ from engine.clinical.prosthesis import compression, rod_power, stance_metrics
 from engine.clinical.summary import clinical_summary
 from engine.clinical.symmetry import sides, symmetry_index
 from engine.demo import demo_results, demo_truth
-from engine.trial.intervals import intervals_where
 from engine.tree import compile_tree
+from engine.trial.intervals import intervals_where
 
 LOADED = 20.0     # N: the plates' threshold, applied to the truth's contact forces
 

@@ -7,14 +7,14 @@ from engine.analysis.contact_model import static_calibration
 from engine.analysis.ik import solve_ik
 from engine.analysis.inverse_dynamics import plate_samples
 from engine.contacts.automatic import Calibration, automatic_contacts
+from engine.data import Data
 from engine.io.external_loads import ground_reaction_plates, load_external_loads
 from engine.io.open import open_model
 from engine.io.open_trial import open_trial
 from engine.io.setup_xml import ik_settings_from_setup
+from engine.tree import compile_tree
 
 from ..analysis.opensim_cases import load
-from engine.tree import compile_tree
-from engine.data import Data
 
 
 def _heights(model, Q, names):

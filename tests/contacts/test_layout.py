@@ -6,12 +6,12 @@ import pytest
 from engine import algorithms as alg
 from engine.contacts.automatic import automatic_contacts
 from engine.contacts.feet import find_feet, marker_role
+from engine.data import Data
 from engine.demo import blade as blade_design
 from engine.demo.athlete import build_athlete
 from engine.errors import ModelError
 from engine.io.open import open_model
 from engine.model import Body, FreeJoint, Model
-from engine.data import Data
 
 
 @pytest.mark.parametrize("name, role", [

@@ -3,12 +3,12 @@ import numpy as np
 import pytest
 
 from engine import algorithms as alg
+from engine.data import Data
 from engine.demo import demo_files
 from engine.demo.anthropometry import DE_LEVA_MALE, REFERENCE_HEIGHT, SEGMENT_FRACTIONS_SUM
 from engine.demo.athlete import HEIGHT, MASS, RESIDUAL_LENGTH, build_athlete
 from engine.io.model_file import load_model, save_model
 from engine.tree import compile_tree
-from engine.data import Data
 
 
 @pytest.fixture(scope="module")

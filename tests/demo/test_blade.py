@@ -1,10 +1,10 @@
 """The running blade: its vertical stiffness in a simulated compression test and its mass, against published ranges."""
 import pytest
 
+from engine.algorithms import neutral
+from engine.data import Data
 from engine.demo import blade
 from engine.tree import compile_tree
-from engine.data import Data
-from engine.algorithms import neutral
 
 
 # Vertical stiffness of J-shaped sprint blades at neutral alignment in the categories prescribed to 60-80 kg

@@ -35,15 +35,15 @@ from engine.analysis.derivatives import Motion
 from engine.analysis.inverse_dynamics import plate_samples
 from engine.analysis.metrics import grf_metrics
 from engine.analysis.pipeline import analysis_steps
+from engine.data import Data
 from engine.progress import run
 from engine.analysis.qp_id import solve_qp_id
 from engine.demo import CUTOFF, demo_files, demo_inputs, demo_results, demo_truth
 from engine.demo.recording import GAPS, MARKER_NOISE, PLATE_NOISE, to_lab
 from engine.demo.truth import truth_metrics
 from engine.io.model_file import load_model
-from engine.trial.filtering import lowpass_plates
 from engine.tree import compile_tree
-from engine.data import Data
+from engine.trial.filtering import lowpass_plates
 
 
 @pytest.fixture(scope="module")

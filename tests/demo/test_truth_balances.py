@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 
 from engine import algorithms as alg
+from engine.data import Data
 from engine.demo import demo_files, demo_inputs, demo_truth
 from engine.demo.recording import LAB_FROM_MODEL
 from engine.io.c3d import read_c3d
 from engine.tree import compile_tree
-from engine.data import Data
 
 G = 9.80665
 

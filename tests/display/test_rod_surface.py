@@ -3,11 +3,11 @@ and the tip moves when the rod bends."""
 import numpy as np
 
 from engine import algorithms as alg
+from engine.data import Data
 from engine.display.rod_surface import rod_surface, section_size, stations
 from engine.model import Section
-from tests.muscles.path_models import wrap_model
 from engine.tree import compile_tree
-from engine.data import Data
+from tests.muscles.path_models import wrap_model
 
 
 def test_stations_cover_every_segment():

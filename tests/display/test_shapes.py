@@ -2,11 +2,11 @@
 import numpy as np
 
 from engine import algorithms as alg
+from engine.data import Data
 from engine.display.shapes import Capsule, Ellipsoid, body_shapes, inertia_ellipsoid, joint_centres
 from engine.model import Body
 from engine.spatial import body_fixed_xyz
 from tests.muscles.path_models import wrap_model
-from engine.data import Data
 
 
 def test_ellipsoid_has_the_bodys_inertia():

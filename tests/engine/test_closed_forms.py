@@ -3,9 +3,9 @@ import numpy as np
 import pytest
 
 from engine import algorithms as alg
+from engine.data import Data
 from engine.model import Body, Coordinate, Model, RevoluteJoint
 from engine.spatial import SE3
-from engine.data import Data
 
 G = 9.81
 

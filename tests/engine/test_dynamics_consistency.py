@@ -3,9 +3,9 @@ import numpy as np
 import pytest
 
 from engine import algorithms as alg
+from engine.data import Data
 from engine.model import MODES
 from tests.engine.hybrid_models import general_joint_model, hybrid_chain
-from engine.data import Data
 
 
 @pytest.mark.parametrize("build", [hybrid_chain, lambda: hybrid_chain(floating=True, modes=MODES),

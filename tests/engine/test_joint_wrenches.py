@@ -5,10 +5,10 @@ import pinocchio as pin
 import pytest
 
 from engine import algorithms as alg
-from engine.model import Body, Coordinate, Model, RevoluteJoint
-from tests.engine.random_trees import build_model, build_pinocchio, index_maps, random_specs
-from engine.tree import compile_tree
 from engine.data import Data
+from engine.model import Body, Coordinate, Model, RevoluteJoint
+from engine.tree import compile_tree
+from tests.engine.random_trees import build_model, build_pinocchio, index_maps, random_specs
 
 RTOL = 1e-9
 

@@ -4,11 +4,11 @@ import pytest
 from scipy.linalg import expm
 
 from engine import algorithms as alg
+from engine.data import Data
 from engine.model import MODES, Model, Rod, RodSegment, Section
 from engine.spatial import axis_angle, skew
-from tests.engine.hybrid_models import STEEL, arc_rod, general_joint_model, hybrid_chain
 from engine.tree import compile_tree
-from engine.data import Data
+from tests.engine.hybrid_models import STEEL, arc_rod, general_joint_model, hybrid_chain
 
 
 def test_constant_curvature_gives_the_exact_circular_arc():

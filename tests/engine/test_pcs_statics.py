@@ -3,8 +3,8 @@ import numpy as np
 from scipy.integrate import solve_bvp
 
 from engine import algorithms as alg
-from tests.engine.hybrid_models import cantilever
 from engine.data import Data
+from tests.engine.hybrid_models import cantilever
 
 L = 1.0
 

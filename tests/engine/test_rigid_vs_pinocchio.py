@@ -4,8 +4,8 @@ import pinocchio as pin
 import pytest
 
 from engine import algorithms as alg
-from tests.engine.random_trees import build_model, build_pinocchio, index_maps, random_specs
 from engine.data import Data
+from tests.engine.random_trees import build_model, build_pinocchio, index_maps, random_specs
 
 RTOL = 1e-9
 

@@ -6,9 +6,9 @@ import dataclasses
 import numpy as np
 
 from engine import algorithms as alg
+from engine.data import Data
 
 from .conftest import mid_stance
-from engine.data import Data
 
 
 def test_candidates_are_drawn_and_the_loaded_ones_marked(shown):

@@ -10,9 +10,9 @@ import pytest
 from engine.analysis.coordinate_values import coordinate_values
 from engine.cli.main import main
 from engine.io.storage import read_storage
+from engine.tree import compile_tree
 from hybridgui import opensim_setups
 from tests.io.tools.setup_folders import GAIT2354, setup_folder
-from engine.tree import compile_tree
 
 SETUPS = ("subject01_Setup_IK.xml", "subject01_Setup_InverseDynamics.xml", "reference/so_setup.xml")
 

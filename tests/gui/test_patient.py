@@ -7,10 +7,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from engine.data import Data
 from engine.errors import SettingsError
 from engine.io.session_file import load_session
 from engine.trial.axes import propose_rotation, rotation_from_axes
-from engine.data import Data
 
 GAIT = ("opensim", "gait2354")
 

@@ -11,17 +11,17 @@ import numpy as np
 from PySide6.QtCore import QRect
 from PySide6.QtGui import QImage
 
+from engine.algorithms import neutral
+from engine.data import Data
 from engine.demo.athlete import MASS
 from engine.display.rod_surface import rod_surface
+from engine.tree import compile_tree
 from hybridgui.app import SIZE
 from hybridgui.screenshot import save_window, window_image
 from hybridgui.viewport.scene import LAYERS, Content
 from tests.muscles.path_models import wrap_model
 
 from .conftest import differing, drawn_fraction, mid_stance
-from engine.tree import compile_tree
-from engine.data import Data
-from engine.algorithms import neutral
 
 SHOTS = os.environ.get("HYBRIDLAB_SCREENSHOTS")    # also keep the PNGs there, to look at them
 

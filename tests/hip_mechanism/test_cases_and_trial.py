@@ -7,12 +7,12 @@ import pytest
 
 from engine.cli.main import main
 from engine.errors import DataError
+from engine.tree import compile_tree
 from hip_mechanism.cases import run_case
 from hip_mechanism.demands import FORCE_LIMIT
 from hip_mechanism.maps import BETA_LIMIT
 from hip_mechanism.parameters import SEED
 from hip_mechanism.trial import hip_angles, trial_demands
-from engine.tree import compile_tree
 from tests.engine.hybrid_models import hybrid_chain
 
 DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo" / "results.hlr"

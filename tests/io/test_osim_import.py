@@ -5,12 +5,12 @@ import numpy as np
 import pytest
 
 from engine import algorithms as alg
+from engine.data import Data
 from engine.io.osim import read_osim
 from engine.model import GeneralJoint, RevoluteJoint, SimmSpline
 from engine.model.muscles import ConditionalPathPoint, MovingPathPoint, WrapCylinder, WrapEllipsoid
 from engine.spatial import SE3, axis_angle, body_fixed_xyz
 from engine.tree import compile_tree
-from engine.data import Data
 
 X, Y, Z = (1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)
 PARENT_OFFSET = SE3.from_translation_xyz((0.1, 0.2, -0.3), (0.4, -0.5, 0.6))

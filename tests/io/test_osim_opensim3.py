@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 
 from engine import algorithms as alg
+from engine.data import Data
 from engine.errors import ModelError
 from engine.io.osim import read_osim
 from engine.muscles.path.geometry import MuscleGeometry
 from engine.tree import compile_tree
-from engine.data import Data
 
 TOL = 1e-6   # as the other OpenSim reference tests (the coupler spline and OpenSim's agree to ~1e-7)
 

@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from engine import algorithms as alg
+from engine.data import Data
 from engine.io.osim import read_osim
 from engine.model.muscles import ConditionalPathPoint, MovingPathPoint
 from engine.tree import compile_tree
-from engine.data import Data
 
 MODELS = {
     "arm26": "arm26/arm26.osim",

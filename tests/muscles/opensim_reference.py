@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.algorithms import neutral
 from engine.io.osim import read_osim
 from engine.tree import compile_tree
-from engine.algorithms import neutral
 
 
 class OpenSimReference:

@@ -3,14 +3,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.algorithms import neutral
+from engine.data import Data
 from engine.model import (Body, Coordinate, GeneralJoint, Linear, Material, Model, NaturalCubicSpline, RevoluteJoint,
                           Rod, RodSegment, Section, TransformAxis, constant_axis)
 from engine.model.muscles import (ConditionalPathPoint, GeometryPath, MovingPathPoint, Muscle, PathPoint, PathWrap,
                                   WrapCylinder, WrapEllipsoid, WrapSphere)
 from engine.spatial import SE3, axis_angle, body_fixed_xyz
 from engine.tree import compile_tree
-from engine.data import Data
-from engine.algorithms import neutral
 
 CARBON = Material("carbon", 7.0e10, 5.0e9, 1600.0)
 

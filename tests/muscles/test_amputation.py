@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from engine.algorithms import neutral
 from engine.errors import ModelError
 from engine.io.model_file import load_model, save_model
 from engine.io.osim import read_osim
@@ -14,7 +15,6 @@ from engine.edits.muscles import (AddWrapObject, ReattachMuscle, RemoveMuscle, T
 from engine.muscles.path.geometry import MuscleGeometry
 from engine.edits.transtibial import distal_bodies, stump_cylinder, transtibial_edits
 from engine.tree import compile_tree
-from engine.algorithms import neutral
 
 # the residual tibia of a transtibial amputation about 19 cm below the knee, in tibia_r's frame
 STUMP_END = np.array([0.0, -0.18, 0.0])

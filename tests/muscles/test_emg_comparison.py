@@ -19,8 +19,8 @@ from engine.muscles.emg.comparison import compare_forces
 from engine.muscles.forces.hill import HillMuscles
 from engine.muscles.forces.results import MuscleForceResult
 from engine.muscles.forces.static_optimization import MuscleForceSettings, estimate_muscle_forces
-from engine.trial.filtering import lowpass
 from engine.tree import compile_tree
+from engine.trial.filtering import lowpass
 
 
 @pytest.fixture(scope="module")

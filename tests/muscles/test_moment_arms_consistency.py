@@ -12,13 +12,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from engine.algorithms import neutral
 from engine.io.osim import read_osim
 from engine.model.muscles import GeometryPath
 from engine.muscles.path.geometry import MuscleGeometry
+from engine.tree import compile_tree
 
 from .path_models import random_poses, wrap_model
-from engine.tree import compile_tree
-from engine.algorithms import neutral
 
 STEP = 1e-6
 TOLERANCE = 1e-6   # m per unit coordinate; the differences themselves are good to about 1e-9

@@ -7,15 +7,15 @@ import warnings
 import numpy as np
 import pytest
 
+from engine.algorithms import neutral
 from engine.errors import ModelError
 from engine.io.osim import read_osim
 from engine.model.muscles import GeometryPath, PathWrap, WrapTorus
 from engine.muscles.path.geometry import MuscleGeometry, PathWarning
 from engine.muscles.path._layout import POINT_INSIDE_WRAP
+from engine.tree import compile_tree
 
 from .path_models import wrap_model
-from engine.tree import compile_tree
-from engine.algorithms import neutral
 
 
 @pytest.fixture(scope="module")

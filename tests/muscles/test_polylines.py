@@ -13,14 +13,14 @@ import time
 import numpy as np
 import pytest
 
+from engine.algorithms import neutral
+from engine.data import Data
 from engine.io.osim import read_osim
 from engine.model.muscles import WrapCylinder, WrapEllipsoid, WrapSphere
 from engine.muscles.path.geometry import MuscleGeometry
+from engine.tree import compile_tree
 
 from .path_models import random_poses, wrap_model
-from engine.tree import compile_tree
-from engine.data import Data
-from engine.algorithms import neutral
 
 FINE = 2e-5     # m
 

@@ -31,8 +31,8 @@ from engine.io.storage import read_storage
 from engine.muscles.forces.reserves import read_actuators
 from engine.muscles.forces.static_optimization import MuscleForceSettings, estimate_muscle_forces
 from engine.io.muscle_files import write_activations, write_muscle_forces
-from engine.trial.filtering import lowpass
 from engine.tree import compile_tree
+from engine.trial.filtering import lowpass
 
 
 def so_setup(path):

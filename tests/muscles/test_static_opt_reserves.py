@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from engine import algorithms as alg
+from engine.data import Data
 from engine.errors import DataError, SettingsError
 from engine.io.osim import read_osim
 from engine.muscles.forces.reserves import coordinate_reserves, generalized_forces, read_actuators
 from engine.tree import compile_tree
-from engine.data import Data
 
 
 @pytest.fixture(scope="module")

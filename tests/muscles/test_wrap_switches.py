@@ -16,12 +16,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from engine.algorithms import neutral
 from engine.model.muscles import GeometryPath
 from engine.muscles.path.geometry import MuscleGeometry
+from engine.tree import compile_tree
 
 from .path_models import VIA_SWITCH, wrap_model
-from engine.tree import compile_tree
-from engine.algorithms import neutral
 
 STEPS = 4000
 WRAPPING = ["over_cylinder", "over_cylinder_quadrant", "over_sphere", "over_ellipsoid", "over_ellipsoid_quadrant",

@@ -4,13 +4,13 @@ recorded, is recovered from the 1.75 m default athlete with its segment lengths 
 import numpy as np
 
 from engine import algorithms as alg
+from engine.data import Data
 from engine.demo.athlete import build_athlete
 from engine.demo.for_trial import model_for_trial
 from engine.io.protocol_file import builtin, placements_for
 from engine.protocols.description import model_markers
-from engine.trial.trial import Markers, Trial
 from engine.tree import compile_tree
-from engine.data import Data
+from engine.trial.trial import Markers, Trial
 
 
 def _with_protocol_markers(subject):

@@ -4,6 +4,7 @@ athlete the blade and its socket are left as they are."""
 import numpy as np
 
 from engine import algorithms as alg
+from engine.data import Data
 from engine.demo import demo_files
 from engine.io.model_file import load_model, save_model
 from engine.io.osim import read_osim
@@ -14,7 +15,6 @@ from engine.scaling.defaults import default_setup
 from engine.io.scale_files import scale_from_files
 from engine.trial.trial import Markers, Trial
 from tests.scaling.gait2354_scale import FOLDER
-from engine.data import Data
 
 
 def _static_trial(model, path, frames=5):

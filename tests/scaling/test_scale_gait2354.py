@@ -3,12 +3,12 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
+from engine.algorithms import neutral
+from engine.data import Data
 from engine.io.osim import read_osim
 from engine.scaling.tool import placement_settings
-from tests.scaling.gait2354_scale import REFERENCE, coordinates, marker_locations, result
 from engine.tree import compile_tree
-from engine.data import Data
-from engine.algorithms import neutral
+from tests.scaling.gait2354_scale import REFERENCE, coordinates, marker_locations, result
 
 TORSO = ("Sternum", "R.Acromium", "L.Acromium", "Top.Head")
 

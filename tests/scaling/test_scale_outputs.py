@@ -10,8 +10,8 @@ from engine.io.model_file import load_model
 from engine.io.osim import read_osim
 from engine.io.storage import read_storage
 from engine.io.scale_files import write_scale_outputs
-from tests.scaling.gait2354_scale import FOLDER, SETUP, scaling
 from engine.tree import compile_tree
+from tests.scaling.gait2354_scale import FOLDER, SETUP, scaling
 
 
 def _same_model(a, b):

@@ -4,12 +4,12 @@ import numpy as np
 import pytest
 
 from engine import algorithms as alg
+from engine.data import Data
 from engine.model import Body, FreeJoint, Material, Model, Rod, RodSegment, Section
 from engine.model.points import ContactPoint
 from engine.simulation import GroundContact, JointSpring, Simulator
 from engine.simulation.ground_contact import penalty_force
 from engine.spatial import SE3
-from engine.data import Data
 
 
 def box(mass=2.0, rods=False):

@@ -8,10 +8,10 @@ opposing the motion). The penalty contact regularises friction below ``slip_spee
 import numpy as np
 import pytest
 
+from engine.algorithms import neutral
 from engine.model import Body, FreeJoint, Model
 from engine.model.points import ContactPoint
 from engine.simulation import GroundContact, Simulator
-from engine.algorithms import neutral
 
 MASS = 2.0
 G = 9.80665

@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from engine.algorithms import neutral
 from engine.demo.athlete import build_athlete
 from skin.skinning import Skin
-from engine.algorithms import neutral
 
 
 @pytest.fixture(scope="session")

@@ -5,8 +5,10 @@ import numpy as np
 import pytest
 
 from engine.algorithms import kinetic_energy, potential_energy, neutral
+from engine.data import Data
 from engine.model import Body, Coordinate, FreeJoint, Model, RevoluteJoint
 from engine.spatial import SE3
+from engine.tree import compile_tree
 from skin.device import RigidDevice
 from skin.mesh import grid_sheet
 from skin.scene import Scene
@@ -14,8 +16,6 @@ from skin.simulation import Simulator, simulate
 from skin.skinning import Skin
 from skin.stiffness import table_one
 from .conftest import random_pose
-from engine.tree import compile_tree
-from engine.data import Data
 
 
 def _ellipsoid_body(name, mass, radii, com):

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from engine.algorithms import forward_kinematics, frame_placement, neutral
+from engine.data import Data
 from engine.progress import run
 from skin.device import LiftMotion, RigidDevice
 from skin.mesh import grid_sheet
@@ -15,7 +16,6 @@ from skin.simulation import simulation_steps
 from skin.skinning import Skin
 from skin.stiffness import table_one
 from .test_dynamics import slab_model
-from engine.data import Data
 
 RISE, RAMP = 0.05, 0.04      # m, s: the support rises 5 cm over the first 40 ms
 

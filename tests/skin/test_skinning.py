@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from engine.algorithms import forward_kinematics, frame_placement, integrate, neutral
-from skin.skinning import Skin
 from engine.data import Data
+from skin.skinning import Skin
 
 
 def test_generated_skin_is_closed_and_weights_are_partitions(coarse_skin):

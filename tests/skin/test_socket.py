@@ -8,6 +8,7 @@ import pytest
 
 from engine.algorithms import forward_kinematics, frame_placement
 from engine.analysis.inverse_dynamics import classic_inverse_dynamics
+from engine.data import Data
 from engine.io.results_file import load_result
 from engine.errors import ModelError
 from hybridlab_resources import __file__ as _resources
@@ -17,7 +18,6 @@ from skin.socket import Socket
 from skin.socket_load import opened_model, socket_loads
 from skin.surface import world_distances
 from skin.volumes import body_volumes
-from engine.data import Data
 
 STANCE = slice(100, 130)       # the demo's first blade stance
 

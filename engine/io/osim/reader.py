@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ...errors import ModelError
 from ...model import DEFAULT_GRAVITY, Model
+from ...tree import compile_tree
 from .bodies import read_bodies
 from .constraints import read_couplers
 from .document import OsimDocument
@@ -13,7 +14,6 @@ from .markers import read_markers
 from .muscles import read_muscles
 from .paths import ComponentPaths
 from .wrapping import read_wrap_objects
-from ...tree import compile_tree
 
 # Sets whose members HybridLab does not model, and what to call a member in the warning.
 _UNMODELLED_SETS = {"ControllerSet": "controller", "ProbeSet": "probe", "ContactGeometrySet": "contact geometry",

@@ -13,15 +13,15 @@ from pathlib import Path
 import numpy as np
 
 from ...analysis.derivatives import Motion, motion_from_coordinates
+from ...data import Data
 from ...errors import DataError, SettingsError
 from ... import algorithms as alg
+from ...tree import compile_tree
 from ..external_loads import GROUND, load_external_loads
 from ..setup_xml import parse_number
 from ..storage import read_storage
 from .._xml import text_of
 from .documents import file_name
-from ...tree import compile_tree
-from ...data import Data
 
 
 @dataclass(frozen=True)

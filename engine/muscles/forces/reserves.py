@@ -22,10 +22,10 @@ from pathlib import Path
 import numpy as np
 
 from ... import algorithms as alg
+from ...data import Data
 from ...errors import DataError, SettingsError
 from ...bounded_xml import parse_bounded
 from ...tree import compile_tree
-from ...data import Data
 
 _TYPES = ("CoordinateActuator", "PointActuator", "TorqueActuator")
 _CLASS_DEFAULTS = {"optimal_force": "1", "min_control": "-infinity", "max_control": "infinity",

@@ -42,12 +42,12 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ...errors import SettingsError
+from ...tree import compile_tree
 from .balance import crossed, muscles_alone_unbalanced
 from .hill import HillMuscles, RigidTendonForces
 from .qp import INFEASIBLE, NO_DATA, WarmStartedQP, solve_equality_frames
 from .reserves import ReserveActuators, check_actuators, generalized_forces
 from .results import MuscleForceResult
-from ...tree import compile_tree
 
 OBJECTIVES = ("seed", "opensim")
 

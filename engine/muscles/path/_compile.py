@@ -17,9 +17,9 @@ import numpy as np
 from ...errors import ModelError
 from ...algorithms.compiled import function_pool
 from ...model.muscles import ConditionalPathPoint, MovingPathPoint, WrapCylinder, WrapEllipsoid, WrapSphere
+from ...tree import compile_tree
 from ._layout import (CONDITIONAL, COORDINATE, CYLINDER, ELLIPSOID, FIXED, METHODS, MOVING, MUSCLE,
                       PATH_WRAP, POINT, SPHERE, WRAP)
-from ...tree import compile_tree
 
 # OpenSim counts a conditional point active within its range widened by this much at each end.
 CONDITIONAL_SLACK = 1e-5

@@ -36,11 +36,11 @@ import numpy as np
 
 from ...errors import ModelError, SettingsError
 from ...algorithms.compiled import workspace
+from ...tree import compile_tree
 from ._compile import compile_paths
 from ._kernels import current_path, evaluate_frames, work_arrays
 from ._layout import STATUS_TEXT, WRAPPING
 from ._sampling import sample_paths
-from ...tree import compile_tree
 
 # below this many frames per thread, one thread does all the work
 _MIN_FRAMES_PER_THREAD = 32
