@@ -28,6 +28,7 @@ from engine.demo import CUTOFF, demo_inputs, demo_truth  # noqa: E402
 from engine.demo.truth import truth_metrics  # noqa: E402
 from engine.progress import run  # noqa: E402
 from engine.trial.intervals import intervals_where  # noqa: E402
+from engine.tree import compile_tree  # noqa: E402
 
 
 def energies(model, time, q, force, tau, v, stances):
@@ -41,10 +42,10 @@ def main() -> None:
     truth = demo_truth()
     stances = intervals_where(truth.time, truth.group_force("blade") @ model.up >= 20.0)
     true = energies(model, truth.time, truth.q, truth.group_force("blade"), truth.tau_rod, truth.v, stances)
-    segs = model.tree.k.segs
+    segs = compile_tree(model).k.segs
     free = segs["q"] >= 0
     stiffness = dict(zip(segs["q"][free].tolist(), segs["k"][free].tolist()))
-    rest = {n: (0.5 * settings.ik.rod_energy_weight * stiffness[c.qi], None) for n, c in model.tree.coordinates.items()
+    rest = {n: (0.5 * settings.ik.rod_energy_weight * stiffness[c.qi], None) for n, c in compile_tree(model).coordinates.items()
             if c.qi in stiffness}
     out = {}
     for label, ik in (("", settings.ik), ("_no_prior", dataclasses.replace(settings.ik, rod_energy_weight=0.0)),

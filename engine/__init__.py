@@ -2,12 +2,13 @@
 
 Quick start::
 
-    from engine import load_model, algorithms as alg
+    from engine import Data, load_model, algorithms as alg
     model = load_model("model.yaml")
-    data = model.create_data()
-    q = model.neutral()
+    data = Data(model)
+    q = alg.neutral(model)
     M = alg.crba(model, data, q)
 """
+from .data import Data
 from .numba_cache import install as _install_numba_cache
 
 _install_numba_cache()       # before any kernel is defined: their cache is stamped with all kernel sources
@@ -20,5 +21,5 @@ from .spatial import SE3
 
 __version__ = "0.1.0"
 
-__all__ = ["algorithms", "Model", "SE3", "load_model", "save_model", "HybridLabError", "ModelError", "DataError", "SettingsError",
+__all__ = ["algorithms", "Model", "Data", "SE3", "load_model", "save_model", "HybridLabError", "ModelError", "DataError", "SettingsError",
            "__version__"]

@@ -2,8 +2,10 @@
 trials, each with its own settings, result and events (the shown one's are the document's own fields), and its
 static trial.
 
-Widgets read the document and listen to its signals; only the main window changes it. The
-frames shown are the analysis frames when there is a result, else the trial's marker frames
+Widgets read the document and listen to its signals; only the main window changes it, on the GUI thread. The
+document is plain Python, as napari's components are: its signals are psygnal's (``connect``/``emit`` as Qt's,
+callbacks called at once in the emitting thread), and it imports no Qt (an import-linter contract), so it is
+built, changed and tested without a ``QApplication``. The frames shown are the analysis frames when there is a result, else the trial's marker frames
 (the model at its neutral pose, or at ``pose``: the static pose of a scaling), else the model alone at one frame.
 """
 from __future__ import annotations
@@ -12,17 +14,19 @@ import copy
 from dataclasses import dataclass, field
 
 import numpy as np
-from PySide6.QtCore import QObject, Signal
+from psygnal import Signal
 
+from engine.algorithms import neutral
 from engine.analysis.pipeline import AnalysisSettings
 from engine.errors import HybridLabError
+from engine.tree import compile_tree
 from engine.trial.axes import to_model_axes
 
 
 def same_coordinates(a, b) -> bool:
     """Whether models ``a`` and ``b`` have the same coordinates at the same places of ``q``."""
-    return a is b or (a.nq == b.nq and {n: c.qi for n, c in a.tree.coordinates.items()}
-                      == {n: c.qi for n, c in b.tree.coordinates.items()})
+    return a is b or (a.nq == b.nq and {n: c.qi for n, c in compile_tree(a).coordinates.items()}
+                      == {n: c.qi for n, c in compile_tree(b).coordinates.items()})
 
 
 @dataclass
@@ -38,7 +42,7 @@ class TrialEntry:
     events: list = field(default_factory=list)
 
 
-class Document(QObject):
+class Document:
     """The open work; ``changed`` when model, trial or result are replaced, ``events_changed``,
     ``frame_changed(frame)``."""
 
@@ -46,8 +50,7 @@ class Document(QObject):
     events_changed = Signal()
     frame_changed = Signal(int)
 
-    def __init__(self, parent=None):
-        super().__init__(parent)
+    def __init__(self):
         self.model = None
         self.model_path: str | None = None
         self.trial = None
@@ -198,10 +201,10 @@ class Document(QObject):
                 self.display_trial = None
                 self.notes.append(f"the trial is not shown: {exc}")
             times = self.trial.markers.time if self.trial.markers.n_frames else np.zeros(1)
-            shown = self.model.neutral() if self.pose is None else np.asarray(self.pose, float)
+            shown = neutral(self.model) if self.pose is None else np.asarray(self.pose, float)
             self.time, self.Q = times, np.tile(shown, (len(times), 1))
         elif self.model is not None:
-            self.time, self.Q, self.display_trial = np.zeros(1), self.model.neutral()[None], None
+            self.time, self.Q, self.display_trial = np.zeros(1), neutral(self.model)[None], None
         else:
             self.time, self.Q, self.display_trial = np.zeros(0), None, None
         self.frame = min(self.frame, max(len(self.time) - 1, 0))

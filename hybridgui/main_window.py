@@ -90,7 +90,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("HybridLab")
         self.setAcceptDrops(True)
         self.setDockOptions(QMainWindow.DockOption.AnimatedDocks | QMainWindow.DockOption.AllowTabbedDocks)
-        self.document = Document(self)
+        self.document = Document()
         self.runner = AnalysisRunner(self)
         self.session_path: str | None = None
         self._stance_notes: list[str] = []     # stances left out as too short, shown among the warnings

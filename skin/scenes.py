@@ -19,6 +19,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from engine.algorithms import neutral
+from engine.data import Data
 from engine.errors import SettingsError
 from engine.spatial import SE3, matrix_to_quat
 
@@ -55,12 +57,12 @@ def supine(model, skin, height: float = 0.0, gap: float = 0.002, incline: float 
     """The neutral pose turned onto the back (head towards -x, face up) on a plane through ``centre`` tilted by
     ``incline`` (rad, about z: the head end down for a positive angle), the nearest skin point ``gap`` m above it
     (``height`` m raises the plane)."""
-    q = model.neutral()
+    q = neutral(model)
     centre = np.asarray(centre, float) + np.array([0.0, height, 0.0])
     Rz = _rotation_z(incline)
     q[3:7] = matrix_to_quat(Rz @ _rotation_z(np.pi / 2))
     q[:3] = centre + Rz @ (q[:3] - centre)
-    x = skin.vertices(model, model.create_data(), q)
+    x = skin.vertices(model, Data(model), q)
     normal = Rz[:, 1]
     q[:3] += (gap - ((x - centre) @ normal).min()) * normal
     return q
@@ -76,7 +78,7 @@ def _body_landmarks(model, skin, q) -> dict:
     """Skin vertex groups watched by the outcomes, by their main bone (at ``q``)."""
     main = skin.bone[np.arange(skin.n_vertices), np.argmax(skin.weight, axis=1)]
     names = {b: i for i, b in enumerate(skin.bodies)}
-    x = skin.vertices(model, model.create_data(), q)
+    x = skin.vertices(model, Data(model), q)
     knee_y = {}
     groups = {"upper back": main == names["torso"], "hip": main == names["pelvis"]}
     for side in ("l", "r"):

@@ -21,8 +21,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.algorithms import crba_batch, forward_kinematics, integrate, rnea_batch, rod_forces
-from engine.kernels._simulate import dexpinv
+from engine.algorithms.compiled import dexpinv
+from engine.data import Data
 from engine.progress import Progress, run
+from engine.tree import compile_tree
 
 from . import _kernels_contact as _kc
 from . import _kernels_skin as _ks
@@ -64,7 +66,7 @@ class Simulator:
     def __init__(self, scene: Scene):
         self.scene = scene
         model, skin = scene.model, scene.skin
-        self.data = model.create_data()
+        self.data = Data(model)
         self.frames = skin.frames(model)
         self.t = 0.0
         self.q = np.array(scene.q0, float)
@@ -99,9 +101,9 @@ class Simulator:
         self.done = np.zeros(n, np.bool_)
         self.f_skin, self.f_normal = np.zeros((n, 3)), np.zeros(n)
         self.bone_w = np.empty((len(skin.bodies), 6))
-        self.fext = np.zeros((1, model.tree.n_nodes, 6))
+        self.fext = np.zeros((1, compile_tree(model).n_nodes, 6))
         self.count = 0
-        rod_v = {model.tree.coordinates[c].vi for r in model.rods for c in model.tree.coordinates
+        rod_v = {compile_tree(model).coordinates[c].vi for r in model.rods for c in compile_tree(model).coordinates
                  if c.startswith(f"{r.name}_s")}
         self.free = np.array([i for i in range(model.nv) if i not in rod_v], np.int64)
         self.zero = np.zeros((1, model.nv))
@@ -159,7 +161,7 @@ class Simulator:
         """One RKMK4 step of the body, then one implicit step of each sheet."""
         s = self.scene
         model, dt, t, q, v = s.model, s.dt, self.t, self.q, self.v
-        nodes = model.tree.k.nodes
+        nodes = compile_tree(model).k.nodes
         a1 = self.acceleration(t, q, v)
         sheet_forces = [self.f_sheet[sl].copy() for sl in self.sheet_slices]
         k1 = v

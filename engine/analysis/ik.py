@@ -27,8 +27,10 @@ from scipy.linalg import eigh
 from scipy.spatial.transform import Rotation
 
 from .. import algorithms as alg
+from ..data import Data
 from ..errors import SettingsError
-from ..kernels import _ik
+from ..tree import compile_tree
+from . import _ik
 from .ik_unobserved import hold, unobserved
 from .robust_weights import check_loss, marker_scales, robust_factors
 from ..model.coordinates import ROTATIONAL
@@ -177,7 +179,7 @@ class _Problem:
     """The arrays the kernel needs, built once per IK run."""
 
     def __init__(self, model, markers, settings: IKSettings):
-        tree = model.tree
+        tree = compile_tree(model)
         self.frames = _window(markers, settings.start, settings.end)
         names = [m.name for m in model.markers]
         trial_names = set(markers.names)
@@ -226,7 +228,7 @@ class _Problem:
         self.free = np.ones(model.nv, bool)
         self.lo = np.full(model.nq, -np.inf)
         self.hi = np.full(model.nq, np.inf)
-        q0 = model.neutral()
+        q0 = alg.neutral(model)
         for s in tree.coordinates.values():
             if s.qi < 0:
                 continue
@@ -243,14 +245,15 @@ class _Problem:
         """The strain prior's weights (S, S) on the strains of velocity columns ``vi`` (S,) with the full prior's
         diagonal ``p`` (S,): ``P V V^T P``, ``V`` the generalized eigenvectors of the markers' information on the
         strains against ``P = diag(p)`` whose eigenvalue is below :data:`PRIOR_OUTWEIGHS` (IKSettings)."""
-        data = model.create_data()
+        data = Data(model)
         alg.forward_kinematics(model, data, self.q_neutral)
         points = alg.frame_positions(model, data, self.mframes)          # every marker where the model puts it
         nv = model.nv
         H, g = np.empty((nv, nv)), np.empty(nv)
-        n_nodes = model.tree.n_nodes
+        tree = compile_tree(model)
+        n_nodes = tree.n_nodes
         empty_i = np.zeros(0, np.int64)
-        _ik._normal_equations(model.tree.k, data.ws, data.scr, self.q_neutral, self.mframes, points,
+        _ik._normal_equations(tree.k, data.ws, data.scr, self.q_neutral, self.mframes, points,
                               self.weights, empty_i, empty_i, np.zeros(0), np.zeros((0, 0)), H, g,
                               np.empty((n_nodes, 6, 6)), np.empty((n_nodes, 16)))
         others = np.setdiff1d(np.flatnonzero(self.free), vi)
@@ -278,7 +281,7 @@ class _Problem:
         iters = np.empty(n, np.int64)
         status = np.empty(n, np.int64)
         cost = np.empty(n)
-        _ik.solve_frames(model.tree.k, data.ws, data.scr, self.mframes, targets, weights, self.c_q, self.c_v,
+        _ik.solve_frames(compile_tree(model).k, data.ws, data.scr, self.mframes, targets, weights, self.c_q, self.c_v,
                          np.ascontiguousarray(self.c_target[rows]), self.c_w, free, self.lo, self.hi, starts, settings.tolerance,
                          settings.max_iterations, warm, Q, iters, status, cost)
         return Q, iters, status, cost
@@ -291,7 +294,7 @@ def initial_pose(model, data, problem: _Problem, first_targets, settings: IKSett
     pelvis joints, by Davenport angles), then fitted with the root's markers; other root joints by a multi-start
     search over their rotations. ``row``: the frame's row in the time range (its coordinate targets)."""
     root = _root(model)
-    tree = model.tree
+    tree = compile_tree(model)
     q0, nq, v0, nv = tree.joint_q[root.name]
     q = problem.q_neutral.copy()
     present = ~np.isnan(first_targets[:, 0])
@@ -348,7 +351,7 @@ def _general_root_coordinates(model, root, joint: SE3, q):
     linear in one of its own coordinates, along independent axes."""
     if not isinstance(root, GeneralJoint):
         return None
-    tree = model.tree
+    tree = compile_tree(model)
     own = {c.name for c in root.coordinates if not c.is_dependent}
     axes = root.rotations + root.translations
     if any(a.coordinate not in own or not isinstance(a.function, Linear) or a.function.slope == 0 for a in axes):
@@ -390,7 +393,7 @@ def inverse_kinematics(model, markers, settings: IKSettings | None = None):
     t0 = _time.perf_counter()
     problem = _Problem(model, markers, settings)
     frames = problem.frames
-    data = model.create_data()
+    data = Data(model)
     targets = problem.targets(markers, frames)
     yield Progress("inverse kinematics", 0.0, "initial pose")
     has_markers = ~np.isnan(targets[:, :, 0]).all(axis=1)
@@ -404,7 +407,7 @@ def inverse_kinematics(model, markers, settings: IKSettings | None = None):
     status = np.empty(T, np.int64)
     cost = np.empty(T)
     parts = _parts(first, T, has_markers, settings.threads)
-    datas = [data] + [model.create_data() for _ in parts[1:]]
+    datas = [data] + [Data(model) for _ in parts[1:]]
 
     def solve_chunk(k, r):
         """Chunk ``r`` of part ``k``: warm-started from the part's previous chunk; a part's first chunk from the
@@ -461,7 +464,7 @@ def inverse_kinematics(model, markers, settings: IKSettings | None = None):
         if c_f[0] < cost[f]:
             Q[f], iters[f], status[f], cost[f] = Qf[0], i_f[0], s_f[0], c_f[0]
     errors = np.empty((T, len(problem.marker_names)))
-    _ik.marker_errors(model.tree.k, data.ws, data.scr, Q, problem.mframes, targets, errors)
+    _ik.marker_errors(compile_tree(model).k, data.ws, data.scr, Q, problem.mframes, targets, errors)
     factors = np.ones_like(errors)
     thresholds = np.full(errors.shape[1], np.nan)
     if settings.robust_loss is not None:
@@ -477,11 +480,11 @@ def inverse_kinematics(model, markers, settings: IKSettings | None = None):
             Q[moved], iters[moved], status[moved], cost[moved] = problem.solve(
                 model, data, targets[moved], moved, Q[moved], problem.free, settings, problem.weights * factors[moved],
                 warm=False)
-            _ik.marker_errors(model.tree.k, data.ws, data.scr, Q, problem.mframes, targets, errors)
+            _ik.marker_errors(compile_tree(model).k, data.ws, data.scr, Q, problem.mframes, targets, errors)
     weights = problem.weights * factors
     held = unobserved(model, data, problem.mframes, targets, weights, Q, problem.c_q, problem.c_v,
                       problem.c_target[0], problem.c_w) & problem.free
-    hold(Q, held, model.tree.k.v2q)
+    hold(Q, held, compile_tree(model).k.v2q)
     seen = (~np.isnan(errors)).sum(axis=1)           # a frame with no fitted marker has no RMS (NaN)
     rms = np.full(T, np.nan)
     rms[seen > 0] = np.sqrt(np.nansum(errors[seen > 0] ** 2, axis=1) / seen[seen > 0])

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ..errors import DataError, ModelError, SettingsError
+from ..tree import compile_tree
 from ..trial.axes import to_model_axes
 from ..trial.coverage import covered_range
 from ..trial.filtering import ANALYSIS_HIGHEST_CUTOFF, check_cutoff, lowpass_plates
@@ -181,7 +182,7 @@ def check_settings(model, trial, s: AnalysisSettings) -> None:
 
 def _attached(model, name: str) -> bool:
     """Whether ``name`` is a body, frame, rod tip, marker or contact point of ``model``."""
-    tree = model.tree
+    tree = compile_tree(model)
     return any(name in table for table in (tree.body_frame, tree.frame_index, tree.marker_frame, tree.contact_frame))
 
 
@@ -229,7 +230,7 @@ def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
     if (ik.status < 0).any():
         notes.append(f"{int((ik.status < 0).sum())} frames had no fitted marker (pose held from the previous frame)")
     if ik.unobserved is not None:
-        notes += describe_unobserved(model.tree.v_names, ik.time, ik.unobserved, ik.status >= 0)
+        notes += describe_unobserved(compile_tree(model).v_names, ik.time, ik.unobserved, ik.status >= 0)
     yield Progress("kinematic derivatives", 0.5, f"low-pass {s.cutoff} Hz")
     motion = motion_from_coordinates(model, ik.time, ik.q, s.cutoff, s.order, s.edges)
     plates = [p for p in trial.plates if p.loaded.any()]

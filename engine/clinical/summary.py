@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ..analysis.gait_phases import gait_cycles, normalise_cycles, side_of
 from ..errors import SettingsError
+from ..tree import compile_tree
 from .conventions import body_weight, clinical_joints
 from .events import gait_events
 from .muscle_groups import GROUPS, muscle_group
@@ -166,7 +167,7 @@ def clinical_summary(result, forward=(1.0, 0.0, 0.0), events=None, trial_name=No
         cycles = gait_cycles(events, side)
         if not cycles:
             continue
-        c = model.tree.coordinates[coordinate]
+        c = compile_tree(model).coordinates[coordinate]
         curves.setdefault(("Kinematics", name, "deg"), {})[side] = normalise_cycles(
             time, sign * np.degrees(result.motion.q[:, c.qi]), cycles)
         if dyn is not None:
@@ -184,7 +185,7 @@ def clinical_summary(result, forward=(1.0, 0.0, 0.0), events=None, trial_name=No
             if dyn is not None:
                 for coordinate, _, s, _ in clinical_joints(model):
                     if s == side:
-                        vi = model.tree.coordinates[coordinate].vi
+                        vi = compile_tree(model).coordinates[coordinate].vi
                         power += dyn.tau[:, vi] * result.motion.v[:, vi]
             for a, b in stances_of(events, side):
                 if b is None:

@@ -7,6 +7,7 @@ from PySide6.QtGui import QImage
 
 from hybridgui.viewport import style
 from skin.scenes import athlete_and_skin
+from engine.data import Data
 
 COARSE = "coarse: skin every 3 cm (interactive)"
 
@@ -37,7 +38,7 @@ def test_simulation_panel_runs_cancels_and_scrubs(make_window, qtbot):
     assert panel.run.isEnabled() and not panel.cancel.isEnabled()
     # the skin drawn is eq. 3 at the recorded pose of each frame, coloured by that frame's pressure (kPa)
     model, skin = athlete_and_skin(0.03)
-    data = model.create_data()
+    data = Data(model)
     result = playback.result
     qtbot.waitUntil(lambda: panel.view._image.width() > 1, timeout=10000)
     drawn = []

@@ -14,8 +14,7 @@ import math
 import numba as nb
 import numpy as np
 
-from ._integrate import integrate
-from ._passes import frame_placement, kinematics
+from ..algorithms.compiled import frame_placement, integrate, kinematics
 
 LAM0 = 1e-6
 
