@@ -8,12 +8,12 @@ Quick start::
     q = alg.neutral(model)
     M = alg.crba(model, data, q)
 """
-from .data import Data
 from .numba_cache import install as _install_numba_cache
 
 _install_numba_cache()       # before any kernel is defined: their cache is stamped with all kernel sources
 
 from . import algorithms  # noqa: E402
+from .data import Data  # noqa: E402
 from .errors import DataError, HybridLabError, ModelError, SettingsError
 from .io.model_file import load_model, save_model
 from .model import Model
