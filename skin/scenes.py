@@ -39,6 +39,8 @@ SLING_STIFFNESS = 2e4      # N/m per spring: "the sling sheet is not stretchable
 SLING_EPS = 0.1            # m/s, Table I's eq. 7 threshold: below it friction is viscous, mu f_n / eps N s/m; the
                            # lifts' 0.01 makes that damping, explicit on the body, too stiff for the light forearm
                            # the rising sling presses against the trunk (the run diverged at the shoulder)
+SLING_MARGIN = 0.6         # rad: the sling's rising sides press the arms across the chest, and the seed-size skin's
+                           # many contacts swing them fast enough to pass 0.2 rad and reach the shoulder's lock
 SLING_LIMIT = 300.0        # N m/rad end-range springs in the sling: its rising sides push the arms towards the
                            # shoulder's lock at 90 degrees adduction, which the default 50 does not stop
 
@@ -130,7 +132,7 @@ def sling_lift(spacing: float = SKIN_SPACING, sheet_vertices: int = 4000, bed_sp
     # the bed's vertices closer than the contact's reach, so that the body lying on it cannot pass between them
     bed = RigidDevice("bed", grid_sheet(2.2, 1.0, int(round(2.2 / bed_spacing)) + 1, int(round(1.0 / bed_spacing)) + 1),
                       placement0=SE3(np.eye(3), np.array([0.0, -0.01, 0.0])))
-    return Scene("sling-lift", model, skin, q, table_one(model, q, limit=SLING_LIMIT), devices=(bed,), sheets=(sheet,),
+    return Scene("sling-lift", model, skin, q, table_one(model, q, limit=SLING_LIMIT, margin=SLING_MARGIN), devices=(bed,), sheets=(sheet,),
                  contact=contact_for(spacing, SLING_STIFFNESS, SLING_EPS), dt=1e-3,
                  duration=3.5, description="sling lift from a bed: the sling's corners hang from a rising bar",
                  watch=_body_landmarks(model, skin, q))

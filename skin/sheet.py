@@ -15,8 +15,9 @@ sheet (the seed sets ``k_contact = k_sheet``) does not limit the step: each shee
 (``H_k`` the half-space outside the skin), a spring to its projection on ``H_k`` (Liu et al.'s treatment of any
 energy that is a squared distance to a set; Bouaziz et al. 2014's projective dynamics): the local step projects,
 the global matrix gains ``k_contact`` on the contact vertices' diagonal and is factored again when a vertex gains a
-contact (vertices that lost theirs keep their spring to their own position, which changes nothing at the
-minimum, until they are a quarter of the contact vertices).
+contact. A vertex with a spring in the matrix but no contact keeps a spring to its own position, which changes
+nothing at the minimum, so the matrix also holds springs ``BUFFER`` edges around the contact vertices, where contact
+spreads next: it is factored again only when contact spreads beyond them (or when fewer than half the springs touch).
 """
 from __future__ import annotations
 
@@ -30,6 +31,8 @@ from engine.errors import ModelError
 
 from . import _kernels_sheet as _k
 from .mesh import TriangleMesh
+
+BUFFER = 2      # sheet edges around the contact vertices that also get a contact spring in the factored matrix
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,7 @@ class LocalGlobalSolver:
         self.Q_free = Q[self.free][:, self.free].tocsc()
         self.Q_fp = Q[self.free][:, self.fixed].tocsr()       # a diagonal added to Q leaves it as it is
         self.members = np.zeros(0, np.int64)                  # the vertices with a contact spring in the matrix
+        self.adjacent = (A.T @ A).tocsr()                     # nonzero between vertices sharing an edge
         self.k_contact = 0.0
         self.targets = np.zeros((n, 3))
         self._factor()
@@ -131,11 +135,12 @@ class LocalGlobalSolver:
         member = np.zeros_like(need)
         member[self.members] = True
         stale = int((member & ~need).sum())
-        if k_contact == self.k_contact and not (need & ~member).any() and stale <= len(self.members) // 4:
+        if k_contact == self.k_contact and not (need & ~member).any() and stale <= len(self.members) // 2:
             return
-        if k_contact != self.k_contact or stale > len(self.members) // 4:
-            member[:] = False
-        self.members = np.flatnonzero(member | need)
+        member = need.copy()
+        for _ in range(BUFFER if need.any() else 0):
+            member |= self.adjacent @ member.astype(float) != 0.0
+        self.members = np.flatnonzero(member & ~self.pinned)
         self.k_contact = float(k_contact)
         self.targets[:] = 0.0
         self._factor()
