@@ -14,13 +14,14 @@ import copy
 from dataclasses import dataclass, field
 
 import numpy as np
-from psygnal import Signal
 
 from engine.algorithms import neutral
 from engine.analysis.pipeline import AnalysisSettings
 from engine.errors import HybridLabError
 from engine.tree import compile_tree
 from engine.trial.axes import to_model_axes
+
+from .frame_clock import FrameClock
 
 
 def same_coordinates(a, b) -> bool:
@@ -42,24 +43,18 @@ class TrialEntry:
     events: list = field(default_factory=list)
 
 
-class Document:
+class Document(FrameClock):
     """The open work; ``changed`` when model, trial or result are replaced, ``events_changed``,
-    ``frame_changed(frame)``."""
-
-    changed = Signal()
-    events_changed = Signal()
-    frame_changed = Signal(int)
+    ``frame_changed(frame)`` (its frames are the trial's, see ``FrameClock``)."""
 
     def __init__(self):
+        super().__init__()
         self.model = None
         self.model_path: str | None = None
         self.trial = None
         self.trial_path: str | None = None
         self.settings = AnalysisSettings()
         self.result = None
-        self.events: list = []
-        self.frame = 0
-        self.time = np.zeros(0)
         self.Q = None
         self.display_trial = None
         self.notes: list[str] = []
@@ -212,27 +207,3 @@ class Document:
         self.events_changed.emit()
         self.frame_changed.emit(self.frame)
 
-    # ---------------------------------------------------------------- time
-    @property
-    def n_frames(self) -> int:
-        return len(self.time)
-
-    def frame_at(self, t: float) -> int:
-        """The frame nearest to time ``t`` (s)."""
-        if not len(self.time):
-            return 0
-        i = int(np.clip(np.searchsorted(self.time, t), 1, max(len(self.time) - 1, 1)))
-        return i - 1 if i >= len(self.time) or t - self.time[i - 1] <= self.time[i] - t else i
-
-    def set_frame(self, frame: int) -> None:
-        frame = int(np.clip(frame, 0, max(len(self.time) - 1, 0)))
-        if frame != self.frame:
-            self.frame = frame
-            self.frame_changed.emit(frame)
-
-    def set_time(self, t: float) -> None:
-        self.set_frame(self.frame_at(t))
-
-    @property
-    def current_time(self) -> float:
-        return float(self.time[self.frame]) if len(self.time) else 0.0

@@ -10,8 +10,10 @@ rods (the blade) add their own elastic and viscous forces when ``scene.elastic_r
 bending and torsion modes reach 2e5 rad/s, so an explicit step must then be about 1e-5 s); by default the
 rods keep their initial strains and move rigidly with their inertia (their accelerations are zero and the
 rest of eq. 1 is solved for). Rigid devices follow their prescribed motion at every stage; sheets take one
-implicit step of Liu et al.'s solver per body step under the skin's forces of the step's start (explicit
-coupling).
+implicit step of Liu et al.'s solver per body step after the body's: the skin's friction of the step's start acts on
+them as an external force, its normal force (eq. 6) as contact springs inside the implicit step, each sheet vertex
+against the skin vertex it met at the body step's last stage (at ``t + dt``), so that contact as stiff as the sheet
+does not limit the step (``skin.sheet``). The body meets each sheet where it was at the step's start.
 """
 from __future__ import annotations
 
@@ -90,6 +92,8 @@ class Simulator:
         self.sheet_slices = [slice(a, b) for a, b in zip(sizes[:-1], sizes[1:])]
         self.P, self.Pn, self.Pdot = np.zeros((sizes[-1], 3)), np.zeros((sizes[-1], 3)), np.zeros((sizes[-1], 3))
         self.f_sheet = np.zeros((sizes[-1], 3))
+        self.sheet_idx = np.full(sizes[-1], -1, np.int64)        # each sheet vertex's skin vertex at the last pass
+        self.sheet_anchor = np.zeros((sizes[-1], 6))             # its position and outward normal
         self.sheet_soft = np.concatenate([scene.dt / s.masses for s in scene.sheets]) if scene.sheets else np.zeros(0)
         n = skin.n_vertices
         self.x, self.xdot = np.empty((n, 3)), np.empty((n, 3))
@@ -134,7 +138,7 @@ class Simulator:
         self.count = _kc.contact_pass(self.x, self.normals, self.xdot, sk, c.reach, self.rest, self.rest_n, self.bounds,
                                       self.dR, self.dp, self.dw, self.dpdot, self.P, self.Pn, self.Pdot, self.sheet_soft, c.stiffness,
                                       c.friction, c.eps, self.f_skin, self.f_normal, self.f_sheet,
-                                      self.device_forces)
+                                      self.sheet_idx, self.sheet_anchor, self.device_forces)
         _ks.bone_wrenches(R, skin.bone, skin.weight, skin.local, self.f_skin, self.bone_w)
         self.fext[:] = 0.0
         _ks.node_wrenches(p, self.frames.nodes, self.bone_w, self.fext[0])
@@ -183,9 +187,11 @@ class Simulator:
         self.q = integrate(model, q, dt / 6.0 * (k1 + 2 * k2 + 2 * k3 + k4))
         self.v = v + dt / 6.0 * (a1 + 2 * a2 + 2 * a3 + a4)
         for i, sheet in enumerate(s.sheets):
-            x, u = self.sheet_x[i], self.sheet_v[i]
+            x, u, sl = self.sheet_x[i], self.sheet_v[i], self.sheet_slices[i]
             f = self.sheet_gravity[i] + sheet_forces[i]
-            new = self.solvers[i].solve(x, x + dt * u, f, sheet.pinned_positions(t + dt), tol=SHEET_TOL)
+            contact = (self.sheet_idx[sl], self.sheet_anchor[sl], s.contact.stiffness)
+            new = self.solvers[i].solve(x, x + dt * u, f, sheet.pinned_positions(t + dt), tol=SHEET_TOL,
+                                        contact=contact)
             self.sheet_v[i] = (new - x) / dt
             self.sheet_x[i] = new
         self.t = t + dt
