@@ -10,6 +10,7 @@ from scipy.spatial import cKDTree
 
 from skin.scenes import sling_lift
 from skin.simulation import simulate
+from engine.data import Data
 
 END = 2.0       # s: the bar stops rising at 1.7 s
 
@@ -27,7 +28,7 @@ def _carried(skin):
 
 
 def _skin(scene, q):
-    x = scene.skin.vertices(scene.model, scene.model.create_data(), q)
+    x = scene.skin.vertices(scene.model, Data(scene.model), q)
     normals, areas = scene.skin.mesh.normals_areas(x)
     return x, normals, areas
 
