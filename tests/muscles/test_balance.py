@@ -38,3 +38,29 @@ def test_guesses_never_change_the_answer(rng):
     # tensions to start a balancing set from: inside the box, on its bounds (no room to move), outside it
     for forces in (rng.uniform(10.0, 1000.0, size=(T, 2)), f_lo, f_hi, f_lo - 5.0, np.full((T, 2), np.nan)):
         assert muscles_alone_unbalanced(J_l, tau, f_lo, f_hi, rows, forces=forces).tolist() == expected
+
+
+def test_the_residual_nearest_the_box_proves_frames_unbalanced_without_their_lp(rng, monkeypatch):
+    """From tensions inside the box, a few projected-gradient steps towards the box's nearest balance leave a
+    residual that is a Farkas certificate: the frames beyond the reach (by at least 0.5 N m here) need no LP, and the
+    frames within it are still found balanced."""
+    import engine.muscles.forces.balance as balance
+    T = 40
+    J_l = np.zeros((T, 2, 2))
+    J_l[:, 0, 0], J_l[:, 1, 0] = -0.05, 0.03
+    f_lo, f_hi = np.full((T, 2), 10.0), np.full((T, 2), 1000.0)
+    tau = np.zeros((T, 2))
+    tau[:, 0] = np.concatenate([np.linspace(-60.0, -30.0, 10), np.linspace(-29.0, 49.0, 20), np.linspace(50.2, 80, 10)])
+    lp_found_unbalanced = []
+    real_linprog = balance.linprog
+
+    def linprog(*args, **kwargs):
+        solution = real_linprog(*args, **kwargs)
+        lp_found_unbalanced.append(solution.status != 0)
+        return solution
+
+    monkeypatch.setattr(balance, "linprog", linprog)
+    forces = rng.uniform(10.0, 1000.0, size=(T, 2))
+    out = muscles_alone_unbalanced(J_l, tau, f_lo, f_hi, crossed(J_l), forces=forces)
+    assert out.tolist() == ((tau[:, 0] < -29.5) | (tau[:, 0] > 49.7)).tolist()
+    assert not any(lp_found_unbalanced)        # 20 LPs did before
