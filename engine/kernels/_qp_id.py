@@ -13,10 +13,10 @@ the pyramid's polar cone (``-grad . ray <= 0`` on each edge ray of the pyramid).
 to quadprog. (An unloaded candidate has all its rows active at once, a degenerate set whose KKT matrix is
 singular: left out, it costs nothing.)
 """
-import math
-
 import numba as nb
 import numpy as np
+
+from ._active_set import solve_kkt
 
 UNLOADED = -1       # a candidate's state; 0, 1, 2: loaded, on that many facets of its pyramid (2: an edge)
 TOL = 1e-9
@@ -89,7 +89,7 @@ def _entering_state(pyramid, d0, d1, d2, F):
 @nb.njit(cache=True, nogil=True)
 def _kkt(J, alpha, wr, w_force, pyramid, state, facet, cand, k, free):
     """The KKT system's solution ``[f of the loaded candidates; facet multipliers]`` under the candidates' states,
-    with ``free`` (k,) filled with the loaded candidates' positions; None when singular."""
+    with ``free`` (k,) filled with the loaded candidates' positions; None when singular (``_active_set.solve_kkt``)."""
     nv = wr.shape[0]
     nfree = 0
     m = 0
@@ -124,14 +124,7 @@ def _kkt(J, alpha, wr, w_force, pyramid, state, facet, cand, k, free):
                 K[row, 3 * i + p] = pyramid[facet[ci, e], p]
                 K[3 * i + p, row] = pyramid[facet[ci, e], p]
             row += 1
-    try:
-        sol = np.linalg.solve(K, rhs)
-    except Exception:       # noqa: BLE001 (numba: a singular system)
-        return None
-    for i in range(n + m):
-        if not math.isfinite(sol[i]):
-            return None
-    return sol
+    return solve_kkt(K, rhs)
 
 
 @nb.njit(cache=True, nogil=True)
