@@ -28,6 +28,7 @@ CROSSING = 1e-9
 
 FRAMES_AT_ONCE = 1000    # frames whose |J_l| crossed() holds at once
 CERTIFICATES = 8         # the latest Farkas certificates tried on each frame
+PROJECTED_STEPS = 8      # projected-gradient steps from the caller's tensions before the bounded least squares
 
 
 def crossed(J_l) -> np.ndarray:
@@ -79,7 +80,7 @@ def muscles_alone_unbalanced(J_l, tau, f_lo, f_hi, rows, guesses=None, forces=No
             continue
         if forces is not None and _balancing(forces[t], A, b, f_lo[t], f_hi[t]):
             continue
-        y = _nearest_residual(A, b, f_lo[t], f_hi[t])
+        y = _nearest_residual(A, b, f_lo[t], f_hi[t], None if forces is None else forces[t])
         if _certifies(y, A, b, f_lo[t], f_hi[t]):
             certificates = certificates[-(CERTIFICATES - 1):] + [y]
             out[t] = True
@@ -107,10 +108,18 @@ def _certifies(y, A, b, f_lo, f_hi) -> bool:
     return bool(np.any(Y @ b - reach > 1e-6 * (1.0 + np.linalg.norm(b)) * np.linalg.norm(Y, axis=1)))
 
 
-def _nearest_residual(A, b, f_lo, f_hi):
-    """``b - A f`` at the tensions ``f`` in the box nearest to balancing the frame (``min |A f - b|``, scipy's
-    bounded-variable least squares): a Farkas certificate (``y . A g <= y . A f = y . b - |y|^2`` for every ``g`` in
-    the box), which :func:`_certifies` checks with its margin."""
+def _nearest_residual(A, b, f_lo, f_hi, start=None):
+    """``b - A f`` at the tensions ``f`` in the box nearest to balancing the frame (``min |A f - b|``): a Farkas
+    certificate (``y . A g <= y . A f = y . b - |y|^2`` for every ``g`` in the box), which :func:`_certifies` checks
+    with its margin. From the caller's tensions ``start``, a few projected-gradient steps often give a residual that
+    certifies already (2 of gait2354's 3 frames); else scipy's bounded-variable least squares finds the minimum."""
+    if start is not None and np.isfinite(start).all():
+        f = np.clip(start, f_lo, f_hi)
+        step = 1.0 / max(np.linalg.norm(A, 2) ** 2, 1e-300)
+        for _ in range(PROJECTED_STEPS):
+            f = np.clip(f - step * (A.T @ (A @ f - b)), f_lo, f_hi)
+        if _certifies(b - A @ f, A, b, f_lo, f_hi):
+            return b - A @ f
     return b - A @ lsq_linear(A, b, bounds=(f_lo, f_hi), method="bvls", tol=1e-12).x
 
 
