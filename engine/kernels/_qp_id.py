@@ -13,14 +13,14 @@ the pyramid's polar cone (``-grad . ray <= 0`` on each edge ray of the pyramid).
 to quadprog. (An unloaded candidate has all its rows active at once, a degenerate set whose KKT matrix is
 singular: left out, it costs nothing.)
 """
-import math
-
 import numba as nb
 import numpy as np
 
+from ._active_set import solve_kkt
+
 UNLOADED = -1       # a candidate's state; 0, 1, 2: loaded, on that many facets of its pyramid (2: an edge)
 TOL = 1e-9
-MAX_STEPS = 10     # active-set corrections tried before quadprog
+MAX_STEPS = 20     # active-set corrections tried before quadprog
 
 
 @nb.njit(cache=True, nogil=True)
@@ -45,9 +45,51 @@ def candidate_states(pyramid, f, cand, state, facet):
 
 
 @nb.njit(cache=True, nogil=True)
+def _crossed_neighbour(pyramid, sol, at, e, F):
+    """Of the two facets beside facet ``e`` (1..F, in order around the pyramid), the one the force ``sol[at:at+3]``
+    crosses more. A force held on facet ``e`` but outside the pyramid is outside that face, so it crosses a
+    neighbour: the optimum lies on their edge, not on a facet across the pyramid (whose own optimum would cross
+    ``e`` back: the two would cycle)."""
+    best_j = 0
+    best_v = -np.inf
+    for j in (e % F + 1, (e - 2) % F + 1):
+        v = pyramid[j, 0] * sol[at] + pyramid[j, 1] * sol[at + 1] + pyramid[j, 2] * sol[at + 2]
+        if v > best_v:
+            best_v = v
+            best_j = j
+    return best_j
+
+
+@nb.njit(cache=True, nogil=True)
+def _entering_state(pyramid, d0, d1, d2, F):
+    """(state, facets) of an unloaded candidate the descent direction ``d`` loads: where ``d``'s projection onto
+    the pyramid lies (inside; on the facet it crosses most; on that facet's edge with the neighbour the projection
+    onto the facet still crosses). Freed inside the pyramid instead, a candidate pushed across a facet would leave
+    the apex, cross the facet, reach the edge, pull, and return to the apex (a cycle)."""
+    best_j = 0
+    best_v = 0.0
+    for j in range(1, F + 1):
+        v = pyramid[j, 0] * d0 + pyramid[j, 1] * d1 + pyramid[j, 2] * d2
+        if v > best_v:
+            best_v = v
+            best_j = j
+    if best_j == 0:
+        return 0, (0, 0)
+    g0 = pyramid[best_j, 0]
+    g1 = pyramid[best_j, 1]
+    g2 = pyramid[best_j, 2]
+    t = best_v / (g0 * g0 + g1 * g1 + g2 * g2)
+    p = np.array((d0 - t * g0, d1 - t * g1, d2 - t * g2))
+    nb_j = _crossed_neighbour(pyramid, p, 0, best_j, F)
+    if pyramid[nb_j, 0] * p[0] + pyramid[nb_j, 1] * p[1] + pyramid[nb_j, 2] * p[2] > 0.0:
+        return 2, (best_j, nb_j)
+    return 1, (best_j, 0)
+
+
+@nb.njit(cache=True, nogil=True)
 def _kkt(J, alpha, wr, w_force, pyramid, state, facet, cand, k, free):
     """The KKT system's solution ``[f of the loaded candidates; facet multipliers]`` under the candidates' states,
-    with ``free`` (k,) filled with the loaded candidates' positions; None when singular."""
+    with ``free`` (k,) filled with the loaded candidates' positions; None when singular (``_active_set.solve_kkt``)."""
     nv = wr.shape[0]
     nfree = 0
     m = 0
@@ -82,14 +124,7 @@ def _kkt(J, alpha, wr, w_force, pyramid, state, facet, cand, k, free):
                 K[row, 3 * i + p] = pyramid[facet[ci, e], p]
                 K[3 * i + p, row] = pyramid[facet[ci, e], p]
             row += 1
-    try:
-        sol = np.linalg.solve(K, rhs)
-    except Exception:       # noqa: BLE001 (numba: a singular system)
-        return None
-    for i in range(n + m):
-        if not math.isfinite(sol[i]):
-            return None
-    return sol
+    return solve_kkt(K, rhs)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -97,8 +132,9 @@ def _warm_solve(J, h, beta, alpha, w_force, pyramid, rays, state, facet, cand, k
     """The frame's optimum from the candidates' guessed states (module notes) into ``out_f`` (3k,), and
     ``u = J^T f`` (nv,). A guess that fails the KKT conditions is corrected, the largest violation first, one
     candidate per step (a facet with a negative multiplier is left; a force outside its pyramid is put on the
-    facet it crosses most (on the edge with the facet it was on when adjacent), or unloaded when it crosses
-    the normal row or a third facet; an unloaded candidate the gradient would load is set free), up to
+    facet it crosses most when it was inside, on the edge of its facet with the neighbour it crosses more when
+    it was on a facet, or unloaded when it crosses the normal row or was on an edge; an unloaded candidate the
+    gradient would load enters where the descent direction's projection onto the pyramid lies), up to
     ``MAX_STEPS`` times; False when that does not end at the optimum (``state`` is then to be recomputed)."""
     nv = h.shape[0]
     F = pyramid.shape[0] - 1
@@ -158,9 +194,9 @@ def _warm_solve(J, h, beta, alpha, w_force, pyramid, rays, state, facet, cand, k
                     best_c = ci
                     if j == 0 or st == 2:
                         new_state = UNLOADED
-                    elif st == 1 and (abs(j - facet[ci, 0]) == 1 or abs(j - facet[ci, 0]) == F - 1):
+                    elif st == 1:
                         new_state = 2
-                        new_facets = (facet[ci, 0], j)
+                        new_facets = (facet[ci, 0], _crossed_neighbour(pyramid, sol, 3 * i, facet[ci, 0], F))
                     else:
                         new_state = 1
                         new_facets = (j, 0)
@@ -181,7 +217,7 @@ def _warm_solve(J, h, beta, alpha, w_force, pyramid, rays, state, facet, cand, k
                 if v > TOL * cscale and v / cscale > best:
                     best = v / cscale
                     best_c = ca
-                    new_state = 0
+                    new_state, new_facets = _entering_state(pyramid, d0, d1, d2, F)
         if best_c < 0:
             return True
         state[best_c] = new_state

@@ -16,6 +16,8 @@ import math
 import numba as nb
 import numpy as np
 
+from ._active_set import solve_kkt
+
 
 @nb.njit(cache=True, nogil=True)
 def _solve_frame(h, A, b, lb, ub, tol, max_steps, at_lb, at_ub, x):
@@ -69,9 +71,8 @@ def _solve_frame(h, A, b, lb, ub, tol, max_steps, at_lb, at_ub, x):
                             S[e, f] += a * A[f, j]
                             S[f, e] = S[e, f]
         w[:] = w_new
-        try:
-            nu = np.linalg.solve(S, -r)
-        except Exception:       # noqa: BLE001 (numba: a singular system)
+        nu = solve_kkt(S, -r)
+        if nu is None:
             return False
         grad[:] = 0.0               # grad = A^T nu here, then + h x
         for e in range(ne):

@@ -76,6 +76,30 @@ def test_warm_start_from_the_contact_states_gives_quadprogs_solution(rng):
     assert warm >= 20       # most neighbouring frames need no quadprog
 
 
+def test_warm_start_from_every_candidate_unloaded_reaches_quadprogs_solution(rng):
+    # the first frame of a stance: no candidate loaded yet, so every loaded one must enter from the apex (where the
+    # descent direction's projection onto its pyramid lies) and move over facets and edges without cycling
+    # (a force on a facet but outside the pyramid goes to that facet's edge, not to a facet across the pyramid)
+    up, t1, t2 = np.array([0, 1.0, 0]), np.array([1.0, 0, 0]), np.array([0, 0, -1.0])
+    pyramid, rays = _pyramid(0.8, 8, up, t1, t2), _pyramid_rays(0.8, 8, up, t1, t2)
+    G = np.kron(np.eye(5), pyramid)
+    cand = np.arange(5)
+    solved = 0
+    for _ in range(100):
+        J = rng.normal(size=(5, 3, 9))
+        alpha = rng.uniform(0.1, 1.0, 9)
+        h = rng.normal(size=9) * 50
+        Jc = J.reshape(15, 9)
+        P = Jc @ (alpha[:, None] * Jc.T) + 1e-4 * np.eye(15)
+        reference = qpsolvers.solve_qp(P, -Jc @ (alpha * h), G, np.zeros(G.shape[0]), solver="quadprog")
+        f, u = np.empty(15), np.empty(9)
+        if _qp_id._warm_solve(J, h, np.zeros(9), alpha, 1e-4, pyramid, rays, np.full(5, _qp_id.UNLOADED),
+                              np.zeros((5, 2), np.int64), cand, 5, f, u):
+            assert np.allclose(f, reference, atol=1e-6 * max(1.0, np.abs(reference).max()))
+            solved += 1
+    assert solved >= 75     # 89 with these rules; about 7 when a force moved to the facet it crossed most
+
+
 def test_inside_plate_outline():
     corners = np.array([[0, 0, 0], [0.6, 0, 0], [0.6, 0, 0.4], [0, 0, 0.4]], float)
     pts = np.array([[0.3, 0.2, 0.2], [0.7, 0, 0.2], [0.3, -0.5, -0.01], [0.59, 0, 0.39]])

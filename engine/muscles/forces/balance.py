@@ -13,20 +13,22 @@ of a solution with reserves: what the muscles could not produce) and the latest 
 A vector ``y`` with ``y . b > max over the box of y . A f = sum_j max(f_lo,j c_j, f_hi,j c_j)``, ``c = A^T y``,
 proves that no ``f`` in the box meets ``A f = b``; by more than ``1e-6 (1 + |b|)`` of distance
 (``(y . b - max) / |y|`` bounds ``min |A f - b|`` from below) it proves it beyond the LP's own tolerance. A frame no
-candidate settles is decided by the LP, as every frame was before. Likewise a frame is proved balanced, without
+candidate settles gets one more, the residual at the box's nearest balance (:func:`_nearest_residual`, bounded
+least squares: three times faster than the LP), then the LP decides, as it decided every frame before. Likewise a frame is proved balanced, without
 the LP, by a balancing set found near the caller's tensions (:func:`_balancing`). The shortcuts save time; each
 is a proof, checked exactly, so the answer is the LP's.
 """
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import linprog
+from scipy.optimize import linprog, lsq_linear
 
 CROSSING = 1e-9
 """|dl/dv| (m per rad or m) above which a muscle crosses a coordinate."""
 
 FRAMES_AT_ONCE = 1000    # frames whose |J_l| crossed() holds at once
 CERTIFICATES = 8         # the latest Farkas certificates tried on each frame
+PROJECTED_STEPS = 8      # projected-gradient steps from the caller's tensions before the bounded least squares
 
 
 def crossed(J_l) -> np.ndarray:
@@ -73,10 +75,15 @@ def muscles_alone_unbalanced(J_l, tau, f_lo, f_hi, rows, guesses=None, forces=No
             continue
         A = -J_l[t][:, rows].T
         b = tau[t, rows]
-        if any(_certifies(y, A, b, f_lo[t], f_hi[t]) for y in certificates):
+        if certificates and _certifies(np.array(certificates), A, b, f_lo[t], f_hi[t]):
             out[t] = True
             continue
         if forces is not None and _balancing(forces[t], A, b, f_lo[t], f_hi[t]):
+            continue
+        y = _nearest_residual(A, b, f_lo[t], f_hi[t], None if forces is None else forces[t])
+        if _certifies(y, A, b, f_lo[t], f_hi[t]):
+            certificates = certificates[-(CERTIFICATES - 1):] + [y]
+            out[t] = True
             continue
         solution = linprog(np.zeros(m), A_eq=A, b_eq=b, bounds=np.column_stack([f_lo[t], f_hi[t]]), method="highs")
         out[t] = solution.status != 0
@@ -93,10 +100,27 @@ def _certify_frames(y, J_rows, b, f_lo, f_hi) -> np.ndarray:
 
 
 def _certifies(y, A, b, f_lo, f_hi) -> bool:
-    """Whether ``y`` proves, with margin (module notes), that no ``f_lo <= f <= f_hi`` meets ``A f = b``."""
-    c = A.T @ y
-    reach = np.maximum(f_lo * c, f_hi * c).sum()
-    return bool(y @ b - reach > 1e-6 * (1.0 + np.linalg.norm(b)) * np.linalg.norm(y))
+    """Whether ``y`` (k,), or one of the rows of ``y`` (c, k), proves, with margin (module notes), that no
+    ``f_lo <= f <= f_hi`` meets ``A f = b``."""
+    Y = np.atleast_2d(y)
+    c = A.T @ Y.T
+    reach = np.maximum(f_lo[:, None] * c, f_hi[:, None] * c).sum(axis=0)
+    return bool(np.any(Y @ b - reach > 1e-6 * (1.0 + np.linalg.norm(b)) * np.linalg.norm(Y, axis=1)))
+
+
+def _nearest_residual(A, b, f_lo, f_hi, start=None):
+    """``b - A f`` at the tensions ``f`` in the box nearest to balancing the frame (``min |A f - b|``): a Farkas
+    certificate (``y . A g <= y . A f = y . b - |y|^2`` for every ``g`` in the box), which :func:`_certifies` checks
+    with its margin. From the caller's tensions ``start``, a few projected-gradient steps often give a residual that
+    certifies already (2 of gait2354's 3 frames); else scipy's bounded-variable least squares finds the minimum."""
+    if start is not None and np.isfinite(start).all():
+        f = np.clip(start, f_lo, f_hi)
+        step = 1.0 / max(np.linalg.norm(A, 2) ** 2, 1e-300)
+        for _ in range(PROJECTED_STEPS):
+            f = np.clip(f - step * (A.T @ (A @ f - b)), f_lo, f_hi)
+        if _certifies(b - A @ f, A, b, f_lo, f_hi):
+            return b - A @ f
+    return b - A @ lsq_linear(A, b, bounds=(f_lo, f_hi), method="bvls", tol=1e-12).x
 
 
 def _balancing(f, A, b, f_lo, f_hi) -> bool:

@@ -38,15 +38,14 @@ def solve_equality_frames(h, n_frames, problems, tol: float = 1e-9, max_steps: i
 
     ``h`` (n,) > 0 is the same at every frame; ``problems(t0, t1)`` gives frames ``t0 .. t1-1`` as
     ``(A (k, ne, n), b (k, ne), lb (k, n), ub (k, n))``. Frames are solved in numba from the previous frame's
-    active set while the KKT conditions certify the result (``engine.kernels._qp_so``, the tolerances of
+    active set (the first frame, and the first after one not solved, from none held) while the KKT conditions certify the result (``engine.kernels._qp_so``, the tolerances of
     :class:`WarmStartedQP`, with one correction per step in the second half of the steps), by quadprog otherwise.
     """
     h = np.ascontiguousarray(h, float)
     n = len(h)
     x = np.full((n_frames, n), np.nan)
     status = [NO_DATA] * n_frames
-    at_lb, at_ub = np.zeros(n, bool), np.zeros(n, bool)
-    warm = False
+    at_lb, at_ub = np.zeros(n, bool), np.zeros(n, bool)     # the guess: the previous frame's, at first none held
     for c0 in range(0, n_frames, FRAMES_AT_ONCE):
         A, b, lb, ub = (np.ascontiguousarray(a, float) for a in problems(c0, min(n_frames, c0 + FRAMES_AT_ONCE)))
         k = len(A)
@@ -56,28 +55,26 @@ def solve_equality_frames(h, n_frames, problems, tol: float = 1e-9, max_steps: i
         i = 0
         while i < k:
             if not valid[i]:
-                warm = False
+                at_lb[:] = at_ub[:] = False
                 i += 1
                 continue
-            if warm:
-                end = i + int(np.argmin(valid[i:])) if not valid[i:].all() else k
-                stop = _qp_so.warm_frames(i, end, h, A, b, lb, ub, tol, max_steps, at_lb, at_ub, xc)
-                status[c0 + i:c0 + stop] = [OPTIMAL_WARM] * (stop - i)
-                i = stop
-                if i == end:
-                    continue
+            end = i + int(np.argmin(valid[i:])) if not valid[i:].all() else k
+            stop = _qp_so.warm_frames(i, end, h, A, b, lb, ub, tol, max_steps, at_lb, at_ub, xc)
+            status[c0 + i:c0 + stop] = [OPTIMAL_WARM] * (stop - i)
+            i = stop
+            if i == end:
+                continue
             xi = cold_solve(np.diag(h), np.zeros(n), lb[i], ub[i], A[i], b[i])
             if xi is None:
                 xc[i] = np.nan          # the warm start may have left its last try there
                 status[c0 + i] = INFEASIBLE
-                warm = False
+                at_lb[:] = at_ub[:] = False
             else:
                 xc[i] = xi
                 status[c0 + i] = OPTIMAL_QUADPROG
                 scale = tol * np.maximum(1.0, np.abs(lb[i]) + np.abs(ub[i]))
                 at_lb[:] = (xi - lb[i] <= scale) & np.isfinite(lb[i])
                 at_ub[:] = (ub[i] - xi <= scale) & np.isfinite(ub[i]) & ~at_lb
-                warm = True
             i += 1
     return x, status
 

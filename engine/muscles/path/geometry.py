@@ -89,7 +89,8 @@ class PathResult:
     def problems(self) -> list[str]:
         """One sentence per muscle and kind of problem, naming the frames (0-based) concerned."""
         out = []
-        for m, name in enumerate(self.muscle_names):
+        for m in np.flatnonzero(self.status.any(axis=0)):     # most trials: none
+            name = self.muscle_names[m]
             for bit, text in STATUS_TEXT.items():
                 frames = np.flatnonzero(self.status[:, m] & bit)
                 if frames.size:
