@@ -34,3 +34,25 @@ def test_plain_callbacks_hear_the_content_and_the_frame(work):
     assert heard == ["events"]
     assert [e.time for e in doc.events] == sorted(e.time for e in result.trial.events)
     assert np.isclose(doc.current_time, result.ik.time[-1])
+
+
+def test_a_listeners_error_reaches_the_user_as_itself(work):
+    """psygnal re-raises a listener's error wrapped in its EmitLoopError; the error dialog shows the listener's
+    own error (a HybridLab error names its file), not the wrapper's text or "an unexpected error"."""
+    from hybridgui.error_dialog import error_text
+    from engine.errors import DataError
+
+    result, _ = work
+    doc = Document()
+
+    def listener():
+        raise DataError("the marker file is unreadable", file="/lab/walk.trc", element="frame 12")
+
+    doc.changed.connect(listener)
+    try:
+        doc.set_inputs(result.model, result.trial)
+    except Exception as exc:                                # noqa: BLE001 - the wrapper psygnal raises
+        text = error_text(exc)
+    else:
+        raise AssertionError("the listener's error was swallowed")
+    assert text == "walk.trc: frame 12: the marker file is unreadable"
