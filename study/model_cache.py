@@ -12,6 +12,7 @@ kept, the least recently used dropped first (gait2354's model with its compiled 
 from __future__ import annotations
 
 import os
+import threading
 from collections import OrderedDict
 
 from engine.io.open import open_model
@@ -24,7 +25,9 @@ CAPACITY = 8
 
 class ModelCache:
     """A bounded map of model files to the models read from them (module notes); ``open(path)`` is
-    :func:`engine.io.open.open_model` that reads each version of a file once. ``reads`` counts the files read."""
+    :func:`engine.io.open.open_model` that reads each version of a file once. ``reads`` counts the files read.
+    Safe to share between a worker's threads (an external cluster's workers may run several trials at once): the
+    map is changed under a lock, the files are read outside it."""
 
     def __init__(self, capacity: int = CAPACITY):
         if capacity < 1:
@@ -32,6 +35,7 @@ class ModelCache:
         self.capacity = capacity
         self.reads = 0
         self._models: OrderedDict = OrderedDict()      # path: (digest, model), least recent first
+        self._lock = threading.Lock()
 
     def open(self, path):
         """The model of the file ``path`` (a ModelError naming the file when it cannot be read, as
@@ -41,23 +45,26 @@ class ModelCache:
             digest = file_digest(key)
         except OSError:
             return open_model(path)             # its error names the file
-        kept = self._models.get(key)
-        if kept is not None and kept[0] == digest:
-            self._models.move_to_end(key)
-            return kept[1]
+        with self._lock:
+            kept = self._models.get(key)
+            if kept is not None and kept[0] == digest:
+                self._models.move_to_end(key)
+                return kept[1]
         model = open_model(path)
-        self.reads += 1
-        self._models[key] = (digest, model)
-        self._models.move_to_end(key)
-        while len(self._models) > self.capacity:
-            self._models.popitem(last=False)
+        with self._lock:
+            self.reads += 1
+            self._models[key] = (digest, model)
+            self._models.move_to_end(key)
+            while len(self._models) > self.capacity:
+                self._models.popitem(last=False)
         return model
 
     def __len__(self) -> int:
         return len(self._models)
 
     def clear(self) -> None:
-        self._models.clear()
+        with self._lock:
+            self._models.clear()
 
 
 MODELS = ModelCache()

@@ -24,20 +24,28 @@ from .summary import ClinicalSummary, gait_of, symmetry_table
 MASS_TOLERANCE = 0.01     # relative: the same patient's models may be scaled on other days, not to other people
 
 
-def trial_names(names: list, origins: list) -> list:
+def trial_names(names: list, origins: list, spans: list | None = None) -> list:
     """The pooled trials' names in the report: ``names`` (each trial's C3D file name) where no other trial has the
     same, else told apart by ``origins`` (the file each trial was read from: its results or session file, or the C3D
     itself) with as many of its last path components as make it unique among those trials: ``day1/run.c3d`` when
     the origin is the C3D, ``run.c3d (day1/results.hlr)`` otherwise; a trial read from no file (origin None) by its
-    rank, ``run.c3d (trial 2)``. SettingsError naming the file when two trials were read from the same file (their
-    cycles would count twice)."""
-    if len(origins) != len(names):
-        raise ValueError(f"{len(names)} trial names and {len(origins)} origins")
+    rank, ``run.c3d (trial 2)``. Trials read from the same file are windows of one recording: ``spans`` [(t0, t1)]
+    (s, each trial's analysed time) names them by their window, ``run.c3d (0.00-1.20 s)``, and SettingsError naming
+    the file refuses them when their windows overlap or are unknown (those cycles would count twice)."""
+    if len(origins) != len(names) or (spans is not None and len(spans) != len(names)):
+        raise ValueError(f"{len(names)} trial names, {len(origins)} origins, spans {spans}")
     paths = [None if o is None else Path(str(o)).resolve() for o in origins]
-    known = [p for p in paths if p is not None]
-    for k, path in enumerate(known):
-        if path in known[:k]:
-            raise SettingsError("is named twice: a trial is pooled once (its cycles would count twice)", file=path)
+    windows = {}                                # trial -> its window, for the trials that share their file
+    for k, path in enumerate(paths):
+        same = [j for j in range(k) if path is not None and paths[j] == path]
+        for j in same:
+            if spans is None or not (spans[j][1] < spans[k][0] or spans[k][1] < spans[j][0]):
+                over = "" if spans is None else f" over {max(spans[j][0], spans[k][0]):.2f}-" \
+                                                f"{min(spans[j][1], spans[k][1]):.2f} s"
+                raise SettingsError(f"is pooled twice{over}: a recording's cycles are pooled once (they would "
+                                    f"count twice)", file=path)
+        if same:
+            windows.update({i: spans[i] for i in (*same, k)})
     out = list(names)
     for name in set(names):
         group = [i for i, n in enumerate(names) if n == name]
@@ -54,6 +62,9 @@ def trial_names(names: list, origins: list) -> list:
                 out[i] = "/".join(paths[i].parts[-max(depth, 2):]).lstrip("/")
             else:
                 out[i] = f"{name} ({'/'.join(paths[i].parts[-depth:]).lstrip('/')})"
+    for i, (t0, t1) in windows.items():       # the file's name alone when no other file has it
+        alone = all(paths[j] == paths[i] for j, n in enumerate(names) if n == names[i])
+        out[i] = f"{names[i] if alone else out[i]} ({t0:.2f}-{t1:.2f} s)"
     return out
 
 

@@ -68,13 +68,14 @@ def trials_report_steps(path, analyses, origins=None):
     :func:`engine.clinical.summary.clinical_summary` takes them (None: from the kinematics, plates and C3D); each
     side's cycles of every trial pooled (:func:`engine.clinical.trials.pooled_summary`). ``origins``: the file each
     analysis was read from (results or session files; default: each trial's C3D), which tells apart trials of the
-    same C3D name (:func:`engine.clinical.trials.trial_names`). A generator: yields Progress, returns ``path``;
+    same C3D name, and windows of one C3D by their analysed time (:func:`engine.clinical.trials.trial_names`). A generator: yields Progress, returns ``path``;
     closed before its end, it writes nothing."""
     path = Path(path)
     _check_suffix(path)         # refused before any work
     if origins is None:
         origins = [result.trial.source for result, _, _ in analyses]
-    labels = trial_names([names(result.trial)[1] for result, _, _ in analyses], origins)
+    spans = [(float(result.ik.time[0]), float(result.ik.time[-1])) for result, _, _ in analyses]
+    labels = trial_names([names(result.trial)[1] for result, _, _ in analyses], origins, spans)
     summaries = []
     for i, ((result, forward, events), label) in enumerate(zip(analyses, labels)):
         yield Progress("gait cycles and parameters", 0.3 * i / len(analyses),

@@ -82,8 +82,15 @@ def test_trials_of_one_c3d_name_are_told_apart_by_the_files_they_were_read_from(
     assert trial_names(["run.c3d"] * 3, [None, "/s/a.hlr", None]) == ["run.c3d (trial 1)", "run.c3d (a.hlr)",
                                                                      "run.c3d (trial 3)"]      # read from no file
     assert trial_names(["run.c3d"] * 2, ["/lab/day1/run.c3d", None]) == ["day1/run.c3d", "run.c3d (trial 2)"]
-    with pytest.raises(SettingsError, match="results.hlr.*named twice"):
+    with pytest.raises(SettingsError, match="results.hlr.*pooled twice"):
         trial_names(["run.c3d"] * 2, [tmp_path / "results.hlr", tmp_path / "." / "results.hlr"])
+    # two windows of one recording (the application's patient may hold a C3D twice): named by their windows when
+    # they do not overlap, refused naming the shared time when they do
+    c3d = tmp_path / "run.c3d"
+    assert trial_names(["run.c3d", "run.c3d", "walk.c3d"], [c3d, c3d, "/lab/walk.c3d"],
+                       [(0.0, 1.0), (1.5, 2.25), (0, 1)]) == ["run.c3d (0.00-1.00 s)", "run.c3d (1.50-2.25 s)", "walk.c3d"]
+    with pytest.raises(SettingsError, match=r"run.c3d.*pooled twice over 0.80-1.00 s"):
+        trial_names(["run.c3d"] * 2, [c3d, c3d], [(0.0, 1.0), (0.8, 2.0)])
 
 
 def test_hybrid_report_of_two_trials(tmp_path, capsys):
