@@ -2,16 +2,15 @@
 a bed) built and run in a worker thread (``skin.playback.scene_run_steps`` driven by ``worker.StepsRunner``) with
 progress and Cancel, then scrubbed frame by frame in a 3D view of the panel's own: the skin coloured by contact
 pressure (kPa, colour bar) and the devices. A failed or cancelled run leaves the run shown untouched. Every number
-comes from ``skin``; this panel only presents it."""
+comes from ``skin``; this panel only presents it. ``skin``'s simulation modules (with SciPy's sparse solvers) are
+imported at the first run, not when the window is built."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QLabel, QProgressBar, QPushButton,
                                QSlider, QVBoxLayout, QWidget)
 
-from skin.outcomes import body_held, pressure_summary
-from skin.playback import scene_run_steps
-from skin.scenes import SCENES
+from skin.cli_simulate import SCENE_NAMES
 
 from .viewport.simulation import SimulationScene
 from .viewport.widget import make_view
@@ -35,7 +34,7 @@ class SimulationPanel(QWidget):
         self.runner = StepsRunner(self)
         self.playback = None
         self.scene_name = QComboBox()
-        self.scene_name.addItems(list(SCENES))
+        self.scene_name.addItems(list(SCENE_NAMES))
         self.size = QComboBox()
         self.size.addItems(list(SIZES))
         self.duration = QDoubleSpinBox()
@@ -106,6 +105,7 @@ class SimulationPanel(QWidget):
         self.run.setEnabled(False)
         self.cancel.setEnabled(True)
         self.message.setText("building the scene")
+        from skin.playback import scene_run_steps
         self.runner.start_steps(scene_run_steps(self.scene_name.currentText(), SIZES[self.size.currentText()],
                                                 duration, RECORD_EVERY))
         return True
@@ -134,6 +134,7 @@ class SimulationPanel(QWidget):
         self.slider.blockSignals(False)
         self.slider.setEnabled(True)
         self.play.setEnabled(playback.n_frames > 1)
+        from skin.outcomes import body_held
         notes = " ".join(result.notes)
         if "board" in playback.scene.watch:         # the lifts: is the body still on the support at the end
             notes = f"At the end the support {'holds' if body_held(playback.scene, result) else 'loses'} the body. " + notes
@@ -164,6 +165,7 @@ class SimulationPanel(QWidget):
             return
         self.scene.show_frame(frame)
         self.time_label.setText(f"{self.playback.time[frame]:.3f} s")
+        from skin.outcomes import pressure_summary
         groups = pressure_summary(self.playback.scene, self.playback.result, frame)
         self.summary.setText("; ".join(f"{name}: peak {peak / 1e3:.1f} kPa, 95th percentile {p95 / 1e3:.1f} kPa, "
                                        f"{count} vertices loaded" for name, (peak, p95, count) in groups.items()))
