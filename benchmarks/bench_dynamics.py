@@ -25,6 +25,7 @@ from benchmarks.fullbody import build  # noqa: E402
 from benchmarks.timing import timings  # noqa: E402
 from benchmarks.to_pinocchio import q_to_pinocchio, to_pinocchio, v_to_pinocchio  # noqa: E402
 from engine import algorithms as alg  # noqa: E402
+from engine.data import Data
 
 FRAMES = 400
 REPEATS = 7
@@ -35,12 +36,12 @@ def best_per_frame(fn, frames):
 
 
 def states(model, rng):
-    Q = np.array([alg.integrate(model, model.neutral(), rng.normal(size=model.nv) * 0.5) for _ in range(FRAMES)])
+    Q = np.array([alg.integrate(model, alg.neutral(model), rng.normal(size=model.nv) * 0.5) for _ in range(FRAMES)])
     return Q, rng.normal(size=(FRAMES, model.nv)), rng.normal(size=(FRAMES, model.nv))
 
 
 def ours(model, rng):
-    data = model.create_data()
+    data = Data(model)
     Q, V, A = states(model, rng)
     names = [m.name for m in model.markers]
     return {
@@ -88,7 +89,7 @@ def cold_compile_seconds() -> float:
     """Time to import and run every benchmarked kernel once with an empty numba cache."""
     code = ("import time, numpy as np; t=time.perf_counter();"
             "from benchmarks.fullbody import build; from engine import algorithms as alg;"
-            "m=build(True); d=m.create_data(); Q=np.tile(m.neutral(),(2,1)); V=np.zeros((2,m.nv));"
+            "m=build(True); d=Data(m); Q=np.tile(alg.neutral(m),(2,1)); V=np.zeros((2,m.nv));"
             "alg.marker_positions_batch(m,d,Q); alg.point_jacobians_batch(m,d,Q,[k.name for k in m.markers]);"
             "alg.crba_batch(m,d,Q); alg.rnea_batch(m,d,Q,V,V); print(time.perf_counter()-t)")
     with tempfile.TemporaryDirectory() as cache:

@@ -33,6 +33,7 @@ from engine.io.storage import read_storage  # noqa: E402
 from engine.muscles.path.geometry import MuscleGeometry  # noqa: E402
 from engine.muscles.forces.reserves import read_actuators  # noqa: E402
 from engine.muscles.forces.static_optimization import MuscleForceSettings, estimate_muscle_forces  # noqa: E402
+from engine.tree import compile_tree
 from engine.trial.filtering import lowpass  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "opensim" / "gait2354"
@@ -42,16 +43,16 @@ REPEATS = 20
 def walk():
     model = read_osim(DATA / "subject01_simbody.osim")
     ik = read_storage(DATA / "subject01_walk1_ik.mot")
-    slots = model.tree.coordinates
+    slots = compile_tree(model).coordinates
     Q = np.zeros((len(ik.time), model.nq))
-    for name in model.tree.v_names:
+    for name in compile_tree(model).v_names:
         column = ik.column(name)
         Q[:, slots[name].qi] = np.deg2rad(column) if ik.in_degrees and slots[name].kind == "rotational" else column
     spline = make_interp_spline(ik.time, lowpass(Q, 1.0 / np.median(np.diff(ik.time)), 6.0)[0], k=5)
     id_table = read_storage(DATA / "reference" / "id.sto")
     t = id_table.time
     tau = np.column_stack([id_table.column(n + ("_moment" if slots[n].kind == "rotational" else "_force"))
-                           for n in model.tree.v_names])
+                           for n in compile_tree(model).v_names])
     return model, t, spline(t), spline.derivative()(t), tau
 
 

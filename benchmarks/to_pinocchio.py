@@ -6,6 +6,7 @@ import pinocchio as pin
 
 from engine.model import FreeJoint, PrismaticJoint, RevoluteJoint, SphericalJoint, UniversalJoint, WeldJoint
 from engine.spatial import SE3
+from engine.tree import compile_tree
 
 
 def _se3(m: SE3) -> pin.SE3:
@@ -56,8 +57,8 @@ def q_to_pinocchio(model, pm, Q):
     """Map configurations (frames, nq) to Pinocchio's joint order (same quaternion convention)."""
     idx = np.zeros(model.nq, int)
     for j in model.ordered_elements:
-        if j.name in model.tree.joint_q and pm.existJointName(j.name):
-            q0, nq, _, _ = model.tree.joint_q[j.name]
+        if j.name in compile_tree(model).joint_q and pm.existJointName(j.name):
+            q0, nq, _, _ = compile_tree(model).joint_q[j.name]
             idx[q0:q0 + nq] = np.arange(pm.joints[pm.getJointId(j.name)].idx_q, pm.joints[pm.getJointId(j.name)].idx_q + nq)
     out = np.empty((Q.shape[0], pm.nq))
     out[:, idx] = Q
@@ -68,9 +69,9 @@ def v_to_pinocchio(model, pm, V):
     """Map velocities (frames, nv) to Pinocchio's order; free-flyer twists ``[w; v]`` become ``[v; w]``."""
     out = np.empty((V.shape[0], pm.nv))
     for j in model.ordered_elements:
-        if not (j.name in model.tree.joint_q and pm.existJointName(j.name)):
+        if not (j.name in compile_tree(model).joint_q and pm.existJointName(j.name)):
             continue
-        _, _, v0, nv = model.tree.joint_q[j.name]
+        _, _, v0, nv = compile_tree(model).joint_q[j.name]
         iv = pm.joints[pm.getJointId(j.name)].idx_v
         block = V[:, v0:v0 + nv]
         if isinstance(j, FreeJoint):

@@ -4,10 +4,11 @@ from __future__ import annotations
 import numpy as np
 
 from .kernels._layout import workspace
+from .tree import compile_tree
 
 
 class Data:
-    """Workspace of one model. Algorithms fill its fields:
+    """Workspace of one model (``Data(model)``, Pinocchio's ``model.createData()``). Algorithms fill its fields:
 
     ``M`` (nv x nv) from :func:`crba`, ``tau`` from :func:`rnea`, ``nle`` (the
     seed's b), ``a`` from :func:`forward_dynamics`; ``ws`` holds per-node records
@@ -16,7 +17,7 @@ class Data:
     """
 
     def __init__(self, model):
-        tree = model.tree
+        tree = compile_tree(model)
         self.tree = tree
         self.ws, self.scr = workspace(tree.n_nodes)
         nv = tree.nv

@@ -14,6 +14,8 @@ are ``(node, placement in node)`` pairs.
 """
 from __future__ import annotations
 
+import threading
+import weakref
 from collections import namedtuple
 from dataclasses import dataclass, field
 
@@ -394,9 +396,31 @@ class _Builder:
                      quat_q=np.array(self.quat_q, np.int64))
 
 
+_compiled: dict[int, Tree] = {}     # id(model) -> its tree, removed when the model is collected
+_compiling = threading.Lock()
+
+
 def compile_tree(model) -> Tree:
-    """Compile ``model`` into a :class:`Tree` (called once per model through ``model.tree``)."""
-    return _Builder(model).build()
+    """The compiled :class:`Tree` of ``model`` (an ``engine.model.Model``), built on the first call and kept
+    while the model lives (the model is immutable; it does not know its tree).
+
+    Raises
+    ------
+    ModelError
+        If a part of the model cannot be compiled (e.g. a joint on more than 6 coordinates).
+    """
+    try:
+        return _compiled[id(model)]
+    except KeyError:
+        pass
+    with _compiling:
+        tree = _compiled.get(id(model))
+        if tree is None:
+            tree = _Builder(model).build()
+            # the entry goes when the model does, before its id can be given to another object
+            weakref.finalize(model, _compiled.pop, id(model), None)
+            _compiled[id(model)] = tree
+    return tree
 
 
 __all__ = ["KTree", "Tree", "CoordinateSlot", "compile_tree"]

@@ -26,6 +26,7 @@ from typing import Callable
 import numpy as np
 from numba.core import event
 
+from .data import Data
 from .progress import Progress
 
 PLUGINS = "hybridlab.warmup"   # entry points of packages beside the engine that warm up their kernels
@@ -71,7 +72,7 @@ def _show_demo(result) -> None:
     from .muscles.path.geometry import MuscleGeometry
     model = result.model
     Q = np.ascontiguousarray(result.ik.q[:2], dtype=float)
-    data = model.create_data()
+    data = Data(model)
     frame_placements_batch(model, data, Q, [b.name for b in model.bodies])
     marker_positions_batch(model, data, Q)
     for rod in model.rods:

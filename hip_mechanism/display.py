@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.algorithms.batch import frame_placements_batch
+from engine.data import Data
 
 from .kinematics import state
 from .parameters import MechanismParameters
@@ -28,7 +29,7 @@ def world_points(params: MechanismParameters, model, model_Q, mechanism_Q, side:
     """The base points (T, 3, 3) and platform points (T, 3, 3) in the world, the base frame at the model's hip
     joint ``hip_{side}`` at configurations ``model_Q`` (T, nq), the mechanism at ``mechanism_Q`` (T, 2)."""
     joint = model.joint(f"hip_{side}")
-    R_parent, p_parent = frame_placements_batch(model, model.create_data(), model_Q, [joint.parent])
+    R_parent, p_parent = frame_placements_batch(model, Data(model), model_Q, [joint.parent])
     R_parent, p_parent = R_parent[:, 0], p_parent[:, 0]
     R_base = R_parent @ joint.parent_offset.R @ PELVIS_FROM_MECHANISM
     origin = p_parent + R_parent @ joint.parent_offset.p

@@ -28,7 +28,9 @@ import numpy as np
 
 from engine import algorithms as alg
 from engine.analysis.joint_reactions import analysis_reactions
+from engine.data import Data
 from engine.errors import DataError
+from engine.tree import compile_tree
 
 from .demands import Demands, actuator_demands
 from .parameters import MechanismParameters
@@ -41,7 +43,7 @@ def hip_angles(model, motion, side: str):
     if side not in SIDES:
         raise DataError(f"the side must be 'r' or 'l', not {side!r}", "side")
     names = [f"hip_flexion_{side}", f"hip_adduction_{side}"]
-    tree = model.tree
+    tree = compile_tree(model)
     missing = [n for n in names if n not in tree.q_names or n not in tree.v_names]
     if missing:
         raise DataError(f"the model '{model.name}' has no hip coordinate {', '.join(missing)}: the mechanism is "
@@ -76,7 +78,7 @@ def hip_reaction_on_platform(result, side: str) -> np.ndarray | None:
     if reactions is None or joint is None or joint.name not in reactions.joints:
         return None
     pelvis = model.resolve(joint.parent)[0]
-    R, _ = alg.frame_placements_batch(model, model.create_data(), result.motion.q, [pelvis])
+    R, _ = alg.frame_placements_batch(model, Data(model), result.motion.q, [pelvis])
     force = reactions.of(joint.name)[:, 3:]
     return -np.einsum("ij,tkj,tk->ti", BASE_FROM_PELVIS, R[:, 0], force)
 

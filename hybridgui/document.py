@@ -2,8 +2,10 @@
 trials, each with its own settings, result and events (the shown one's are the document's own fields), and its
 static trial.
 
-Widgets read the document and listen to its signals; only the main window changes it. The
-frames shown are the analysis frames when there is a result, else the trial's marker frames
+Widgets read the document and listen to its signals; only the main window changes it, on the GUI thread. The
+document is plain Python, as napari's components are: its signals are psygnal's (``connect``/``emit`` as Qt's,
+callbacks called at once in the emitting thread), and it imports no Qt (an import-linter contract), so it is
+built, changed and tested without a ``QApplication``. The frames shown are the analysis frames when there is a result, else the trial's marker frames
 (the model at its neutral pose, or at ``pose``: the static pose of a scaling), else the model alone at one frame.
 """
 from __future__ import annotations
@@ -12,17 +14,20 @@ import copy
 from dataclasses import dataclass, field
 
 import numpy as np
-from PySide6.QtCore import QObject, Signal
 
+from engine.algorithms import neutral
 from engine.analysis.pipeline import AnalysisSettings
 from engine.errors import HybridLabError
+from engine.tree import compile_tree
 from engine.trial.axes import to_model_axes
+
+from .frame_clock import FrameClock
 
 
 def same_coordinates(a, b) -> bool:
     """Whether models ``a`` and ``b`` have the same coordinates at the same places of ``q``."""
-    return a is b or (a.nq == b.nq and {n: c.qi for n, c in a.tree.coordinates.items()}
-                      == {n: c.qi for n, c in b.tree.coordinates.items()})
+    return a is b or (a.nq == b.nq and {n: c.qi for n, c in compile_tree(a).coordinates.items()}
+                      == {n: c.qi for n, c in compile_tree(b).coordinates.items()})
 
 
 @dataclass
@@ -38,25 +43,18 @@ class TrialEntry:
     events: list = field(default_factory=list)
 
 
-class Document(QObject):
+class Document(FrameClock):
     """The open work; ``changed`` when model, trial or result are replaced, ``events_changed``,
-    ``frame_changed(frame)``."""
+    ``frame_changed(frame)`` (its frames are the trial's, see ``FrameClock``)."""
 
-    changed = Signal()
-    events_changed = Signal()
-    frame_changed = Signal(int)
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
+    def __init__(self):
+        super().__init__()
         self.model = None
         self.model_path: str | None = None
         self.trial = None
         self.trial_path: str | None = None
         self.settings = AnalysisSettings()
         self.result = None
-        self.events: list = []
-        self.frame = 0
-        self.time = np.zeros(0)
         self.Q = None
         self.display_trial = None
         self.notes: list[str] = []
@@ -198,10 +196,10 @@ class Document(QObject):
                 self.display_trial = None
                 self.notes.append(f"the trial is not shown: {exc}")
             times = self.trial.markers.time if self.trial.markers.n_frames else np.zeros(1)
-            shown = self.model.neutral() if self.pose is None else np.asarray(self.pose, float)
+            shown = neutral(self.model) if self.pose is None else np.asarray(self.pose, float)
             self.time, self.Q = times, np.tile(shown, (len(times), 1))
         elif self.model is not None:
-            self.time, self.Q, self.display_trial = np.zeros(1), self.model.neutral()[None], None
+            self.time, self.Q, self.display_trial = np.zeros(1), neutral(self.model)[None], None
         else:
             self.time, self.Q, self.display_trial = np.zeros(0), None, None
         self.frame = min(self.frame, max(len(self.time) - 1, 0))
@@ -209,27 +207,3 @@ class Document(QObject):
         self.events_changed.emit()
         self.frame_changed.emit(self.frame)
 
-    # ---------------------------------------------------------------- time
-    @property
-    def n_frames(self) -> int:
-        return len(self.time)
-
-    def frame_at(self, t: float) -> int:
-        """The frame nearest to time ``t`` (s)."""
-        if not len(self.time):
-            return 0
-        i = int(np.clip(np.searchsorted(self.time, t), 1, max(len(self.time) - 1, 1)))
-        return i - 1 if i >= len(self.time) or t - self.time[i - 1] <= self.time[i] - t else i
-
-    def set_frame(self, frame: int) -> None:
-        frame = int(np.clip(frame, 0, max(len(self.time) - 1, 0)))
-        if frame != self.frame:
-            self.frame = frame
-            self.frame_changed.emit(frame)
-
-    def set_time(self, t: float) -> None:
-        self.set_frame(self.frame_at(t))
-
-    @property
-    def current_time(self) -> float:
-        return float(self.time[self.frame]) if len(self.time) else 0.0

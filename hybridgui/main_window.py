@@ -90,7 +90,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("HybridLab")
         self.setAcceptDrops(True)
         self.setDockOptions(QMainWindow.DockOption.AnimatedDocks | QMainWindow.DockOption.AllowTabbedDocks)
-        self.document = Document(self)
+        self.document = Document()
         self.runner = AnalysisRunner(self)
         self.session_path: str | None = None
         self._stance_notes: list[str] = []     # stances left out as too short, shown among the warnings
@@ -182,6 +182,9 @@ class MainWindow(QMainWindow):
         self.events.failed.connect(lambda exc: self.report(exc, "Events"))
         self.simulation.failed.connect(lambda exc, details: self.report(exc, "The simulation failed", details))
         self.simulation.notice.connect(lambda text: self.statusBar().showMessage(text, 15000))
+        # the timeline drives the simulation's run while its panel is shown, the trial otherwise
+        self.docks["simulation"].visibilityChanged.connect(
+            lambda shown: self.timeline.bind(self.simulation.clock if shown else self.document))
         self.devices.failed.connect(lambda exc: self.statusBar().showMessage(f"Devices: {exc}", 15000))
         self.settings_panel.notice.connect(lambda text: self.statusBar().showMessage(text, 20000))
         self.curves.notice.connect(lambda text: self.statusBar().showMessage(text, 15000))

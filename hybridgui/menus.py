@@ -107,8 +107,8 @@ def build(window) -> None:
     _action(window, view, "Play / pause", window.timeline.toggle_play, "Space")
     _action(window, view, "Previous frame", lambda: window.timeline.step(-1), "Left")
     _action(window, view, "Next frame", lambda: window.timeline.step(1), "Right")
-    _action(window, view, "First frame", lambda: window.document.set_frame(0), "Home")
-    _action(window, view, "Last frame", lambda: window.document.set_frame(window.document.n_frames - 1), "End")
+    _action(window, view, "First frame", lambda: window.timeline.step_to_end(False), "Home")
+    _action(window, view, "Last frame", lambda: window.timeline.step_to_end(True), "End")
     view.addSeparator()
     _action(window, view, "Add a mesh folder...", lambda: _add_geometry_path(window),
             tip="search this folder for the models' bone meshes (.vtp, .stl, .obj), as OpenSim's geometry path")

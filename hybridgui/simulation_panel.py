@@ -1,17 +1,19 @@
 """Simulation: seed 002's built-in scenes (``hybrid simulate SCENE``: the skinned athlete on a robotic lift, a sling or
 a bed) built and run in a worker thread (``skin.playback.scene_run_steps`` driven by ``worker.StepsRunner``) with
-progress and Cancel, then scrubbed frame by frame in a 3D view of the panel's own: the skin coloured by contact
-pressure (kPa, colour bar) and the devices. A failed or cancelled run leaves the run shown untouched. Every number
-comes from ``skin``; this panel only presents it. ``skin``'s simulation modules (with SciPy's sparse solvers) are
-imported at the first run, not when the window is built."""
+progress and Cancel, then shown frame by frame in a 3D view of the panel's own: the skin coloured by contact
+pressure (kPa, colour bar) and the devices. The run's frames are a ``FrameClock`` (``clock``) that the application's
+timeline drives while the panel is shown (play, step, scrub, keys). A failed or cancelled run leaves the run shown
+untouched. Every number comes from ``skin``; this panel only presents it. ``skin``'s simulation modules (with SciPy's
+sparse solvers) are imported at the first run, not when the window is built."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QLabel, QProgressBar, QPushButton,
-                               QSlider, QVBoxLayout, QWidget)
+                               QVBoxLayout, QWidget)
 
 from skin.cli_simulate import SCENE_NAMES
 
+from .frame_clock import FrameClock
 from .viewport.simulation import SimulationScene
 from .viewport.widget import make_view
 from .worker import StepsRunner
@@ -33,6 +35,7 @@ class SimulationPanel(QWidget):
         super().__init__(parent)
         self.runner = StepsRunner(self)
         self.playback = None
+        self.clock = FrameClock()
         self.scene_name = QComboBox()
         self.scene_name.addItems(list(SCENE_NAMES))
         self.size = QComboBox()
@@ -50,13 +53,7 @@ class SimulationPanel(QWidget):
         self.bar.setRange(0, STEPS)
         self.message = QLabel("Choose a scene and run it.")
         self.message.setWordWrap(True)
-        self.slider = QSlider(Qt.Orientation.Horizontal)
-        self.slider.setEnabled(False)
         self.time_label = QLabel("")
-        self.play = QPushButton("Play")
-        self.play.setCheckable(True)
-        self.play.setEnabled(False)
-        self.player = QTimer(self)
         self.summary = QLabel("")
         self.summary.setWordWrap(True)
         self.scene = SimulationScene()
@@ -69,17 +66,13 @@ class SimulationPanel(QWidget):
         buttons.addWidget(self.run)
         buttons.addWidget(self.cancel)
         buttons.addWidget(self.bar, 1)
-        scrub = QHBoxLayout()
-        scrub.addWidget(self.play)
-        scrub.addWidget(self.slider, 1)
-        scrub.addWidget(self.time_label)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(form)
         layout.addLayout(buttons)
         layout.addWidget(self.message)
         layout.addWidget(self.view, 1)
-        layout.addLayout(scrub)
+        layout.addWidget(self.time_label)
         layout.addWidget(self.summary)
         self.run.clicked.connect(self.start)
         self.cancel.clicked.connect(self.runner.cancel)
@@ -87,9 +80,7 @@ class SimulationPanel(QWidget):
         self.runner.returned.connect(self._on_returned)
         self.runner.cancelled.connect(lambda: self._ended("cancelled; the run shown is unchanged"))
         self.runner.failed.connect(self._on_failed)
-        self.slider.valueChanged.connect(self.show_frame)
-        self.play.toggled.connect(self._play)
-        self.player.timeout.connect(self._next_frame)
+        self.clock.frame_changed.connect(self.show_frame)
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -99,7 +90,6 @@ class SimulationPanel(QWidget):
         """Build and run the chosen scene in the worker thread; False if a run is already going on."""
         if self.runner.running:
             return False
-        self.play.setChecked(False)
         duration = self.duration.value() or None
         self.bar.setValue(0)
         self.run.setEnabled(False)
@@ -128,12 +118,6 @@ class SimulationPanel(QWidget):
         self.playback = playback
         result = playback.result
         self.scene.set_playback(playback)
-        self.slider.blockSignals(True)
-        self.slider.setRange(0, playback.n_frames - 1)
-        self.slider.setValue(0)
-        self.slider.blockSignals(False)
-        self.slider.setEnabled(True)
-        self.play.setEnabled(playback.n_frames > 1)
         from skin.outcomes import body_held
         notes = " ".join(result.notes)
         if "board" in playback.scene.watch:         # the lifts: is the body still on the support at the end
@@ -141,26 +125,10 @@ class SimulationPanel(QWidget):
         self._ended(f"{result.scene}: {result.time[-1]:.3f} s simulated in {result.wall_seconds:.1f} s, "
                     f"{playback.scene.skin.n_vertices} skin vertices, peak pressure "
                     f"{playback.peak_pressure_kpa():.1f} kPa. {notes}".strip())
-        self.show_frame(0)
-
-    def _play(self, playing: bool) -> None:
-        """Play the recorded frames in real time (at most 25 frames a second), from the start if at the end."""
-        if not playing:
-            self.player.stop()
-            return
-        if self.slider.value() == self.slider.maximum():
-            self.slider.setValue(0)
-        step = float(self.playback.time[1] - self.playback.time[0])
-        self.player.start(max(40, round(1000 * step)))
-
-    def _next_frame(self) -> None:
-        if self.slider.value() >= self.slider.maximum():
-            self.play.setChecked(False)
-        else:
-            self.slider.setValue(self.slider.value() + 1)
+        self.clock.set_times(playback.time)         # shows frame 0
 
     def show_frame(self, frame: int) -> None:
-        """Show recorded ``frame`` of the run (the slider's value)."""
+        """Show recorded ``frame`` of the run (the clock's current frame)."""
         if self.playback is None:
             return
         self.scene.show_frame(frame)

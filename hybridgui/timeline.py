@@ -57,11 +57,14 @@ class PhaseStrip(QWidget):
 
 
 class Timeline(QWidget):
-    """Controls the document's current frame."""
+    """Controls the current frame of a ``FrameClock``: the document's (the trial's frames), or another bound with
+    :meth:`bind` (a simulation's run)."""
 
     def __init__(self, document, parent=None):
         super().__init__(parent)
         self.document = document
+        self.source = None
+        self._stances: dict = {}
         style = self.style()
         self.play_button = QToolButton()
         self.play_button.setIcon(style.standardIcon(QStyle.StandardPixmap.SP_MediaPlay))
@@ -75,7 +78,7 @@ class Timeline(QWidget):
         back.clicked.connect(lambda: self.step(-1))
         forward.clicked.connect(lambda: self.step(1))
         self.slider = QSlider(Qt.Orientation.Horizontal)
-        self.slider.valueChanged.connect(document.set_frame)
+        self.slider.valueChanged.connect(lambda frame: self.source.set_frame(frame))
         self.label = QLabel()
         self.label.setMinimumWidth(190)
         self.speed = QComboBox()
@@ -85,7 +88,7 @@ class Timeline(QWidget):
         self.loop = QCheckBox("Loop")
         self.loop.setChecked(True)
         self.strip = PhaseStrip()
-        self.strip.seek.connect(document.set_time)
+        self.strip.seek.connect(lambda t: self.source.set_time(t))
         controls = QHBoxLayout()
         for w in (self.play_button, back, forward, self.slider, self.label, self.speed, self.loop):
             controls.addWidget(w)
@@ -99,10 +102,23 @@ class Timeline(QWidget):
         self._timer.timeout.connect(self._tick)
         self._clock = QElapsedTimer()
         self._start_time = 0.0
-        document.changed.connect(self._on_content)
-        document.events_changed.connect(self._on_events)
-        document.frame_changed.connect(self._on_frame)
+        self.bind(document)
+
+    def bind(self, source) -> None:
+        """Drive ``source`` (a ``FrameClock``) from now on; the stance phases are shaded for the document's only."""
+        if source is self.source:
+            return
+        if self.source is not None:
+            self.source.changed.disconnect(self._on_content)
+            self.source.events_changed.disconnect(self._on_events)
+            self.source.frame_changed.disconnect(self._on_frame)
+        self.source = source
+        source.changed.connect(self._on_content)
+        source.events_changed.connect(self._on_events)
+        source.frame_changed.connect(self._on_frame)
+        self.strip.stances = self._stances if source is self.document else {}
         self._on_content()
+        self._on_events()
 
     @property
     def playing(self) -> bool:
@@ -111,10 +127,10 @@ class Timeline(QWidget):
     def toggle_play(self) -> None:
         if self.playing:
             self.pause()
-        elif self.document.n_frames > 1:
-            if self.document.frame >= self.document.n_frames - 1:
-                self.document.set_frame(0)
-            self._start_time = self.document.current_time
+        elif self.source.n_frames > 1:
+            if self.source.frame >= self.source.n_frames - 1:
+                self.source.set_frame(0)
+            self._start_time = self.source.current_time
             self._clock.start()
             self._timer.start()
             self.play_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_MediaPause))
@@ -125,10 +141,15 @@ class Timeline(QWidget):
 
     def step(self, frames: int) -> None:
         self.pause()
-        self.document.set_frame(self.document.frame + frames)
+        self.source.set_frame(self.source.frame + frames)
+
+    def step_to_end(self, last: bool) -> None:
+        """Go to the first frame, or the ``last``."""
+        self.pause()
+        self.source.set_frame(self.source.n_frames - 1 if last else 0)
 
     def _tick(self) -> None:
-        doc = self.document
+        doc = self.source
         t = self._start_time + self._clock.elapsed() / 1000.0 * SPEEDS[self.speed.currentIndex()]
         end = float(doc.time[-1])
         if t > end:
@@ -142,12 +163,14 @@ class Timeline(QWidget):
         doc.set_time(t)
 
     def set_stances(self, stances: dict) -> None:
-        """``{side: [(start, end), ...]}`` s, from the engine's stance phases."""
-        self.strip.stances = stances
-        self.strip.update()
+        """``{side: [(start, end), ...]}`` s, from the engine's stance phases (the document's trial)."""
+        self._stances = stances
+        if self.source is self.document:
+            self.strip.stances = stances
+            self.strip.update()
 
     def _on_content(self) -> None:
-        doc = self.document
+        doc = self.source
         self.pause()
         n = doc.n_frames
         self.slider.blockSignals(True)
@@ -159,11 +182,11 @@ class Timeline(QWidget):
         self._on_frame(doc.frame)
 
     def _on_events(self) -> None:
-        self.strip.events = list(self.document.events)
+        self.strip.events = list(self.source.events)
         self.strip.update()
 
     def _on_frame(self, frame: int) -> None:
-        doc = self.document
+        doc = self.source
         self.slider.blockSignals(True)
         self.slider.setValue(frame)
         self.slider.blockSignals(False)

@@ -8,8 +8,8 @@ Steps, all under ``--out`` (default ``build/packaging``, ignored by git; wiped f
 2. PyInstaller on ``packaging/hybridlab.spec``: the one-folder bundle ``dist/hybridlab`` (program ``hybrid``,
    ``hybridgui`` beside it, Python, the libraries, the default model and the demo in ``_internal``);
 3. the kernels compiled by the bundle itself (``hybrid warm-up``, then ``hybridgui --screenshot`` offscreen for
-   what the first window adds, with ``NUMBA_CACHE_DIR`` in a scratch folder, so numba's index records the hashes of
-   the bundle's own source files) and stored in
+   what the first window adds, then a few steps of ``hybrid simulate`` for the skin's, with ``NUMBA_CACHE_DIR`` in
+   a scratch folder, so numba's index records the hashes of the bundle's own source files) and stored in
    ``_internal/numba_cache/<source folder>``, from where the bundle copies them to the user's cache folder on its
    first run (``packaging/launcher.py``);
 4. on Linux, ``hybridlab-<version>-linux-<machine>.tar.gz``: the bundle with ``hybridlab.desktop`` and
@@ -36,6 +36,8 @@ from launcher import BUILD_FILE, SHIPPED_CACHE
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+SKIN_WARM_UP = ["sling-lift", "--duration", "0.002", "--spacing", "0.03"]
+"""``hybrid simulate``'s arguments that compile every kernel of the package ``skin`` a simulation calls."""
 
 
 def build_stamp() -> str:
@@ -91,6 +93,9 @@ def main(argv=None) -> int:
     # what the application's first window compiles beyond the warm-up (the hip mechanism's Devices panel)
     run([bundle / ("hybridgui.exe" if sys.platform == "win32" else "hybridgui"), "--screenshot", out / "window.png"],
         env={**warm, "QT_QPA_PLATFORM": "offscreen"})
+    # the skinned body's kernels (hybrid simulate, the Simulation panel), which neither reaches: a few steps of the
+    # sling scene (its kernels include the other scenes'), on a coarse skin (the kernels do not depend on its size)
+    run([bundle / "hybrid", "simulate", *SKIN_WARM_UP], env=warm)
     kernels = ship_compiled_kernels(bundle, scratch)
     if sys.platform == "darwin":       # the .app's own copy of the folder (its _MEIPASS); sign it after this
         shutil.copytree(bundle / "_internal" / SHIPPED_CACHE,

@@ -1,5 +1,5 @@
 """Build the Linux bundle in a clean folder and check it, run from the bundle only: ``python packaging/check_bundle.py
-[--out FOLDER] [--no-build]`` from the venv (``pip install -e ".[package,test]"``).
+[--out FOLDER] [--no-build] [--nice N]`` from the venv (``pip install -e ".[package,test]"``).
 
 The archive build.py makes is unpacked into a fresh folder (another path than the build's, as on a user's machine)
 and its programs run with an environment holding no venv, no ``PYTHONPATH`` and an empty home and cache folder:
@@ -8,8 +8,14 @@ and its programs run with an environment holding no venv, no ``PYTHONPATH`` and 
 2. ``hybrid warm-up`` compiles nothing: the kernels shipped in the bundle were copied to the user's cache folder
    and numba loaded them (the warm-up counts numba's compilations);
 3. ``hybrid analyze --demo`` writes the same figures (``metrics.json``) as the venv's;
-4. ``hybrid info`` of a C3D sample (read in the bundle's worker-mode child) says the same as the venv's;
-5. ``hybridgui --screenshot`` (offscreen, a fresh cache folder again: the first launch on a new machine) writes a
+4. ``hybrid info`` of a C3D sample (read in the bundle's worker-mode child) says the same as the venv's, and
+   ``hybrid simulate`` (a few steps of the sling scene) compiles nothing: the skin's kernels were shipped too
+   (compiling would write to numba's cache folder);
+5. ``hybrid batch`` of a two-trial study (the demo's run, two windows and filters) on a local Dask cluster of two
+   worker processes, which the bundle starts as itself (multiprocessing's spawn, ``freeze_support`` in the
+   launcher), each trial's ``metrics.json`` the same as the venv's ``hybrid analyze`` of it, the workers'
+   warm-up compiling nothing;
+6. ``hybridgui --screenshot`` (offscreen, a fresh cache folder again: the first launch on a new machine) writes a
    picture that is not blank; the time to its first window and to the main window is printed.
 
 Ends with ``RESULT build_s=.. bundle_mb=.. archive_mb=.. first_window_cold_s=.. main_window_cold_s=..``; exits 1
@@ -28,10 +34,14 @@ import time
 from pathlib import Path
 
 import numpy as np
+from build import SKIN_WARM_UP
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 C3D_SAMPLE = ROOT / "tests" / "data" / "c3d" / "Sample01" / "Eb015pi.c3d"
+BATCH_TRIALS = {"early": ["--start", "0.1", "--end", "0.3"],
+                "late_8hz": ["--start", "0.2", "--end", "0.4", "--filter", "8"]}
+"""The study ``hybrid batch`` runs from the bundle: the demo's run twice, as ``hybrid analyze`` options."""
 
 
 def fail(message: str) -> None:
@@ -54,12 +64,12 @@ def run(command: list, env: dict | None = None, cwd: Path | None = None) -> str:
 
 
 def same_figures(a, b, where: str = "") -> None:
-    """``a`` and ``b`` (metrics.json) hold the same keys and numbers (to 1e-9 relative), timings (``seconds``)
-    aside."""
+    """``a`` and ``b`` (metrics.json) hold the same keys and numbers (to 1e-9 relative), timings (``seconds``,
+    ``qp_seconds``: keys ending in ``seconds``) aside."""
     if isinstance(a, dict) and isinstance(b, dict):
         if a.keys() != b.keys():
             fail(f"metrics.json{where}: keys differ: {sorted(set(a) ^ set(b))}")
-        for key in set(a) - {"seconds"}:
+        for key in (key for key in a if not key.endswith("seconds")):
             same_figures(a[key], b[key], f"{where}.{key}")
     elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         for i, (x, y) in enumerate(zip(a, b)):
@@ -69,6 +79,26 @@ def same_figures(a, b, where: str = "") -> None:
             fail(f"metrics.json{where}: bundle {b!r}, venv {a!r}")
     elif a != b:
         fail(f"metrics.json{where}: bundle {b!r}, venv {a!r}")
+
+
+def cache_files(folder: Path) -> dict:
+    """Each file under ``folder`` (numba's cache) with its size and modification time: numba writes there only
+    when it compiles."""
+    return {p: (p.stat().st_size, p.stat().st_mtime_ns) for p in folder.rglob("*") if p.is_file()}
+
+
+def batch_study(folder: Path) -> Path:
+    """Write the study of :data:`BATCH_TRIALS` (the demo's model and run) into ``folder``; its path."""
+    trials = ""
+    for name, options in BATCH_TRIALS.items():
+        settings = ", ".join(f"{flag.removeprefix('--')}: {value}" for flag, value in zip(options[::2], options[1::2]))
+        trials += f"      - id: {name}\n        file: {ROOT / 'resources' / 'demo' / 'run.c3d'}\n" \
+                  f"        settings: {{{settings}}}\n"
+    folder.mkdir(parents=True)
+    study = folder / "study.yaml"
+    study.write_text(f"format: hybridlab-study\nversion: 1\nsubjects:\n  - id: demo\n"
+                     f"    model: {ROOT / 'resources' / 'athlete.yaml'}\n    trials:\n{trials}", encoding="utf-8")
+    return study
 
 
 def first_window(program: Path, env: dict, picture: Path) -> dict:
@@ -89,19 +119,22 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", default=str(ROOT / "build" / "check-bundle"), help="build and check folder")
     parser.add_argument("--no-build", action="store_true", help="check the archive already in --out")
+    parser.add_argument("--nice", type=int, default=10, help="build.py's --nice: lower the build's priority by this "
+                        "much beyond this script's")
     parser.add_argument("--folder", help="check a copy of this bundle folder (build.py's dist/hybridlab) instead "
                         "of building and unpacking the archive")
     args = parser.parse_args(argv)
     out = Path(args.out).resolve()
     started = time.monotonic()
     if not (args.no_build or args.folder):
-        run([sys.executable, HERE / "build.py", "--out", out / "build"])
+        run([sys.executable, HERE / "build.py", "--out", out / "build", "--nice", args.nice])
     built = time.monotonic()
     archives = sorted((out / "build").glob("hybridlab-*-linux-*.tar.gz"))
     if not (archives or args.folder):
         fail(f"no archive in {out / 'build'}")
     place = out / "unpacked"
-    subprocess.run(["rm", "-rf", place, out / "home", out / "venv-demo", out / "bundle-demo"], check=True)
+    subprocess.run(["rm", "-rf", place, out / "home", out / "venv-demo", out / "bundle-demo", out / "batch"],
+                   check=True)
     if args.folder:
         place.mkdir(parents=True)
         subprocess.run(["cp", "-a", Path(args.folder).resolve(), place / "hybridlab"], check=True)
@@ -135,6 +168,32 @@ def main(argv=None) -> int:
         fail(f"hybrid info {C3D_SAMPLE.name}: the bundle says\n{ours}\nthe venv says\n{theirs}")
     print(f"ok: hybrid info {C3D_SAMPLE.name} (read in the worker-mode child) as from the venv")
 
+    numba_cache = home / "cache" / "HybridLab" / "numba" / stamp
+    before = cache_files(numba_cache)
+    if not before:
+        fail(f"no numba cache in {numba_cache}")
+    run([hybrid, "simulate", *SKIN_WARM_UP], env)
+    if cache_files(numba_cache) != before:
+        fail(f"hybrid simulate {' '.join(SKIN_WARM_UP)} compiled kernels: the skin's were not shipped")
+    print(f"ok: hybrid simulate {' '.join(SKIN_WARM_UP)} compiled nothing")
+
+    study, venv_hybrid = batch_study(out / "batch"), Path(sys.executable).parent / "hybrid"
+    before, batch_started = cache_files(numba_cache), time.monotonic()
+    said = run([hybrid, "batch", study, "--out", out / "batch" / "bundle", "--workers", "2"], env)
+    batch_s = time.monotonic() - batch_started
+    if cache_files(numba_cache) != before:
+        fail("hybrid batch's workers compiled kernels (they did not load the shipped ones)")
+    if "Dask: 2 workers" not in said or f"{len(BATCH_TRIALS)} analysed" not in said:
+        fail(f"hybrid batch from the bundle did not analyse {len(BATCH_TRIALS)} trials on 2 workers:\n{said}")
+    for name, options in BATCH_TRIALS.items():
+        run([venv_hybrid, "analyze", ROOT / "resources" / "athlete.yaml", ROOT / "resources" / "demo" / "run.c3d",
+             *options, "--out", out / "batch" / "venv" / name, "--quiet"])
+        same_figures(json.loads((out / "batch" / "venv" / name / "metrics.json").read_text()),
+                     json.loads((out / "batch" / "bundle" / "trials" / "demo" / name / "metrics.json").read_text()),
+                     f" ({name})")
+    print(f"ok: hybrid batch of {len(BATCH_TRIALS)} trials on a local cluster of 2 bundle worker processes in "
+          f"{batch_s:.0f} s, compiling nothing: the same metrics.json as the venv's hybrid analyze of each")
+
     cold_env = {**env, "XDG_CACHE_HOME": str(home / "cold-cache")}
     picture = out / "window.png"
     times = first_window(hybridgui, cold_env, picture)
@@ -152,7 +211,7 @@ def main(argv=None) -> int:
     print(f"RESULT build_s={built - started:.0f} check_s={time.monotonic() - built:.0f} bundle_mb={size / 2 ** 20:.0f} "
           + (f"archive_mb={archives[-1].stat().st_size / 2 ** 20:.0f} " if archives else "") +
           f"first_window_cold_s={times.get('first window shown', float('nan')):.2f} "
-          f"main_window_cold_s={times.get('main window shown', float('nan')):.2f}")
+          f"main_window_cold_s={times.get('main window shown', float('nan')):.2f} batch_s={batch_s:.0f}")
     return 0
 
 

@@ -148,25 +148,31 @@ def skin_vertex(x, normals, xdot, sk, i):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _push(x, normals, xdot, sk, h, lo, dims, start, order, near, p0, p1, p2, pn0, pn1, pn2, u0, u1, u2, soft,
-          k_contact, mu, eps, f_skin, f_normal, g):
-    """Eqs. 6-7 for one device vertex at ``p`` with outward normal ``pn`` moving at ``u``: finds ``idx(k)``, adds
-    the skin's force to ``f_skin`` and its normal magnitude to ``f_normal``, writes it into ``g`` (3,); returns
-    whether the vertex is in contact. ``soft``: the device vertex's ``dt / m`` (s/kg; 0 for a rigid device): its
-    viscous friction ``c`` acts as backward Euler gives it on that mass, ``c / (1 + c dt / m)``, so that a light
-    sheet vertex is not thrown back and forth by a damping its explicit coupling cannot resolve. The skin's
-    ``normals`` and velocities ``xdot`` are computed for the vertices found, when first found (``sk``, see
-    ``skin_vertex``)."""
+def _facing(x, normals, xdot, sk, h, lo, dims, start, order, near, p0, p1, p2, pn0, pn1, pn2):
+    """``idx(k)`` for a device vertex at ``p`` with outward normal ``pn``: the closest skin vertex within ``h`` whose
+    normal faces the device's (-1 if none). The skin's ``normals`` and velocities ``xdot`` are computed for the
+    vertices found, when first found (``sk``, see ``skin_vertex``)."""
     i = closest(x, h, lo, dims, start, order, near, p0, p1, p2)
     if i < 0:
-        return False
+        return -1
     skin_vertex(x, normals, xdot, sk, i)
+    if normals[i, 0] * pn0 + normals[i, 1] * pn1 + normals[i, 2] * pn2 >= 0.0:
+        return -1
+    return i
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _push(x, normals, xdot, i, p0, p1, p2, u0, u1, u2, soft, k_contact, mu, eps, f_skin, f_normal, g):
+    """Eqs. 6-7 between skin vertex ``i`` and a device vertex at ``p`` moving at ``u``: adds the skin's force to
+    ``f_skin`` and its normal magnitude to ``f_normal``, writes it into ``g`` (3,); returns the normal force
+    ``f_n`` (N), or -1 when the device vertex is not under the skin. ``soft``: the device vertex's ``dt / m`` (s/kg;
+    0 for a rigid device): its viscous friction ``c`` acts as backward Euler gives it on that mass,
+    ``c / (1 + c dt / m)``, so that a light sheet vertex is not thrown back and forth by a damping its explicit
+    coupling cannot resolve."""
     n0, n1, n2 = normals[i, 0], normals[i, 1], normals[i, 2]
-    if n0 * pn0 + n1 * pn1 + n2 * pn2 >= 0.0:
-        return False
     d = n0 * (x[i, 0] - p0) + n1 * (x[i, 1] - p1) + n2 * (x[i, 2] - p2)
     if d <= 0.0:
-        return False
+        return -1.0
     fn = k_contact * d
     V0 = xdot[i, 0] - u0
     V1 = xdot[i, 1] - u1
@@ -180,13 +186,13 @@ def _push(x, normals, xdot, sk, h, lo, dims, start, order, near, p0, p1, p2, pn0
     f_skin[i, 1] += g[1]
     f_skin[i, 2] += g[2]
     f_normal[i] += fn
-    return True
+    return fn
 
 
 @njit(cache=True, nogil=True)
 def contact_forces(x, normals, xdot, sk, h, lo, dims, start, order, near, p, pn, pdot, soft, k_contact, mu, eps,
-                   f_skin, f_normal, f_device):
-    """Penalty contact (eq. 6) and regularised Coulomb friction (eq. 7) of device vertices ``p`` (N, 3) moving
+                   f_skin, f_normal, f_device, idx, anchor):
+    """Penalty contact (eq. 6) and regularised Coulomb friction (eq. 7) of a sheet's vertices ``p`` (N, 3) moving
     at ``pdot`` on the skin ``x`` (n, 3) with outward unit ``normals`` moving at ``xdot``.
 
     For each device vertex ``k``: ``idx(k)`` the closest skin vertex within ``h`` facing it (skin normal against
@@ -196,23 +202,33 @@ def contact_forces(x, normals, xdot, sk, h, lo, dims, start, order, near, p, pn,
     magnitude; it pushes the skin away from the device) and the friction ``-mu f_n V / max(|V|, eps)`` of the
     relative velocity ``V = x_dot_idx - p_dot_k`` (eq. 7 with Coulomb's ``F_c = mu f_n``; its normal part damps the
     penetration like Hunt and Crossley's damping, proportional to the depth); ``soft`` (N,) each device vertex's
-    ``dt / m`` (see ``_push``). Adds the skin's forces to ``f_skin``
-    (n, 3) N, the normal forces' magnitudes to ``f_normal`` (n,) N, and writes the opposite forces on the device
-    into ``f_device`` (N, 3). Returns the number of device vertices in contact.
+    ``dt / m`` (see ``_push``). Adds the skin's forces to ``f_skin`` (n, 3) N and the normal forces' magnitudes to
+    ``f_normal`` (n,) N. The sheet's side of the normal force is implicit in its own step (``skin.sheet``), so
+    ``f_device`` (N, 3) gets only the friction on the device's vertices, and ``idx`` (N,) each vertex's ``idx(k)``
+    (-1: none) with ``anchor`` (N, 6) the skin vertex's position and unit normal (m, world frame) for that step.
+    Returns the number of device vertices in contact.
     """
     count = 0
     g = np.empty(3)
     for k in range(p.shape[0]):
-        if _push(x, normals, xdot, sk, h, lo, dims, start, order, near, p[k, 0], p[k, 1], p[k, 2], pn[k, 0], pn[k, 1],
-                 pn[k, 2], pdot[k, 0], pdot[k, 1], pdot[k, 2], soft[k], k_contact, mu, eps, f_skin, f_normal, g):
+        f_device[k, 0] = 0.0
+        f_device[k, 1] = 0.0
+        f_device[k, 2] = 0.0
+        i = _facing(x, normals, xdot, sk, h, lo, dims, start, order, near, p[k, 0], p[k, 1], p[k, 2], pn[k, 0],
+                    pn[k, 1], pn[k, 2])
+        idx[k] = i
+        if i < 0:
+            continue
+        for c in range(3):
+            anchor[k, c] = x[i, c]
+            anchor[k, 3 + c] = normals[i, c]
+        fn = _push(x, normals, xdot, i, p[k, 0], p[k, 1], p[k, 2], pdot[k, 0], pdot[k, 1], pdot[k, 2], soft[k],
+                   k_contact, mu, eps, f_skin, f_normal, g)
+        if fn >= 0.0:
             count += 1
-            f_device[k, 0] = -g[0]
-            f_device[k, 1] = -g[1]
-            f_device[k, 2] = -g[2]
-        else:
-            f_device[k, 0] = 0.0
-            f_device[k, 1] = 0.0
-            f_device[k, 2] = 0.0
+            f_device[k, 0] = -g[0] - fn * normals[i, 0]
+            f_device[k, 1] = -g[1] - fn * normals[i, 1]
+            f_device[k, 2] = -g[2] - fn * normals[i, 2]
     return count
 
 
@@ -232,11 +248,12 @@ def rigid_contact(x, normals, xdot, sk, h, lo, dims, start, order, near, rest, r
         if near_nothing(h, lo, dims, near, y0, y1, y2):
             continue
         m0, m1, m2 = rest_n[k, 0], rest_n[k, 1], rest_n[k, 2]
-        if _push(x, normals, xdot, sk, h, lo, dims, start, order, near, y0, y1, y2,
-                 R[0, 0] * m0 + R[0, 1] * m1 + R[0, 2] * m2, R[1, 0] * m0 + R[1, 1] * m1 + R[1, 2] * m2,
-                 R[2, 0] * m0 + R[2, 1] * m1 + R[2, 2] * m2,
-                 w[1] * y2 - w[2] * y1 + pdot[0], w[2] * y0 - w[0] * y2 + pdot[1], w[0] * y1 - w[1] * y0 + pdot[2], 0.0,
-                 k_contact, mu, eps, f_skin, f_normal, g):
+        i = _facing(x, normals, xdot, sk, h, lo, dims, start, order, near, y0, y1, y2,
+                    R[0, 0] * m0 + R[0, 1] * m1 + R[0, 2] * m2, R[1, 0] * m0 + R[1, 1] * m1 + R[1, 2] * m2,
+                    R[2, 0] * m0 + R[2, 1] * m1 + R[2, 2] * m2)
+        if i >= 0 and _push(x, normals, xdot, i, y0, y1, y2, w[1] * y2 - w[2] * y1 + pdot[0],
+                            w[2] * y0 - w[0] * y2 + pdot[1], w[0] * y1 - w[1] * y0 + pdot[2], 0.0, k_contact, mu, eps,
+                            f_skin, f_normal, g) >= 0.0:
             count += 1
             force[0] += g[0]
             force[1] += g[1]
@@ -246,13 +263,13 @@ def rigid_contact(x, normals, xdot, sk, h, lo, dims, start, order, near, rest, r
 
 @njit(cache=True, nogil=True)
 def contact_pass(x, normals, xdot, sk, h, rest, rest_n, bounds, R, p, w, pdot, sheet_p, sheet_n, sheet_v, sheet_soft,
-                 k_contact, mu, eps, f_skin, f_normal, f_sheet, forces):
+                 k_contact, mu, eps, f_skin, f_normal, f_sheet, sheet_idx, sheet_anchor, forces):
     """One pass of every device against the skin: the grid of the skin ``x`` (cell ``h``; ``sk`` the skin's
     description for its normals and velocities, see ``skin_vertex``), then the rigid devices
     (``rest``/``rest_n`` their stacked vertices and normals, device ``d`` owning rows ``bounds[d]:bounds[d + 1]``,
     placed by ``R[d]``, ``p[d]`` and moving at ``w[d]``, ``pdot[d]``) and the sheets' vertices ``sheet_p`` (normals
     ``sheet_n``, velocities ``sheet_v``, ``dt / m`` ``sheet_soft``). ``f_skin``, ``f_normal`` are zeroed and filled; ``f_sheet`` gets the skin's
-    forces on the sheets' vertices, ``forces`` (D, 3) each rigid device's total force on the skin. Returns the
+    friction on the sheets' vertices and ``sheet_idx``, ``sheet_anchor`` their contacts (see ``contact_forces``), ``forces`` (D, 3) each rigid device's total force on the skin. Returns the
     number of device vertices in contact."""
     f_skin[:] = 0.0
     f_normal[:] = 0.0
@@ -265,5 +282,5 @@ def contact_pass(x, normals, xdot, sk, h, rest, rest_n, bounds, R, p, w, pdot, s
                                rest_n[bounds[d]:bounds[d + 1]], R[d], p[d], w[d], pdot[d], k_contact, mu, eps,
                                f_skin, f_normal, forces[d])
     count += contact_forces(x, normals, xdot, sk, h, lo, dims, start, order, near, sheet_p, sheet_n, sheet_v, sheet_soft,
-                            k_contact, mu, eps, f_skin, f_normal, f_sheet)
+                            k_contact, mu, eps, f_skin, f_normal, f_sheet, sheet_idx, sheet_anchor)
     return count

@@ -4,16 +4,17 @@ from __future__ import annotations
 import numpy as np
 
 from engine.algorithms import frame_id
+from engine.tree import compile_tree
 
 from ._kernels_skin import bone_placements
 
 
 class BoneFrames:
-    """Where ``bodies`` sit in the engine's tree: each one's node and its frame in the node (``model.tree``'s
+    """Where ``bodies`` sit in the engine's tree: each one's node and its frame in the node (``compile_tree(model)``'s
     frame table); calling it after ``forward_kinematics(model, data, q[, v])`` reads their world placements."""
 
     def __init__(self, model, bodies):
-        frames = model.tree.k.frames
+        frames = compile_tree(model).k.frames
         ids = [frame_id(model, b) for b in bodies]
         self.nodes = np.ascontiguousarray(frames["node"][ids], dtype=np.int64)
         self.R = np.ascontiguousarray(frames["R"][ids])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.data import Data
 from engine.progress import Progress
 
 from .scene import Scene
@@ -27,7 +28,7 @@ class Playback:
 
     def __init__(self, scene: Scene, result: SimulationResult):
         self.scene, self.result = scene, result
-        self._data = scene.model.create_data()
+        self._data = Data(scene.model)
 
     @property
     def n_frames(self) -> int:

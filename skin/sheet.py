@@ -5,6 +5,19 @@
 
 by alternating a local step (each spring's rest-length direction ``d_e``, closed form) and a global step
 (one linear solve with a matrix factored once), which is block coordinate descent: ``g`` never increases.
+
+The skin's contact on the sheet (seed eq. 6) is part of the same minimisation, so that a contact as stiff as the
+sheet (the seed sets ``k_contact = k_sheet``) does not limit the step: each sheet vertex ``k`` that has a skin vertex
+``idx(k)`` (position ``a_k``, outward normal ``n_k``, found at the step's start) adds
+
+    k_contact/2 max(0, n_k . (a_k - x_k))^2  =  min over t in H_k of k_contact/2 |x_k - t|^2
+
+(``H_k`` the half-space outside the skin), a spring to its projection on ``H_k`` (Liu et al.'s treatment of any
+energy that is a squared distance to a set; Bouaziz et al. 2014's projective dynamics): the local step projects,
+the global matrix gains ``k_contact`` on the contact vertices' diagonal and is factored again when a vertex gains a
+contact. A vertex with a spring in the matrix but no contact keeps a spring to its own position, which changes
+nothing at the minimum, so the matrix also holds springs ``BUFFER`` edges around the contact vertices, where contact
+spreads next: it is factored again only when contact spreads beyond them (or when fewer than half the springs touch).
 """
 from __future__ import annotations
 
@@ -18,6 +31,8 @@ from engine.errors import ModelError
 
 from . import _kernels_sheet as _k
 from .mesh import TriangleMesh
+
+BUFFER = 2      # sheet edges around the contact vertices that also get a contact spring in the factored matrix
 
 
 @dataclass(frozen=True)
@@ -83,6 +98,7 @@ class LocalGlobalSolver:
     def __init__(self, sheet: MassSpringSheet, w: float):
         self.sheet = sheet
         self.w = float(w)
+        self.factorizations = 0
         n = sheet.mesh.n_vertices
         e = sheet.edges
         ne = len(e)
@@ -90,42 +106,85 @@ class LocalGlobalSolver:
                                                               np.r_[e[:, 0], e[:, 1]])), shape=(ne, n))
         self.At = (A.T * sheet.stiffness).tocsr()                   # k A^T: spring vectors -> vertex forces
         Q = (self.w * sp.diags(sheet.masses) + sheet.stiffness * (A.T @ A)).tocsc()
-        pinned = np.zeros(n, bool)
-        pinned[list(sheet.pinned)] = True
-        self.free = np.flatnonzero(~pinned)
-        self.fixed = np.flatnonzero(pinned)
+        self.pinned = np.zeros(n, bool)
+        self.pinned[list(sheet.pinned)] = True
+        self.free = np.flatnonzero(~self.pinned)
+        self.fixed = np.flatnonzero(self.pinned)
         if self.w == 0 and len(self.fixed) == 0:
             raise ModelError("a sheet with no pinned vertex has no static equilibrium", f"sheet '{sheet.name}'")
-        # symmetric positive definite: a symmetric ordering and no pivoting give sparser factors (25% faster solves)
-        self.Q_ff = splu(Q[self.free][:, self.free].tocsc(), permc_spec="MMD_AT_PLUS_A", diag_pivot_thresh=0.0,
-                         options={"SymmetricMode": True})
-        self.Q_fp = Q[self.free][:, self.fixed].tocsr()
+        self.Q_free = Q[self.free][:, self.free].tocsc()
+        self.Q_fp = Q[self.free][:, self.fixed].tocsr()       # a diagonal added to Q leaves it as it is
+        self.members = np.zeros(0, np.int64)                  # the vertices with a contact spring in the matrix
+        self.adjacent = (A.T @ A).tocsr()                     # nonzero between vertices sharing an edge
+        self.k_contact = 0.0
+        self.targets = np.zeros((n, 3))
+        self._factor()
 
-    def objective(self, x, y, f) -> float:
-        """``g(x)`` (J) of the module notes."""
+    def _factor(self) -> None:
+        """Factor the free block of ``Q`` plus ``k_contact`` on the members' diagonal (symmetric positive definite: a
+        symmetric ordering and no pivoting give sparser factors, 25% faster solves)."""
+        extra = np.zeros(self.sheet.mesh.n_vertices)
+        extra[self.members] = self.k_contact
+        Q = self.Q_free + sp.diags(extra[self.free]) if len(self.members) else self.Q_free
+        self.Q_ff = splu(Q.tocsc(), permc_spec="MMD_AT_PLUS_A", diag_pivot_thresh=0.0, options={"SymmetricMode": True})
+        self.factorizations += 1
+
+    def _use_contact(self, idx, k_contact: float) -> None:
+        """Make the factored matrix hold a contact spring at each free vertex with a contact (``idx >= 0``)."""
+        need = (idx >= 0) & ~self.pinned
+        member = np.zeros_like(need)
+        member[self.members] = True
+        stale = int((member & ~need).sum())
+        if k_contact == self.k_contact and not (need & ~member).any() and stale <= len(self.members) // 2:
+            return
+        member = need.copy()
+        for _ in range(BUFFER if need.any() else 0):
+            member |= self.adjacent @ member.astype(float) != 0.0
+        self.members = np.flatnonzero(member & ~self.pinned)
+        self.k_contact = float(k_contact)
+        self.targets[:] = 0.0
+        self._factor()
+
+    def objective(self, x, y, f, contact=None) -> float:
+        """``g(x)`` (J) of the module notes, with the contact springs of ``contact`` (see :meth:`solve`)."""
         dx = x - y
-        return 0.5 * self.w * float(np.sum(self.sheet.masses[:, None] * dx * dx)) + self.sheet.energy(x) \
+        g = 0.5 * self.w * float(np.sum(self.sheet.masses[:, None] * dx * dx)) + self.sheet.energy(x) \
             - float(np.sum(f * x))
+        if contact is not None:
+            idx, anchor, k_contact = contact
+            g += _k.contact_energy(np.ascontiguousarray(x, float), idx, anchor, k_contact)
+        return g
 
-    def solve(self, x0, y, f, fixed_positions, iterations: int = 10, tol: float = 0.0, record: bool = False):
+    def solve(self, x0, y, f, fixed_positions, iterations: int = 10, tol: float = 0.0, record: bool = False,
+              contact=None):
         """Minimise ``g`` from ``x0`` (n, 3) with the pinned vertices at ``fixed_positions``; ``y`` (n, 3) the
-        inertial target, ``f`` (n, 3) the external forces (N). Stops after ``iterations`` or when no vertex moved
-        more than ``tol`` m. Returns ``x`` and, with ``record``, ``g`` after each iteration."""
+        inertial target, ``f`` (n, 3) the external forces (N); ``contact``: ``(idx (n,) int, anchor (n, 6), k_contact
+        N/m)``, each vertex's skin vertex (-1: none) with its position and outward unit normal (m, world frame), as
+        ``_kernels_contact.contact_forces`` finds them. Stops after ``iterations`` or when no vertex moved more than
+        ``tol`` m. Returns ``x`` and, with ``record``, ``g`` after each iteration."""
         s = self.sheet
         x = np.array(x0, float)
         x[self.fixed] = fixed_positions
         d = np.empty((len(s.edges), 3))
         base = self.w * s.masses[:, None] * y + f
         rhs_fixed = self.Q_fp @ x[self.fixed]
+        if contact is not None:
+            self._use_contact(contact[0], contact[2])
+        elif len(self.members):
+            self._use_contact(np.full(s.mesh.n_vertices, -1), self.k_contact)
+        touching = contact is not None and len(self.members) > 0
         history = []
         for _ in range(iterations):
             _k.spring_directions(x, s.edges, s.rest_lengths, d)
-            rhs = (base + self.At @ d)[self.free] - rhs_fixed
-            new = self.Q_ff.solve(rhs)
+            rhs = base + self.At @ d
+            if touching:
+                _k.contact_targets(x, self.members, contact[0], contact[1], self.targets)
+                rhs += self.k_contact * self.targets
+            new = self.Q_ff.solve(rhs[self.free] - rhs_fixed)
             moved = np.abs(new - x[self.free]).max() if len(new) else 0.0
             x[self.free] = new
             if record:
-                history.append(self.objective(x, y, f))
+                history.append(self.objective(x, y, f, contact))
             if moved <= tol:
                 break
         return (x, history) if record else x

@@ -10,8 +10,10 @@ rods (the blade) add their own elastic and viscous forces when ``scene.elastic_r
 bending and torsion modes reach 2e5 rad/s, so an explicit step must then be about 1e-5 s); by default the
 rods keep their initial strains and move rigidly with their inertia (their accelerations are zero and the
 rest of eq. 1 is solved for). Rigid devices follow their prescribed motion at every stage; sheets take one
-implicit step of Liu et al.'s solver per body step under the skin's forces of the step's start (explicit
-coupling).
+implicit step of Liu et al.'s solver per body step after the body's: the skin's friction of the step's start acts on
+them as an external force, its normal force (eq. 6) as contact springs inside the implicit step, each sheet vertex
+against the skin vertex it met at the body step's last stage (at ``t + dt``), so that contact as stiff as the sheet
+does not limit the step (``skin.sheet``). The body meets each sheet where it was at the step's start.
 """
 from __future__ import annotations
 
@@ -21,8 +23,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.algorithms import crba_batch, forward_kinematics, integrate, rnea_batch, rod_forces
-from engine.kernels._simulate import dexpinv
+from engine.algorithms.compiled import dexpinv
+from engine.data import Data
 from engine.progress import Progress, run
+from engine.tree import compile_tree
 
 from . import _kernels_contact as _kc
 from . import _kernels_skin as _ks
@@ -64,7 +68,7 @@ class Simulator:
     def __init__(self, scene: Scene):
         self.scene = scene
         model, skin = scene.model, scene.skin
-        self.data = model.create_data()
+        self.data = Data(model)
         self.frames = skin.frames(model)
         self.t = 0.0
         self.q = np.array(scene.q0, float)
@@ -88,6 +92,8 @@ class Simulator:
         self.sheet_slices = [slice(a, b) for a, b in zip(sizes[:-1], sizes[1:])]
         self.P, self.Pn, self.Pdot = np.zeros((sizes[-1], 3)), np.zeros((sizes[-1], 3)), np.zeros((sizes[-1], 3))
         self.f_sheet = np.zeros((sizes[-1], 3))
+        self.sheet_idx = np.full(sizes[-1], -1, np.int64)        # each sheet vertex's skin vertex at the last pass
+        self.sheet_anchor = np.zeros((sizes[-1], 6))             # its position and outward normal
         self.sheet_soft = np.concatenate([scene.dt / s.masses for s in scene.sheets]) if scene.sheets else np.zeros(0)
         n = skin.n_vertices
         self.x, self.xdot = np.empty((n, 3)), np.empty((n, 3))
@@ -99,9 +105,9 @@ class Simulator:
         self.done = np.zeros(n, np.bool_)
         self.f_skin, self.f_normal = np.zeros((n, 3)), np.zeros(n)
         self.bone_w = np.empty((len(skin.bodies), 6))
-        self.fext = np.zeros((1, model.tree.n_nodes, 6))
+        self.fext = np.zeros((1, compile_tree(model).n_nodes, 6))
         self.count = 0
-        rod_v = {model.tree.coordinates[c].vi for r in model.rods for c in model.tree.coordinates
+        rod_v = {compile_tree(model).coordinates[c].vi for r in model.rods for c in compile_tree(model).coordinates
                  if c.startswith(f"{r.name}_s")}
         self.free = np.array([i for i in range(model.nv) if i not in rod_v], np.int64)
         self.zero = np.zeros((1, model.nv))
@@ -132,7 +138,7 @@ class Simulator:
         self.count = _kc.contact_pass(self.x, self.normals, self.xdot, sk, c.reach, self.rest, self.rest_n, self.bounds,
                                       self.dR, self.dp, self.dw, self.dpdot, self.P, self.Pn, self.Pdot, self.sheet_soft, c.stiffness,
                                       c.friction, c.eps, self.f_skin, self.f_normal, self.f_sheet,
-                                      self.device_forces)
+                                      self.sheet_idx, self.sheet_anchor, self.device_forces)
         _ks.bone_wrenches(R, skin.bone, skin.weight, skin.local, self.f_skin, self.bone_w)
         self.fext[:] = 0.0
         _ks.node_wrenches(p, self.frames.nodes, self.bone_w, self.fext[0])
@@ -159,7 +165,7 @@ class Simulator:
         """One RKMK4 step of the body, then one implicit step of each sheet."""
         s = self.scene
         model, dt, t, q, v = s.model, s.dt, self.t, self.q, self.v
-        nodes = model.tree.k.nodes
+        nodes = compile_tree(model).k.nodes
         a1 = self.acceleration(t, q, v)
         sheet_forces = [self.f_sheet[sl].copy() for sl in self.sheet_slices]
         k1 = v
@@ -181,9 +187,11 @@ class Simulator:
         self.q = integrate(model, q, dt / 6.0 * (k1 + 2 * k2 + 2 * k3 + k4))
         self.v = v + dt / 6.0 * (a1 + 2 * a2 + 2 * a3 + a4)
         for i, sheet in enumerate(s.sheets):
-            x, u = self.sheet_x[i], self.sheet_v[i]
+            x, u, sl = self.sheet_x[i], self.sheet_v[i], self.sheet_slices[i]
             f = self.sheet_gravity[i] + sheet_forces[i]
-            new = self.solvers[i].solve(x, x + dt * u, f, sheet.pinned_positions(t + dt), tol=SHEET_TOL)
+            contact = (self.sheet_idx[sl], self.sheet_anchor[sl], s.contact.stiffness)
+            new = self.solvers[i].solve(x, x + dt * u, f, sheet.pinned_positions(t + dt), tol=SHEET_TOL,
+                                        contact=contact)
             self.sheet_v[i] = (new - x) / dt
             self.sheet_x[i] = new
         self.t = t + dt

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.algorithms import forward_kinematics, frame_jacobian
+from engine.algorithms import forward_kinematics, frame_jacobian, neutral
+from engine.data import Data
 from engine.errors import ModelError
 
 from . import _kernels_skin as _k
@@ -52,8 +53,8 @@ class Skin:
     def bind(cls, model, mesh: TriangleMesh, bodies, bone, weight, q_rest=None) -> "Skin":
         """A skin from a rest surface (world frame with the model at ``q_rest``, default neutral) and its
         bones and weights (e.g. read from a mesh file with weights)."""
-        q_rest = model.neutral() if q_rest is None else np.asarray(q_rest, float)
-        data = model.create_data()
+        q_rest = neutral(model) if q_rest is None else np.asarray(q_rest, float)
+        data = Data(model)
         forward_kinematics(model, data, q_rest)
         R, p = body_frames(model, data, list(bodies))
         bone = np.ascontiguousarray(bone, dtype=np.int64)
@@ -65,10 +66,10 @@ class Skin:
     def generate(cls, model, q_rest=None, spacing: float = 0.012, bodies=None, falloff: float = FALLOFF) -> "Skin":
         """The skin of ``model``'s flesh volumes (``skin.volumes``; ``bodies`` restricts them, e.g. to leave out
         a prosthesis) at ``q_rest``, sampled every ``spacing`` m, weights by ``skin.weights``."""
-        q_rest = model.neutral() if q_rest is None else np.asarray(q_rest, float)
+        q_rest = neutral(model) if q_rest is None else np.asarray(q_rest, float)
         volumes = body_volumes(model, q_rest, bodies)
         mesh = skin_surface(model, volumes, q_rest, spacing)
-        data = model.create_data()
+        data = Data(model)
         forward_kinematics(model, data, q_rest)
         R, p = body_frames(model, data, list(volumes))
         bone, weight = skinning_weights(world_distances(volumes, R, p, mesh.vertices), falloff)

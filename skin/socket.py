@@ -24,6 +24,7 @@ from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
 from engine.algorithms import forward_kinematics, frame_placement
+from engine.data import Data
 from engine.errors import ModelError
 
 from .contact import SkinGrid
@@ -206,7 +207,7 @@ class SocketPressure:
 
 def _stump_in_limb(model, skin, body, q, vertices, areas: bool = False):
     """The skin at ``q`` restricted to ``vertices``, in ``body``'s frame: positions, unit normals (and areas)."""
-    data = model.create_data()
+    data = Data(model)
     x = skin.vertices(model, data, q)
     normals, a = skin.mesh.normals_areas(x)
     forward_kinematics(model, data, q)

@@ -14,10 +14,12 @@ from dataclasses import replace
 
 import numpy as np
 
+from engine.algorithms import neutral
 from engine.analysis.inverse_dynamics import classic_inverse_dynamics
 from engine.analysis.load_filter import lowpass_classic
 from engine.errors import ModelError, SettingsError
 from engine.model import FreeJoint, WeldJoint
+from engine.tree import compile_tree
 
 
 def opened_model(model, weld: str):
@@ -43,10 +45,10 @@ def socket_loads(result, settings, weld: str = "socket_weld", frames=None):
         motion = replace(motion, time=motion.time[frames], q=motion.q[frames], v=motion.v[frames],
                          a=motion.a[frames])
     opened, _ = opened_model(model, weld)
-    qi = [opened.tree.q_names.index(n) for n in model.tree.q_names]
-    vi = [opened.tree.v_names.index(n) for n in model.tree.v_names]
+    qi = [compile_tree(opened).q_names.index(n) for n in compile_tree(model).q_names]
+    vi = [compile_tree(opened).v_names.index(n) for n in compile_tree(model).v_names]
     T = len(motion.time)
-    Q = np.tile(opened.neutral(), (T, 1))
+    Q = np.tile(neutral(opened), (T, 1))
     V, A = np.zeros((T, opened.nv)), np.zeros((T, opened.nv))
     Q[:, qi], V[:, vi], A[:, vi] = motion.q, motion.v, motion.a
     plates = [p for p in result.trial.plates if p.loaded.any()]
@@ -59,5 +61,5 @@ def socket_loads(result, settings, weld: str = "socket_weld", frames=None):
                                    [settings.plate_bodies.get(p.name) for p in plates], unmeasured)
     if settings.loads_cutoff is not None:
         dyn = lowpass_classic(dyn, settings.loads_cutoff, settings.order, settings.edges)
-    _, _, v0, _ = opened.tree.joint_q[weld]
+    _, _, v0, _ = compile_tree(opened).joint_q[weld]
     return motion.time, -dyn.tau[:, v0:v0 + 6], dyn.tau[:, vi]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.errors import SettingsError
+from engine.tree import compile_tree
 
 # Table I, N m/rad, matched to coordinate names by these words (first match wins)
 TABLE_I = (("shoulder", 1.0), ("thoracic", 100.0), ("lumbar", 100.0), ("hip", 1.0), ("knee", 1.0), ("ankle", 1.0))
@@ -62,11 +63,11 @@ def table_one(model, q_ref, damping: float = DAMPING, other: float = OTHER, tabl
     ``limit`` from ``margin`` inside each coordinate's range (see the module notes; 0 for none)."""
     if damping < 0 or other < 0 or limit < 0 or margin < 0:
         raise SettingsError("joint stiffness and damping must be non-negative", "joint stiffness")
-    rods = {c for r in model.rods for c in model.tree.coordinates if c.startswith(f"{r.name}_s")}
+    rods = {c for r in model.rods for c in compile_tree(model).coordinates if c.startswith(f"{r.name}_s")}
     kp = np.zeros(model.nv)
     kd = np.zeros(model.nv)
     qi, vi, low, high = [], [], [], []
-    for name, slot in model.tree.coordinates.items():
+    for name, slot in compile_tree(model).coordinates.items():
         if name in rods or slot.qi is None or slot.vi is None:
             continue
         kp[slot.vi] = next((k for word, k in table if word in name), other)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.algorithms import forward_kinematics
+from engine.data import Data
 from engine.display.shapes import Capsule
 from engine.errors import ModelError
 
@@ -37,7 +38,7 @@ def skin_surface(model, volumes: dict, q, spacing: float = 0.012, blend: float =
     sampled every ``spacing`` m (the vertices end up about ``spacing`` apart; 12 mm gives ~14k vertices
     on an adult). Only the largest connected piece is kept; a model whose volumes fall apart in pieces
     of more than 1% of the vertices is an error."""
-    data = model.create_data()
+    data = Data(model)
     forward_kinematics(model, data, q)
     R, p = body_frames(model, data, list(volumes))
     corners = []

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.algorithms import body_placements, forward_kinematics
+from engine.algorithms import body_placements, forward_kinematics, neutral
+from engine.data import Data
 from engine.display.shapes import MIN_BONE, Capsule, Ellipsoid, inertia_ellipsoid, joint_centres
 
 DENSITY = 1050.0     # kg/m^3, whole-body density of soft tissue and bone (Dempster 1955)
@@ -25,8 +26,8 @@ def capsule_radius(length: float, volume: float) -> float:
 def body_volumes(model, q=None, bodies=None, density: float = DENSITY) -> dict[str, object]:
     """``{body: Capsule | Ellipsoid}`` in each body's frame (m), with the joint centres at pose ``q``
     (default: the neutral pose); ``bodies`` restricts to those names (default: every body with mass)."""
-    data = model.create_data()
-    forward_kinematics(model, data, model.neutral() if q is None else q)
+    data = Data(model)
+    forward_kinematics(model, data, neutral(model) if q is None else q)
     placements = body_placements(model, data)
     out = {}
     for body in model.bodies:

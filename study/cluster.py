@@ -27,14 +27,25 @@ paths' threads follow it, ``engine.muscles.path.geometry``)."""
 LOCAL_CLUSTER_CONFIG = {
     "distributed.worker.memory.target": False, "distributed.worker.memory.spill": False,
     "distributed.worker.memory.pause": False, "distributed.worker.memory.terminate": 0.95,
+    "distributed.worker.memory.monitor-interval": "500ms", "distributed.nanny.pre-spawn-environ": {},
     "distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "1s",
-    "distributed.admin.system-monitor.interval": "2s"}
+    "distributed.admin.system-monitor.interval": "10s", "distributed.admin.system-monitor.disk": False}
 """Dask's settings for a local cluster (its scheduler and each nanny read them as they are made). Memory: a worker
-is restarted by its nanny over 95% of its limit, and nothing else (a task's results are small and written by the
-task: nothing to spill; a worker paused above 80% would never take another trial, and the study would wait for
-ever). Overhead: no statistical profiler sampling the task's thread every 10 ms, and the event loops' health
-checks and the dashboard's system monitor 50 and 4 times less often: an idle cluster of one worker then takes
-0.013 s of processor a second instead of about 0.06 (bench_batch's processor overhead)."""
+is restarted by its nanny over 95% of its limit, checked twice a second, and nothing else (a task's results are
+small and written by the task: nothing to spill; a worker paused above 80% would never take another trial, and the
+study would wait for ever). Overhead, whose processor time goes on for as long as the study runs, however slowly
+a loaded machine runs it: no statistical profiler sampling the task's thread every 10 ms; the event loops' health
+checks, the system monitor and the nanny's memory check 50, 20 and 5 times less often, no disk counters read; no
+``MALLOC_TRIM_THRESHOLD_`` (Dask's default for its workers, which turns off glibc's adaptive thresholds: a trial
+then maps and faults in its large arrays afresh, 1,300 page faults and about 1% more processor time a trial, for no
+less resident memory). With :data:`SYNC_INTERVAL`, an idle cluster of one worker takes about 0.0065 s of processor a
+second, most of it the worker's heartbeats (0.011 with the nanny's check ten times a second, the system monitor
+every 2 s and the cluster's description every second; 0.06 with Dask's defaults; bench_batch's processor
+overhead)."""
+
+SYNC_INTERVAL = 30
+"""Seconds between two copies of the local cluster's description to its scheduler (for the dashboard; Dask's
+default, 1, is a round trip a second through the scheduler for the study's whole length)."""
 
 TASK_MODULES = ("engine.cli.analyze", "engine.io.open", "engine.io.open_trial", "engine.io.osim.reader",
                 "engine.io.model_file", "engine.io.trc", "engine.io.c3d", "engine.io.external_loads",
@@ -73,7 +84,8 @@ def study_client(scheduler: str | None = None, workers: int | None = None, warm_
             with dask.config.set(LOCAL_CLUSTER_CONFIG):
                 cluster = stack.enter_context(LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
                                                            memory_limit=memory_limit, env=WORKER_ENVIRONMENT,
-                                                           dashboard_address=":0", silence_logs=logging.ERROR))
+                                                           dashboard_address=":0", silence_logs=logging.ERROR,
+                                                           scheduler_sync_interval=SYNC_INTERVAL))
             client = stack.enter_context(Client(cluster))
         if warm_up:
             client.register_plugin(WarmUp())

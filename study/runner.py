@@ -9,8 +9,10 @@ Output folder::
                              peak memory
     study_table.csv, study_table.parquet, study_summary.json   (``study.table``)
 
-The manifest is rewritten (atomically) as each trial ends, so a cancelled study says what it had finished; the
-trial folders themselves decide what a later run skips (``study.tasks.completed``). A worker that dies is
+The manifest is rewritten (atomically) as trials end, at most once every :data:`MANIFEST_INTERVAL` (rewriting
+it after every trial would write a 1,000-trial study's thousand entries a thousand times), and when the study ends or
+is cancelled, so a cancelled study says what it had finished; the trial folders themselves decide what a later
+run skips (``study.tasks.completed``). A worker that dies is
 replaced by Dask's nanny and its task run again elsewhere (up to ``distributed.scheduler.allowed-failures``);
 a task that keeps killing workers fails alone (KilledWorker), with its error saying when their nannies restarted
 them for going over their memory limit (``study.cluster``).
@@ -30,6 +32,8 @@ from .table import summary, write_summary, write_table
 from .tasks import SCALED_MODEL, analyse_trial, completed, scale_subject
 
 MANIFEST = "study-manifest.json"
+MANIFEST_INTERVAL = 1.0
+"""Seconds between two rewrites of the manifest while trials end (module notes)."""
 
 
 @dataclass
@@ -118,28 +122,31 @@ def run_study(study, out, client, progress=None) -> StudyRun:
     run, fingerprints = StudyRun(), {}
     futures = submit_study(study, out, client, run.outcomes, fingerprints)
     _write_manifest(out, study, run, fingerprints)
+    written = time.monotonic()
     for outcome in list(run.outcomes.values()):
         if progress is not None:
             progress(outcome, run)
     try:
         for future in as_completed(futures):
-            key = futures[future]
+            key = futures.pop(future)       # released: its worker drops the outcome, the scheduler the task
             try:
                 outcome = future.result()
             except Exception as exc:   # the task itself never raises: a worker died under it (KilledWorker)
                 outcome = _failed(key, _worker_death(client, exc))
             run.outcomes[key] = outcome
-            _write_manifest(out, study, run, fingerprints)
+            if time.monotonic() - written >= MANIFEST_INTERVAL:
+                _write_manifest(out, study, run, fingerprints)
+                written = time.monotonic()
             if progress is not None:
                 progress(outcome, run)
     finally:
         client.cancel(list(futures))
+        _write_manifest(out, study, run, fingerprints)
     run.outcomes = {t.key: run.outcomes[t.key] for t in study.trials}
     run.rows = [row for o in run.outcomes.values() for row in o.get("rows", ())]
     run.seconds = time.perf_counter() - start
     write_table(run.rows, out / "study_table.csv", out / "study_table.parquet")
     write_summary(out / "study_summary.json", summary(run.rows, run.outcomes))
-    _write_manifest(out, study, run, fingerprints)
     return run
 
 

@@ -27,6 +27,7 @@ from engine.clinical.summary import clinical_summary
 from engine.errors import HybridLabError
 from engine.io.analysis_outputs import nan_statistic
 from engine.io.atomic import atomic_path, write_text
+from engine.tree import compile_tree
 
 KEYS = ("subject", "trial", "side", "cycle", "cycle_start_s", "cycle_end_s")
 
@@ -76,7 +77,7 @@ def _cycle_rows(base, summary, result, side) -> list[dict]:
         inside = (time >= a) & (time <= b)
         for coordinate, name, s, _ in clinical_joints(model):
             if s == side and dyn is not None and inside.any():
-                vi = model.tree.coordinates[coordinate].vi
+                vi = compile_tree(model).coordinates[coordinate].vi
                 row[_name(f"peak {name} moment", "N m/kg")] = _number(
                     np.abs(dyn.tau[inside, vi]).max() / model.total_mass)
         m = blade.get(a)

@@ -4,7 +4,8 @@ Each writes its folder as a unit (``engine.io.output_folder``: staged, then move
 record (:data:`RECORD`: the step's fingerprint, and a trial's rows of the study table) inside the same unit, so a
 folder holds either the complete outputs of one run and their record or its previous contents: a killed worker or
 a cancelled study loses nothing done. A trial runs exactly what ``hybrid analyze`` runs on the same arguments
-(``engine.cli.analyze``). Each returns an outcome (a plain dict): ``status`` 'done' or 'failed', ``error``,
+(``engine.cli.analyze``), with the model its worker read for an earlier trial when the file is the same
+(``study.model_cache``). Each returns an outcome (a plain dict): ``status`` 'done' or 'failed', ``error``,
 ``seconds``, ``cpu_seconds`` (fewer than ``seconds`` when the machine is shared), ``peak_rss_mb`` (the task's peak
 resident memory, ``study.task_memory``; ``peak_is_task`` False when it is the worker's peak so far), and the scaled model or the rows. Invalid input (a HybridLabError) and a bug alike fail that step only; the error says which.
 """
@@ -20,6 +21,7 @@ from engine.io.atomic import write_text
 from engine.io.output_folder import MANIFEST, output_folder
 
 from .description import analyze_arguments
+from .model_cache import MODELS
 from .table import trial_rows
 from .task_memory import peak_memory
 
@@ -80,9 +82,10 @@ def scale_subject(subject, folder, fingerprint: str) -> dict:
     return _measured(subject.id, work)
 
 
-def analyse_trial(trial, model, folder, fingerprint: str) -> dict:
+def analyse_trial(trial, model, folder, fingerprint: str, models=MODELS) -> dict:
     """Analyse ``trial`` with ``model`` (a model file, or its subject's scaling outcome) into ``folder``, as
-    ``hybrid analyze`` does; the outcome holds the trial's ``rows`` of the study table."""
+    ``hybrid analyze`` does, the model file read through ``models`` (default this process's cache; None:
+    read anew); the outcome holds the trial's ``rows`` of the study table."""
     from engine.cli.analyze import analyse_to_folder, parse_arguments
     if isinstance(model, dict) and model["status"] != "done":
         return {"key": trial.key, "status": "failed", "error": f"its subject's scaling failed: {model['error']}",
@@ -96,6 +99,6 @@ def analyse_trial(trial, model, folder, fingerprint: str) -> dict:
 
     def work():
         analyse_to_folder(parse_arguments(analyze_arguments(trial, model) + ["--out", str(folder), "--quiet"]),
-                          record)
+                          record, None if models is None else models.open)
         return {"rows": rows}
     return _measured(trial.key, work)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels import _batch
+from ..tree import compile_tree
 from . import _args
 from .kinematics import frame_id
 
@@ -13,7 +14,7 @@ def frame_positions_batch(model, data, Q, names) -> np.ndarray:
     Q = _args.batch(model, Q, model.nq, "Q")
     ids = np.array([frame_id(model, n) for n in names], np.int64)
     out = np.empty((Q.shape[0], ids.size, 3))
-    _batch.frame_positions(model.tree.k, data.ws, data.scr, Q, ids, out)
+    _batch.frame_positions(compile_tree(model).k, data.ws, data.scr, Q, ids, out)
     return out
 
 
@@ -23,7 +24,7 @@ def frame_placements_batch(model, data, Q, names) -> tuple[np.ndarray, np.ndarra
     ids = np.array([frame_id(model, n) for n in names], np.int64)
     R = np.empty((Q.shape[0], ids.size, 3, 3))
     p = np.empty((Q.shape[0], ids.size, 3))
-    _batch.frame_placements(model.tree.k, data.ws, data.scr, Q, ids, R, p)
+    _batch.frame_placements(compile_tree(model).k, data.ws, data.scr, Q, ids, R, p)
     return R, p
 
 
@@ -36,7 +37,7 @@ def frame_jacobians_batch(model, data, Q, names) -> tuple[np.ndarray, np.ndarray
     J = np.zeros((Q.shape[0], ids.size, 6, model.nv))
     R = np.empty((Q.shape[0], ids.size, 3, 3))
     p = np.empty((Q.shape[0], ids.size, 3))
-    _batch.frame_jacobians(model.tree.k, data.ws, data.scr, Q, ids, J, R, p)
+    _batch.frame_jacobians(compile_tree(model).k, data.ws, data.scr, Q, ids, J, R, p)
     return J, R, p
 
 
@@ -50,7 +51,7 @@ def point_jacobians_batch(model, data, Q, names) -> np.ndarray:
     Q = _args.batch(model, Q, model.nq, "Q")
     ids = np.array([frame_id(model, n) for n in names], np.int64)
     out = np.empty((Q.shape[0], ids.size, 3, model.nv))
-    _batch.point_jacobians(model.tree.k, data.ws, data.scr, Q, ids, out)
+    _batch.point_jacobians(compile_tree(model).k, data.ws, data.scr, Q, ids, out)
     return out
 
 
@@ -58,7 +59,7 @@ def crba_batch(model, data, Q) -> np.ndarray:
     """(frames, nv, nv) mass matrices."""
     Q = _args.batch(model, Q, model.nq, "Q")
     out = np.empty((Q.shape[0], model.nv, model.nv))
-    _batch.mass_matrices(model.tree.k, data.ws, data.scr, Q, out)
+    _batch.mass_matrices(compile_tree(model).k, data.ws, data.scr, Q, out)
     return out
 
 
@@ -69,7 +70,7 @@ def rnea_batch(model, data, Q, V, A, node_wrenches=None) -> np.ndarray:
     A = _args.batch(model, A, model.nv, "A")
     fext = np.zeros((0, 0, 6)) if node_wrenches is None else np.ascontiguousarray(node_wrenches, dtype=float)
     out = np.empty((Q.shape[0], model.nv))
-    _batch.inverse_dynamics(model.tree.k, data.ws, data.scr, Q, V, A, fext, out)
+    _batch.inverse_dynamics(compile_tree(model).k, data.ws, data.scr, Q, V, A, fext, out)
     return out
 
 
@@ -85,7 +86,7 @@ def joint_wrenches_batch(model, data, Q, V, A, joints, node_wrenches=None) -> tu
     Q = _args.batch(model, Q, model.nq, "Q")
     V = _args.batch(model, V, model.nv, "V")
     A = _args.batch(model, A, model.nv, "A")
-    tree = model.tree
+    tree = compile_tree(model)
     nodes = np.array([tree.k.frames[tree.body_frame[model.joint(name).child]]["node"] for name in joints], np.int64)
     fext = np.zeros((0, 0, 6)) if node_wrenches is None else np.ascontiguousarray(node_wrenches, dtype=float)
     tau = np.empty((Q.shape[0], model.nv))

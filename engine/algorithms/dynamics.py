@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels import _passes
+from ..tree import compile_tree
 from . import _args
 from .kinematics import frame_id
 
@@ -21,8 +22,8 @@ def external_wrenches(model, data, loads) -> np.ndarray:
     Each wrench is ``[moment; force]`` in world axes, the moment taken about the
     named frame's origin (N m, N). Call after forward kinematics at the same q.
     """
-    k = model.tree.k
-    out = np.zeros((model.tree.n_nodes, 6))
+    k = compile_tree(model).k
+    out = np.zeros((compile_tree(model).n_nodes, 6))
     R = np.empty((3, 3))
     x = np.empty(3)
     for name, wrench in loads.items():
@@ -47,7 +48,7 @@ def rnea(model, data, q, v, a, loads=None) -> np.ndarray:
     q = _args.q(model, q)
     v = _args.v(model, v)
     a = _args.v(model, a, "a")
-    k = model.tree.k
+    k = compile_tree(model).k
     _passes.kinematics(k.nodes, k.segs, k.funcs, k.fpool, k.gravity, data.ws, data.scr, q, v, a, 2, True)
     data.q = q
     fext = data.no_fext if not loads else external_wrenches(model, data, loads)
@@ -69,7 +70,7 @@ def generalized_gravity(model, data, q) -> np.ndarray:
 def crba(model, data, q) -> np.ndarray:
     """Joint-space inertia matrix ``M(q)`` (seed eqs. 29-30, 49), symmetric positive definite."""
     q = _args.q(model, q)
-    k = model.tree.k
+    k = compile_tree(model).k
     _passes.kinematics(k.nodes, k.segs, k.funcs, k.fpool, k.gravity, data.ws, data.scr, q, q[:0], q[:0], 0, False)
     data.q = q
     _passes.crba(k.nodes, data.ws, data.scr, data.M)
@@ -81,7 +82,7 @@ def rod_forces(model, q, v) -> np.ndarray:
     q = _args.q(model, q)
     v = _args.v(model, v)
     out = np.zeros(model.nv)
-    _passes.rod_forces(model.tree.k.segs, q, v, out)
+    _passes.rod_forces(compile_tree(model).k.segs, q, v, out)
     return out
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels import _passes
+from ..tree import compile_tree
 from . import _args
 from .dynamics import crba
 
@@ -17,7 +18,7 @@ def kinetic_energy(model, data, q, v) -> float:
 def center_of_mass(model, data, q) -> np.ndarray:
     """Whole-model centre of mass (bodies and rod slices), m, world frame."""
     q = _args.q(model, q)
-    k = model.tree.k
+    k = compile_tree(model).k
     _passes.kinematics(k.nodes, k.segs, k.funcs, k.fpool, k.gravity, data.ws, data.scr, q, q[:0], q[:0], 0, False)
     m = k.nodes["mass"]
     c = np.einsum("nij,nj->ni", data.ws["oR"], k.nodes["mcom"]) + data.ws["op"] * m[:, None]
@@ -27,14 +28,14 @@ def center_of_mass(model, data, q) -> np.ndarray:
 def elastic_energy(model, q) -> float:
     """Rods' strain energy ``0.5 (q - q_rest)^T K (q - q_rest)``, J (seed eq. 26's potential)."""
     q = _args.q(model, q)
-    segs = model.tree.k.segs
+    segs = compile_tree(model).k.segs
     free = segs["q"] >= 0
     return float(0.5 * np.sum(segs["k"][free] * (q[segs["q"][free]] - segs["rest"][free]) ** 2))
 
 
 def rod_stiffness(model) -> dict[int, float]:
     """Diagonal stiffness of every rod coordinate, keyed by its q index (N m^2 per unit strain...)."""
-    segs = model.tree.k.segs
+    segs = compile_tree(model).k.segs
     free = segs["q"] >= 0
     return dict(zip(segs["q"][free].tolist(), segs["k"][free].tolist()))
 
@@ -42,7 +43,7 @@ def rod_stiffness(model) -> dict[int, float]:
 def potential_energy(model, data, q) -> float:
     """Gravitational plus rods' elastic energy, J (zero at the origin and at rest strain)."""
     q = _args.q(model, q)
-    k = model.tree.k
+    k = compile_tree(model).k
     com = center_of_mass(model, data, q)
     return -float(k.nodes["mass"].sum() * (k.gravity @ com)) + elastic_energy(model, q)
 
@@ -51,7 +52,7 @@ def spatial_momentum(model, data, q, v) -> np.ndarray:
     """Total momentum ``[angular about the world origin; linear]`` in world axes (N m s, N s)."""
     q = _args.q(model, q)
     v = _args.v(model, v)
-    k = model.tree.k
+    k = compile_tree(model).k
     _passes.kinematics(k.nodes, k.segs, k.funcs, k.fpool, k.gravity, data.ws, data.scr, q, v, v, 1, False)
     out = np.empty(6)
     _passes.momentum(k.nodes, data.ws, out)

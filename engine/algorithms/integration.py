@@ -6,7 +6,14 @@ import numpy as np
 from ..kernels import _integrate, _simulate
 from ..kernels._joints import FREE, SPHERICAL
 from ..spatial import matrix_to_quat, quat_to_matrix
+from ..tree import compile_tree
 from . import _args
+
+
+def neutral(model) -> np.ndarray:
+    """The configuration with every coordinate at its default, identity quaternions and rods at their rest
+    strains (a new array, ``(model.nq,)``)."""
+    return compile_tree(model).q_neutral.copy()
 
 
 def integrate(model, q, v, dt: float = 1.0) -> np.ndarray:
@@ -15,7 +22,7 @@ def integrate(model, q, v, dt: float = 1.0) -> np.ndarray:
     q = _args.q(model, q)
     v = _args.v(model, v)
     out = np.empty_like(q)
-    _integrate.integrate(model.tree.k.nodes, model.tree.k.v2q, q, v, float(dt), out)
+    _integrate.integrate(compile_tree(model).k.nodes, compile_tree(model).k.v2q, q, v, float(dt), out)
     return out
 
 
@@ -23,7 +30,7 @@ def difference(model, q0, q1) -> np.ndarray:
     """The velocity ``v`` with ``integrate(q0, v, 1) == q1`` (the group logarithm of ``q0^-1 q1``)."""
     q0 = _args.q(model, q0)
     q1 = _args.q(model, q1)
-    k = model.tree.k
+    k = compile_tree(model).k
     v = np.zeros(model.nv)
     for vi, qi in enumerate(k.v2q):
         if qi >= 0:
@@ -63,7 +70,7 @@ def _left_jacobian(w) -> np.ndarray:
 def normalize(model, q) -> np.ndarray:
     """Copy of ``q`` with unit quaternions."""
     out = np.array(q, dtype=float)
-    _integrate.normalize(model.tree.k.quat_q, out)
+    _integrate.normalize(compile_tree(model).k.quat_q, out)
     return out
 
 
@@ -78,7 +85,7 @@ def simulate(model, data, q0, v0, duration: float, dt: float, tau=None, passive=
     n = int(round(duration / dt))
     Q = np.empty((n + 1, model.nq))
     V = np.empty((n + 1, model.nv))
-    _simulate.simulate(model.tree.k, data.ws, data.scr, q0, v0, tau, bool(passive), float(dt), n, Q, V)
+    _simulate.simulate(compile_tree(model).k, data.ws, data.scr, q0, v0, tau, bool(passive), float(dt), n, Q, V)
     return np.arange(n + 1) * dt, Q, V
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels import _passes
+from ..tree import compile_tree
 from .kinematics import forward_kinematics, frame_id
 
 
@@ -14,7 +15,7 @@ def frame_jacobian(model, data, q, name: str) -> np.ndarray:
     """
     forward_kinematics(model, data, q)
     J = np.zeros((6, model.nv))
-    k = model.tree.k
+    k = compile_tree(model).k
     _passes.frame_jacobian(k.nodes, k.frames, data.ws, data.scr, frame_id(model, name), J)
     return J
 
@@ -24,7 +25,7 @@ def point_jacobians(model, data, q, names) -> np.ndarray:
     forward_kinematics(model, data, q)
     out = np.zeros((len(names), 3, model.nv))
     J6 = np.zeros((6, model.nv))
-    k = model.tree.k
+    k = compile_tree(model).k
     for i, n in enumerate(names):
         _passes.frame_jacobian(k.nodes, k.frames, data.ws, data.scr, frame_id(model, n), J6)
         out[i] = J6[3:]
@@ -42,6 +43,15 @@ def frame_classical_acceleration(model, data, q, v, a, name: str) -> np.ndarray:
     With ``a = 0`` this is ``J-dot v``, the acceleration bias of the frame.
     """
     forward_kinematics(model, data, q, v, a)
-    out = np.empty(6)
-    _passes.frame_classical_acceleration(model.tree.k.frames, data.ws, frame_id(model, name), out)
+    return frame_classical_accelerations(model, data, [frame_id(model, name)])[0]
+
+
+def frame_classical_accelerations(model, data, ids) -> np.ndarray:
+    """``[alpha; a_origin]`` (K, 6; rad/s^2, m/s^2, world axes) of attached frames given by index (``frame_id``),
+    after ``forward_kinematics(model, data, q, v, a)``; gravity excluded (Pinocchio's
+    ``getFrameClassicalAcceleration``, LOCAL_WORLD_ALIGNED, angular rows first)."""
+    out = np.empty((len(ids), 6))
+    frames = compile_tree(model).k.frames
+    for i, k in enumerate(ids):
+        _passes.frame_classical_acceleration(frames, data.ws, int(k), out[i])
     return out

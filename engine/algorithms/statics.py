@@ -6,6 +6,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ModelError
+from ..tree import compile_tree
 from . import _args
 from .dynamics import generalized_gravity, rod_forces
 from .energy import elastic_energy, potential_energy, rod_stiffness
@@ -34,7 +35,7 @@ def static_equilibrium(model, data, q0, forces=None, gravity: bool = True, coord
     ``K (q - q_rest) + g(q) - sum J_k^T F_k`` (seed eq. 26 plus gravity and loads).
     """
     q0 = _args.q(model, q0)
-    tree = model.tree
+    tree = compile_tree(model)
     if coordinates is None:
         coordinates = [n for r in model.rods for n in r.coordinate_names()]
     if not coordinates:

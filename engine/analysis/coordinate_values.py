@@ -5,13 +5,14 @@ import numpy as np
 
 from ..model.joints import FreeJoint, SphericalJoint
 from ..spatial import quat_to_matrix, to_body_fixed_xyz
+from ..tree import compile_tree
 
 
 def coordinate_values(model, Q) -> tuple[tuple[str, ...], np.ndarray]:
     """``(labels, values)``: all scalar coordinates (coupled ones with their own values) of ``Q`` (frames x nq),
     free and spherical joints as body-fixed X-Y-Z angles (and translations). Rotations in degrees, as OpenSim
     writes motions; translations in m."""
-    tree = model.tree
+    tree = compile_tree(model)
     labels, columns = [], []
     for el in model.ordered_elements:
         if isinstance(el, (FreeJoint, SphericalJoint)):

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import SettingsError
-from ..kernels._joints import FREE, SPHERICAL
+from ..model.joints import FreeJoint, SphericalJoint
 from ..spatial import quat_to_matrix
+from ..tree import compile_tree
 from ..trial.filtering import lowpass
 
 
@@ -82,9 +83,11 @@ def motion_from_coordinates(model, time, Q, cutoff: float | None = 6.0, order: i
         raise ValueError(f"Q: expected (frames, nq)=({T}, {model.nq}), got {Q.shape}")
     if T < 6:
         raise SettingsError(f"at least 6 frames are needed to differentiate the motion, got {T}")
-    nodes = model.tree.k.nodes
-    quat_blocks = [int(nodes["qidx"][n]) + (3 if nodes["jtype"][n] == FREE else 0)
-                   for n in np.flatnonzero((nodes["jtype"] == FREE) | (nodes["jtype"] == SPHERICAL))]
+    tree = compile_tree(model)
+    # (free, first q index, first v index) of each joint on a quaternion; a free joint's q starts with its position
+    rotations = [(isinstance(el, FreeJoint), tree.joint_q[el.name][0], tree.joint_q[el.name][2])
+                 for el in model.ordered_elements if isinstance(el, (FreeJoint, SphericalJoint))]
+    quat_blocks = [i0 + 3 if free else i0 for free, i0, _ in rotations]
     Qc = _continuous_quaternions(Q, quat_blocks)
     if cutoff is not None:
         step = (time[-1] - time[0]) / (T - 1)
@@ -102,19 +105,17 @@ def motion_from_coordinates(model, time, Q, cutoff: float | None = 6.0, order: i
     q = Qc.copy()
     v = np.zeros((T, model.nv))
     a = np.zeros((T, model.nv))
-    v2q = model.tree.k.v2q
+    v2q = tree.k.v2q
     scalar = v2q >= 0
     v[:, scalar] = d1[:, v2q[scalar]]
     a[:, scalar] = d2[:, v2q[scalar]]
-    for n in np.flatnonzero((nodes["jtype"] == FREE) | (nodes["jtype"] == SPHERICAL)):
-        i0, v0 = int(nodes["qidx"][n]), int(nodes["colv"][n][0])
-        j = i0 + (3 if nodes["jtype"][n] == FREE else 0)
+    for (free, i0, v0), j in zip(rotations, quat_blocks):
         quat, dquat, ddquat = _normalised_derivatives(Qc[:, j:j + 4], d1[:, j:j + 4], d2[:, j:j + 4])
         q[:, j:j + 4] = quat
         w = _body_rate(quat, dquat)
         v[:, v0:v0 + 3] = w
         a[:, v0:v0 + 3] = _body_rate(quat, ddquat)
-        if nodes["jtype"][n] == FREE:
+        if free:
             R = np.array([quat_to_matrix(x) for x in quat])
             vb = np.einsum("tji,tj->ti", R, d1[:, i0:i0 + 3])
             v[:, v0 + 3:v0 + 6] = vb

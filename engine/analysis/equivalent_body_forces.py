@@ -15,8 +15,10 @@ from __future__ import annotations
 import numpy as np
 
 from .. import algorithms as alg
+from ..data import Data
 from ..errors import SettingsError
 from ..spatial import skew
+from ..tree import compile_tree
 
 _SIGNIFICANT = np.finfo(float).eps ** 0.875          # SimTK::SignificantReal
 
@@ -46,8 +48,8 @@ def equivalent_body_forces(model, Q, tau, joints) -> np.ndarray:
     ``Q[f]`` (T, nq), the spatial force on its child at the origin of the joint's frame on the child equivalent to
     the joint's part of ``tau[f]`` (T, nv; N m, N). SettingsError for a joint with a coordinate coupled to another
     (its generalized force is not one of ``tau``'s)."""
-    tree = model.tree
-    data = model.create_data()
+    tree = compile_tree(model)
+    data = Data(model)
     found = []
     for name in joints:
         joint = model.joint(name)

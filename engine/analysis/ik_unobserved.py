@@ -3,7 +3,7 @@ inverse kinematics' normal equations, and the note that says which were held, ov
 
 A coordinate moves the markers below it in the tree; when none of them is present (or all weigh 0) and no
 coordinate task names it, its row of ``H = J^T W J`` is zero. The Levenberg-Marquardt step then solves
-``lambda d_i = 0`` for it (``engine.kernels._ik``: the damping keeps the step well posed), so it keeps the value the
+``lambda d_i = 0`` for it (``engine.analysis._ik``: the damping keeps the step well posed), so it keeps the value the
 solve started from, an extrapolation of the frames before or a fresh start's pose; :func:`hold` then sets it to the
 neighbouring solved frame's value, which changes no residual. That is reported, never left silent.
 """
@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..kernels import _ik
+from ..tree import compile_tree
+from . import _ik
 from ..trial.intervals import runs
 
 UNSEEN = 1e-10   # H_ii below this times the frame's total marker weight (m^2): no marker within 10 um moves with it
@@ -22,9 +23,10 @@ def unobserved(model, data, mframes, targets, weights, Q, c_q, c_v, c_target, c_
     ``H_ii`` at ``Q[f]`` is at most :data:`UNSEEN` times the frame's summed weight of present markers.
 
     ``mframes`` (K,) the fitted markers' frames, ``targets`` (T, K, 3) m (NaN missing), ``weights`` (T, K),
-    ``Q`` (T, nq) the solution, ``c_*`` the coordinate tasks (``engine.analysis.ik._Problem``)."""
-    t = model.tree.k
-    nv, n_nodes = model.nv, model.tree.n_nodes
+    ``Q`` (T, nq) the solution, ``c_*`` the coordinate tasks (``engine.analysis.ik._Problem``: ``c_w`` (C, C))."""
+    tree = compile_tree(model)
+    t = tree.k
+    nv, n_nodes = model.nv, tree.n_nodes
     H, g = np.empty((nv, nv)), np.empty(nv)
     wcols, moments = np.empty((n_nodes, 6, 6)), np.empty((n_nodes, 16))
     out = np.zeros((len(Q), nv), bool)

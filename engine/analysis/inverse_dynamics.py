@@ -31,9 +31,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import algorithms as alg
+from ..data import Data
 from ..errors import DataError, SettingsError
 from ..model.joints import FreeJoint
 from ..spatial import quat_to_matrix, tangent_basis
+from ..tree import compile_tree
 from ..trial.intervals import intervals_where, runs
 from .joint_reactions import JointReactions, joint_reactions
 from .qp_id import QPSettings, failure_notes, group_resultants, solve_qp_id
@@ -90,7 +92,7 @@ def _root_residual(model, Q, tau):
     root = model.ordered_elements[0]
     if not isinstance(root, FreeJoint):
         return None
-    q0, _, v0, _ = model.tree.joint_q[root.name]
+    q0, _, v0, _ = compile_tree(model).joint_q[root.name]
     out = np.empty((len(Q), 6))
     for f, q in enumerate(Q):
         R = quat_to_matrix(q[q0 + 3:q0 + 7])
@@ -108,8 +110,8 @@ def classic_inverse_dynamics(model, motion, plates, bodies=None, unmeasured: QPS
     measures at a frame (see the module notes); None applies the plates' loads only.
     """
     t0 = _time.perf_counter()
-    tree = model.tree
-    data = model.create_data()
+    tree = compile_tree(model)
+    data = Data(model)
     T = len(motion.time)
     fext = np.zeros((T, tree.n_nodes, 6))
     bodies = list(bodies) if bodies is not None else [None] * len(plates)

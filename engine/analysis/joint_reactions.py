@@ -15,6 +15,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .. import algorithms as alg
+from ..data import Data
+from ..tree import compile_tree
 
 
 @dataclass
@@ -39,7 +41,7 @@ def joint_reactions(model, motion, node_wrenches=None, loads: str = "measured lo
     of every joint for ``motion`` (``engine.analysis.derivatives.Motion``) under ``node_wrenches`` (T, nodes, 6)
     world wrenches about the origin (or none)."""
     names = [j.name for j in model.joints]
-    tau, W, centre = alg.joint_wrenches_batch(model, model.create_data(), motion.q, motion.v, motion.a, names,
+    tau, W, centre = alg.joint_wrenches_batch(model, Data(model), motion.q, motion.v, motion.a, names,
                                               node_wrenches)
     return tau, JointReactions(names, [j.child for j in model.joints], W, centre, loads)
 
@@ -47,8 +49,8 @@ def joint_reactions(model, motion, node_wrenches=None, loads: str = "measured lo
 def contact_node_wrenches(model, motion, contact_names, forces) -> np.ndarray:
     """(T, nodes, 6) world wrenches about the origin of contact forces ``forces`` (T, C, 3) (N, model axes)
     applied at the named contact points."""
-    tree = model.tree
-    X = alg.frame_positions_batch(model, model.create_data(), motion.q, contact_names)
+    tree = compile_tree(model)
+    X = alg.frame_positions_batch(model, Data(model), motion.q, contact_names)
     nodes = [tree.k.frames[tree.contact_frame[n]]["node"] for n in contact_names]
     out = np.zeros((len(motion.time), tree.n_nodes, 6))
     for c, node in enumerate(nodes):

@@ -22,6 +22,7 @@ from dataclasses import replace
 import numpy as np
 
 from .. import algorithms as alg
+from ..data import Data
 from ..errors import SettingsError
 from ..trial.filtering import check_cutoff, lowpass
 from .inverse_dynamics import IDResult
@@ -58,7 +59,7 @@ def lowpass_qp(model, motion, result: QPResult, cutoff: float, order: int, edges
     positions in ``motion`` (the Motion the QP ran on). ``active`` is kept as the QP decided it (the
     filtered forces spread beyond it; see the module notes)."""
     forces = _filtered(result.time, result.forces, cutoff, order, edges)
-    X = alg.frame_positions_batch(model, model.create_data(), motion.q, result.contact_names)
+    X = alg.frame_positions_batch(model, Data(model), motion.q, result.contact_names)
     return replace(result, tau=_filtered(result.time, result.tau, cutoff, order, edges), forces=forces,
                    groups=group_resultants(model, X, forces, result.floor), loads_cutoff=cutoff)
 

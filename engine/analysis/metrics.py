@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..data import Data
 from .inverse_dynamics import plate_samples
 
 
@@ -72,7 +73,7 @@ def grf_metrics(model, motion, result, plates, forward=(1.0, 0.0, 0.0)) -> list[
     from .. import algorithms as alg
     up = model.up
     axes = axes_of(up, forward)
-    X = alg.frame_positions_batch(model, model.create_data(), motion.q, result.contact_names)
+    X = alg.frame_positions_batch(model, Data(model), motion.q, result.contact_names)
     groups = [c.group for c in model.contacts]
     out = []
     for plate in plates:

@@ -24,11 +24,13 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ..errors import DataError, ModelError, SettingsError
+from ..tree import compile_tree
 from ..trial.axes import to_model_axes
 from ..trial.coverage import covered_range
 from ..trial.filtering import ANALYSIS_HIGHEST_CUTOFF, check_cutoff, lowpass_plates
 from ..trial.gaps import fill_gaps
 from ..trial.outliers import remove_outliers
+from ..trial.rigid_pairs import rigid_departures
 from .contact_model import generated_contacts, static_calibration
 from .derivatives import Motion, motion_from_coordinates
 from .ik import IKResult, IKSettings, inverse_kinematics
@@ -180,7 +182,7 @@ def check_settings(model, trial, s: AnalysisSettings) -> None:
 
 def _attached(model, name: str) -> bool:
     """Whether ``name`` is a body, frame, rod tip, marker or contact point of ``model``."""
-    tree = model.tree
+    tree = compile_tree(model)
     return any(name in table for table in (tree.body_frame, tree.frame_index, tree.marker_frame, tree.contact_frame))
 
 
@@ -193,7 +195,7 @@ def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
     notes: list = list(s.ik.notes)
     seconds: dict = {}
     trial, outliers = remove_outliers(trial)
-    notes += outliers.notes()
+    notes += outliers.notes() + rigid_departures(trial.markers)
     emg = []
     if s.muscles:
         from ..muscles.pipeline import emg_mapping
@@ -228,7 +230,7 @@ def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
     if (ik.status < 0).any():
         notes.append(f"{int((ik.status < 0).sum())} frames had no fitted marker (pose held from the previous frame)")
     if ik.unobserved is not None:
-        notes += describe_unobserved(model.tree.v_names, ik.time, ik.unobserved, ik.status >= 0)
+        notes += describe_unobserved(compile_tree(model).v_names, ik.time, ik.unobserved, ik.status >= 0)
     yield Progress("kinematic derivatives", 0.5, f"low-pass {s.cutoff} Hz")
     motion = motion_from_coordinates(model, ik.time, ik.q, s.cutoff, s.order, s.edges)
     plates = [p for p in trial.plates if p.loaded.any()]

@@ -36,11 +36,13 @@ import numpy as np
 import quadprog
 
 from .. import algorithms as alg
+from ..data import Data
 from ..kernels import _qp_id
 from ..errors import SettingsError
 from ..spatial import tangent_basis
 from ..model.joints import FreeJoint, GeneralJoint
 from ..model.model import GROUND
+from ..tree import compile_tree
 from ..trial.forceplate import centre_of_pressure
 from ..progress import Progress, run
 
@@ -144,7 +146,7 @@ def group_resultants(model, X, forces, floor: float) -> dict:
 def floating_base_rows(model) -> np.ndarray:
     """v indices of the unactuated root: a free joint, or a ground joint with translations (OpenSim pelvis)."""
     root = model.ordered_elements[0]
-    q0, nq, v0, nv = model.tree.joint_q[root.name]
+    q0, nq, v0, nv = compile_tree(model).joint_q[root.name]
     if isinstance(root, FreeJoint):
         return np.arange(v0, v0 + 6)
     if isinstance(root, GeneralJoint) and model.resolve(root.parent)[0] == GROUND and \
@@ -157,7 +159,7 @@ def floating_base_rows(model) -> np.ndarray:
 def _row_weights(model, s: QPSettings, q):
     nv = model.nv
     base = floating_base_rows(model)
-    rods = np.array([model.tree.coordinates[n].vi for r in model.rods for n in r.coordinate_names()], int)
+    rods = np.array([compile_tree(model).coordinates[n].vi for r in model.rods for n in r.coordinate_names()], int)
     alpha = np.full(nv, s.w_joint * s.w_torque / (s.w_joint + s.w_torque) if s.w_torque > 0 else 0.0)
     we = s.w_elastic if s.rod_mode == "elastic" else 0.0
     if rods.size:
@@ -204,7 +206,7 @@ def qp_inverse_dynamics(model, motion, settings: QPSettings | None = None, node_
     t0 = _time.perf_counter()
     if not model.contacts:
         raise SettingsError(f"model '{model.name}' has no contact candidates (add them, e.g. from a contacts file)")
-    data = model.create_data()
+    data = Data(model)
     T = len(motion.time)
     names = [c.name for c in model.contacts]
     C = len(names)
@@ -280,7 +282,7 @@ def qp_inverse_dynamics(model, motion, settings: QPSettings | None = None, node_
     group_results = group_resultants(model, X, forces, floor)
     notes += failure_notes(status)
     yield Progress("QP inverse dynamics", 1.0, "done")
-    return QPResult(time=motion.time, tau=tau, names=list(model.tree.v_names), contact_names=names, forces=forces,
+    return QPResult(time=motion.time, tau=tau, names=list(compile_tree(model).v_names), contact_names=names, forces=forces,
                     active=active, groups=group_results, status=status, floor=floor,
                     seconds=_time.perf_counter() - t0, notes=notes)
 

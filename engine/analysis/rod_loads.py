@@ -13,6 +13,7 @@ segment:
 from __future__ import annotations
 
 import numpy as np
+from ..tree import compile_tree
 
 BENDING_MODES = ("ky", "kz")
 
@@ -20,7 +21,7 @@ BENDING_MODES = ("ky", "kz")
 def _segment_modes(model, rod: str):
     """Per segment: its length, rest curvatures (ky, kz) and the (q index, v index) of each bending mode."""
     r = model.rod(rod)
-    slots = model.tree.coordinates
+    slots = compile_tree(model).coordinates
     out = []
     for i, seg in enumerate(r.segments):
         modes = {}

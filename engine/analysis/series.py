@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..model.coordinates import ROTATIONAL, STRAIN
+from ..tree import compile_tree
 from .inverse_dynamics import plate_samples
 from .metrics import axes_of
 from .coordinate_values import coordinate_values
@@ -58,7 +59,7 @@ def _strain_unit(name: str) -> str:
 
 def _force_unit(model, v_name: str) -> str:
     """Unit of the generalized force conjugate to velocity ``v_name``."""
-    slot = model.tree.coordinates.get(v_name)
+    slot = compile_tree(model).coordinates.get(v_name)
     if slot is None:      # a free or spherical joint's angular (wx..) or linear (vx..) velocity
         return "N m" if v_name[-2:] in ("wx", "wy", "wz") else "N"
     if slot.kind == ROTATIONAL:
@@ -119,7 +120,7 @@ def _force_series(result) -> list[Series]:
     for dynamics, kind, suffix in sources:
         if dynamics is None:
             continue
-        for i, name in enumerate(model.tree.v_names):
+        for i, name in enumerate(compile_tree(model).v_names):
             unit = _force_unit(model, name)
             base = f"{name}_{'moment' if unit == 'N m' and name not in strains else 'force'}"
             group = "blade forces" if name in strains else "torques"

@@ -84,18 +84,18 @@ def add_parser(sub) -> None:
     p.set_defaults(run=run_command)
 
 
-def _inputs(args):
+def _inputs(args, open_model=None):
     if args.demo:
         if args.model or args.trial:
             raise SettingsError("--demo analyses the bundled demo; give either --demo or MODEL and TRIAL")
         from ..demo import demo_inputs
         return demo_inputs()
-    from ..io.open import open_model
+    from ..io.open import open_model as read_model
     from ..io.open_trial import TRIAL_SUFFIXES, open_trial
     trial_only = bool(args.model and not args.trial and Path(args.model).suffix.lower() in TRIAL_SUFFIXES)
     if not (args.model and (args.trial or trial_only)):
         raise SettingsError("give MODEL and TRIAL, or a TRIAL alone (or --demo)")
-    model = None if trial_only else open_model(args.model)
+    model = None if trial_only else (open_model or read_model)(args.model)
     channels = _names(args.emg_channels)
     trial = open_trial(args.model if trial_only else args.trial, grf=args.grf, external_loads=args.external_loads,
                        emg_channels=None if args.emg else channels,
@@ -179,12 +179,13 @@ def parse_arguments(argv) -> argparse.Namespace:
     return parser.parse_args(["analyze", *argv])
 
 
-def analyse_to_folder(args, also=None):
+def analyse_to_folder(args, also=None, open_model=None):
     """The command's work on parsed arguments: inputs read, the analysis run and its files written into
     ``args.out`` as a unit (``engine.io.output_folder``). ``also(result, settings, staging)`` writes further files
-    into the same unit and returns their paths (``hybrid batch``'s record of the run). Returns ``(model, trial,
-    result, truth, files written)``."""
-    model, trial, settings = analysis_inputs(args)
+    into the same unit and returns their paths (``hybrid batch``'s record of the run); ``open_model(path)`` reads
+    the model file (default ``engine.io.open.open_model``; ``hybrid batch``'s workers keep the models they read).
+    Returns ``(model, trial, result, truth, files written)``."""
+    model, trial, settings = analysis_inputs(args, open_model)
     inputs = (args.model, args.trial, args.grf, args.external_loads, args.ik_setup, args.contacts, args.static)
     said: list = []
     with output_folder(args.out, OUTPUT_NAMES, expected_bytes(model, trial, settings.muscles), inputs,
@@ -198,12 +199,13 @@ def analyse_to_folder(args, also=None):
     return model, trial, result, truth, count
 
 
-def analysis_inputs(args):
+def analysis_inputs(args, open_model=None):
     """The model, trial and analysis settings the command line gives (what the command analyses; ``hybrid batch``
-    and the application's study browser rebuild a trial's with it)."""
+    and the application's study browser rebuild a trial's with it); the model file read by ``open_model(path)``
+    (default ``engine.io.open.open_model``)."""
     cutoff, loads_cutoff = (None if v is None else _cutoff(v, o) for v, o in ((args.filter, "--filter"),
                                                                              (args.filter_loads, "--filter-loads")))
-    model, trial, settings = _inputs(args)
+    model, trial, settings = _inputs(args, open_model)
     if args.start is not None:
         settings.ik.start = args.start
     if args.end is not None:

@@ -11,7 +11,8 @@ def add_parser(sub) -> None:
                        description="Write the clinical report (parameters, symmetry, per-side gait-cycle curves, "
                                    "prosthesis, muscles and EMG, validation, notes) as PDF or HTML (by --out's "
                                    "suffix). Several files of one patient are pooled: each side's cycles of every "
-                                   "trial together, mean and spread across them.")
+                                   "trial together, mean and spread across them; trials of the same C3D name are "
+                                   "named by these files' folders and names.")
     p.add_argument("file", nargs="+", help="results (.hlr) or session (.hls) files of one patient")
     p.add_argument("--out", required=True, help="report.pdf or report.html")
     p.set_defaults(run=run)
@@ -37,6 +38,6 @@ def run(args) -> int:
     for path in args.file:
         result, settings, events = load_analysis(path)
         analyses.append((result, getattr(settings, "forward", (1.0, 0.0, 0.0)), events))
-    run_steps(trials_report_steps(args.out, analyses))
+    run_steps(trials_report_steps(args.out, analyses, args.file))
     print(f"wrote {args.out}")
     return 0

@@ -15,6 +15,7 @@ import numpy as np
 
 from ..algorithms.batch import frame_positions_batch
 from ..analysis.gait_phases import MIN_STANCE, Phases, events_from_phases, side_of, stance_phases
+from ..data import Data
 from ..trial.intervals import intervals_where
 
 HEIGHT = 0.02     # m above the floor
@@ -34,7 +35,7 @@ class Kinematics:
 def contact_kinematics(result) -> Kinematics:
     """Positions of every contact candidate over the analysed frames, the floor's height and velocity."""
     model, time = result.model, result.motion.time
-    X = frame_positions_batch(model, model.create_data(), result.motion.q, [c.name for c in model.contacts])
+    X = frame_positions_batch(model, Data(model), result.motion.q, [c.name for c in model.contacts])
     H = X @ model.up
     groups = sorted({c.group for c in model.contacts})
     floor = float(np.mean([H[:, [c.group == g for c in model.contacts]].min() for g in groups]))

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..algorithms.batch import frame_positions_batch
+from ..data import Data
+from ..tree import compile_tree
 
 
 @dataclass(frozen=True)
@@ -46,8 +48,8 @@ def compression(model, rod: str, Q) -> np.ndarray:
     for i, seg in enumerate(r.segments):
         for j, mode in enumerate(("kx", "ky", "kz", "ex", "ey", "ez")):
             if mode in seg.free_modes:
-                rest[0, model.tree.coordinates[f"{rod}_s{i + 1}_{mode}"].qi] = seg.rest_strain[j]
-    data = model.create_data()
+                rest[0, compile_tree(model).coordinates[f"{rod}_s{i + 1}_{mode}"].qi] = seg.rest_strain[j]
+    data = Data(model)
 
     def chord(q):
         p = frame_positions_batch(model, data, q, [r.parent] + names)
@@ -58,7 +60,7 @@ def compression(model, rod: str, Q) -> np.ndarray:
 def rod_power(model, rod: str, tau, V) -> np.ndarray:
     """(T,) W, the power into the rod, ``-sum tau_i v_i`` over its strain coordinates from ``tau`` and ``V`` (T, nv)
     (module notes: positive while the rod takes energy)."""
-    vi = [model.tree.coordinates[n].vi for n in model.rod(rod).coordinate_names()]
+    vi = [compile_tree(model).coordinates[n].vi for n in model.rod(rod).coordinate_names()]
     return -np.sum(np.asarray(tau)[:, vi] * np.asarray(V)[:, vi], axis=1)
 
 

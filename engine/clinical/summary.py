@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ..analysis.gait_phases import gait_cycles, normalise_cycles, side_of
 from ..errors import SettingsError
+from ..tree import compile_tree
 from .conventions import body_weight, clinical_joints
 from .events import gait_events
 from .muscle_groups import GROUPS, muscle_group
@@ -150,8 +151,9 @@ def _muscle_curves(m, events, bw) -> tuple[dict, dict]:
     return curves, emg
 
 
-def clinical_summary(result, forward=(1.0, 0.0, 0.0), events=None) -> ClinicalSummary:
-    """The report's content for ``result`` (an AnalysisResult); ``events`` default to :func:`gait_events`."""
+def clinical_summary(result, forward=(1.0, 0.0, 0.0), events=None, trial_name=None) -> ClinicalSummary:
+    """The report's content for ``result`` (an AnalysisResult); ``events`` default to :func:`gait_events`;
+    ``trial_name`` the trial's name in the report (default: its file's name, :func:`names`)."""
     model, time = result.model, result.motion.time
     notes = []
     if events is None:
@@ -165,7 +167,7 @@ def clinical_summary(result, forward=(1.0, 0.0, 0.0), events=None) -> ClinicalSu
         cycles = gait_cycles(events, side)
         if not cycles:
             continue
-        c = model.tree.coordinates[coordinate]
+        c = compile_tree(model).coordinates[coordinate]
         curves.setdefault(("Kinematics", name, "deg"), {})[side] = normalise_cycles(
             time, sign * np.degrees(result.motion.q[:, c.qi]), cycles)
         if dyn is not None:
@@ -183,7 +185,7 @@ def clinical_summary(result, forward=(1.0, 0.0, 0.0), events=None) -> ClinicalSu
             if dyn is not None:
                 for coordinate, _, s, _ in clinical_joints(model):
                     if s == side:
-                        vi = model.tree.coordinates[coordinate].vi
+                        vi = compile_tree(model).coordinates[coordinate].vi
                         power += dyn.tau[:, vi] * result.motion.v[:, vi]
             for a, b in stances_of(events, side):
                 if b is None:
@@ -197,7 +199,8 @@ def clinical_summary(result, forward=(1.0, 0.0, 0.0), events=None) -> ClinicalSu
         notes.append("no ground-reaction estimate: peak GRF, impulse and GRF curves left out")
     symmetry = symmetry_table(params, loads, intact, prosthetic)
     gait, note = gait_of(params)
-    summary = ClinicalSummary(*names(result.trial), mass,
+    subject, trial = names(result.trial)
+    summary = ClinicalSummary(subject, trial if trial_name is None else trial_name, mass,
                               intact, prosthetic, events, params, loads, symmetry, curves,
                               validation=list(result.metrics), notes=notes + [note] + list(result.notes), gait=gait)
     if result.muscles is not None:

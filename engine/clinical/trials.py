@@ -5,10 +5,14 @@ of them (each cycle counts once, whatever its trial); the spatio-temporal parame
 blade's stances are pooled the same way, and the symmetry indices computed again from the pooled means. The plates'
 scores, the EMG comparisons and the notes stay per trial, named by their trial. Trials of different subjects (the
 subject's name, the body mass, or which side is prosthetic differ) are refused.
+
+A trial is named by its C3D file's name; trials that share it (``run.c3d`` of every session) are told apart by the
+file each was read from (:func:`trial_names`).
 """
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import numpy as np
 
@@ -18,6 +22,39 @@ from .parameters import SideParameters
 from .summary import ClinicalSummary, gait_of, symmetry_table
 
 MASS_TOLERANCE = 0.01     # relative: the same patient's models may be scaled on other days, not to other people
+
+
+def trial_names(names: list, origins: list) -> list:
+    """The pooled trials' names in the report: ``names`` (each trial's C3D file name) where no other trial has the
+    same, else told apart by ``origins`` (the file each trial was read from: its results or session file, or the C3D
+    itself) with as many of its last path components as make it unique among those trials: ``day1/run.c3d`` when
+    the origin is the C3D, ``run.c3d (day1/results.hlr)`` otherwise; a trial read from no file (origin None) by its
+    rank, ``run.c3d (trial 2)``. SettingsError naming the file when two trials were read from the same file (their
+    cycles would count twice)."""
+    if len(origins) != len(names):
+        raise ValueError(f"{len(names)} trial names and {len(origins)} origins")
+    paths = [None if o is None else Path(str(o)).resolve() for o in origins]
+    known = [p for p in paths if p is not None]
+    for k, path in enumerate(known):
+        if path in known[:k]:
+            raise SettingsError("is named twice: a trial is pooled once (its cycles would count twice)", file=path)
+    out = list(names)
+    for name in set(names):
+        group = [i for i, n in enumerate(names) if n == name]
+        if len(group) < 2:
+            continue
+        filed = [i for i in group if paths[i] is not None]
+        depth = next((k for k in range(1, max((len(paths[i].parts) for i in filed), default=0) + 1)
+                      if len({paths[i].parts[-k:] for i in filed}) == len(filed)), 1)
+        for i in group:
+            if paths[i] is None:
+                out[i] = f"{name} (trial {i + 1})"
+                continue
+            if paths[i].name == name:           # the C3D itself: its folders name it
+                out[i] = "/".join(paths[i].parts[-max(depth, 2):]).lstrip("/")
+            else:
+                out[i] = f"{name} ({'/'.join(paths[i].parts[-depth:]).lstrip('/')})"
+    return out
 
 
 def _pool_curves(parts: list) -> CycleCurves:

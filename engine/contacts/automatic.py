@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import algorithms as alg
+from ..data import Data
 from ..model.points import ContactPoint
 from .calibration import sole_corrections, stance_frames
 from .feet import find_feet, no_feet_error
@@ -57,8 +58,8 @@ def automatic_contacts(model, calibration: Calibration | None = None) -> Generat
     if not feet and not rods:
         raise no_feet_error(model)
     up = model.up
-    data = model.create_data()
-    alg.forward_kinematics(model, data, model.neutral())
+    data = Data(model)
+    alg.forward_kinematics(model, data, alg.neutral(model))
     root = model.ordered_elements[0]
     centre = alg.frame_placement(model, data, root.child if hasattr(root, "child") else root.name).p
     notes = ["contact candidates generated automatically, laid out in the neutral pose (standing, feet flat)"]

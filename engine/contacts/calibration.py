@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import algorithms as alg
+from ..data import Data
 
 LOADED_SHARE = 0.5       # a plate's frames above this share of its peak vertical force calibrate
 REACH = 0.25             # m: a foot calibrates on a plate only if its candidates' centre is this near the CoP
@@ -25,7 +26,7 @@ def stance_frames(model, Q, plates, groups: dict) -> dict:
     group's candidates (``groups``: group -> candidate names) are the nearest to its centre of pressure, within
     ``REACH`` horizontally. ``plates``: per plate ``(force (T, 3) N, cop (T, 3) m, loaded (T,), normal (3,))`` at
     the frames of ``Q``."""
-    data = model.create_data()
+    data = Data(model)
     names = [n for g in groups for n in groups[g]]
     X = alg.frame_positions_batch(model, data, Q, names)
     centres, k = {}, 0
@@ -54,7 +55,7 @@ def sole_corrections(model, Q, frames: dict, groups: dict, floor: float) -> dict
     """``{group: m}``: how far above the floor (``floor`` m along up) each group's lowest candidate is, median over
     its ``frames`` of ``Q`` (groups without frames are left out)."""
     up = model.up
-    data = model.create_data()
+    data = Data(model)
     out = {}
     for g, idx in frames.items():
         if len(idx):

@@ -45,7 +45,7 @@ def _require(path: Path) -> Path:
 # Hz: the coordinates' low-pass, chosen against the demo's truth among 7-11 Hz: below it the estimate misses the
 # impacts, above it the markers' noise grows (6 Hz suits walking)
 CUTOFF = 9.5
-ROD_ENERGY_WEIGHT = 1e-5   # m^2/J: IK prior on the blade's strains
+ROD_ENERGY_WEIGHT = 1e-5   # m^2/J: IK prior on the blade's strains, where the markers inform them less than it
 # W1 of the QP's floating-base rows, a tenth of the blade's and joints' rows: the base rows carry the whole body's
 # accelerations, the input the 1 mm marker noise disturbs most, while the blade's rows carry its strains; chosen
 # on the median over noise draws of the demo's recording (benchmarks/demo_noise_draws.py), not on one draw
@@ -83,8 +83,9 @@ def demo_settings(trial=None):
     # the blade is a force sensor: its strains tell the QP its load (rod forces pulled to the elastic model);
     # the foot lands sliding: its contact points still move at over 1 m/s just after touch-down
     qp = QPSettings(rod_mode="elastic", w_elastic=100.0, speed=2.5, w_base=W_BASE)
-    # 1 mm marker noise swamps the twist of the blade's short tip segments: hold the strains to the blade's
-    # elastic energy (IK prior; see IKSettings.rod_energy_weight)
+    # 1 mm marker noise swamps the twist of the blade's short tip segments and how its bending shares itself between
+    # segments: hold those strains to the blade's elastic energy (IK prior, in the directions the markers inform
+    # less than it; see IKSettings.rod_energy_weight)
     ik = IKSettings(rod_energy_weight=ROD_ENERGY_WEIGHT)
     # the trial starts and ends in flight: keep the ballistic accelerations at its ends
     return AnalysisSettings(axes="Z-up, X-forward", ik=ik, cutoff=CUTOFF, edges="extrapolate", estimate_grf=True, qp=qp,

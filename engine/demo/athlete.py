@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..algorithms import neutral
+from ..data import Data
 from ..model import (Body, Coordinate, FreeJoint, GeneralJoint, Marker, Model, RevoluteJoint, TransformAxis,
                      UniversalJoint, WeldJoint, constant_axis)
 from ..model.points import ContactPoint
@@ -279,8 +281,8 @@ def _blade_drop(rod) -> float:
     """Vertical distance (m) from the blade's mount to its lowest point, unloaded."""
     from .. import algorithms as alg
     test = Model("blade", rods=[type(rod)(rod.name, "ground", rod.segments, offset=rod.offset)], gravity=(0, 0, 0))
-    data = test.create_data()
-    alg.forward_kinematics(test, data, test.neutral())
+    data = Data(test)
+    alg.forward_kinematics(test, data, neutral(test))
     s = np.linspace(0.0, rod.length, 121)
     _, p = alg.rod_frames(test, data, rod.name, s)
     return float(-p[:, 1].min())

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import algorithms as alg
+from ..data import Data
 from ..errors import ModelError
 from ..model import Marker, Material, Model, Rod, RodSegment, Section
 from ..model.points import ContactPoint
@@ -127,8 +128,8 @@ def compression_test(blade: Rod | None = None, loads=(250.0, 500.0, 750.0, 1000.
     blade = blade or rod("ground", (0.0, 0.0, 0.0))
     model = Model("blade_test", rods=[Rod(blade.name, "ground", blade.segments, offset=blade.offset)],
                   contacts=contacts(blade.name), gravity=(0.0, 0.0, 0.0))
-    data = model.create_data()
-    q0 = model.neutral()
+    data = Data(model)
+    q0 = alg.neutral(model)
     alg.forward_kinematics(model, data, q0)
     rows = {}
     for c in model.contacts:

@@ -34,10 +34,11 @@ import numpy as np
 from qpsolvers import solve_qp
 
 from .. import algorithms as alg
+from ..data import Data
 from ..errors import SettingsError
 from ..algorithms.kinematics import frame_id
-from ..kernels._passes import frame_classical_acceleration, kinematics
 from ..spatial import skew
+from ..tree import compile_tree
 from .reference import RunningInPlace
 
 JOINT = (400.0, 40.0)             # joint servo (1/s^2, 1/s)
@@ -74,10 +75,10 @@ class RunningController:
     def __init__(self, model, reference: RunningInPlace, com_mean, springs=()):
         self.model, self.reference = model, reference
         # the simulation's passive joint springs (JointSpring): known forces in the plan
-        self.springs = [(model.tree.coordinates[s.coordinate], s) for s in springs]
+        self.springs = [(compile_tree(model).coordinates[s.coordinate], s) for s in springs]
         self.com_mean = np.asarray(com_mean, float)
-        self.data = model.create_data()
-        tree = model.tree
+        self.data = Data(model)
+        tree = compile_tree(model)
         self.mass = float(tree.k.nodes["mass"].sum())
         segs = tree.k.segs
         self.strains = np.sort(segs["v"][segs["q"] >= 0])
@@ -238,15 +239,8 @@ class RunningController:
 
     def _bias(self, q, v, names) -> np.ndarray:
         """J-dot v of the named points (m/s^2, world), gravity excluded."""
-        k = self.model.tree.k
-        d = self.data
-        kinematics(k.nodes, k.segs, k.funcs, k.fpool, k.gravity, d.ws, d.scr, q, v, np.zeros_like(v), 2, False)
-        out = np.empty((len(names), 3))
-        acc = np.empty(6)
-        for j, n in enumerate(names):
-            frame_classical_acceleration(k.frames, d.ws, self.frames[n], acc)
-            out[j] = acc[3:]
-        return out
+        alg.forward_kinematics(self.model, self.data, q, v, np.zeros_like(v))
+        return alg.frame_classical_accelerations(self.model, self.data, [self.frames[n] for n in names])[:, 3:]
 
     def _cone(self, n: int, nv: int):
         """``G x <= h``: unilateral normal force (world y) inside a four-sided friction pyramid."""

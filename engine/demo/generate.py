@@ -27,6 +27,7 @@ import numpy as np
 from ..progress import Progress
 from ..io.c3d_write import write_c3d
 from ..io.model_file import save_model
+from ..tree import compile_tree
 from . import DemoFiles, demo_files
 from .athlete import HEIGHT, MASS, build_athlete
 from .emg_synthesis import emg_signals, muscle_truth
@@ -82,7 +83,7 @@ def make_demo(folder, analyse: bool = True):
     save_truth(files.truth, Truth(
         time=sim.time, q=sim.q, v=sim.v, a=sim.a, tau=sim.tau, tau_rod=sim.tau_rod, contact_forces=sim.forces,
         contact_names=list(sim.contact_names), contact_groups=[groups[n] for n in sim.contact_names],
-        coordinate_names=list(model.tree.v_names), muscle_names=list(muscles.muscle_names),
+        coordinate_names=list(compile_tree(model).v_names), muscle_names=list(muscles.muscle_names),
         muscle_forces=muscles.forces, activations=muscles.activations, emg_names=list(excitations),
         excitations=np.column_stack([excitations[n] for n in excitations]),
         emg_activations=np.column_stack([emg_activations[n] for n in excitations]), notes=list(emg_notes)))

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..algorithms import neutral
 from ..model.muscles import GeometryPath, Muscle, PathPoint, PathWrap, WrapCylinder
 from ..muscles.forces.hill.thelen import PARAMETERS as THELEN
 from ..spatial import SE3
@@ -143,10 +144,10 @@ def fit_lengths(model, names=None):
     """``model`` with the optimal fibre and tendon slack lengths of the muscles ``names`` (default all)
     set so that, in the neutral pose, the fibre is at its optimal length and the two keep Delp's
     ratio: l_opt = r L, l_slack = L - l_opt cos(alpha), r = l_opt / (l_opt cos(alpha) + l_slack) of
-    :data:`PARAMETERS`, L the musculotendon length (m) at ``model.neutral()``."""
+    :data:`PARAMETERS`, L the musculotendon length (m) at ``neutral(model)``."""
     from ..muscles.path.geometry import MuscleGeometry
     names = set(m.name for m in model.muscles) if names is None else set(names)
-    lengths, _, _ = MuscleGeometry(model).evaluate(model.neutral()[None, :])
+    lengths, _, _ = MuscleGeometry(model).evaluate(neutral(model)[None, :])
     out = []
     for m, L in zip(model.muscles, lengths[0]):
         if m.name in names:

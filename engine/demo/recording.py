@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import algorithms as alg
+from ..data import Data
 from ..errors import SettingsError
 from ..io.c3d_write import PlateLayout
 from ..trial.trial import AnalogChannel, Event, Markers, Trial
@@ -41,7 +42,7 @@ def to_lab(vectors) -> np.ndarray:
 
 def marker_trajectories(model, q, rng) -> Markers:
     """Markers (lab frame, m) at the configurations ``q`` (F, nq) sampled at ``MARKER_RATE``, with noise and gaps."""
-    positions = alg.marker_positions_batch(model, model.create_data(), q)
+    positions = alg.marker_positions_batch(model, Data(model), q)
     lab = to_lab(positions) + rng.normal(0.0, MARKER_NOISE, positions.shape)
     names = [m.name for m in model.markers]
     for name, start, frames in GAPS:
@@ -54,7 +55,7 @@ def plate_loads(model, q, forces, contact_names) -> list[PlateLayout]:
     """The plates of :data:`PLATES` with the floor's forces on their contact groups (q and forces at
     ``ANALOG_RATE``); force on the subject and moment about the lab origin, in the lab frame."""
     groups = {c.name: c.group for c in model.contacts}
-    points = alg.frame_positions_batch(model, model.create_data(), q, contact_names)      # (T, K, 3) model
+    points = alg.frame_positions_batch(model, Data(model), q, contact_names)      # (T, K, 3) model
     out = []
     for name, centre, size, depth, group in PLATES:
         mask = np.array([groups[n] == group for n in contact_names])

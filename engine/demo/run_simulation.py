@@ -6,7 +6,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import algorithms as alg
+from ..data import Data
 from ..simulation import GroundContact, JointSpring, Simulator
+from ..tree import compile_tree
 from .controller import RunningController
 from .reference import RunningInPlace
 
@@ -47,10 +49,10 @@ class SimulatedMotion:
 
 def _pose(model, reference: RunningInPlace, t: float):
     """The reference's joint angles and rates at ``t`` on the model (base at its neutral placement)."""
-    tree = model.tree
+    tree = compile_tree(model)
     names = [c.name for c in model.all_coordinates if c.name in tree.coordinates and not c.name.startswith("blade")]
     qr, vr, _ = reference.joints(t, names)
-    q = model.neutral()
+    q = alg.neutral(model)
     v = np.zeros(model.nv)
     for n, x, xd in zip(names, qr, vr):
         q[tree.coordinates[n].qi] = x
@@ -61,8 +63,8 @@ def _pose(model, reference: RunningInPlace, t: float):
 def initial_state(model, reference: RunningInPlace, t0: float):
     """The reference's state at ``t0`` (s; 0 is a touch-down), the body placed so that at touch-down the
     intact foot's lowest point is on the floor; returns ``(q, v, com_mean)`` (see :class:`RunningController`)."""
-    data = model.create_data()
-    mass = float(model.tree.k.nodes["mass"].sum())
+    data = Data(model)
+    mass = float(compile_tree(model).k.nodes["mass"].sum())
     # the height of the mean centre of mass: from the touch-down pose standing on the floor
     q, _ = _pose(model, reference, 0.0)
     alg.forward_kinematics(model, data, q)

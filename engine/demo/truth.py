@@ -45,6 +45,7 @@ import numpy as np
 from ..analysis.metrics import axes_of, rmse_rrmse_r
 from ..errors import DataError
 from ..io.atomic import atomic_write
+from ..tree import compile_tree
 from ..trial.filtering import lowpass
 
 FORMAT = "hybridlab-truth"
@@ -139,7 +140,7 @@ def truth_metrics(result, truth: Truth, forward=(1.0, 0.0, 0.0)) -> dict:
     model = result.model
     motion = result.motion
     t = truth.at(motion.time)
-    tree = model.tree
+    tree = compile_tree(model)
     out = {}
     by_coordinate = {}
     for rod in model.rods:
@@ -201,7 +202,7 @@ def _torque_scores(model, tau, truth: Truth):
     ``TORQUE_RANGE_FLOOR`` in the second."""
     scored, excluded = {}, {}
     for c in _actuated(model):
-        vi = model.tree.coordinates[c].vi
+        vi = compile_tree(model).coordinates[c].vi
         true = truth.tau[:, vi]
         span = float(np.ptp(true))
         if span < TORQUE_RANGE_FLOOR:

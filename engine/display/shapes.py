@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..algorithms import body_placements, forward_kinematics
+from ..algorithms import body_placements, forward_kinematics, neutral
+from ..data import Data
 from ..model.joints import Joint
 
 MIN_RADIUS = 0.008       # m, thinnest bone drawn
@@ -78,8 +79,8 @@ def joint_centres(model, body: str, placements: dict) -> tuple[np.ndarray, list[
 
 def neutral_placements(model) -> dict:
     """``{body: world SE3}`` in the model's neutral pose."""
-    data = model.create_data()
-    forward_kinematics(model, data, model.neutral())
+    data = Data(model)
+    forward_kinematics(model, data, neutral(model))
     return body_placements(model, data)
 
 

@@ -26,6 +26,7 @@ import numpy as np
 
 from ..analysis.coordinate_values import coordinate_values
 from ..analysis.joint_reactions import analysis_reactions
+from ..tree import compile_tree
 from .atomic import write_text
 from .contacts_file import save_contacts
 from .muscle_files import write_muscle_outputs
@@ -43,7 +44,7 @@ def opensim_speed_order(model) -> list:
     """The speeds' indices (into ``v``) in OpenSim's multibody tree order, the order of its inverse dynamics'
     columns: joints by their depth from ground (the pelvis's, then the hips' and the back's...), joints of one
     depth in the model's order, each joint's coordinates in its own order; speeds of no joint (rods) last."""
-    tree = model.tree
+    tree = compile_tree(model)
     parents = tree.k.nodes["parent"]
 
     def depth(joint):
@@ -66,8 +67,8 @@ def generalized_force_table(model, time, tau, name: str = "Inverse Dynamics Gene
     labels = []
     order = opensim_speed_order(model)
     for vi in order:
-        vname = model.tree.v_names[vi]
-        slot = model.tree.coordinates.get(vname)
+        vname = compile_tree(model).v_names[vi]
+        slot = compile_tree(model).coordinates.get(vname)
         kind = slot.kind if slot is not None else ("rotational" if vname[-2:] in ("wx", "wy", "wz") else
                                                    "translational")
         labels.append(f"{vname}_moment" if kind == "rotational" else f"{vname}_force")

@@ -4,8 +4,11 @@ shipped as CSV files (``resources/normative/*.csv``) that carry their citation.
 A file: comment lines ``# key: value`` with at least ``quantity`` (the report's curve name, e.g. 'ankle
 dorsiflexion'), ``unit``, ``gait`` ('walking' or 'running'), ``citation`` (the published table) and ``obtained
 from`` (where the numbers were read); then the header ``percent,mean_minus_sd,mean_plus_sd`` and one row per
-point, percent increasing from 0 to 100. The bounds are stored as published (or as the cited copy stores them)
-and never recomputed.
+point, percent increasing from 0 to 100. The bounds are stored as published (or as the cited copy stores them).
+When that copy's unit or sign is not HybridLab's, a ``factor`` line (a nonzero number) says what multiplies the
+stored values into ``unit`` with HybridLab's sign (``engine.clinical.conventions``), and a ``sign`` line says why:
+the band's bounds are the stored ones times the factor (swapped for a negative factor); nothing else is
+recomputed.
 """
 from __future__ import annotations
 
@@ -102,8 +105,22 @@ def read_band(path) -> NormativeBand:
     p = data[:, 0]
     if len(p) < 2 or p[0] != 0.0 or p[-1] != 100.0 or np.any(np.diff(p) <= 0):
         raise DataError("the percentages must increase from 0 to 100", element="percent column", file=path)
+    factor = _factor(meta, path)
+    a, b = factor * data[:, 1], factor * data[:, 2]
     return NormativeBand(meta["quantity"], meta["unit"], meta["gait"], meta["citation"], meta["obtained from"],
-                         p, data[:, 1], data[:, 2], meta)
+                         p, np.minimum(a, b), np.maximum(a, b), meta)
+
+
+def _factor(meta, path) -> float:
+    """The file's ``factor`` (1 without one); DataError for one that is not a finite nonzero number."""
+    text = meta.get("factor", "1")
+    try:
+        factor = float(text)
+    except ValueError:
+        factor = float("nan")
+    if not np.isfinite(factor) or factor == 0.0:
+        raise DataError(f"factor '{text}' is not a finite nonzero number", element="# factor", file=path)
+    return factor
 
 
 def builtin_bands() -> list[NormativeBand]:

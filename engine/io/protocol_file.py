@@ -73,7 +73,7 @@ def read_protocol(path, catalogue: dict) -> Protocol:
         for i, item in enumerate(marker_items, 1):
             f = Fields(item, f"marker {i}")
             markers.append(ProtocolMarker(f.named("marker"), f.text("landmark"), tuple(_texts(f, "aliases")),
-                                          f.flag("technical") is True))
+                                          f.flag("technical") is True, tuple(_texts(f, "alternatives"))))
             f.close()
         for i, item in enumerate(virtual_items, 1):
             f = Fields(item, f"virtual marker {i}")

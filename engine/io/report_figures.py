@@ -6,7 +6,8 @@ against compression, power, energy table); the main muscle groups' forces and ac
 activations against the estimated ones with the seed's Table 3 (when the trial has EMG); the ground-reaction
 estimate's validation against the plates; the notes of every decision taken on the user's behalf. Left is blue, right is red, everywhere
 (``engine.display.colours``). Behind a curve, in grey, the normative band of able-bodied gait of the trial's kind
-(walking or running) for that quantity when one is shipped (``engine.io.normative_file``), named with its source.
+(walking or running) for that quantity when one is shipped (``engine.io.normative_file``), named with its source;
+the notes say which band was drawn behind which curves and which curves have none of the trial's gait.
 """
 from __future__ import annotations
 
@@ -34,13 +35,17 @@ def _fmt(x, digits=3):
     return "-" if not np.isfinite(x) else f"{x:.{digits}g}"
 
 
-def _table(ax, rows, columns, title):
+def _table(ax, rows, columns, title, fit=False):
+    """A table in ``ax``; ``fit``: each column as wide as its longest cell (trials' names), else the axes' width
+    shared equally."""
     ax.axis("off")
     ax.set_title(title, loc="left", fontsize=11, fontweight="bold")
     t = ax.table(cellText=rows, colLabels=columns, loc="upper left", cellLoc="left")
     t.auto_set_font_size(False)
     t.set_fontsize(8)
     t.scale(1.0, 1.25)
+    if fit:
+        t.auto_set_column_width(list(range(len(columns))))
 
 
 def _header(s) -> Figure:
@@ -148,7 +153,7 @@ def _emg(s) -> Figure | None:
                 cells = [_fmt(t.rms_percent[i, names.index(p)]) if p in names else "-" for p in phases]
                 rows.append([m if len(s.emg_tables) == 1 else f"{trial}: {m}"] + cells)
         _table(fig.add_axes([0.06, 0.92 - n * height - 0.3, 0.88, 0.25]), rows,
-               ["RMS error (%)"] + phases, "Estimated vs EMG-driven forces (seed Table 3)")
+               ["RMS error (%)"] + phases, "Estimated vs EMG-driven forces (seed Table 3)", fit=len(s.emg_tables) > 1)
         fig.text(0.06, 0.92 - n * height - 0.33, "RMS of the difference over each phase, in % of the muscle's largest "
                  "force bound f_max over the trial", fontsize=7)
     return fig
@@ -180,15 +185,36 @@ def _prosthesis(s) -> Figure | None:
     return fig
 
 
-def _validation(s) -> Figure:
+def band_notes(s, bands) -> list[str]:
+    """The notes naming the normative band drawn behind each of the report's curves of ``s`` (a ClinicalSummary)
+    for its gait, with the band's population and citation, and the curves that have none of that gait."""
+    drawn, missing = {}, []
+    for group, name, unit in s.curves:
+        if group not in ("Kinematics", "Kinetics", "Ground reaction"):
+            continue
+        band = band_for(bands, name, unit, s.gait)
+        if band is None:
+            missing.append(f"{name} ({unit})")
+        else:
+            drawn.setdefault((band.population, band.citation), []).append(f"{name} ({unit})")
+    notes = [f"normative band ({s.gait}) behind {', '.join(curves)}: {population}, mean +/- 1 SD; {citation}"
+             for (population, citation), curves in drawn.items()]
+    if missing:
+        notes.append(f"no normative band of {s.gait} is shipped (resources/normative) for {', '.join(missing)}: "
+                     "none drawn behind those curves")
+    return notes
+
+
+def _validation(s, bands) -> Figure:
     fig = Figure(figsize=A4)
     rows = [[m.plate, m.group, m.axis, _fmt(m.rmse), _fmt(m.rrmse), _fmt(m.r, 4), str(m.frames)] for m in s.validation]
     if not rows:
         rows = [["(no force plate scored the estimate)", "", "", "", "", "", ""]]
     _table(fig.add_axes([0.06, 0.6, 0.88, 0.33]), rows, ["plate", "contact group", "axis", "RMSE (N)", "rRMSE (%)",
-           "r", "frames"], "Ground reactions estimated from the motion, against the force plates")
+           "r", "frames"], "Ground reactions estimated from the motion, against the force plates",
+           fit=len(s.trials) > 1)
     lines = []
-    for n in s.notes:
+    for n in s.notes + band_notes(s, bands):
         lines += textwrap.wrap(f"- {n}", 110) or [""]
     fig.text(0.06, 0.55, "Notes: decisions taken on the user's behalf", fontsize=11, fontweight="bold")
     fig.text(0.06, 0.53, "\n".join(lines[:60]), fontsize=7, va="top", family="monospace")
@@ -199,5 +225,5 @@ def report_figures(summary, bands=None) -> list[Figure]:
     """The report's pages, in order; ``bands`` the normative bands to draw (default: the shipped ones)."""
     bands = builtin_bands() if bands is None else list(bands)
     pages = [_header(summary)] + [_curves(summary, g, bands) for g in ("Kinematics", "Kinetics", "Ground reaction")]
-    pages += [_prosthesis(summary), _muscles(summary), _emg(summary), _validation(summary)]
+    pages += [_prosthesis(summary), _muscles(summary), _emg(summary), _validation(summary, bands)]
     return [p for p in pages if p is not None]

@@ -13,8 +13,8 @@ from pathlib import Path
 from matplotlib import rc_context
 from matplotlib.backends.backend_pdf import PdfPages
 
-from ..clinical.summary import clinical_summary
-from ..clinical.trials import pooled_summary
+from ..clinical.summary import clinical_summary, names
+from ..clinical.trials import pooled_summary, trial_names
 from ..errors import SettingsError
 from ..progress import Progress, run
 from .atomic import write_bytes
@@ -62,18 +62,23 @@ def write_report(path, summary) -> None:
     run(_page_steps(Path(path), summary, 0.0))
 
 
-def trials_report_steps(path, analyses):
+def trials_report_steps(path, analyses, origins=None):
     """The clinical report of one trial or several trials of one patient side by side, written to ``path`` ('.pdf'
     or '.html'): ``analyses`` [(result, forward, events)], an AnalysisResult, the forward direction and the events as
     :func:`engine.clinical.summary.clinical_summary` takes them (None: from the kinematics, plates and C3D); each
-    side's cycles of every trial pooled (:func:`engine.clinical.trials.pooled_summary`). A generator: yields
-    Progress, returns ``path``; closed before its end, it writes nothing."""
+    side's cycles of every trial pooled (:func:`engine.clinical.trials.pooled_summary`). ``origins``: the file each
+    analysis was read from (results or session files; default: each trial's C3D), which tells apart trials of the
+    same C3D name (:func:`engine.clinical.trials.trial_names`). A generator: yields Progress, returns ``path``;
+    closed before its end, it writes nothing."""
     path = Path(path)
     _check_suffix(path)         # refused before any work
+    if origins is None:
+        origins = [result.trial.source for result, _, _ in analyses]
+    labels = trial_names([names(result.trial)[1] for result, _, _ in analyses], origins)
     summaries = []
-    for i, (result, forward, events) in enumerate(analyses):
+    for i, ((result, forward, events), label) in enumerate(zip(analyses, labels)):
         yield Progress("gait cycles and parameters", 0.3 * i / len(analyses),
                        f"trial {i + 1} of {len(analyses)}: events, cycles, parameters, symmetry")
-        summaries.append(clinical_summary(result, forward, events))
+        summaries.append(clinical_summary(result, forward, events, label))
     summary = pooled_summary(summaries)
     return (yield from _page_steps(path, summary, 0.3))

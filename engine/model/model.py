@@ -1,13 +1,12 @@
 """The model: bodies, joints, rods and attached points, validated as a whole.
 
 A :class:`Model` never changes after construction (edits make a new model with
-:meth:`Model.replace`). Its compiled flat-array form for the numba kernels is
-``model.tree`` (built once, on first use); workspaces come from
-``model.create_data()``, as with Pinocchio's Model and Data.
+:meth:`Model.replace`). It is a description and knows nothing of what is built from it: its compiled
+flat-array form for the numba kernels is ``engine.tree.compile_tree(model)`` (built once per model), its
+workspaces ``engine.data.Data(model)`` and its neutral configuration ``engine.algorithms.neutral(model)``,
+as with Pinocchio's Model and Data.
 """
 from __future__ import annotations
-
-from functools import cached_property
 
 import numpy as np
 
@@ -120,28 +119,17 @@ class Model:
         rods = sum(sg.line_inertia()[0] * sg.length for r in self.rods for sg in r.segments)
         return float(sum(b.mass for b in self.bodies) + rods)
 
-    @cached_property
-    def tree(self):
-        """The compiled flat-array tree (``engine.tree.Tree``) the kernels work on."""
-        from ..tree import compile_tree
-        return compile_tree(self)
-
     @property
     def nq(self) -> int:
-        return self.tree.nq
+        """Size of the configuration ``q``: 7 per free joint, 4 per spherical one (quaternions), one per
+        independent scalar coordinate (rod strains included)."""
+        return self._nq
 
     @property
     def nv(self) -> int:
-        return self.tree.nv
-
-    def create_data(self):
-        """A fresh workspace (``engine.data.Data``) for this model's algorithms."""
-        from ..data import Data
-        return Data(self)
-
-    def neutral(self) -> np.ndarray:
-        """Configuration with every coordinate at its default, identity quaternions, rods at rest."""
-        return self.tree.q_neutral.copy()
+        """Size of the velocity ``v``: 6 per free joint, 3 per spherical one, one per independent scalar
+        coordinate."""
+        return self._nv
 
     def __repr__(self):
         return (f"Model({self.name!r}: {len(self.bodies)} bodies, {len(self.joints)} joints, "
@@ -188,6 +176,11 @@ class Model:
         self._check_frames()
         self._order = self._build_tree_order()
         self._coordinates = self._collect_coordinates()
+        rotations = [(7, 6) if isinstance(el, FreeJoint) else (4, 3) for el in self._order
+                     if isinstance(el, (FreeJoint, SphericalJoint))]
+        scalars = len(self.independent_coordinates)
+        self._nq = scalars + sum(nq for nq, _ in rotations)
+        self._nv = scalars + sum(nv for _, nv in rotations)
         self._check_couplers()
         self._check_points()
         for wo in self.wrap_objects:

@@ -8,7 +8,6 @@ import numpy as np
 
 def describe_model(model) -> str:
     """Bodies, degrees of freedom, joints, rods, markers, contacts, muscles, mass and import warnings."""
-    tree = model.tree
     lines = [f"Model '{model.name}'"]
     source = model.metadata.get("source")
     if source:
@@ -16,7 +15,7 @@ def describe_model(model) -> str:
     lines.append(f"  bodies: {len(model.bodies)}   total mass: {model.total_mass:.3f} kg   "
                  f"gravity: {np.array2string(np.asarray(model.gravity), precision=4)} m/s^2")
     joints = Counter(j.type_name for j in model.joints)
-    lines.append(f"  degrees of freedom: nv = {tree.nv} (nq = {tree.nq}); joints: "
+    lines.append(f"  degrees of freedom: nv = {model.nv} (nq = {model.nq}); joints: "
                  + ", ".join(f"{n} {k}" for k, n in sorted(joints.items())))
     coords = model.independent_coordinates
     locked = [c.name for c in coords if c.locked]

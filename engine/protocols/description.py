@@ -91,12 +91,15 @@ def _residual_limb(model) -> dict:
 @dataclass(frozen=True)
 class ProtocolMarker:
     """A protocol's marker: ``name`` without its side letter, on ``landmark``; ``aliases`` other labs' names
-    for it (words, without the side); ``technical`` for a wand's or cluster's marker."""
+    for it (words, without the side); ``technical`` for a wand's or cluster's marker; ``alternatives`` other
+    markers of the protocol a label read as this one is matched to when only their landmark fits the trial's
+    geometry (a lab's variant of the marker's place, ``engine.protocols.matching.confirm_by_geometry``)."""
 
     name: str
     landmark: str
     aliases: tuple = ()
     technical: bool = False
+    alternatives: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -140,6 +143,11 @@ class Protocol:
                     raise ModelError("is defined twice", where, self.source or None)
                 seen.add(m.name)
         names, virtual = {m.name for m in self.markers}, {v.name for v in self.virtual}
+        for m in self.markers:
+            unknown = [a for a in m.alternatives if a not in names or a == m.name]
+            if unknown:
+                raise ModelError(f"has alternatives that are not other markers of the protocol: {', '.join(unknown)}",
+                                 f"protocol '{self.name}', marker '{m.name}'", self.source or None)
         for v in self.virtual:
             where = f"protocol '{self.name}', virtual marker '{v.name}'"
             if v.method not in VIRTUAL_METHODS:

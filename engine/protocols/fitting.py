@@ -16,12 +16,14 @@ import numpy as np
 
 from ..algorithms.batch import frame_placements_batch
 from ..analysis.ik import IKSettings, solve_ik
+from ..data import Data
 from ..errors import DataError
 from ..scaling.apply import scale_model
 from ..scaling.defaults import default_measurements
 from ..scaling.measurements import compute_scale_factors
 from ..scaling.placement import place_markers
 from ..scaling.setup import ScalerSetup
+from ..tree import compile_tree
 from ..trial.axes import propose_rotation, rotation_from_axes
 from ..trial.trial import Markers
 from .description import model_markers
@@ -90,7 +92,7 @@ def _nearest_neutral(model, markers: Markers, window, weights, names) -> tuple[i
                                                              if k in {m.name for m in model.markers}},
                                              start=float(markers.time[frames[0]]), end=window[1], robust_loss=None))
     root = {c.name for c in getattr(model.ordered_elements[0], "coordinates", ())}
-    slots = [s for c, s in model.tree.coordinates.items() if s.qi >= 0 and not s.locked and c not in root]
+    slots = [s for c, s in compile_tree(model).coordinates.items() if s.qi >= 0 and not s.locked and c not in root]
     away = np.sum([(ik.q[:, s.qi] - s.default) ** 2 for s in slots], axis=0)
     candidates = np.flatnonzero((seen == seen.max()) & (ik.status == 1))
     if not candidates.size:
@@ -208,7 +210,7 @@ def _technical_over_window(model, markers: Markers, window, chosen, technical):
     moved = [m for m in model.markers if m.name in chosen and m.name in markers.names]
     if not moved or not good.any():
         return model, 0
-    R, p = frame_placements_batch(model, model.create_data(), ik.q[good], [m.parent for m in moved])
+    R, p = frame_placements_batch(model, Data(model), ik.q[good], [m.parent for m in moved])
     offsets = {}
     for k, m in enumerate(moved):
         target = markers.positions[frames[good], markers.index(m.name)]

@@ -5,6 +5,13 @@ aliases on that side; the first reading that hits wins. Two labels for one marke
 marker's own name or its earlier alias keeps it, the other is listed. The geometry confirms the matching:
 over the first frames, the distances between matched markers on one body must be the model's times one
 plausible scale; a marker that disagrees with every partner is unmatched and said in the notes.
+
+Some labs also export points they computed from their markers, under names that read as those markers (BTS's
+Davis protocol: ``RKNE`` the knee centre beside ``RKNE1`` on the epicondyle, ``RASI1`` the ASIS moved onto the
+bone). Such a label (one that lost a marker to another label, or reads as a matched marker's name and a number)
+is told by geometry (:func:`derived_markers`): a few millimetres from that marker it is a copy of the same landmark
+(listed, not fitted twice); inside the limb (medial of a lateral marker, about the model's distance from that
+landmark to the one within: a joint centre, or the foot's axis) it is matched to the protocol's marker there.
 """
 from __future__ import annotations
 
@@ -20,6 +27,11 @@ from .labels import key, readings
 PLAUSIBLE_SCALE = (0.6, 1.6)   # subject's size / the model's, from 1.05 m to 2.8 m for a 1.75 m model
 DISAGREEMENT = 0.35            # a pair's ratio farther than this (relative) from the scale disagrees
 FIRST_FRAMES = 50
+COPY_DISTANCE = 0.025          # m: a computed point this near a marker is a copy of its landmark (a marker's size)
+INSIDE_RATIO = (0.5, 2.0)      # a point inside the limb: its distance from the lateral marker over the model's
+# the landmark within the limb behind a lateral one: where a lab's computed point beside that marker can sit
+WITHIN = {"lateral_epicondyle": "knee_centre", "lateral_malleolus": "ankle_centre",
+          "fifth_metatarsal": "second_metatarsal"}
 
 
 @dataclass(frozen=True)
@@ -82,24 +94,28 @@ def match_labels(labels, protocol: Protocol, catalogue: dict) -> Matching:
     return Matching(protocol, dict(sorted(chosen.items(), key=lambda kv: order[kv[0]])), used, tuple(unmatched))
 
 
-def _seen_positions(markers, labels, frames: int) -> dict:
-    """Each label's median position (m) over the first ``frames`` frames where it is seen."""
-    out = {}
-    for label in labels:
-        p = markers.positions[:frames, markers.index(label)]
-        p = p[np.isfinite(p).all(axis=1) & (p != 0.0).any(axis=1)]     # (0, 0, 0): not seen, by some systems
-        if len(p):
-            out[label] = np.median(p, axis=0)
-    return out
+def _distance(markers, a: str, b: str, frames: int) -> float:
+    """The median distance (m) between labels ``a`` and ``b`` over the first ``frames`` frames that see both (over
+    all such frames when none of the first does); NaN when no frame does. Frame by frame: in a walking trial two
+    markers' positions from different frames are not their distance apart."""
+    P = markers.positions[:, [markers.index(a), markers.index(b)]]
+    seen = np.isfinite(P).all(axis=(1, 2)) & (P != 0.0).any(axis=2).all(axis=1)  # (0, 0, 0): not seen, by some
+    if not seen.any():
+        return np.nan
+    first = np.flatnonzero(seen)
+    first = first[first < frames] if (first < frames).any() else first
+    return float(np.median(np.linalg.norm(P[first, 0] - P[first, 1], axis=1)))
 
 
 def confirm_by_geometry(matching: Matching, markers, points: dict, catalogue: dict,
                         frames: int = FIRST_FRAMES) -> Matching:
     """``matching`` checked against the model's landmarks ``points`` (``Placements.points``).
 
-    Pairs of matched markers (technical ones aside) on one model body give measured / model distance
-    ratios; their median is the scale. A scale outside :data:`PLAUSIBLE_SCALE` is a DataError; a marker whose
-    every pair (even a single one) disagrees with the scale by more than :data:`DISAGREEMENT` is unmatched (in the notes).
+    Pairs of matched markers (technical ones aside) on one model body give measured (over the first ``frames``
+    frames seeing both) / model distance ratios; their median is the scale. A scale outside :data:`PLAUSIBLE_SCALE` is a DataError; a marker whose
+    every pair (even a single one) disagrees with the scale by more than :data:`DISAGREEMENT` is unmatched (in the notes),
+    unless on one of its protocol marker's ``alternatives`` (another marker of the protocol: a lab's variant of its
+    place) it and its partners agree: then it is matched to that one (said).
     """
     protocol = matching.protocol
     place = {}
@@ -110,32 +126,157 @@ def confirm_by_geometry(matching: Matching, markers, points: dict, catalogue: di
         where = points.get((landmark, side if catalogue[landmark].sided else None))
         if where is not None:
             place[label] = where
-    seen = _seen_positions(markers, list(place), frames)
-    pairs = [(a, b, np.linalg.norm(seen[a] - seen[b]) / np.linalg.norm(place[a][1] - place[b][1]))
-             for i, a in enumerate(seen) for b in list(seen)[i + 1:]
-             if place[a][0] == place[b][0] and np.linalg.norm(place[a][1] - place[b][1]) > 0.03]
+    distances: dict = {}
+    pairs = _pairs(place, markers, frames, distances)
     if not pairs:
-        return Matching(protocol, matching.labels, matching.used, matching.unmatched, None,
-                        matching.notes + ("geometry not checked: no two matched markers on one body",))
+        checked = Matching(protocol, matching.labels, matching.used, matching.unmatched, None,
+                           matching.notes + ("geometry not checked: no two matched markers on one body",))
+        return derived_markers(checked, markers, points, catalogue)
     scale = float(np.median([r for _, _, r in pairs]))
     if not PLAUSIBLE_SCALE[0] <= scale <= PLAUSIBLE_SCALE[1]:
         raise DataError(f"the markers matched to protocol '{protocol.name}' are {scale:.2f} times the model's "
                         f"distances apart (plausible: {PLAUSIBLE_SCALE[0]}-{PLAUSIBLE_SCALE[1]}); the matching "
                         f"is wrong or the trial's units are", element="marker labels")
+    bad = _disagreeing(pairs, scale)
+    labels, used, notes = dict(matching.labels), dict(matching.used), list(matching.notes)
+    for label in list(bad):       # a marker the protocol allows elsewhere (a lab's variant of its place) tried there
+        name, side = matching.used[matching.labels[label]]
+        for other in protocol.marker(name).alternatives:
+            landmark = protocol.marker(other).landmark
+            where = points.get((landmark, side if catalogue[landmark].sided else None))
+            if where is None or full_name(other, side) in used:
+                continue
+            tried = {**place, label: where}
+            again = _disagreeing(_pairs(tried, markers, frames, distances), scale)
+            if label in bad and label not in again and len(again) < len(bad):
+                place, bad = tried, again
+                del used[labels[label]]
+                labels[label], used[full_name(other, side)] = full_name(other, side), (other, side)
+                notes.append(f"'{label}' read as {full_name(name, side)} does not fit the model's distances on its "
+                             f"segment, as {full_name(other, side)} ({landmark.replace('_', ' ')}) it does: matched so")
+                break
+    pairs = _pairs(place, markers, frames, distances)
+    unmatched = matching.unmatched + tuple((b, f"read as {labels[b]}, but its distances to the other "
+                                               f"markers on its segment do not fit the model") for b in bad)
+    used = {labels[k]: used[labels[k]] for k in labels if k not in bad}
+    labels = {k: v for k, v in labels.items() if k not in bad}
+    notes.append(f"geometry: {len(pairs)} distances between markers on one body give the subject {scale:.2f} times "
+                 "the model's size")
+    return derived_markers(Matching(protocol, labels, used, unmatched, scale, tuple(notes)), markers, points, catalogue)
+
+
+def _pairs(place: dict, markers, frames: int, distances: dict) -> list:
+    """``(a, b, measured / model distance)`` of the labels ``place``d on one model body more than 3 cm apart and
+    seen together; ``distances`` caches the measured ones."""
+    out = []
+    for i, a in enumerate(place):
+        for b in list(place)[i + 1:]:
+            model = np.linalg.norm(np.asarray(place[a][1]) - np.asarray(place[b][1]))
+            if place[a][0] != place[b][0] or model <= 0.03:
+                continue
+            if (a, b) not in distances:
+                distances[(a, b)] = _distance(markers, a, b, frames)
+            if np.isfinite(distances[(a, b)]):
+                out.append((a, b, distances[(a, b)] / model))
+    return out
+
+
+def _disagreeing(pairs: list, scale: float) -> list:
+    """The labels every pair of which (even a single one) is farther than :data:`DISAGREEMENT` from ``scale``; with
+    a single partner, neither can be told right: both go."""
     agree: dict = {}
     for a, b, r in pairs:
         ok = abs(r / scale - 1.0) <= DISAGREEMENT
         for label in (a, b):
             agree.setdefault(label, []).append(ok)
-    # a marker every pair of which disagrees; with a single partner, neither can be told right: both go
-    bad = [label for label, oks in agree.items() if not any(oks)]
-    labels = {k: v for k, v in matching.labels.items() if k not in bad}
-    used = {matching.labels[k]: matching.used[matching.labels[k]] for k in labels}
-    unmatched = matching.unmatched + tuple((b, f"read as {matching.labels[b]}, but its distances to the other "
-                                               f"markers on its segment do not fit the model") for b in bad)
-    notes = matching.notes + (f"geometry: {len(pairs)} distances between markers on one body give the subject "
-                              f"{scale:.2f} times the model's size",)
-    return Matching(protocol, labels, used, unmatched, scale, notes)
+    return [label for label, oks in agree.items() if not any(oks)]
+
+
+def _derived_from(label: str, index: dict, matching: Matching) -> str | None:
+    """The matched label ``label`` derives from: the first reading of it that names a marker another label holds,
+    or that does once its trailing number is dropped ('RASI1', 'r asis#2' -> the label matched as RASIS)."""
+    holder = {full: held for held, full in matching.labels.items()}
+    for side, text in readings(label):
+        for word in (text, text.rstrip("0123456789")):
+            hit = index.get((side, word))
+            if hit is not None and full_name(hit[0], hit[1]) in holder and holder[full_name(hit[0], hit[1])] != label:
+                return holder[full_name(hit[0], hit[1])]
+    return None
+
+
+def derived_markers(matching: Matching, markers, points: dict, catalogue: dict) -> Matching:
+    """``matching`` with its unmatched labels that a lab computed from a matched marker told by geometry (module
+    notes): over the frames both are seen, a label within :data:`COPY_DISTANCE` of the marker it reads as is a copy
+    of that landmark (left unmatched, said why); one whose offset from a lateral marker (on a landmark of
+    :data:`WITHIN`) points medially (towards the other side's same marker) over a distance the model's landmark
+    within times the geometry's scale by a factor in :data:`INSIDE_RATIO` lies inside the limb: it is matched to
+    the protocol's marker on that inner landmark (a joint centre the lab computed is then used, not computed again).
+    Any other label stays as it was."""
+    protocol, scale = matching.protocol, matching.scale or 1.0
+    index = _index(protocol, catalogue)
+    labels, used, notes = dict(matching.labels), dict(matching.used), list(matching.notes)
+    unmatched = []
+    P = np.array(markers.positions)
+    P[(P == 0.0).all(axis=2)] = np.nan          # (0, 0, 0): not seen, by some systems
+    for label, why in matching.unmatched:
+        source = _derived_from(label, index, matching) if label in markers.names else None
+        if source is None or source not in markers.names:
+            unmatched.append((label, why))
+            continue
+        full = matching.labels[source]
+        name, side = matching.used[full]
+        offset = P[:, markers.index(label)] - P[:, markers.index(source)]
+        both = np.isfinite(offset).all(axis=1)
+        if not both.any():
+            unmatched.append((label, why))
+            continue
+        distance = float(np.median(np.linalg.norm(offset[both], axis=1)))
+        if distance < COPY_DISTANCE:
+            unmatched.append((label, f"a copy of {full} ({distance * 1e3:.0f} mm from '{source}', a point the lab "
+                                     "computed on its landmark): not fitted twice"))
+            continue
+        verdict = _inside(matching, (name, side), offset, distance, scale, P, markers, points, used)
+        if isinstance(verdict, str):
+            unmatched.append((label, f"{why}; {verdict}"))
+            continue
+        inner, inner_side = verdict
+        inner_full = full_name(inner.name, inner_side)
+        labels[label], used[inner_full] = inner_full, (inner.name, inner_side)
+        notes.append(f"'{label}' lies {distance * 1e3:.0f} mm medial of {full} ('{source}'), inside the limb: the "
+                     f"lab's computed {inner.landmark.replace('_', ' ')}, matched as {inner_full}"
+                     + (" (used, not computed again)" if inner.landmark.endswith("_centre") else ""))
+    order = {label: i for i, label in enumerate(markers.names)}
+    labels = dict(sorted(labels.items(), key=lambda kv: order.get(kv[0], len(order))))
+    return Matching(protocol, labels, used, tuple(unmatched), matching.scale, tuple(notes))
+
+
+def _inside(matching, marker, offset, distance, scale, P, markers, points, used):
+    """The protocol marker and side inside the limb where a point ``offset`` (F, 3) m from the matched ``marker``
+    (name, side), at the median ``distance`` m from it, sits; or why it does not. ``P`` the trial's positions."""
+    name, side = marker
+    landmark = matching.protocol.marker(name).landmark
+    within = WITHIN.get(landmark)
+    inner = next((m for m in matching.protocol.markers if m.landmark == within and not m.technical), None)
+    if inner is None or side is None:
+        return "no landmark of the protocol lies inside the limb there"
+    if full_name(inner.name, side) in used:
+        return f"{full_name(inner.name, side)} is already matched"
+    holder = {f: held for held, f in matching.labels.items()}
+    other = holder.get(full_name(name, "L" if side == "R" else "R"))
+    here, there = points.get((landmark, side)), points.get((within, side))
+    if other is None or here is None or there is None or here[0] != there[0]:
+        return "which way is medial cannot be told (no such marker on the other side, or on the model)"
+    lateral = P[:, markers.index(holder[full_name(name, side)])] - P[:, markers.index(other)]
+    ok = np.isfinite(offset).all(axis=1) & np.isfinite(lateral).all(axis=1)
+    if not ok.any():
+        return "never seen with the other side's marker"
+    lateral = lateral[ok] / np.linalg.norm(lateral[ok], axis=1, keepdims=True)
+    medial = -float(np.median(np.sum(offset[ok] * lateral, axis=1)))
+    expected = float(np.linalg.norm(np.asarray(there[1]) - np.asarray(here[1]))) * scale
+    if not (medial > 0.5 * distance and INSIDE_RATIO[0] <= distance / expected <= INSIDE_RATIO[1]):
+        return (f"{distance * 1e3:.0f} mm from it ({medial * 1e3:.0f} mm medially): not inside the limb, where the "
+                f"{within.replace('_', ' ')} would be about {expected * 1e3:.0f} mm medial")
+    return inner, side
 
 
 def recognise(markers, protocols, catalogue: dict, points: dict | None = None) -> Matching:

@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ..algorithms import neutral
 from ..errors import ModelError
 from ..model import GROUND
 from ..model.functions import Linear, Multiplier
@@ -216,5 +217,5 @@ def _muscle_lengths(model) -> dict:
     if not model.muscles:
         return {}
     from ..muscles.path.geometry import MuscleGeometry
-    result = MuscleGeometry(model, threads=1, wrapping="opensim").compute(model.neutral()[None])
+    result = MuscleGeometry(model, threads=1, wrapping="opensim").compute(neutral(model)[None])
     return dict(zip(result.muscle_names, result.lengths[0]))

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import algorithms as alg
+from ..data import Data
 from ..model import GROUND
 from .apply import prosthesis_bodies
 from .setup import BodyScale, Measurement, PlacerSetup, ScalerSetup, ScaleSetup
@@ -38,8 +39,8 @@ def _joint_centres(model, data) -> dict:
 
 def default_measurements(model, trial_names) -> tuple[tuple, list]:
     """The measurements described above, and notes saying which markers stand for which joint centre."""
-    data = model.create_data()
-    alg.forward_kinematics(model, data, model.neutral())
+    data = Data(model)
+    alg.forward_kinematics(model, data, alg.neutral(model))
     usable = [m for m in model.markers if m.name in set(trial_names)]
     where = {m.name: alg.frame_placement(model, data, m.name).p for m in usable}
     owner = {m.name: model.resolve(m.parent)[0] for m in usable}

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import algorithms as alg
+from ..data import Data
 from ..errors import DataError, ModelError
 from .setup import MANUAL, MEASUREMENTS, ScalerSetup
 
@@ -76,8 +77,8 @@ def model_distances(model, pairs) -> dict:
             if name not in names:
                 raise ModelError(f"has no marker {name!r}, which a measurement needs (add it with the marker "
                                  "set file)", f"model '{model.name}'")
-    data = model.create_data()
-    alg.forward_kinematics(model, data, model.neutral())
+    data = Data(model)
+    alg.forward_kinematics(model, data, alg.neutral(model))
     where = {}
     for name in {n for pair in pairs for n in pair}:
         where[name] = alg.frame_placement(model, data, name).p

@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import algorithms as alg
 from ..analysis.ik import IKSettings, solve_ik
+from ..data import Data
 from ..errors import DataError
 from ..trial.trial import Markers
 from .measurements import frame_range
@@ -92,7 +93,7 @@ def place_markers(model, static: Markers, settings: IKSettings, trial_file=None)
     if ik.status[0] != 1:
         notes.append("the static pose's inverse kinematics did not converge; markers placed at its last iterate")
     q = ik.q[0]
-    data = model.create_data()
+    data = Data(model)
     alg.forward_kinematics(model, data, q)
     error = dict(zip(ik.marker_names, ik.errors[0]))
     weight = dict(zip(ik.marker_names, ik.weights))

@@ -17,8 +17,8 @@ a simulation reports.
 import numba as nb
 import numpy as np
 
-from ..kernels._integrate import integrate, normalize
-from ..kernels._passes import crba, frame_jacobian, frame_placement, kinematics, rnea_backward, rod_forces
+from ..algorithms.compiled import (crba, frame_jacobian, frame_placement, integrate, kinematics, normalize,
+                                   rnea_backward, rod_forces)
 from .ground_contact import penalty_force
 
 

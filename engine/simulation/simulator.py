@@ -7,7 +7,8 @@ import numpy as np
 
 from ..algorithms.kinematics import frame_id
 from ..errors import SettingsError
-from ..kernels._layout import workspace
+from ..algorithms.compiled import workspace
+from ..tree import compile_tree
 from ._step import implicit_step
 from .ground_contact import GroundContact
 
@@ -69,12 +70,12 @@ class Simulator:
         self.springs = tuple(springs)
         rows = []
         for sp in self.springs:
-            slot = model.tree.coordinates.get(sp.coordinate)
+            slot = compile_tree(model).coordinates.get(sp.coordinate)
             if slot is None or slot.qi < 0:
                 raise SettingsError(f"a joint spring names {sp.coordinate!r}, which is not a coordinate", "simulation")
             rows.append((slot.qi, slot.vi, sp.stiffness, sp.damping, sp.rest))
         self._springs = np.array(rows, float).reshape(-1, 5)
-        self._ws, self._scr = workspace(model.tree.n_nodes)
+        self._ws, self._scr = workspace(compile_tree(model).n_nodes)
 
     def step(self, q, v, tau, h: float) -> StepResult:
         """Advance the state ``(q, v)`` by ``h`` s with joint forces ``tau`` (nv; N m, N; zero on
@@ -85,7 +86,7 @@ class Simulator:
         nc = len(self.points)
         out = StepResult(np.empty(m.nq), np.empty(m.nv), np.empty(m.nv), np.zeros((nc, 3)), np.zeros(nc),
                          np.empty(m.nv), np.empty(m.nv))
-        implicit_step(m.tree.k, self._ws, self._scr, np.ascontiguousarray(q, float), np.ascontiguousarray(v, float),
+        implicit_step(compile_tree(m).k, self._ws, self._scr, np.ascontiguousarray(q, float), np.ascontiguousarray(v, float),
                       np.ascontiguousarray(tau, float), float(h), self._frames, self._par, self._springs, out.q, out.v,
                       out.a, out.forces, out.depths, out.tau_rod, out.tau_spring)
         return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.algorithms import frame_placements_batch, frame_positions_batch, marker_positions_batch
+from engine.data import Data
 from engine.display.rod_surface import rod_surface
 from engine.muscles.path.geometry import MuscleGeometry
 
@@ -15,7 +16,7 @@ class Poses:
     def __init__(self, model, Q):
         self.model = model
         self.Q = np.ascontiguousarray(Q, dtype=float)
-        self.data = model.create_data()
+        self.data = Data(model)
         self.body_names = [b.name for b in model.bodies]
         self.body_R, self.body_p = frame_placements_batch(model, self.data, self.Q, self.body_names)
         self.marker_names = [m.name for m in model.markers]

@@ -18,9 +18,11 @@ the Euclidean projection of ``d`` onto the cone (scaled by ``w_base / (w_base + 
 import numpy as np
 import pytest
 
+from engine.algorithms import neutral
 from engine.analysis.derivatives import Motion
 from engine.analysis.qp_id import QPSettings, solve_qp_id
 from engine.model import Body, ContactPoint, FreeJoint, Model
+from engine.tree import compile_tree
 
 MASS = 10.0
 G = 9.80665
@@ -40,8 +42,8 @@ def held_under_pushes(pushes, mu=MU, facets=FACETS):
     (world, at the centre of mass)."""
     model = point_on_floor()
     T = len(pushes)
-    motion = Motion(np.arange(T) * 0.01, np.tile(model.neutral(), (T, 1)), np.zeros((T, 6)), np.zeros((T, 6)), None, 3)
-    wrenches = np.zeros((T, model.tree.n_nodes, 6))
+    motion = Motion(np.arange(T) * 0.01, np.tile(neutral(model), (T, 1)), np.zeros((T, 6)), np.zeros((T, 6)), None, 3)
+    wrenches = np.zeros((T, compile_tree(model).n_nodes, 6))
     wrenches[:, 0, 3:] = pushes          # applied at the origin: no moment
     res = solve_qp_id(model, motion, QPSettings(friction=mu, facets=facets, floor=0.0, floor_velocity=(0, 0, 0)),
                       node_wrenches=wrenches)

@@ -4,9 +4,11 @@ import pytest
 
 from engine import algorithms as alg
 from engine.analysis.derivatives import motion_from_coordinates
-from engine.analysis.ik import solve_ik
+from engine.analysis.ik import IKSettings, solve_ik
+from engine.data import Data
 from engine.model import Body, Coordinate, FreeJoint, Marker, Material, Model, RevoluteJoint, Rod, RodSegment, Section
 from engine.spatial import SE3, axis_angle
+from engine.tree import compile_tree
 from engine.trial.trial import Markers
 from engine.io.setup_xml import ik_settings_from_setup
 from tests.analysis.opensim_cases import CASES, load, reference
@@ -23,7 +25,7 @@ def test_ik_matches_opensim_marker_errors_and_coordinates(folder, test_data):
     ref = reference(folder, str(test_data), "ik.mot")
     assert np.allclose(ref.time, result.time, atol=1e-6)
     for label in ref.labels:
-        slot = model.tree.coordinates[label]
+        slot = compile_tree(model).coordinates[label]
         theirs = ref.column(label) * (np.pi / 180 if ref.in_degrees and slot.kind == "rotational" else 1.0)
         rms = np.sqrt(np.mean((result.q[:, slot.qi] - theirs) ** 2))
         limit = np.radians(2.0) if slot.kind == "rotational" else 2e-3
@@ -68,22 +70,22 @@ def blade_motion(model, rate=200.0, duration=1.0):
     (bending +-4 1/m about the rest J shape, torsion and lateral bending +-1.5 1/m)."""
     time = np.arange(0.0, duration, 1.0 / rate)
     q_true = np.empty((time.size, model.nq))
-    strains = [i for i, n in enumerate(model.tree.q_names) if n.startswith("blade_")]
+    strains = [i for i, n in enumerate(compile_tree(model).q_names) if n.startswith("blade_")]
     for f, tf in enumerate(time):
         v = np.zeros(model.nv)
         v[:6] = [0.2 * np.sin(2 * tf), 0.5 * tf, 0.1, 0.3 * tf, 0.05, -0.2 * tf]
-        q = alg.integrate(model, model.neutral(), v)
-        q[model.tree.coordinates["hip_flexion"].qi] = 0.6 * np.sin(2 * np.pi * tf)
-        q[model.tree.coordinates["knee_angle"].qi] = -0.8 - 0.5 * np.sin(2 * np.pi * tf)
+        q = alg.integrate(model, alg.neutral(model), v)
+        q[compile_tree(model).coordinates["hip_flexion"].qi] = 0.6 * np.sin(2 * np.pi * tf)
+        q[compile_tree(model).coordinates["knee_angle"].qi] = -0.8 - 0.5 * np.sin(2 * np.pi * tf)
         for j, qi in enumerate(strains):
-            amp = {"kz": 4.0, "ky": 1.5, "kx": 1.5}[model.tree.q_names[qi][-2:]]
+            amp = {"kz": 4.0, "ky": 1.5, "kx": 1.5}[compile_tree(model).q_names[qi][-2:]]
             q[qi] += amp * np.sin(2 * np.pi * tf + 0.7 * j)
         q_true[f] = q
     return time, q_true, strains
 
 
 def markers_of(model, time, Q, noise, rng):
-    positions = alg.marker_positions_batch(model, model.create_data(), Q)
+    positions = alg.marker_positions_batch(model, Data(model), Q)
     positions = positions + rng.normal(scale=noise, size=positions.shape) if noise else positions
     return Markers(tuple(m.name for m in model.markers), time, positions, 1.0 / (time[1] - time[0]))
 
@@ -105,14 +107,14 @@ def test_blade_strains_are_recovered_from_1mm_noise_within_5_percent_of_their_ra
     assert np.nanmean(result.rms) < 1.5e-3          # the fit is at the noise level
     motion = motion_from_coordinates(model, result.time, result.q, cutoff=6.0)
     for qi in strains:
-        name = model.tree.q_names[qi]
+        name = compile_tree(model).q_names[qi]
         lo, hi = model.coordinate(name).range
         raw = np.sqrt(np.mean((result.q[:, qi] - q_true[:, qi]) ** 2))
         filtered = np.sqrt(np.mean((motion.q[:, qi] - q_true[:, qi]) ** 2))
         assert raw < 0.10 * (hi - lo), (name, raw)
         assert filtered < 0.05 * (hi - lo), (name, filtered, hi - lo)
     for name in ("hip_flexion", "knee_angle"):
-        qi = model.tree.coordinates[name].qi
+        qi = compile_tree(model).coordinates[name].qi
         assert np.sqrt(np.mean((motion.q[:, qi] - q_true[:, qi]) ** 2)) < np.radians(1.0)
 
 
@@ -120,11 +122,11 @@ def test_normal_equations_from_marker_moments_equal_finite_difference_jacobians(
     """The LM kernel forms H = J^T W J and g = J^T W r from the markers' moments gathered up the tree, never from
     their Jacobians: compare with Jacobians by central differences on the blade model (a floating base, joints,
     rod slices sharing strain columns), with per-marker weights, a missing marker and a zero weight."""
-    from engine.kernels._ik import _normal_equations
+    from engine.analysis._ik import _normal_equations
 
     model = blade_model()
-    data = model.create_data()
-    tree = model.tree
+    data = Data(model)
+    tree = compile_tree(model)
     _, q_true, _ = blade_motion(model, duration=0.05)
     q = q_true[3]
     names = [m.name for m in model.markers]
@@ -138,7 +140,7 @@ def test_normal_equations_from_marker_moments_equal_finite_difference_jacobians(
     empty_i, empty_f = np.zeros(0, np.int64), np.zeros(0)
     n_nodes = tree.k.nodes.shape[0]
     cost = _normal_equations(tree.k, data.ws, data.scr, q, mframes, targets, weights, empty_i, empty_i, empty_f,
-                             empty_f, H, g, np.empty((n_nodes, 6, 6)), np.empty((n_nodes, 16)))
+                             np.zeros((0, 0)), H, g, np.empty((n_nodes, 6, 6)), np.empty((n_nodes, 16)))
     eps = 1e-6
     steps = np.array([alg.integrate(model, q, s * eps * e) for e in np.eye(nv) for s in (1.0, -1.0)])
     moved = alg.marker_positions_batch(model, data, steps).reshape(nv, 2, len(names), 3)
@@ -172,10 +174,92 @@ def test_the_trials_parts_side_by_side_give_the_sequential_fit(test_data, monkey
         calls.append(q)
         if len(calls) == 2:                  # the second part's start
             q = q.copy()
-            q[model.tree.coordinates["pelvis_list"].qi] += np.pi
+            q[compile_tree(model).coordinates["pelvis_list"].qi] += np.pi
         return q
 
     monkeypatch.setattr(ik, "initial_pose", turned)
     again = solve_ik(model, trial.markers, replace(settings, threads=2))
     assert len(calls) >= 2
     assert np.abs(again.q - one.q).max() < 1e-5 and np.abs(again.rms - one.rms).max() < 1e-8
+
+
+def _strain_stiffness(model):
+    """``{strain coordinate: k}``: the diagonal of the rods' stiffness K (seed eq. 26) by coordinate."""
+    segs = compile_tree(model).k.segs
+    free = segs["q"] >= 0
+    k = dict(zip(segs["q"][free].tolist(), segs["k"][free].tolist()))
+    return {n: k[s.qi] for n, s in compile_tree(model).coordinates.items() if s.qi in k}
+
+
+def _strain_information(model, weight):
+    """``(names, P, mu, V)``: the strain coordinates, the prior's ``P = weight K / 2`` and the generalized
+    eigenvalues and eigenvectors (``V^T P V = I``) of the markers' information on the strains at rest against it:
+    ``S``, the Schur complement of ``J^T J`` (every marker at weight 1) with the other coordinates free, from marker
+    Jacobians by central differences (not from the IK kernel's moments)."""
+    from scipy.linalg import eigh
+
+    k = _strain_stiffness(model)
+    names = list(k)
+    vi = np.array([compile_tree(model).coordinates[n].vi for n in names])
+    q, data, eps = alg.neutral(model), Data(model), 1e-6
+    steps = np.array([alg.integrate(model, q, s * eps * e) for e in np.eye(model.nv) for s in (1.0, -1.0)])
+    moved = alg.marker_positions_batch(model, data, steps).reshape(model.nv, 2, len(model.markers), 3)
+    J = ((moved[:, 0] - moved[:, 1]) / (2 * eps)).reshape(model.nv, -1).T
+    H = J.T @ J
+    others = np.setdiff1d(np.arange(model.nv), vi)
+    S = H[np.ix_(vi, vi)] - H[np.ix_(vi, others)] @ np.linalg.solve(H[np.ix_(others, others)], H[np.ix_(others, vi)])
+    P = np.diag([0.5 * weight * k[n] for n in names])
+    mu, V = eigh(S, P)
+    return names, P, mu, V
+
+
+def test_the_strain_prior_weighs_only_the_directions_the_markers_inform_less_than_it(rng):
+    """IKSettings.rod_energy_weight: the strain tasks' weights are ``P V V^T P``, ``V`` the eigenvectors of
+    :func:`_strain_information` with eigenvalue below 1 (the markers inform them less than the prior), toward rest."""
+    from engine.analysis.ik import _Problem
+
+    model = blade_model()
+    time, q_true, _ = blade_motion(model, duration=0.05)
+    weight = 1e-5
+    problem = _Problem(model, markers_of(model, time, q_true, 0.0, rng), IKSettings(rod_energy_weight=weight))
+    names, P, mu, V = _strain_information(model, weight)
+    assert (mu < 1).sum() >= 3 and (mu > 1).sum() >= 3      # both kinds of direction, so that the choice shows
+    V = V[:, mu < 1]
+    block = [problem.c_q.tolist().index(compile_tree(model).coordinates[n].qi) for n in names]
+    expected = P @ V @ V.T @ P
+    assert np.allclose(problem.c_w[np.ix_(block, block)], expected, rtol=1e-4, atol=1e-6 * np.abs(expected).max())
+    assert np.allclose(problem.c_target[:, block], [compile_tree(model).coordinates[n].default for n in names])   # rest
+
+
+def test_the_strain_prior_does_not_shrink_what_the_markers_measure(rng):
+    """A blade bending in the strain directions the markers inform more than the prior (eigenvalue above 1 in
+    :func:`_strain_information`): from noise-free markers the prior's IK gives its strains exactly (the prior costs
+    nothing there), where the full elastic-energy prior toward rest at the same weight shortens the bending; with
+    1 mm marker noise the prior still takes out much of the strains' noise, without that shortening."""
+    model = blade_model()
+    weight = 1e-5
+    names, P, mu, V = _strain_information(model, weight)
+    qi = [compile_tree(model).coordinates[n].qi for n in names]
+    seen = V[:, mu > 1]
+
+    def bending(rate):
+        time = np.arange(0.0, 0.5, 1.0 / rate)
+        q = np.tile(alg.neutral(model), (len(time), 1))
+        amplitude = 0.5 / np.abs(seen).max(axis=0) / seen.shape[1]   # strains within 0.5 1/m of rest
+        q[:, qi] += (np.sin(2 * np.pi * np.outer(time, 1.0 + np.arange(seen.shape[1]))) * amplitude) @ seen.T
+        return time, q
+
+    time, q_true = bending(60.0)
+    exact = markers_of(model, time, q_true, 0.0, rng)
+    full = {n: (0.5 * weight * k, None) for n, k in _strain_stiffness(model).items()}
+    errors = {}
+    for label, settings in (("prior", IKSettings(rod_energy_weight=weight)), ("full", IKSettings(coordinate_tasks=full))):
+        result = solve_ik(model, exact, settings)
+        assert np.all(result.status == 1)
+        errors[label] = np.abs(result.q[:, qi] - q_true[:, qi]).max()
+    assert errors["prior"] < 1e-6 and errors["full"] > 1e-2, errors
+    time, q_true = bending(200.0)
+    noisy = markers_of(model, time, q_true, 1e-3, rng)
+    rms = {label: np.sqrt(np.mean((solve_ik(model, noisy, s).q[:, qi] - q_true[:, qi]) ** 2))
+           for label, s in (("prior", IKSettings(rod_energy_weight=weight)), ("none", IKSettings()))}
+    assert rms["prior"] < 0.2 * rms["none"], rms                  # measured: a tenth

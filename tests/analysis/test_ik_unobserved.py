@@ -6,8 +6,10 @@ import pytest
 from engine import algorithms as alg
 from engine.analysis.ik import IKSettings, solve_ik
 from engine.analysis.ik_unobserved import describe_unobserved
+from engine.data import Data
 from engine.model import Body, Coordinate, FreeJoint, Marker, Model, RevoluteJoint
 from engine.spatial import SE3
+from engine.tree import compile_tree
 from engine.trial.trial import Markers
 
 GONE = slice(20, 45)     # frames where the shank's markers are missing
@@ -34,12 +36,12 @@ def test_a_segment_without_markers_is_held_and_said(frames, threads):
     """With two threads the trial is solved in two parts (40 frames each): the gap spans where the second begins,
     which must still hold the knee at the last seen value, not start it at a pose of its own."""
     model = leg()
-    data = model.create_data()
+    data = Data(model)
     time = np.arange(frames) / 100.0
-    hip, knee = model.tree.coordinates["hip_flexion"].qi, model.tree.coordinates["knee_angle"].qi
-    mframes = [model.tree.marker_frame[m.name] for m in model.markers]
+    hip, knee = compile_tree(model).coordinates["hip_flexion"].qi, compile_tree(model).coordinates["knee_angle"].qi
+    mframes = [compile_tree(model).marker_frame[m.name] for m in model.markers]
     positions = np.empty((time.size, len(mframes), 3))
-    q_true = np.tile(model.neutral(), (time.size, 1))
+    q_true = np.tile(alg.neutral(model), (time.size, 1))
     q_true[:, hip] = 0.5 * np.sin(2 * np.pi * time)
     q_true[:, knee] = -0.3 - 0.8 * np.sin(np.pi * time)
     for f, q in enumerate(q_true):
@@ -54,9 +56,9 @@ def test_a_segment_without_markers_is_held_and_said(frames, threads):
     seen[GONE] = False
     assert np.allclose(result.q[seen, knee], q_true[seen, knee], atol=1e-6)
     assert np.allclose(result.q[GONE, knee], q_true[GONE.start - 1, knee], atol=1e-9)   # held at the last seen
-    knee_v = model.tree.coordinates["knee_angle"].vi
+    knee_v = compile_tree(model).coordinates["knee_angle"].vi
     expected = np.zeros((time.size, model.nv), bool)
     expected[GONE, knee_v] = True
     assert (result.unobserved == expected).all()
-    note, = describe_unobserved(model.tree.v_names, result.time, result.unobserved, result.status >= 0)
+    note, = describe_unobserved(compile_tree(model).v_names, result.time, result.unobserved, result.status >= 0)
     assert "knee_angle 0.200-0.440 s (25 frames)" in note and "hip_flexion" not in note

@@ -2,10 +2,12 @@
 import numpy as np
 import pytest
 
+from engine.algorithms import neutral
 from engine.analysis.derivatives import motion_from_coordinates
 from engine.analysis.inverse_dynamics import classic_inverse_dynamics, plate_samples
 from engine.io.external_loads import ground_reaction_plates, load_external_loads
 from engine.io.storage import read_storage
+from engine.tree import compile_tree
 from tests.analysis.opensim_cases import load
 
 # The coordinates OpenSim's ID used (see tests/data/README.md) and the loads file.
@@ -16,9 +18,9 @@ ID_INPUTS = {
 
 
 def coordinates(model, table):
-    Q = np.tile(model.neutral(), (len(table.time), 1))
+    Q = np.tile(neutral(model), (len(table.time), 1))
     for j, label in enumerate(table.labels):
-        slot = model.tree.coordinates[label]
+        slot = compile_tree(model).coordinates[label]
         Q[:, slot.qi] = table.data[:, j] * (np.pi / 180 if table.in_degrees and slot.kind == "rotational" else 1)
     return Q
 
@@ -36,7 +38,7 @@ def test_classic_id_matches_opensim_within_3_percent_of_each_range(folder, test_
     ref = read_storage(root / "reference" / "id.sto")
     inside = (ref.time >= motion.time[0]) & (ref.time <= motion.time[-1])
     for j, label in enumerate(ref.labels):
-        vi = model.tree.coordinates[label.rsplit("_", 1)[0]].vi
+        vi = compile_tree(model).coordinates[label.rsplit("_", 1)[0]].vi
         ours = np.interp(ref.time[inside], motion.time, result.tau[:, vi])
         theirs = ref.data[inside, j]
         rms = np.sqrt(np.mean((ours - theirs) ** 2))
@@ -58,7 +60,7 @@ def test_automatic_assignment_applies_each_plate_to_the_foot_over_it(test_data):
     plates = ground_reaction_plates(external)
     named = classic_inverse_dynamics(model, motion, plates, [load.body for load in external.loads])
     auto = classic_inverse_dynamics(model, motion, plates)
-    rigid = [model.tree.coordinates[c].vi for c in ("hip_flexion_r", "hip_flexion_l", "knee_angle_r", "knee_angle_l",
+    rigid = [compile_tree(model).coordinates[c].vi for c in ("hip_flexion_r", "hip_flexion_l", "knee_angle_r", "knee_angle_l",
                                                     "lumbar_extension", "pelvis_ty")]
     clear = np.ones(len(motion.time), bool)
     for plate in plates:

@@ -5,6 +5,7 @@ import numpy as np
 from engine import algorithms as alg
 from engine.analysis.derivatives import motion_from_coordinates
 from engine.analysis.inverse_dynamics import classic_inverse_dynamics, plate_samples
+from engine.data import Data
 from engine.io.analysis_outputs import reaction_table
 from engine.io.external_loads import ground_reaction_plates, load_external_loads
 from engine.io.storage import read_storage, write_storage
@@ -31,7 +32,7 @@ def test_hip_reaction_is_the_legs_momentum_rate_less_the_floors_push(test_data, 
     model, motion, plates, bodies, result = walk1_with_plates(test_data)
     hip = result.reactions.of("hip_r")[:, 3:]
 
-    R, p = alg.frame_placements_batch(model, model.create_data(), motion.q, list(RIGHT_LEG))
+    R, p = alg.frame_placements_batch(model, Data(model), motion.q, list(RIGHT_LEG))
     dt = np.diff(motion.time)
     assert np.allclose(dt, dt[0])
     gravity = np.asarray(model.gravity)
@@ -67,7 +68,7 @@ def test_reaction_under_contact_forces_in_closed_form(rng):
     from tests.analysis.test_qp_id import box_on_four_points
     model = box_on_four_points(com=(0.1, 0.1, 0.0))
     T = 3
-    motion = Motion(np.arange(T) * 0.01, np.tile(model.neutral(), (T, 1)), np.zeros((T, 6)), np.zeros((T, 6)),
+    motion = Motion(np.arange(T) * 0.01, np.tile(alg.neutral(model), (T, 1)), np.zeros((T, 6)), np.zeros((T, 6)),
                     None, 3)
     forces = rng.normal(size=(T, 4, 3)) * 50.0
     qp = types.SimpleNamespace(contact_names=[c.name for c in model.contacts], forces=forces)

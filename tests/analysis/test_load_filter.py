@@ -3,6 +3,7 @@ groups regrouped from the filtered forces (closed forms on a box bouncing on fou
 import numpy as np
 import pytest
 
+from engine.algorithms import neutral
 from engine.analysis.derivatives import Motion
 from engine.analysis.inverse_dynamics import IDResult
 from engine.analysis.load_filter import lowpass_classic, lowpass_qp
@@ -39,7 +40,7 @@ def test_filtered_qp_loads_follow_the_slow_acceleration_and_stay_under_the_centr
     a_slow, a_fast = 2.0, 5.0                                   # m/s^2, vertical
     w1, w2 = 2 * np.pi * SLOW, 2 * np.pi * FAST
     T = len(t)
-    q = np.tile(model.neutral(), (T, 1))
+    q = np.tile(neutral(model), (T, 1))
     v, a = np.zeros((T, 6)), np.zeros((T, 6))
     q[:, 1] = -a_slow / w1 ** 2 * np.sin(w1 * t) - a_fast / w2 ** 2 * np.sin(w2 * t)
     v[:, 4] = -a_slow / w1 * np.cos(w1 * t) - a_fast / w2 * np.cos(w2 * t)
@@ -68,7 +69,7 @@ def test_translating_box_keeps_its_centre_of_pressure_behind_the_accelerating_ce
     w1, w2 = 2 * np.pi * SLOW, 2 * np.pi * FAST
     ax, ay = 1.5, 5.0                                          # m/s^2: slow horizontal, fast vertical
     T = len(t)
-    q = np.tile(model.neutral(), (T, 1))
+    q = np.tile(neutral(model), (T, 1))
     v, a = np.zeros((T, 6)), np.zeros((T, 6))
     q[:, 0] = -ax / w1 ** 2 * np.sin(w1 * t)
     v[:, 3] = -ax / w1 * np.cos(w1 * t)

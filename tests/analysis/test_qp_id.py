@@ -4,6 +4,7 @@ from pathlib import Path
 import numpy as np
 import qpsolvers
 
+from engine.algorithms import neutral
 from engine.analysis.derivatives import Motion, motion_from_coordinates
 from engine.analysis.ik import solve_ik
 from engine.analysis.metrics import grf_metrics, inside_plate, rmse_rrmse_r
@@ -29,7 +30,7 @@ def box_on_four_points(mass=12.0, com=(0.0, 0.1, 0.0)):
 def test_a_box_standing_still_is_held_by_its_weight_shared_by_lever_arms():
     model = box_on_four_points(com=(0.1, 0.1, 0.0))       # centre of mass 0.1 m towards the +x pair
     T = 5
-    motion = Motion(np.arange(T) * 0.01, np.tile(model.neutral(), (T, 1)), np.zeros((T, 6)), np.zeros((T, 6)),
+    motion = Motion(np.arange(T) * 0.01, np.tile(neutral(model), (T, 1)), np.zeros((T, 6)), np.zeros((T, 6)),
                     None, 3)
     res = solve_qp_id(model, motion, QPSettings(floor=0.0, floor_velocity=(0, 0, 0)))
     weight = 12.0 * 9.80665

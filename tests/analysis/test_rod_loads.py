@@ -2,14 +2,15 @@
 the elastic generalized forces K (q - q_rest) (seed eq. 26)."""
 import numpy as np
 
-from engine.algorithms import rod_forces
+from engine.algorithms import rod_forces, neutral
 from engine.analysis.rod_loads import bending_moment, bending_strain
+from engine.tree import compile_tree
 from tests.muscles.path_models import wrap_model
 
 
 def _bent(model):
-    q = model.neutral()
-    slots = model.tree.coordinates
+    q = neutral(model)
+    slots = compile_tree(model).coordinates
     q[slots["strip_s1_ky"].qi] += 0.6
     q[slots["strip_s2_ky"].qi] += 0.3
     q[slots["strip_s2_kz"].qi] -= 0.4
@@ -19,13 +20,13 @@ def _bent(model):
 
 def test_rest_shape_has_no_bending():
     model = wrap_model()
-    assert np.array_equal(bending_strain(model, "strip", model.neutral()), [[0.0, 0.0]])
+    assert np.array_equal(bending_strain(model, "strip", neutral(model)), [[0.0, 0.0]])
     assert np.array_equal(bending_moment(model, "strip", np.zeros(model.nv)), [[0.0, 0.0]])
 
 
 def test_curvature_change_per_segment():
     model = wrap_model()
-    Q = np.vstack([model.neutral(), _bent(model)])
+    Q = np.vstack([neutral(model), _bent(model)])
     assert np.allclose(bending_strain(model, "strip", Q), [[0.0, 0.0], [0.6, 0.5]], rtol=0, atol=1e-12)
 
 

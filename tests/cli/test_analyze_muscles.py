@@ -14,11 +14,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from engine.algorithms import neutral
 from engine.analysis.derivatives import motion_from_coordinates
 from engine.cli.main import main
 from engine.io.osim import read_osim
 from engine.io.storage import read_storage
 from engine.muscles.path.geometry import MuscleGeometry
+from engine.tree import compile_tree
 
 
 @pytest.fixture(scope="module")
@@ -53,14 +55,14 @@ def test_muscle_forces_reproduce_the_inverse_dynamics_torques(analysed):
     ik, id_table = read_storage(out / "ik.mot"), read_storage(out / "id.sto")
     forces = read_storage(out / "muscle_forces.sto").data
     activations = read_storage(out / "activations.sto").data
-    slots = model.tree.coordinates
-    Q = np.tile(model.neutral(), (len(ik.time), 1))
-    for name in model.tree.v_names:
+    slots = compile_tree(model).coordinates
+    Q = np.tile(neutral(model), (len(ik.time), 1))
+    for name in compile_tree(model).v_names:
         column = ik.column(name)
         Q[:, slots[name].qi] = np.deg2rad(column) if slots[name].kind == "rotational" else column
     motion = motion_from_coordinates(model, ik.time, Q, 6.0, 3)       # hybrid analyze's default filter
     J = MuscleGeometry(model).compute(motion.q).J_l
-    labels = [f"{v}_moment" if slots[v].kind == "rotational" else f"{v}_force" for v in model.tree.v_names]
+    labels = [f"{v}_moment" if slots[v].kind == "rotational" else f"{v}_force" for v in compile_tree(model).v_names]
     assert sorted(id_table.labels) == sorted(labels)           # in OpenSim's order there
     tau = np.column_stack([id_table.column(label) for label in labels])
     crossed = np.abs(J).max(axis=(0, 1)) > 1e-9

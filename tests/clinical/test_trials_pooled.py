@@ -1,6 +1,7 @@
 """Several trials of one patient in one report: each side's cycles of every trial pooled (mean and SD across all of
 them, checked against the closed form for two cycles), parameters and stances pooled, symmetry recomputed, per-trial
-tables named by trial; trials of another patient refused; ``hybrid report A B`` writes the pooled report."""
+tables named by trial, trials of one C3D name told apart by the files they were read from; trials of another patient
+refused; ``hybrid report A B`` writes the pooled report."""
 import dataclasses
 import shutil
 import subprocess
@@ -13,7 +14,7 @@ from engine.cli.main import main
 from engine.clinical.parameters import SideParameters
 from engine.clinical.summary import clinical_summary
 from engine.clinical.symmetry import symmetry_index
-from engine.clinical.trials import pooled_summary
+from engine.clinical.trials import pooled_summary, trial_names
 from engine.demo import demo_files, demo_results
 from engine.errors import SettingsError
 
@@ -68,12 +69,37 @@ def test_trials_of_another_patient_are_refused(summary):
         pooled_summary([summary, dataclasses.replace(_other_trial(summary, 1.0), mass=1.2 * summary.mass)])
 
 
-def test_hybrid_report_of_two_trials(tmp_path):
+def test_trials_of_one_c3d_name_are_told_apart_by_the_files_they_were_read_from(tmp_path):
+    assert trial_names(["a.c3d", "b.c3d"], ["/lab/x/a.c3d", "/lab/y/b.c3d"]) == ["a.c3d", "b.c3d"]
+    # every session's run.c3d, the C3Ds themselves: by their folders
+    assert trial_names(["run.c3d", "run.c3d", "walk.c3d"], ["/lab/day1/run.c3d", "/lab/day2/run.c3d",
+                                                           "/lab/day1/walk.c3d"]) == [
+        "day1/run.c3d", "day2/run.c3d", "walk.c3d"]
+    # results files of one C3D: by as much of their paths as tells them apart
+    assert trial_names(["run.c3d"] * 2, ["/s/a.hlr", "/s/b.hlr"]) == ["run.c3d (a.hlr)", "run.c3d (b.hlr)"]
+    assert trial_names(["run.c3d"] * 2, ["/p/day1/results.hlr", "/q/day1/results.hlr"]) == [
+        "run.c3d (p/day1/results.hlr)", "run.c3d (q/day1/results.hlr)"]
+    assert trial_names(["run.c3d"] * 3, [None, "/s/a.hlr", None]) == ["run.c3d (trial 1)", "run.c3d (a.hlr)",
+                                                                     "run.c3d (trial 3)"]      # read from no file
+    assert trial_names(["run.c3d"] * 2, ["/lab/day1/run.c3d", None]) == ["day1/run.c3d", "run.c3d (trial 2)"]
+    with pytest.raises(SettingsError, match="results.hlr.*named twice"):
+        trial_names(["run.c3d"] * 2, [tmp_path / "results.hlr", tmp_path / "." / "results.hlr"])
+
+
+def test_hybrid_report_of_two_trials(tmp_path, capsys):
     results = demo_files().results
-    copy = tmp_path / "second.hlr"
-    shutil.copy(results, copy)
+    copies = [tmp_path / day / "results.hlr" for day in ("day1", "day2")]
+    for copy in copies:
+        copy.parent.mkdir()
+        shutil.copy(results, copy)
     out = tmp_path / "two.pdf"
-    assert main(["report", str(results), str(copy), "--out", str(out)]) == 0
+    assert main(["report", *map(str, copies), "--out", str(out)]) == 0
     text = subprocess.run(["pdftotext", "-layout", str(out), "-"], check=True, capture_output=True, text=True).stdout
     assert "2 trials" in text and "Trials pooled (left, right cycles)" in text
     assert "(2 cycles)" in text          # each side's one cycle of each trial, pooled in the legends
+    # both copies recorded run.c3d: named by the files given, in the header, the blade's legend and the plates' table
+    for day in ("day1", "day2"):
+        assert f"run.c3d ({day}/results.hlr) (1, 1)" in text
+        assert text.count(f"run.c3d ({day}/results.hlr): FP") == 6       # two plates, three axes
+    assert main(["report", str(copies[0]), str(copies[0]), "--out", str(tmp_path / "same.pdf")]) == 2
+    assert "day1/results.hlr" in capsys.readouterr().err and not (tmp_path / "same.pdf").exists()

@@ -7,24 +7,26 @@ from engine.analysis.contact_model import static_calibration
 from engine.analysis.ik import solve_ik
 from engine.analysis.inverse_dynamics import plate_samples
 from engine.contacts.automatic import Calibration, automatic_contacts
+from engine.data import Data
 from engine.io.external_loads import ground_reaction_plates, load_external_loads
 from engine.io.open import open_model
 from engine.io.open_trial import open_trial
 from engine.io.setup_xml import ik_settings_from_setup
+from engine.tree import compile_tree
 
 from ..analysis.opensim_cases import load
 
 
 def _heights(model, Q, names):
-    return alg.frame_positions_batch(model, model.create_data(), Q, names)[..., 1]
+    return alg.frame_positions_batch(model, Data(model), Q, names)[..., 1]
 
 
 def test_standing_poses_put_the_lowest_sole_candidates_on_the_floor(test_data):
     """Poses standing (the neutral pose, feet flat) with the pelvis raised by known amounts: the calibration puts
     each foot's lowest heel or metatarsal candidate on the floor at their median height, exactly."""
     model = open_model(test_data / "opensim/gait2354/subject01_simbody.osim")
-    Q = np.tile(model.neutral(), (5, 1))
-    ty = model.tree.coordinates["pelvis_ty"].qi
+    Q = np.tile(alg.neutral(model), (5, 1))
+    ty = compile_tree(model).coordinates["pelvis_ty"].qi
     Q[:, ty] += np.array([0.02, 0.03, 0.05, 0.07, 0.2])       # median: 5 cm higher than neutral
     generated = automatic_contacts(model, Calibration(Q, floor=-0.01, static=True))
     for side in ("r", "l"):

@@ -6,6 +6,7 @@ import pytest
 from engine import algorithms as alg
 from engine.contacts.automatic import automatic_contacts
 from engine.contacts.feet import find_feet, marker_role
+from engine.data import Data
 from engine.demo import blade as blade_design
 from engine.demo.athlete import build_athlete
 from engine.errors import ModelError
@@ -38,8 +39,8 @@ def _sole_frame(model, data, points):
 def test_gait2354_candidates_lie_under_the_sole_in_anatomical_order(test_data):
     model = open_model(test_data / "opensim/gait2354/subject01_simbody.osim")
     generated = automatic_contacts(model)
-    data = generated.model.create_data()
-    alg.forward_kinematics(generated.model, data, generated.model.neutral())
+    data = Data(generated.model)
+    alg.forward_kinematics(generated.model, data, alg.neutral(generated.model))
     for side, lateral in (("r", 1.0), ("l", -1.0)):
         names = [f"{n}_{side}" for n in ("heel_med", "heel_lat", "meta1", "meta5", "hallux", "toes_lat")]
         assert {c.name for c in generated.contacts if c.group == f"foot_{side}"} == set(names)

@@ -3,10 +3,12 @@ import numpy as np
 import pytest
 
 from engine import algorithms as alg
+from engine.data import Data
 from engine.demo import demo_files
 from engine.demo.anthropometry import DE_LEVA_MALE, REFERENCE_HEIGHT, SEGMENT_FRACTIONS_SUM
 from engine.demo.athlete import HEIGHT, MASS, RESIDUAL_LENGTH, build_athlete
 from engine.io.model_file import load_model, save_model
+from engine.tree import compile_tree
 
 
 @pytest.fixture(scope="module")
@@ -40,8 +42,8 @@ def test_mass_degrees_of_freedom_markers_contacts(athlete):
 def test_segment_lengths_and_masses_follow_de_leva(athlete):
     assert SEGMENT_FRACTIONS_SUM == pytest.approx(1.0, abs=2e-4)     # the table's fractions make a whole body
     s = HEIGHT / REFERENCE_HEIGHT
-    data = athlete.create_data()
-    alg.forward_kinematics(athlete, data, athlete.neutral())
+    data = Data(athlete)
+    alg.forward_kinematics(athlete, data, alg.neutral(athlete))
     p = {b: alg.frame_placement(athlete, data, b).p for b in ("femur_l", "tibia_l", "calcn_l", "humerus_l",
                                                              "forearm_l", "hand_l")}
     assert np.linalg.norm(p["femur_l"] - p["tibia_l"]) == pytest.approx(DE_LEVA_MALE["thigh"].length * s, rel=1e-12)
@@ -66,8 +68,8 @@ def test_the_right_shank_is_amputated_and_its_muscles_rerouted(athlete):
     assert athlete.metadata["subject"]["residual_length_m"] == RESIDUAL_LENGTH
     # the blade is clamped to the back of the socket and leaves the unloaded affected leg 2-8 cm longer
     assert athlete.rods[0].parent == "socket_r" and athlete.rods[0].offset.p[0] < 0
-    data = athlete.create_data()
-    alg.forward_kinematics(athlete, data, athlete.neutral())
+    data = Data(athlete)
+    alg.forward_kinematics(athlete, data, alg.neutral(athlete))
     lowest = {g: min(alg.frame_placement(athlete, data, c.name).p[1] for c in athlete.contacts if c.group == g)
               for g in ("foot_l", "blade")}
     assert 0.02 <= lowest["foot_l"] - lowest["blade"] <= 0.08
@@ -80,9 +82,9 @@ def test_hamstrings_and_triceps_surae_have_moment_arms_of_the_right_sign(athlete
     negative), plantarflexors negative on ankle angle; the amputated side's gastrocnemius still flexes the knee."""
     from engine.muscles.path.geometry import MuscleGeometry
     g = MuscleGeometry(athlete)
-    _, _, J = g.evaluate(athlete.neutral()[None])
+    _, _, J = g.evaluate(alg.neutral(athlete)[None])
     r = -J[0]
-    vi = {n: athlete.tree.coordinates[n].vi for n in ("hip_flexion_l", "knee_angle_l", "ankle_angle_l",
+    vi = {n: compile_tree(athlete).coordinates[n].vi for n in ("hip_flexion_l", "knee_angle_l", "ankle_angle_l",
                                                         "knee_angle_r")}
     row = {n: i for i, n in enumerate(g.muscle_names)}
     assert r[row["semiten_l"], vi["hip_flexion_l"]] < -0.03 and r[row["bifemlh_l"], vi["knee_angle_l"]] < -0.02

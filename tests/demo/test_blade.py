@@ -1,7 +1,10 @@
 """The running blade: its vertical stiffness in a simulated compression test and its mass, against published ranges."""
 import pytest
 
+from engine.algorithms import neutral
+from engine.data import Data
 from engine.demo import blade
+from engine.tree import compile_tree
 
 
 # Vertical stiffness of J-shaped sprint blades at neutral alignment in the categories prescribed to 60-80 kg
@@ -34,8 +37,8 @@ def test_first_modes_of_the_clamped_blade_are_damped_as_measured_on_running_blad
     from engine.model import Model, Rod
     r = blade.rod("ground", (0.0, 0.0, 0.0))
     model = Model("clamped", rods=[Rod(r.name, "ground", r.segments, offset=r.offset)], gravity=(0.0, 0.0, 0.0))
-    M = alg.crba(model, model.create_data(), model.neutral())
-    segs = model.tree.k.segs
+    M = alg.crba(model, Data(model), neutral(model))
+    segs = compile_tree(model).k.segs
     free = segs["q"] >= 0
     n = model.nv
     K, D = np.zeros((n, n)), np.zeros((n, n))

@@ -35,12 +35,14 @@ from engine.analysis.derivatives import Motion
 from engine.analysis.inverse_dynamics import plate_samples
 from engine.analysis.metrics import grf_metrics
 from engine.analysis.pipeline import analysis_steps
+from engine.data import Data
 from engine.progress import run
 from engine.analysis.qp_id import solve_qp_id
 from engine.demo import CUTOFF, demo_files, demo_inputs, demo_results, demo_truth
 from engine.demo.recording import GAPS, MARKER_NOISE, PLATE_NOISE, to_lab
 from engine.demo.truth import truth_metrics
 from engine.io.model_file import load_model
+from engine.tree import compile_tree
 from engine.trial.filtering import lowpass_plates
 
 
@@ -58,7 +60,7 @@ def analysed(shipped):
 
 def test_truth_obeys_the_equations_of_motion(shipped):
     model, _, _, truth = shipped
-    data = model.create_data()
+    data = Data(model)
     k = np.arange(0, len(truth.time), 37)
     J = alg.point_jacobians_batch(model, data, truth.q[k], truth.contact_names)
     tau = (alg.rnea_batch(model, data, truth.q[k], truth.v[k], truth.a[k])
@@ -73,7 +75,7 @@ def test_markers_plates_and_emg_are_the_truth_plus_the_stated_noise(shipped):
     from engine.io.c3d import read_c3d
     lab = read_c3d(demo_files().trial)
     frames = np.arange(0, len(truth.time), 5)
-    expected = to_lab(alg.marker_positions_batch(model, model.create_data(), truth.q[frames]))
+    expected = to_lab(alg.marker_positions_batch(model, Data(model), truth.q[frames]))
     error = lab.markers.positions - expected
     missing = np.isnan(error).any(axis=2)
     assert missing.sum() == sum(n for _, _, n in GAPS)
@@ -216,12 +218,12 @@ def test_the_qp_given_one_limbs_true_load_recovers_the_other(shipped):
     model, _, settings, truth = shipped
     k = slice(None, None, 5)
     motion = Motion(truth.time[k], truth.q[k], truth.v[k], truth.a[k], cutoff=None, order=settings.order)
-    X = alg.frame_positions_batch(model, model.create_data(), motion.q, truth.contact_names)
+    X = alg.frame_positions_batch(model, Data(model), motion.q, truth.contact_names)
     groups = np.array(truth.contact_groups)
-    known = np.zeros((len(motion.time), model.tree.n_nodes, 6))
+    known = np.zeros((len(motion.time), compile_tree(model).n_nodes, 6))
     for c, name in enumerate(truth.contact_names):
         if groups[c] == "foot_l":
-            node = model.tree.k.frames[model.tree.contact_frame[name]]["node"]
+            node = compile_tree(model).k.frames[compile_tree(model).contact_frame[name]]["node"]
             known[:, node, :3] += np.cross(X[:, c], truth.contact_forces[k][:, c])
             known[:, node, 3:] += truth.contact_forces[k][:, c]
     order = [truth.contact_names.index(c.name) for c in model.contacts]

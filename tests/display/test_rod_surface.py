@@ -3,8 +3,10 @@ and the tip moves when the rod bends."""
 import numpy as np
 
 from engine import algorithms as alg
+from engine.data import Data
 from engine.display.rod_surface import rod_surface, section_size, stations
 from engine.model import Section
+from engine.tree import compile_tree
 from tests.muscles.path_models import wrap_model
 
 
@@ -16,8 +18,8 @@ def test_stations_cover_every_segment():
 
 def test_surface_ends_at_base_and_tip_with_section_sizes():
     model = wrap_model()
-    data = model.create_data()
-    q = model.neutral()
+    data = Data(model)
+    q = alg.neutral(model)
     surface = rod_surface(model, data, "strip", q)
     alg.forward_kinematics(model, data, q)
     assert np.allclose(surface.centreline[-1], alg.frame_placement(model, data, "strip").p, atol=1e-12)
@@ -29,10 +31,10 @@ def test_surface_ends_at_base_and_tip_with_section_sizes():
 
 def test_bending_moves_the_tip():
     model = wrap_model()
-    data = model.create_data()
-    q = model.neutral()
+    data = Data(model)
+    q = alg.neutral(model)
     rest = rod_surface(model, data, "strip", q).centreline[-1]
-    q[model.tree.coordinates["strip_s1_kz"].qi] += 3.0
+    q[compile_tree(model).coordinates["strip_s1_kz"].qi] += 3.0
     assert np.linalg.norm(rod_surface(model, data, "strip", q).centreline[-1] - rest) > 0.01
 
 

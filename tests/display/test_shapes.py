@@ -2,6 +2,7 @@
 import numpy as np
 
 from engine import algorithms as alg
+from engine.data import Data
 from engine.display.shapes import Capsule, Ellipsoid, body_shapes, inertia_ellipsoid, joint_centres
 from engine.model import Body
 from engine.spatial import body_fixed_xyz
@@ -24,8 +25,8 @@ def test_ellipsoid_has_the_bodys_inertia():
 
 def test_bones_run_between_joint_centres_and_leaves_are_ellipsoids():
     model = wrap_model()
-    data = model.create_data()
-    alg.forward_kinematics(model, data, model.neutral())
+    data = Data(model)
+    alg.forward_kinematics(model, data, alg.neutral(model))
     proximal, distal = joint_centres(model, "lower", alg.body_placements(model, data))
     assert np.allclose(proximal, 0.0) and np.allclose(distal, [[0.0, -0.25, 0.0]])    # the strip's mount
     shapes = body_shapes(model)

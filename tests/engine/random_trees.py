@@ -9,6 +9,7 @@ import pinocchio as pin
 from engine.model import (Body, Coordinate, FreeJoint, Model, PrismaticJoint, RevoluteJoint, SphericalJoint,
                           UniversalJoint, WeldJoint)
 from engine.spatial import SE3, quat_to_matrix
+from engine.tree import compile_tree
 
 KINDS = ("revolute", "prismatic", "spherical", "universal", "weld")
 
@@ -126,7 +127,7 @@ def index_maps(model: Model, pm, specs):
 
     Free-flyer velocities are ``[v; w]`` in Pinocchio and ``[w; v]`` here.
     """
-    tree = model.tree
+    tree = compile_tree(model)
     P = np.zeros((model.nv, pm.nv))
     qperm = np.zeros(model.nq, int)
     for i, s in enumerate(specs):

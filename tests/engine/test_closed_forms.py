@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 from engine import algorithms as alg
+from engine.data import Data
 from engine.model import Body, Coordinate, Model, RevoluteJoint
 from engine.spatial import SE3
 
@@ -112,7 +113,7 @@ def test_closed_forms_are_self_consistent(case, rng):
 def test_mass_matrix_gravity_and_velocity_terms_equal_the_closed_forms(case, rng):
     build, closed = CASES[case]
     model = build()
-    data = model.create_data()
+    data = Data(model)
     for _ in range(20):
         q = rng.uniform(-np.pi, np.pi, model.nv)
         qd = rng.normal(size=model.nv) * 3

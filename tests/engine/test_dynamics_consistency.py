@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 from engine import algorithms as alg
+from engine.data import Data
 from engine.model import MODES
 from tests.engine.hybrid_models import general_joint_model, hybrid_chain
 
@@ -11,9 +12,9 @@ from tests.engine.hybrid_models import general_joint_model, hybrid_chain
                                    general_joint_model], ids=["hybrid", "floating-6modes", "general-joints"])
 def test_mass_matrix_is_symmetric_positive_definite_and_consistent_with_rnea(build, rng):
     model = build()
-    data = model.create_data()
+    data = Data(model)
     for _ in range(5):
-        q = alg.integrate(model, model.neutral(), rng.normal(size=model.nv) * 0.5)
+        q = alg.integrate(model, alg.neutral(model), rng.normal(size=model.nv) * 0.5)
         M = alg.crba(model, data, q)
         assert np.abs(M - M.T).max() < 1e-13 * np.abs(M).max()
         assert np.linalg.eigvalsh(M).min() > 0
@@ -27,10 +28,10 @@ def test_mass_matrix_is_symmetric_positive_definite_and_consistent_with_rnea(bui
 def test_mdot_minus_two_c_is_skew_symmetric(build, rng):
     """Holonomic coordinates (revolute, general joints, rod strains): dM/dt by central differences."""
     model = build()
-    data = model.create_data()
+    data = Data(model)
     h = 1e-6
     for _ in range(3):
-        q = alg.integrate(model, model.neutral(), rng.normal(size=model.nv) * 0.5)
+        q = alg.integrate(model, alg.neutral(model), rng.normal(size=model.nv) * 0.5)
         v = rng.normal(size=model.nv)
         Mdot = (alg.crba(model, data, alg.integrate(model, q, v, h))
                 - alg.crba(model, data, alg.integrate(model, q, v, -h))) / (2 * h)
@@ -49,8 +50,8 @@ def total_energy(model, data, q, v):
 def test_undamped_hybrid_pendulum_conserves_energy():
     """Rigid links plus a curved rod under gravity, 2 s at a fine step (RKMK4)."""
     model = hybrid_chain()
-    data = model.create_data()
-    q0 = model.neutral()
+    data = Data(model)
+    q0 = alg.neutral(model)
     q0 = alg.integrate(model, q0, np.full(model.nv, 0.3))
     v0 = np.linspace(-1.0, 1.0, model.nv)
     t, Q, V = alg.simulate(model, data, q0, v0, duration=2.0, dt=2e-4)
@@ -63,8 +64,8 @@ def test_undamped_hybrid_pendulum_conserves_energy():
 
 def test_damped_rod_loses_energy_monotonically():
     model = hybrid_chain(gravity=(0, 0, 0), damping=3e4)
-    data = model.create_data()
-    q0 = alg.integrate(model, model.neutral(), np.full(model.nv, 0.2))
+    data = Data(model)
+    q0 = alg.integrate(model, alg.neutral(model), np.full(model.nv, 0.2))
     t, Q, V = alg.simulate(model, data, q0, np.zeros(model.nv), duration=0.3, dt=2e-4)
     E = np.array([total_energy(model, data, q, v) for q, v in zip(Q[::25], V[::25])])
     assert np.all(np.diff(E) <= 1e-9 * E[0])
@@ -74,8 +75,8 @@ def test_damped_rod_loses_energy_monotonically():
 def test_free_floating_hybrid_conserves_momentum():
     """Angular-strain rod as in the seed (stretch and shear modes are too stiff for this explicit step)."""
     model = hybrid_chain(floating=True, gravity=(0, 0, 0))
-    data = model.create_data()
-    q0 = alg.integrate(model, model.neutral(), np.linspace(-0.3, 0.4, model.nv))
+    data = Data(model)
+    q0 = alg.integrate(model, alg.neutral(model), np.linspace(-0.3, 0.4, model.nv))
     v0 = np.linspace(1.0, -1.5, model.nv) * 0.5
     t, Q, V = alg.simulate(model, data, q0, v0, duration=0.5, dt=1e-4)
     h = np.array([alg.spatial_momentum(model, data, q, v) for q, v in zip(Q[::100], V[::100])])
@@ -90,8 +91,8 @@ def test_free_body_follows_the_exact_torque_free_motion(rng):
     from engine.spatial import axis_angle, quat_to_matrix
     model = Model("ball", [Body("b", 2.0, inertia=np.eye(3) * 0.1)], [FreeJoint("j", "ground", "b")],
                   gravity=(0, 0, 0))
-    data = model.create_data()
-    q0 = alg.integrate(model, model.neutral(), rng.normal(size=6))
+    data = Data(model)
+    q0 = alg.integrate(model, alg.neutral(model), rng.normal(size=6))
     w, u = rng.normal(size=3), rng.normal(size=3)
     R0 = quat_to_matrix(q0[3:7])
     R1 = R0 @ axis_angle(w, np.linalg.norm(w))

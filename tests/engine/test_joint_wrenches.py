@@ -5,7 +5,9 @@ import pinocchio as pin
 import pytest
 
 from engine import algorithms as alg
+from engine.data import Data
 from engine.model import Body, Coordinate, Model, RevoluteJoint
+from engine.tree import compile_tree
 from tests.engine.random_trees import build_model, build_pinocchio, index_maps, random_specs
 
 RTOL = 1e-9
@@ -31,12 +33,12 @@ def test_joint_wrenches_equal_pinocchio_forces(floating, rng):
     qperm, P = index_maps(model, pm, specs)
     joints = [f"j{i}" for i, s in enumerate(specs) if s.kind != "weld"]
     T = 4
-    Q = np.array([alg.integrate(model, model.neutral(), rng.normal(size=model.nv)) for _ in range(T)])
+    Q = np.array([alg.integrate(model, alg.neutral(model), rng.normal(size=model.nv)) for _ in range(T)])
     V, A = rng.normal(size=(T, model.nv)), rng.normal(size=(T, model.nv))
     # a random world wrench (about the world origin) on a few bodies' nodes, the same given to Pinocchio
-    data = model.create_data()
+    data = Data(model)
     loaded = rng.choice([i for i, s in enumerate(specs) if s.kind != "weld"], size=3, replace=False)
-    fext = np.zeros((T, model.tree.n_nodes, 6))
+    fext = np.zeros((T, compile_tree(model).n_nodes, 6))
     pin_fext = [[pin.Force.Zero() for _ in range(pm.njoints)] for _ in range(T)]
     for t in range(T):
         qp = np.empty(pm.nq)
@@ -44,7 +46,7 @@ def test_joint_wrenches_equal_pinocchio_forces(floating, rng):
         pin.forwardKinematics(pm, pd, qp)
         for i in loaded:
             w = rng.normal(size=6)                   # [moment about origin; force]
-            node = model.tree.k.frames[model.tree.body_frame[f"b{i}"]]["node"]
+            node = compile_tree(model).k.frames[compile_tree(model).body_frame[f"b{i}"]]["node"]
             fext[t, node] += w
             jid = pm.getJointId(f"j{i}")
             pin_fext[t][jid] += pd.oMi[jid].actInv(pin.Force(w[3:], w[:3]))
@@ -68,7 +70,7 @@ def test_pendulum_reaction_in_closed_form():
     body = Body("bob", mass=m, com=(0.0, -l, 0.0), inertia=np.eye(3) * 1e-9)
     model = Model("pendulum", [body], [RevoluteJoint("pivot", "ground", "bob", coordinates=(Coordinate("th"),),
                                                      axis=(0.0, 0.0, 1.0))], gravity=(0.0, -9.81, 0.0))
-    _, W, _ = alg.joint_wrenches_batch(model, model.create_data(), [[th]], [[w]], [[wd]], ["pivot"])
+    _, W, _ = alg.joint_wrenches_batch(model, Data(model), [[th]], [[w]], [[wd]], ["pivot"])
     r = l * np.array([np.sin(th), -np.cos(th), 0.0])              # bob from the pivot
     a_bob = np.cross([0, 0, wd], r) + np.cross([0, 0, w], np.cross([0, 0, w], r))
     force = m * (a_bob + np.array([0.0, 9.81, 0.0]))
@@ -81,5 +83,5 @@ def test_unknown_joint_is_named():
     specs = random_specs(np.random.default_rng(1), n_bodies=3, floating=False)
     model = build_model(specs)
     with pytest.raises(Exception, match="nope"):
-        alg.joint_wrenches_batch(model, model.create_data(), [model.neutral()], [np.zeros(model.nv)],
+        alg.joint_wrenches_batch(model, Data(model), [alg.neutral(model)], [np.zeros(model.nv)],
                                  [np.zeros(model.nv)], ["nope"])

@@ -4,16 +4,18 @@ import pytest
 from scipy.linalg import expm
 
 from engine import algorithms as alg
+from engine.data import Data
 from engine.model import MODES, Model, Rod, RodSegment, Section
 from engine.spatial import axis_angle, skew
+from engine.tree import compile_tree
 from tests.engine.hybrid_models import STEEL, arc_rod, general_joint_model, hybrid_chain
 
 
 def test_constant_curvature_gives_the_exact_circular_arc():
     kappa = 2.5
     model = arc_rod(kappa, n_segments=4, length=0.8)
-    data = model.create_data()
-    alg.forward_kinematics(model, data, model.neutral())
+    data = Data(model)
+    alg.forward_kinematics(model, data, alg.neutral(model))
     s = np.linspace(0.0, 0.8, 37)
     R, p = alg.rod_frames(model, data, "arc", s)
     exact_p = np.stack([np.sin(kappa * s) / kappa, (1 - np.cos(kappa * s)) / kappa, np.zeros_like(s)], axis=1)
@@ -23,9 +25,9 @@ def test_constant_curvature_gives_the_exact_circular_arc():
     # the same arc when the curvature is a coordinate rather than the rest strain
     straight = Model("c", rods=[Rod("r", "ground", [RodSegment(0.2, Section.rectangle(0.04, 0.008), STEEL)] * 4)],
                      gravity=(0, 0, 0))
-    q = straight.neutral()
-    q[[i for i, n in enumerate(straight.tree.q_names) if n.endswith("_kz")]] = kappa
-    d2 = straight.create_data()
+    q = alg.neutral(straight)
+    q[[i for i, n in enumerate(compile_tree(straight).q_names) if n.endswith("_kz")]] = kappa
+    d2 = Data(straight)
     alg.forward_kinematics(straight, d2, q)
     assert np.abs(alg.rod_frames(straight, d2, "r", s)[1] - exact_p).max() < 1e-14
 
@@ -42,7 +44,7 @@ def test_general_strains_match_the_matrix_exponential(rng):
     lengths = [0.11, 0.07, 0.15, 0.09]
     segs = [RodSegment(L, Section.rectangle(0.03, 0.01), STEEL, MODES) for L in lengths]
     model = Model("six", rods=[Rod("r", "ground", segs)], gravity=(0, 0, 0))
-    data = model.create_data()
+    data = Data(model)
     for scale in (1e-4, 1.0, 8.0):   # near zero the series branch, large angles the closed form
         xis = rng.normal(size=(4, 6)) * scale
         xis[:, 3] += 1.0
@@ -67,18 +69,18 @@ def _positions(model, data, q, names):
                                    general_joint_model], ids=["hybrid", "floating-6modes", "general-joints"])
 def test_point_jacobians_equal_finite_differences(build, rng):
     model = build()
-    data = model.create_data()
+    data = Data(model)
     names = [m.name for m in model.markers] + [c.name for c in model.contacts]
     h = 1e-6
     for _ in range(3):
-        q = alg.integrate(model, model.neutral(), rng.normal(size=model.nv) * 0.3)
+        q = alg.integrate(model, alg.neutral(model), rng.normal(size=model.nv) * 0.3)
         J = alg.point_jacobians(model, data, q, names)
         for i in range(model.nv):
             e = np.zeros(model.nv)
             e[i] = h
             fd = (_positions(model, data, alg.integrate(model, q, e), names)
                   - _positions(model, data, alg.integrate(model, q, -e), names)) / (2 * h)
-            assert np.abs(J[:, :, i] - fd).max() < 1e-7, model.tree.v_names[i]
+            assert np.abs(J[:, :, i] - fd).max() < 1e-7, compile_tree(model).v_names[i]
 
 
 @pytest.mark.parametrize("build", [hybrid_chain, lambda: hybrid_chain(floating=True, modes=MODES),
@@ -86,9 +88,9 @@ def test_point_jacobians_equal_finite_differences(build, rng):
 def test_jdot_v_equals_second_derivative_along_the_motion(build, rng):
     """J-dot psi: the classical acceleration at a = 0 is d2x/dt2 along q(t) = q (+) v t."""
     model = build()
-    data = model.create_data()
+    data = Data(model)
     names = [m.name for m in model.markers]
-    q = alg.integrate(model, model.neutral(), rng.normal(size=model.nv) * 0.3)
+    q = alg.integrate(model, alg.neutral(model), rng.normal(size=model.nv) * 0.3)
     v = rng.normal(size=model.nv)
     h = 1e-4
     x = [_positions(model, data, alg.integrate(model, q, v, t), names) for t in (-h, 0.0, h)]

@@ -3,6 +3,7 @@ import numpy as np
 from scipy.integrate import solve_bvp
 
 from engine import algorithms as alg
+from engine.data import Data
 from tests.engine.hybrid_models import cantilever
 
 L = 1.0
@@ -10,8 +11,8 @@ L = 1.0
 
 def tip_under_load(n_segments: int, load: float):
     model = cantilever(n_segments, L)
-    data = model.create_data()
-    res = alg.static_equilibrium(model, data, model.neutral(), forces={"tip": (0.0, -load, 0.0)}, gravity=False)
+    data = Data(model)
+    res = alg.static_equilibrium(model, data, alg.neutral(model), forces={"tip": (0.0, -load, 0.0)}, gravity=False)
     assert res.success, res.message
     alg.forward_kinematics(model, data, res.q)
     EI = model.rods[0].segments[0].stiffness_diagonal()[2]

@@ -4,6 +4,7 @@ import pinocchio as pin
 import pytest
 
 from engine import algorithms as alg
+from engine.data import Data
 from tests.engine.random_trees import build_model, build_pinocchio, index_maps, random_specs
 
 RTOL = 1e-9
@@ -28,7 +29,7 @@ def trees(request, rng):
 
 
 def random_state(model, rng):
-    q = alg.integrate(model, model.neutral(), rng.normal(size=model.nv))
+    q = alg.integrate(model, alg.neutral(model), rng.normal(size=model.nv))
     return q, rng.normal(size=model.nv), rng.normal(size=model.nv)
 
 
@@ -42,7 +43,7 @@ def test_every_joint_type_is_present(trees):
 def test_placements_jacobians_mass_matrix_rnea_and_aba(trees, rng):
     specs, model, pm, qperm, P = trees
     pd = pm.createData()
-    data = model.create_data()
+    data = Data(model)
     for _ in range(5):
         q, v, a = random_state(model, rng)
         qp = np.empty(pm.nq)
@@ -81,7 +82,7 @@ def test_integrate_matches_pinocchio(trees, rng):
 
 def test_batch_placements_equal_single_frame_placements(trees, rng):
     _, model, *_ = trees
-    data = model.create_data()
+    data = Data(model)
     Q = np.array([random_state(model, rng)[0] for _ in range(4)])
     names = [b.name for b in model.bodies]
     R, p = alg.frame_placements_batch(model, data, Q, names)

@@ -6,6 +6,7 @@ import dataclasses
 import numpy as np
 
 from engine import algorithms as alg
+from engine.data import Data
 
 from .conftest import mid_stance
 
@@ -17,7 +18,7 @@ def test_candidates_are_drawn_and_the_loaded_ones_marked(shown):
     layer = window.scene.layers["contacts"]
     model = doc.model
     names = [c.name for c in model.contacts]
-    expected = alg.frame_positions_batch(model, model.create_data(), doc.Q[frame:frame + 1], names)[0]
+    expected = alg.frame_positions_batch(model, Data(model), doc.Q[frame:frame + 1], names)[0]
     drawn = {}
     for dots in (layer.idle, layer.loaded):
         for k, i in enumerate(dots.shown):

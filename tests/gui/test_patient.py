@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from engine.data import Data
 from engine.errors import SettingsError
 from engine.io.session_file import load_session
 from engine.trial.axes import propose_rotation, rotation_from_axes
@@ -175,7 +176,7 @@ def test_new_patient_wizard_scales_gait2354_and_analyses_its_trial(make_window, 
     doc = window.document
     assert doc.model is result.model and doc.model_path == str(tmp_path / "subject01_scaled.osim")
     assert doc.trial is doc.static_trial and window.scene.content.model is result.model
-    model_markers = marker_positions(doc.model, doc.model.create_data(), doc.Q[0])
+    model_markers = marker_positions(doc.model, Data(doc.model), doc.Q[0])
     shown = doc.display_trial.markers
     pairs = [(i, shown.names.index(m.name)) for i, m in enumerate(doc.model.markers) if m.name in shown.names]
     gaps = [np.linalg.norm(model_markers[i] - shown.positions[0, j]) for i, j in pairs

@@ -11,8 +11,11 @@ import numpy as np
 from PySide6.QtCore import QRect
 from PySide6.QtGui import QImage
 
+from engine.algorithms import neutral
+from engine.data import Data
 from engine.demo.athlete import MASS
 from engine.display.rod_surface import rod_surface
+from engine.tree import compile_tree
 from hybridgui.app import SIZE
 from hybridgui.screenshot import save_window, window_image
 from hybridgui.viewport.scene import LAYERS, Content
@@ -46,7 +49,7 @@ def _tip_moved(model, data, rod, q, drawn_tip) -> float:
     """Distance (m) from the drawn tip to the tip of the rod at rest (same pose, strains at rest)."""
     rest = q.copy()
     for name in model.rod(rod).coordinate_names():
-        rest[model.tree.coordinates[name].qi] = model.tree.q_neutral[model.tree.coordinates[name].qi]
+        rest[compile_tree(model).coordinates[name].qi] = compile_tree(model).q_neutral[compile_tree(model).coordinates[name].qi]
     return float(np.linalg.norm(drawn_tip - rod_surface(model, data, rod, rest).centreline[-1]))
 
 
@@ -77,20 +80,20 @@ def test_blade_bent_at_mid_stance(shown):
     blade = window.scene.layers["blade"]
     assert blade.rods, "the demo model has a blade"
     rod = blade.rods[0]
-    moved = _tip_moved(doc.model, doc.model.create_data(), rod.name, doc.Q[doc.frame], rod.surface.centreline[-1])
+    moved = _tip_moved(doc.model, Data(doc.model), rod.name, doc.Q[doc.frame], rod.surface.centreline[-1])
     assert moved > 0.005, f"the blade tip is only {1000 * moved:.1f} mm from its rest position"
 
 
 def test_blade_is_drawn_with_the_rod_strains(make_window):
     window = make_window()
     model = wrap_model()
-    Q = np.tile(model.neutral(), (2, 1))
-    Q[1, model.tree.coordinates["strip_s1_kz"].qi] += 4.0
+    Q = np.tile(neutral(model), (2, 1))
+    Q[1, compile_tree(model).coordinates["strip_s1_kz"].qi] += 4.0
     window.scene.set_content(Content(model, np.array([0.0, 0.1]), Q))
     for frame, bent in ((0, False), (1, True)):
         window.scene.show_frame(frame)
         rod = window.scene.layers["blade"].rods[0]
-        data = model.create_data()
+        data = Data(model)
         assert np.allclose(rod.surface.centreline, rod_surface(model, data, "strip", Q[frame]).centreline)
         moved = _tip_moved(model, data, "strip", Q[frame], rod.surface.centreline[-1])
         assert (moved > 0.01) == bent, moved

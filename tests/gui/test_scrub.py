@@ -4,6 +4,7 @@ import numpy as np
 
 from engine.algorithms import frame_placements_batch
 from engine.analysis.series import result_series
+from engine.data import Data
 
 
 def _world_to_display(renderer, point):
@@ -23,7 +24,7 @@ def test_scrub_keeps_view_cursor_and_table_together(shown, qtbot):
     scene = window.scene
     assert scene.frame == f
     names = list(scene.layers["bodies"].actors)
-    R, p = frame_placements_batch(result.model, result.model.create_data(), result.ik.q[f:f + 1], names)
+    R, p = frame_placements_batch(result.model, Data(result.model), result.ik.q[f:f + 1], names)
     for i, name in enumerate(names):
         matrix = scene.layers["bodies"].actors[name].GetUserMatrix()
         M = np.array([[matrix.GetElement(r, c) for c in range(4)] for r in range(4)])

@@ -1,5 +1,6 @@
 """The Simulation panel: a coarse built-in scene run in the worker to 100 %, a cancelled run leaving the run shown,
-and scrubbing that draws the skin where the recorded pose puts it, coloured by that frame's pressure."""
+and scrubbing with the application's timeline, which draws the skin where the recorded pose puts it, coloured by that
+frame's pressure, while the panel is shown (the trial's frames otherwise)."""
 from __future__ import annotations
 
 import numpy as np
@@ -7,6 +8,7 @@ from PySide6.QtGui import QImage
 
 from hybridgui.viewport import style
 from skin.scenes import SCENES, athlete_and_skin
+from engine.data import Data
 
 COARSE = "coarse: skin every 3 cm (interactive)"
 
@@ -33,16 +35,19 @@ def test_simulation_panel_runs_cancels_and_scrubs(make_window, qtbot):
         pass
     assert seen[-1] == 1.0 and panel.bar.value() == panel.bar.maximum()
     playback = panel.playback
-    assert playback is not None and playback.n_frames == 4 and panel.slider.maximum() == 3
+    timeline = window.timeline
+    assert playback is not None and playback.n_frames == 4
+    assert timeline.source is panel.clock and timeline.slider.maximum() == 3 and timeline.isEnabled()
     assert panel.run.isEnabled() and not panel.cancel.isEnabled()
     # the skin drawn is eq. 3 at the recorded pose of each frame, coloured by that frame's pressure (kPa)
     model, skin = athlete_and_skin(0.03)
-    data = model.create_data()
+    data = Data(model)
     result = playback.result
     qtbot.waitUntil(lambda: panel.view._image.width() > 1, timeout=10000)
     drawn = []
     for frame in (3, 1):
-        panel.slider.setValue(frame)
+        timeline.slider.setValue(frame)
+        assert panel.clock.frame == frame and f"frame {frame + 1} / 4" in timeline.label.text()
         x = skin.vertices(model, data, result.q[frame])
         np.testing.assert_allclose(panel.scene.skin_points(), x, atol=1e-12)
         np.testing.assert_allclose(panel.scene.skin_pressure() * 1e3, result.pressure[frame], rtol=1e-12)
@@ -66,12 +71,20 @@ def test_simulation_panel_runs_cancels_and_scrubs(make_window, qtbot):
     rgb = rgb[:, :3 * image.width()].reshape(image.height(), image.width(), 3).astype(int)
     background = np.round(255 * np.array(style.BACKGROUND))
     assert (np.abs(rgb - background).sum(axis=2) > 30).mean() > 0.05     # the skin and the bed are drawn
-    # playing runs through the frames to the last and stops there
-    panel.play.click()
-    qtbot.waitUntil(lambda: not panel.play.isChecked(), timeout=10000)
-    assert panel.slider.value() == 3
+    # the timeline's play runs through the frames to the last and stops there (no loop)
+    timeline.loop.setChecked(False)
+    timeline.step_to_end(False)
+    timeline.toggle_play()
+    qtbot.waitUntil(lambda: not timeline.playing, timeout=10000)
+    assert panel.clock.frame == 3
     np.testing.assert_allclose(panel.scene.skin_points(), skin.vertices(model, data, result.q[3]), atol=1e-12)
-    panel.slider.setValue(1)
+    timeline.step(-2)
+    assert panel.clock.frame == 1
+    # the panel hidden, the timeline drives the trial again; shown, the run, at its frame
+    window.docks["simulation"].hide()
+    assert timeline.source is window.document
+    window.docks["simulation"].show()
+    assert timeline.source is panel.clock and timeline.slider.value() == 1
     # a cancelled run leaves the run shown, at the frame shown
     before = panel.scene.skin_points()
     _choose(panel, 2.0)
@@ -83,7 +96,7 @@ def test_simulation_panel_runs_cancels_and_scrubs(make_window, qtbot):
         pass
     assert cancelled and panel.playback is playback
     assert "cancelled" in panel.message.text() and panel.run.isEnabled()
-    assert panel.slider.value() == 1
+    assert panel.clock.frame == 1 and timeline.slider.value() == 1
     np.testing.assert_array_equal(panel.scene.skin_points(), before)
 
 

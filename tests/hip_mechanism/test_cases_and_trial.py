@@ -1,6 +1,5 @@
 """The seed's two gait modes (section 7), driving by an analysed trial, and 'hybrid hip-mechanism'."""
 import csv
-import types
 from pathlib import Path
 
 import numpy as np
@@ -8,11 +7,13 @@ import pytest
 
 from engine.cli.main import main
 from engine.errors import DataError
+from engine.tree import compile_tree
 from hip_mechanism.cases import run_case
 from hip_mechanism.demands import FORCE_LIMIT
 from hip_mechanism.maps import BETA_LIMIT
 from hip_mechanism.parameters import SEED
 from hip_mechanism.trial import hip_angles, trial_demands
+from tests.engine.hybrid_models import hybrid_chain
 
 DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo" / "results.hlr"
 
@@ -40,7 +41,7 @@ def test_second_mode_forces_are_opposite():
 
 
 def test_a_trial_without_hip_coordinates_is_refused():
-    model = types.SimpleNamespace(name="arm", tree=types.SimpleNamespace(q_names=["elbow"], v_names=["elbow"]))
+    model = hybrid_chain()                  # an arm of rigid links and a rod: no hip
     with pytest.raises(DataError, match="no hip coordinate hip_flexion_r, hip_adduction_r"):
         hip_angles(model, None, "r")
     with pytest.raises(DataError, match="side"):
@@ -58,7 +59,7 @@ def test_the_demo_drives_the_mechanism(demo_result):
     are eq. 6 at those angles, and frames over the actuators' rating or near a singularity are marked."""
     from hip_mechanism.kinematics import actuator_lengths
     d = trial_demands(SEED, demo_result, "r")
-    tree = demo_result.model.tree
+    tree = compile_tree(demo_result.model)
     flexion = demo_result.motion.q[:, tree.q_names.index("hip_flexion_r")]
     adduction = demo_result.motion.q[:, tree.q_names.index("hip_adduction_r")]
     assert np.allclose(d.q[:, 1], -flexion) and np.allclose(d.q[:, 0], -adduction)

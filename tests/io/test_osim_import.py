@@ -5,10 +5,12 @@ import numpy as np
 import pytest
 
 from engine import algorithms as alg
+from engine.data import Data
 from engine.io.osim import read_osim
 from engine.model import GeneralJoint, RevoluteJoint, SimmSpline
 from engine.model.muscles import ConditionalPathPoint, MovingPathPoint, WrapCylinder, WrapEllipsoid
 from engine.spatial import SE3, axis_angle, body_fixed_xyz
+from engine.tree import compile_tree
 
 X, Y, Z = (1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)
 PARENT_OFFSET = SE3.from_translation_xyz((0.1, 0.2, -0.3), (0.4, -0.5, 0.6))
@@ -57,7 +59,7 @@ def load(tmp_path, text, name="model.osim"):
 
 
 def placement(model, q, name):
-    data = model.create_data()
+    data = Data(model)
     alg.forward_kinematics(model, data, q)
     return alg.frame_placement(model, data, name)
 
@@ -92,9 +94,9 @@ def test_each_joint_type_moves_the_body_as_in_opensim(tmp_path, rng, tag):
     assert [c.name for c in model.joint("j").coordinates] == names
     for _ in range(3):
         values = rng.uniform(-1.0, 1.0, n)
-        q = model.neutral()
+        q = alg.neutral(model)
         for name, value in zip(names, values):
-            q[model.tree.coordinates[name].qi] = value
+            q[compile_tree(model).coordinates[name].qi] = value
         assert_same(placement(model, q, "b"), expected_pose(motion(values)))
     if tag in ("BallJoint", "FreeJoint"):
         assert any("angular velocities" in w and "joint 'j'" in w for w in model.metadata["import_warnings"])
@@ -131,9 +133,9 @@ def test_custom_joint_follows_its_spatial_transform_with_every_function_type(tmp
     assert isinstance(model.joint("j"), GeneralJoint)
     assert [c.name for c in model.joint("j").coordinates] == ["c1", "c2"]   # OpenSim's order: first use
     for c1, c2 in ((0.3, 1.2), (-0.7, 0.4), (1.5, 1.9)):
-        q = model.neutral()
-        q[model.tree.coordinates["c1"].qi] = c1
-        q[model.tree.coordinates["c2"].qi] = c2
+        q = alg.neutral(model)
+        q[compile_tree(model).coordinates["c1"].qi] = c1
+        q[compile_tree(model).coordinates["c2"].qi] = c2
         R = axis_angle(Z, 2 * c1 + 0.1) @ axis_angle(X, 0.5 * c1 ** 2 - c1 + 0.2) @ axis_angle(Y, 0.3)
         hat = 1.0 + c1 if c1 < 0 else 1.0 - c1 / 2
         p = (c2 ** 3 - 2 * c2, 0.5 * c2 ** 2, hat)
@@ -199,7 +201,7 @@ def test_markers_on_nested_offset_frames_and_relative_socket_paths(tmp_path):
     f1 = SE3.from_translation_xyz((0.01, 0.02, 0.03), (0.1, 0.2, 0.3))
     f2 = SE3.from_translation_xyz((-0.1, 0.0, 0.2), (0.0, 0.5, 0.0))
     expected = (expected_pose(SE3(axis_angle(Z, 0.7))) @ f1 @ f2).act([0.3, 0.2, 0.1])
-    data = model.create_data()
+    data = Data(model)
     assert np.abs(alg.marker_positions(model, data, q)[0] - expected).max() <= 1e-12
 
 

@@ -14,8 +14,10 @@ import numpy as np
 import pytest
 
 from engine import algorithms as alg
+from engine.data import Data
 from engine.io.osim import read_osim
 from engine.model.muscles import ConditionalPathPoint, MovingPathPoint
+from engine.tree import compile_tree
 
 MODELS = {
     "arm26": "arm26/arm26.osim",
@@ -32,13 +34,13 @@ class Case:
         self.model = read_osim(test_data / "opensim" / MODELS[folder])
         self.ref = dict(np.load(test_data / "opensim" / folder / "reference" / "model_reference.npz"))
         self.names = [str(n) for n in self.ref["coordinate_names"]]
-        slots = self.model.tree.coordinates
+        slots = compile_tree(self.model).coordinates
         self.qi = [slots[n].qi for n in self.names]
         self.vi = [slots[n].vi for n in self.names]
-        self.data = self.model.create_data()
+        self.data = Data(self.model)
 
     def q(self, pose, values=None):
-        q = self.model.neutral()
+        q = alg.neutral(self.model)
         q[self.qi] = self.ref["q"][pose] if values is None else values
         return q
 
@@ -110,7 +112,7 @@ def test_gravity_and_inverse_dynamics(case):
 def path_lengths(case, q, muscles):
     """Straight-line lengths through the active points, with OpenSim's rules: a conditional point is
     active within its range widened by 1e-5; a moving point's coordinate is clamped to its range."""
-    model, tree = case.model, case.model.tree
+    model, tree = case.model, compile_tree(case.model)
     alg.forward_kinematics(model, case.data, q)
     placements = {}
     out = []

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.algorithms import neutral
 from engine.io.osim import read_osim
+from engine.tree import compile_tree
 
 
 class OpenSimReference:
@@ -14,9 +16,9 @@ class OpenSimReference:
     def __init__(self, test_data, name: str, file: str):
         self.model = read_osim(test_data / "opensim" / file)
         self.ref = dict(np.load(test_data / "opensim" / name / "reference" / "model_reference.npz"))
-        slots = self.model.tree.coordinates
+        slots = compile_tree(self.model).coordinates
         names = [str(n) for n in self.ref["coordinate_names"]]
         self.vi = [slots[n].vi for n in names]
-        self.Q = np.tile(self.model.neutral(), (len(self.ref["q"]), 1))
+        self.Q = np.tile(neutral(self.model), (len(self.ref["q"]), 1))
         self.Q[:, [slots[n].qi for n in names]] = self.ref["q"]
         self.muscles = [str(n) for n in self.ref["muscle_names"]]

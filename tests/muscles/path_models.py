@@ -3,11 +3,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.algorithms import neutral
+from engine.data import Data
 from engine.model import (Body, Coordinate, GeneralJoint, Linear, Material, Model, NaturalCubicSpline, RevoluteJoint,
                           Rod, RodSegment, Section, TransformAxis, constant_axis)
 from engine.model.muscles import (ConditionalPathPoint, GeometryPath, MovingPathPoint, Muscle, PathPoint, PathWrap,
                                   WrapCylinder, WrapEllipsoid, WrapSphere)
 from engine.spatial import SE3, axis_angle, body_fixed_xyz
+from engine.tree import compile_tree
 
 CARBON = Material("carbon", 7.0e10, 5.0e9, 1600.0)
 
@@ -30,10 +33,10 @@ def _via_location() -> np.ndarray:
     """A point of 'upper' on the straight line from VIA_ORIGIN to VIA_INSERTION at elbow = VIA_SWITCH
     (twist 0, slide at its coupled value): 40 % of the way."""
     model = wrap_model(with_via=False)
-    q = model.neutral()
-    q[model.tree.coordinates["elbow"].qi] = VIA_SWITCH
+    q = neutral(model)
+    q[compile_tree(model).coordinates["elbow"].qi] = VIA_SWITCH
     from engine import algorithms as alg
-    data = model.create_data()
+    data = Data(model)
     alg.forward_kinematics(model, data, q)
     X_upper = alg.frame_placement(model, data, "upper")
     insertion = alg.frame_placement(model, data, "lower").act(VIA_INSERTION)
@@ -109,8 +112,8 @@ def wrap_model(with_via: bool = True) -> Model:
 
 def random_poses(model, rng, n: int) -> np.ndarray:
     """``n`` configurations with coordinates uniform in their ranges and rod strains near rest."""
-    Q = np.tile(model.neutral(), (n, 1))
-    for name, slot in model.tree.coordinates.items():
+    Q = np.tile(neutral(model), (n, 1))
+    for name, slot in compile_tree(model).coordinates.items():
         if slot.qi < 0:
             continue
         lo, hi = slot.range

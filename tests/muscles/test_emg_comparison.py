@@ -19,6 +19,7 @@ from engine.muscles.emg.comparison import compare_forces
 from engine.muscles.forces.hill import HillMuscles
 from engine.muscles.forces.results import MuscleForceResult
 from engine.muscles.forces.static_optimization import MuscleForceSettings, estimate_muscle_forces
+from engine.tree import compile_tree
 from engine.trial.filtering import lowpass
 
 
@@ -27,16 +28,16 @@ def walk(test_data):
     folder = test_data / "opensim" / "gait2354"
     model = read_osim(folder / "subject01_simbody.osim")
     ik = read_storage(folder / "subject01_walk1_ik.mot")
-    slots = model.tree.coordinates
+    slots = compile_tree(model).coordinates
     Q = np.zeros((len(ik.time), model.nq))
-    for name in model.tree.v_names:
+    for name in compile_tree(model).v_names:
         column = ik.column(name)
         Q[:, slots[name].qi] = np.deg2rad(column) if slots[name].kind == "rotational" else column
     spline = make_interp_spline(ik.time, lowpass(Q, 60.0, 6.0)[0], k=5)
     id_table = read_storage(folder / "reference" / "id.sto")
     t = id_table.time
     tau = np.column_stack([id_table.column(n + ("_moment" if slots[n].kind == "rotational" else "_force"))
-                           for n in model.tree.v_names])
+                           for n in compile_tree(model).v_names])
     return model, t, spline(t), spline.derivative()(t), tau
 
 

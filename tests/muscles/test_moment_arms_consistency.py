@@ -12,9 +12,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from engine.algorithms import neutral
 from engine.io.osim import read_osim
 from engine.model.muscles import GeometryPath
 from engine.muscles.path.geometry import MuscleGeometry
+from engine.tree import compile_tree
 
 from .path_models import random_poses, wrap_model
 
@@ -64,7 +66,7 @@ def test_every_surface_is_wrapped_over_at_many_poses(wrapping):
 
 def test_rod_strains_move_the_point_on_the_rod(wrapping):
     model, geometry, Q, result = wrapping
-    strains = [model.tree.coordinates[n].vi for n in model.rod("strip").coordinate_names()]
+    strains = [compile_tree(model).coordinates[n].vi for n in model.rod("strip").coordinate_names()]
     rod_muscle = geometry.muscle_names.index("to_the_rod")
     assert np.abs(result.J_l[:, rod_muscle][:, strains]).min(axis=0).max() > 1e-4
     others = [k for k, m in enumerate(model.muscles) if not any(p.parent in ("strip", "tip") for p in m.path.points)]
@@ -112,7 +114,7 @@ def test_quaternion_joints_lengthening_speed_is_the_time_derivative_of_the_lengt
     geometry = MuscleGeometry(model)
     h = 1e-6
     for _ in range(10):
-        q = alg.integrate(model, model.neutral(), rng.normal(scale=0.4, size=model.nv))
+        q = alg.integrate(model, neutral(model), rng.normal(scale=0.4, size=model.nv))
         v = rng.normal(size=model.nv)
         _, speed, _ = geometry.evaluate(q[None], v[None])
         ahead = geometry.compute(alg.integrate(model, q, v, h)[None]).lengths[0, 0]

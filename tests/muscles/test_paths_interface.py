@@ -7,11 +7,13 @@ import warnings
 import numpy as np
 import pytest
 
+from engine.algorithms import neutral
 from engine.errors import ModelError
 from engine.io.osim import read_osim
 from engine.model.muscles import GeometryPath, PathWrap, WrapTorus
 from engine.muscles.path.geometry import MuscleGeometry, PathWarning
 from engine.muscles.path._layout import POINT_INSIDE_WRAP
+from engine.tree import compile_tree
 
 from .path_models import wrap_model
 
@@ -43,7 +45,7 @@ def test_a_torus_or_a_bad_point_range_is_a_model_error_naming_the_muscle(model):
     with pytest.raises(ModelError, match=r"muscle 'over_sphere': .*point range \(2, 5\), outside its 2 path points"):
         MuscleGeometry(bad_range)
     with pytest.raises(ModelError, match="no muscle named 'nope'"):
-        MuscleGeometry(model).current_path(model.neutral(), "nope")
+        MuscleGeometry(model).current_path(neutral(model), "nope")
 
 
 def test_skipped_wraps_are_reported(test_data):
@@ -67,10 +69,10 @@ def test_moving_points_stop_at_the_ends_of_their_coordinates_ranges(model):
     length changes only through the joint, and J_l still equals the derivative of the length."""
     geometry = MuscleGeometry(model)
     k = geometry.muscle_names.index("via_and_moving")
-    elbow = model.tree.coordinates["elbow"]
+    elbow = compile_tree(model).coordinates["elbow"]
     h = 1e-6
     for value in (-0.3, 2.7):
-        Q = np.tile(model.neutral(), (3, 1))
+        Q = np.tile(neutral(model), (3, 1))
         Q[:, elbow.qi] = [value - h, value, value + h]
         result = geometry.compute(Q)
         derivative = (result.lengths[2, k] - result.lengths[0, k]) / (2 * h)
@@ -79,8 +81,8 @@ def test_moving_points_stop_at_the_ends_of_their_coordinates_ranges(model):
 
 def test_current_path_names_points_and_tangent_points(model):
     geometry = MuscleGeometry(model)
-    q = model.neutral()
-    q[model.tree.coordinates["elbow"].qi] = 0.5
+    q = neutral(model)
+    q[compile_tree(model).coordinates["elbow"].qi] = 0.5
     path = geometry.current_path(q, "over_cylinder")
     assert [(p.name, p.wrap, p.side) for p in path] == [("o", None, 0), ("elbow_cyl tangent 1", "elbow_cyl", 1),
                                                         ("elbow_cyl tangent 2", "elbow_cyl", 2), ("i", None, 0)]

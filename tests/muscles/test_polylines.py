@@ -13,9 +13,12 @@ import time
 import numpy as np
 import pytest
 
+from engine.algorithms import neutral
+from engine.data import Data
 from engine.io.osim import read_osim
 from engine.model.muscles import WrapCylinder, WrapEllipsoid, WrapSphere
 from engine.muscles.path.geometry import MuscleGeometry
+from engine.tree import compile_tree
 
 from .path_models import random_poses, wrap_model
 
@@ -31,7 +34,7 @@ def wrapping():
 def _on_surface_error(model, q, wrap_name, points) -> float:
     """Largest distance-like error of ``points`` (ground, m) from the surface of wrap object ``wrap_name``."""
     from engine import algorithms as alg
-    data = model.create_data()
+    data = Data(model)
     alg.forward_kinematics(model, data, q)
     wo = next(w for w in model.wrap_objects if w.name == wrap_name)
     X = alg.frame_placement(model, data, wo.body) @ wo.placement
@@ -96,8 +99,8 @@ def test_gait2354_draws_every_muscle_well_within_a_frame(test_data):
     """No wraps: the polylines are the muscles' active path points; all 54 in well under 5 ms."""
     model = read_osim(test_data / "opensim" / "gait2354" / "subject01_simbody.osim")
     ref = dict(np.load(test_data / "opensim" / "gait2354" / "reference" / "model_reference.npz"))
-    Q = np.tile(model.neutral(), (len(ref["q"]), 1))
-    Q[:, [model.tree.coordinates[str(n)].qi for n in ref["coordinate_names"]]] = ref["q"]
+    Q = np.tile(neutral(model), (len(ref["q"]), 1))
+    Q[:, [compile_tree(model).coordinates[str(n)].qi for n in ref["coordinate_names"]]] = ref["q"]
     geometry = MuscleGeometry(model)
     lines = geometry.polylines(Q[0])
     for name, line in zip(geometry.muscle_names, lines):

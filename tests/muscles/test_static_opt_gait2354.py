@@ -31,6 +31,7 @@ from engine.io.storage import read_storage
 from engine.muscles.forces.reserves import read_actuators
 from engine.muscles.forces.static_optimization import MuscleForceSettings, estimate_muscle_forces
 from engine.io.muscle_files import write_activations, write_muscle_forces
+from engine.tree import compile_tree
 from engine.trial.filtering import lowpass
 
 
@@ -54,9 +55,9 @@ def inputs(test_data):
     setup = so_setup(folder / "reference" / "so_setup.xml")
     model = read_osim(folder / setup["model"])
     ik = read_storage(folder / setup["coordinates"])
-    slots = model.tree.coordinates
+    slots = compile_tree(model).coordinates
     Q_all = np.zeros((len(ik.time), model.nq))
-    for name in model.tree.v_names:
+    for name in compile_tree(model).v_names:
         column = ik.column(name)
         Q_all[:, slots[name].qi] = np.deg2rad(column) if ik.in_degrees and slots[name].kind == "rotational" else column
     rate = 1.0 / np.median(np.diff(ik.time))
@@ -67,7 +68,7 @@ def inputs(test_data):
     t = id_table.time
     assert t[0] == pytest.approx(setup["range"][0], abs=1e-6) and t[-1] == pytest.approx(setup["range"][1], abs=1e-6)
     tau = np.zeros((len(t), model.nv))
-    for name in model.tree.v_names:
+    for name in compile_tree(model).v_names:
         suffix = "_moment" if slots[name].kind == "rotational" else "_force"
         tau[:, slots[name].vi] = id_table.column(name + suffix)
     settings = MuscleForceSettings(objective="opensim", muscle_physiology=setup["physiology"],

@@ -6,9 +6,11 @@ import numpy as np
 import pytest
 
 from engine import algorithms as alg
+from engine.data import Data
 from engine.errors import DataError, SettingsError
 from engine.io.osim import read_osim
 from engine.muscles.forces.reserves import coordinate_reserves, generalized_forces, read_actuators
+from engine.tree import compile_tree
 
 
 @pytest.fixture(scope="module")
@@ -29,11 +31,11 @@ def test_reads_the_gait2354_actuators(gait):
 
 def test_generalized_forces_equal_virtual_work(gait, rng):
     model, res = gait
-    data = model.create_data()
-    q = model.neutral()
-    for n, slot in model.tree.coordinates.items():
+    data = Data(model)
+    q = alg.neutral(model)
+    for n, slot in compile_tree(model).coordinates.items():
         q[slot.qi] = rng.uniform(-0.3, 0.3)
-    R = generalized_forces(res, model, np.stack([model.neutral(), q]))[1]     # the second of two poses
+    R = generalized_forces(res, model, np.stack([alg.neutral(model), q]))[1]     # the second of two poses
     h = 1e-6
     names = res.names
     for k in range(model.nv):
@@ -50,7 +52,7 @@ def test_generalized_forces_equal_virtual_work(gait, rng):
         for j, axis in enumerate("XYZ"):
             assert R[k, names.index("F" + axis)] == pytest.approx(dp[j], abs=1e-7)
             assert R[k, names.index("M" + axis)] == pytest.approx(omega[j], abs=1e-6)
-        coordinate = model.tree.v_names[k]
+        coordinate = compile_tree(model).v_names[k]
         for i, a in enumerate(res.actuators[6:], start=6):
             assert R[k, i] == (1.0 if a.coordinate == coordinate else 0.0)
 
@@ -99,4 +101,4 @@ def test_unknown_coordinate_is_a_settings_error(gait):
     model, _ = gait
     res = coordinate_reserves(model, 1.0, ["knee_angle_r", "no_such_coordinate"])
     with pytest.raises(SettingsError, match="actuator 'no_such_coordinate_reserve'.*not in the model"):
-        generalized_forces(res, model, model.neutral()[None])
+        generalized_forces(res, model, alg.neutral(model)[None])

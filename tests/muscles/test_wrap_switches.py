@@ -16,8 +16,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from engine.algorithms import neutral
 from engine.model.muscles import GeometryPath
 from engine.muscles.path.geometry import MuscleGeometry
+from engine.tree import compile_tree
 
 from .path_models import VIA_SWITCH, wrap_model
 
@@ -33,12 +35,12 @@ def sweeps():
     straight = model.replace(muscles=[type(m)(**{**m.__dict__, "path": GeometryPath(m.path.points)})
                                       for m in model.muscles])
     geometry, plain = MuscleGeometry(model), MuscleGeometry(straight)
-    elbow = model.tree.coordinates["elbow"]
+    elbow = compile_tree(model).coordinates["elbow"]
     out = []
     for twist in (0.2, -0.3, 0.35):
-        Q = np.tile(model.neutral(), (STEPS, 1))
+        Q = np.tile(neutral(model), (STEPS, 1))
         Q[:, elbow.qi] = np.linspace(*elbow.range, STEPS)
-        Q[:, model.tree.coordinates["twist"].qi] = twist
+        Q[:, compile_tree(model).coordinates["twist"].qi] = twist
         out.append((Q[:, elbow.qi], geometry.compute(Q), plain.compute(Q).lengths))
     return geometry.muscle_names, elbow.vi, out
 
@@ -65,10 +67,10 @@ def test_length_is_continuous_where_the_conditional_point_appears():
     model = wrap_model()
     geometry = MuscleGeometry(model)
     k = geometry.muscle_names.index("via_and_moving")
-    elbow = model.tree.coordinates["elbow"]
+    elbow = compile_tree(model).coordinates["elbow"]
     # OpenSim widens the range by 1e-5: the point appears at VIA_SWITCH - 1e-5
     at = VIA_SWITCH - 1e-5
-    Q = np.tile(model.neutral(), (4, 1))
+    Q = np.tile(neutral(model), (4, 1))
     Q[:, elbow.qi] = [at - 1e-3, at - 1e-9, at + 1e-9, at + 1e-3]
     result = geometry.compute(Q)
     length, slope = result.lengths[:, k], result.J_l[:, k, elbow.vi]

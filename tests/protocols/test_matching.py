@@ -169,3 +169,52 @@ def test_geometry_refuses_an_implausible_scale(library, capture, athlete_points)
     tiny = Markers(m.names, m.time, m.positions / 1000.0, m.rate)    # millimetres read as metres twice
     with pytest.raises(DataError, match="times the model's"):
         recognise(tiny, protocols, catalogue, athlete_points)
+
+
+@pytest.fixture(scope="module")
+def bts():
+    return read_c3d(C3D / "Sample28" / "type1.C3D")
+
+
+def test_a_labs_computed_joint_centres_are_told_from_its_markers_by_geometry(library, bts, athlete_points):
+    # BTS's Davis protocol exports its joint centres as RHIP, RKNE, RANK beside the markers RKNE1 (epicondyle) and
+    # RMALL, its forefoot point RMET1 medial of RMET, and copies of the ASIS and sacrum on the bone (C3D descriptions:
+    # 'Right Knee', 'Right ASIS #2'); RKNE and RANK read as the lateral markers' names
+    catalogue, _, protocols = library
+    matching = recognise(bts.markers, protocols, catalogue, athlete_points)
+    for side in "RL":
+        assert {matching.labels[f"{side}{x}"] for x in ("HIP", "KNE", "ANK", "MET1")} == \
+            {f"{side}HJC", f"{side}KJC", f"{side}AJC", f"{side}TOE"}
+    copies = {label: why for label, why in matching.unmatched}
+    assert set(copies) == {"SACR1", "RASI1", "LASI1"} and all("a copy of" in why for why in copies.values())
+    # the knee centre lies inside the knee: its distance from the lateral marker is about half a knee's width
+    knee = np.linalg.norm(bts.markers.trajectory("RKNE") - bts.markers.trajectory("RKNE1"), axis=1)
+    assert 0.03 < np.nanmedian(knee) < 0.08
+
+
+def test_a_point_outside_the_limb_is_not_read_as_a_joint_centre(library, bts, athlete_points):
+    catalogue, _, protocols = library
+    m = bts.markers
+    positions = np.array(m.positions)
+    i, j = m.index("RKNE"), m.index("RKNE1")
+    positions[:, i] = 2 * positions[:, j] - positions[:, i]        # mirrored: as far from RKNE1, but lateral
+    outside = Markers(m.names, m.time, positions, m.rate)
+    matching = recognise(outside, protocols, catalogue, athlete_points)
+    assert "RKNE" not in matching.labels and matching.labels["LKNE"] == "LKJC"
+    assert "not inside the limb" in dict(matching.unmatched)["RKNE"]
+
+
+def test_a_marker_placed_where_the_lab_varies_is_matched_by_geometry(library, athlete_points):
+    # Codamotion's 'Toe' sits on the lateral midfoot: about 0.13 m from its heel marker, where the second metatarsal
+    # head (the Cleveland toe) would be 0.2-0.25 m; read there, heel and toe (the foot's one pair) both disagreed
+    catalogue, _, protocols = library
+    coda = read_c3d(C3D / "Codamotion" / "codamotion_gaitwands_19970212.c3d")
+    heel_toe = np.linalg.norm(coda.markers.trajectory("R.Toe") - coda.markers.trajectory("R.Heel"), axis=1)
+    assert 0.10 < np.nanmedian(heel_toe) < 0.16
+    matching = recognise(coda.markers, protocols, catalogue, athlete_points)
+    assert {matching.labels[f"{s}.{x}"] for s in "LR" for x in ("Heel", "Toe")} == \
+        {"LHEEL", "RHEEL", "LMIDFOOT", "RMIDFOOT"}
+    assert not matching.unmatched and any("as RMIDFOOT (fifth metatarsal base) it does" in n for n in matching.notes)
+    # a trial whose toe is on the metatarsal head keeps it there: Capture0002's
+    capture = recognise(read_c3d(C3D / "Sample26" / "Capture0002.c3d").markers, protocols, catalogue, athlete_points)
+    assert capture.labels["r_toe"] == "RTOE"

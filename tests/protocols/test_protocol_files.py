@@ -76,6 +76,15 @@ def test_a_protocol_naming_an_unknown_landmark_is_refused(library, tmp_path):
     assert "bad.yaml" in message and "KNEE2" in message and "fibula_top" in message
 
 
+def test_a_protocol_whose_alternative_is_not_its_marker_is_refused(library, tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text((builtin_folder() / "cleveland.yaml").read_text().replace("alternatives: [MIDFOOT]",
+                                                                              "alternatives: [MIDFOT]"))
+    with pytest.raises(ModelError) as err:
+        read_protocol(path, library[0])
+    assert "bad.yaml" in str(err.value) and "'TOE'" in str(err.value) and "MIDFOT" in str(err.value)
+
+
 def test_a_protocol_with_a_misspelt_field_is_refused(library, tmp_path):
     path = tmp_path / "bad.yaml"
     path.write_text((builtin_folder() / "cleveland.yaml").read_text().replace("aliases: [hee]", "alias: [hee]"))

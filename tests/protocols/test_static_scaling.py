@@ -4,10 +4,12 @@ recorded, is recovered from the 1.75 m default athlete with its segment lengths 
 import numpy as np
 
 from engine import algorithms as alg
+from engine.data import Data
 from engine.demo.athlete import build_athlete
 from engine.demo.for_trial import model_for_trial
 from engine.io.protocol_file import builtin, placements_for
 from engine.protocols.description import model_markers
+from engine.tree import compile_tree
 from engine.trial.trial import Markers, Trial
 
 
@@ -23,8 +25,8 @@ def _with_protocol_markers(subject):
 
 def _standing_trial(subject, frames=20):
     subject = _with_protocol_markers(subject)
-    data = subject.create_data()
-    q = subject.neutral()
+    data = Data(subject)
+    q = alg.neutral(subject)
     alg.forward_kinematics(subject, data, q)
     lab = np.array([[1.0, 0, 0], [0, 0, -1.0], [0, 1.0, 0]])      # model Y up -> lab Z up, model Z -> lab -Y
     names = [m.name for m in subject.markers]
@@ -62,16 +64,16 @@ def test_without_a_static_trial_the_calibration_frame_is_the_one_nearest_the_def
     """The knees bend and stretch; the frame where the subject's true joint angles are nearest zero (the pose the
     landmarks are defined in) is the one the markers are placed on."""
     subject = _with_protocol_markers(build_athlete(height=1.90, with_muscles=False, amputated=False))
-    data = subject.create_data()
+    data = Data(subject)
     lab = np.array([[1.0, 0, 0], [0, 0, -1.0], [0, 1.0, 0]])
     time = np.arange(40) / 100.0
     bend = 0.2 + 0.6 * (1.0 - np.cos(2 * np.pi * (time - 0.13) / 0.4)) / 2.0    # least bent at 0.13 s
     names = [m.name for m in subject.markers]
     positions = np.empty((time.size, len(names), 3))
     for f, b in enumerate(bend):
-        q = subject.neutral()
+        q = alg.neutral(subject)
         for knee in ("knee_angle_r", "knee_angle_l"):
-            q[subject.tree.coordinates[knee].qi] = -b
+            q[compile_tree(subject).coordinates[knee].qi] = -b
         alg.forward_kinematics(subject, data, q)
         positions[f] = [lab @ alg.frame_placement(subject, data, n).p for n in names]
     trial = Trial(Markers(tuple(names), time, positions, 100.0), source="walk.c3d")

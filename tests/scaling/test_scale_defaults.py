@@ -4,6 +4,7 @@ athlete the blade and its socket are left as they are."""
 import numpy as np
 
 from engine import algorithms as alg
+from engine.data import Data
 from engine.demo import demo_files
 from engine.io.model_file import load_model, save_model
 from engine.io.osim import read_osim
@@ -18,7 +19,7 @@ from tests.scaling.gait2354_scale import FOLDER
 
 def _static_trial(model, path, frames=5):
     """A still trial of ``model``'s markers in its default pose, written as a TRC (mm)."""
-    positions = alg.marker_positions(model, model.create_data(), model.neutral())
+    positions = alg.marker_positions(model, Data(model), alg.neutral(model))
     markers = Markers(tuple(m.name for m in model.markers), np.arange(frames) / 100.0,
                       np.repeat(positions[None], frames, axis=0), 100.0)
     write_trc(path, Trial(markers))

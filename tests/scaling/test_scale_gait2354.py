@@ -3,8 +3,11 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
+from engine.algorithms import neutral
+from engine.data import Data
 from engine.io.osim import read_osim
 from engine.scaling.tool import placement_settings
+from engine.tree import compile_tree
 from tests.scaling.gait2354_scale import REFERENCE, coordinates, marker_locations, result
 
 TORSO = ("Sternum", "R.Acromium", "L.Acromium", "Top.Head")
@@ -36,10 +39,10 @@ def test_masses_inertias_frames_and_muscles_equal_opensims_scaled_model():
     for f in theirs.frames:
         mine = next(x for x in ours.frames if x.name == f.name)
         assert np.allclose(mine.placement.p, f.placement.p, atol=1e-12), f.name
-    q = ours.neutral()
-    q[ours.tree.coordinates["knee_angle_r"].qi] = -1.2    # the knee's translation functions, scaled
+    q = neutral(ours)
+    q[compile_tree(ours).coordinates["knee_angle_r"].qi] = -1.2    # the knee's translation functions, scaled
     from engine import algorithms as alg
-    a, b = ours.create_data(), theirs.create_data()
+    a, b = Data(ours), Data(theirs)
     alg.forward_kinematics(ours, a, q)
     alg.forward_kinematics(theirs, b, q)
     assert np.allclose(alg.frame_placement(ours, a, "tibia_r").p, alg.frame_placement(theirs, b, "tibia_r").p,
@@ -64,7 +67,7 @@ def test_placement_matches_opensims_placement_solved_to_convergence():
     assert worst < 1e-5, worst
     pose = coordinates(REFERENCE / "tight" / "static_pose.sto")
     for name, value in pose.items():
-        slot = res.model.tree.coordinates[name]
+        slot = compile_tree(res.model).coordinates[name]
         limit = np.radians(1e-3) if slot.kind == "rotational" else 1e-5
         assert abs(res.placement.q[slot.qi] - value) < limit, name
 
@@ -81,7 +84,7 @@ def test_placement_matches_scaletools_output_where_its_solver_converged():
     model = res.scaled.model
     q_theirs = res.placement.q.copy()
     for name, value in coordinates(REFERENCE / "subject01_static_output.mot").items():
-        q_theirs[model.tree.coordinates[name].qi] = value
+        q_theirs[compile_tree(model).coordinates[name].qi] = value
     settings = placement_settings(model, setup)
     static = _static_frame(setup)
     assert _cost(model, static, settings, res.placement.q) < _cost(model, static, settings, q_theirs)
@@ -96,12 +99,12 @@ def _static_frame(setup):
 def _cost(model, static, settings, q):
     """The IK objective: sum of w |marker error|^2 + sum of w (q - target)^2 (OpenSim's, up to a factor)."""
     from engine import algorithms as alg
-    positions = alg.marker_positions(model, model.create_data(), q)
+    positions = alg.marker_positions(model, Data(model), q)
     cost = 0.0
     for marker, p in zip(model.markers, positions):
         cost += settings.marker_weights.get(marker.name, 1.0) * np.sum((p - static.trajectory(marker.name)[0]) ** 2)
     for name, (w, target) in settings.coordinate_tasks.items():
-        slot = model.tree.coordinates[name]
+        slot = compile_tree(model).coordinates[name]
         cost += w * (q[slot.qi] - (slot.default if target is None else target)) ** 2
     return cost
 

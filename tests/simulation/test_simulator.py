@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from engine import algorithms as alg
+from engine.data import Data
 from engine.model import Body, FreeJoint, Material, Model, Rod, RodSegment, Section
 from engine.model.points import ContactPoint
 from engine.simulation import GroundContact, JointSpring, Simulator
@@ -62,12 +63,12 @@ def test_each_step_satisfies_the_discrete_equations_of_motion_exactly(rods):
     model = box(rods=rods)
     springs = (JointSpring(model.rods[0].coordinate_names()[2], 5.0, 0.1),) if rods else ()
     sim = Simulator(model, GroundContact(), springs=springs)
-    q = model.neutral()
+    q = alg.neutral(model)
     q[1] = 0.049                               # the corners 1 mm into the floor
     v = np.zeros(model.nv)
     v[3:6] = (0.4, -0.3, 0.1)
     tau = np.zeros(model.nv)
-    data = model.create_data()
+    data = Data(model)
     for _ in range(20):
         r = sim.step(q, v, tau, 2e-4)
         M = alg.crba(model, data, q)
@@ -81,7 +82,7 @@ def test_each_step_satisfies_the_discrete_equations_of_motion_exactly(rods):
 def test_a_box_settles_on_the_floor_with_its_weight_on_the_contacts():
     model = box()
     sim = Simulator(model, GroundContact(stiffness=2e4, damping=200.0))
-    q, v = model.neutral(), np.zeros(model.nv)
+    q, v = alg.neutral(model), np.zeros(model.nv)
     q[1] = 0.06
     for _ in range(int(1.0 / 5e-4)):
         r = sim.step(q, v, np.zeros(model.nv), 5e-4)
@@ -97,11 +98,11 @@ def test_a_stiff_rod_stays_stable_at_steps_far_above_its_period():
     brings it to rest at its static deflection under gravity."""
     model = box(rods=True)
     sim = Simulator(model, GroundContact(stiffness=2e4, damping=200.0))
-    q, v = model.neutral(), np.zeros(model.nv)
+    q, v = alg.neutral(model), np.zeros(model.nv)
     q[1] = 0.05
     for _ in range(1000):
         r = sim.step(q, v, np.zeros(model.nv), 1e-3)
         q, v = r.q, r.v
     assert np.all(np.isfinite(q)) and np.abs(v).max() < 1e-2
-    static = alg.static_equilibrium(model, model.create_data(), q, coordinates=model.rods[0].coordinate_names())
+    static = alg.static_equilibrium(model, Data(model), q, coordinates=model.rods[0].coordinate_names())
     assert np.allclose(q, static.q, atol=1e-4)

@@ -8,6 +8,7 @@ opposing the motion). The penalty contact regularises friction below ``slip_spee
 import numpy as np
 import pytest
 
+from engine.algorithms import neutral
 from engine.model import Body, FreeJoint, Model
 from engine.model.points import ContactPoint
 from engine.simulation import GroundContact, Simulator
@@ -30,7 +31,7 @@ def pushed(fraction, seconds=0.6):
     """Settle the box, then push it along +x with ``fraction`` mu N; its x velocity (m/s) at each step of the push."""
     model = box()
     sim = Simulator(model, GroundContact(stiffness=2e4, damping=200.0, friction=MU, slip_speed=EPS))
-    q, v = model.neutral(), np.zeros(model.nv)
+    q, v = neutral(model), np.zeros(model.nv)
     q[1] = 0.05
     tau = np.zeros(model.nv)
     for _ in range(int(0.3 / H)):

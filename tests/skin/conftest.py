@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from engine.algorithms import neutral
 from engine.demo.athlete import build_athlete
 from skin.skinning import Skin
 
@@ -21,7 +22,7 @@ def coarse_skin(athlete):
 def random_pose(model, rng, scale=0.3):
     """A random configuration near neutral (every coordinate moved, the base rotated and shifted)."""
     from engine.algorithms import integrate
-    return integrate(model, model.neutral(), scale * rng.standard_normal(model.nv))
+    return integrate(model, neutral(model), scale * rng.standard_normal(model.nv))
 
 
 @pytest.fixture

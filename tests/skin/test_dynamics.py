@@ -4,9 +4,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.algorithms import kinetic_energy, potential_energy
+from engine.algorithms import kinetic_energy, potential_energy, neutral
+from engine.data import Data
 from engine.model import Body, Coordinate, FreeJoint, Model, RevoluteJoint
 from engine.spatial import SE3
+from engine.tree import compile_tree
 from skin.device import RigidDevice
 from skin.mesh import grid_sheet
 from skin.scene import Scene
@@ -35,10 +37,10 @@ def test_energy_is_conserved_without_contact_to_fourth_order(athlete, rng):
     """No device, no damping (PD springs only, rods held): the energy drift falls as dt^4."""
     q0 = random_pose(athlete, rng, 0.2)
     v0 = 0.5 * rng.standard_normal(athlete.nv)
-    v0[[i for i, n in enumerate(athlete.tree.v_names) if n.startswith("blade")]] = 0.0
+    v0[[i for i, n in enumerate(compile_tree(athlete).v_names) if n.startswith("blade")]] = 0.0
     skin = Skin.generate(athlete, spacing=0.06, bodies=["pelvis", "torso"])
-    stiffness = table_one(athlete, athlete.neutral(), damping=0.0, limit=0.0)
-    data = athlete.create_data()
+    stiffness = table_one(athlete, neutral(athlete), damping=0.0, limit=0.0)
+    data = Data(athlete)
 
     def energy(q, v):
         return kinetic_energy(athlete, data, q, v) + potential_energy(athlete, data, q) + stiffness.energy(q)
@@ -63,8 +65,8 @@ def slab():
 
 def test_body_resting_on_a_flat_support_carries_its_weight(slab):
     model, skin = slab
-    q = model.neutral()
-    data = model.create_data()
+    q = neutral(model)
+    data = Data(model)
     q[1] -= skin.vertices(model, data, q)[:, 1].min() - 0.002        # the lowest skin point 2 mm above
     support = RigidDevice("support", grid_sheet(1.6, 0.8, 81, 41))
     scene = Scene("rest", model, skin, q, table_one(model, q), devices=(support,), dt=2e-3, duration=1.0)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.algorithms import forward_kinematics, frame_placement
+from engine.algorithms import forward_kinematics, frame_placement, neutral
+from engine.data import Data
 from engine.progress import run
 from skin.device import LiftMotion, RigidDevice
 from skin.mesh import grid_sheet
@@ -24,8 +25,8 @@ def lifted():
     """A slab dropped 1 mm above a support that rises, run 60 ms recorded every 10 steps of 2 ms."""
     model = slab_model()
     skin = Skin.generate(model, spacing=0.03)
-    q = model.neutral()
-    q[1] -= skin.vertices(model, model.create_data(), q)[:, 1].min() - 0.001
+    q = neutral(model)
+    q[1] -= skin.vertices(model, Data(model), q)[:, 1].min() - 0.001
     support = RigidDevice("support", grid_sheet(1.6, 0.8, 41, 21), LiftMotion(height=RISE, start=0.0, end=RAMP))
     scene = Scene("lifted", model, skin, q, table_one(model, q), devices=(support,), dt=2e-3, duration=0.06)
     reports = []
@@ -45,7 +46,7 @@ def test_the_skin_moves_with_its_bones_at_the_recorded_pose(lifted):
     """Vertices bound to the trunk alone move rigidly with the trunk's recorded placement."""
     playback, _ = lifted
     scene, skin = playback.scene, playback.scene.skin
-    model, data = scene.model, scene.model.create_data()
+    model, data = scene.model, Data(scene.model)
     trunk = skin.bodies.index("trunk")
     rigid = np.all((skin.bone == trunk) | (skin.weight == 0.0), axis=1)
     assert rigid.sum() > 50

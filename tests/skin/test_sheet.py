@@ -65,3 +65,64 @@ def test_local_global_energy_decreases_every_iteration(rng):
     assert len(history) == 50
     assert np.all(np.diff(history) <= 1e-12 * abs(history[0]))
     assert history[-1] < history[0]
+
+
+def _floor(sheet, height):
+    """Every vertex's contact: a floor at ``height`` m whose outward normal is +y (the sheet stays above it)."""
+    n = sheet.mesh.n_vertices
+    anchor = np.zeros((n, 6))
+    anchor[:, 1] = height
+    anchor[:, 4] = 1.0
+    return np.arange(n), anchor
+
+
+def test_sag_onto_a_floor_matches_a_converged_minimiser():
+    """The contact springs inside the local/global solve: a corner-pinned sheet sagging onto a floor 5 cm below its
+    corners comes to the minimiser of eq. 5's energy plus k_c/2 max(0, depth)^2 less gravity's work (L-BFGS)."""
+    sheet = _corner_pinned(9)
+    idx, anchor = _floor(sheet, -0.05)
+    k_c = 2e4
+    solver = LocalGlobalSolver(sheet, 0.0)
+    x0 = sheet.mesh.vertices
+    f = sheet.masses[:, None] * G
+    x, history = solver.solve(x0, x0, f, x0[list(sheet.pinned)], iterations=20000, tol=1e-13, record=True,
+                              contact=(idx, anchor, k_c))
+    free = np.setdiff1d(np.arange(len(x0)), sheet.pinned)
+    e, r, k = sheet.edges, sheet.rest_lengths, sheet.stiffness
+
+    def energy(z):
+        y = x0.copy()
+        y[free] = z.reshape(-1, 3)
+        u = y[e[:, 0]] - y[e[:, 1]]
+        length = np.linalg.norm(u, axis=1)
+        g = np.zeros_like(y)
+        fe = (k * (length - r) / length)[:, None] * u
+        np.add.at(g, e[:, 0], fe)
+        np.add.at(g, e[:, 1], -fe)
+        depth = np.maximum(-0.05 - y[:, 1], 0.0)
+        g[:, 1] -= k_c * depth
+        return 0.5 * k * np.sum((length - r) ** 2) + 0.5 * k_c * np.sum(depth ** 2) - np.sum(f * y), (g - f)[free].ravel()
+
+    res = minimize(energy, (x0[free] - [0.0, 0.04, 0.0]).ravel(), jac=True, method="L-BFGS-B",
+                   options=dict(maxiter=100000, gtol=1e-11, ftol=0.0, maxcor=50))
+    ref = x0.copy()
+    ref[free] = res.x.reshape(-1, 3)
+    assert ref[:, 1].min() < -0.05                                  # the floor carries part of the sheet
+    np.testing.assert_allclose(x, ref, atol=1e-7)
+    assert np.all(np.diff(history) <= 1e-12 * abs(history[0]))
+
+
+def test_local_global_energy_with_contact_decreases_every_iteration(rng):
+    sheet = _corner_pinned(9)
+    idx, anchor = _floor(sheet, -0.01)
+    idx[::3] = -1                                                   # some vertices without a contact
+    dt = 1e-2
+    solver = LocalGlobalSolver(sheet, 1.0 / dt ** 2)
+    x = sheet.mesh.vertices + 0.02 * rng.standard_normal(sheet.mesh.vertices.shape)
+    v = 0.5 * rng.standard_normal(x.shape) - [0.0, 2.0, 0.0]
+    f = sheet.masses[:, None] * G
+    _, history = solver.solve(x, x + dt * v, f, sheet.mesh.vertices[list(sheet.pinned)], iterations=50,
+                              record=True, contact=(idx, anchor, 2e4))
+    assert len(history) == 50
+    assert np.all(np.diff(history) <= 1e-12 * abs(history[0]))
+    assert history[-1] < history[0]

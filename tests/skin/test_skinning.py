@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.algorithms import forward_kinematics, frame_placement, integrate
+from engine.algorithms import forward_kinematics, frame_placement, integrate, neutral
+from engine.data import Data
 from skin.skinning import Skin
 
 
@@ -23,10 +24,10 @@ def test_identity_weights_move_rigidly(athlete, coarse_skin, pose):
     """One bone per vertex with weight 1: every vertex follows its body's placement exactly."""
     owner = coarse_skin.bone[:, :1]
     skin = Skin.bind(athlete, coarse_skin.mesh, coarse_skin.bodies, owner, np.ones_like(owner, dtype=float))
-    data = athlete.create_data()
+    data = Data(athlete)
     x = skin.vertices(athlete, data, pose)
     rest, now = {}, {}
-    forward_kinematics(athlete, data, athlete.neutral())
+    forward_kinematics(athlete, data, neutral(athlete))
     for b in skin.bodies:
         rest[b] = frame_placement(athlete, data, b)
     forward_kinematics(athlete, data, pose)
@@ -40,7 +41,7 @@ def test_identity_weights_move_rigidly(athlete, coarse_skin, pose):
 
 
 def test_jacobian_matches_finite_differences_of_skinning_and_kinematics(athlete, coarse_skin, pose):
-    data = athlete.create_data()
+    data = Data(athlete)
     J = coarse_skin.jacobian(athlete, data, pose)
     h = 1e-6
     worst = 0.0
@@ -57,7 +58,7 @@ def test_jacobian_matches_finite_differences_of_skinning_and_kinematics(athlete,
 
 def test_virtual_power_of_skin_forces(athlete, coarse_skin, pose, velocity, rng):
     """v_dot . f (vertex velocities from eq. 8) equals v . tau_ext (eq. 12), and J v gives the same velocities."""
-    data = athlete.create_data()
+    data = Data(athlete)
     f = rng.standard_normal((coarse_skin.n_vertices, 3))
     _, xdot = coarse_skin.vertices_velocities(athlete, data, pose, velocity)
     tau = coarse_skin.generalized_forces(athlete, data, pose, f)

@@ -8,6 +8,7 @@ import pytest
 
 from engine.algorithms import forward_kinematics, frame_placement
 from engine.analysis.inverse_dynamics import classic_inverse_dynamics
+from engine.data import Data
 from engine.io.results_file import load_result
 from engine.errors import ModelError
 from hybridlab_resources import __file__ as _resources
@@ -55,7 +56,7 @@ def test_pressure_map_carries_the_socket_load_on_the_stump(demo, loads):
     _, W, _ = loads
     volumes = body_volumes(model, bodies=skin.bodies)
     tibia = list(volumes).index("tibia_r")
-    data = model.create_data()
+    data = Data(model)
     rest = world_distances(volumes, *_frames(model, data, skin.q_rest, volumes), skin.mesh.vertices)
     for f in range(0, len(W), 6):
         q = result.motion.q[STANCE][f]
@@ -85,7 +86,7 @@ def _frames(model, data, q, volumes):
 
 def _normals(model, skin, socket, q):
     """The stump vertices' normals in the limb's axes, from the skin's own mesh (not through Socket.gaps)."""
-    data = model.create_data()
+    data = Data(model)
     x = skin.vertices(model, data, q)
     n, _ = skin.mesh.normals_areas(x)
     forward_kinematics(model, data, q)

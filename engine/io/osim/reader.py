@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ...errors import ModelError
 from ...model import DEFAULT_GRAVITY, Model
+from ...tree import compile_tree
 from .bodies import read_bodies
 from .constraints import read_couplers
 from .document import OsimDocument
@@ -41,7 +42,7 @@ def read_osim(path) -> Model:
     doc = OsimDocument(path)
     try:
         model = _build(doc)
-        model.tree   # compile now so that engine limits surface as import errors
+        compile_tree(model)   # compile now so that engine limits surface as import errors
     except ModelError as exc:
         if exc.file is None:
             raise exc.in_file(doc.file) from None

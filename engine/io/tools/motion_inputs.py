@@ -13,8 +13,10 @@ from pathlib import Path
 import numpy as np
 
 from ...analysis.derivatives import Motion, motion_from_coordinates
+from ...data import Data
 from ...errors import DataError, SettingsError
 from ... import algorithms as alg
+from ...tree import compile_tree
 from ..external_loads import GROUND, load_external_loads
 from ..setup_xml import parse_number
 from ..storage import read_storage
@@ -58,8 +60,8 @@ def read_motion_inputs(tool, path, time_range) -> MotionInputs:
 
 def coordinates_from_table(model, table, notes: list) -> np.ndarray:
     """(T, nq) configurations from a motion table's coordinate columns (degrees when its header says so)."""
-    slots = model.tree.coordinates
-    Q = np.tile(model.neutral(), (len(table.time), 1))
+    slots = compile_tree(model).coordinates
+    Q = np.tile(alg.neutral(model), (len(table.time), 1))
     used = [label for label in table.labels if label in slots and slots[label].qi >= 0]   # not coupled ones
     for label in used:
         slot = slots[label]
@@ -114,7 +116,7 @@ def load_columns(model, motion, external) -> tuple:
     ``<body>_<name>_F{x,y,z}`` (N, in ground), ``_p{x,y,z}`` (m, the point in the body's frame), ``_T{x,y,z}``
     (N m, in ground)."""
     labels, columns = [], []
-    data = model.create_data()
+    data = Data(model)
     for load in external.loads:
         samples = {part: np.column_stack([np.interp(motion.time, load.time, values[:, i]) for i in range(3)])
                    for part, values in (("F", load.force), ("p", load.point), ("T", load.torque))}

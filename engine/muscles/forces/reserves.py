@@ -22,8 +22,10 @@ from pathlib import Path
 import numpy as np
 
 from ... import algorithms as alg
+from ...data import Data
 from ...errors import DataError, SettingsError
 from ...bounded_xml import parse_bounded
+from ...tree import compile_tree
 
 _TYPES = ("CoordinateActuator", "PointActuator", "TorqueActuator")
 _CLASS_DEFAULTS = {"optimal_force": "1", "min_control": "-infinity", "max_control": "infinity",
@@ -205,8 +207,8 @@ def _unit(v, element, path):
 
 def check_actuators(reserves: ReserveActuators, model) -> None:
     """Raise :class:`SettingsError` naming an actuator whose coordinate or body is not in ``model``."""
-    slots = model.tree.coordinates
-    bodies = set(model.tree.body_frame) | {"ground"}
+    slots = compile_tree(model).coordinates
+    bodies = set(compile_tree(model).body_frame) | {"ground"}
     for a in reserves.actuators:
         what = f"actuator '{a.name}'"
         if a.kind == "coordinate":
@@ -236,14 +238,14 @@ def generalized_forces(reserves: ReserveActuators, model, Q) -> np.ndarray:
     moving = []
     for k, a in enumerate(reserves.actuators):
         if a.kind == "coordinate":
-            constant[model.tree.coordinates[a.coordinate].vi, k] = 1.0
+            constant[compile_tree(model).coordinates[a.coordinate].vi, k] = 1.0
         else:
             moving.append(k)
     if not moving:
         return np.broadcast_to(constant, (T, model.nv, r))
     out = np.repeat(constant[None], T, axis=0)
     bodies = sorted({b for k in moving for b in (reserves.actuators[k].body, reserves.actuators[k].body_b)} - {"ground"})
-    J, R, p = alg.frame_jacobians_batch(model, model.create_data(), Q, bodies)    # one per body and pose
+    J, R, p = alg.frame_jacobians_batch(model, Data(model), Q, bodies)    # one per body and pose
     frames = {b: (J[:, i], R[:, i], p[:, i]) for i, b in enumerate(bodies)}
     frames["ground"] = (np.zeros((T, 6, model.nv)), None, None)
     for k in moving:

@@ -42,6 +42,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ...errors import SettingsError
+from ...tree import compile_tree
 from .balance import crossed, muscles_alone_unbalanced
 from .hill import HillMuscles, RigidTendonForces
 from .qp import INFEASIBLE, NO_DATA, WarmStartedQP, solve_equality_frames
@@ -131,8 +132,8 @@ def muscle_control_bounds(muscles) -> tuple[np.ndarray, np.ndarray]:
 
 def locked_speeds(model) -> np.ndarray:
     """(nv,) bool: generalized speeds of locked coordinates (no generalized force is matched there)."""
-    slots = model.tree.coordinates
-    return np.array([n in slots and slots[n].locked for n in model.tree.v_names], bool)
+    slots = compile_tree(model).coordinates
+    return np.array([n in slots and slots[n].locked for n in compile_tree(model).v_names], bool)
 
 
 def solve_muscle_forces(J_l, tau, hill: RigidTendonForces, settings: MuscleForceSettings, *,
@@ -291,7 +292,7 @@ def estimate_muscle_forces(model, Q, V, tau, settings: MuscleForceSettings | Non
         from ..emg.activation import reference_forces
         f_ref = reference_forces(emg, time, hill)
     result = solve_muscle_forces(J_l, tau, hill, settings, muscle_bounds=muscle_control_bounds(model.muscles),
-                                 f_ref=f_ref, matched=~locked_speeds(model), coordinate_names=model.tree.v_names,
+                                 f_ref=f_ref, matched=~locked_speeds(model), coordinate_names=compile_tree(model).v_names,
                                  time=time, **kwargs)
     problems = tuple(paths.problems())
     if problems:

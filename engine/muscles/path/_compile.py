@@ -2,7 +2,7 @@
 
 Built once per model (``MuscleGeometry`` does it). Path points and wrap
 objects use the attached frames of the compiled tree
-(``model.tree.path_point_frame`` and ``model.tree.wrap_frame``); coordinates
+(``compile_tree(model).path_point_frame`` and ``compile_tree(model).wrap_frame``); coordinates
 that conditional and moving points depend on become COORDINATE records (a
 coupled coordinate keeps its coupler function, so ``dc/dv`` reaches the
 independent coordinate's speed); location functions and couplers are pooled
@@ -15,8 +15,9 @@ from collections import namedtuple
 import numpy as np
 
 from ...errors import ModelError
-from ...kernels import _functions as kf
+from ...algorithms.compiled import function_pool
 from ...model.muscles import ConditionalPathPoint, MovingPathPoint, WrapCylinder, WrapEllipsoid, WrapSphere
+from ...tree import compile_tree
 from ._layout import (CONDITIONAL, COORDINATE, CYLINDER, ELLIPSOID, FIXED, METHODS, MOVING, MUSCLE,
                       PATH_WRAP, POINT, SPHERE, WRAP)
 
@@ -32,7 +33,7 @@ _QUADRANTS = {"all": (0, 0), "+x": (0, 1), "-x": (0, -1), "+y": (1, 1), "-y": (1
 class _Compiler:
     def __init__(self, model):
         self.model = model
-        self.tree = model.tree
+        self.tree = compile_tree(model)
         self.elements: list[tuple[int, np.ndarray]] = []
         self.coords: list[tuple] = []
         self.coord_index: dict[str, int] = {}
@@ -121,7 +122,7 @@ class _Compiler:
                 path_wraps[w] = (surfaces[pw.wrap_object], METHODS[pw.method], pw.range[0], pw.range[1])
                 w += 1
         coords = np.array(self.coords, COORDINATE) if self.coords else np.zeros(0, COORDINATE)
-        funcs, fpool = kf.pool_of(self.elements)
+        funcs, fpool = function_pool(self.elements)
         return PathArrays(coords, points, wraps, path_wraps, muscles, funcs, fpool)
 
 

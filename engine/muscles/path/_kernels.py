@@ -26,7 +26,7 @@ differ from ``-dl/dq`` by a fraction of a millimetre to a few millimetres.
 import numba as nb
 import numpy as np
 
-from ...kernels._passes import kinematics
+from ...algorithms.compiled import kinematics
 from . import _vec3 as vec3
 from ._layout import COINCIDENT_POINTS, ENTRY, MOVING, WRAP_STATE
 from ._points import is_active, moving_terms, point_position

@@ -1,6 +1,6 @@
 """Path points in the kernels: coordinates, conditional activity, positions and moving-point terms.
 
-A path point's attached frame (``model.tree.path_point_frame``) is the point
+A path point's attached frame (``compile_tree(model).path_point_frame``) is the point
 itself, except for a moving point, whose frame sits at its parent's origin
 with its parent's axes: its location ``f(q)`` is added in that frame. As in
 OpenSim, a conditional point is active within its (widened) range and a moving
@@ -8,7 +8,7 @@ point evaluates its functions at its coordinates clamped to their ranges.
 """
 import numba as nb
 
-from ...kernels._functions import eval_function
+from ...algorithms.compiled import eval_function
 from . import _vec3 as vec3
 from ._layout import CONDITIONAL, MOVING
 

@@ -19,7 +19,7 @@ import math
 import numba as nb
 import numpy as np
 
-from ...kernels._passes import kinematics
+from ...algorithms.compiled import kinematics
 from . import _vec3 as vec3
 from ._kernels import muscle_path
 from ._layout import CYLINDER, ELLIPSOID

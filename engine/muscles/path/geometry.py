@@ -1,7 +1,7 @@
 """``MuscleGeometry``: muscle-tendon lengths, lengthening speeds and length Jacobians of a model.
 
 Conventions (SI units, the model's velocity coordinates ``v`` in the order of
-``model.tree.v_names``, rod strains included):
+``compile_tree(model).v_names``, rod strains included):
 
 - ``l`` (m): muscle-tendon length, the path length of OpenSim's GeometryPath;
 - ``l_dot = J_l v`` (m/s): lengthening speed;
@@ -35,7 +35,8 @@ import numba
 import numpy as np
 
 from ...errors import ModelError, SettingsError
-from ...kernels._layout import workspace
+from ...algorithms.compiled import workspace
+from ...tree import compile_tree
 from ._compile import compile_paths
 from ._kernels import current_path, evaluate_frames, work_arrays
 from ._layout import STATUS_TEXT, WRAPPING
@@ -138,9 +139,9 @@ class MuscleGeometry:
         m = self.muscle_names.index(muscle) if muscle in self.muscle_names else None
         if m is None:
             raise ModelError(f"no muscle named {muscle!r} in the model", f"model '{model.name}'")
-        ws, scr = workspace(model.tree.n_nodes)
-        path, state, wrench = work_arrays(self.paths, model.tree.n_nodes)
-        n = current_path(model.tree.k, ws, scr, self.paths, self.semantics, q, m, path, state, wrench,
+        ws, scr = workspace(compile_tree(model).n_nodes)
+        path, state, wrench = work_arrays(self.paths, compile_tree(model).n_nodes)
+        n = current_path(compile_tree(model).k, ws, scr, self.paths, self.semantics, q, m, path, state, wrench,
                          np.zeros(model.nv))
         wraps = model.muscles[m].path.wraps
         out = []
@@ -163,16 +164,16 @@ class MuscleGeometry:
             raise ValueError(f"q: expected (nq,) = ({model.nq},), got {q.shape}")
         if not (np.isfinite(step) and step > 0.0):
             raise ValueError(f"step: expected a positive length in m, got {step!r}")
-        ws, scr = workspace(model.tree.n_nodes)
-        path, state, wrench = work_arrays(self.paths, model.tree.n_nodes)
+        ws, scr = workspace(compile_tree(model).n_nodes)
+        path, state, wrench = work_arrays(self.paths, compile_tree(model).n_nodes)
         starts = np.zeros(len(self.muscle_names) + 1, np.int64)
         out = np.empty((self._polyline_rows, 3))
-        rows = sample_paths(model.tree.k, ws, scr, self.paths, self.semantics, q, float(step), path, state, wrench,
+        rows = sample_paths(compile_tree(model).k, ws, scr, self.paths, self.semantics, q, float(step), path, state, wrench,
                             np.zeros(model.nv), out, starts)
         if rows > out.shape[0]:
             self._polyline_rows = rows
             out = np.empty((rows, 3))
-            sample_paths(model.tree.k, ws, scr, self.paths, self.semantics, q, float(step), path, state, wrench,
+            sample_paths(compile_tree(model).k, ws, scr, self.paths, self.semantics, q, float(step), path, state, wrench,
                          np.zeros(model.nv), out, starts)
         return [out[a:b] for a, b in zip(starts[:-1], starts[1:])]
 
@@ -212,10 +213,10 @@ class MuscleGeometry:
         slices = [slice(a, b) for a, b in zip(bounds[:-1], bounds[1:])]
 
         def run(s):
-            ws, scr = workspace(model.tree.n_nodes)
-            path, state, wrench = work_arrays(self.paths, model.tree.n_nodes)
+            ws, scr = workspace(compile_tree(model).n_nodes)
+            path, state, wrench = work_arrays(self.paths, compile_tree(model).n_nodes)
             Vs = V[s] if V.shape[0] else V
-            evaluate_frames(model.tree.k, ws, scr, self.paths, self.semantics, Q[s], Vs, lengths[s], speeds[s], J[s],
+            evaluate_frames(compile_tree(model).k, ws, scr, self.paths, self.semantics, Q[s], Vs, lengths[s], speeds[s], J[s],
                             status[s], path, state, wrench)
 
         if len(slices) == 1:

@@ -1,7 +1,7 @@
 """Inverse kinematics from markers (seed eq. 32): per-frame Levenberg-Marquardt in numba.
 
 For each frame, minimise
-``1/2 sum_k w_k |p_k - p_k(q)|^2 + 1/2 sum_c w_c (q_c* - q_c)^2``
+``1/2 sum_k w_k |p_k - p_k(q)|^2 + 1/2 sum_c,e (q_c* - q_c) W_ce (q_e* - q_e)``
 over the free velocity coordinates, starting from the previous frame's
 solution. Steps are taken on the joints' groups (``q (+) delta``), coordinate
 ranges are kept by an active set (a coordinate at a bound that the gradient
@@ -14,8 +14,7 @@ import math
 import numba as nb
 import numpy as np
 
-from ._integrate import integrate
-from ._passes import frame_placement, kinematics
+from ..algorithms.compiled import frame_placement, integrate, kinematics
 
 LAM0 = 1e-6
 
@@ -46,7 +45,8 @@ def world_columns(nodes, ws, out):
 
 @nb.njit(cache=True, nogil=True)
 def _normal_equations(t, ws, scr, q, mframes, targets, weights, c_q, c_v, c_target, c_w, H, g, wcols, moments):
-    """Cost, ``H = J^T W J`` and ``g = J^T W r`` at ``q`` (r = target - model), one kinematics pass.
+    """Cost, ``H = J^T W J`` and ``g = J^T W r`` at ``q`` (r = target - model), one kinematics pass; the
+    coordinate tasks ``c_q``/``c_v`` (C,) weigh their residuals by the symmetric matrix ``c_w`` (C, C).
 
     All markers in one pass, without forming their Jacobians: column ``i`` moves a marker at ``x`` by
     ``u_i(x) = v_i + omega_i x x`` (``world_columns``), so the markers below a node enter ``H`` and ``g`` only
@@ -142,9 +142,13 @@ def _normal_equations(t, ws, scr, q, mframes, targets, weights, c_q, c_v, c_targ
                 b = nb_.parent
     for c in range(c_q.shape[0]):
         r = c_target[c] - q[c_q[c]]
-        cost += c_w[c] * r * r
-        g[c_v[c]] += c_w[c] * r
-        H[c_v[c], c_v[c]] += c_w[c]
+        for e in range(c_q.shape[0]):
+            w = c_w[c, e]
+            if w != 0.0:
+                re = c_target[e] - q[c_q[e]]
+                cost += r * w * re
+                g[c_v[c]] += w * re
+                H[c_v[c], c_v[e]] += w
     return 0.5 * cost
 
 
