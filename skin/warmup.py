@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from engine.data import Data
+
 from .playback import Playback
 from .scenes import scene
 from .simulation import simulate
@@ -14,7 +16,9 @@ from .socket import Socket, pressure_over_trial
 from .socket_load import socket_loads
 
 SPACING = 0.08
-"""m: the warm-up's skin spacing (a few hundred vertices, quick to build)."""
+"""m: the warm-up's skin spacing for the scene (a few hundred vertices, quick to build)."""
+SOCKET_SPACING = 0.04
+"""m: the skin spacing of the socket's stump (coarser, too few vertices carry the socket's shear: a singular system)."""
 SCENE = "sling-lift"
 """The scene run: a mass-spring sheet and a rigid bed, so that the kernels of both kinds of device compile."""
 STEPS = 2
@@ -31,7 +35,7 @@ def warm_up(result) -> None:
     sc = scene(SCENE, spacing=SPACING)
     run = simulate(sc, STEPS * sc.dt, record_every=1)
     Playback(sc, run).skin_vertices(0)
-    data = sc.model.create_data()
+    data = Data(sc.model)
     sc.skin.vertices_velocities(sc.model, data, run.q[-1], run.v[-1])
     sc.skin.jacobian(sc.model, data, run.q[-1])
     sc.sheets[0].energy(sc.sheets[0].mesh.vertices)
@@ -39,5 +43,5 @@ def warm_up(result) -> None:
     _, settings = demo_results()          # the settings the demo was analysed with (which plate loads which body)
     _, loads, _ = socket_loads(result, replace(settings, loads_cutoff=None), frames=FRAMES)   # 3 frames: no filter
     model = result.model
-    skin = Skin.generate(model, spacing=SPACING, bodies=[b.name for b in model.bodies if b.name != "socket_r"])
+    skin = Skin.generate(model, spacing=SOCKET_SPACING, bodies=[b.name for b in model.bodies if b.name != "socket_r"])
     pressure_over_trial(model, Socket.from_stump(model, skin, "tibia_r"), result.motion.q[FRAMES], loads)
