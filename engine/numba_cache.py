@@ -29,10 +29,15 @@ def _numba_class(name: str):
     return getattr(caching, name, None) or getattr(caching, "_" + name)
 
 
+@functools.lru_cache(maxsize=1)
+def _roots() -> tuple[Path, ...]:
+    base = Path(__file__).resolve().parent.parent
+    return tuple(base / name for name in PACKAGES if (base / name / "__init__.py").is_file())
+
+
 def package_roots() -> list[Path]:
     """The folders of the project's packages that are installed beside ``engine``."""
-    base = Path(__file__).resolve().parent.parent
-    return [base / name for name in PACKAGES if (base / name / "__init__.py").is_file()]
+    return list(_roots())
 
 
 def kernel_sources(roots) -> list[Path]:
@@ -57,9 +62,12 @@ def _project_stamp() -> str:
     return sources_stamp(package_roots())
 
 
+@functools.lru_cache(maxsize=None)
 def _in_project(py_file: str) -> bool:
+    """Whether ``py_file`` lies in one of the project's packages (asked for every kernel as its module is imported:
+    kept per file, the few hundred kernels of a launch resolve a few dozen paths once each)."""
     path = Path(py_file).resolve()
-    return any(path.is_relative_to(root) for root in package_roots())
+    return any(path.is_relative_to(root) for root in _roots())
 
 
 class _ProjectStamped:

@@ -7,7 +7,9 @@ application and the analysis use, once, on the bundled demo (its model, and the 
 kernels are compiled per argument type, and every model shares the same record types), so that the first
 analysis starts at once; then the packages beside the engine warm up theirs through the ``hybridlab.warmup``
 entry points (each a callable given the demo's analysis result; the engine never imports them). ``hybrid
-warm-up`` and the application's first window run it; on later launches it only loads the cached code.
+warm-up`` runs it. The application's first window runs only :func:`display_steps`, the kernels that drawing the
+demo needs (the rest compile at their first use, or were compiled by ``hybrid warm-up``), so that a first launch
+shows the main window within seconds; on later launches it only loads the cached code.
 
 While numba compiles, a step cannot yield; a listener on numba's ``numba:compile`` event
 (:func:`counting_compiles`) counts the kernels compiled and passes each to ``on_compile`` (called from the
@@ -34,10 +36,12 @@ WINDOW = 0.08
 
 @dataclass
 class WarmUpReport:
-    """``compiled``: kernels numba compiled (names, in order); ``seconds``: the warm-up's duration."""
+    """``compiled``: kernels numba compiled (names, in order); ``seconds``: the warm-up's duration; ``demo``: the
+    demo's ``(result, settings)`` it read (:func:`display_steps`: the window shows them without reading them again)."""
 
     compiled: list
     seconds: float
+    demo: tuple | None = None
 
 
 class _CompileCounter(event.Listener):
@@ -85,6 +89,22 @@ def counting_compiles(on_compile: Callable[[str, int], None] | None = None):
     counter = _CompileCounter(on_compile)
     with event.install_listener("numba:compile", counter):
         yield counter.compiled
+
+
+def display_steps(on_compile: Callable[[str, int], None] | None = None):
+    """Generator step: yields :class:`Progress` (stage ``"preparing"``) and returns a :class:`WarmUpReport`. Reads
+    the demo and runs what the application computes to draw it, which compiles (or loads from numba's cache) the
+    kernels of the 3D view; ``on_compile(kernel name, count)`` is called as each kernel starts compiling. The report
+    holds the demo read."""
+    from .demo import demo_results
+    start = time.perf_counter()
+    with counting_compiles(on_compile) as compiled:
+        yield Progress("preparing", 0.0, "reading the demo")
+        result, settings = demo_results()
+        yield Progress("preparing", 0.3, "kernels of the 3D view")
+        _show_demo(result)
+        yield Progress("preparing", 1.0, "kernels ready")
+    return WarmUpReport(list(compiled), time.perf_counter() - start, (result, settings))
 
 
 def warm_up_steps(on_compile: Callable[[str, int], None] | None = None):

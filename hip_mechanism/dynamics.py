@@ -19,7 +19,6 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-from scipy.integrate import solve_ivp
 
 from engine.errors import DataError
 
@@ -165,6 +164,7 @@ def simulate(params: MechanismParameters, q0, qd0, time, actuator_forces, wrench
         return np.concatenate([qd, qdd, [tau @ dl, external_power(params, q, qd, Fe) if Fe is not None else 0.0]])
 
     y0 = np.concatenate([np.asarray(q0, dtype=float), np.asarray(qd0, dtype=float), [0.0, 0.0]])
+    from scipy.integrate import solve_ivp     # imported when used: the application imports this package at launch
     sol = solve_ivp(rhs, (time[0], time[-1]), y0, method="DOP853", t_eval=time, rtol=rtol, atol=atol)
     y = sol.y.T
     if len(y) != len(time):

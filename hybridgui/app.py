@@ -41,16 +41,17 @@ def prepare_environment(screenshot: bool) -> None:
         os.environ.setdefault("EGL_PLATFORM", "surfaceless")
 
 
-def _open(window, args) -> list[str]:
-    """Open what the command line names and go to ``--time``; returns the problems (one sentence each, also
-    shown in the window), none when everything was done."""
+def _open(window, args, demo=None) -> list[str]:
+    """Open what the command line names (without names, the demo: ``demo`` its ``(result, settings)`` if already
+    read) and go to ``--time``; returns the problems (one sentence each, also shown in the window), none when
+    everything was done."""
     reported = len(window.reported)
     if args.session:
         window.attempt("Cannot open the session", window.open_session, args.session)
     elif args.files:
         window.open_paths(args.files)
     else:
-        window.attempt("Cannot open the demo", window.open_demo)
+        window.attempt("Cannot open the demo", window.open_demo, demo)
     problems = window.reported[reported:]
     if args.time is not None:
         doc = window.document
@@ -96,7 +97,7 @@ def main(argv=None, prog: str = "hybridgui") -> int:
     # Python's cycle collector runs on this thread only, on a timer: run by a worker thread (the analysis allocates
     # there), it would destroy the Qt objects of a closed window in that thread and deadlock or crash Qt
     collector = GarbageCollector(interval=0.5)  # noqa: F841 (kept alive until the application ends)
-    launcher = Launcher(app, splash, lambda window: _open(window, args), args.screenshot, SIZE, prog,
+    launcher = Launcher(app, splash, lambda window, demo: _open(window, args, demo), args.screenshot, SIZE, prog,
                         lambda what: _note(args, what))
     startup = Startup()
     startup.progress.connect(splash.report)

@@ -296,11 +296,12 @@ class MainWindow(QMainWindow):
         self.document.set_result(result, settings)
         self.add_recent(path)
 
-    def open_demo(self) -> None:
-        """The bundled demo with its results already computed, in the middle of its longest stance on the blade."""
+    def open_demo(self, demo=None) -> None:
+        """The bundled demo with its results already computed, in the middle of its longest stance on the blade;
+        ``demo``: its ``(result, settings)`` when already read (by the first window's warm-up)."""
         from engine.demo import demo_files, demo_results
         self._check_idle(None)
-        result, settings = demo_results()
+        result, settings = demo if demo is not None else demo_results()
         self.document.set_inputs(model=result.model, trial=result.trial, model_path=str(demo_files().model),
                                  trial_path=str(demo_files().trial))
         self.document.set_result(result, settings)

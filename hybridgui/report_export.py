@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.io.report_file import trials_report_steps
-
 from .progress_dialog import export_dialog
 from .worker import StepsRunner
 
@@ -38,6 +36,7 @@ def start_report(window, path) -> StepsRunner:
     worker thread, with a window-modal progress dialog whose Cancel stops it between pages (kept as
     ``window.report_runner`` and ``window.report_dialog``); the status bar says how it ended."""
     doc = window.document
+    from engine.io.report_file import trials_report_steps     # matplotlib: imported when a report is made
     steps = trials_report_steps(path, report_analyses(doc))
     runner = StepsRunner(window)
     dialog = export_dialog(window, "Report", f"Writing the report {Path(path).name}", 1000, runner.cancel)

@@ -3,16 +3,15 @@ a bed) built and run in a worker thread (``skin.playback.scene_run_steps`` drive
 progress and Cancel, then shown frame by frame in a 3D view of the panel's own: the skin coloured by contact
 pressure (kPa, colour bar) and the devices. The run's frames are a ``FrameClock`` (``clock``) that the application's
 timeline drives while the panel is shown (play, step, scrub, keys). A failed or cancelled run leaves the run shown
-untouched. Every number comes from ``skin``; this panel only presents it."""
+untouched. Every number comes from ``skin``; this panel only presents it. ``skin``'s simulation modules (with SciPy's
+sparse solvers) are imported at the first run, not when the window is built."""
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QLabel, QProgressBar, QPushButton,
                                QVBoxLayout, QWidget)
 
-from skin.outcomes import body_held, pressure_summary
-from skin.playback import scene_run_steps
-from skin.scenes import SCENES
+from skin.cli_simulate import SCENE_NAMES
 
 from .frame_clock import FrameClock
 from .viewport.simulation import SimulationScene
@@ -38,7 +37,7 @@ class SimulationPanel(QWidget):
         self.playback = None
         self.clock = FrameClock()
         self.scene_name = QComboBox()
-        self.scene_name.addItems(list(SCENES))
+        self.scene_name.addItems(list(SCENE_NAMES))
         self.size = QComboBox()
         self.size.addItems(list(SIZES))
         self.duration = QDoubleSpinBox()
@@ -96,6 +95,7 @@ class SimulationPanel(QWidget):
         self.run.setEnabled(False)
         self.cancel.setEnabled(True)
         self.message.setText("building the scene")
+        from skin.playback import scene_run_steps
         self.runner.start_steps(scene_run_steps(self.scene_name.currentText(), SIZES[self.size.currentText()],
                                                 duration, RECORD_EVERY))
         return True
@@ -118,6 +118,7 @@ class SimulationPanel(QWidget):
         self.playback = playback
         result = playback.result
         self.scene.set_playback(playback)
+        from skin.outcomes import body_held
         notes = " ".join(result.notes)
         if "board" in playback.scene.watch:         # the lifts: is the body still on the support at the end
             notes = f"At the end the support {'holds' if body_held(playback.scene, result) else 'loses'} the body. " + notes
@@ -132,6 +133,7 @@ class SimulationPanel(QWidget):
             return
         self.scene.show_frame(frame)
         self.time_label.setText(f"{self.playback.time[frame]:.3f} s")
+        from skin.outcomes import pressure_summary
         groups = pressure_summary(self.playback.scene, self.playback.result, frame)
         self.summary.setText("; ".join(f"{name}: peak {peak / 1e3:.1f} kPa, 95th percentile {p95 / 1e3:.1f} kPa, "
                                        f"{count} vertices loaded" for name, (peak, p95, count) in groups.items()))

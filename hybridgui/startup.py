@@ -1,8 +1,9 @@
-"""What happens behind the first window: the engine and the 3D view's libraries are imported and the engine's
-kernels warmed up (``engine.warmup``: compiled once, then loaded from numba's cache) in a background thread, while
-the GUI thread keeps the first window painted and up to date (so this module imports nothing of the engine at
-its top). Widgets are created only on the GUI thread, after
-``ready``."""
+"""What happens behind the first window: the engine and the 3D view's libraries are imported and the kernels that
+drawing the demo needs warmed up (``engine.warmup.display_steps``: compiled on the first launch, then loaded from
+numba's cache) in a background thread, while the GUI thread keeps the first window painted and up to date (so this
+module imports nothing of the engine at its top). The analysis's kernels are not waited for: ``hybrid warm-up``
+prepares them, else the first analysis compiles them and says so in its progress. Widgets are created only on the
+GUI thread, after ``ready``."""
 from __future__ import annotations
 
 import sys
@@ -29,22 +30,23 @@ class Startup(QObject):
             from engine.progress import Progress        # the engine's first import: in this thread
             self.progress.emit(Progress("preparing", 0.0, "loading the engine and the 3D view (NumPy, SciPy, numba, "
                                                            "VTK)"))
-            from engine.warmup import warm_up_steps
+            from engine.warmup import display_steps
             from . import main_window  # noqa: F401  (imported here, off the GUI thread)
-            steps = warm_up_steps(lambda kernel, count: self.compiling.emit(kernel, count))
+            steps = display_steps(lambda kernel, count: self.compiling.emit(kernel, count))
             while True:
                 try:
                     self.progress.emit(next(steps))
                 except StopIteration as end:
                     self.ready.emit(end.value)
                     return
-        except Exception as exc:       # the window opens anyway; the analysis compiles what is missing
+        except Exception as exc:       # the window opens anyway; what is drawn compiles what is missing
             self.failed.emit(exc, traceback.format_exc())
 
 
 class Launcher(QObject):
     """Replaces the first window (``splash``) by the main window on the GUI thread when :class:`Startup` is
-    done: ``open_work(window)`` opens what the command line names and returns the problems; with ``screenshot``
+    done: ``open_work(window, demo)`` opens what the command line names (``demo``: the demo the warm-up read, or
+    None) and returns the problems; with ``screenshot``
     (a path) the window is written there and the application quits with ``code`` (0 written, 1 nothing to show,
     2 not written). ``note(what)`` is told when the main window is shown."""
 
@@ -69,7 +71,7 @@ class Launcher(QObject):
                                                              "".join(traceback.format_exception(kind, exc, tb)))
         if self.screenshot or window.store.value("geometry") is None:
             window.resize(*self.size)
-        problems = self.open_work(window)
+        problems = self.open_work(window, None if report is None else report.demo)
         window.show()
         self.splash.close()
         self.note("main window shown")

@@ -4,7 +4,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import minimize, root
 
 from ..errors import ModelError
 from ..tree import compile_tree
@@ -74,6 +73,7 @@ def static_equilibrium(model, data, q0, forces=None, gravity: bool = True, coord
     start = float(np.abs(energy_and_gradient(np.zeros(len(qi)))[1] / scale).max())
     # Energy descent finds the stable equilibrium; solving the gradient equations then polishes it
     # below the energy's own rounding level.
+    from scipy.optimize import minimize, root     # imported when used: the engine's import stays light
     res = minimize(energy_and_gradient, np.zeros(len(qi)), jac=True, method="BFGS",
                    options={"gtol": tol * max(start, 1e-300) * float(scale.min()), "maxiter": max_iterations})
     polish = root(lambda y: energy_and_gradient(y)[1], res.x, method="hybr", options={"xtol": 1e-14})

@@ -15,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.interpolate import make_interp_spline
 
 from ..errors import SettingsError
 from ..model.joints import FreeJoint, SphericalJoint
@@ -99,6 +98,7 @@ def motion_from_coordinates(model, time, Q, cutoff: float | None = 6.0, order: i
         Qc, short = lowpass(Qc, 1.0 / step, cutoff, order, edges=edges)
         if short:
             raise SettingsError(f"the trial is too short to filter at {cutoff} Hz: {T} frames")
+    from scipy.interpolate import make_interp_spline     # imported when used: the window imports this module
     spline = make_interp_spline(time, Qc, k=5)
     d1 = spline(time, 1)
     d2 = spline(time, 2)

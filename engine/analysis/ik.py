@@ -22,9 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 
 import numpy as np
-from scipy.interpolate import make_interp_spline
 from scipy.linalg import eigh
-from scipy.spatial.transform import Rotation
 
 from .. import algorithms as alg
 from ..data import Data
@@ -67,6 +65,7 @@ class CoordinateTrack:
         if len(self.time) < 2 or time.min() < self.time[0] - 0.5 * step or time.max() > self.time[-1] + 0.5 * step:
             raise SettingsError(f"its values span {self.time[0]:g}-{self.time[-1]:g} s, not the frames' "
                                 f"{time.min():g}-{time.max():g} s", element="coordinate task target", file=self.source)
+        from scipy.interpolate import make_interp_spline     # imported when used: the window imports this module
         spline = make_interp_spline(self.time, self.values, k=min(5, len(self.time) - 1))
         return spline(np.clip(time, self.time[0], self.time[-1]))
 
@@ -333,6 +332,7 @@ def _aligned_root(model, data, problem, targets, use, root, q):
     w = problem.weights[use]
     mc = np.average(model_points, axis=0, weights=w)
     tc = np.average(measured, axis=0, weights=w)
+    from scipy.spatial.transform import Rotation
     rot, _ = Rotation.align_vectors(measured - tc, model_points - mc, weights=w)
     R = rot.as_matrix()
     # world placement of the root node after moving the model points onto the measured ones
@@ -361,6 +361,7 @@ def _general_root_coordinates(model, root, joint: SE3, q):
     if (abs(r_axes[0] @ r_axes[1]) > 1e-9 or abs(r_axes[1] @ r_axes[2]) > 1e-9
             or abs(np.linalg.det(t_axes)) < 1e-6):
         return None
+    from scipy.spatial.transform import Rotation
     angles = Rotation.from_matrix(joint.R).as_davenport(r_axes, "intrinsic")
     shifts = np.linalg.solve(t_axes, joint.p)
     q = q.copy()

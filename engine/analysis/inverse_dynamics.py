@@ -29,7 +29,6 @@ import time as _time
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.spatial import Delaunay, QhullError
 
 from .. import algorithms as alg
 from ..data import Data
@@ -190,6 +189,7 @@ def _over_plate(plate, positions, assigned, loaded, height: float) -> np.ndarray
     flat = (positions - plate.surface_point) @ plane
     standing = assigned & ((positions - plate.surface_point) @ plate.normal < height)
     over = np.zeros(assigned.shape, bool)
+    from scipy.spatial import Delaunay, QhullError    # imported when used: the window imports this module at launch
     for a, b in runs(loaded):
         try:
             hull = Delaunay(flat[a:b + 1][standing[a:b + 1]])

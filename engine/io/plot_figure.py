@@ -10,8 +10,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from matplotlib import rc_context
-from matplotlib.figure import Figure
 
 from ..errors import SettingsError
 from .atomic import write_bytes
@@ -55,8 +53,10 @@ def draw_curve(ax, curve: Curve) -> None:
         ax.fill_between(curve.x, curve.y - curve.sd, curve.y + curve.sd, color=curve.colour, alpha=0.2, lw=0)
 
 
-def plot_figure(plot: Plot) -> Figure:
-    """The matplotlib figure of ``plot`` (no pyplot: any thread, no GUI backend)."""
+def plot_figure(plot: Plot):
+    """The matplotlib ``Figure`` of ``plot`` (no pyplot: any thread, no GUI backend). Matplotlib is imported here,
+    when a figure is first drawn: the application's curves use this module's records from its first window on."""
+    from matplotlib.figure import Figure
     fig = Figure(figsize=SIZE)
     ax = fig.add_subplot(1, 1, 1)
     for curve in plot.curves:
@@ -85,6 +85,7 @@ def write_plot(path, plot: Plot) -> None:
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
         raise SettingsError(f"figures are written as {', '.join(SUFFIXES)}; got {suffix or 'no suffix'!r}", file=path)
+    from matplotlib import rc_context
     buffer = io.BytesIO()
     with rc_context({"svg.fonttype": "none"}):
         plot_figure(plot).savefig(buffer, format=suffix[1:], dpi=DPI, metadata=None if suffix == ".png" else

@@ -12,8 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.interpolate import CubicSpline
-from scipy.linalg import solve_banded
 
 from ..errors import ModelError
 from ..kernels import _functions as kf
@@ -185,7 +183,8 @@ class NaturalCubicSpline(_PiecewiseCubic):
         if x.size == 2:
             slope = (y[1] - y[0]) / (x[1] - x[0])
             return np.full(2, slope), np.zeros(2), np.zeros(2)
-        cs = CubicSpline(x, y, bc_type="natural")
+        from scipy.interpolate import CubicSpline     # imported when a spline is built (scipy.interpolate
+        cs = CubicSpline(x, y, bc_type="natural")     # imports scipy.optimize: a second of a launch otherwise)
         d3, c2, b1, _ = cs.c  # scipy stores highest power first per interval
         b_end = cs(x[-1], 1)
         return np.append(b1, b_end), np.append(c2, 0.0), np.append(d3, 0.0)
@@ -235,6 +234,7 @@ class SimmSpline(_PiecewiseCubic):
         else:
             rhs[0] = 0.0
             rhs[-1] = 0.0
+        from scipy.linalg import solve_banded
         sigma = solve_banded((1, 1), np.vstack([upper, diag, lower]), rhs)
         b = np.empty(n)
         b[:-1] = delta - h * (sigma[1:] + 2.0 * sigma[:-1])

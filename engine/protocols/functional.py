@@ -11,7 +11,6 @@ singular value. Metres, lab frame.
 from __future__ import annotations
 
 import numpy as np
-from scipy.spatial.transform import Rotation
 
 MIN_FRAMES = 20      # frames with both clusters seen that a functional fit needs
 
@@ -23,6 +22,7 @@ def cluster_poses(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     full = np.flatnonzero(np.isfinite(points[:, :, 0]).all(axis=1))
     if not full.size:
         raise ValueError("no frame sees every marker of the cluster")
+    from scipy.spatial.transform import Rotation     # imported when used: the window imports this module
     ref = points[full[0]] - points[full[0]].mean(axis=0)
     R = np.full((len(points), 3, 3), np.nan)
     d = np.full((len(points), 3), np.nan)

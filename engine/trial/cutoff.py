@@ -11,7 +11,6 @@ slow marker cannot move.
 from __future__ import annotations
 
 import numpy as np
-from scipy.signal import butter, sosfiltfilt
 
 from ..errors import DataError
 from .intervals import runs
@@ -48,6 +47,7 @@ def _usable(x: np.ndarray) -> bool:
 def _residual_curves(X: np.ndarray, rate: float, order: int, steps: int):
     """``(cutoffs (steps,), R (steps, m))``: the residual of each column of ``X`` (n, m) at each cut-off (Hz),
     one filter design per cut-off for all the columns."""
+    from scipy.signal import butter, sosfiltfilt      # imported when used (see ``filtering``)
     cutoffs = np.linspace(MIN_CUTOFF, 0.45 * rate, steps)
     residual = np.empty((steps, X.shape[1]))
     for k, fc in enumerate(cutoffs):

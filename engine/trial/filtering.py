@@ -7,15 +7,15 @@ left unfiltered and reported.
 
 Filtering runs a Butterworth filter of the given order forwards and backwards
 (scipy ``sosfiltfilt``): no phase lag, the amplitude response squared, so at the
-cut-off frequency the gain is 1/2 (-6 dB) instead of 1/sqrt(2).
+cut-off frequency the gain is 1/2 (-6 dB) instead of 1/sqrt(2). ``scipy.signal`` (which imports ``scipy.stats``,
+most of a second) is imported at the first filter, not with this module: the application's window and the
+readers import this module and may never filter.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
 import numpy as np
-from scipy.interpolate import CubicSpline
-from scipy.signal import butter, sosfiltfilt
 
 from ..errors import SettingsError
 
@@ -46,6 +46,7 @@ def _design(rate, cutoff, order):
     check_cutoff(cutoff, rate)
     if int(order) != order or order < 1:
         raise SettingsError(f"the filter order must be a positive whole number, got {order}")
+    from scipy.signal import butter
     sos = butter(int(order), cutoff, btype="low", fs=rate, output="sos")
     return sos
 
@@ -98,6 +99,7 @@ def lowpass(data, rate: float, cutoff: float, order: int = 4, edges: str = "odd"
     """
     if edges not in ("odd", "extrapolate"):
         raise SettingsError(f"edges must be 'odd' or 'extrapolate', got {edges!r}")
+    from scipy.signal import sosfiltfilt
     sos = _design(rate, cutoff, order)
     x = np.asarray(data, dtype=float)
     out = np.array(x)
@@ -126,6 +128,7 @@ def _resample_stretches(t_old, x, t_new):
         if b - a == 1:
             out[inside] = x[a]
         else:
+            from scipy.interpolate import CubicSpline
             out[inside] = CubicSpline(t_old[a:b], x[a:b], axis=0)(np.clip(t_new[inside], t_old[a], t_old[b - 1]))
     return out
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 import numpy as np
-from scipy.interpolate import CubicSpline
 
 from ..errors import SettingsError
 
@@ -121,6 +120,7 @@ def fill_gaps(trial, max_gap: int | None = None, *, max_gap_s: float | None = No
         fillable = [g for g in report.gaps if not g.at_edge and g.length <= limit]
         present = np.isfinite(positions[:, k]).all(axis=1)
         if fillable and present.sum() >= 4:
+            from scipy.interpolate import CubicSpline     # imported when used (see engine.model.functions)
             spline = CubicSpline(t[present], positions[present, k], axis=0)
             for g in fillable:
                 positions[g.start:g.end + 1, k] = spline(t[g.start:g.end + 1])

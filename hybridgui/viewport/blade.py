@@ -10,7 +10,7 @@ from vtkmodules.vtkRenderingCore import vtkActor, vtkPolyDataMapper
 from engine.analysis.rod_loads import bending_moment, bending_strain
 
 from . import style
-from .vtk_util import cells, points, scalars
+from .vtk_util import cells, set_points, set_scalars
 
 COLOURINGS = ("none", "bending strain", "bending moment")
 """What the blade can be coloured by."""
@@ -63,13 +63,13 @@ class _Rod:
             normals.append(np.repeat(sign * R[:, :, axis], 2, axis=0))
         xyz += [C[0], C[-1]]
         normals += [np.tile(-R[0, :, 0], (4, 1)), np.tile(R[-1, :, 0], (4, 1))]
-        self.polydata.SetPoints(points(np.concatenate(xyz)))
-        self.polydata.GetPointData().SetNormals(scalars(np.concatenate(normals), "normals"))
+        set_points(self.polydata, np.concatenate(xyz))          # the same stations every frame: arrays kept
+        set_scalars(self.polydata.GetPointData(), np.concatenate(normals), "normals")
         if values is not None:
             per_station = values[surface.segment]
             face_values = np.repeat(per_station, 2)
-            self.polydata.GetPointData().SetScalars(scalars(np.concatenate(
-                [face_values] * 4 + [np.full(4, per_station[0]), np.full(4, per_station[-1])]), "bending"))
+            set_scalars(self.polydata.GetPointData(), np.concatenate(
+                [face_values] * 4 + [np.full(4, per_station[0]), np.full(4, per_station[-1])]), "bending")
         self.polydata.Modified()
 
 

@@ -9,7 +9,7 @@ from vtkmodules.vtkFiltersSources import vtkSphereSource
 from vtkmodules.vtkRenderingCore import vtkActor, vtkGlyph3DMapper, vtkPolyDataMapper
 
 from . import style
-from .vtk_util import cells, points
+from .vtk_util import cells, set_points
 
 
 class _Dots:
@@ -34,7 +34,7 @@ class _Dots:
 
     def update(self, xyz) -> None:
         self.shown = np.flatnonzero(np.isfinite(xyz).all(axis=1))
-        self.polydata.SetPoints(points(xyz[self.shown]))
+        set_points(self.polydata, xyz[self.shown])
         self.polydata.Modified()
 
 
@@ -72,9 +72,10 @@ class MarkerLayer:
             self.flagged_dots.update(np.where(self.flagged[frame][:, None], trial, np.nan))
         a, b = model[self.pairs[:, 0]], trial[self.pairs[:, 1]]
         ok = np.isfinite(a).all(axis=1) & np.isfinite(b).all(axis=1)
-        self.lines.SetPoints(points(np.concatenate([a[ok], b[ok]])))
+        set_points(self.lines, np.concatenate([a[ok], b[ok]]))
         n = int(ok.sum())
-        self.lines.SetLines(cells(np.column_stack([np.arange(n), n + np.arange(n)]).ravel(), [2] * n))
+        if self.lines.GetNumberOfLines() != n:        # the lines join point k and n + k: rebuilt when n changes
+            self.lines.SetLines(cells(np.column_stack([np.arange(n), n + np.arange(n)]).ravel(), [2] * n))
         self.lines.Modified()
 
     def set_visible(self, visible: bool) -> None:

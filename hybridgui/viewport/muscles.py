@@ -7,7 +7,7 @@ from vtkmodules.vtkCommonDataModel import vtkPolyData
 from vtkmodules.vtkRenderingCore import vtkActor, vtkPolyDataMapper
 
 from . import style
-from .vtk_util import cells, points, scalars
+from .vtk_util import cells, set_points, set_scalars
 
 
 class MuscleLayer:
@@ -30,20 +30,24 @@ class MuscleLayer:
         prop.SetRenderLinesAsTubes(True)
         renderer.AddActor(self.actor)
         self._cell_muscle = np.zeros(0, int)
+        self._sizes: list[int] | None = None
 
     def show_frame(self, frame: int) -> None:
+        """The paths at ``frame``: their points and colours written into the arrays drawn, the lines rebuilt only
+        when the number of points of a path changed (a wrap's arc sampled with more or fewer points)."""
         if not self.names or not self.actor.GetVisibility():
             return
         paths = self.poses.muscle_paths(frame)
         drawn = [i for i, p in enumerate(paths) if len(p) >= 2]
         sizes = [len(paths[i]) for i in drawn]
-        self.polydata.SetPoints(points(np.concatenate([paths[i] for i in drawn]) if drawn else np.zeros((0, 3))))
-        self.polydata.SetLines(cells(np.arange(sum(sizes)), sizes))
+        set_points(self.polydata, np.concatenate([paths[i] for i in drawn]) if drawn else np.zeros((0, 3)))
+        if sizes != self._sizes or len(drawn) != len(self._cell_muscle) or np.any(self._cell_muscle != drawn):
+            self.polydata.SetLines(cells(np.arange(sum(sizes)), sizes))
+            self._sizes, self._cell_muscle = sizes, np.asarray(drawn, int)
         values = (np.full(len(drawn), np.nan) if self.activations is None
                   else self.activations[frame, drawn])
-        self.polydata.GetCellData().SetScalars(scalars(values, "activation"))
+        set_scalars(self.polydata.GetCellData(), values, "activation")
         self.polydata.Modified()
-        self._cell_muscle = np.asarray(drawn, int)
 
     def set_visible(self, visible: bool) -> None:
         self.actor.SetVisibility(visible)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
-from vtkmodules.util.numpy_support import numpy_to_vtk, numpy_to_vtkIdTypeArray
+from vtkmodules.util.numpy_support import numpy_to_vtk, numpy_to_vtkIdTypeArray, vtk_to_numpy
 from vtkmodules.vtkCommonCore import vtkDataArray, vtkPoints
 from vtkmodules.vtkCommonDataModel import vtkCellArray, vtkPolyData
 from vtkmodules.vtkCommonMath import vtkMatrix4x4
@@ -37,6 +37,33 @@ def points(xyz) -> vtkPoints:
     out = vtkPoints()
     out.SetData(numpy_to_vtk(np.ascontiguousarray(xyz, dtype=float).reshape(-1, 3), deep=True))
     return out
+
+
+def set_points(polydata: vtkPolyData, xyz) -> None:
+    """Give ``polydata`` the points ``xyz`` (n, 3): written into its points array when it holds n points already
+    (a frame of the same shape: no new array, no new VTK object), else a new array."""
+    xyz = np.asarray(xyz, dtype=float).reshape(-1, 3)
+    held = polydata.GetPoints()
+    if held is not None and held.GetNumberOfPoints() == len(xyz) and held.GetDataType() == 11:   # VTK_DOUBLE
+        vtk_to_numpy(held.GetData())[:] = xyz
+        held.Modified()
+    else:
+        polydata.SetPoints(points(xyz))
+
+
+def set_scalars(attributes, values, name: str) -> None:
+    """Give point or cell ``attributes`` (``GetPointData()``, ``GetCellData()``) the scalars ``values`` (n,) or
+    normals (n, 3) named ``name`` (``"normals"`` sets the normals), in place when an array of that shape is there."""
+    values = np.asarray(values, dtype=float)
+    held = attributes.GetNormals() if name == "normals" else attributes.GetScalars()
+    if held is not None and held.GetName() == name and held.GetNumberOfTuples() == len(values) \
+            and held.GetNumberOfComponents() == (values.shape[1] if values.ndim == 2 else 1):
+        vtk_to_numpy(held)[:] = values
+        held.Modified()
+    elif name == "normals":
+        attributes.SetNormals(scalars(values, name))
+    else:
+        attributes.SetScalars(scalars(values, name))
 
 
 def cells(connectivity, sizes) -> vtkCellArray:

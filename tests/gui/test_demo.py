@@ -1,5 +1,7 @@
 """First launch: without arguments the application opens the bundled demo (shipped in engine/demo/resources)
 with its results already computed; ``--time`` goes to that time, or says why it cannot."""
+from engine.progress import run
+from engine.warmup import counting_compiles, display_steps
 from hybridgui.app import _open, build_parser
 
 
@@ -43,3 +45,15 @@ def test_a_file_that_cannot_be_opened_is_a_problem(make_window, tmp_path):
     problems = _open(window, build_parser().parse_args([str(missing)]))
     assert len(problems) == 1 and problems[0].startswith("Cannot open the model") and "nowhere.osim" in problems[0]
     assert window.document.model is None
+
+
+def test_the_first_windows_warm_up_prepares_what_drawing_the_demo_compiles(make_window):
+    report = run(display_steps())          # what the first window runs before the main window replaces it
+    window = make_window()
+    with counting_compiles() as compiled:  # the demo it read, drawn at its first frames, muscles and blade included
+        window.open_demo(report.demo)
+        for frame in (0, 1, window.document.n_frames - 1):
+            window.document.set_frame(frame)
+            window.view.render()
+    assert compiled == [], compiled
+    assert window.document.result is report.demo[0] and window.scene.layers["muscles"].names

@@ -7,7 +7,7 @@ import numpy as np
 from PySide6.QtGui import QImage
 
 from hybridgui.viewport import style
-from skin.scenes import athlete_and_skin
+from skin.scenes import SCENES, athlete_and_skin
 from engine.data import Data
 
 COARSE = "coarse: skin every 3 cm (interactive)"
@@ -98,3 +98,8 @@ def test_simulation_panel_runs_cancels_and_scrubs(make_window, qtbot):
     assert "cancelled" in panel.message.text() and panel.run.isEnabled()
     assert panel.clock.frame == 1 and timeline.slider.value() == 1
     np.testing.assert_array_equal(panel.scene.skin_points(), before)
+
+
+def test_the_panel_offers_every_built_in_scene(make_window):
+    panel = make_window().simulation      # its names come from the command line's list, not from skin.scenes
+    assert [panel.scene_name.itemText(i) for i in range(panel.scene_name.count())] == list(SCENES)

@@ -21,7 +21,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.signal import butter, sosfiltfilt
 
 from ...errors import DataError, SettingsError
 
@@ -122,6 +121,7 @@ def process_emg(signals: EMGSignals, settings: EMGProcessing | None = None) -> P
             raise SettingsError(f"a {signals.rate:g} Hz sampling rate is too low for a {lo:g} Hz high-pass "
                                 "(the band-pass needs low < 0.95 x Nyquist); give band_pass=None for an "
                                 "already filtered signal")
+        from scipy.signal import butter       # imported when used (see ``engine.trial.filtering``)
         sos = butter(settings.band_pass_order, (lo, high), btype="bandpass", fs=signals.rate, output="sos")
         x = _filtfilt(sos, x, signals)
         limited = f" (upper edge lowered from {hi:g} Hz: the {signals.rate:g} Hz rate allows at most " \
@@ -134,6 +134,7 @@ def process_emg(signals: EMGSignals, settings: EMGProcessing | None = None) -> P
     if settings.envelope_cutoff >= nyquist:
         raise SettingsError(f"envelope_cutoff {settings.envelope_cutoff:g} Hz must be below the Nyquist frequency "
                             f"{nyquist:g} Hz")
+    from scipy.signal import butter
     sos = butter(settings.envelope_order, settings.envelope_cutoff, btype="low", fs=signals.rate, output="sos")
     env = _filtfilt(sos, x, signals)
     negative = int((env < 0).sum())
@@ -159,6 +160,7 @@ def process_emg(signals: EMGSignals, settings: EMGProcessing | None = None) -> P
 
 
 def _filtfilt(sos, x, signals):
+    from scipy.signal import sosfiltfilt
     try:
         return sosfiltfilt(sos, x, axis=0)
     except ValueError:

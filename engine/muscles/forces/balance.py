@@ -21,7 +21,6 @@ is a proof, checked exactly, so the answer is the LP's.
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import linprog, lsq_linear
 
 CROSSING = 1e-9
 """|dl/dv| (m per rad or m) above which a muscle crosses a coordinate."""
@@ -48,6 +47,7 @@ def muscles_alone_unbalanced(J_l, tau, f_lo, f_hi, rows, guesses=None, forces=No
     a solution with reserves are one: what the muscles could not produce); it only saves time, never decides.
     ``forces`` (T, m): tensions within the bounds (those of that solution) from which a balancing set is sought
     (:func:`_balancing`) before the LP; likewise."""
+    from scipy.optimize import linprog     # imported when used: the application imports this module at launch
     J_l = np.asarray(J_l, float)
     tau = np.asarray(tau, float)
     rows = np.asarray(rows, bool)
@@ -120,6 +120,7 @@ def _nearest_residual(A, b, f_lo, f_hi, start=None):
             f = np.clip(f - step * (A.T @ (A @ f - b)), f_lo, f_hi)
         if _certifies(b - A @ f, A, b, f_lo, f_hi):
             return b - A @ f
+    from scipy.optimize import lsq_linear  # imported when used, as linprog
     return b - A @ lsq_linear(A, b, bounds=(f_lo, f_hi), method="bvls", tol=1e-12).x
 
 

@@ -20,7 +20,6 @@ over consecutive frames in numba (``engine.kernels._qp_so``).
 from __future__ import annotations
 
 import numpy as np
-from qpsolvers import Problem, solve_problem
 
 from ...kernels import _qp_so
 
@@ -171,6 +170,7 @@ def cold_solve(H, g, lb, ub, A, b):
     free = ~held
     gf = g[free] + H[np.ix_(free, held)] @ x[held]
     Af, bf = (None, None) if A is None else (A[:, free], b - A[:, held] @ x[held])
+    from qpsolvers import Problem, solve_problem   # imported when used: it imports scipy.sparse, a launch's second
     sol = solve_problem(Problem(H[np.ix_(free, free)], gf, None, None, Af, bf, lb[free], ub[free]),
                         solver="quadprog")
     if not sol.found or sol.x is None:
