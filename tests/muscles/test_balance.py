@@ -3,6 +3,7 @@ muscles with constant moment arms, whose torque range is the sum of each muscle'
 from __future__ import annotations
 
 import numpy as np
+import scipy.optimize
 
 from engine.muscles.forces.balance import crossed, muscles_alone_unbalanced
 
@@ -44,7 +45,6 @@ def test_the_residual_at_the_boxs_nearest_balance_proves_frames_unbalanced_witho
     """Without guesses, the residual of the tensions in the box nearest to balancing a frame (bounded least squares) is
     a Farkas certificate: no frame beyond the reach (by at least 0.3 N m here) is left to the LP, and the frames
     within it are still found balanced (by the LP: no balancing set is sought without tensions to start from)."""
-    import engine.muscles.forces.balance as balance
     T = 40
     J_l = np.zeros((T, 2, 2))
     J_l[:, 0, 0], J_l[:, 1, 0] = -0.05, 0.03
@@ -52,14 +52,14 @@ def test_the_residual_at_the_boxs_nearest_balance_proves_frames_unbalanced_witho
     tau = np.zeros((T, 2))
     tau[:, 0] = np.concatenate([np.linspace(-60.0, -29.8, 10), np.linspace(-29.0, 49.0, 20), np.linspace(50.0, 80, 10)])
     lp_found_unbalanced = []
-    real_linprog = balance.linprog
+    real_linprog = scipy.optimize.linprog          # balance imports it when it calls it
 
     def linprog(*args, **kwargs):
         solution = real_linprog(*args, **kwargs)
         lp_found_unbalanced.append(solution.status != 0)
         return solution
 
-    monkeypatch.setattr(balance, "linprog", linprog)
+    monkeypatch.setattr(scipy.optimize, "linprog", linprog)
     out = muscles_alone_unbalanced(J_l, tau, f_lo, f_hi, crossed(J_l))
     assert out.tolist() == ((tau[:, 0] < -29.5) | (tau[:, 0] > 49.7)).tolist()
     assert len(lp_found_unbalanced) == 20 and not any(lp_found_unbalanced)     # 40 LPs, 20 unbalanced, did before
