@@ -107,11 +107,12 @@ def display_steps(on_compile: Callable[[str, int], None] | None = None):
     return WarmUpReport(list(compiled), time.perf_counter() - start, (result, settings))
 
 
-def warm_up_steps(on_compile: Callable[[str, int], None] | None = None):
+def warm_up_steps(on_compile: Callable[[str, int], None] | None = None, plugins: bool = True):
     """Generator step: yields :class:`Progress` (stage ``"preparing"``) and returns a :class:`WarmUpReport`.
-    Runs the demo's display computations, its analysis on its first ``WINDOW`` s and the ``hybridlab.warmup``
-    entry points on its result, which compiles (or loads from numba's cache) every kernel they call; ``on_compile(kernel name, count)`` is called as each kernel
-    starts compiling."""
+    Runs the demo's display computations, its analysis on its first ``WINDOW`` s and (``plugins``) the
+    ``hybridlab.warmup`` entry points on its result, which compiles (or loads from numba's cache) every kernel they
+    call; ``on_compile(kernel name, count)`` is called as each kernel starts compiling. Without ``plugins``, only the
+    engine's own kernels: what a batch worker's analyses call (the skin's warm-up builds a skin with VTK)."""
     from .analysis.pipeline import analysis_steps
     from .demo import demo_results
     start = time.perf_counter()
@@ -124,9 +125,9 @@ def warm_up_steps(on_compile: Callable[[str, int], None] | None = None):
         settings = replace(settings, ik=replace(settings.ik, start=t0, end=t0 + WINDOW))
         for p in analysis_steps(result.model, result.trial, settings):
             yield Progress("preparing", 0.1 + 0.8 * p.fraction, f"kernels of the analysis: {p.stage}")
-        plugins = sorted(entry_points(group=PLUGINS), key=lambda ep: ep.name)
-        for k, plugin in enumerate(plugins):
-            yield Progress("preparing", 0.9 + 0.1 * k / len(plugins), f"kernels of {plugin.name}")
+        found = sorted(entry_points(group=PLUGINS), key=lambda ep: ep.name) if plugins else []
+        for k, plugin in enumerate(found):
+            yield Progress("preparing", 0.9 + 0.1 * k / len(found), f"kernels of {plugin.name}")
             plugin.load()(result)
         yield Progress("preparing", 1.0, "kernels ready")
     return WarmUpReport(list(compiled), time.perf_counter() - start)

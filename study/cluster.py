@@ -55,7 +55,8 @@ TASK_MODULES = ("engine.cli.analyze", "engine.io.open", "engine.io.open_trial", 
 
 class WarmUp(WorkerPlugin):
     """Imports what the tasks use and compiles (or loads from numba's cache) every kernel of the analysis when a
-    worker starts."""
+    worker starts; not the kernels of the packages beside the engine (hip mechanism, skin), which no task calls, and
+    whose warm-up would import VTK on the worker."""
 
     name = "hybridlab-warm-up"
 
@@ -66,7 +67,7 @@ class WarmUp(WorkerPlugin):
         from engine.warmup import warm_up_steps
         for module in TASK_MODULES:
             importlib.import_module(module)
-        run(warm_up_steps())
+        run(warm_up_steps(plugins=False))
 
 
 @contextmanager
