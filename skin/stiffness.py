@@ -2,9 +2,10 @@
 
 The seed writes ``+ kD theta_dot``; a damper opposes the motion, so the sign here is minus. With Table I's
 1 N m/rad a limb is nearly limp, so an end-range spring (``limit``, N m/rad) stops each coordinate ``margin`` rad
-inside its range: our shoulder is OpenSim's flexion-adduction-rotation sequence, which locks (its mass matrix is
-singular) at 90 degrees adduction, an arm falling off a board's edge reaches it (the seed's shoulder, Nakamura et
-al.'s, is a ball joint)."""
+inside its range and ``margin`` rad before its joint's lock (``gimbal_locks``): our shoulder is OpenSim's
+flexion-adduction-rotation sequence, which locks (its mass matrix is singular) at 90 degrees adduction, an arm falling
+off a board's edge reaches it (the seed's shoulder, Nakamura et al.'s, is a ball joint), and the adduction's range
+(-120 to 90 degrees) holds the lock at -90 (a limp arm swung there inside the range and the sling's run diverged)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -12,6 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.errors import SettingsError
+from engine.model.functions import IDENTITY
+from engine.model.joints import GeneralJoint
 from engine.tree import compile_tree
 
 # Table I, N m/rad, matched to coordinate names by these words (first match wins)
@@ -67,6 +70,7 @@ def table_one(model, q_ref, damping: float = DAMPING, other: float = OTHER, tabl
     kp = np.zeros(model.nv)
     kd = np.zeros(model.nv)
     qi, vi, low, high = [], [], [], []
+    locks = gimbal_locks(model)
     for name, slot in compile_tree(model).coordinates.items():
         if name in rods or slot.qi is None or slot.vi is None:
             continue
@@ -76,7 +80,37 @@ def table_one(model, q_ref, damping: float = DAMPING, other: float = OTHER, tabl
         vi.append(slot.vi)
         lo, hi = slot.range if slot.range is not None else (-np.inf, np.inf)
         inner = min(margin, 0.25 * (hi - lo))
-        low.append(lo + inner)
-        high.append(hi - inner)
+        lo, hi = lo + inner, hi - inner
+        for lock in locks.get(name, ()):
+            lock += 2.0 * np.pi * np.round((q_ref[slot.qi] - lock) / (2.0 * np.pi))    # the turn nearest the pose
+            if lock < q_ref[slot.qi]:
+                lo = max(lo, lock + margin)
+            else:
+                hi = min(hi, lock - margin)
+        low.append(lo)
+        high.append(hi)
     return JointStiffness(kp, kd, np.asarray(q_ref, float).copy(), np.asarray(qi, np.int64), np.asarray(vi, np.int64),
                           np.asarray(low, float), np.asarray(high, float), float(limit))
+
+
+def gimbal_locks(model, tol: float = 1e-9) -> dict[str, tuple]:
+    """``{coordinate: angles (rad, in (-pi, pi])}`` where a general joint's three rotations (body-fixed
+    ``Rot(a0, q0) Rot(a1, q1) Rot(a2, q2)``, each driven by a coordinate, the middle one directly) move it in only two
+    directions: the middle coordinate's angles at which ``a0``, ``a1`` and ``Rot(a1, q1) a2`` are coplanar (+-90
+    degrees for orthogonal axes). By Rodrigues ``det[a0, a1, Rot(a1, t) a2] = A cos t + B sin t``, zero at
+    ``atan2(B, A) +- pi/2``. A joint whose axes are coplanar at every angle (``a1`` along ``a0`` or ``a2``) has no
+    angle to keep away from and is not listed."""
+    out = {}
+    for joint in model.joints:
+        if not isinstance(joint, GeneralJoint):
+            continue
+        r0, r1, r2 = joint.rotations
+        if r0.coordinate is None or r2.coordinate is None or r1.coordinate is None or r1.function != IDENTITY:
+            continue
+        a0, a1, a2 = (np.asarray(r.axis, float) / np.linalg.norm(r.axis) for r in joint.rotations)
+        n = np.cross(a0, a1)
+        A, B = n @ a2, n @ np.cross(a1, a2)
+        if np.hypot(A, B) > tol:
+            phi = np.arctan2(B, A)
+            out[r1.coordinate] = tuple(float(np.angle(np.exp(1j * (phi + s)))) for s in (np.pi / 2, -np.pi / 2))
+    return out

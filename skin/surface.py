@@ -12,7 +12,7 @@ from engine.errors import ModelError
 from ._contour import iso_surface
 from .frames import body_frames
 from .mesh import TriangleMesh
-from .volumes import signed_distance
+from .volumes import TaperedCapsule, signed_distance
 
 BLEND = 0.01    # m, smooth-union radius: joins of the volumes round off over about this distance
 
@@ -43,7 +43,7 @@ def skin_surface(model, volumes: dict, q, spacing: float = 0.012, blend: float =
     R, p = body_frames(model, data, list(volumes))
     corners = []
     for j, shape in enumerate(volumes.values()):
-        if isinstance(shape, Capsule):
+        if isinstance(shape, (Capsule, TaperedCapsule)):
             reach, centres = shape.radius, [shape.start, shape.end]
         else:
             reach, centres = float(np.max(shape.radii)), [shape.centre]

@@ -64,7 +64,7 @@ class Placements:
         if self.reference_height and height:
             factor = float(height) / self.reference_height
         found = {}
-        cut = _residual_limb(model)
+        cut = residual_limb(model)
         for stem, marks in self.places.items():
             for name, xyz in marks.items():
                 offset = np.asarray(xyz, float) * factor
@@ -78,7 +78,7 @@ class Placements:
         return found
 
 
-def _residual_limb(model) -> dict:
+def residual_limb(model) -> dict:
     """``{tibia body: residual length (m)}`` of a transtibial amputee model (its metadata's ``subject``:
     ``amputation`` 'right transtibial' and ``residual_length_m``): landmarks below it do not exist."""
     subject = model.metadata.get("subject", {}) if isinstance(model.metadata, dict) else {}

@@ -1,0 +1,67 @@
+"""The joint springs' end-range springs stay off the gimbal locks of the model's three-rotation joints: the locks
+found in closed form are where the joint's rotation loses a direction (finite differences of the rotation), and the
+shoulder's spring starts before its lock at -90 degrees adduction, which its range (-120 to 90) holds."""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from scipy.spatial.transform import Rotation
+
+from engine.algorithms import neutral
+from engine.demo.athlete import build_athlete
+from engine.model import Coordinate, GeneralJoint, TransformAxis, constant_axis
+from engine.spatial import SE3
+from engine.tree import compile_tree
+from skin.stiffness import gimbal_locks, table_one
+
+
+def _rotation(axes, q):
+    """Rot(a0, q0) Rot(a1, q1) Rot(a2, q2), by scipy."""
+    out = np.eye(3)
+    for a, t in zip(axes, q):
+        out = out @ Rotation.from_rotvec(np.asarray(a, float) / np.linalg.norm(a) * t).as_matrix()
+    return out
+
+
+def _smallest_rate(axes, q, h=1e-6):
+    """The smallest singular value of the rotation's derivative (9 x 3, central differences) at ``q``: zero where
+    the three angles move the joint in only two directions."""
+    J = np.stack([(_rotation(axes, q + h * e) - _rotation(axes, q - h * e)).ravel() / (2 * h) for e in np.eye(3)], 1)
+    return np.linalg.svd(J, compute_uv=False)[-1]
+
+
+def _joint(axes):
+    coords = [Coordinate(f"c{i}", "rotational") for i in range(3)]
+    return GeneralJoint("j", "a", "b", SE3.identity(),
+                        coordinates=tuple(coords),
+                        rotations=tuple(TransformAxis(a, c.name) for a, c in zip(axes, coords)),
+                        translations=(constant_axis((1, 0, 0)), constant_axis((0, 1, 0)), constant_axis((0, 0, 1))))
+
+
+@pytest.mark.parametrize("axes", [((0, 0, 1), (1, 0, 0), (0, 1, 0)),                 # orthogonal: +-90 degrees
+                                  ((0, 0, 1), (1, 0, 0), (0, 0.6, 0.8)),              # the third axis leans
+                                  ((0.6, 0, 0.8), (1, 0, 0), (0.6, 0.8, 0))])          # both lean
+def test_the_locks_are_where_the_rotation_loses_a_direction(axes):
+    locks = gimbal_locks(SimpleNamespace(joints=[_joint(axes)]))["c1"]
+    rng = np.random.default_rng(3)
+    for lock in locks:
+        q = np.array([rng.uniform(-1, 1), lock, rng.uniform(-1, 1)])
+        assert _smallest_rate(axes, q) < 1e-6
+        assert _smallest_rate(axes, q + [0, 0.3, 0]) > 0.1
+    others = np.linspace(-np.pi, np.pi, 721)
+    free = [t for t in others if np.min(np.abs(np.angle(np.exp(1j * (t - np.array(locks)))))) > 0.05]
+    assert min(_smallest_rate(axes, np.array([0.2, t, -0.4])) for t in free) > 1e-3      # and nowhere else
+
+
+def test_the_shoulder_spring_starts_before_its_lock():
+    model = build_athlete(with_muscles=False)
+    assert np.degrees(gimbal_locks(model)["shoulder_adduction_l"]) == pytest.approx([90.0, -90.0])     # orthogonal axes
+    margin = 0.6
+    stiffness = table_one(model, neutral(model), limit=300.0, margin=margin)
+    slot = compile_tree(model).coordinates["shoulder_adduction_l"]
+    k = list(stiffness.qi).index(slot.qi)
+    assert slot.range[0] < -np.pi / 2                                        # the range holds the lock
+    assert stiffness.low[k] == pytest.approx(-np.pi / 2 + margin)
+    assert stiffness.high[k] == pytest.approx(slot.range[1] - margin)
