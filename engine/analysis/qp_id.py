@@ -19,8 +19,7 @@ as in the seed). The cone is linearised by an inscribed pyramid; a candidate may
 push only while it is near the floor and slow (documented thresholds). Solved per
 frame: in numba from the previous frame's contact states (each candidate unloaded, inside its pyramid, or on
 one or two of its facets) while the KKT conditions certify them optimal (``engine.kernels._qp_id``), else by
-quadprog (called directly: qpsolvers' problem checks and conversions cost more than the solve on these
-few-variable QPs).
+quadprog (``engine.qp.solve_qp``, the pyramids as inequalities).
 
 Loads known at every frame (force plates) can be given as wrenches on tree nodes, with the
 candidates they already measure held at zero: ``b`` then includes them and only the other
@@ -33,7 +32,6 @@ import time as _time
 from dataclasses import dataclass, field
 
 import numpy as np
-import quadprog
 
 from .. import algorithms as alg
 from ..data import Data
@@ -45,6 +43,7 @@ from ..model.model import GROUND
 from ..tree import compile_tree
 from ..trial.forceplate import centre_of_pressure
 from ..progress import Progress, run
+from ..qp import solve_qp
 
 
 @dataclass
@@ -185,14 +184,6 @@ def _pyramid_rays(mu, facets, up, t1, t2):
     return up + mu * (np.cos(th)[:, None] * t1 + np.sin(th)[:, None] * t2)
 
 
-def _quadprog(P, c, G):
-    """min 1/2 f^T P f + c^T f with G f <= 0 by quadprog, or None if it fails."""
-    try:
-        return quadprog.solve_qp(P, -c, -G.T, np.zeros(G.shape[0]), 0)[0]
-    except ValueError:      # quadprog: inconsistent constraints, or P not positive definite
-        return None
-
-
 def qp_inverse_dynamics(model, motion, settings: QPSettings | None = None, node_wrenches=None, measured=None):
     """Generator step: yields Progress, returns a :class:`QPResult` for ``motion`` (a derivatives.Motion).
 
@@ -265,7 +256,8 @@ def qp_inverse_dynamics(model, motion, settings: QPSettings | None = None, node_
             Jc = J_all[f, idx].reshape(-1, model.nv)            # (3k, nv)
             P = Jc @ (alpha[:, None] * Jc.T) + s.w_force * np.eye(3 * idx.size)
             c = -Jc @ (alpha * (h_all[f] - beta[f]))
-            sol = _quadprog(P, c, np.kron(np.eye(idx.size), pyramid))
+            G = np.kron(np.eye(idx.size), pyramid)              # every force in its pyramid: G f <= 0
+            sol, _ = solve_qp(P, c, G, np.zeros(len(G)))
             if sol is None:
                 state[:] = _qp_id.UNLOADED
             else:

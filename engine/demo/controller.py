@@ -31,13 +31,13 @@ plate where its limb lands.
 from __future__ import annotations
 
 import numpy as np
-from qpsolvers import solve_qp
 
 from .. import algorithms as alg
 from ..data import Data
 from ..errors import SettingsError
 from ..algorithms.kinematics import frame_id
 from ..spatial import skew
+from ..qp import solve_qp
 from ..tree import compile_tree
 from .reference import RunningInPlace
 
@@ -206,9 +206,10 @@ class RunningController:
         for r, n in enumerate(vertical):
             Aeq[nb + ns + r, nv + 3 * chosen.index(n) + 1] = 1.0
         G, hin = self._cone(len(chosen), nv)
-        x = solve_qp(P, qv, G, hin, Aeq, beq, solver="quadprog")
+        x, reason = solve_qp(P, qv, G, hin, Aeq, beq)
         if x is None:
-            raise SettingsError(f"the running controller's QP has no solution at t = {t:.4f} s", "demo simulation")
+            raise SettingsError(f"the running controller's QP has no solution at t = {t:.4f} s ({reason})",
+                                "demo simulation")
         a, f = x[:nv], x[nv:].reshape(-1, 3)
         tau = M @ a + h - f_known
         for i in range(len(chosen)):

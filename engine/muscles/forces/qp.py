@@ -5,7 +5,7 @@ Two kinds of problem, one per objective of :mod:`engine.muscles.forces.static_op
     minimise 1/2 sum h_i x_i^2   subject to   A x = b,  lb <= x <= ub      (:func:`solve_equality_frames`)
     minimise 1/2 x^T H x + g^T x   subject to   lb <= x <= ub               (:class:`WarmStartedQP`)
 
-with ``h > 0`` / ``H`` positive definite. quadprog (through qpsolvers) has no warm start, so
+with ``h > 0`` / ``H`` positive definite. quadprog has no warm start, so
 the previous frame's active set (which bounds were held) is used instead: the
 problem with those bounds fixed is solved directly (its KKT
 system), and the active set is corrected by primal-dual active-set steps
@@ -13,7 +13,7 @@ system), and the active set is corrected by primal-dual active-set steps
 whose multiplier has the wrong sign are freed) until the KKT conditions hold,
 which for a convex QP proves optimality. If that does not happen within
 ``max_steps`` steps, or the KKT system is singular, the frame is solved from
-scratch by quadprog (:func:`cold_solve`), with the variables whose bounds meet held there (quadprog
+scratch by quadprog (:func:`cold_solve`, through ``engine.qp.solve_qp``), with the variables whose bounds meet held there (quadprog
 reports such boxes infeasible). Each solve reports which route it took. The first kind runs its warm starts
 over consecutive frames in numba (``engine.kernels._qp_so``).
 """
@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...kernels import _qp_so
+from ...qp import solve_qp
 
 OPTIMAL_WARM = "optimal (warm start)"
 OPTIMAL_QUADPROG = "optimal (quadprog)"
@@ -170,10 +171,8 @@ def cold_solve(H, g, lb, ub, A, b):
     free = ~held
     gf = g[free] + H[np.ix_(free, held)] @ x[held]
     Af, bf = (None, None) if A is None else (A[:, free], b - A[:, held] @ x[held])
-    from qpsolvers import Problem, solve_problem   # imported when used: it imports scipy.sparse, a launch's second
-    sol = solve_problem(Problem(H[np.ix_(free, free)], gf, None, None, Af, bf, lb[free], ub[free]),
-                        solver="quadprog")
-    if not sol.found or sol.x is None:
+    xf, _ = solve_qp(H[np.ix_(free, free)], gf, A=Af, b=bf, lb=lb[free], ub=ub[free])
+    if xf is None:
         return None
-    x[free] = np.clip(sol.x, lb[free], ub[free])
+    x[free] = xf
     return x
