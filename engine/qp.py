@@ -38,12 +38,7 @@ def solve_qp(P, c, G=None, h=None, A=None, b=None, lb=None, ub=None):
     if ub is not None:
         columns.append(-np.eye(len(c)))
         values.append(-ub)
-    if len(columns) == 1:
-        C, d = columns[0].T, values[0]
-    elif columns:
-        C, d = np.vstack(columns).T, np.concatenate(values)
-    else:
-        C, d = None, None
+    C, d = (np.vstack(columns).T, np.concatenate(values)) if columns else (None, None)
     try:
         x = quadprog.solve_qp(P, -c, C, d, 0 if A is None else A.shape[0])[0]
     except ValueError as error:     # quadprog: "constraints are inconsistent, no solution", or P not definite
