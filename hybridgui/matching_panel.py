@@ -1,6 +1,7 @@
 """The marker matching of a trial analysed with the default model (a dropped C3D): trial label -> protocol marker ->
-model landmark (and body), with each label's status (matched, alias, unmatched, rejected by geometry, set by the
-user). The protocol marker of a label is chosen in a combo box ('none' clears it), or by dragging the
+model landmark (and body), with each label's status: how it was matched (by its marker's name, an alias, by geometry
+as a lab's computed point, or on an alternative marker's landmark), or unmatched, rejected by geometry, set by the
+user. The protocol marker of a label is chosen in a combo box ('none' clears it), or by dragging the
 label onto a marker of the model in the 3D view; every label of the trial is listed, matched or not. The rows are ``engine.protocols.edits.MatchRow``s; the edits are the window's, kept with the
 session and used by the next analysis (Analysis > Run)."""
 from __future__ import annotations
@@ -10,14 +11,14 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QLabel, QPushButton, QTableWidget, QTableWidgetItem,
                                QVBoxLayout, QWidget)
 
-from engine.protocols.edits import ALIAS, EDITED, MATCHED, REJECTED, UNMATCHED
+from engine.protocols.edits import ALIAS, ALTERNATIVE, EDITED, GEOMETRY, NAME, REJECTED, UNMATCHED
 
 from .viewport.widget import LABEL_MIME
 
 NONE = "(none)"
 COLUMNS = ("Trial label", "Protocol marker", "Landmark (body)", "Status")
-STATUS_COLOURS = {MATCHED: "#1b7f3b", ALIAS: "#1f5fa8", UNMATCHED: "#b03030", REJECTED: "#b06000",
-                  EDITED: "#6a3fa0"}
+STATUS_COLOURS = {NAME: "#1b7f3b", ALIAS: "#1f5fa8", GEOMETRY: "#0f7a7a", ALTERNATIVE: "#7a6a0f",
+                  UNMATCHED: "#b03030", REJECTED: "#b06000", EDITED: "#6a3fa0"}
 
 
 class LabelTable(QTableWidget):

@@ -8,10 +8,11 @@ from dataclasses import dataclass
 
 from ..errors import DataError
 from .description import full_name
-from .labels import key, readings
-from .matching import Matching
+from .matching import BY_ALIAS, BY_ALTERNATIVE, BY_GEOMETRY, BY_NAME, Matching
 
-MATCHED, ALIAS, UNMATCHED, REJECTED, EDITED = "matched", "alias", "unmatched", "rejected by geometry", "set by the user"
+# a matched label's status says how it was matched (engine.protocols.matching.Matching.how)
+NAME, ALIAS, GEOMETRY, ALTERNATIVE = BY_NAME, BY_ALIAS, BY_GEOMETRY, BY_ALTERNATIVE
+UNMATCHED, REJECTED, EDITED = "unmatched", "rejected by geometry", "set by the user"
 GEOMETRY_REASON = "read as "       # how confirm_by_geometry's reasons start
 CLEARED = "cleared by the user"
 
@@ -19,7 +20,8 @@ CLEARED = "cleared by the user"
 @dataclass(frozen=True)
 class MatchRow:
     """One trial label: the protocol marker's full name (None if unmatched), its landmark and the model body it is
-    placed on (None when the model lacks the landmark), the status and why (an unmatched label's reason)."""
+    placed on (None when the model lacks the landmark), the status (how it was matched: :data:`NAME`, :data:`ALIAS`,
+    :data:`GEOMETRY`, :data:`ALTERNATIVE`, or :data:`EDITED`; else :data:`UNMATCHED` or :data:`REJECTED`) and why."""
 
     label: str
     marker: str | None
@@ -67,8 +69,11 @@ def edited_matching(matching: Matching, edits: dict, labels, catalogue: dict) ->
     unmatched = tuple((label, CLEARED if label in edits else reasons.get(label, "matches no marker of the protocol"))
                       for label in labels if label not in matched)
     said = ", ".join(f"{label}={full or 'none'}" for label, full in edits.items())
+    how = {label: matching.how[label] for label, full in matched.items()
+           if label not in edits and label in matching.how and matching.labels.get(label) == full}
     return Matching(matching.protocol, matched, {full: options[full] for full in matched.values()}, unmatched,
-                    matching.scale, matching.notes + ((f"marker matching edited by the user: {said}",) if edits else ()))
+                    matching.scale, matching.notes + ((f"marker matching edited by the user: {said}",) if edits else ()),
+                    how)
 
 
 def match_rows(matching: Matching, labels, catalogue: dict, points: dict, edits: dict | None = None) -> list:
@@ -87,7 +92,6 @@ def match_rows(matching: Matching, labels, catalogue: dict, points: dict, edits:
         name, side = matching.used[full]
         landmark = matching.protocol.marker(name).landmark
         where = points.get((landmark, side if catalogue[landmark].sided else None))
-        exact = any(s == side and k == key(name) for s, k in readings(label))
-        status = EDITED if label in edits else (MATCHED if exact else ALIAS)
-        rows.append(MatchRow(label, full, landmark, None if where is None else where[0], status))
+        status, why = (EDITED, f"set to {full} by the user") if label in edits else matching.how[label]
+        rows.append(MatchRow(label, full, landmark, None if where is None else where[0], status, why))
     return rows

@@ -44,10 +44,29 @@ class FittedProtocol:
     notes: tuple
 
 
-def renamed_trial(trial, matching: Matching):
+def stature(trial, model, matching: Matching) -> tuple | None:
+    """The subject's stature ``(m, where it comes from)``: the trial's ``SUBJECT:HEIGHT`` (any case; m, cm or mm, read
+    by its size) when plausible, else ``model``'s height times the matching's geometric scale; None if neither is
+    known."""
+    key, value = next(((k, v) for k, v in trial.subject.items() if k.lower() == "height"), ("HEIGHT", None))
+    try:
+        value = float(value[0] if isinstance(value, (list, tuple)) else value)
+    except (TypeError, ValueError, IndexError):
+        value = None
+    for unit, factor in (("m", 1.0), ("cm", 0.01), ("mm", 0.001)):
+        if value is not None and 1.0 <= value * factor <= 2.5:
+            return value * factor, f"the trial's SUBJECT:{key} {value:g} {unit}"
+    height = model.metadata.get("subject", {}).get("height_m") if isinstance(model.metadata, dict) else None
+    if height and matching.scale:
+        return float(height) * matching.scale, (f"the model's {float(height):.2f} m times the {matching.scale:.2f} "
+                                                "the markers' distances give")
+    return None
+
+
+def renamed_trial(trial, matching: Matching, stature: tuple | None = None):
     """``trial`` with its matched labels renamed to the protocol's names (an unmatched label that would clash
-    with one is suffixed ' (unmatched)') and its virtual markers added; the renaming, the virtual markers
-    added and notes."""
+    with one is suffixed ' (unmatched)') and its virtual markers added (``stature`` the subject's, :func:`stature`,
+    for the knee and ankle widths the trial does not give); the renaming, the virtual markers added and notes."""
     names = [matching.labels.get(n, n) for n in trial.markers.names]
     taken = set(matching.labels.values())
     names = [f"{n} (unmatched)" if old not in matching.labels and n in taken else n
@@ -56,7 +75,7 @@ def renamed_trial(trial, matching: Matching):
     markers = Markers(tuple(names), trial.markers.time, positions, trial.markers.rate)
     parameters = {**{f"PROCESSING:{k}": v for k, v in trial.metadata.get("processing", {}).items()},
                   **{f"SUBJECT:{k}": v for k, v in trial.subject.items()}}
-    markers, added, virtual_notes = add_virtual_markers(markers, matching, parameters)
+    markers, added, virtual_notes = add_virtual_markers(markers, matching, parameters, stature)
     return replace(trial, markers=markers), dict(zip(trial.markers.names, names)), added, notes + virtual_notes
 
 
@@ -110,7 +129,8 @@ def fit_protocol(model, trial, matching: Matching, placements, catalogue: dict, 
     the protocol does not name; every other marker is the protocol's.
     """
     points = placements.points(model, catalogue)
-    moving, renamed, added, notes = renamed_trial(trial, matching)
+    height = stature(trial, model, matching)
+    moving, renamed, added, notes = renamed_trial(trial, matching, height)
     used = {**matching.used, **added}
     protocol_markers, missing = model_markers(matching.protocol, used, points, catalogue)
     if missing:
@@ -127,7 +147,7 @@ def fit_protocol(model, trial, matching: Matching, placements, catalogue: dict, 
                         f"of model '{model.name}'", element="marker labels", file=trial.source)
     R = rotation_from_axes(axes) if axes else propose_rotation(trial).rotation
     if static is not None:
-        source = renamed_trial(static, matching)[0]
+        source = renamed_trial(static, matching, height)[0]
         static_markers = source.transformed(R).markers
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)      # a marker never seen stays missing

@@ -7,13 +7,19 @@ between the ASIS, x forward from the PSIS' (or sacrum's) midpoint, z towards the
 mid-points of the two epicondyles or malleoli, or given by the chord function (``engine.protocols.chord``) from
 the proximal centre, the lateral marker and a wand (or a marker in front of the segment), at half the subject's
 knee or ankle width plus the marker's radius from the lateral marker: the widths from the C3D's parameters
-(Plug-in Gait's ``PROCESSING:RKneeWidth`` ..., ``MarkerDiameter``; BTS's ``SUBJECT:Right Knee``, mm), else the default
-athlete's own distances (:data:`EPICONDYLE_HALF_WIDTH`, :data:`MALLEOLUS_HALF_WIDTH`, not the subject's: said in the
-notes). Without those anatomical markers, technical clusters give them
-functionally (``engine.protocols.functional``: SCoRE centres, SARA axes; the knee centre is the point of the knee
-axis nearest the hip centre, the femur's mechanical axis being perpendicular to it, and the epicondyles lie
-:data:`EPICONDYLE_HALF_WIDTH` either side, laterally away from the other hip). Every frame where an input is
-missing gives a missing centre.
+(Plug-in Gait's ``PROCESSING:RKneeWidth`` ..., ``MarkerDiameter``; BTS's ``SUBJECT:Right Knee``, mm), else a population
+proportion of the subject's stature (:data:`KNEE_WIDTH_OF_STATURE`, :data:`ANKLE_WIDTH_OF_STATURE`; said in the notes),
+else the default athlete's own distances (:data:`EPICONDYLE_HALF_WIDTH`, :data:`MALLEOLUS_HALF_WIDTH`). Without those
+anatomical markers, technical clusters give them functionally (``engine.protocols.functional``: SCoRE centres, SARA
+axes; the knee centre is the point of the knee axis nearest the hip centre, the femur's mechanical axis being
+perpendicular to it, and the epicondyles lie half the knee's width either side, laterally away from the other hip).
+Every frame where an input is missing gives a missing centre.
+
+The proportions: knee (femur bicondylar) and ankle (bimalleolar) breadths of 507 physically active adults (247 men,
+260 women) over their statures, sexes pooled: 0.055 (sd 0.003) and 0.0405 (sd 0.003) (Heinz G, Peterson LJ, Johnson
+RW, Kerk CJ (2003), Exploring relationships in body dimensions, Journal of Statistics Education 11(2); their
+'bdims' data as the OpenIntro project publishes it, per joint: men 97.8 and 73.7 mm at 1.78 m, women 90.5 and
+65.1 mm at 1.65 m).
 """
 from __future__ import annotations
 
@@ -27,6 +33,9 @@ from .description import full_name
 EPICONDYLE_HALF_WIDTH = 0.05   # m: the default athlete's epicondyles either side of its knee centre
 MALLEOLUS_HALF_WIDTH = 0.045   # m: the default athlete's lateral malleolus from its ankle centre
 MARKER_DIAMETER = 0.014        # m: Plug-in Gait's default, when the trial's PROCESSING gives none
+KNEE_WIDTH_OF_STATURE = 0.055      # knee (bicondylar) breadth over stature, Heinz et al. 2003 (module docstring)
+ANKLE_WIDTH_OF_STATURE = 0.0405    # ankle (bimalleolar) breadth over stature, the same source
+WIDTHS_SOURCE = "Heinz et al. 2003, 507 adults"
 
 
 def harrington(rasi, lasi, posterior) -> tuple[np.ndarray, np.ndarray]:
@@ -55,11 +64,12 @@ def _find(matching, landmark: str, side) -> str | None:
     return None
 
 
-def chord_delta(parameters: dict, landmark: str, side: str) -> tuple[float, str]:
+def chord_delta(parameters: dict, landmark: str, side: str, stature: tuple | None = None) -> tuple[float, str]:
     """The lateral marker -> joint centre distance (m) of a knee or ankle centre on ``side`` and where it comes
     from: half the joint's width plus the marker's radius from the trial's parameters ``{'GROUP:NAME': value}``
     in mm (Plug-in Gait's ``PROCESSING:RKneeWidth`` or ``RightKneeWidth``, ``PROCESSING:MarkerDiameter``; BTS's
-    ``SUBJECT:Right Knee``), else the default athlete's distance (said)."""
+    ``SUBJECT:Right Knee``), else the population's proportion of the subject's ``stature`` ``(m, where it comes
+    from)``, else the default athlete's distance (said)."""
     joint = "Knee" if landmark == "knee_centre" else "Ankle"
     word = "Right" if side == "R" else "Left"
     wanted = {f"{side}{joint}Width".lower(), f"{word}{joint}Width".lower(), f"{word} {joint}".lower()}
@@ -69,17 +79,26 @@ def chord_delta(parameters: dict, landmark: str, side: str) -> tuple[float, str]
     for key, width in found:
         if isinstance(width, (int, float)) and width > 0:
             return 0.5 * (width * 1e-3 + diameter), f"{key} {width:g} mm and a marker of {diameter * 1e3:g} mm"
-    default = EPICONDYLE_HALF_WIDTH if joint == "Knee" else MALLEOLUS_HALF_WIDTH
     said = "; ".join(f"{k} is {v!r}, not a width" for k, v in found) or f"PROCESSING:{side}{joint}Width"
-    return default, (f"no {joint.lower()} width in the trial ({said}): the default athlete's {default * 1e3:g} mm "
-                     "from marker to centre, not the subject's")
+    if stature is not None:
+        ratio = KNEE_WIDTH_OF_STATURE if joint == "Knee" else ANKLE_WIDTH_OF_STATURE
+        width = ratio * stature[0]
+        return 0.5 * (width + diameter), (f"no {joint.lower()} width in the trial ({said}): {ratio:g} of the subject's "
+                                          f"stature {stature[0]:.2f} m ({stature[1]}; {WIDTHS_SOURCE}), "
+                                          f"{width * 1e3:.0f} mm, and a marker of {diameter * 1e3:g} mm")
+    default = EPICONDYLE_HALF_WIDTH if joint == "Knee" else MALLEOLUS_HALF_WIDTH
+    return default, (f"no {joint.lower()} width in the trial ({said}) nor stature: the default athlete's "
+                     f"{default * 1e3:g} mm from marker to centre, not the subject's")
 
 
-def add_virtual_markers(markers: Markers, matching, parameters: dict | None = None) -> tuple[Markers, dict, list]:
+def add_virtual_markers(markers: Markers, matching, parameters: dict | None = None,
+                        stature: tuple | None = None) -> tuple[Markers, dict, list]:
     """``markers`` (already named as the protocol's) with the protocol's virtual markers the trial allows,
     the ``{full name: (virtual marker name, side)}`` added, and notes. ``parameters`` the trial's
-    ``{'GROUP:NAME': value}`` (the knee and ankle widths a chord needs, :func:`chord_delta`). A virtual marker whose place the trial already has
-    (a lab's exported joint centre matched to it) is not computed again."""
+    ``{'GROUP:NAME': value}`` (the knee and ankle widths a chord needs, :func:`chord_delta`), ``stature`` the
+    subject's ``(m, where it comes from)`` (the widths' population proportion when the parameters give none). A
+    virtual marker whose place the trial already has (a lab's exported joint centre matched to it) is not computed
+    again."""
     added, notes, columns = {}, [], []
     have = set(markers.names)
     for v in matching.protocol.virtual:
@@ -102,7 +121,7 @@ def add_virtual_markers(markers: Markers, matching, parameters: dict | None = No
                         full_name(v.name, side) in have | set(added) or _find(matching, v.landmark, side):
                     continue
                 M, A = markers.trajectory(lateral), markers.trajectory(third)
-                delta, said = chord_delta(parameters or {}, v.landmark, side)
+                delta, said = chord_delta(parameters or {}, v.landmark, side, stature)
                 centre = chord(proximal, M, A - M, delta) if v.method == "chord" else \
                     chord_midline(proximal, M, A, delta, side)
                 seen = np.isfinite(proximal[:, 0]) & np.isfinite(M[:, 0]) & np.isfinite(A[:, 0])
@@ -113,7 +132,7 @@ def add_virtual_markers(markers: Markers, matching, parameters: dict | None = No
         elif v.method.startswith("functional"):
             used = {}
             for side in ("R", "L"):
-                found = _functional(v, side, markers, columns, added, matching, notes)
+                found = _functional(v, side, markers, columns, added, matching, notes, stature)
                 if found is not None:
                     sides[side], used[side] = found
         else:
@@ -152,9 +171,11 @@ def _cluster(markers: Markers, matching, stem: str, side):
     return fn.cluster_poses(markers.positions[:, [markers.index(f) for f in full]]), full
 
 
-def _functional(v, side, markers, columns, added, matching, notes):
+def _functional(v, side, markers, columns, added, matching, notes, stature=None):
     """A functional virtual marker's trajectory on ``side`` and what it was computed from, or None when the
-    clusters are missing (or their motion defines no centre or axis: said in ``notes``)."""
+    clusters are missing (or their motion defines no centre or axis: said in ``notes``). The epicondyles lie half
+    the knee's width from the knee centre: its population proportion of ``stature`` (m, where from), else the
+    default athlete's."""
     name = full_name(v.name, side)
     if name in markers.names or name in added or _find(matching, v.landmark, side):
         return None
@@ -183,8 +204,12 @@ def _functional(v, side, markers, columns, added, matching, notes):
         axis = np.einsum("fij,j->fi", R1, u)
         if np.nanmean(np.sum(axis * lateral, axis=1)) < 0:
             u = -u
-        offset = {"knee_centre": 0.0, "lateral_epicondyle": EPICONDYLE_HALF_WIDTH,
-                  "medial_epicondyle": -EPICONDYLE_HALF_WIDTH}[v.landmark]
+        half = EPICONDYLE_HALF_WIDTH if stature is None else 0.5 * KNEE_WIDTH_OF_STATURE * stature[0]
+        offset = {"knee_centre": 0.0, "lateral_epicondyle": half, "medial_epicondyle": -half}[v.landmark]
+        if offset:
+            said += (f"; {half * 1e3:.0f} mm from the knee centre: half of " + (
+                "the default athlete's knee width" if stature is None else
+                f"{KNEE_WIDTH_OF_STATURE:g} of the subject's stature {stature[0]:.2f} m ({stature[1]}; {WIDTHS_SOURCE})"))
         return fn.in_lab(R1, d1, centre + offset * u), f"{said} (SARA, singular value ratio {ratio:.3f})"
     except ValueError as exc:
         notes.append(f"virtual marker {name} not computed: {exc}")

@@ -22,6 +22,7 @@ import numpy as np
 
 from ..errors import DataError
 from .description import Protocol, full_name
+from .joint_centres import harrington
 from .labels import key, readings
 
 PLAUSIBLE_SCALE = (0.6, 1.6)   # subject's size / the model's, from 1.05 m to 2.8 m for a 1.75 m model
@@ -29,6 +30,9 @@ DISAGREEMENT = 0.35            # a pair's ratio farther than this (relative) fro
 FIRST_FRAMES = 50
 COPY_DISTANCE = 0.025          # m: a computed point this near a marker is a copy of its landmark (a marker's size)
 INSIDE_RATIO = (0.5, 2.0)      # a point inside the limb: its distance from the lateral marker over the model's
+# how a label was matched (``Matching.how``): its marker's own name, one of the marker's aliases, a lab's computed
+# point told by its place (:func:`derived_markers`), or another marker's label moved to an alternative the geometry fits
+BY_NAME, BY_ALIAS, BY_GEOMETRY, BY_ALTERNATIVE = "name", "alias", "geometry", "alternative"
 # the landmark within the limb behind a lateral one: where a lab's computed point beside that marker can sit
 WITHIN = {"lateral_epicondyle": "knee_centre", "lateral_malleolus": "ankle_centre",
           "fifth_metatarsal": "second_metatarsal"}
@@ -38,7 +42,8 @@ WITHIN = {"lateral_epicondyle": "knee_centre", "lateral_malleolus": "ankle_centr
 class Matching:
     """``labels``: trial label -> the protocol marker's full name (``RASI``); ``used``: full name ->
     (protocol marker name, side); ``unmatched``: the trial's labels left out, with why; ``scale``: the
-    subject's size over the model's from the geometry (None if not checked)."""
+    subject's size over the model's from the geometry (None if not checked); ``how``: matched label -> (how it was
+    matched: :data:`BY_NAME`, :data:`BY_ALIAS`, :data:`BY_GEOMETRY` or :data:`BY_ALTERNATIVE`; why, in words)."""
 
     protocol: Protocol
     labels: dict
@@ -46,6 +51,7 @@ class Matching:
     unmatched: tuple
     scale: float | None = None
     notes: tuple = field(default=())
+    how: dict = field(default_factory=dict)
 
     @property
     def fraction(self) -> float:
@@ -83,15 +89,18 @@ def match_labels(labels, protocol: Protocol, catalogue: dict) -> Matching:
             continue
         (name, side, rank), reading = hit
         claims.setdefault(full_name(name, side), []).append(((rank, reading, order), label, name, side))
-    chosen, used = {}, {}
+    chosen, used, how = {}, {}, {}
     for full, claimants in claims.items():
         claimants.sort(key=lambda c: c[0])
-        _, label, name, side = claimants[0]
+        (rank, _, _), label, name, side = claimants[0]
         chosen[label], used[full] = full, (name, side)
+        alias = protocol.marker(name).aliases[rank - 1] if rank else None
+        how[label] = (BY_NAME, f"reads as {full}") if alias is None else (BY_ALIAS, f"reads as '{alias}', {full}'s alias")
         unmatched += [(c[1], f"also reads as {full}, given to '{label}'") for c in claimants[1:]]
     order = {label: i for i, label in enumerate(labels)}
     unmatched.sort(key=lambda u: order[u[0]])
-    return Matching(protocol, dict(sorted(chosen.items(), key=lambda kv: order[kv[0]])), used, tuple(unmatched))
+    return Matching(protocol, dict(sorted(chosen.items(), key=lambda kv: order[kv[0]])), used, tuple(unmatched),
+                    how=how)
 
 
 def _distance(markers, a: str, b: str, frames: int) -> float:
@@ -130,15 +139,15 @@ def confirm_by_geometry(matching: Matching, markers, points: dict, catalogue: di
     pairs = _pairs(place, markers, frames, distances)
     if not pairs:
         checked = Matching(protocol, matching.labels, matching.used, matching.unmatched, None,
-                           matching.notes + ("geometry not checked: no two matched markers on one body",))
-        return derived_markers(checked, markers, points, catalogue)
+                           matching.notes + ("geometry not checked: no two matched markers on one body",), matching.how)
+        return hip_labels(derived_markers(checked, markers, points, catalogue), markers, points, catalogue)
     scale = float(np.median([r for _, _, r in pairs]))
     if not PLAUSIBLE_SCALE[0] <= scale <= PLAUSIBLE_SCALE[1]:
         raise DataError(f"the markers matched to protocol '{protocol.name}' are {scale:.2f} times the model's "
                         f"distances apart (plausible: {PLAUSIBLE_SCALE[0]}-{PLAUSIBLE_SCALE[1]}); the matching "
                         f"is wrong or the trial's units are", element="marker labels")
     bad = _disagreeing(pairs, scale)
-    labels, used, notes = dict(matching.labels), dict(matching.used), list(matching.notes)
+    labels, used, notes, how = dict(matching.labels), dict(matching.used), list(matching.notes), dict(matching.how)
     for label in list(bad):       # a marker the protocol allows elsewhere (a lab's variant of its place) tried there
         name, side = matching.used[matching.labels[label]]
         for other in protocol.marker(name).alternatives:
@@ -154,6 +163,7 @@ def confirm_by_geometry(matching: Matching, markers, points: dict, catalogue: di
                 labels[label], used[full_name(other, side)] = full_name(other, side), (other, side)
                 notes.append(f"'{label}' read as {full_name(name, side)} does not fit the model's distances on its "
                              f"segment, as {full_name(other, side)} ({landmark.replace('_', ' ')}) it does: matched so")
+                how[label] = (BY_ALTERNATIVE, notes[-1])
                 break
     pairs = _pairs(place, markers, frames, distances)
     unmatched = matching.unmatched + tuple((b, f"read as {labels[b]}, but its distances to the other "
@@ -162,7 +172,9 @@ def confirm_by_geometry(matching: Matching, markers, points: dict, catalogue: di
     labels = {k: v for k, v in labels.items() if k not in bad}
     notes.append(f"geometry: {len(pairs)} distances between markers on one body give the subject {scale:.2f} times "
                  "the model's size")
-    return derived_markers(Matching(protocol, labels, used, unmatched, scale, tuple(notes)), markers, points, catalogue)
+    how = {k: v for k, v in how.items() if k in labels}
+    checked = Matching(protocol, labels, used, unmatched, scale, tuple(notes), how)
+    return hip_labels(derived_markers(checked, markers, points, catalogue), markers, points, catalogue)
 
 
 def _pairs(place: dict, markers, frames: int, distances: dict) -> list:
@@ -214,7 +226,7 @@ def derived_markers(matching: Matching, markers, points: dict, catalogue: dict) 
     Any other label stays as it was."""
     protocol, scale = matching.protocol, matching.scale or 1.0
     index = _index(protocol, catalogue)
-    labels, used, notes = dict(matching.labels), dict(matching.used), list(matching.notes)
+    labels, used, notes, how = dict(matching.labels), dict(matching.used), list(matching.notes), dict(matching.how)
     unmatched = []
     P = np.array(markers.positions)
     P[(P == 0.0).all(axis=2)] = np.nan          # (0, 0, 0): not seen, by some systems
@@ -245,9 +257,10 @@ def derived_markers(matching: Matching, markers, points: dict, catalogue: dict) 
         notes.append(f"'{label}' lies {distance * 1e3:.0f} mm medial of {full} ('{source}'), inside the limb: the "
                      f"lab's computed {inner.landmark.replace('_', ' ')}, matched as {inner_full}"
                      + (" (used, not computed again)" if inner.landmark.endswith("_centre") else ""))
+        how[label] = (BY_GEOMETRY, notes[-1])
     order = {label: i for i, label in enumerate(markers.names)}
     labels = dict(sorted(labels.items(), key=lambda kv: order.get(kv[0], len(order))))
-    return Matching(protocol, labels, used, tuple(unmatched), matching.scale, tuple(notes))
+    return Matching(protocol, labels, used, tuple(unmatched), matching.scale, tuple(notes), how)
 
 
 def _inside(matching, marker, offset, distance, scale, P, markers, points, used):
@@ -277,6 +290,84 @@ def _inside(matching, marker, offset, distance, scale, P, markers, points, used)
         return (f"{distance * 1e3:.0f} mm from it ({medial * 1e3:.0f} mm medially): not inside the limb, where the "
                 f"{within.replace('_', ' ')} would be about {expected * 1e3:.0f} mm medial")
     return inner, side
+
+
+def _label_on(matching: Matching, landmark: str, side) -> str | None:
+    """The trial label matched to an anatomical marker on ``landmark`` (and ``side``), or None."""
+    for label, full in matching.labels.items():
+        name, s = matching.used[full]
+        marker = matching.protocol.marker(name)
+        if marker.landmark == landmark and s == side and not getattr(marker, "technical", False):
+            return label
+    return None
+
+
+def hip_labels(matching: Matching, markers, points: dict, catalogue: dict) -> Matching:
+    """``matching`` with each label read as a hip centre or a greater trochanter (a 'Hip' is either: Codamotion's
+    optional 'Hip' marker is on the skin, its computed centre 'HipCentre'; BTS exports its computed centre as 'RHIP')
+    told by its distance from Harrington's hip centre of the matched ASIS and PSIS (or sacrum), over the frames both
+    are seen: nearer than half the model's trochanter-to-centre distance (times the geometry's scale) it is the hip
+    centre (then used, not computed again); farther, lateral of it by most of that distance and within
+    :data:`INSIDE_RATIO` of it, the greater trochanter (the centre is then computed). Said in the notes either way; a
+    label that fits neither, or whose landmark the protocol lacks, is left as it was (said)."""
+    protocol, scale = matching.protocol, matching.scale or 1.0
+    asis = [_label_on(matching, "asis", s) for s in ("R", "L")]
+    back = [_label_on(matching, "psis", s) for s in ("R", "L")]
+    back = back if all(back) else [_label_on(matching, "sacrum", None)]
+    centre, trochanter = (next((m for m in protocol.markers if m.landmark == landmark and not m.technical), None)
+                          for landmark in ("hip_centre", "greater_trochanter"))
+    model = {s: (points.get(("hip_centre", s)), points.get(("greater_trochanter", s))) for s in ("R", "L")}
+    if not all(asis) or not all(back) or centre is None:
+        return matching
+    P = np.array(markers.positions)
+    P[(P == 0.0).all(axis=2)] = np.nan
+    posterior = np.mean([P[:, markers.index(b)] for b in back], axis=0)
+    hips = dict(zip(("R", "L"), harrington(P[:, markers.index(asis[0])], P[:, markers.index(asis[1])], posterior)))
+    labels, used, notes, how = dict(matching.labels), dict(matching.used), list(matching.notes), dict(matching.how)
+    unmatched = list(matching.unmatched)
+    for side, other in (("R", "L"), ("L", "R")):
+        label = _label_on(matching, "hip_centre", side) or \
+            (_label_on(matching, "greater_trochanter", side) if trochanter is not None else None)
+        here, there = model[side]
+        if label is None or here is None or there is None or here[0] != there[0]:
+            continue
+        offset = P[:, markers.index(label)] - hips[side]
+        lateral = hips[side] - hips[other]
+        ok = np.isfinite(offset).all(axis=1) & np.isfinite(lateral).all(axis=1)
+        if not ok.any():
+            continue
+        distance = float(np.median(np.linalg.norm(offset[ok], axis=1)))
+        outward = float(np.median(np.sum(offset[ok] * lateral[ok], axis=1) / np.linalg.norm(lateral[ok], axis=1)))
+        expected = float(np.linalg.norm(np.asarray(there[1]) - np.asarray(here[1]))) * scale
+        said = (f"'{label}' lies {distance * 1e3:.0f} mm from Harrington's hip centre of {', '.join(asis)} and "
+                f"{', '.join(back)} ({outward * 1e3:.0f} mm lateral of it; the model's greater trochanter lies "
+                f"{expected * 1e3:.0f} mm from its hip centre at the subject's scale)")
+        if distance < 0.5 * expected:
+            wanted, what = centre, "the lab's hip centre"
+        elif outward > 0.5 * distance and INSIDE_RATIO[0] <= distance / expected <= INSIDE_RATIO[1]:
+            wanted, what = trochanter, "a marker on the greater trochanter"
+        else:
+            notes.append(f"{said}: neither the hip centre nor the greater trochanter, kept as {labels[label]}")
+            continue
+        if wanted is None:
+            del used[labels.pop(label)]
+            how.pop(label, None)
+            unmatched.append((label, f"{said}: {what}, which protocol '{protocol.name}' has no marker for"))
+            continue
+        full = full_name(wanted.name, side)
+        if labels[label] == full:
+            notes.append(f"{said}: {what}, as read")
+            continue
+        if full in used:
+            notes.append(f"{said}: {what}, but {full} is already matched; kept as {labels[label]}")
+            continue
+        del used[labels[label]]
+        labels[label], used[full] = full, (wanted.name, side)
+        notes.append(f"{said}: {what}, matched as {full}")
+        how[label] = (BY_GEOMETRY, notes[-1])
+    order = {label: i for i, label in enumerate(markers.names)}
+    unmatched.sort(key=lambda u: order.get(u[0], len(order)))
+    return Matching(protocol, labels, used, tuple(unmatched), matching.scale, tuple(notes), how)
 
 
 def recognise(markers, protocols, catalogue: dict, points: dict | None = None) -> Matching:

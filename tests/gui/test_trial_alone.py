@@ -11,7 +11,7 @@ from PySide6.QtGui import QDropEvent
 from engine.analysis.coordinate_values import coordinate_values
 from engine.cli.main import main
 from engine.io.storage import read_storage
-from engine.protocols.edits import ALIAS, EDITED, MATCHED
+from engine.protocols.edits import ALIAS, EDITED, NAME
 from hybridgui.matching_panel import NONE
 
 TRIAL = ("c3d", "Sample26", "Capture0002.c3d")       # Helen Hayes, Qualisys: 18 labels
@@ -52,7 +52,7 @@ def test_a_dropped_c3d_is_analysed_as_hybrid_analyze(dropped, tmp_path):
     panel = window.matching
     assert [r.label for r in panel.rows] == list(window.document.trial.markers.names)
     assert panel.table.rowCount() == 18
-    assert panel.status_of("r_asis") == MATCHED and panel.status_of("r_ankle") == ALIAS      # RMALL's alias
+    assert panel.status_of("r_asis") == NAME and panel.status_of("r_ankle") == ALIAS      # RMALL's alias
     assert panel.combos["r_ankle"].currentText() == "RMALL"
     assert "18 of 18" in panel.summary.text() and not panel.run.isEnabled()
 

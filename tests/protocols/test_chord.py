@@ -84,3 +84,32 @@ def test_a_chord_with_wrong_inputs_is_refused_naming_it():
 def test_chord_agrees_with_pycgm_published_examples(wand, proximal, marker, delta, centre):
     wand, proximal, marker = (np.array([x]) for x in (wand, proximal, marker))
     assert np.abs(chord(proximal, marker, wand - marker, delta)[0] - centre).max() < 1e-6   # printed to 1e-8 mm
+
+
+def test_without_widths_the_population_proportion_of_the_stature_is_used_and_cited():
+    # Heinz et al. (2003): knee breadth 0.055 and ankle breadth 0.0405 of stature; half of it plus the marker's radius
+    delta, said = chord_delta({}, "knee_centre", "R", (1.60, "the trial's SUBJECT:HEIGHT 1.6 m"))
+    assert delta == pytest.approx(0.5 * (0.055 * 1.60 + 0.014)) and "Heinz et al. 2003" in said and "1.60 m" in said
+    delta, said = chord_delta({"PROCESSING:MarkerDiameter": 25.0}, "ankle_centre", "L", (1.80, "given"))
+    assert delta == pytest.approx(0.5 * (0.0405 * 1.80 + 0.025))
+    # a measured width still wins over the stature
+    delta, _ = chord_delta({"PROCESSING:RKneeWidth": 100.0}, "knee_centre", "R", (1.60, "given"))
+    assert delta == pytest.approx(0.057)
+
+
+def test_the_stature_is_the_trials_else_the_model_scaled_by_the_geometry():
+    from dataclasses import replace as changed
+    from pathlib import Path
+
+    from engine.demo.for_trial import default_model, trial_matching
+    from engine.io.c3d import read_c3d
+    from engine.protocols.fitting import stature
+    c3d = Path(__file__).parents[1] / "data" / "c3d"
+    bts = read_c3d(c3d / "Sample28" / "dynamic.C3D")          # SUBJECT:Height 166 (cm)
+    model = default_model(bts)[0]
+    matching = trial_matching(bts, model).matching
+    assert stature(bts, model, matching)[0] == pytest.approx(1.66) and "Height 166 cm" in stature(bts, model, matching)[1]
+    unknown = changed(bts, subject={})
+    height, said = stature(unknown, model, matching)
+    assert height == pytest.approx(1.75 * matching.scale) and "times" in said
+    assert stature(changed(bts, subject={"HEIGHT": 1630.0}), model, matching)[0] == pytest.approx(1.63)

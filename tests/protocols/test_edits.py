@@ -9,7 +9,7 @@ import pytest
 from engine.demo.for_trial import default_model, model_for_trial, trial_matching
 from engine.errors import DataError
 from engine.io.c3d import read_c3d
-from engine.protocols.edits import ALIAS, EDITED, MATCHED, REJECTED, UNMATCHED
+from engine.protocols.edits import ALIAS, ALTERNATIVE, EDITED, GEOMETRY, NAME, REJECTED, UNMATCHED
 from engine.trial.trial import Markers
 
 C3D = Path(__file__).parents[1] / "data" / "c3d"
@@ -26,7 +26,7 @@ def test_the_table_lists_every_label_with_its_status(capture):
     table = trial_matching(trial, model)
     rows = {r.label: r for r in table.rows}
     assert list(rows) == list(trial.markers.names)
-    assert rows["r_asis"].status == MATCHED and rows["r_asis"].marker == "RASIS"
+    assert rows["r_asis"].status == NAME and rows["r_asis"].marker == "RASIS"
     assert rows["r_asis"].landmark == "asis" and rows["r_asis"].body == "pelvis"
     assert rows["l_ankle"].status == ALIAS and rows["l_ankle"].body == "tibia_l"
     assert {"RTOE", "LTOE", "SACRUM"} <= set(table.options)
@@ -69,3 +69,22 @@ def test_labels_left_out_are_listed_unmatched_or_rejected(capture):
     rows = {r.label: r for r in trial_matching(moved, model).rows}
     assert rows["l_toe"].status == REJECTED and rows["l_toe"].marker is None and "do not fit" in rows["l_toe"].why
     assert rows["camera_wand"].status == UNMATCHED and rows["camera_wand"].marker is None
+
+
+def test_each_row_says_how_its_label_was_matched():
+    # by its marker's name, by an alias, by geometry (a lab's computed point inside the limb: BTS's knee and ankle
+    # centres RKNE/RANK beside the markers RKNE1/RMALL), on an alternative's landmark (Codamotion's toe on the
+    # midfoot); never 'alias' for the last two, which no alias names
+    bts = read_c3d(C3D / "Sample28" / "type1.C3D")
+    rows = {r.label: r for r in trial_matching(bts, default_model(bts)[0]).rows}
+    assert rows["RMET"].status == NAME and rows["RTHI"].status == ALIAS and rows["RHIP"].status == ALIAS
+    for label, marker in (("RKNE", "RKJC"), ("LANK", "LAJC"), ("LMET1", "LTOE")):
+        assert rows[label].status == GEOMETRY and rows[label].marker == marker and "inside the limb" in rows[label].why
+    coda = read_c3d(C3D / "Codamotion" / "codamotion_gaitwands_19970212.c3d")
+    table = trial_matching(coda, default_model(coda)[0])
+    rows = {r.label: r for r in table.rows}
+    assert rows["R.Toe"].status == ALTERNATIVE and rows["R.Toe"].marker == "RMIDFOOT" and "RTOE" in rows["R.Toe"].why
+    assert rows["R.Heel"].status == NAME and rows["R.Hip"].status == ALIAS
+    # an edit keeps the other rows' ways
+    edited = {r.label: r.status for r in trial_matching(coda, default_model(coda)[0], {"L.Heel": None}).rows}
+    assert edited["R.Toe"] == ALTERNATIVE and edited["L.Heel"] == EDITED

@@ -12,7 +12,8 @@ from engine.demo.athlete import build_athlete
 from engine.errors import DataError
 from engine.io.c3d import read_c3d
 from engine.io.protocol_file import builtin, placements_for
-from engine.protocols.matching import match_labels, recognise
+from engine.protocols.joint_centres import harrington
+from engine.protocols.matching import BY_GEOMETRY, match_labels, recognise
 from engine.trial.trial import Markers
 
 C3D = Path(__file__).parents[1] / "data" / "c3d"
@@ -49,7 +50,8 @@ SAMPLES = {
         "L.Ankle": ("lateral_malleolus", "L"), "L.Heel": ("calcaneus", "L"), "L.Toe": ("second_metatarsal", "L"),
         "R.PSIS": ("psis", "R"), "R.ASIS": ("asis", "R"), "R.Knee": ("lateral_epicondyle", "R"),
         "R.Ankle": ("lateral_malleolus", "R"), "R.Heel": ("calcaneus", "R"), "R.Toe": ("second_metatarsal", "R"),
-        "L.Hip": ("hip_centre", "L"), "R.Hip": ("hip_centre", "R")}),
+        # Codamotion's optional 'Hip' marker: on the greater trochanter, 60-70 mm lateral of the hip centre
+        "L.Hip": ("greater_trochanter", "L"), "R.Hip": ("greater_trochanter", "R")}),
     # thigh, shank, foot and pelvis clusters only (AMASS, 1989): every marker is technical
     "Sample01/Eb015pi.c3d": ("ior-cast", {
         "RTH1": ("thigh", "R"), "LSK4": ("shank", "L"), "RFT2": ("second_metatarsal", "R"), "pv4": ("sacrum", None)}),
@@ -218,3 +220,26 @@ def test_a_marker_placed_where_the_lab_varies_is_matched_by_geometry(library, at
     # a trial whose toe is on the metatarsal head keeps it there: Capture0002's
     capture = recognise(read_c3d(C3D / "Sample26" / "Capture0002.c3d").markers, protocols, catalogue, athlete_points)
     assert capture.labels["r_toe"] == "RTOE"
+
+
+def test_a_hip_label_is_told_a_hip_centre_or_a_trochanter_by_its_distance_from_harrington(library, bts,
+                                                                                          athlete_points):
+    catalogue, _, protocols = library
+    coda = read_c3d(C3D / "Codamotion" / "codamotion_gaitwands_19970212.c3d")
+    m = coda.markers
+    # Codamotion's 'Hip' markers: 339 mm apart, beyond the ASIS (311 mm): no hip centre lies lateral of the ASIS
+    width = lambda a, b: np.nanmedian(np.linalg.norm(m.trajectory(a) - m.trajectory(b), axis=1))   # noqa: E731
+    assert width("R.Hip", "L.Hip") > width("R.ASIS", "L.ASIS") + 0.02
+    matching = recognise(m, protocols, catalogue, athlete_points)
+    assert matching.labels["R.Hip"] == "RTROCH" and matching.labels["L.Hip"] == "LTROCH"
+    assert any("'R.Hip' lies" in n and "greater trochanter, as read" in n for n in matching.notes)
+    # the same labels on Harrington's centres (of the same ASIS and PSIS): read as the hip centres
+    right, left = harrington(m.trajectory("R.ASIS"), m.trajectory("L.ASIS"),
+                             0.5 * (m.trajectory("R.PSIS") + m.trajectory("L.PSIS")))
+    positions = np.array(m.positions)
+    positions[:, m.index("R.Hip")], positions[:, m.index("L.Hip")] = right + 0.01, left - 0.01
+    moved = recognise(Markers(m.names, m.time, positions, m.rate), protocols, catalogue, athlete_points)
+    assert moved.labels["R.Hip"] == "RHJC" and moved.labels["L.Hip"] == "LHJC"
+    assert moved.how["R.Hip"][0] == BY_GEOMETRY and "the lab's hip centre, matched as RHJC" in moved.how["R.Hip"][1]
+    # BTS's 'RHIP' is its computed centre, 21 mm from Harrington's: kept as the hip centre
+    assert recognise(bts.markers, protocols, catalogue, athlete_points).labels["RHIP"] == "RHJC"

@@ -20,7 +20,9 @@ C3D = Path(__file__).parents[1] / "data" / "c3d"
     # Helen Hayes without wands, Qualisys: knee and ankle centres by the chord function (the midline markers' way)
     ("Sample26/Capture0002.c3d", (2.70, 3.05), "knee_angle_l", 0.9),
     ("Sample26/Walking_Hybrid_1_1.c3d", (2.00, 2.35), "knee_angle_l", 0.9),    # CAST clusters, no static
-    ("Sample01/Eb015pi.c3d", (4.80, 5.40), "knee_angle_r", 0.9),               # clusters alone: functional joints
+    # clusters alone: functional joints. The right knee: the left one of this Parkinson's evaluation (SUBJECT:PROJECT)
+    # hyperextends in stance and flexes about 22 degrees in swing by the clusters' own SCoRE centres, whatever the model
+    ("Sample01/Eb015pi.c3d", (4.80, 5.40), "knee_angle_r", 0.9),
     ("Codamotion/codamotion_gaitwands_19970212.c3d", (1.05, 1.50), "knee_angle_l", 0.9),   # wands, no static
     # BTS Davis, no ANALOG:RATE; its second set of labels: its own joint centres (used) and forefoot points,
     # and copies of the ASIS and sacrum on the bone (listed)
