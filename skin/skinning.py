@@ -13,9 +13,9 @@ from engine.errors import ModelError
 from . import _kernels_skin as _k
 from .frames import BoneFrames, body_frames
 from .mesh import TriangleMesh
-from .surface import skin_surface, world_distances
+from .surface import skin_surface
 from .volumes import body_volumes
-from .weights import FALLOFF, skinning_weights
+from .weights import FALLOFF, volume_weights
 
 
 @dataclass(frozen=True)
@@ -65,14 +65,16 @@ class Skin:
     @classmethod
     def generate(cls, model, q_rest=None, spacing: float = 0.012, bodies=None, falloff: float = FALLOFF) -> "Skin":
         """The skin of ``model``'s flesh volumes (``skin.volumes``; ``bodies`` restricts them, e.g. to leave out
-        a prosthesis) at ``q_rest``, sampled every ``spacing`` m, weights by ``skin.weights``."""
+        a prosthesis) at ``q_rest``, sampled every ``spacing`` m, weights by ``skin.weights``: a residual limb (a
+        ``TaperedCapsule``) carries alone its skin beyond ``weights.BRIM`` below the knee centre, so that the thigh
+        moves no skin a socket holds."""
         q_rest = neutral(model) if q_rest is None else np.asarray(q_rest, float)
         volumes = body_volumes(model, q_rest, bodies)
         mesh = skin_surface(model, volumes, q_rest, spacing)
         data = Data(model)
         forward_kinematics(model, data, q_rest)
         R, p = body_frames(model, data, list(volumes))
-        bone, weight = skinning_weights(world_distances(volumes, R, p, mesh.vertices), falloff)
+        bone, weight = volume_weights(volumes, R, p, mesh.vertices, falloff)
         return cls.bind(model, mesh, list(volumes), bone, weight, q_rest)
 
     def bone_frames(self, model, data, velocities: bool = False):

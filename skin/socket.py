@@ -1,19 +1,25 @@
 """Socket interface pressure: a transtibial socket is a rigid device shaped from the stump's skin (the skin offset
 outward by a liner's thickness); the socket's load from inverse dynamics is carried by the liner between them. The
 liner is a thin elastic layer bonded to the skin (a suction or pin-lock liner does not slip on the skin): it presses
-along the skin's normal as in eq. 6 with a stiffness per area ``k = E / t`` (its compressive modulus over its
-thickness) and shears with ``k_s = G / t`` (its shear modulus ``G = E / 3``: the liners are incompressible, Cagle et
-al. 2018). With ``u = [theta; delta]`` the socket's small rigid displacement relative to the limb, the wall at stump
-vertex ``i`` moves by ``d_i = delta + theta x r_i`` and::
+along the socket wall's normal ``n`` (the device's normal, as the issue's contact model; the wall is rigid in the limb's
+frame) as eq. 6 with a stiffness per area ``k = E / t`` (its compressive modulus over its thickness) and shears with
+``k_s = G / t`` (its shear modulus ``G = E / 3``: the liners are incompressible, Cagle et al. 2018). With
+``u = [theta; delta]`` the socket's small rigid displacement relative to the limb, the wall at stump vertex ``i``
+moves by ``d_i = delta + theta x r_i`` and::
 
     p_i = k max(0, c_i),   c_i = (t - gap_i) - n_i . d_i,   s_i = k_s (I - n_i n_i^T) d_i,
     sum_i A_i (-p_i g_i + B_i^T s_i) = W,   g_i = [r_i x n_i; n_i],   B_i^T s = [r_i x s; s]
 
-where ``gap_i`` is the distance from skin vertex ``i`` along its normal to the socket wall at the frame's pose,
-``A_i`` the vertex area and ``W`` the load (the socket's push on the limb). ``u`` minimises the convex
-``sum_i A_i (k/2 max(0, c_i)^2 + 1/2 s_i . d_i) - W . u`` (Newton). Without the shear, normal pressure on a limb
-whose sides are nearly parallel to its axis must wedge: carrying the axial load through the small axial part of the
-normals takes pressures many times the load over the area (MPa), which the liner's shear carries instead.
+where ``gap_i`` is the distance from skin vertex ``i`` to the socket wall along the wall's normal at the frame's pose
+(``n_i``: the normal of the wall point nearest the vertex), ``A_i`` the vertex's area on the rest skin and ``W`` the
+load (the socket's push on the limb). ``u`` minimises the convex
+``sum_i A_i (k/2 max(0, c_i)^2 + 1/2 s_i . d_i) - W . u`` (Newton). Without the shear, normal pressure on a limb whose
+sides are nearly parallel to its axis must wedge: carrying the axial load through the small axial part of the normals
+takes pressures many times the load over the area (MPa), which the liner's shear carries instead.
+
+The socket holds only skin that the residual limb carries alone (``skin.weights.carried_alone``: its brim lies where the
+thigh's skinning weight ends, about the tibial plateau): skin that the thigh moved in part would slide through the rigid
+wall as the knee bends, pressing the liner by millimetres at the brim whatever the load.
 """
 from __future__ import annotations
 
@@ -38,13 +44,14 @@ THRESHOLD = 100e3            # Pa, regions above this pressure are listed (pain 
 @dataclass(frozen=True)
 class Socket:
     """A socket on ``body`` (the residual limb) of ``skin``: the stump's vertices ``vertices`` (indices into the
-    skin), the socket's inner wall ``wall`` (k, 3) in ``body``'s frame (m), and the liner (``thickness`` m,
-    ``modulus`` Pa). Construction checks that the wall encloses every stump vertex."""
+    skin), the socket's inner wall ``wall`` (k, 3) in ``body``'s frame (m) with its outward unit ``normals`` (k, 3), and
+    the liner (``thickness`` m, ``modulus`` Pa). ``from_stump`` checks that the wall encloses every stump vertex."""
 
     skin: object
     body: str
     vertices: np.ndarray
     wall: np.ndarray
+    normals: np.ndarray
     thickness: float = LINER_THICKNESS
     modulus: float = LINER_MODULUS
 
@@ -53,6 +60,9 @@ class Socket:
             raise ModelError("liner thickness and modulus must be positive", f"socket on '{self.body}'")
         if self.body not in self.skin.bodies:
             raise ModelError(f"the skin has no bone '{self.body}'", "socket")
+        if np.shape(self.normals) != np.shape(self.wall) or np.shape(self.wall)[1:] != (3,):
+            raise ModelError(f"the wall's points {np.shape(self.wall)} and normals {np.shape(self.normals)} must both "
+                             f"be (k, 3)", f"socket on '{self.body}'")
 
     @property
     def stiffness(self) -> float:
@@ -62,28 +72,33 @@ class Socket:
     @classmethod
     def from_stump(cls, model, skin, body: str, thickness: float = LINER_THICKNESS, modulus: float = LINER_MODULUS,
                    q=None) -> "Socket":
-        """The socket moulded on the stump: the skin vertices that ``body`` carries (weight above one half),
-        offset outward by the liner's ``thickness``, at pose ``q`` (default the skin's rest pose)."""
+        """The socket moulded on the stump: the skin vertices that ``body`` carries alone (its brim where the thigh's
+        weight ends, ``skin.weights.carried_alone``), offset outward along their normals by the liner's ``thickness``, at
+        pose ``q`` (default the skin's rest pose)."""
         if body not in skin.bodies:
             raise ModelError(f"the skin has no bone '{body}'", "socket")
         j = skin.bodies.index(body)
         share = np.where(skin.bone == j, skin.weight, 0.0).sum(axis=1)
-        vertices = np.flatnonzero(share > 0.5)
-        x, normals, T = _stump_in_limb(model, skin, body, skin.q_rest if q is None else q, vertices)
+        vertices = np.flatnonzero(share > 1.0 - 1e-12)
+        x, normals = _stump_in_limb(model, skin, body, skin.q_rest if q is None else q, vertices)
         wall = x + thickness * normals
-        socket = cls(skin, body, vertices, wall, thickness, modulus)
+        socket = cls(skin, body, vertices, wall, normals, thickness, modulus)
         socket.check(model, q)
         return socket
 
     def gaps(self, model, q):
-        """Stump vertices' positions ``x``, normals ``n`` (limb frame), areas and the gap (m) along each normal to
-        the wall at pose ``q``; -inf where no wall point is near (uncovered)."""
-        x, n, areas = _stump_in_limb(model, self.skin, self.body, q, self.vertices, areas=True)
+        """Stump vertices' positions ``x`` (limb frame), the wall's normal ``n`` nearest each, the vertices' areas (on
+        the rest skin: the liner's area over each, which the limb carries rigidly) and the gap (m) from each vertex to
+        the wall along that normal at pose ``q``; -inf (and a zero normal) where no wall point is near (uncovered)."""
+        x, _ = _stump_in_limb(model, self.skin, self.body, q, self.vertices)
+        areas = self.skin.mesh.normals_areas()[1][self.vertices]
         grid = SkinGrid(self.wall, 3.0 * self.thickness + 0.01)
         gaps = np.full(len(x), -np.inf)
+        n = np.zeros_like(x)
         for i in range(len(x)):
             k = grid.closest(x[i])
             if k >= 0:
+                n[i] = self.normals[k]
                 gaps[i] = n[i] @ (self.wall[k] - x[i])
         return x, n, areas, gaps
 
@@ -205,16 +220,14 @@ class SocketPressure:
         return sorted(out, key=lambda r: -r["area"])
 
 
-def _stump_in_limb(model, skin, body, q, vertices, areas: bool = False):
-    """The skin at ``q`` restricted to ``vertices``, in ``body``'s frame: positions, unit normals (and areas)."""
+def _stump_in_limb(model, skin, body, q, vertices):
+    """The skin at ``q`` restricted to ``vertices``, in ``body``'s frame: positions and unit normals."""
     data = Data(model)
     x = skin.vertices(model, data, q)
-    normals, a = skin.mesh.normals_areas(x)
+    normals, _ = skin.mesh.normals_areas(x)
     forward_kinematics(model, data, q)
     T = frame_placement(model, data, body)
-    xl = (x[vertices] - T.p) @ T.R
-    nl = normals[vertices] @ T.R
-    return (xl, nl, a[vertices]) if areas else (xl, nl, T)
+    return (x[vertices] - T.p) @ T.R, normals[vertices] @ T.R
 
 
 def pressure_over_trial(model, socket: Socket, Q, loads, threshold: float = THRESHOLD) -> dict:

@@ -5,7 +5,10 @@ The seed writes ``+ kD theta_dot``; a damper opposes the motion, so the sign her
 inside its range and ``margin`` rad before its joint's lock (``gimbal_locks``): our shoulder is OpenSim's
 flexion-adduction-rotation sequence, which locks (its mass matrix is singular) at 90 degrees adduction, an arm falling
 off a board's edge reaches it (the seed's shoulder, Nakamura et al.'s, is a ball joint), and the adduction's range
-(-120 to 90 degrees) holds the lock at -90 (a limp arm swung there inside the range and the sling's run diverged)."""
+(-120 to 90 degrees) holds the lock at -90 (a limp arm swung there inside the range and the sling's run diverged).
+Before a lock the spring is a barrier, ``U = limit m^2 (ln(m / d) + d / m - 1)`` at ``d`` rad from the lock (``m`` the
+margin; stiffness ``limit`` where it starts, ``limit m^2 / d^2`` nearer): a linear spring stores a finite energy, which
+an arm falling off the board's edge with the body overran into the lock, where the mass matrix is singular."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -39,24 +42,41 @@ class JointStiffness:
     low: np.ndarray | None = None       # (len(qi),) where the end-range springs start, rad
     high: np.ndarray | None = None
     limit: float = 0.0
+    lock_low: np.ndarray | None = None  # (len(qi),) the gimbal lock below ``low`` (rad; -inf where none): a barrier
+    lock_high: np.ndarray | None = None
 
-    def _beyond(self, q) -> np.ndarray:
+    def _end_range(self, q) -> tuple[np.ndarray, np.ndarray]:
+        """Per coordinate of ``qi`` the end-range springs' generalized force (N m) and energy (J)."""
         x = q[self.qi]
+        force, energy = np.zeros_like(x), np.zeros_like(x)
         if self.low is None or self.limit == 0.0:
-            return np.zeros_like(x)
-        return np.minimum(x - self.low, 0.0) + np.maximum(x - self.high, 0.0)
+            return force, energy
+        k = self.limit
+        for start, lock, sign in ((self.low, self.lock_low, 1.0), (self.high, self.lock_high, -1.0)):
+            beyond = np.minimum(sign * (x - start), 0.0)           # <= 0, how far past the start
+            barrier = (beyond < 0) & np.isfinite(lock)
+            linear = (beyond < 0) & ~barrier
+            force[linear] -= sign * k * beyond[linear]
+            energy[linear] += 0.5 * k * beyond[linear] ** 2
+            if barrier.any():
+                m, d = sign * (start - lock)[barrier], sign * (x - lock)[barrier]
+                if (d <= 0).any():
+                    raise FloatingPointError("a coordinate reached its joint's gimbal lock")
+                force[barrier] += sign * k * m * (m / d - 1.0)
+                energy[barrier] += k * m * m * (np.log(m / d) + d / m - 1.0)
+        return force, energy
 
     def torque(self, q, v) -> np.ndarray:
         """``tau_joint`` (nv,) at ``(q, v)``."""
         tau = np.zeros(len(self.kp))
         tau[self.vi] = (self.kp[self.vi] * (self.q_ref[self.qi] - q[self.qi]) - self.kd[self.vi] * v[self.vi]
-                        - self.limit * self._beyond(q))
+                        + self._end_range(q)[0])
         return tau
 
     def energy(self, q) -> float:
         """The springs' potential energy ``sum kP/2 (q - q_ref)^2`` plus the end-range springs' (J)."""
         return float(0.5 * np.sum(self.kp[self.vi] * (q[self.qi] - self.q_ref[self.qi]) ** 2)
-                     + 0.5 * self.limit * np.sum(self._beyond(q) ** 2))
+                     + np.sum(self._end_range(q)[1]))
 
 
 def table_one(model, q_ref, damping: float = DAMPING, other: float = OTHER, table=TABLE_I, limit: float = LIMIT,
@@ -69,7 +89,7 @@ def table_one(model, q_ref, damping: float = DAMPING, other: float = OTHER, tabl
     rods = {c for r in model.rods for c in compile_tree(model).coordinates if c.startswith(f"{r.name}_s")}
     kp = np.zeros(model.nv)
     kd = np.zeros(model.nv)
-    qi, vi, low, high = [], [], [], []
+    qi, vi, low, high, lock_low, lock_high = [], [], [], [], [], []
     locks = gimbal_locks(model)
     for name, slot in compile_tree(model).coordinates.items():
         if name in rods or slot.qi is None or slot.vi is None:
@@ -81,16 +101,20 @@ def table_one(model, q_ref, damping: float = DAMPING, other: float = OTHER, tabl
         lo, hi = slot.range if slot.range is not None else (-np.inf, np.inf)
         inner = min(margin, 0.25 * (hi - lo))
         lo, hi = lo + inner, hi - inner
+        below, above = -np.inf, np.inf
         for lock in locks.get(name, ()):
             lock += 2.0 * np.pi * np.round((q_ref[slot.qi] - lock) / (2.0 * np.pi))    # the turn nearest the pose
-            if lock < q_ref[slot.qi]:
-                lo = max(lo, lock + margin)
-            else:
-                hi = min(hi, lock - margin)
+            if lock < q_ref[slot.qi] and lock + margin >= lo:
+                lo, below = lock + margin, lock
+            elif lock >= q_ref[slot.qi] and lock - margin <= hi:
+                hi, above = lock - margin, lock
         low.append(lo)
         high.append(hi)
+        lock_low.append(below)
+        lock_high.append(above)
     return JointStiffness(kp, kd, np.asarray(q_ref, float).copy(), np.asarray(qi, np.int64), np.asarray(vi, np.int64),
-                          np.asarray(low, float), np.asarray(high, float), float(limit))
+                          np.asarray(low, float), np.asarray(high, float), float(limit), np.asarray(lock_low, float),
+                          np.asarray(lock_high, float))
 
 
 def gimbal_locks(model, tol: float = 1e-9) -> dict[str, tuple]:

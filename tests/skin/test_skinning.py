@@ -5,7 +5,11 @@ import numpy as np
 
 from engine.algorithms import forward_kinematics, frame_placement, integrate, neutral
 from engine.data import Data
+from skin.frames import body_frames
 from skin.skinning import Skin
+from skin.surface import world_distances
+from skin.volumes import body_volumes
+from skin.weights import BRIM, skinning_weights, volume_weights
 
 
 def test_generated_skin_is_closed_and_weights_are_partitions(coarse_skin):
@@ -67,3 +71,39 @@ def test_virtual_power_of_skin_forces(athlete, coarse_skin, pose, velocity, rng)
     assert abs(power - velocity @ tau) <= 1e-10 * max(1.0, abs(power))
     np.testing.assert_allclose(np.einsum("icd,d->ic", J, velocity), xdot, rtol=0, atol=1e-12 * np.abs(xdot).max())
     np.testing.assert_allclose(np.einsum("icd,ic->d", J, f), tau, rtol=0, atol=1e-11 * np.abs(tau).max())
+
+
+def test_the_residual_limb_carries_its_skin_alone_below_the_brim(athlete, coarse_skin):
+    """Along the stump's medial and anterior skin lines through the knee plane, the weights are those of the distances
+    above the plane, vary without a jump, and beyond BRIM below the knee centre the limb alone carries the skin (the
+    thigh's and the other leg's weights gone), as on the generated skin."""
+    volumes = body_volumes(athlete, bodies=coarse_skin.bodies)
+    data = Data(athlete)
+    forward_kinematics(athlete, data, coarse_skin.q_rest)
+    R, p = body_frames(athlete, data, list(volumes))
+    j = list(volumes).index("tibia_r")
+    limb = volumes["tibia_r"]
+    step = 2e-5
+    depth = np.arange(-0.04, 0.06, step)
+    for direction in (np.array([0.0, 0.0, -1.0]), np.array([1.0, 0.0, 0.0])):     # medial, anterior (limb axes)
+        # points on the limb's flesh (the thigh's capsule above the knee plane has the same radius)
+        local = depth[:, None] * np.array([0.0, -1.0, 0.0]) + limb.radius * direction
+        x = local @ R[j].T + p[j]
+        bone, weight = volume_weights(volumes, R, p, x)
+        dense = np.zeros((len(x), len(volumes)))
+        np.add.at(dense, (np.arange(len(x))[:, None], bone), weight)
+        plain_bone, plain_weight = skinning_weights(world_distances(volumes, R, p, x))
+        above = depth <= 0
+        np.testing.assert_allclose(weight[above], plain_weight[above], rtol=0, atol=1e-15)
+        np.testing.assert_array_equal(bone[above], plain_bone[above])
+        assert (dense[depth >= BRIM, j] == 1.0).all()
+        assert dense[(depth > 0.005) & (depth < BRIM - 0.005), j].min() < 1.0     # a blend, not a cut
+        # no jump: the weights' slope along the line stays that of smooth functions over centimetres
+        assert np.abs(np.diff(dense, axis=0)).max() / step < 200.0
+    # the generated skin: the limb's vertices below the brim carry no other bone
+    forward_kinematics(athlete, data, coarse_skin.q_rest)
+    T = frame_placement(athlete, data, "tibia_r")
+    below = ((coarse_skin.mesh.vertices - T.p) @ T.R)[:, 1] < -BRIM - 1e-9
+    near = np.argmin(world_distances(volumes, R, p, coarse_skin.mesh.vertices), axis=1) == j
+    share = np.where(coarse_skin.bone == j, coarse_skin.weight, 0.0).sum(axis=1)
+    assert (below & near).sum() > 10 and (share[below & near] == 1.0).all()

@@ -65,3 +65,34 @@ def test_the_shoulder_spring_starts_before_its_lock():
     assert slot.range[0] < -np.pi / 2                                        # the range holds the lock
     assert stiffness.low[k] == pytest.approx(-np.pi / 2 + margin)
     assert stiffness.high[k] == pytest.approx(slot.range[1] - margin)
+
+
+def test_the_spring_before_a_lock_is_a_barrier_whose_force_is_its_energys_slope():
+    """Within the margin before the shoulder's lock the springs' torque is minus the slope of their energy (central
+    differences), the end-range spring's stiffness is ``limit`` where it starts, and its energy grows without bound at the lock, so a limp
+    arm cannot reach the singular pose with finite energy (a linear spring stores at most ``limit m^2 / 2``)."""
+    model = build_athlete(with_muscles=False)
+    limit, margin = 50.0, 0.2
+    stiffness = table_one(model, neutral(model), limit=limit, margin=margin)
+    slot = compile_tree(model).coordinates["shoulder_adduction_l"]
+    lock = -np.pi / 2
+    q = neutral(model)
+
+    def at(x):
+        z = q.copy()
+        z[slot.qi] = x
+        return z
+
+    h = 1e-7
+    for d in (0.19, 0.1, 0.03, 0.003):
+        x = lock + d
+        slope = (stiffness.energy(at(x + h)) - stiffness.energy(at(x - h))) / (2 * h)
+        assert stiffness.torque(at(x), np.zeros(model.nv))[slot.vi] == pytest.approx(-slope, rel=1e-5)
+    start = lock + margin
+    k0 = (stiffness.torque(at(start - 1e-6), np.zeros(model.nv))[slot.vi]
+          - stiffness.torque(at(start - 2e-6), np.zeros(model.nv))[slot.vi]) / 1e-6
+    assert k0 == pytest.approx(-(limit + 1.0), rel=1e-3)
+    stored = [stiffness.energy(at(lock + d)) for d in (1e-2, 1e-4, 1e-8)]
+    assert stored[0] > limit * margin ** 2 / 2 and stored[2] > 2 * stored[1] > 4 * stored[0]
+    with pytest.raises(FloatingPointError, match="gimbal lock"):
+        stiffness.torque(at(lock - 0.01), np.zeros(model.nv))
