@@ -3,10 +3,10 @@
 For each frame, minimise
 ``1/2 sum_k w_k |p_k - p_k(q)|^2 + 1/2 sum_c,e (q_c* - q_c) W_ce (q_e* - q_e)``
 over the free velocity coordinates, starting from the previous frame's
-solution. Steps are taken on the joints' groups (``q (+) delta``), coordinate
-ranges are kept by an active set (a coordinate at a bound that the gradient
-pushes outward is held for the step), locked coordinates are never moved,
-and missing markers (NaN) are left out of that frame. The damping follows
+solution. Steps are taken on the joints' groups (``q (+) delta``), the ranges of
+clamped coordinates (``lo``/``hi``; the others' are infinite, as in OpenSim's IK) are kept by an active set
+(a coordinate at a bound that the gradient pushes outward is held for the step), locked coordinates are never
+moved, and missing markers (NaN) are left out of that frame. The damping follows
 Nielsen's update of the Levenberg-Marquardt parameter.
 """
 import math
@@ -210,8 +210,9 @@ def _diagonal(H, out):
 def _solve_frame(t, ws, scr, mframes, tg, wf, c_q, c_v, ct, c_w, free, lo, hi, q, tol, max_iter, info, H, g, H2,
                  g2, wcols, moments, idx, A, b, d, delta, q_try):
     """Levenberg-Marquardt on one frame from ``q`` (updated in place). Returns (iterations, status, cost) and
-    writes ``info`` (nv,): the diagonal of ``H = J^T W J`` (tasks included) at the returned ``q``, zeros for a frame
-    without markers (``engine.analysis.ik_unobserved``). The arguments after ``info`` are work arrays."""
+    writes ``info`` (nv,): the diagonal of ``H = J^T W J`` (tasks included) at the last iterate evaluated (the
+    returned ``q`` but for a last step below ``tol``), zeros for a frame without markers
+    (``engine.analysis.ik_unobserved``). The arguments after ``info`` are work arrays."""
     nv = free.shape[0]
     n_present = 0
     for k in range(tg.shape[0]):
@@ -318,8 +319,9 @@ def solve_frames(t, ws, scr, mframes, targets, weights, c_q, c_v, c_targets, c_w
     previous frame's solution; without, frame ``f`` starts from row ``f`` (independent starts).
     ``free`` (nv,) selects optimised velocity coordinates; ``lo``/``hi`` (nq,) bound scalar
     coordinates. Writes ``Q`` (F, nq), iteration counts, ``status`` (1 converged, 0 not,
-    -1 no marker in the frame), the final cost per frame and ``info`` (F, nv), the diagonal of ``J^T W J`` at
-    each solution.
+    -1 no marker in the frame), the final cost per frame (after a last step below ``tol``, which is taken without
+    a kinematics pass, the Gauss-Newton model's cost) and ``info`` (F, nv), the diagonal of ``J^T W J`` at each
+    solution (before that last step).
     """
     nv = free.shape[0]
     H = np.empty((nv, nv))

@@ -2,7 +2,9 @@
 
 ``inverse_kinematics(model, markers, settings)`` is a generator step (see
 ``engine.progress``); ``solve_ik`` runs it to the end. Markers on rods
-are fitted like any other: rod strains are coordinates.
+are fitted like any other: rod strains are coordinates. A coordinate is kept within its range where the model marks
+it clamped (rod strains with declared ranges are), as OpenSim's IK does; ``engine.analysis.ik_bounds`` says where
+a solution reaches or leaves a range.
 
 The first frame needs no manual pose: the root body's pose is found first from
 the markers it carries (Kabsch alignment, turned into the root joint's coordinates for a floating base and
@@ -233,7 +235,8 @@ class _Problem:
         for s in tree.coordinates.values():
             if s.qi < 0:
                 continue
-            self.lo[s.qi], self.hi[s.qi] = s.range
+            if s.clamped:
+                self.lo[s.qi], self.hi[s.qi] = s.range
             if s.locked:
                 self.free[s.vi] = False
                 q0[s.qi] = s.default
