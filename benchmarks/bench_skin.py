@@ -51,8 +51,8 @@ def main() -> None:
     n_lift = sum(d.mesh.n_vertices for d in lift.devices)
     n_sheet = sum(s.mesh.n_vertices for s in sling.sheets)
     print(f"skin {n_skin} vertices, lift board {n_lift} vertices, sling sheet {n_sheet} vertices (+ bed "
-          f"{sum(d.mesh.n_vertices for d in sling.devices)}), dt {lift.dt} s (lift), {sling.dt} s (sling), "
-          f"RK4 (4 evaluations per step)")
+          f"{sum(d.mesh.n_vertices for d in sling.devices)}), dt {lift.dt} s (lift, {lift.integrator}), {sling.dt} s "
+          f"(sling, {sling.integrator})")
     lift_wall, lift_cpu = timed(lift, args.steps)
     print(f"robotic lift: {lift_wall:.4f} simulated s per wall s ({lift_wall / SEED_SPEED:.1f} x the seed), "
           f"{lift_cpu:.4f} per CPU s")
