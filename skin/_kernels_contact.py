@@ -164,8 +164,9 @@ def _facing(x, normals, xdot, sk, h, lo, dims, start, order, near, p0, p1, p2, p
 @njit(cache=True, nogil=True, inline="always")
 def _push(x, normals, xdot, i, p0, p1, p2, u0, u1, u2, soft, k_contact, mu, eps, f_skin, f_normal, k_skin, g):
     """Eqs. 6-7 between skin vertex ``i`` and a device vertex at ``p`` moving at ``u``: adds the skin's force to
-    ``f_skin``, its normal magnitude to ``f_normal`` and ``k_contact`` to ``k_skin`` (the vertex's normal stiffness,
-    N/m, for an implicit step of the body), writes the force into ``g`` (3,); returns the normal force
+    ``f_skin``, its normal magnitude to ``f_normal``, and ``k_contact`` and ``k_contact n . u`` to ``k_skin[i]`` (the
+    vertex's normal stiffness, N/m, and the rate its force grows at as the device moves, N/s, for an implicit step of
+    the body), writes the force into ``g`` (3,); returns the normal force
     ``f_n`` (N), or -1 when the device vertex is not under the skin. ``soft``: the device vertex's ``dt / m`` (s/kg;
     0 for a rigid device): its viscous friction ``c`` acts as backward Euler gives it on that mass,
     ``c / (1 + c dt / m)``, so that a light sheet vertex is not thrown back and forth by a damping its explicit
@@ -187,7 +188,8 @@ def _push(x, normals, xdot, i, p0, p1, p2, u0, u1, u2, soft, k_contact, mu, eps,
     f_skin[i, 1] += g[1]
     f_skin[i, 2] += g[2]
     f_normal[i] += fn
-    k_skin[i] += k_contact
+    k_skin[i, 0] += k_contact
+    k_skin[i, 1] += k_contact * (n0 * u0 + n1 * u1 + n2 * u2)
     return fn
 
 
@@ -205,7 +207,7 @@ def contact_forces(x, normals, xdot, sk, h, lo, dims, start, order, near, p, pn,
     relative velocity ``V = x_dot_idx - p_dot_k`` (eq. 7 with Coulomb's ``F_c = mu f_n``; its normal part damps the
     penetration like Hunt and Crossley's damping, proportional to the depth); ``soft`` (N,) each device vertex's
     ``dt / m`` (see ``_push``). Adds the skin's forces to ``f_skin`` (n, 3) N, the normal forces' magnitudes to
-    ``f_normal`` (n,) N and their stiffnesses to ``k_skin`` (n,) N/m. The sheet's side of the normal force is implicit in its own step (``skin.sheet``), so
+    ``f_normal`` (n,) N and their stiffnesses and rates to ``k_skin`` (n, 2) (see ``_push``). The sheet's side of the normal force is implicit in its own step (``skin.sheet``), so
     ``f_device`` (N, 3) gets only the friction on the device's vertices, and ``idx`` (N,) each vertex's ``idx(k)``
     (-1: none) with ``anchor`` (N, 6) the skin vertex's position and unit normal (m, world frame) for that step.
     Returns the number of device vertices in contact.
@@ -290,18 +292,21 @@ def contact_pass(x, normals, xdot, sk, h, rest, rest_n, bounds, R, p, w, pdot, s
 
 
 @njit(cache=True, nogil=True)
-def normal_rows(R, bone, weight, local, JB, normals, k_skin, vi, rows):
-    """For each skin vertex ``i`` with a contact stiffness (``k_skin[i] > 0``, in order) the row
-    ``sqrt(k_skin[i]) n_i^T J_i`` of its outward normal through eq. 11's Jacobian restricted to the velocity
+def normal_rows(R, bone, weight, local, JB, normals, k_skin, vi, rows, rates):
+    """For each skin vertex ``i`` with a contact stiffness (``k_skin[i, 0] > 0``, in order) the row
+    ``sqrt(k_skin[i, 0]) n_i^T J_i`` of its outward normal through eq. 11's Jacobian restricted to the velocity
     coordinates ``vi`` (``JB`` (m, 6, nv) the bones' ``[omega; x_dot]`` Jacobians, world axes), into ``rows``
-    (at least the contacts' count, len(vi)); so that ``rows^T rows = J^T (sum_i k_i n_i n_i^T) J`` is the contacts'
-    stiffness seen by the body (N/m through the coordinates). Returns the number of rows written."""
+    (at least the contacts' count, len(vi)), and ``k_skin[i, 1] / sqrt(k_skin[i, 0])`` into ``rates``; so that
+    ``rows^T rows = J^T (sum_i k_i n_i n_i^T) J`` is the contacts' stiffness seen by the body (N/m through the
+    coordinates) and ``rows^T rates = J^T sum_i k_i n_i (n_i . u_i)`` the rate their forces grow at as the devices
+    move at ``u``. Returns the number of rows written."""
     m = 0
     for i in range(bone.shape[0]):
-        if k_skin[i] <= 0.0:
+        if k_skin[i, 0] <= 0.0:
             continue
         n0, n1, n2 = normals[i, 0], normals[i, 1], normals[i, 2]
-        s = np.sqrt(k_skin[i])
+        s = np.sqrt(k_skin[i, 0])
+        rates[m] = k_skin[i, 1] / s
         for c in range(vi.shape[0]):
             rows[m, c] = 0.0
         for k in range(bone.shape[1]):

@@ -40,7 +40,8 @@ from ._kernels_mesh import vertex_normals_areas
 from .scene import Scene
 from .sheet import LocalGlobalSolver
 
-SHEET_TOL = 1e-6    # m: a sheet's local/global iterations stop once no vertex moves more than this (at most 10)
+SHEET_TOL = 1e-6    # m: a sheet's local/global iterations stop once no vertex moves more than this
+SHEET_ITERATIONS = 10   # at most, from the inertial prediction x + dt u (Liu et al.)
 
 
 @dataclass
@@ -112,8 +113,8 @@ class Simulator:
         self.vertex_triangles = np.argsort(tris.ravel(), kind="stable") // 3
         self.vertex_starts = np.searchsorted(np.sort(tris.ravel()), np.arange(n + 1)).astype(np.int64)
         self.done = np.zeros(n, np.bool_)
-        self.f_skin, self.f_normal, self.k_skin = np.zeros((n, 3)), np.zeros(n), np.zeros(n)
-        self.rows = np.empty((0, 0))                              # the implicit step's contact rows
+        self.f_skin, self.f_normal, self.k_skin = np.zeros((n, 3)), np.zeros(n), np.zeros((n, 2))
+        self.rows, self.rates = np.empty((0, 0)), np.empty(0)     # the implicit step's contact rows
         self.bone_w = np.empty((len(skin.bodies), 6))
         self.fext = np.zeros((1, compile_tree(model).n_nodes, 6))
         self.count = 0
@@ -210,8 +211,10 @@ class Simulator:
     def _implicit_step(self) -> None:
         """One linearly implicit Euler step of the body: with ``K`` the stiffness of the joint springs and of the
         contacts seen through the skin (``J^T k n n^T J``, eq. 11, each device vertex held where it is) and ``D`` the
-        joint dampers', ``(M + dt D + dt^2 K) dv = dt (M a - dt K v)``, ``v += dv``, ``q = q (+) dt v``: one contact
-        pass per step, and contact as stiff as the sheet no longer limits the step. The sheets then meet the skin
+        joint dampers', ``(M + dt D + dt^2 K) dv = dt (M a - dt (K v - J^T k n n . u))``, ``v += dv``,
+        ``q = q (+) dt v``, each device vertex moving on at its velocity ``u`` through the step (a sheet carrying the
+        body moves with it; held still, it would take ``k dt`` N s/m of the lift away per contact): one contact pass
+        per step, and contact as stiff as the sheet no longer limits the step. The sheets then meet the skin
         vertices they met at the step's start, moved to where the step put them."""
         s = self.scene
         model, skin, dt, q, v = s.model, s.skin, s.dt, self.q, self.v
@@ -223,14 +226,15 @@ class Simulator:
         kq, kv = s.stiffness.gains(q)
         JB = frame_jacobians_batch(model, self.data, q[None], skin.bodies)[0][0]
         if self.rows.shape[0] < skin.n_vertices:
-            self.rows = np.empty((skin.n_vertices, len(f)))
+            self.rows, self.rates = np.empty((skin.n_vertices, len(f))), np.empty(skin.n_vertices)
         m = _kc.normal_rows(self.bone_R, skin.bone, skin.weight, skin.local, JB, self.normals, self.k_skin, f,
-                            self.rows)
+                            self.rows, self.rates)
         K = self.rows[:m].T @ self.rows[:m]
+        moving = self.rows[:m].T @ self.rates[:m]
         K[np.diag_indices_from(K)] += kq[f]
         A = M[np.ix_(f, f)] + dt * dt * K
         A[np.diag_indices_from(A)] += dt * kv[f]
-        dv = np.linalg.solve(A, dt * (rhs[f] - dt * (K @ v[f])))
+        dv = np.linalg.solve(A, dt * (rhs[f] - dt * (K @ v[f] - moving)))
         self.v = v.copy()
         self.v[f] += dv
         self.q = integrate(model, q, dt * self.v)
@@ -273,7 +277,8 @@ class Simulator:
             f = self.sheet_gravity[i] + self.sheet_forces[sl]
             contact = (self.sheet_idx[sl], self.sheet_anchor[sl], s.contact.stiffness)
             support = (self.support_idx[sl], self.support_anchor[sl]) if s.devices else None
-            new = self.solvers[i].solve(x, x + dt * u, f, sheet.pinned_positions(self.t + dt), tol=SHEET_TOL,
+            y = x + dt * u
+            new = self.solvers[i].solve(y, y, f, sheet.pinned_positions(self.t + dt), SHEET_ITERATIONS, SHEET_TOL,
                                         contact=contact, support=support)
             self.sheet_v[i] = (new - x) / dt
             self.sheet_x[i] = new

@@ -95,8 +95,8 @@ def test_a_skin_come_apart_is_a_divergence_not_an_allocation():
 
 
 def test_contact_stiffness_rows_are_the_normals_through_the_skin_jacobian(athlete, coarse_skin, rng):
-    """The implicit step's contact stiffness ``rows^T rows`` is ``sum_i k_i J_i^T n_i n_i^T J_i`` with ``J_i`` eq. 11's
-    Jacobian of the skin (itself checked against finite differences in test_skinning), over the vertices with a
+    """The implicit step's contact stiffness ``rows^T rows`` is ``sum_i k_i J_i^T n_i n_i^T J_i`` and its devices' term
+    ``rows^T rates`` is ``sum_i k_i J_i^T n_i (n_i . u_i)``, with ``J_i`` eq. 11's Jacobian of the skin (itself checked against finite differences in test_skinning), over the vertices with a
     stiffness, restricted to the chosen coordinates."""
     from skin import _kernels_contact as kc
     skin = coarse_skin
@@ -108,13 +108,17 @@ def test_contact_stiffness_rows_are_the_normals_through_the_skin_jacobian(athlet
     normals = rng.standard_normal((skin.n_vertices, 3))
     normals /= np.linalg.norm(normals, axis=1)[:, None]
     k = np.where(rng.random(skin.n_vertices) < 0.3, rng.uniform(1e3, 4e4, skin.n_vertices), 0.0)
+    u = rng.standard_normal((skin.n_vertices, 3))                  # the devices' velocities at the contacts
+    k_skin = np.stack([k, k * np.einsum("ic,ic->i", normals, u)], axis=1)
     vi = np.sort(rng.choice(athlete.nv, athlete.nv - 5, replace=False))
-    rows = np.empty((skin.n_vertices, len(vi)))
-    m = kc.normal_rows(R, skin.bone, skin.weight, skin.local, JB, normals, k, vi, rows)
+    rows, rates = np.empty((skin.n_vertices, len(vi))), np.empty(skin.n_vertices)
+    m = kc.normal_rows(R, skin.bone, skin.weight, skin.local, JB, normals, k_skin, vi, rows, rates)
     assert m == (k > 0).sum()
     nJ = np.einsum("ic,icd->id", normals, J)[:, vi]
     expected = nJ.T @ (k[:, None] * nJ)
     np.testing.assert_allclose(rows[:m].T @ rows[:m], expected, rtol=1e-10, atol=1e-10 * np.abs(expected).max())
+    rate = nJ.T @ k_skin[:, 1]                                     # J^T sum k n (n . u)
+    np.testing.assert_allclose(rows[:m].T @ rates[:m], rate, rtol=1e-10, atol=1e-10 * np.abs(rate).max())
 
 
 def test_implicit_step_converges_at_first_order_to_rk4(athlete, rng):
