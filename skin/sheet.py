@@ -17,7 +17,9 @@ energy that is a squared distance to a set; Bouaziz et al. 2014's projective dyn
 the global matrix gains ``k_contact`` on the contact vertices' diagonal and is factored again when a vertex gains a
 contact. A vertex with a spring in the matrix but no contact keeps a spring to its own position, which changes
 nothing at the minimum, so the matrix also holds springs ``BUFFER`` edges around the contact vertices, where contact
-spreads next: it is factored again only when contact spreads beyond them (or when fewer than half the springs touch).
+spreads next: it is factored again only when contact spreads beyond them (or when fewer than half the vertices that
+had a contact at the last factorization still have one). A rigid device under the sheet (a bed) adds springs of a
+second kind the same way.
 """
 from __future__ import annotations
 
@@ -116,6 +118,7 @@ class LocalGlobalSolver:
         self.Q_fp = Q[self.free][:, self.fixed].tocsr()       # a diagonal added to Q leaves it as it is
         self.members = (np.zeros(0, np.int64), np.zeros(0, np.int64))   # the vertices with a contact spring of
         self.adjacent = (A.T @ A).tocsr()                     # each kind in the matrix; nonzero between neighbours
+        self.needed = (0, 0)                                  # each kind's vertices with a contact at the factoring
         self.k_contact = 0.0
         self.targets = (np.zeros((n, 3)), np.zeros((n, 3)))
         self._factor()
@@ -141,8 +144,8 @@ class LocalGlobalSolver:
             member[members_now] = True
             members.append(member)
         if k_contact == self.k_contact and all(
-                not (need & ~member).any() and int((member & ~need).sum()) <= member.sum() // 2
-                for need, member in zip(needs, members)):
+                not (need & ~member).any() and 2 * int(need.sum()) >= needed
+                for need, member, needed in zip(needs, members, self.needed)):
             return
         grown = []
         for need in needs:
@@ -151,6 +154,7 @@ class LocalGlobalSolver:
                 member |= self.adjacent @ member.astype(float) != 0.0
             grown.append(np.flatnonzero(member & ~self.pinned))
         self.members = tuple(grown)
+        self.needed = tuple(int(need.sum()) for need in needs)
         self.k_contact = float(k_contact)
         for t in self.targets:
             t[:] = 0.0
