@@ -45,12 +45,13 @@ class JointStiffness:
     lock_low: np.ndarray | None = None  # (len(qi),) the gimbal lock below ``low`` (rad; -inf where none): a barrier
     lock_high: np.ndarray | None = None
 
-    def _end_range(self, q) -> tuple[np.ndarray, np.ndarray]:
-        """Per coordinate of ``qi`` the end-range springs' generalized force (N m) and energy (J)."""
+    def _end_range(self, q) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per coordinate of ``qi`` the end-range springs' generalized force (N m), energy (J) and stiffness
+        ``-d force/dq`` (N m/rad)."""
         x = q[self.qi]
-        force, energy = np.zeros_like(x), np.zeros_like(x)
+        force, energy, stiffness = np.zeros_like(x), np.zeros_like(x), np.zeros_like(x)
         if self.low is None or self.limit == 0.0:
-            return force, energy
+            return force, energy, stiffness
         k = self.limit
         for start, lock, sign in ((self.low, self.lock_low, 1.0), (self.high, self.lock_high, -1.0)):
             beyond = np.minimum(sign * (x - start), 0.0)           # <= 0, how far past the start
@@ -58,13 +59,15 @@ class JointStiffness:
             linear = (beyond < 0) & ~barrier
             force[linear] -= sign * k * beyond[linear]
             energy[linear] += 0.5 * k * beyond[linear] ** 2
+            stiffness[linear] += k
             if barrier.any():
                 m, d = sign * (start - lock)[barrier], sign * (x - lock)[barrier]
                 if (d <= 0).any():
                     raise FloatingPointError("a coordinate reached its joint's gimbal lock")
                 force[barrier] += sign * k * m * (m / d - 1.0)
                 energy[barrier] += k * m * m * (np.log(m / d) + d / m - 1.0)
-        return force, energy
+                stiffness[barrier] += k * (m / d) ** 2
+        return force, energy, stiffness
 
     def torque(self, q, v) -> np.ndarray:
         """``tau_joint`` (nv,) at ``(q, v)``."""
@@ -75,11 +78,10 @@ class JointStiffness:
 
     def gains(self, q) -> tuple[np.ndarray, np.ndarray]:
         """``-d tau_joint/dq`` and ``-d tau_joint/dv`` at ``q``: the stiffness and damping (nv,) on each coordinate
-        (N m/rad, N m s/rad; the end-range spring's ``limit`` added where it acts), for an implicit step."""
+        (N m/rad, N m s/rad; the end-range springs' stiffness added where they act), for an implicit step."""
         k = np.zeros(len(self.kp))
         d = np.zeros(len(self.kp))
-        beyond = self._beyond(q) != 0.0
-        k[self.vi] = self.kp[self.vi] + self.limit * beyond
+        k[self.vi] = self.kp[self.vi] + self._end_range(q)[2]
         d[self.vi] = self.kd[self.vi]
         return k, d
 

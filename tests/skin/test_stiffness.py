@@ -96,3 +96,22 @@ def test_the_spring_before_a_lock_is_a_barrier_whose_force_is_its_energys_slope(
     assert stored[0] > limit * margin ** 2 / 2 and stored[2] > 2 * stored[1] > 4 * stored[0]
     with pytest.raises(FloatingPointError, match="gimbal lock"):
         stiffness.torque(at(lock - 0.01), np.zeros(model.nv))
+
+
+def test_the_implicit_steps_stiffness_is_minus_the_torques_slope():
+    """``gains`` (the implicit body step's stiffness) is ``-d tau/dq`` by central differences, in the PD spring's
+    range, past a linear end-range spring's start and within a barrier before the shoulder's lock."""
+    model = build_athlete(with_muscles=False)
+    stiffness = table_one(model, neutral(model), limit=50.0, margin=0.2)
+    q = neutral(model)
+    h = 1e-7
+    for name, x in (("shoulder_adduction_l", 0.3), ("shoulder_adduction_l", -np.pi / 2 + 0.05),
+                    ("knee_angle_l", compile_tree(model).coordinates["knee_angle_l"].range[0] + 0.05)):
+        slot = compile_tree(model).coordinates[name]
+        up, down = q.copy(), q.copy()
+        up[slot.qi], down[slot.qi] = x + h, x - h
+        slope = (stiffness.torque(up, np.zeros(model.nv))[slot.vi]
+                 - stiffness.torque(down, np.zeros(model.nv))[slot.vi]) / (2 * h)
+        mid = q.copy()
+        mid[slot.qi] = x
+        assert stiffness.gains(mid)[0][slot.vi] == pytest.approx(-slope, rel=1e-5), name
