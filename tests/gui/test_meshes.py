@@ -84,3 +84,40 @@ def test_generated_bones_follow_their_bodies(shown):
             M = np.array([[actor.GetMatrix().GetElement(r, c) for c in range(4)] for r in range(4)])
             drawn = vtk_to_numpy(actor.GetMapper().GetInput().GetPoints().GetData())[:len(world)]
             assert np.allclose(drawn @ M[:3, :3].T + M[:3, 3], world, atol=1e-6), name
+
+
+def test_culling_the_generated_bones_back_faces_changes_no_pixel(shown):
+    """The generated bones are closed and wound outwards: their back faces are culled (a software-rendered frame
+    would shade them), which must hide nothing seen (a pixel or two at seams aside); culling their front faces
+    instead must change the picture."""
+    from hybridgui.viewport.skeleton import CLOSED
+
+    window = shown
+    scene, reader = window.scene, window.view.reader
+    actors = scene.layers["bodies"].actors
+    assert actors and all(a.GetProperty().GetBackfaceCulling() for a in actors.values())
+
+    def pixels():
+        window.view.window.Render()
+        reader.image()
+        return vtk_to_numpy(reader.pixels).astype(int)
+
+    for view in ("oblique", "sagittal"):
+        window.look(view)
+        culled = pixels()
+        for actor in actors.values():
+            actor.GetProperty().BackfaceCullingOff()
+        drawn = pixels()
+        for actor in actors.values():
+            actor.GetProperty().FrontfaceCullingOn()
+        front_culled = pixels()
+        for actor in actors.values():
+            actor.GetProperty().FrontfaceCullingOff()
+            actor.GetProperty().BackfaceCullingOn()
+        # the same picture but for a few pixels where a seam between two triangles lets a back face through
+        assert (np.abs(culled - drawn).max(axis=1) > 0).sum() <= 10, view
+        assert (np.abs(front_culled - drawn).max(axis=1) > 8).sum() > 1000, view
+    # a mesh file may be open: its back faces are drawn
+    cube = vtkCubeSource()
+    cube.Update()
+    assert cube.GetOutput().GetFieldData().GetArray(CLOSED) is None
