@@ -35,6 +35,7 @@ class GRFLayer:
             actor.SetMapper(mapper)
             actor.GetProperty().SetColor(*(style.MEASURED if kind == "measured" else style.ESTIMATED))
             actor.GetProperty().SetSpecular(0.3)
+            actor.GetProperty().BackfaceCullingOn()       # a closed arrow: its back faces are never seen
             actor.SetUserMatrix(vtkMatrix4x4())
             renderer.AddActor(actor)
             self.actors.append(actor)
