@@ -1,18 +1,20 @@
 """Recorded frames in time and the one shown: what the timeline drives (the document's trial, or a simulation's run
-in the Simulation panel). Plain Python with psygnal's signals, as the document it underlies (no Qt)."""
+in the Simulation panel). Plain Python with psygnal's signals, as the document it underlies (no Qt); a listener's
+error does not keep the other listeners from hearing (``signals``)."""
 from __future__ import annotations
 
 import numpy as np
-from psygnal import Signal
+
+from .signals import signal
 
 
 class FrameClock:
     """Frames at ``time`` (s, ascending) and the current ``frame``; ``events`` the gait events drawn on the timeline.
     ``changed`` when the frames are replaced, ``events_changed``, ``frame_changed(frame)``."""
 
-    changed = Signal()
-    events_changed = Signal()
-    frame_changed = Signal(int)
+    changed = signal()
+    events_changed = signal()
+    frame_changed = signal(int)
 
     def __init__(self):
         self.frame = 0

@@ -50,6 +50,7 @@ class _Rod:
         prop.SetColor(*style.BLADE)
         prop.SetSpecular(0.6)
         prop.SetSpecularPower(60.0)
+        prop.BackfaceCullingOn()        # the swept box is closed (end caps) and wound outwards
         renderer.AddActor(self.actor)
         self.values: dict[str, np.ndarray] = {}
         self.surface = None

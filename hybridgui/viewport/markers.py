@@ -29,6 +29,7 @@ class _Dots:
         self.actor.SetMapper(mapper)
         self.actor.GetProperty().SetColor(*colour)
         self.actor.GetProperty().SetSpecular(0.4)
+        self.actor.GetProperty().BackfaceCullingOn()      # closed spheres: their back halves are never seen
         renderer.AddActor(self.actor)
         self.shown = np.zeros(0, int)
 

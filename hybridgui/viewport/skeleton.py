@@ -2,13 +2,16 @@
 readers, placed and scaled as the model says), otherwise generated bones (``engine.display.bones``); the mesh
 files not found (or of a format without a reader) are listed, so that the user is told.
 
-One actor per body, moved each frame by the body's placement from the engine.
+One actor per body, moved each frame by the body's placement from the engine. Generated bones are closed surfaces
+wound outwards, so their back faces are never seen and are culled (a software-rendered frame shades them otherwise);
+mesh files may be open, so theirs are drawn.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
 import numpy as np
+from vtkmodules.vtkCommonCore import vtkIntArray
 from vtkmodules.vtkCommonDataModel import vtkPolyData
 from vtkmodules.vtkCommonMath import vtkMatrix4x4
 from vtkmodules.vtkFiltersCore import vtkAppendPolyData, vtkPolyDataNormals
@@ -23,6 +26,8 @@ from engine.display.mesh_files import find_mesh
 from . import style
 from .vtk_util import cells, points, set_matrix, transform_filter
 
+CLOSED = "closed surface"
+"""Field-data array marking a generated bone's polydata: closed, its triangles wound outwards (back faces culled)."""
 _READERS = {".vtp": vtkXMLPolyDataReader, ".stl": vtkSTLReader, ".obj": vtkOBJReader,
             ".ply": vtkPLYReader}
 
@@ -36,7 +41,12 @@ def _surface(surface) -> vtkPolyData:
     normals.SetInputData(polydata)
     normals.SetFeatureAngle(60.0)
     normals.Update()
-    return normals.GetOutput()
+    out = normals.GetOutput()
+    closed = vtkIntArray()
+    closed.SetName(CLOSED)
+    closed.InsertNextValue(1)
+    out.GetFieldData().AddArray(closed)
+    return out
 
 
 def _mesh(body, folders, missing: list) -> vtkPolyData | None:
@@ -97,6 +107,7 @@ class SkeletonLayer:
             prop.SetColor(*style.BONE)
             prop.SetSpecular(0.25)
             prop.SetSpecularPower(30.0)
+            prop.SetBackfaceCulling(polydata.GetFieldData().GetArray(CLOSED) is not None)
             actor.SetUserMatrix(vtkMatrix4x4())
             renderer.AddActor(actor)
             self.actors[name] = actor

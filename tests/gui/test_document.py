@@ -56,3 +56,35 @@ def test_a_listeners_error_reaches_the_user_as_itself(work):
     else:
         raise AssertionError("the listener's error was swallowed")
     assert text == "walk.trc: frame 12: the marker file is unreadable"
+
+
+def test_a_listeners_error_does_not_stop_the_others(work):
+    """As with Qt's signals, every listener hears the change even when one before it raises; the first error still
+    reaches whoever changed the document (the error dialog shows it as itself), the later ones are noted on it."""
+    from hybridgui.error_dialog import error_text
+    from engine.errors import DataError
+
+    result, settings = work
+    doc, heard = Document(), []
+    doc.set_inputs(result.model, result.trial)
+    doc.set_result(result, settings)
+
+    def failing(frame):
+        raise DataError("cannot draw the frame", element=f"frame {frame}")
+
+    def also_failing(frame):
+        raise ValueError("second listener")
+
+    doc.frame_changed.connect(failing)
+    doc.frame_changed.connect(heard.append)
+    doc.frame_changed.connect(also_failing)
+    doc.frame_changed.connect(lambda frame: heard.append(-frame))
+    try:
+        doc.set_frame(3)
+    except Exception as exc:                                # noqa: BLE001 - the wrapper psygnal raises
+        text, notes = error_text(exc), "".join(getattr(exc.__cause__, "__notes__", []))
+    else:
+        raise AssertionError("the listener's error was swallowed")
+    assert heard == [3, -3] and doc.frame == 3
+    assert text == "frame 3: cannot draw the frame"
+    assert "ValueError: second listener" in notes

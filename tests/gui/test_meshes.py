@@ -10,7 +10,7 @@ from vtkmodules.vtkIOGeometry import vtkSTLWriter
 from engine.display.bones import bone_surfaces
 from engine.model import Mesh
 from engine.spatial import SE3
-from hybridgui.viewport.skeleton import body_geometry
+from hybridgui.viewport.skeleton import CLOSED, body_geometry
 from tests.muscles.path_models import wrap_model
 
 
@@ -31,9 +31,13 @@ def test_mesh_files_are_used_when_found(tmp_path):
     bounds = np.array(drawn["upper"].GetBounds()).reshape(3, 2)
     assert np.allclose(bounds, [[-0.05, 0.05], [-0.25, -0.05], [-0.05, 0.05]], atol=1e-6)
     # without the file (another folder), the generated bone is drawn instead
-    generated = np.array(body_geometry(model, [tmp_path / "elsewhere"], missing)["upper"].GetBounds()).reshape(3, 2)
+    generated_bone = body_geometry(model, [tmp_path / "elsewhere"], missing)["upper"]
+    generated = np.array(generated_bone.GetBounds()).reshape(3, 2)
     assert np.allclose(generated[1], [-0.3, 0.0])       # the generated bone from shoulder to elbow
     assert missing == ["body 'upper': mesh file cube.stl not found; the body is drawn as a generated shape"]
+    # a mesh file may be open: only generated bones are marked closed (their back faces culled)
+    assert drawn["upper"].GetFieldData().GetArray(CLOSED) is None
+    assert generated_bone.GetFieldData().GetArray(CLOSED) is not None
 
 
 def vtp_points(path) -> np.ndarray:
@@ -84,3 +88,43 @@ def test_generated_bones_follow_their_bodies(shown):
             M = np.array([[actor.GetMatrix().GetElement(r, c) for c in range(4)] for r in range(4)])
             drawn = vtk_to_numpy(actor.GetMapper().GetInput().GetPoints().GetData())[:len(world)]
             assert np.allclose(drawn @ M[:3, :3].T + M[:3, 3], world, atol=1e-6), name
+
+
+def test_culling_back_faces_changes_no_pixel(shown):
+    """The generated bones, the markers' spheres, the ground-reaction arrows and the blade are closed and wound
+    outwards: their back faces are culled (a software-rendered frame would rasterise and shade them), which must
+    hide nothing seen (a pixel or two at seams aside); culling their front faces instead must change the picture."""
+    window, doc = shown, shown.document
+    scene, reader = window.scene, window.view.reader
+    for name in ("bodies", "blade", "muscles", "markers", "grf"):
+        window.set_layer_visible(name, True)
+    layers = scene.layers
+    markers = layers["markers"]
+    groups = {"bodies": list(layers["bodies"].actors.values()), "blade": [r.actor for r in layers["blade"].rods],
+              "markers": [markers.model_dots.actor, markers.trial_dots.actor], "grf": layers["grf"].actors}
+    loaded = [f for f in range(doc.n_frames) if any(np.isfinite(cop[f]).all() for _, _, _, cop in layers["grf"].arrows)]
+    doc.set_frame(loaded[len(loaded) // 2])
+    assert any(a.GetVisibility() for a in groups["grf"])
+
+    def pixels():
+        window.view.window.Render()
+        reader.image()
+        return vtk_to_numpy(reader.pixels).astype(int)
+
+    for group, actors in groups.items():
+        assert actors and all(a.GetProperty().GetBackfaceCulling() for a in actors), group
+        for view in ("oblique", "sagittal"):
+            window.look(view)
+            culled = pixels()
+            for actor in actors:
+                actor.GetProperty().BackfaceCullingOff()
+            drawn = pixels()
+            for actor in actors:
+                actor.GetProperty().FrontfaceCullingOn()
+            front_culled = pixels()
+            for actor in actors:
+                actor.GetProperty().FrontfaceCullingOff()
+                actor.GetProperty().BackfaceCullingOn()
+            # the same picture but for a few pixels where a seam between two triangles lets a back face through
+            assert (np.abs(culled - drawn).max(axis=1) > 0).sum() <= 10, (group, view)
+            assert (np.abs(front_culled - drawn).max(axis=1) > 8).sum() > 100, (group, view)

@@ -89,3 +89,31 @@ def test_camera_presets_and_following_the_subject(shown):
     shift = scene.poses.body_p[last, 0] - scene.poses.body_p[0, 0]
     up = scene.rig.axes["vertical"]
     assert np.allclose(np.array(camera.GetFocalPoint()) - focus, shift - (shift @ up) * up, atol=1e-9)
+
+
+def test_ground_reaction_arrows_start_at_the_centre_of_pressure_and_scale_with_the_force(shown):
+    """Each arrow (VTK's arrow source runs along x from 0 to 1) runs from its centre of pressure along the force,
+    1 m per 1000 N, at every frame; it is hidden while its centre of pressure is undefined."""
+    from hybridgui.viewport.style import NEWTONS_PER_METRE
+
+    window, doc = shown, shown.document
+    window.set_layer_visible("grf", True)
+    layer = window.scene.layers["grf"]
+    checked = hidden = 0
+    for frame in range(0, doc.n_frames, 7):
+        doc.set_frame(frame)
+        for actor, (_, _, force, cop) in zip(layer.actors, layer.arrows):
+            if not np.isfinite(cop[frame]).all():
+                assert not actor.GetVisibility()
+                hidden += 1
+                continue
+            m = actor.GetUserMatrix()
+            M = np.array([[m.GetElement(r, c) for c in range(4)] for r in range(4)])
+            assert actor.GetVisibility()
+            assert np.allclose(M[:3, 3], cop[frame], atol=1e-12)
+            assert np.allclose(M[:3, :3] @ [1.0, 0.0, 0.0], force[frame] / NEWTONS_PER_METRE, atol=1e-12)
+            side = M[:3, 1:3]          # the arrow's thickness: square to the force, equal both ways
+            assert np.allclose(side.T @ force[frame], 0.0, atol=1e-9)
+            assert np.isclose(np.linalg.norm(side[:, 0]), np.linalg.norm(side[:, 1]))
+            checked += 1
+    assert checked > 10 and hidden > 0
