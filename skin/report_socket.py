@@ -17,8 +17,8 @@ from .socket_map import SCALE, socket_map_steps, unavailable
 
 TITLE = "Socket interface pressure"
 SKIN = (0.85, 0.72, 0.62)        # unloaded skin, as the 3D view draws it (hybridgui.viewport.style.SKIN)
-COLOURS = LinearSegmentedColormap.from_list("socket_pressure", [SKIN, (1.0, 0.85, 0.1), (1.0, 0.1, 0.1)])
-COLOURS.set_over((0.55, 0.0, 0.25))          # above the scale: crimson, as the 3D view
+COLOURS = LinearSegmentedColormap.from_list(
+    "socket_pressure", [SKIN, (1.0, 0.85, 0.1), (1.0, 0.1, 0.1)]).with_extremes(over=(0.55, 0.0, 0.25))
 
 
 def stance_rows(m, stances) -> list[dict]:
