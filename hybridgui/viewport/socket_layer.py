@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 from vtkmodules.util.numpy_support import vtk_to_numpy
+from vtkmodules.vtkFiltersCore import vtkPolyDataNormals
 from vtkmodules.vtkRenderingCore import vtkTextActor
 
 from . import style
@@ -32,8 +33,10 @@ class SocketLayer:
         self.poly = self.actor = self.bar = None
         self.readout = vtkTextActor()
         self.readout.GetPositionCoordinate().SetCoordinateSystemToNormalizedViewport()
-        self.readout.GetPositionCoordinate().SetValue(0.55, 0.16)
+        self.readout.GetPositionCoordinate().SetValue(0.99, 0.97)      # the top right corner (the legend: top left)
         text = self.readout.GetTextProperty()
+        text.SetJustificationToRight()
+        text.SetVerticalJustificationToTop()
         text.SetFontSize(14)
         text.SetColor(1.0, 1.0, 1.0)
         text.SetBackgroundColor(*style.BACKGROUND)
@@ -47,7 +50,11 @@ class SocketLayer:
         self.renderer = renderer
         self.poly, self.actor = surface(renderer, self.points[self.frame], self.map.triangles)
         self.poly.GetPointData().SetScalars(scalars(self.kpa[self.frame], PRESSURE))
+        smooth = vtkPolyDataNormals()          # shaded smoothly: point normals, again whenever the points move
+        smooth.SetInputData(self.poly)
+        smooth.SplittingOff()
         mapper = self.actor.GetMapper()
+        mapper.SetInputConnection(smooth.GetOutputPort())
         mapper.SetLookupTable(self.lut)
         mapper.UseLookupTableScalarRangeOn()          # the fixed scale, whatever the frame's pressures
         mapper.SetScalarModeToUsePointData()
@@ -79,8 +86,8 @@ class SocketLayer:
         vtk_to_numpy(values)[:] = self.kpa[self.frame]
         values.Modified()
         m, f = self.map, self.frames[self.frame]
-        self.readout.SetInput(f"socket at {m.time[f]:.3f} s: peak {m.peak[f] * 1e-3:.1f} kPa, mean "
-                              f"{m.mean[f] * 1e-3:.1f} kPa over {m.area[f] * 1e4:.0f} cm^2 loaded")
+        self.readout.SetInput(f"socket at {m.time[f]:.3f} s\npeak {m.peak[f] * 1e-3:.1f} kPa\nmean "
+                              f"{m.mean[f] * 1e-3:.1f} kPa\nloaded {m.area[f] * 1e4:.0f} cm^2")
 
     def set_visible(self, visible: bool) -> None:
         self.visible = visible
