@@ -8,14 +8,19 @@ S s (default 1.2: the rising sling carries the body, contact over its whole back
 RESULT skin=S lift_device=D sheet=K lift_sim_per_wall=X sling_sim_per_wall=Y seed_ratio=Z lift_sim_per_cpu=...
 sling_sim_per_cpu=... seed_ratio_cpu=... sling_lifting_sim_per_cpu=... (Z: the slower of the two against 1/300; the
 goal is at least 30; the _cpu figures divide by this process's CPU time, which a machine shared with other jobs
-inflates less than wall time).
+inflates less than wall time). OpenBLAS runs single-threaded unless OPENBLAS_NUM_THREADS is set: the step's dense
+solves are small (35 coordinates) and SuperLU's are sparse, so more threads gain nothing, and on a shared machine
+their spinning between calls tripled the CPU time of the sling's lifting phase.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")     # before numpy loads OpenBLAS
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -51,8 +56,8 @@ def main() -> None:
     n_lift = sum(d.mesh.n_vertices for d in lift.devices)
     n_sheet = sum(s.mesh.n_vertices for s in sling.sheets)
     print(f"skin {n_skin} vertices, lift board {n_lift} vertices, sling sheet {n_sheet} vertices (+ bed "
-          f"{sum(d.mesh.n_vertices for d in sling.devices)}), dt {lift.dt} s (lift), {sling.dt} s (sling), "
-          f"RK4 (4 evaluations per step)")
+          f"{sum(d.mesh.n_vertices for d in sling.devices)}), dt {lift.dt} s (lift, {lift.integrator}), {sling.dt} s "
+          f"(sling, {sling.integrator})")
     lift_wall, lift_cpu = timed(lift, args.steps)
     print(f"robotic lift: {lift_wall:.4f} simulated s per wall s ({lift_wall / SEED_SPEED:.1f} x the seed), "
           f"{lift_cpu:.4f} per CPU s")
@@ -62,6 +67,7 @@ def main() -> None:
     _, lifting_cpu = timed(sling, args.steps, args.lifting)
     print(f"sling lift from {args.lifting:g} s (carrying the body): {lifting_cpu:.4f} simulated s per CPU s "
           f"({lifting_cpu / SEED_SPEED:.1f} x the seed)")
+    print(f"OPENBLAS_NUM_THREADS={os.environ['OPENBLAS_NUM_THREADS']}")
     print(f"RESULT skin={n_skin} lift_device={n_lift} sheet={n_sheet} lift_sim_per_wall={lift_wall:.4f} "
           f"sling_sim_per_wall={sling_wall:.4f} seed_ratio={min(lift_wall, sling_wall) / SEED_SPEED:.1f} "
           f"lift_sim_per_cpu={lift_cpu:.4f} sling_sim_per_cpu={sling_cpu:.4f} "

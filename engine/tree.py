@@ -39,7 +39,8 @@ KTree.__doc__ = """The compiled model for the kernels: record arrays (``kernels.
 
 @dataclass
 class CoordinateSlot:
-    """Where a scalar coordinate lives: its q and v index (both -1 for a dependent one)."""
+    """Where a scalar coordinate lives: its q and v index (both -1 for a dependent one); ``clamped``: IK keeps it
+    within ``range`` (the model's flag, OpenSim's)."""
     name: str
     kind: str
     qi: int
@@ -48,6 +49,7 @@ class CoordinateSlot:
     default: float
     locked: bool
     coupled_to: str | None = None
+    clamped: bool = False
 
 
 @dataclass
@@ -141,9 +143,10 @@ class _Builder:
             for c in coords:
                 if c.is_dependent:
                     self.coords[c.name] = CoordinateSlot(c.name, c.kind, -1, -1, c.range, c.default, c.locked,
-                                                         c.coupled_to)
+                                                         c.coupled_to, c.clamped)
                     continue
-                self.coords[c.name] = CoordinateSlot(c.name, c.kind, nq, nv, c.range, c.default, c.locked)
+                self.coords[c.name] = CoordinateSlot(c.name, c.kind, nq, nv, c.range, c.default, c.locked,
+                                                     clamped=c.clamped)
                 self.q_names.append(c.name)
                 self.v_names.append(c.name)
                 self.v2q.append(nq)

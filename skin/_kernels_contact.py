@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._kernels_skin import vertex_velocity
+from ._kernels_skin import _offset, vertex_velocity
 
 MAX_SPREAD = 10.0        # m: a skin spread wider has come apart (a person is under 3 m)
 MAX_CELLS = 50_000_000   # grid cells (400 MB of indices): far more than a body at a millimetre cell
@@ -162,9 +162,11 @@ def _facing(x, normals, xdot, sk, h, lo, dims, start, order, near, p0, p1, p2, p
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _push(x, normals, xdot, i, p0, p1, p2, u0, u1, u2, soft, k_contact, mu, eps, f_skin, f_normal, g):
+def _push(x, normals, xdot, i, p0, p1, p2, u0, u1, u2, soft, k_contact, mu, eps, f_skin, f_normal, k_skin, g):
     """Eqs. 6-7 between skin vertex ``i`` and a device vertex at ``p`` moving at ``u``: adds the skin's force to
-    ``f_skin`` and its normal magnitude to ``f_normal``, writes it into ``g`` (3,); returns the normal force
+    ``f_skin``, its normal magnitude to ``f_normal``, and ``k_contact`` and ``k_contact n . u`` to ``k_skin[i]`` (the
+    vertex's normal stiffness, N/m, and the rate its force grows at as the device moves, N/s, for an implicit step of
+    the body), writes the force into ``g`` (3,); returns the normal force
     ``f_n`` (N), or -1 when the device vertex is not under the skin. ``soft``: the device vertex's ``dt / m`` (s/kg;
     0 for a rigid device): its viscous friction ``c`` acts as backward Euler gives it on that mass,
     ``c / (1 + c dt / m)``, so that a light sheet vertex is not thrown back and forth by a damping its explicit
@@ -186,12 +188,14 @@ def _push(x, normals, xdot, i, p0, p1, p2, u0, u1, u2, soft, k_contact, mu, eps,
     f_skin[i, 1] += g[1]
     f_skin[i, 2] += g[2]
     f_normal[i] += fn
+    k_skin[i, 0] += k_contact
+    k_skin[i, 1] += k_contact * (n0 * u0 + n1 * u1 + n2 * u2)
     return fn
 
 
 @njit(cache=True, nogil=True)
 def contact_forces(x, normals, xdot, sk, h, lo, dims, start, order, near, p, pn, pdot, soft, k_contact, mu, eps,
-                   f_skin, f_normal, f_device, idx, anchor):
+                   f_skin, f_normal, k_skin, f_device, idx, anchor):
     """Penalty contact (eq. 6) and regularised Coulomb friction (eq. 7) of a sheet's vertices ``p`` (N, 3) moving
     at ``pdot`` on the skin ``x`` (n, 3) with outward unit ``normals`` moving at ``xdot``.
 
@@ -202,8 +206,8 @@ def contact_forces(x, normals, xdot, sk, h, lo, dims, start, order, near, p, pn,
     magnitude; it pushes the skin away from the device) and the friction ``-mu f_n V / max(|V|, eps)`` of the
     relative velocity ``V = x_dot_idx - p_dot_k`` (eq. 7 with Coulomb's ``F_c = mu f_n``; its normal part damps the
     penetration like Hunt and Crossley's damping, proportional to the depth); ``soft`` (N,) each device vertex's
-    ``dt / m`` (see ``_push``). Adds the skin's forces to ``f_skin`` (n, 3) N and the normal forces' magnitudes to
-    ``f_normal`` (n,) N. The sheet's side of the normal force is implicit in its own step (``skin.sheet``), so
+    ``dt / m`` (see ``_push``). Adds the skin's forces to ``f_skin`` (n, 3) N, the normal forces' magnitudes to
+    ``f_normal`` (n,) N and their stiffnesses and rates to ``k_skin`` (n, 2) (see ``_push``). The sheet's side of the normal force is implicit in its own step (``skin.sheet``), so
     ``f_device`` (N, 3) gets only the friction on the device's vertices, and ``idx`` (N,) each vertex's ``idx(k)``
     (-1: none) with ``anchor`` (N, 6) the skin vertex's position and unit normal (m, world frame) for that step.
     Returns the number of device vertices in contact.
@@ -223,7 +227,7 @@ def contact_forces(x, normals, xdot, sk, h, lo, dims, start, order, near, p, pn,
             anchor[k, c] = x[i, c]
             anchor[k, 3 + c] = normals[i, c]
         fn = _push(x, normals, xdot, i, p[k, 0], p[k, 1], p[k, 2], pdot[k, 0], pdot[k, 1], pdot[k, 2], soft[k],
-                   k_contact, mu, eps, f_skin, f_normal, g)
+                   k_contact, mu, eps, f_skin, f_normal, k_skin, g)
         if fn >= 0.0:
             count += 1
             f_device[k, 0] = -g[0] - fn * normals[i, 0]
@@ -234,7 +238,7 @@ def contact_forces(x, normals, xdot, sk, h, lo, dims, start, order, near, p, pn,
 
 @njit(cache=True, nogil=True)
 def rigid_contact(x, normals, xdot, sk, h, lo, dims, start, order, near, rest, rest_n, R, p, w, pdot, k_contact, mu, eps,
-                  f_skin, f_normal, force):
+                  f_skin, f_normal, k_skin, force):
     """``contact_forces`` for a rigid device whose vertices ``rest`` (N, 3) and outward normals ``rest_n`` are
     placed at ``R rest + p`` and move at ``w x y + pdot`` (world, m, rad/s, m/s), without forming the placed
     arrays. Adds the device's total force on the skin to ``force`` (3,) N; returns the contacts."""
@@ -253,7 +257,7 @@ def rigid_contact(x, normals, xdot, sk, h, lo, dims, start, order, near, rest, r
                     R[2, 0] * m0 + R[2, 1] * m1 + R[2, 2] * m2)
         if i >= 0 and _push(x, normals, xdot, i, y0, y1, y2, w[1] * y2 - w[2] * y1 + pdot[0],
                             w[2] * y0 - w[0] * y2 + pdot[1], w[0] * y1 - w[1] * y0 + pdot[2], 0.0, k_contact, mu, eps,
-                            f_skin, f_normal, g) >= 0.0:
+                            f_skin, f_normal, k_skin, g) >= 0.0:
             count += 1
             force[0] += g[0]
             force[1] += g[1]
@@ -263,16 +267,17 @@ def rigid_contact(x, normals, xdot, sk, h, lo, dims, start, order, near, rest, r
 
 @njit(cache=True, nogil=True)
 def contact_pass(x, normals, xdot, sk, h, rest, rest_n, bounds, R, p, w, pdot, sheet_p, sheet_n, sheet_v, sheet_soft,
-                 k_contact, mu, eps, f_skin, f_normal, f_sheet, sheet_idx, sheet_anchor, forces):
+                 k_contact, mu, eps, f_skin, f_normal, k_skin, f_sheet, sheet_idx, sheet_anchor, forces):
     """One pass of every device against the skin: the grid of the skin ``x`` (cell ``h``; ``sk`` the skin's
     description for its normals and velocities, see ``skin_vertex``), then the rigid devices
     (``rest``/``rest_n`` their stacked vertices and normals, device ``d`` owning rows ``bounds[d]:bounds[d + 1]``,
     placed by ``R[d]``, ``p[d]`` and moving at ``w[d]``, ``pdot[d]``) and the sheets' vertices ``sheet_p`` (normals
-    ``sheet_n``, velocities ``sheet_v``, ``dt / m`` ``sheet_soft``). ``f_skin``, ``f_normal`` are zeroed and filled; ``f_sheet`` gets the skin's
+    ``sheet_n``, velocities ``sheet_v``, ``dt / m`` ``sheet_soft``). ``f_skin``, ``f_normal``, ``k_skin`` are zeroed and filled; ``f_sheet`` gets the skin's
     friction on the sheets' vertices and ``sheet_idx``, ``sheet_anchor`` their contacts (see ``contact_forces``), ``forces`` (D, 3) each rigid device's total force on the skin. Returns the
     number of device vertices in contact."""
     f_skin[:] = 0.0
     f_normal[:] = 0.0
+    k_skin[:] = 0.0
     sk[0][:] = False
     lo, dims, start, order, near = grid_layout(x, h)
     count = 0
@@ -280,7 +285,54 @@ def contact_pass(x, normals, xdot, sk, h, rest, rest_n, bounds, R, p, w, pdot, s
         forces[d] = 0.0
         count += rigid_contact(x, normals, xdot, sk, h, lo, dims, start, order, near, rest[bounds[d]:bounds[d + 1]],
                                rest_n[bounds[d]:bounds[d + 1]], R[d], p[d], w[d], pdot[d], k_contact, mu, eps,
-                               f_skin, f_normal, forces[d])
+                               f_skin, f_normal, k_skin, forces[d])
     count += contact_forces(x, normals, xdot, sk, h, lo, dims, start, order, near, sheet_p, sheet_n, sheet_v, sheet_soft,
-                            k_contact, mu, eps, f_skin, f_normal, f_sheet, sheet_idx, sheet_anchor)
+                            k_contact, mu, eps, f_skin, f_normal, k_skin, f_sheet, sheet_idx, sheet_anchor)
     return count
+
+
+@njit(cache=True, nogil=True)
+def normal_rows(R, bone, weight, local, JB, normals, k_skin, vi, rows, rates):
+    """For each skin vertex ``i`` with a contact stiffness (``k_skin[i, 0] > 0``, in order) the row
+    ``sqrt(k_skin[i, 0]) n_i^T J_i`` of its outward normal through eq. 11's Jacobian restricted to the velocity
+    coordinates ``vi`` (``JB`` (m, 6, nv) the bones' ``[omega; x_dot]`` Jacobians, world axes), into ``rows``
+    (at least the contacts' count, len(vi)), and ``k_skin[i, 1] / sqrt(k_skin[i, 0])`` into ``rates``; so that
+    ``rows^T rows = J^T (sum_i k_i n_i n_i^T) J`` is the contacts' stiffness seen by the body (N/m through the
+    coordinates) and ``rows^T rates = J^T sum_i k_i n_i (n_i . u_i)`` the rate their forces grow at as the devices
+    move at ``u``. Returns the number of rows written."""
+    m = 0
+    for i in range(bone.shape[0]):
+        if k_skin[i, 0] <= 0.0:
+            continue
+        n0, n1, n2 = normals[i, 0], normals[i, 1], normals[i, 2]
+        s = np.sqrt(k_skin[i, 0])
+        rates[m] = k_skin[i, 1] / s
+        for c in range(vi.shape[0]):
+            rows[m, c] = 0.0
+        for k in range(bone.shape[1]):
+            a = weight[i, k]
+            if a == 0.0:
+                continue
+            j = bone[i, k]
+            o0, o1, o2 = _offset(R, j, local, i, k)
+            c0, c1, c2 = o1 * n2 - o2 * n1, o2 * n0 - o0 * n2, o0 * n1 - o1 * n0     # n . (w x o) = w . (o x n)
+            for c in range(vi.shape[0]):
+                d = vi[c]
+                rows[m, c] += s * a * (n0 * JB[j, 3, d] + n1 * JB[j, 4, d] + n2 * JB[j, 5, d]
+                                       + c0 * JB[j, 0, d] + c1 * JB[j, 1, d] + c2 * JB[j, 2, d])
+        m += 1
+    return m
+
+
+@njit(cache=True, nogil=True)
+def support_planes(p, X, N, h, lo, dims, start, order, near, idx, anchor):
+    """For each sheet vertex ``p[k]`` the closest rigid-device vertex of ``X`` (M, 3) within ``h`` (the grid of ``X``,
+    see ``build_grid``) into ``idx[k]`` (-1: none) and its position and outward unit normal ``N`` into ``anchor[k]``
+    (m, world frame): the plane the sheet must stay outside of (``skin.sheet``)."""
+    for k in range(p.shape[0]):
+        i = closest(X, h, lo, dims, start, order, near, p[k, 0], p[k, 1], p[k, 2])
+        idx[k] = i
+        if i >= 0:
+            for c in range(3):
+                anchor[k, c] = X[i, c]
+                anchor[k, 3 + c] = N[i, c]

@@ -17,7 +17,9 @@ energy that is a squared distance to a set; Bouaziz et al. 2014's projective dyn
 the global matrix gains ``k_contact`` on the contact vertices' diagonal and is factored again when a vertex gains a
 contact. A vertex with a spring in the matrix but no contact keeps a spring to its own position, which changes
 nothing at the minimum, so the matrix also holds springs ``BUFFER`` edges around the contact vertices, where contact
-spreads next: it is factored again only when contact spreads beyond them (or when fewer than half the springs touch).
+spreads next: it is factored again only when contact spreads beyond them (or when fewer than half the vertices that
+had a contact at the last factorization still have one). A rigid device under the sheet (a bed) adds springs of a
+second kind the same way.
 """
 from __future__ import annotations
 
@@ -114,77 +116,100 @@ class LocalGlobalSolver:
             raise ModelError("a sheet with no pinned vertex has no static equilibrium", f"sheet '{sheet.name}'")
         self.Q_free = Q[self.free][:, self.free].tocsc()
         self.Q_fp = Q[self.free][:, self.fixed].tocsr()       # a diagonal added to Q leaves it as it is
-        self.members = np.zeros(0, np.int64)                  # the vertices with a contact spring in the matrix
-        self.adjacent = (A.T @ A).tocsr()                     # nonzero between vertices sharing an edge
+        self.members = (np.zeros(0, np.int64), np.zeros(0, np.int64))   # the vertices with a contact spring of
+        self.adjacent = (A.T @ A).tocsr()                     # each kind in the matrix; nonzero between neighbours
+        self.needed = (0, 0)                                  # each kind's vertices with a contact at the factoring
         self.k_contact = 0.0
-        self.targets = np.zeros((n, 3))
+        self.targets = (np.zeros((n, 3)), np.zeros((n, 3)))
         self._factor()
 
     def _factor(self) -> None:
-        """Factor the free block of ``Q`` plus ``k_contact`` on the members' diagonal (symmetric positive definite: a
-        symmetric ordering and no pivoting give sparser factors, 25% faster solves)."""
+        """Factor the free block of ``Q`` plus ``k_contact`` on the members' diagonal, once per kind of contact
+        (symmetric positive definite: a symmetric ordering and no pivoting give sparser factors, 25% faster
+        solves)."""
         extra = np.zeros(self.sheet.mesh.n_vertices)
-        extra[self.members] = self.k_contact
-        Q = self.Q_free + sp.diags(extra[self.free]) if len(self.members) else self.Q_free
+        for members in self.members:
+            extra[members] += self.k_contact
+        Q = self.Q_free + sp.diags(extra[self.free]) if extra.any() else self.Q_free
         self.Q_ff = splu(Q.tocsc(), permc_spec="MMD_AT_PLUS_A", diag_pivot_thresh=0.0, options={"SymmetricMode": True})
         self.factorizations += 1
 
-    def _use_contact(self, idx, k_contact: float) -> None:
-        """Make the factored matrix hold a contact spring at each free vertex with a contact (``idx >= 0``)."""
-        need = (idx >= 0) & ~self.pinned
-        member = np.zeros_like(need)
-        member[self.members] = True
-        stale = int((member & ~need).sum())
-        if k_contact == self.k_contact and not (need & ~member).any() and stale <= len(self.members) // 2:
+    def _use_contact(self, kinds, k_contact: float) -> None:
+        """Make the factored matrix hold a contact spring of each kind at each free vertex with such a contact
+        (``kinds``: one ``idx`` (n,) per kind, ``>= 0`` where the vertex has one)."""
+        needs = [(idx >= 0) & ~self.pinned for idx in kinds]
+        members = []
+        for members_now in self.members:
+            member = np.zeros(len(self.pinned), bool)
+            member[members_now] = True
+            members.append(member)
+        if k_contact == self.k_contact and all(
+                not (need & ~member).any() and 2 * int(need.sum()) >= needed
+                for need, member, needed in zip(needs, members, self.needed)):
             return
-        member = need.copy()
-        for _ in range(BUFFER if need.any() else 0):
-            member |= self.adjacent @ member.astype(float) != 0.0
-        self.members = np.flatnonzero(member & ~self.pinned)
+        grown = []
+        for need in needs:
+            member = need.copy()
+            for _ in range(BUFFER if need.any() else 0):
+                member |= self.adjacent @ member.astype(float) != 0.0
+            grown.append(np.flatnonzero(member & ~self.pinned))
+        self.members = tuple(grown)
+        self.needed = tuple(int(need.sum()) for need in needs)
         self.k_contact = float(k_contact)
-        self.targets[:] = 0.0
+        for t in self.targets:
+            t[:] = 0.0
         self._factor()
 
-    def objective(self, x, y, f, contact=None) -> float:
-        """``g(x)`` (J) of the module notes, with the contact springs of ``contact`` (see :meth:`solve`)."""
+    def objective(self, x, y, f, contact=None, support=None) -> float:
+        """``g(x)`` (J) of the module notes, with the contact springs of ``contact`` and ``support`` (see
+        :meth:`solve`)."""
         dx = x - y
         g = 0.5 * self.w * float(np.sum(self.sheet.masses[:, None] * dx * dx)) + self.sheet.energy(x) \
             - float(np.sum(f * x))
         if contact is not None:
             idx, anchor, k_contact = contact
             g += _k.contact_energy(np.ascontiguousarray(x, float), idx, anchor, k_contact)
+            if support is not None:
+                g += _k.contact_energy(np.ascontiguousarray(x, float), support[0], support[1], k_contact)
         return g
 
     def solve(self, x0, y, f, fixed_positions, iterations: int = 10, tol: float = 0.0, record: bool = False,
-              contact=None):
+              contact=None, support=None):
         """Minimise ``g`` from ``x0`` (n, 3) with the pinned vertices at ``fixed_positions``; ``y`` (n, 3) the
         inertial target, ``f`` (n, 3) the external forces (N); ``contact``: ``(idx (n,) int, anchor (n, 6), k_contact
         N/m)``, each vertex's skin vertex (-1: none) with its position and outward unit normal (m, world frame), as
-        ``_kernels_contact.contact_forces`` finds them. Stops after ``iterations`` or when no vertex moved more than
-        ``tol`` m. Returns ``x`` and, with ``record``, ``g`` after each iteration."""
+        ``_kernels_contact.contact_forces`` finds them; ``support``: ``(idx (n,) int, anchor (n, 6))`` the same for the
+        rigid devices the sheet lies on (the device's vertex and outward normal; the sheet is kept outside), springs
+        as stiff as ``contact``'s. Stops after ``iterations`` or when no vertex moved more than ``tol`` m. Returns
+        ``x`` and, with ``record``, ``g`` after each iteration."""
         s = self.sheet
         x = np.array(x0, float)
         x[self.fixed] = fixed_positions
         d = np.empty((len(s.edges), 3))
         base = self.w * s.masses[:, None] * y + f
         rhs_fixed = self.Q_fp @ x[self.fixed]
-        if contact is not None:
-            self._use_contact(contact[0], contact[2])
-        elif len(self.members):
-            self._use_contact(np.full(s.mesh.n_vertices, -1), self.k_contact)
-        touching = contact is not None and len(self.members) > 0
+        none = np.full(s.mesh.n_vertices, -1)
+        planes = [] if contact is None else [(contact[0], contact[1])]
+        if support is not None:
+            if contact is None:
+                raise ValueError("a support's springs take the contact's stiffness: pass contact too")
+            planes.append(support)
+        if planes or any(len(m) for m in self.members):
+            kinds = [p[0] for p in planes] + [none] * (2 - len(planes))
+            self._use_contact(kinds, contact[2] if contact is not None else self.k_contact)
+        active = [(members, plane, t) for members, plane, t in zip(self.members, planes, self.targets) if len(members)]
         history = []
         for _ in range(iterations):
             _k.spring_directions(x, s.edges, s.rest_lengths, d)
             rhs = base + self.At @ d
-            if touching:
-                _k.contact_targets(x, self.members, contact[0], contact[1], self.targets)
-                rhs += self.k_contact * self.targets
+            for members, (idx, anchor), t in active:
+                _k.contact_targets(x, members, idx, anchor, t)
+                rhs[members] += self.k_contact * t[members]
             new = self.Q_ff.solve(rhs[self.free] - rhs_fixed)
             moved = np.abs(new - x[self.free]).max() if len(new) else 0.0
             x[self.free] = new
             if record:
-                history.append(self.objective(x, y, f, contact))
+                history.append(self.objective(x, y, f, contact, support))
             if moved <= tol:
                 break
         return (x, history) if record else x

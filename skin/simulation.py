@@ -3,7 +3,10 @@
     M(q) a + nle(q, v) = tau_joint + tau_rod + J^T f,        f = f_contact + f_friction (eqs. 6-7, 12)
 
 integrated by a Lie-group Runge-Kutta method of order 4 (RKMK4, as the engine's ``simulate``; the seed's
-explicit RK4). Each evaluation skins the body (eq. 3), finds the contacts through the grid, maps the skin
+explicit RK4) or, with ``scene.integrator = "linearly-implicit-euler"``, by a linearly implicit Euler step whose
+stiffness holds the joint springs (eq. 2) and the contacts seen through the skin, ``J^T k n n^T J`` (eq. 11): one
+contact pass per step instead of four, and a step no longer bound by the contacts' stiffness on the light limbs (the
+sling: 2e-3 s instead of 1e-3). Each evaluation skins the body (eq. 3), finds the contacts through the grid, maps the skin
 forces to the bones' wrenches (``J_S^T f``) and hands them to the engine's inverse dynamics as node wrenches,
 which applies them through the bones' Jacobians (``J_B^T``); ``a`` solves ``M a = tau - (nle - J^T f)``. The
 rods (the blade) add their own elastic and viscous forces when ``scene.elastic_rods`` (their stiffest
@@ -12,8 +15,10 @@ rods keep their initial strains and move rigidly with their inertia (their accel
 rest of eq. 1 is solved for). Rigid devices follow their prescribed motion at every stage; sheets take one
 implicit step of Liu et al.'s solver per body step after the body's: the skin's friction of the step's start acts on
 them as an external force, its normal force (eq. 6) as contact springs inside the implicit step, each sheet vertex
-against the skin vertex it met at the body step's last stage (at ``t + dt``), so that contact as stiff as the sheet
-does not limit the step (``skin.sheet``). The body meets each sheet where it was at the step's start.
+against the skin vertex it met at the body step's last stage (at ``t + dt``; the implicit step's single pass, moved
+to where the step put the skin), so that contact as stiff as the sheet does not limit the step (``skin.sheet``); a
+rigid device under a sheet (the sling's bed) holds it up by contact springs of the same step, each sheet vertex
+against its closest device vertex. The body meets each sheet where it was at the step's start.
 """
 from __future__ import annotations
 
@@ -22,7 +27,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine.algorithms import crba_batch, forward_kinematics, integrate, rnea_batch, rod_forces
+from engine.algorithms import (crba_batch, forward_kinematics, frame_jacobians_batch, integrate, rnea_batch,
+                               rod_forces)
 from engine.algorithms.compiled import dexpinv
 from engine.data import Data
 from engine.progress import Progress, run
@@ -34,7 +40,8 @@ from ._kernels_mesh import vertex_normals_areas
 from .scene import Scene
 from .sheet import LocalGlobalSolver
 
-SHEET_TOL = 1e-6    # m: a sheet's local/global iterations stop once no vertex moves more than this (at most 10)
+SHEET_TOL = 1e-6    # m: a sheet's local/global iterations stop once no vertex moves more than this
+SHEET_ITERATIONS = 10   # at most, from the inertial prediction x + dt u (Liu et al.)
 
 
 @dataclass
@@ -94,6 +101,9 @@ class Simulator:
         self.f_sheet = np.zeros((sizes[-1], 3))
         self.sheet_idx = np.full(sizes[-1], -1, np.int64)        # each sheet vertex's skin vertex at the last pass
         self.sheet_anchor = np.zeros((sizes[-1], 6))             # its position and outward normal
+        self.support_idx = np.full(sizes[-1], -1, np.int64)       # each sheet vertex's rigid-device vertex
+        self.support_anchor = np.zeros((sizes[-1], 6))           # its position and outward normal
+        self.support_grid = None
         self.sheet_soft = np.concatenate([scene.dt / s.masses for s in scene.sheets]) if scene.sheets else np.zeros(0)
         n = skin.n_vertices
         self.x, self.xdot = np.empty((n, 3)), np.empty((n, 3))
@@ -103,7 +113,8 @@ class Simulator:
         self.vertex_triangles = np.argsort(tris.ravel(), kind="stable") // 3
         self.vertex_starts = np.searchsorted(np.sort(tris.ravel()), np.arange(n + 1)).astype(np.int64)
         self.done = np.zeros(n, np.bool_)
-        self.f_skin, self.f_normal = np.zeros((n, 3)), np.zeros(n)
+        self.f_skin, self.f_normal, self.k_skin = np.zeros((n, 3)), np.zeros(n), np.zeros((n, 2))
+        self.rows, self.rates = np.empty((0, 0)), np.empty(0)     # the implicit step's contact rows
         self.bone_w = np.empty((len(skin.bodies), 6))
         self.fext = np.zeros((1, compile_tree(model).n_nodes, 6))
         self.count = 0
@@ -131,13 +142,14 @@ class Simulator:
         skin, c = s.skin, s.contact
         forward_kinematics(s.model, self.data, q, v)
         R, p, w, pdot = self.frames(self.data, True)
+        self.bone_R = R
         _ks.deform(R, p, skin.bone, skin.weight, skin.local, self.x)
         self.device_placements(t)
         sk = (self.done, self.vertex_triangles, self.vertex_starts, skin.mesh.triangles, R, w, pdot, skin.bone,
               skin.weight, skin.local)
         self.count = _kc.contact_pass(self.x, self.normals, self.xdot, sk, c.reach, self.rest, self.rest_n, self.bounds,
                                       self.dR, self.dp, self.dw, self.dpdot, self.P, self.Pn, self.Pdot, self.sheet_soft, c.stiffness,
-                                      c.friction, c.eps, self.f_skin, self.f_normal, self.f_sheet,
+                                      c.friction, c.eps, self.f_skin, self.f_normal, self.k_skin, self.f_sheet,
                                       self.sheet_idx, self.sheet_anchor, self.device_forces)
         _ks.bone_wrenches(R, skin.bone, skin.weight, skin.local, self.f_skin, self.bone_w)
         self.fext[:] = 0.0
@@ -162,12 +174,21 @@ class Simulator:
         return a
 
     def step(self) -> None:
-        """One RKMK4 step of the body, then one implicit step of each sheet."""
+        """One step of the body (``scene.integrator``), then one implicit step of each sheet."""
+        if self.scene.integrator == "rk4":
+            self._rk4_step()
+        else:
+            self._implicit_step()
+        self._sheet_steps()
+        self.t += self.scene.dt
+
+    def _rk4_step(self) -> None:
+        """One RKMK4 step of the body; the sheets' friction of the first stage, their contacts of the last."""
         s = self.scene
         model, dt, t, q, v = s.model, s.dt, self.t, self.q, self.v
         nodes = compile_tree(model).k.nodes
         a1 = self.acceleration(t, q, v)
-        sheet_forces = [self.f_sheet[sl].copy() for sl in self.sheet_slices]
+        self.sheet_forces = self.f_sheet.copy()
         k1 = v
         d2 = 0.5 * dt * k1
         v2 = v + 0.5 * dt * a1
@@ -186,15 +207,81 @@ class Simulator:
         a4 = self.acceleration(t + dt, integrate(model, q, d4), v4)
         self.q = integrate(model, q, dt / 6.0 * (k1 + 2 * k2 + 2 * k3 + k4))
         self.v = v + dt / 6.0 * (a1 + 2 * a2 + 2 * a3 + a4)
+
+    def _implicit_step(self) -> None:
+        """One linearly implicit Euler step of the body: with ``K`` the stiffness of the joint springs and of the
+        contacts seen through the skin (``J^T k n n^T J``, eq. 11, each device vertex held where it is) and ``D`` the
+        joint dampers', ``(M + dt D + dt^2 K) dv = dt (M a - dt (K v - J^T k n n . u))``, ``v += dv``,
+        ``q = q (+) dt v``, each device vertex moving on at its velocity ``u`` through the step (a sheet carrying the
+        body moves with it; held still, it would take ``k dt`` N s/m of the lift away per contact): one contact pass
+        per step, and contact as stiff as the sheet no longer limits the step. The sheets then meet the skin
+        vertices they met at the step's start, moved to where the step put them."""
+        s = self.scene
+        model, skin, dt, q, v = s.model, s.skin, s.dt, self.q, self.v
+        f = self.free
+        fext = self.forces(self.t, q, v)
+        self.sheet_forces = self.f_sheet.copy()
+        rhs = s.stiffness.torque(q, v) - rnea_batch(model, self.data, q[None], v[None], self.zero, fext)[0]
+        M = crba_batch(model, self.data, q[None])[0]
+        kq, kv = s.stiffness.gains(q)
+        JB = frame_jacobians_batch(model, self.data, q[None], skin.bodies)[0][0]
+        if self.rows.shape[0] < skin.n_vertices:
+            self.rows, self.rates = np.empty((skin.n_vertices, len(f))), np.empty(skin.n_vertices)
+        m = _kc.normal_rows(self.bone_R, skin.bone, skin.weight, skin.local, JB, self.normals, self.k_skin, f,
+                            self.rows, self.rates)
+        K = self.rows[:m].T @ self.rows[:m]
+        moving = self.rows[:m].T @ self.rates[:m]
+        K[np.diag_indices_from(K)] += kq[f]
+        A = M[np.ix_(f, f)] + dt * dt * K
+        A[np.diag_indices_from(A)] += dt * kv[f]
+        dv = np.linalg.solve(A, dt * (rhs[f] - dt * (K @ v[f] - moving)))
+        self.v = v.copy()
+        self.v[f] += dv
+        self.q = integrate(model, q, dt * self.v)
+        if s.sheets:
+            forward_kinematics(model, self.data, self.q)
+            R, p = self.frames(self.data)
+            _ks.deform(R, p, skin.bone, skin.weight, skin.local, self.x)
+            met = self.sheet_idx >= 0
+            self.sheet_anchor[met, :3] = self.x[self.sheet_idx[met]]
+
+    def _supports(self, t) -> None:
+        """Each sheet vertex's closest rigid-device vertex at ``t`` within the contact's reach (the devices' grid is
+        built once when none moves) into ``support_idx``, ``support_anchor``."""
+        s = self.scene
+        if self.support_grid is None or any(d.motion is not None for d in s.devices):
+            X, N = np.empty_like(self.rest), np.empty_like(self.rest_n)
+            for d, device in enumerate(s.devices):
+                R, p = np.eye(3), np.zeros(3)
+                if device.motion is not None:
+                    R, p, _, _ = device.motion.placement(t)
+                rows = slice(self.bounds[d], self.bounds[d + 1])
+                X[rows] = self.rest[rows] @ R.T + p
+                N[rows] = self.rest_n[rows] @ R.T
+            self.support_grid = (X, N, *_kc.grid_layout(X, s.contact.reach))
+        X, N, lo, dims, start, order, near = self.support_grid
+        for x, sl in zip(self.sheet_x, self.sheet_slices):
+            _kc.support_planes(x, X, N, s.contact.reach, lo, dims, start, order, near, self.support_idx[sl],
+                               self.support_anchor[sl])
+
+    def _sheet_steps(self) -> None:
+        """One implicit step of each sheet to ``t + dt``: the skin's friction (``sheet_forces``) as an external force,
+        its normal force as contact springs (``sheet_idx``, ``sheet_anchor``), the rigid devices under it as contact
+        springs too (``support_idx``, ``support_anchor``: a sling lies on its bed)."""
+        s = self.scene
+        dt = s.dt
+        if s.sheets and s.devices:
+            self._supports(self.t + dt)
         for i, sheet in enumerate(s.sheets):
             x, u, sl = self.sheet_x[i], self.sheet_v[i], self.sheet_slices[i]
-            f = self.sheet_gravity[i] + sheet_forces[i]
+            f = self.sheet_gravity[i] + self.sheet_forces[sl]
             contact = (self.sheet_idx[sl], self.sheet_anchor[sl], s.contact.stiffness)
-            new = self.solvers[i].solve(x, x + dt * u, f, sheet.pinned_positions(t + dt), tol=SHEET_TOL,
-                                        contact=contact)
+            support = (self.support_idx[sl], self.support_anchor[sl]) if s.devices else None
+            y = x + dt * u
+            new = self.solvers[i].solve(y, y, f, sheet.pinned_positions(self.t + dt), SHEET_ITERATIONS, SHEET_TOL,
+                                        contact=contact, support=support)
             self.sheet_v[i] = (new - x) / dt
             self.sheet_x[i] = new
-        self.t = t + dt
 
     def record(self) -> tuple:
         """Pressure (n,) Pa, total skin force (3,) N and contacts at the current state."""

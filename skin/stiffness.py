@@ -73,6 +73,16 @@ class JointStiffness:
                         + self._end_range(q)[0])
         return tau
 
+    def gains(self, q) -> tuple[np.ndarray, np.ndarray]:
+        """``-d tau_joint/dq`` and ``-d tau_joint/dv`` at ``q``: the stiffness and damping (nv,) on each coordinate
+        (N m/rad, N m s/rad; the end-range spring's ``limit`` added where it acts), for an implicit step."""
+        k = np.zeros(len(self.kp))
+        d = np.zeros(len(self.kp))
+        beyond = self._beyond(q) != 0.0
+        k[self.vi] = self.kp[self.vi] + self.limit * beyond
+        d[self.vi] = self.kd[self.vi]
+        return k, d
+
     def energy(self, q) -> float:
         """The springs' potential energy ``sum kP/2 (q - q_ref)^2`` plus the end-range springs' (J)."""
         return float(0.5 * np.sum(self.kp[self.vi] * (q[self.qi] - self.q_ref[self.qi]) ** 2)

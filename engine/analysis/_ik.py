@@ -3,10 +3,10 @@
 For each frame, minimise
 ``1/2 sum_k w_k |p_k - p_k(q)|^2 + 1/2 sum_c,e (q_c* - q_c) W_ce (q_e* - q_e)``
 over the free velocity coordinates, starting from the previous frame's
-solution. Steps are taken on the joints' groups (``q (+) delta``), coordinate
-ranges are kept by an active set (a coordinate at a bound that the gradient
-pushes outward is held for the step), locked coordinates are never moved,
-and missing markers (NaN) are left out of that frame. The damping follows
+solution. Steps are taken on the joints' groups (``q (+) delta``), the ranges of
+clamped coordinates (``lo``/``hi``; the others' are infinite, as in OpenSim's IK) are kept by an active set
+(a coordinate at a bound that the gradient pushes outward is held for the step), locked coordinates are never
+moved, and missing markers (NaN) are left out of that frame. The damping follows
 Nielsen's update of the Levenberg-Marquardt parameter.
 """
 import math
@@ -65,38 +65,45 @@ def _normal_equations(t, ws, scr, q, mframes, targets, weights, c_q, c_v, c_targ
         for j in range(nv):
             H[i, j] = 0.0
     moments[:, :] = 0.0
-    R = np.empty((3, 3))
-    x = np.empty(3)
     cost = 0.0
     for k in range(mframes.shape[0]):
         w = weights[k]
         if math.isnan(targets[k, 0]) or w == 0.0:
             continue
-        frame_placement(t.frames, ws, mframes[k], R, x)
-        r0 = targets[k, 0] - x[0]
-        r1 = targets[k, 1] - x[1]
-        r2 = targets[k, 2] - x[2]
+        fr = t.frames[mframes[k]]
+        n = fr.node
+        fp = fr.p
+        if n < 0:
+            x0, x1, x2 = fp[0], fp[1], fp[2]
+        else:               # the marker's position only (frame_placement's without its rotation)
+            oR = ws[n].oR
+            op = ws[n].op
+            x0 = op[0] + oR[0, 0] * fp[0] + oR[0, 1] * fp[1] + oR[0, 2] * fp[2]
+            x1 = op[1] + oR[1, 0] * fp[0] + oR[1, 1] * fp[1] + oR[1, 2] * fp[2]
+            x2 = op[2] + oR[2, 0] * fp[0] + oR[2, 1] * fp[1] + oR[2, 2] * fp[2]
+        r0 = targets[k, 0] - x0
+        r1 = targets[k, 1] - x1
+        r2 = targets[k, 2] - x2
         cost += w * (r0 * r0 + r1 * r1 + r2 * r2)
-        n = t.frames[mframes[k]].node
         if n < 0:
             continue
         m = moments[n]
         m[0] += w
-        m[1] += w * x[0]
-        m[2] += w * x[1]
-        m[3] += w * x[2]
-        m[4] += w * x[0] * x[0]
-        m[5] += w * x[1] * x[1]
-        m[6] += w * x[2] * x[2]
-        m[7] += w * x[0] * x[1]
-        m[8] += w * x[0] * x[2]
-        m[9] += w * x[1] * x[2]
+        m[1] += w * x0
+        m[2] += w * x1
+        m[3] += w * x2
+        m[4] += w * x0 * x0
+        m[5] += w * x1 * x1
+        m[6] += w * x2 * x2
+        m[7] += w * x0 * x1
+        m[8] += w * x0 * x2
+        m[9] += w * x1 * x2
         m[10] += w * r0
         m[11] += w * r1
         m[12] += w * r2
-        m[13] += w * (x[1] * r2 - x[2] * r1)
-        m[14] += w * (x[2] * r0 - x[0] * r2)
-        m[15] += w * (x[0] * r1 - x[1] * r0)
+        m[13] += w * (x1 * r2 - x2 * r1)
+        m[14] += w * (x2 * r0 - x0 * r2)
+        m[15] += w * (x0 * r1 - x1 * r0)
     for n in range(nodes.shape[0] - 1, 0, -1):
         p = nodes[n].parent
         if p >= 0:
@@ -194,16 +201,25 @@ def _cholesky_solve(A, m, b, d):
 
 
 @nb.njit(cache=True, nogil=True)
-def _solve_frame(t, ws, scr, mframes, tg, wf, c_q, c_v, ct, c_w, free, lo, hi, q, tol, max_iter, H, g, H2, g2,
-                 wcols, moments, idx, A, b, d, delta, q_try):
-    """Levenberg-Marquardt on one frame from ``q`` (updated in place). Returns (iterations, status, cost);
-    the arguments after ``max_iter`` are work arrays."""
+def _diagonal(H, out):
+    for i in range(out.shape[0]):
+        out[i] = H[i, i]
+
+
+@nb.njit(cache=True, nogil=True)
+def _solve_frame(t, ws, scr, mframes, tg, wf, c_q, c_v, ct, c_w, free, lo, hi, q, tol, max_iter, info, H, g, H2,
+                 g2, wcols, moments, idx, A, b, d, delta, q_try):
+    """Levenberg-Marquardt on one frame from ``q`` (updated in place). Returns (iterations, status, cost) and
+    writes ``info`` (nv,): the diagonal of ``H = J^T W J`` (tasks included) at the last iterate evaluated (the
+    returned ``q`` but for a last step below ``tol``), zeros for a frame without markers
+    (``engine.analysis.ik_unobserved``). The arguments after ``info`` are work arrays."""
     nv = free.shape[0]
     n_present = 0
     for k in range(tg.shape[0]):
         if not math.isnan(tg[k, 0]) and wf[k] > 0.0:
             n_present += 1
     if n_present == 0:
+        info[:] = 0.0
         return 0, -1, math.nan
     cost = _normal_equations(t, ws, scr, q, mframes, tg, wf, c_q, c_v, ct, c_w, H, g, wcols, moments)
     lam = -1.0
@@ -228,6 +244,7 @@ def _solve_frame(t, ws, scr, mframes, tg, wf, c_q, c_v, ct, c_w, free, lo, hi, q
             if abs(g[i]) > gmax:
                 gmax = abs(g[i])
         if m == 0 or gmax < 1e-14:
+            _diagonal(H, info)
             return it, 1, cost
         if lam < 0.0:
             dmax = 0.0
@@ -252,6 +269,12 @@ def _solve_frame(t, ws, scr, mframes, tg, wf, c_q, c_v, ct, c_w, free, lo, hi, q
             pred *= 0.5
             integrate(t.nodes, t.v2q, q, delta, 1.0, q_try)
             _clamp(t.v2q, lo, hi, q_try)
+            if step < tol:
+                # converged: the step is taken without a kinematics pass at its end, the cost there being the
+                # Gauss-Newton model's (its error is of the order of the step squared times the gradient's change)
+                q[:] = q_try
+                _diagonal(H, info)
+                return it, 1, cost - pred
             new_cost = _normal_equations(t, ws, scr, q_try, mframes, tg, wf, c_q, c_v, ct, c_w, H2, g2, wcols,
                                          moments)
         if new_cost < cost:
@@ -264,12 +287,15 @@ def _solve_frame(t, ws, scr, mframes, tg, wf, c_q, c_v, ct, c_w, free, lo, hi, q
             lam *= max(1.0 / 3.0, 1.0 - (2.0 * rho - 1.0) ** 3)
             nu = 2.0
             if step < tol or old - cost <= 1e-15 * old:
+                _diagonal(H, info)
                 return it, 1, cost
         else:
             lam *= nu
             nu *= 2.0
             if step < tol and new_cost < math.inf:
+                _diagonal(H, info)
                 return it, 1, cost
+    _diagonal(H, info)
     return it, 0, cost
 
 
@@ -285,7 +311,7 @@ def _extrapolate(v2q, lo, hi, q0, q1, out):
 
 @nb.njit(cache=True, nogil=True)
 def solve_frames(t, ws, scr, mframes, targets, weights, c_q, c_v, c_targets, c_w, free, lo, hi, q_start,
-                 tol, max_iter, warm, Q, iters, status, cost_out):
+                 tol, max_iter, warm, Q, iters, status, cost_out, info):
     """Solve IK for every frame of ``targets`` (F, K, 3).
 
     ``weights`` (F, K): each frame's marker weights (a robust loss re-weights markers per frame).
@@ -293,7 +319,9 @@ def solve_frames(t, ws, scr, mframes, targets, weights, c_q, c_v, c_targets, c_w
     previous frame's solution; without, frame ``f`` starts from row ``f`` (independent starts).
     ``free`` (nv,) selects optimised velocity coordinates; ``lo``/``hi`` (nq,) bound scalar
     coordinates. Writes ``Q`` (F, nq), iteration counts, ``status`` (1 converged, 0 not,
-    -1 no marker in the frame) and the final cost per frame.
+    -1 no marker in the frame), the final cost per frame (after a last step below ``tol``, which is taken without
+    a kinematics pass, the Gauss-Newton model's cost) and ``info`` (F, nv), the diagonal of ``J^T W J`` at each
+    solution (before that last step).
     """
     nv = free.shape[0]
     H = np.empty((nv, nv))
@@ -315,7 +343,8 @@ def solve_frames(t, ws, scr, mframes, targets, weights, c_q, c_v, c_targets, c_w
         elif f >= 2 and status[f - 1] == 1 and status[f - 2] == 1:
             _extrapolate(t.v2q, lo, hi, Q[f - 2], Q[f - 1], q)
         it, st, c = _solve_frame(t, ws, scr, mframes, targets[f], weights[f], c_q, c_v, c_targets[f], c_w, free, lo,
-                                 hi, q, tol, max_iter, H, g, H2, g2, wcols, moments, idx, A, b, d, delta, q_try)
+                                 hi, q, tol, max_iter, info[f], H, g, H2, g2, wcols, moments, idx, A, b, d, delta,
+                                 q_try)
         Q[f] = q
         iters[f] = it
         status[f] = st

@@ -2,7 +2,9 @@
 
 ``inverse_kinematics(model, markers, settings)`` is a generator step (see
 ``engine.progress``); ``solve_ik`` runs it to the end. Markers on rods
-are fitted like any other: rod strains are coordinates.
+are fitted like any other: rod strains are coordinates. A coordinate is kept within its range where the model marks
+it clamped (rod strains with declared ranges are), as OpenSim's IK does; ``engine.analysis.ik_bounds`` says where
+a solution reaches or leaves a range.
 
 The first frame needs no manual pose: the root body's pose is found first from
 the markers it carries (Kabsch alignment, turned into the root joint's coordinates for a floating base and
@@ -19,6 +21,7 @@ import itertools
 import os
 import time as _time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -41,7 +44,8 @@ STUCK_COST_RATIO = 9.0     # a frame whose cost is this many times the median (3
 ROBUST_ROUNDS = 20         # re-weightings of the robust loss at most
 ROBUST_SETTLED = 1e-3      # a weight factor that moves less than this is settled
 START_TOLERANCE = 1e-4     # step (rad, m) at which a start of the root's search is ranked; the frame is then solved fully
-MIN_PART_FRAMES = 32       # frames a thread solves at least (each part after the first costs an initial pose)
+MIN_PART_FRAMES = 400      # frames a thread solves at least: a part after the first costs an initial pose, a thread
+                           # and the wait for a second core (milliseconds on a busy machine) beside ~25 us a frame
 PART_COST_TOLERANCE = 1e-6  # relative cost by which a warm start across parts' boundary must beat the part's own
 PRIOR_OUTWEIGHS = 1.0      # the rods' strain prior acts where the markers' information is below this times its own
 
@@ -231,7 +235,8 @@ class _Problem:
         for s in tree.coordinates.values():
             if s.qi < 0:
                 continue
-            self.lo[s.qi], self.hi[s.qi] = s.range
+            if s.clamped:
+                self.lo[s.qi], self.hi[s.qi] = s.range
             if s.locked:
                 self.free[s.vi] = False
                 q0[s.qi] = s.default
@@ -270,7 +275,8 @@ class _Problem:
     def solve(self, model, data, targets, rows, q_start, free, settings, weights=None, warm=True):
         """Solve the frames of ``targets`` (F, K, 3), rows ``rows`` (F,) of the time range (their coordinate
         targets): in turn from ``q_start`` (nq,) when ``warm``, else each from its own row of ``q_start`` (F, nq).
-        ``weights`` (K,) or (F, K) (default: the markers' weights)."""
+        ``weights`` (K,) or (F, K) (default: the markers' weights). Returns ``(Q, iterations, status, cost, info)``,
+        ``info`` (F, nv) the diagonal of ``J^T W J`` at each solution (``_ik.solve_frames``)."""
         n = targets.shape[0]
         # a writable copy: a broadcast view is read-only, a type of its own to numba (a second compilation)
         weights = np.array(np.broadcast_to(self.weights if weights is None else weights, (n, len(self.weights))),
@@ -280,10 +286,11 @@ class _Problem:
         iters = np.empty(n, np.int64)
         status = np.empty(n, np.int64)
         cost = np.empty(n)
+        info = np.empty((n, model.nv))
         _ik.solve_frames(compile_tree(model).k, data.ws, data.scr, self.mframes, targets, weights, self.c_q, self.c_v,
                          np.ascontiguousarray(self.c_target[rows]), self.c_w, free, self.lo, self.hi, starts, settings.tolerance,
-                         settings.max_iterations, warm, Q, iters, status, cost)
-        return Q, iters, status, cost
+                         settings.max_iterations, warm, Q, iters, status, cost, info)
+        return Q, iters, status, cost, info
 
 
 def initial_pose(model, data, problem: _Problem, first_targets, settings: IKSettings, row: int = 0) -> np.ndarray:
@@ -318,7 +325,7 @@ def initial_pose(model, data, problem: _Problem, first_targets, settings: IKSett
     starts[:, rotational] = list(itertools.product((0.0, 0.5 * np.pi, np.pi, -0.5 * np.pi), repeat=len(rotational)))
     many = np.repeat(first_targets[None], len(starts), axis=0)
     ranking = replace(settings, tolerance=max(settings.tolerance, START_TOLERANCE))
-    Q, _, _, cost = problem.solve(model, data, many, np.full(len(starts), row), starts, root_free, ranking, weights,
+    Q, _, _, cost, _ = problem.solve(model, data, many, np.full(len(starts), row), starts, root_free, ranking, weights,
                                   warm=False)
     return Q[int(np.argmin(cost))]
 
@@ -407,6 +414,7 @@ def inverse_kinematics(model, markers, settings: IKSettings | None = None):
     iters = np.empty(T, np.int64)
     status = np.empty(T, np.int64)
     cost = np.empty(T)
+    info = np.empty((T, model.nv))
     parts = _parts(first, T, has_markers, settings.threads)
     datas = [data] + [Data(model) for _ in parts[1:]]
 
@@ -420,16 +428,18 @@ def inverse_kinematics(model, markers, settings: IKSettings | None = None):
             start_q = Q[idx[0] - 1]
         else:
             start_q = q if k == 0 else initial_pose(model, datas[k], problem, targets[idx[0]], settings, idx[0])
-        Q[idx], iters[idx], status[idx], cost[idx] = problem.solve(model, datas[k], targets[idx], idx, start_q,
-                                                                   problem.free, settings)
+        Q[idx], iters[idx], status[idx], cost[idx], info[idx] = problem.solve(model, datas[k], targets[idx], idx,
+                                                                              start_q, problem.free, settings)
         return idx.size
 
     # solve forward from the first usable frame, the parts of the trial side by side on their threads
     done = 0
     rounds = -(-max(p.size for p in parts) // settings.chunk)
-    with ThreadPoolExecutor(len(parts)) as pool:
+    with ThreadPoolExecutor(len(parts) - 1) if len(parts) > 1 else nullcontext() as pool:
         for r in range(rounds):
-            done += sum(pool.map(solve_chunk, range(len(parts)), [r] * len(parts)))
+            # the first part on this thread, the others on the pool's
+            others = [pool.submit(solve_chunk, k, r) for k in range(1, len(parts))]
+            done += solve_chunk(0, r) + sum(f.result() for f in others)
             last = parts[0][min((r + 1) * settings.chunk, parts[0].size) - 1]
             yield Progress("inverse kinematics", done / T, f"{markers.time[frames[last]]:.3f} s")
     for part in parts[1:]:
@@ -437,19 +447,19 @@ def inverse_kinematics(model, markers, settings: IKSettings | None = None):
         # own start (a part that began in another local minimum than the sequential solve would follow): else
         # the part is solved again from there, warm-started as one sequence
         b = part[0]
-        _, _, s_b, c_b = problem.solve(model, data, targets[b][None], [b], Q[b - 1], problem.free, settings)
+        _, _, s_b, c_b, _ = problem.solve(model, data, targets[b][None], [b], Q[b - 1], problem.free, settings)
         if s_b[0] > 0 and c_b[0] < cost[b] - PART_COST_TOLERANCE * max(cost[b], 1e-12):
             for c in range(0, part.size, settings.chunk):
                 idx = part[c:c + settings.chunk]
-                Q[idx], iters[idx], status[idx], cost[idx] = problem.solve(model, data, targets[idx], idx, Q[idx[0] - 1],
-                                                                           problem.free, settings)
+                Q[idx], iters[idx], status[idx], cost[idx], info[idx] = problem.solve(
+                    model, data, targets[idx], idx, Q[idx[0] - 1], problem.free, settings)
     # then backwards from the first usable frame to the start
     backward = np.arange(first - 1, -1, -1)
     start_q = Q[first]
     for c in range(0, backward.size, settings.chunk):
         idx = backward[c:c + settings.chunk]
-        Q[idx], iters[idx], status[idx], cost[idx] = problem.solve(model, data, targets[idx], idx, start_q, problem.free,
-                                                                   settings)
+        Q[idx], iters[idx], status[idx], cost[idx], info[idx] = problem.solve(model, data, targets[idx], idx, start_q,
+                                                                              problem.free, settings)
         start_q = Q[idx[-1]]
         done += idx.size
         yield Progress("inverse kinematics", done / T, f"{markers.time[frames[idx[-1]]]:.3f} s")
@@ -461,9 +471,9 @@ def inverse_kinematics(model, markers, settings: IKSettings | None = None):
         # frame (a local minimum): solve it again from a pose found from its own markers, keep the better fit
         yield Progress("inverse kinematics", 1.0, f"frame {f + 1} again from a fresh start ({k + 1} of {len(stuck)})")
         start = initial_pose(model, data, problem, targets[f], settings, f)
-        Qf, i_f, s_f, c_f = problem.solve(model, data, targets[f][None], [f], start, problem.free, settings)
+        Qf, i_f, s_f, c_f, info_f = problem.solve(model, data, targets[f][None], [f], start, problem.free, settings)
         if c_f[0] < cost[f]:
-            Q[f], iters[f], status[f], cost[f] = Qf[0], i_f[0], s_f[0], c_f[0]
+            Q[f], iters[f], status[f], cost[f], info[f] = Qf[0], i_f[0], s_f[0], c_f[0], info_f[0]
     errors = np.empty((T, len(problem.marker_names)))
     _ik.marker_errors(compile_tree(model).k, data.ws, data.scr, Q, problem.mframes, targets, errors)
     factors = np.ones_like(errors)
@@ -478,13 +488,12 @@ def inverse_kinematics(model, markers, settings: IKSettings | None = None):
                 break
             yield Progress("inverse kinematics", 1.0, f"robust loss: {moved.size} frames re-weighted (round {k + 1})")
             # each moved frame again from its own solution, in one kernel call
-            Q[moved], iters[moved], status[moved], cost[moved] = problem.solve(
+            Q[moved], iters[moved], status[moved], cost[moved], info[moved] = problem.solve(
                 model, data, targets[moved], moved, Q[moved], problem.free, settings, problem.weights * factors[moved],
                 warm=False)
             _ik.marker_errors(compile_tree(model).k, data.ws, data.scr, Q, problem.mframes, targets, errors)
     weights = problem.weights * factors
-    held = unobserved(model, data, problem.mframes, targets, weights, Q, problem.c_q, problem.c_v,
-                      problem.c_target[0], problem.c_w) & problem.free
+    held = unobserved(info, targets, weights) & problem.free
     hold(Q, held, compile_tree(model).k.v2q)
     seen = (~np.isnan(errors)).sum(axis=1)           # a frame with no fitted marker has no RMS (NaN)
     rms = np.full(T, np.nan)

@@ -11,35 +11,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..tree import compile_tree
-from . import _ik
 from ..trial.intervals import runs
 
 UNSEEN = 1e-10   # H_ii below this times the frame's total marker weight (m^2): no marker within 10 um moves with it
 
 
-def unobserved(model, data, mframes, targets, weights, Q, c_q, c_v, c_target, c_w) -> np.ndarray:
+def unobserved(info, targets, weights) -> np.ndarray:
     """(T, nv) bool: velocity coordinate ``i`` informed by no marker nor task at frame ``f``, i.e. the Gauss-Newton
-    ``H_ii`` at ``Q[f]`` is at most :data:`UNSEEN` times the frame's summed weight of present markers.
+    ``H_ii`` at the frame's solution, ``info[f, i]`` (the IK kernel's, ``engine.analysis._ik.solve_frames``), is at
+    most :data:`UNSEEN` times the frame's summed weight of present markers.
 
-    ``mframes`` (K,) the fitted markers' frames, ``targets`` (T, K, 3) m (NaN missing), ``weights`` (T, K),
-    ``Q`` (T, nq) the solution, ``c_*`` the coordinate tasks (``engine.analysis.ik._Problem``: ``c_w`` (C, C))."""
-    tree = compile_tree(model)
-    t = tree.k
-    nv, n_nodes = model.nv, tree.n_nodes
-    H, g = np.empty((nv, nv)), np.empty(nv)
-    wcols, moments = np.empty((n_nodes, 6, 6)), np.empty((n_nodes, 16))
-    out = np.zeros((len(Q), nv), bool)
-    for f in range(len(Q)):
-        present = ~np.isnan(targets[f, :, 0])
-        total = float(weights[f][present].sum())
-        if total <= 0.0:
-            out[f] = True
-            continue
-        _ik._normal_equations(t, data.ws, data.scr, Q[f], mframes, targets[f], weights[f], c_q, c_v, c_target, c_w,
-                              H, g, wcols, moments)
-        out[f] = np.diag(H) <= UNSEEN * total
-    return out
+    ``targets`` (T, K, 3) m (NaN missing), ``weights`` (T, K) the markers' weights the frames were solved with."""
+    present = ~np.isnan(targets[:, :, 0])
+    total = np.where(present, weights, 0.0).sum(axis=1)
+    return (info <= UNSEEN * total[:, None]) | (total <= 0.0)[:, None]
 
 
 def hold(Q, mask, v2q) -> None:

@@ -85,7 +85,7 @@ def _general(name, parent, child, offset, coords, axes):
 
 
 def _rot(name, lo, hi):
-    return Coordinate(name, "rotational", range=(np.radians(lo), np.radians(hi)))
+    return Coordinate(name, "rotational", range=(np.radians(lo), np.radians(hi)), clamped=True)
 
 
 def _leg(k: _Scaler, side: str, L: dict, hip_half_width: float, ankle_height: float):

@@ -23,13 +23,14 @@ class Coordinate:
     ----------
     name : str
     kind : 'rotational' (rad), 'translational' (m) or 'strain' (1/m or -)
-    range : (lo, hi) in SI units; IK keeps the coordinate inside it. ``(-inf, inf)`` if free.
+    range : (lo, hi) in SI units; IK keeps the coordinate inside it when ``clamped``. ``(-inf, inf)`` if free.
     default : float
         Value used to initialise poses.
     locked : bool
         IK holds the coordinate at ``default``.
     clamped : bool
-        Whether OpenSim clamps it to ``range`` (kept for round trips; IK always respects ranges).
+        Whether IK keeps it within ``range``, as OpenSim's IK does with its clamped coordinates (the others may
+        leave their ranges; ``engine.analysis.ik_bounds`` says where).
     coupled_to, coupler : str, Function
         If set, the coordinate is not a degree of freedom: its value is
         ``coupler(value of coupled_to)`` (OpenSim's CoordinateCouplerConstraint).

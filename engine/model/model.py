@@ -269,7 +269,8 @@ class Model:
                     rng = sg.strain_range or [(-np.inf, np.inf)] * len(sg.free_modes)
                     for m, r in zip(sg.free_modes, rng):
                         k = MODES.index(m)
-                        own.append(Coordinate(f"{el.name}_s{i + 1}_{m}", STRAIN, range=r, default=sg.rest_strain[k]))
+                        own.append(Coordinate(f"{el.name}_s{i + 1}_{m}", STRAIN, range=r, default=sg.rest_strain[k],
+                                              clamped=sg.strain_range is not None))
             for c in own:
                 if c.name in coords:
                     raise ModelError("is defined twice", f"coordinate '{c.name}'")

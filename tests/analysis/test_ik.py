@@ -162,6 +162,7 @@ def test_the_trials_parts_side_by_side_give_the_sequential_fit(test_data, monkey
     # forward axis (upside down: a wrong local minimum the part would otherwise follow)
     from dataclasses import replace
     from engine.analysis import ik
+    monkeypatch.setattr(ik, "MIN_PART_FRAMES", 32)       # parts of 36 frames (a real trial's are hundreds)
     model, trial, setup = load("gait2354", str(test_data))
     settings = ik_settings_from_setup(model, setup)
     one = solve_ik(model, trial.markers, replace(settings, threads=1))

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from engine import algorithms as alg
+from engine.analysis import ik
 from engine.analysis.ik import IKSettings, solve_ik
 from engine.analysis.ik_unobserved import describe_unobserved
 from engine.data import Data
@@ -32,9 +33,10 @@ def leg():
 
 
 @pytest.mark.parametrize("frames, threads", [(60, 1), (80, 2)])
-def test_a_segment_without_markers_is_held_and_said(frames, threads):
+def test_a_segment_without_markers_is_held_and_said(frames, threads, monkeypatch):
     """With two threads the trial is solved in two parts (40 frames each): the gap spans where the second begins,
     which must still hold the knee at the last seen value, not start it at a pose of its own."""
+    monkeypatch.setattr(ik, "MIN_PART_FRAMES", 32)
     model = leg()
     data = Data(model)
     time = np.arange(frames) / 100.0

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.algorithms import kinetic_energy, potential_energy, neutral
+from engine.algorithms import frame_jacobian, kinetic_energy, potential_energy, neutral
 from engine.data import Data
 from engine.model import Body, Coordinate, FreeJoint, Model, RevoluteJoint
 from engine.spatial import SE3
@@ -92,3 +92,51 @@ def test_a_skin_come_apart_is_a_divergence_not_an_allocation():
     with pytest.raises(FloatingPointError, match="more grid cells"):
         SkinGrid(np.array([[0.0, 0.0, 0.0], [9.0, 9.0, 9.0]]), 0.018)
     assert SkinGrid(np.array([[0.0, 0.0, 0.0], [0.5, 1.8, 0.4]]), 0.018).closest([0.5, 1.79, 0.4]) == 1
+
+
+def test_contact_stiffness_rows_are_the_normals_through_the_skin_jacobian(athlete, coarse_skin, rng):
+    """The implicit step's contact stiffness ``rows^T rows`` is ``sum_i k_i J_i^T n_i n_i^T J_i`` and its devices' term
+    ``rows^T rates`` is ``sum_i k_i J_i^T n_i (n_i . u_i)``, with ``J_i`` eq. 11's Jacobian of the skin (itself checked against finite differences in test_skinning), over the vertices with a
+    stiffness, restricted to the chosen coordinates."""
+    from skin import _kernels_contact as kc
+    skin = coarse_skin
+    q = random_pose(athlete, rng)
+    data = Data(athlete)
+    J = skin.jacobian(athlete, data, q)
+    R, _ = skin.bone_frames(athlete, data)
+    JB = np.stack([frame_jacobian(athlete, data, q, b) for b in skin.bodies])
+    normals = rng.standard_normal((skin.n_vertices, 3))
+    normals /= np.linalg.norm(normals, axis=1)[:, None]
+    k = np.where(rng.random(skin.n_vertices) < 0.3, rng.uniform(1e3, 4e4, skin.n_vertices), 0.0)
+    u = rng.standard_normal((skin.n_vertices, 3))                  # the devices' velocities at the contacts
+    k_skin = np.stack([k, k * np.einsum("ic,ic->i", normals, u)], axis=1)
+    vi = np.sort(rng.choice(athlete.nv, athlete.nv - 5, replace=False))
+    rows, rates = np.empty((skin.n_vertices, len(vi))), np.empty(skin.n_vertices)
+    m = kc.normal_rows(R, skin.bone, skin.weight, skin.local, JB, normals, k_skin, vi, rows, rates)
+    assert m == (k > 0).sum()
+    nJ = np.einsum("ic,icd->id", normals, J)[:, vi]
+    expected = nJ.T @ (k[:, None] * nJ)
+    np.testing.assert_allclose(rows[:m].T @ rows[:m], expected, rtol=1e-10, atol=1e-10 * np.abs(expected).max())
+    rate = nJ.T @ k_skin[:, 1]                                     # J^T sum k n (n . u)
+    np.testing.assert_allclose(rows[:m].T @ rates[:m], rate, rtol=1e-10, atol=1e-10 * np.abs(rate).max())
+
+
+def test_implicit_step_converges_at_first_order_to_rk4(athlete, rng):
+    """Without contact, the linearly implicit Euler step (joint springs and dampers implicit) approaches a fine RK4
+    solution at first order: halving the step halves the error."""
+    q0 = random_pose(athlete, rng, 0.2)
+    v0 = 0.5 * rng.standard_normal(athlete.nv)
+    v0[[i for i, n in enumerate(compile_tree(athlete).v_names) if n.startswith("blade")]] = 0.0
+    skin = Skin.generate(athlete, spacing=0.06, bodies=["pelvis", "torso"])
+    stiffness = table_one(athlete, neutral(athlete), limit=0.0)
+
+    def final(dt, integrator):
+        sim = Simulator(Scene("free", athlete, skin, q0, stiffness, dt=dt, duration=0.05, v0=v0,
+                              integrator=integrator))
+        for _ in range(int(round(0.05 / dt))):
+            sim.step()
+        return sim.v
+
+    reference = final(2.5e-4, "rk4")
+    errors = [np.abs(final(dt, "linearly-implicit-euler") - reference).max() for dt in (2e-3, 1e-3)]
+    assert 1.6 < errors[0] / errors[1] < 2.5

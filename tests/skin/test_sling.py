@@ -82,6 +82,23 @@ def test_the_sheet_stays_outside_the_skin(lifted):
     assert inside_any                                              # the sheet did press into the skin
 
 
+def test_the_bed_holds_the_sheet_up(lifted):
+    """The sling lies on the bed until it rises: at every record no sheet vertex is below the bed's top surface by
+    more than 8 mm, and before the bar rises the sheet rests on it (within 1 cm) instead of sagging through it (by 17
+    cm before the bed held the sheet). Penalty contact lets a vertex in by its force over k_contact: this coarse sheet
+    carries the landing body on a few dozen vertices, up to some 100 N each, 5 mm."""
+    scene, result = lifted
+    bed = scene.devices[0]
+    top = bed.placement0.p[1]
+    x0, x1 = bed.mesh.vertices[:, 0].min() + bed.placement0.p[0], bed.mesh.vertices[:, 0].max() + bed.placement0.p[0]
+    sheets = result.sheets["sling"].astype(float)
+    over = (sheets[..., 0] >= x0) & (sheets[..., 0] <= x1)
+    assert over.all()                                              # the sheet lies over the bed throughout
+    assert sheets[..., 1].min() > top - 0.008
+    start = result.time < scene.sheets[0].motion.start
+    assert np.abs(sheets[start][..., 1] - top).max() < 0.01
+
+
 def test_the_pressure_lands_on_the_back(lifted):
     """At the end most of the sling's normal force acts on the skin facing down (the back, buttocks and thighs; its
     rising sides press the flanks and arms too), and its upward push over the last 0.2 s carries about the body's
