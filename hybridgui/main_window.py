@@ -36,6 +36,7 @@ from .results_table import ResultsTable
 from engine.io.session_file import Session, load_session, save_session
 from .settings_panel import SettingsPanel
 from .simulation_panel import SimulationPanel
+from .socket_pressure import SocketPressure
 from .timeline import Timeline
 from .viewport.scene import Content, Scene
 from .viewport.widget import make_view
@@ -190,6 +191,7 @@ class MainWindow(QMainWindow):
         self.curves.notice.connect(lambda text: self.statusBar().showMessage(text, 15000))
         patient.connect(self)
         trial_alone.connect(self)
+        self.socket_pressure = SocketPressure(self, self.actions_by["socket pressure"])
         self.restore_layout()
         self._on_content()
 
@@ -579,7 +581,8 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event):
         self.timeline.pause()
-        for runner in (self.runner, getattr(self, "report_runner", None), getattr(self, "study_runner", None)):
+        for runner in (self.runner, getattr(self, "report_runner", None), getattr(self, "study_runner", None),
+                       self.socket_pressure.runner):
             if runner is not None and runner.running:
                 runner.cancel()
                 runner.wait()

@@ -98,6 +98,9 @@ def build(window) -> None:
                          checkable=True)
         group.addAction(action)
         window.actions_by[f"blade {colouring}"] = action
+    window.actions_by["socket pressure"] = _action(window, view, "Socket pressure", lambda checked: window.socket_pressure
+                                                   .toggle(checked), checkable=True)
+    view.setToolTipsVisible(True)       # a disabled toggle's tooltip says why
     view.addSeparator()
     for i, preset in enumerate(PRESETS):
         _action(window, view, f"{preset.capitalize()} view", lambda _, p=preset: window.look(p), f"Ctrl+{i + 1}")

@@ -31,13 +31,22 @@ def report_analyses(document) -> list:
     return out
 
 
+def report_settings(document, analyses) -> list:
+    """The settings each of ``analyses`` (:func:`report_analyses`) was analysed with (the shown one's: the
+    document's), which the report's sections of the packages beside the engine use (skin's socket pressure)."""
+    by_result = {id(e.result): e.settings for e in document.all_trials() if e.result is not None}
+    by_result[id(document.result)] = document.settings
+    return [by_result.get(id(result)) for result, _, _ in analyses]
+
+
 def start_report(window, path) -> StepsRunner:
     """Write the report of the patient's analysed trials (:func:`report_analyses`) to ``path`` (.pdf or .html) in a
     worker thread, with a window-modal progress dialog whose Cancel stops it between pages (kept as
     ``window.report_runner`` and ``window.report_dialog``); the status bar says how it ended."""
     doc = window.document
     from engine.io.report_file import trials_report_steps     # matplotlib: imported when a report is made
-    steps = trials_report_steps(path, report_analyses(doc))
+    analyses = report_analyses(doc)
+    steps = trials_report_steps(path, analyses, settings=report_settings(doc, analyses))
     runner = StepsRunner(window)
     dialog = export_dialog(window, "Report", f"Writing the report {Path(path).name}", 1000, runner.cancel)
 

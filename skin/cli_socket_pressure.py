@@ -29,8 +29,8 @@ def run_command(args) -> int:
     from engine.io.results_file import load_result
     from engine.errors import SettingsError
     from engine.io.atomic import write_text
-    from skin.skinning import Skin
-    from skin.socket import Socket, pressure_over_trial
+    from skin.socket import pressure_over_trial
+    from skin.socket_map import socket_for
     from skin.socket_load import socket_loads
     for name in ("liner", "modulus", "threshold", "spacing"):
         if not getattr(args, name) > 0:
@@ -44,9 +44,7 @@ def run_command(args) -> int:
         raise SettingsError("the results file holds no analysis settings; the socket's load needs them", file=path)
     model = result.model
     time, loads, _ = socket_loads(result, settings, args.weld)      # checks that the weld exists
-    socket_body = model.joint(args.weld).child          # the prosthesis is not skin
-    skin = Skin.generate(model, spacing=args.spacing, bodies=[b.name for b in model.bodies if b.name != socket_body])
-    socket = Socket.from_stump(model, skin, args.limb, args.liner * 1e-3, args.modulus * 1e6)
+    socket = socket_for(model, args.weld, args.limb, args.spacing, args.liner * 1e-3, args.modulus * 1e6)
     series = pressure_over_trial(model, socket, result.motion.q, loads, args.threshold * 1e3)
     stance = series["area"] > 0
     print(f"socket on {args.limb}: {len(socket.vertices)} skin vertices, liner {args.liner:g} mm at "

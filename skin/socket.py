@@ -32,6 +32,7 @@ from scipy.sparse.csgraph import connected_components
 from engine.algorithms import forward_kinematics, frame_placement
 from engine.data import Data
 from engine.errors import ModelError
+from engine.progress import Progress, run
 
 from .contact import SkinGrid
 
@@ -230,16 +231,20 @@ def _stump_in_limb(model, skin, body, q, vertices):
     return (x[vertices] - T.p) @ T.R, normals[vertices] @ T.R
 
 
-def pressure_over_trial(model, socket: Socket, Q, loads, threshold: float = THRESHOLD) -> dict:
+def pressure_steps(model, socket: Socket, Q, loads, threshold: float = THRESHOLD, frames=None):
     """Per frame of configurations ``Q`` (T, nq) and socket loads ``loads`` (T, 6): ``peak``, ``mean`` (Pa),
     ``area`` (loaded, m^2), ``regions`` (patches above ``threshold``), ``hot_area`` (m^2 above it), the force the map
-    carries (T, 3, limb axes, N) and the ``pressure`` maps (T, k) Pa on ``socket.vertices``."""
+    carries (T, 3, limb axes, N) and the ``pressure`` maps (T, k) Pa on ``socket.vertices``; ``frames`` (indices)
+    restricts the frames computed (the others stay zero). A step generator (``engine.progress``): yields Progress
+    per frame, returns the dict; closing it stops between frames."""
     T = len(Q)
+    frames = range(T) if frames is None else [int(f) for f in frames]
     out = {k: np.zeros(T) for k in ("peak", "mean", "area", "regions", "hot_area")}
     out["force"] = np.zeros((T, 3))
     out["pressure"] = np.zeros((T, len(socket.vertices)), np.float32)
     triangles = socket.skin.mesh.triangles
-    for f in range(T):
+    for i, f in enumerate(frames):
+        yield Progress("socket pressure", i / max(len(frames), 1), f"frame {i + 1} of {len(frames)}")
         m = socket.pressure(model, Q[f], loads[f])
         hot = m.regions(triangles, threshold)
         out["peak"][f], out["mean"][f], out["area"][f] = m.peak, m.mean, m.loaded_area
@@ -247,3 +252,8 @@ def pressure_over_trial(model, socket: Socket, Q, loads, threshold: float = THRE
         out["force"][f] = m.carried[3:]
         out["pressure"][f] = m.pressure
     return out
+
+
+def pressure_over_trial(model, socket: Socket, Q, loads, threshold: float = THRESHOLD) -> dict:
+    """:func:`pressure_steps` over every frame, run to its end."""
+    return run(pressure_steps(model, socket, Q, loads, threshold))

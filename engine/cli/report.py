@@ -34,10 +34,11 @@ def load_analysis(path):
 def run(args) -> int:
     from ..io.report_file import trials_report_steps
     from ..progress import run as run_steps
-    analyses = []
+    analyses, settings_used = [], []
     for path in args.file:
         result, settings, events = load_analysis(path)
         analyses.append((result, getattr(settings, "forward", (1.0, 0.0, 0.0)), events))
-    run_steps(trials_report_steps(args.out, analyses, args.file))
+        settings_used.append(settings)
+    run_steps(trials_report_steps(args.out, analyses, args.file, settings_used))
     print(f"wrote {args.out}")
     return 0

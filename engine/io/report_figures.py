@@ -221,9 +221,10 @@ def _validation(s, bands) -> Figure:
     return fig
 
 
-def report_figures(summary, bands=None) -> list[Figure]:
-    """The report's pages, in order; ``bands`` the normative bands to draw (default: the shipped ones)."""
+def report_figures(summary, bands=None, sections=()) -> list[Figure]:
+    """The report's pages, in order; ``bands`` the normative bands to draw (default: the shipped ones); ``sections``
+    the pages of the packages beside the engine (``engine.io.report_sections``), before the notes."""
     bands = builtin_bands() if bands is None else list(bands)
     pages = [_header(summary)] + [_curves(summary, g, bands) for g in ("Kinematics", "Kinetics", "Ground reaction")]
-    pages += [_prosthesis(summary), _muscles(summary), _emg(summary), _validation(summary, bands)]
+    pages += [_prosthesis(summary), _muscles(summary), _emg(summary), *sections, _validation(summary, bands)]
     return [p for p in pages if p is not None]

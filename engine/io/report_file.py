@@ -19,6 +19,7 @@ from ..errors import SettingsError
 from ..progress import Progress, run
 from .atomic import write_bytes
 from .report_figures import report_figures
+from .report_sections import section_steps
 
 SUFFIXES = (".pdf", ".html", ".htm")
 
@@ -30,10 +31,11 @@ def _check_suffix(path: Path) -> str:
     return suffix
 
 
-def _page_steps(path: Path, summary, start: float):
-    """Draw the pages of ``summary`` into ``path`` (Progress per page, fractions from ``start`` to 1)."""
+def _page_steps(path: Path, summary, start: float, sections=()):
+    """Draw the pages of ``summary`` and the ``sections``' (ReportSection) into ``path`` (Progress per page, fractions
+    from ``start`` to 1)."""
     suffix = _check_suffix(path)
-    figures = report_figures(summary)
+    figures = report_figures(summary, sections=[page for s in sections for page in s.pages])
     buffer = io.BytesIO()
     share = (1.0 - start) / len(figures)
     if suffix == ".pdf":
@@ -62,24 +64,32 @@ def write_report(path, summary) -> None:
     run(_page_steps(Path(path), summary, 0.0))
 
 
-def trials_report_steps(path, analyses, origins=None):
+def trials_report_steps(path, analyses, origins=None, settings=None):
     """The clinical report of one trial or several trials of one patient side by side, written to ``path`` ('.pdf'
     or '.html'): ``analyses`` [(result, forward, events)], an AnalysisResult, the forward direction and the events as
     :func:`engine.clinical.summary.clinical_summary` takes them (None: from the kinematics, plates and C3D); each
     side's cycles of every trial pooled (:func:`engine.clinical.trials.pooled_summary`). ``origins``: the file each
     analysis was read from (results or session files; default: each trial's C3D), which tells apart trials of the
-    same C3D name, and windows of one C3D by their analysed time (:func:`engine.clinical.trials.trial_names`). A generator: yields Progress, returns ``path``;
-    closed before its end, it writes nothing."""
+    same C3D name, and windows of one C3D by their analysed time (:func:`engine.clinical.trials.trial_names`). ``settings``: the settings each analysis was run with
+    (None where not known), which the sections of the packages beside the engine use (``engine.io.report_sections``:
+    skin's socket pressure). A generator: yields Progress, returns ``path``; closed before its end, it writes
+    nothing."""
     path = Path(path)
     _check_suffix(path)         # refused before any work
     if origins is None:
         origins = [result.trial.source for result, _, _ in analyses]
     spans = [(float(result.ik.time[0]), float(result.ik.time[-1])) for result, _, _ in analyses]
     labels = trial_names([names(result.trial)[1] for result, _, _ in analyses], origins, spans)
-    summaries = []
+    settings = [None] * len(analyses) if settings is None else list(settings)
+    summaries, sections = [], []
+    share = 0.6 / len(analyses)
     for i, ((result, forward, events), label) in enumerate(zip(analyses, labels)):
-        yield Progress("gait cycles and parameters", 0.3 * i / len(analyses),
+        yield Progress("gait cycles and parameters", share * i,
                        f"trial {i + 1} of {len(analyses)}: events, cycles, parameters, symmetry")
-        summaries.append(clinical_summary(result, forward, events, label))
+        summary = clinical_summary(result, forward, events, label)
+        found = yield from section_steps(result, settings[i], summary.events, label, share * (i + 0.1), share * (i + 1))
+        summary.notes += [note for s in found for note in s.notes]
+        summaries.append(summary)
+        sections += found
     summary = pooled_summary(summaries)
-    return (yield from _page_steps(path, summary, 0.3))
+    return (yield from _page_steps(path, summary, 0.6, sections))

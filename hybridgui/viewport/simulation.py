@@ -15,7 +15,7 @@ from .vtk_util import cells, points, scalars
 PRESSURE = "contact pressure (kPa)"
 
 
-def _surface(renderer, vertices, triangles, colour=None):
+def surface(renderer, vertices, triangles, colour=None):
     """A triangle surface actor in ``renderer``; returns its polydata and actor."""
     poly = vtkPolyData()
     poly.SetPoints(points(vertices))
@@ -52,7 +52,7 @@ class SimulationScene:
         self.playback = playback
         high = playback.pressure_scale_kpa()          # the top 1 % of the loaded samples drawn above the range
         lut = style.pressure_colours(high)
-        poly, actor = _surface(self.renderer, playback.skin_vertices(0), playback.triangles)
+        poly, actor = surface(self.renderer, playback.skin_vertices(0), playback.triangles)
         poly.GetPointData().SetScalars(scalars(playback.pressure_kpa(0), PRESSURE))
         mapper = actor.GetMapper()
         mapper.SetLookupTable(lut)
@@ -62,7 +62,7 @@ class SimulationScene:
         self.skin = (poly, actor)
         self.devices = []
         for name, vertices, triangles in playback.device_surfaces(0):
-            device_poly, device_actor = _surface(self.renderer, vertices, triangles, style.DEVICE)
+            device_poly, device_actor = surface(self.renderer, vertices, triangles, style.DEVICE)
             device_actor.GetProperty().SetOpacity(style.DEVICE_OPACITY)       # the skin's loaded side shows through
             self.devices.append((name, device_poly, device_actor))
         self.bar = colour_bar(self.renderer, lut, PRESSURE, 0.3)

@@ -5,8 +5,8 @@ import subprocess
 
 from PySide6.QtWidgets import QPushButton
 
-from engine.clinical.summary import clinical_summary
-from engine.io.report_file import write_report
+from engine.io.report_file import trials_report_steps
+from engine.progress import run
 from hybridgui import menus
 from hybridgui.report_export import report_events
 
@@ -33,7 +33,7 @@ def test_the_report_from_the_menu_is_the_command_line_s(shown, tmp_path, monkeyp
     assert fractions == sorted(fractions) and fractions[-1] == 1.0
     reference = tmp_path / "reference" / "report.pdf"
     reference.parent.mkdir()
-    write_report(reference, clinical_summary(doc.result, doc.settings.forward))
+    run(trials_report_steps(reference, [(doc.result, doc.settings.forward, None)], settings=[doc.settings]))
     assert _text(written) == _text(reference)
     assert window.last_error is None
 

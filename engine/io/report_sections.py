@@ -1,0 +1,42 @@
+"""The clinical report's sections from the packages beside the engine, which the engine never imports: each entry point
+of the group ``hybridlab.report_sections`` (as ``hybridlab.commands`` adds commands) names a function
+``steps(result, settings, events, trial)`` of one analysed trial (its AnalysisResult, the settings it was analysed
+with or None, its gait events, its name in the report), a step generator (``engine.progress``) that returns a
+:class:`ReportSection`: its pages, and its notes, which say too why a section has no pages for that trial (skin's
+socket pressure: the model has no socket)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+
+from ..progress import Progress
+
+GROUP = "hybridlab.report_sections"
+
+
+@dataclass(frozen=True)
+class ReportSection:
+    """``title``; ``pages``: matplotlib Figures (A4 portrait, ``engine.io.report_figures.A4``), drawn before the notes
+    page; ``notes``: lines added to the trial's notes."""
+
+    title: str
+    pages: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+
+
+def section_steps(result, settings, events, trial, start: float = 0.0, end: float = 1.0):
+    """Every registered section of one trial, in the order of the entry points' names: yields their Progress (its
+    fraction mapped to ``start``-``end``), returns ``[ReportSection]``."""
+    plugins = sorted(entry_points(group=GROUP), key=lambda ep: ep.name)
+    sections = []
+    for i, plugin in enumerate(plugins):
+        share = (end - start) / len(plugins)
+        steps = plugin.load()(result, settings, events, trial)
+        while True:
+            try:
+                p = next(steps)
+            except StopIteration as done:
+                sections.append(done.value)
+                break
+            yield Progress(p.stage, start + share * (i + p.fraction), f"{trial}: {p.message}", p.fraction)
+    return sections

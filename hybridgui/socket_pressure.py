@@ -1,0 +1,125 @@
+"""View > Socket pressure: the socket's interface pressure on the residual limb's skin in the main 3D view, following
+the timeline (``viewport.socket_layer``). The map of the shown analysis is computed by ``skin.socket_map`` in a worker
+thread behind a progress dialog that can cancel it, once per analysis result; without a residual limb in a socket (or
+without force plates or settings) the action is disabled and its tooltip says why."""
+from __future__ import annotations
+
+from PySide6.QtCore import QObject
+
+from skin import socket_map
+
+from .progress_dialog import export_dialog
+from .viewport.scene import _nearest_frames
+from .viewport.socket_layer import SocketLayer
+from .worker import StepsRunner
+
+LAYER = "socket"
+ABOUT = "the socket's pressure on the residual limb's skin at each frame (computed once per analysis)"
+
+
+class SocketPressure(QObject):
+    """The toggle's state for ``window`` (a MainWindow whose View menu holds the checkable ``action``): the map of the
+    shown result when computed (``map``, for ``result``), the ``layer`` drawing it, the ``runner`` computing it."""
+
+    def __init__(self, window, action):
+        super().__init__(window)
+        self.window, self.action = window, action
+        self.runner = StepsRunner(self)
+        self.dialog = None
+        self.result = self.map = self.layer = None
+        self._computing = None          # the result whose map the runner computes
+        self.runner.progress.connect(self._on_progress)
+        self.runner.returned.connect(self._on_returned)
+        self.runner.cancelled.connect(lambda: self._ended("Socket pressure cancelled."))
+        self.runner.failed.connect(self._on_failed)
+        window.document.changed.connect(self.refresh)        # after the window's own: the scene is built anew first
+        self.refresh()
+
+    def reason(self) -> str | None:
+        """Why the shown content has no socket pressure map, in words (None: it can have one)."""
+        doc = self.window.document
+        if doc.result is None:
+            return "no analysed trial: run the analysis first"
+        why = socket_map.unavailable(doc.result, doc.settings)
+        return None if why is None else f"no socket pressure: {why}"
+
+    def refresh(self) -> None:
+        """Follow the document: the action enabled or not (its tooltip saying why), a map of another result dropped,
+        the layer drawn again into the scene built anew."""
+        doc = self.window.document
+        why = self.reason()
+        self.action.setEnabled(why is None)
+        self.action.setToolTip(why or ABOUT)
+        self.action.setStatusTip(why or ABOUT)
+        if doc.result is not self.result:
+            if self.runner.running:
+                self.runner.cancel()
+            self.result = self.map = None
+            self._drop_layer()
+            self.action.setChecked(False)
+        elif self.layer is not None:
+            self._show_layer()
+
+    def toggle(self, checked: bool) -> None:
+        """Show the map (computing it first when the shown result has none yet) or hide it."""
+        if not checked:
+            self._drop_layer()
+            self.window.view.request_render()
+            return
+        if self.map is not None:
+            self._show_layer()
+        elif not self.runner.running:
+            self._start()
+
+    def _start(self) -> None:
+        doc = self.window.document
+        shown = doc.Q if doc.Q is not None and doc.Q.shape == doc.result.motion.q.shape else None
+        steps = socket_map.socket_map_steps(doc.result, doc.settings, shown=shown, spacing=socket_map.SPACING)
+        self._computing = doc.result
+        self.dialog = export_dialog(self.window, "Socket pressure", "Computing the socket pressure", 1000,
+                                    self.runner.cancel)
+        self.dialog.show()
+        self.runner.start_steps(steps)
+
+    def _on_progress(self, progress) -> None:
+        self.dialog.setValue(int(1000 * progress.fraction))
+        self.dialog.setLabelText(f"Socket pressure: {progress.message or progress.stage}")
+
+    def _ended(self, text: str | None) -> None:
+        if self.dialog is not None:
+            self.dialog.canceled.disconnect(self.runner.cancel)
+            self.dialog.reset()
+            self.dialog.hide()
+            self.dialog = None
+        if self.map is None:
+            self.action.setChecked(False)
+        if text:
+            self.window.statusBar().showMessage(text, 10000)
+
+    def _on_failed(self, exc, details: str) -> None:
+        self._ended(None)
+        self.window.report(exc, "Cannot compute the socket pressure", details)
+
+    def _on_returned(self, socket_map) -> None:
+        if self._computing is self.window.document.result and self.action.isChecked():
+            self.result, self.map = self._computing, socket_map
+            self._show_layer()
+        self._ended(None if self.map is None else f"Socket pressure: peak {socket_map.peak.max() * 1e-3:.1f} kPa "
+                    f"over the trial, at {socket_map.time[socket_map.peak.argmax()]:.3f} s.")
+
+    def _show_layer(self) -> None:
+        scene = self.window.scene
+        if self.layer is None or self.layer.renderer is not scene.renderer or LAYER not in scene.layers:
+            self._drop_layer()
+            self.layer = SocketLayer(self.map, _nearest_frames(self.map.time, scene.content.time), socket_map.SCALE * 1e-3)
+            self.layer.attach(scene.renderer)
+            scene.layers[LAYER] = self.layer
+        self.layer.show_frame(scene.frame)
+        self.window.view.request_render()
+
+    def _drop_layer(self) -> None:
+        if self.layer is not None:
+            self.layer.detach()
+            if self.window.scene.layers.get(LAYER) is self.layer:
+                del self.window.scene.layers[LAYER]
+        self.layer = None

@@ -1,0 +1,137 @@
+"""The socket's pressure map over an analysed trial, for showing it (the application's 3D view, the clinical report):
+the stump's skin per frame (world frame, at the poses shown), its pressure (Pa) and each frame's figures (peak, mean
+over the loaded area, loaded area, regions above the threshold), computed by ``skin.socket`` as one step generator
+(``engine.progress``) for a worker thread. :func:`residual_limb` says whether a model has a socket at all and
+:func:`unavailable` why a result's map cannot be computed."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.data import Data
+from engine.errors import SettingsError
+from engine.model import WeldJoint
+from engine.progress import Progress
+
+from .skinning import Skin
+from .socket import LINER_MODULUS, LINER_THICKNESS, THRESHOLD, Socket, pressure_steps
+from .socket_load import socket_loads
+
+SPACING = 0.012
+"""m: the skin's vertex spacing (``hybrid socket-pressure``'s default)."""
+SCALE = 250e3
+"""Pa: the top of the pressure colour scale wherever the map is drawn, fixed so that maps compare: the upper end of the
+published transtibial stance peaks, 50-250 kPa (Mak, Zhang and Boone 2001; docs/socket-pressure.md)."""
+LOADED = 200.0
+"""N: a frame whose socket force exceeds this is loaded (the stances' frames, as docs/socket-pressure.md counts)."""
+
+
+def residual_limb(model) -> tuple[str, str] | None:
+    """``(weld, limb)``: the weld joint that holds a socket (a body named ``socket...``) to the residual limb, and the
+    limb's body; None when ``model`` has no socket."""
+    for j in model.joints:
+        if isinstance(j, WeldJoint) and j.child.lower().startswith("socket"):
+            return j.name, j.parent
+    return None
+
+
+def unavailable(result, settings) -> str | None:
+    """Why the socket's pressure map of ``result`` (an AnalysisResult) analysed with ``settings`` cannot be computed, in
+    words; None when it can."""
+    if residual_limb(result.model) is None:
+        return (f"the model '{result.model.name}' has no residual limb in a socket (no weld joint to a body named "
+                "socket...)")
+    if settings is None:
+        return "the analysis settings are not known, and the socket's load is computed with them"
+    if result.classic is None:
+        return ("the analysis has no inverse dynamics with measured loads (no force plates), from which the socket's "
+                "load comes")
+    return None
+
+
+def socket_for(model, weld: str, limb: str, spacing: float = SPACING, thickness: float = LINER_THICKNESS,
+               modulus: float = LINER_MODULUS) -> Socket:
+    """The socket moulded on ``limb``'s skin (the model's skin every ``spacing`` m, the socket's own body, the child of
+    ``weld``, left out: the prosthesis is not skin), with its liner (``thickness`` m, ``modulus`` Pa)."""
+    socket_body = model.joint(weld).child
+    skin = Skin.generate(model, spacing=spacing, bodies=[b.name for b in model.bodies if b.name != socket_body])
+    return Socket.from_stump(model, skin, limb, thickness, modulus)
+
+
+@dataclass(frozen=True)
+class SocketMap:
+    """The map over the trial's frames ``time`` (T,) s: the stump's skin vertices ``vertices`` (k,) (indices into the
+    skin) and its ``triangles`` (m, 3) (indices into ``vertices``), their ``positions`` (T, k, 3) m in the world frame
+    at the poses shown, the ``pressure`` (T, k) Pa on them, and per frame the ``peak`` and ``mean`` pressure (Pa, the
+    mean over the loaded area), the loaded ``area`` (m^2), the number of ``regions`` above ``threshold`` Pa and their
+    ``hot_area`` (m^2), the socket's ``load`` (T, 6) on the limb (limb axes, N m about its origin, N); ``computed``
+    (T,) bool: the frames whose pressure was computed (the others are zero). ``limb``: the residual limb's body;
+    ``rest`` (k, 3) m: the stump's vertices at the skin's rest pose in the limb's frame."""
+
+    limb: str
+    time: np.ndarray
+    vertices: np.ndarray
+    triangles: np.ndarray
+    positions: np.ndarray
+    pressure: np.ndarray
+    peak: np.ndarray
+    mean: np.ndarray
+    area: np.ndarray
+    regions: np.ndarray
+    hot_area: np.ndarray
+    load: np.ndarray
+    computed: np.ndarray
+    rest: np.ndarray
+    threshold: float = THRESHOLD
+
+
+def stump_triangles(triangles, vertices) -> np.ndarray:
+    """The skin's ``triangles`` whose three corners are all among ``vertices``, as indices into ``vertices``."""
+    index = np.full(int(max(triangles.max(), vertices.max())) + 1, -1)
+    index[vertices] = np.arange(len(vertices))
+    local = index[triangles]
+    return local[(local >= 0).all(axis=1)]
+
+
+def socket_map_steps(result, settings, shown=None, frames=None, spacing: float = SPACING,
+                     threshold: float = THRESHOLD):
+    """The socket's pressure map over the analysed trial ``result`` analysed with ``settings`` (the load from its
+    inverse dynamics, ``skin.socket_load``), on a skin every ``spacing`` m; the stump's positions at the poses ``shown``
+    (T, nq) (default the analysed motion's); ``frames`` (indices) the frames whose pressure is computed (default all;
+    the load's low-pass runs over the whole trial either way). A step generator: yields Progress, returns
+    :class:`SocketMap`; closing it stops between frames. SettingsError (:func:`unavailable`) when there is no map."""
+    why = unavailable(result, settings)
+    if why is not None:
+        raise SettingsError(f"no socket pressure: {why}")
+    model, motion = result.model, result.motion
+    weld, limb = residual_limb(model)
+    shown = motion.q if shown is None else np.asarray(shown, float)
+    if shown.shape != motion.q.shape:
+        raise SettingsError(f"the poses shown {shown.shape} must be the analysed motion's {motion.q.shape}")
+    yield Progress("socket load", 0.0, "inverse dynamics with the socket's weld opened")
+    time, loads, _ = socket_loads(result, settings, weld)
+    yield Progress("skin", 0.05, f"the skin every {spacing * 100:g} cm and the socket moulded on the stump")
+    socket = socket_for(model, weld, limb, spacing)
+    skin = socket.skin
+    data = Data(model)
+    positions = np.empty((len(time), len(socket.vertices), 3))
+    for f in range(len(time)):
+        if f % 20 == 0:
+            yield Progress("skin", 0.1 + 0.1 * f / len(time), f"the stump's skin at frame {f + 1} of {len(time)}")
+        positions[f] = skin.vertices(model, data, shown[f])[socket.vertices]
+    series = None
+    steps = pressure_steps(model, socket, motion.q, loads, threshold, frames)
+    while True:
+        try:
+            p = next(steps)
+        except StopIteration as end:
+            series = end.value
+            break
+        yield Progress(p.stage, 0.2 + 0.8 * p.fraction, p.message, p.fraction)
+    computed = np.zeros(len(time), bool)
+    computed[slice(None) if frames is None else np.asarray(frames, int)] = True
+    return SocketMap(limb, time, socket.vertices, stump_triangles(skin.mesh.triangles, socket.vertices), positions,
+                     series["pressure"], series["peak"], series["mean"], series["area"], series["regions"],
+                     series["hot_area"], loads, computed,
+                     socket.wall - socket.thickness * socket.normals, threshold)

@@ -1,0 +1,74 @@
+"""View > Socket pressure: the stump's skin in the main 3D view coloured by the socket pressure that skin's socket model
+gives at the frame shown, computed in the background; disabled, saying why, for a model without a residual limb."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine.data import Data
+from engine.io.results_file import load_result
+from skin import socket_map
+from skin.socket_load import socket_loads
+
+from .conftest import mid_stance
+
+SPACING = 0.02      # m: a coarse skin keeps the test short (the application's is socket_map.SPACING)
+
+
+@pytest.fixture
+def computed(shown, qtbot, monkeypatch):
+    """The demo's window with its socket pressure computed and shown."""
+    monkeypatch.setattr(socket_map, "SPACING", SPACING)
+    action = shown.actions_by["socket pressure"]
+    assert action.isEnabled() and not action.isChecked()
+    with qtbot.waitSignal(shown.socket_pressure.runner.ended, timeout=300_000):
+        action.trigger()
+    assert action.isChecked() and shown.last_error is None
+    return shown
+
+
+def test_the_stump_is_drawn_with_skin_s_pressure_of_the_frame_shown(computed):
+    window, doc = computed, computed.document
+    result, settings, model = doc.result, doc.settings, doc.result.model
+    socket = socket_map.socket_for(model, "socket_weld", "tibia_r", SPACING)
+    _, loads, _ = socket_loads(result, settings, "socket_weld")
+    np.testing.assert_allclose(doc.time, result.motion.time, rtol=0, atol=1e-9)    # a map frame per display frame
+    layer = window.socket_pressure.layer
+    values = layer.poly.GetPointData().GetScalars()
+    for t in (mid_stance(result), doc.time[3]):                 # in stance, then in the air: scrubbing
+        doc.set_time(t)
+        f = doc.frame
+        points, kpa = layer.drawn()
+        expected = socket.pressure(model, result.motion.q[f], loads[f]).pressure * 1e-3
+        np.testing.assert_allclose(kpa, expected, rtol=1e-6, atol=1e-6 * max(expected.max(), 1.0))
+        skin_points = socket.skin.vertices(model, Data(model), doc.Q[f])[socket.vertices]
+        np.testing.assert_allclose(points, skin_points, rtol=0, atol=1e-9)
+        assert layer.poly.GetPointData().GetScalars() is values          # copied in place, no new array
+    doc.set_time(mid_stance(result))
+    peak = layer.drawn()[1].max()
+    assert peak > 20.0 and f"peak {peak:.1f} kPa" in layer.readout.GetInput()
+    mapper = layer.actor.GetMapper()
+    assert mapper.GetScalarVisibility() and mapper.GetLookupTable().GetTableRange() == (0.0, 250.0)
+    rgb = [0.0] * 3
+    mapper.GetLookupTable().GetColor(peak, rgb)      # the colour drawn for the peak is the scale's at that value
+    assert rgb != list(mapper.GetLookupTable().GetTableValue(0)[:3])
+    # hidden, then shown again without computing again
+    action = window.actions_by["socket pressure"]
+    action.trigger()
+    assert window.socket_pressure.layer is None and "socket" not in window.scene.layers
+    action.trigger()
+    assert not window.socket_pressure.runner.running and window.socket_pressure.layer.drawn()[1].max() == peak
+
+
+def test_a_model_without_a_residual_limb_has_the_toggle_disabled_saying_why(make_window):
+    window = make_window()
+    action = window.actions_by["socket pressure"]
+    assert not action.isEnabled() and "run the analysis first" in action.toolTip()
+    result, settings = load_result(Path(__file__).parents[1] / "data" / "results_v1" / "gait2354_walk1.hlr")
+    window.document.set_inputs(model=result.model, trial=result.trial)
+    window.document.set_result(result, settings)
+    assert not action.isEnabled()
+    assert action.toolTip() == (f"no socket pressure: the model '{result.model.name}' has no residual limb in a socket "
+                                "(no weld joint to a body named socket...)")

@@ -1,0 +1,57 @@
+"""The clinical report's socket section (skin's entry point ``hybridlab.report_sections``): the demo's report shows the
+socket pressure per stance with the peak skin's socket model computes; a model without a socket gets a note instead."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+
+from engine.clinical.events import gait_events
+from engine.clinical.parameters import stances_of
+from engine.demo import demo_results
+from engine.io.report_file import trials_report_steps
+from engine.io.results_file import load_result
+from engine.progress import run
+from skin.socket import Socket
+from skin.skinning import Skin
+from skin.socket_load import socket_loads
+
+DATA = Path(__file__).parents[1] / "data"
+
+
+def _text(html: Path, holding: str = "") -> str:
+    """The report's text (SVG text kept as text), its tags dropped: of its pages holding ``holding``."""
+    pages = html.read_text(encoding="utf-8").split("</svg>")
+    return " ".join(re.sub(r"<[^>]+>", " ", page) for page in pages if holding in page)
+
+
+def test_the_demo_report_shows_the_socket_pressure_of_each_stance(tmp_path):
+    result, settings = demo_results()
+    out = tmp_path / "report.html"
+    run(trials_report_steps(out, [(result, settings.forward, None)], settings=[settings]))
+    text = _text(out, "Socket pressure per stance")
+    assert "Socket interface pressure" in text
+    # the first stance of the residual limb's side, computed here by skin's socket model frame by frame
+    model = result.model
+    events, _ = gait_events(result)
+    a, b = next((a, b) for a, b in stances_of(events, "Right") if b is not None)
+    frames = np.flatnonzero((result.motion.time >= a) & (result.motion.time <= b))
+    _, loads, _ = socket_loads(result, settings, "socket_weld")
+    skin = Skin.generate(model, bodies=[b.name for b in model.bodies if b.name != "socket_r"])
+    socket = Socket.from_stump(model, skin, "tibia_r")
+    peaks = [socket.pressure(model, result.motion.q[f], loads[f]).peak for f in frames]
+    at = result.motion.time[frames[int(np.argmax(peaks))]]
+    row = re.search(rf"{a:.3f}-{b:.3f}\s+(\S+)\s+(\S+)", text)
+    assert row is not None, f"no row of the stance {a:.3f}-{b:.3f}"
+    assert row.groups() == (f"{max(peaks) * 1e-3:.1f}", f"{at:.3f}")
+    assert 50.0 < max(peaks) * 1e-3 < 250.0          # a loaded stance, within the published band
+
+
+def test_a_model_without_a_socket_is_said_to_have_none(tmp_path):
+    result, settings = load_result(DATA / "results_v1" / "gait2354_walk1.hlr")
+    out = tmp_path / "report.html"
+    run(trials_report_steps(out, [(result, settings.forward, None)], settings=[settings]))
+    text = " ".join(_text(out).split())
+    assert "Socket pressure per stance" not in text
+    assert f"no socket interface pressure: the model '{result.model.name}' has no residual limb in a socket" in text
