@@ -9,7 +9,10 @@ analysis starts at once; then the packages beside the engine warm up theirs thro
 entry points (each a callable given the demo's analysis result; the engine never imports them). ``hybrid
 warm-up`` runs it. The application's first window runs only :func:`display_steps`, the kernels that drawing the
 demo needs (the rest compile at their first use, or were compiled by ``hybrid warm-up``), so that a first launch
-shows the main window within seconds; on later launches it only loads the cached code.
+shows the main window within seconds; on later launches it only loads the cached code. On a first launch it leaves
+the muscle paths' kernels (most of the 3D view's) to the application, which compiles them in a child process while
+the bodies' compile here (:func:`loads_cached` tells whether they are cached, :func:`compile_muscle_paths` is the
+child's work).
 
 While numba compiles, a step cannot yield; a listener on numba's ``numba:compile`` event
 (:func:`counting_compiles`) counts the kernels compiled and passes each to ``on_compile`` (called from the
@@ -17,6 +20,7 @@ compiling thread), so that a caller can show it (the warm-up, and ``hybrid analy
 """
 from __future__ import annotations
 
+import threading
 import time
 from contextlib import contextmanager
 from importlib.metadata import entry_points
@@ -37,11 +41,13 @@ WINDOW = 0.08
 @dataclass
 class WarmUpReport:
     """``compiled``: kernels numba compiled (names, in order); ``seconds``: the warm-up's duration; ``demo``: the
-    demo's ``(result, settings)`` it read (:func:`display_steps`: the window shows them without reading them again)."""
+    demo's ``(result, settings)`` it read (:func:`display_steps`: the window shows them without reading them again);
+    ``muscles_deferred``: the muscle paths' kernels were not cached and were left to ``defer_muscles``."""
 
     compiled: list
     seconds: float
     demo: tuple | None = None
+    muscles_deferred: bool = False
 
 
 class _CompileCounter(event.Listener):
@@ -63,13 +69,12 @@ class _CompileCounter(event.Listener):
         pass
 
 
-def _show_demo(result) -> None:
-    """What the application computes to draw the demo: placements, markers, the blade's surface and bending,
-    the muscles' paths."""
+def _show_skeleton(result) -> None:
+    """What the application computes to draw the demo's bodies: placements, markers, the blade's surface and
+    bending."""
     from .algorithms import frame_placements_batch, marker_positions_batch
     from .analysis.rod_loads import bending_moment, bending_strain
     from .display.rod_surface import rod_surface
-    from .muscles.path.geometry import MuscleGeometry
     model = result.model
     Q = np.ascontiguousarray(result.ik.q[:2], dtype=float)
     data = Data(model)
@@ -79,7 +84,64 @@ def _show_demo(result) -> None:
         rod_surface(model, data, rod.name, Q[0])
         bending_moment(model, rod.name, result.dynamics.tau[:2])
         bending_strain(model, rod.name, Q)
-    MuscleGeometry(model, threads=1).polylines(Q[0])
+
+
+def _show_muscles(result) -> None:
+    """What the application computes to draw the demo's muscles: their paths (65 of the 3D view's 82 kernels)."""
+    from .muscles.path.geometry import MuscleGeometry
+    MuscleGeometry(result.model, threads=1).polylines(np.ascontiguousarray(result.ik.q[0], dtype=float))
+
+
+def _show_demo(result) -> None:
+    """What the application computes to draw the demo: bodies and muscles."""
+    _show_skeleton(result)
+    _show_muscles(result)
+
+
+class _CompileRefused(Exception):
+    """A kernel would have had to be compiled (:func:`loads_cached`)."""
+
+
+class _CompileRefuser(event.Listener):
+    """Stops numba's compilations started in one thread, before they start (numba's cache is looked up first)."""
+
+    def __init__(self):
+        self._thread = threading.get_ident()
+
+    def on_start(self, ev) -> None:
+        if threading.get_ident() == self._thread:
+            raise _CompileRefused(ev.data["dispatcher"].py_func.__qualname__)
+
+    def on_end(self, ev) -> None:
+        pass
+
+
+def loads_cached(work: Callable[[], None]) -> bool:
+    """Run ``work`` with every compilation numba would start in this thread refused: True when it ran to its end
+    (each kernel it called was compiled in this process already or loaded from numba's cache), False when a kernel
+    would have had to be compiled (``work`` stopped there, nothing compiled; other threads compile as usual)."""
+    try:
+        with event.install_listener("numba:compile", _CompileRefuser()):
+            work()
+    except _CompileRefused:
+        return False
+    return True
+
+
+def muscle_paths_cached(result) -> bool:
+    """Whether the kernels that draw ``result``'s muscle paths are loaded (from numba's cache, or compiled in this
+    process already); loads them if they are, compiles nothing (:func:`loads_cached`)."""
+    return loads_cached(lambda: _show_muscles(result))
+
+
+def compile_muscle_paths(result=None) -> None:
+    """Compile (or load) the kernels that draw muscle paths, on ``result`` (an AnalysisResult; default the demo's).
+    A child process of the application's first launch runs this, so that the window's process need not
+    (``hybridgui.muscle_kernels``)."""
+    if result is None:
+        from .demo import demo_results
+        result = demo_results()[0]
+    _show_muscles(result)
 
 
 @contextmanager
@@ -91,20 +153,33 @@ def counting_compiles(on_compile: Callable[[str, int], None] | None = None):
         yield counter.compiled
 
 
-def display_steps(on_compile: Callable[[str, int], None] | None = None):
+def display_steps(on_compile: Callable[[str, int], None] | None = None,
+                  defer_muscles: Callable[[object], None] | None = None):
     """Generator step: yields :class:`Progress` (stage ``"preparing"``) and returns a :class:`WarmUpReport`. Reads
     the demo and runs what the application computes to draw it, which compiles (or loads from numba's cache) the
     kernels of the 3D view; ``on_compile(kernel name, count)`` is called as each kernel starts compiling. The report
-    holds the demo read."""
+    holds the demo read.
+
+    ``defer_muscles``: when the muscle paths' kernels are not all in numba's cache, ``defer_muscles(result)`` (the
+    demo's result) is called as soon as that is known, before the bodies' kernels compile, and the muscle paths'
+    are left to it (e.g. a child process compiling them meanwhile; ``report.muscles_deferred``); without it, or when
+    they are cached, they are compiled or loaded here."""
     from .demo import demo_results
     start = time.perf_counter()
+    deferred = False
     with counting_compiles(on_compile) as compiled:
         yield Progress("preparing", 0.0, "reading the demo")
         result, settings = demo_results()
+        yield Progress("preparing", 0.2, "kernels of the 3D view")
+        if defer_muscles is not None and not muscle_paths_cached(result):
+            defer_muscles(result)
+            deferred = True
         yield Progress("preparing", 0.3, "kernels of the 3D view")
-        _show_demo(result)
+        _show_skeleton(result)
+        if defer_muscles is None:
+            _show_muscles(result)
         yield Progress("preparing", 1.0, "kernels ready")
-    return WarmUpReport(list(compiled), time.perf_counter() - start, (result, settings))
+    return WarmUpReport(list(compiled), time.perf_counter() - start, (result, settings), deferred)
 
 
 def warm_up_steps(on_compile: Callable[[str, int], None] | None = None, plugins: bool = True):
