@@ -69,17 +69,23 @@ class _CompileCounter(event.Listener):
         pass
 
 
-def _show_skeleton(result) -> None:
-    """What the application computes to draw the demo's bodies: placements, markers, the blade's surface and
-    bending."""
+def _show_bodies(result) -> None:
+    """What the application computes to draw the demo's bodies and markers: their placements."""
     from .algorithms import frame_placements_batch, marker_positions_batch
-    from .analysis.rod_loads import bending_moment, bending_strain
-    from .display.rod_surface import rod_surface
     model = result.model
     Q = np.ascontiguousarray(result.ik.q[:2], dtype=float)
     data = Data(model)
     frame_placements_batch(model, data, Q, [b.name for b in model.bodies])
     marker_positions_batch(model, data, Q)
+
+
+def _show_blade(result) -> None:
+    """What the application computes to draw the demo's blade: its surface and bending."""
+    from .analysis.rod_loads import bending_moment, bending_strain
+    from .display.rod_surface import rod_surface
+    model = result.model
+    Q = np.ascontiguousarray(result.ik.q[:2], dtype=float)
+    data = Data(model)
     for rod in model.rods:
         rod_surface(model, data, rod.name, Q[0])
         bending_moment(model, rod.name, result.dynamics.tau[:2])
@@ -93,8 +99,9 @@ def _show_muscles(result) -> None:
 
 
 def _show_demo(result) -> None:
-    """What the application computes to draw the demo: bodies and muscles."""
-    _show_skeleton(result)
+    """What the application computes to draw the demo: bodies, blade and muscles."""
+    _show_bodies(result)
+    _show_blade(result)
     _show_muscles(result)
 
 
@@ -135,12 +142,14 @@ def muscle_paths_cached(result) -> bool:
 
 
 def compile_muscle_paths(result=None) -> None:
-    """Compile (or load) the kernels that draw muscle paths, on ``result`` (an AnalysisResult; default the demo's).
-    A child process of the application's first launch runs this, so that the window's process need not
-    (``hybridgui.muscle_kernels``)."""
+    """Compile (or load) the kernels that draw the blade, then those that draw muscle paths, on ``result`` (an
+    AnalysisResult; default the demo's). A child process of the application's first launch runs this, so that the
+    window's process need not compile the muscle paths' (``hybridgui.muscle_kernels``), and finds the blade's in the
+    cache when it comes to them after the bodies' (:func:`display_steps`; else it compiles them too)."""
     if result is None:
         from .demo import demo_results
         result = demo_results()[0]
+    _show_blade(result)
     _show_muscles(result)
 
 
@@ -162,7 +171,8 @@ def display_steps(on_compile: Callable[[str, int], None] | None = None,
 
     ``defer_muscles``: when the muscle paths' kernels are not all in numba's cache, ``defer_muscles(result)`` (the
     demo's result) is called as soon as that is known, before the bodies' kernels compile, and the muscle paths'
-    are left to it (e.g. a child process compiling them meanwhile; ``report.muscles_deferred``); without it, or when
+    are left to it (a child process running :func:`compile_muscle_paths` meanwhile, which caches the blade's kernels
+    first: they are loaded here after the bodies' when it has; ``report.muscles_deferred``); without it, or when
     they are cached, they are compiled or loaded here."""
     from .demo import demo_results
     start = time.perf_counter()
@@ -174,8 +184,10 @@ def display_steps(on_compile: Callable[[str, int], None] | None = None,
         if defer_muscles is not None and not muscle_paths_cached(result):
             defer_muscles(result)
             deferred = True
-        yield Progress("preparing", 0.3, "kernels of the 3D view")
-        _show_skeleton(result)
+        yield Progress("preparing", 0.3, "kernels of the 3D view: bodies")
+        _show_bodies(result)
+        yield Progress("preparing", 0.8, "kernels of the 3D view: blade")
+        _show_blade(result)
         if defer_muscles is None:
             _show_muscles(result)
         yield Progress("preparing", 1.0, "kernels ready")

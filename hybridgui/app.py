@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 
 from . import system_libraries
 
@@ -71,9 +72,10 @@ def _open(window, args, demo=None) -> list[str]:
 
 
 def _note(args, what: str) -> None:
-    """``--print-startup``: say on stdout that ``what`` happened (read by benchmarks/bench_first_launch.py)."""
+    """``--print-startup``: say on stdout that ``what`` happened and the CPU seconds this process (all its threads,
+    not its children) used until then (read by benchmarks/bench_first_launch.py)."""
     if args.print_startup:
-        print(f"startup: {what}", flush=True)
+        print(f"startup: {what} (cpu {time.process_time():.2f} s)", flush=True)
 
 
 def main(argv=None, prog: str = "hybridgui") -> int:
