@@ -35,6 +35,8 @@ from .progress import Progress
 
 PLUGINS = "hybridlab.warmup"   # entry points of packages beside the engine that warm up their kernels
 WINDOW = 0.08
+POLL = 0.2
+"""s between two looks into numba's cache for the kernels a child compiles (:func:`display_steps`)."""
 """s of the demo's trial analysed: enough frames for the filters and the QP, few enough to be quick."""
 
 
@@ -163,7 +165,7 @@ def counting_compiles(on_compile: Callable[[str, int], None] | None = None):
 
 
 def display_steps(on_compile: Callable[[str, int], None] | None = None,
-                  defer_muscles: Callable[[object], None] | None = None):
+                  defer_muscles: Callable[[object], Callable[[], bool]] | None = None):
     """Generator step: yields :class:`Progress` (stage ``"preparing"``) and returns a :class:`WarmUpReport`. Reads
     the demo and runs what the application computes to draw it, which compiles (or loads from numba's cache) the
     kernels of the 3D view; ``on_compile(kernel name, count)`` is called as each kernel starts compiling. The report
@@ -172,26 +174,29 @@ def display_steps(on_compile: Callable[[str, int], None] | None = None,
     ``defer_muscles``: when the muscle paths' kernels are not all in numba's cache, ``defer_muscles(result)`` (the
     demo's result) is called as soon as that is known, before the bodies' kernels compile, and the muscle paths'
     are left to it (a child process running :func:`compile_muscle_paths` meanwhile, which caches the blade's kernels
-    first: they are loaded here after the bodies' when it has; ``report.muscles_deferred``); without it, or when
-    they are cached, they are compiled or loaded here."""
+    first; ``report.muscles_deferred``). It returns a callable telling whether that child still runs: after the
+    bodies' kernels, the blade's are awaited from the cache while it does (polled every ``POLL`` s; compiling them
+    here too would take the core the child uses), then loaded, or compiled here if the child ended without them.
+    Without ``defer_muscles``, or when they are cached, the muscle paths' kernels are compiled or loaded here."""
     from .demo import demo_results
     start = time.perf_counter()
-    deferred = False
+    child_running = None
     with counting_compiles(on_compile) as compiled:
         yield Progress("preparing", 0.0, "reading the demo")
         result, settings = demo_results()
         yield Progress("preparing", 0.2, "kernels of the 3D view")
         if defer_muscles is not None and not muscle_paths_cached(result):
-            defer_muscles(result)
-            deferred = True
+            child_running = defer_muscles(result)
         yield Progress("preparing", 0.3, "kernels of the 3D view: bodies")
         _show_bodies(result)
         yield Progress("preparing", 0.8, "kernels of the 3D view: blade")
+        while child_running is not None and child_running() and not loads_cached(lambda: _show_blade(result)):
+            time.sleep(POLL)
         _show_blade(result)
         if defer_muscles is None:
             _show_muscles(result)
         yield Progress("preparing", 1.0, "kernels ready")
-    return WarmUpReport(list(compiled), time.perf_counter() - start, (result, settings), deferred)
+    return WarmUpReport(list(compiled), time.perf_counter() - start, (result, settings), child_running is not None)
 
 
 def warm_up_steps(on_compile: Callable[[str, int], None] | None = None, plugins: bool = True):

@@ -48,14 +48,17 @@ class MusclePreparation(QObject):
         self.command = command
         self.cancelled = threading.Event()
         self.thread: threading.Thread | None = None
+        self.child_ended = threading.Event()
         self._done.connect(self._finish)
 
-    def start(self, result) -> None:
+    def start(self, result):
         """Start compiling (``result``: the demo's AnalysisResult, whose model types the kernels); the muscles are
-        not drawn until they are loaded."""
+        not drawn until they are loaded. Returns a callable telling whether the child still runs (its blade's
+        kernels are awaited by ``engine.warmup.display_steps``)."""
         PATHS.ready = False
         self.thread = threading.Thread(target=self._run, args=(result,), name="hybridlab-muscle-kernels", daemon=True)
         self.thread.start()
+        return lambda: not self.child_ended.is_set()
 
     @property
     def running(self) -> bool:
@@ -78,6 +81,8 @@ class MusclePreparation(QObject):
             return
         except Exception as exc:
             problem = f"the process compiling them could not run: {exc}"
+        finally:
+            self.child_ended.set()
         if self.cancelled.is_set():
             return
         try:

@@ -62,6 +62,15 @@ def test_loads_cached_refuses_this_threads_compiles_only():
 
 def test_the_first_window_leaves_uncached_muscle_paths_to_its_caller(monkeypatch):
     monkeypatch.setattr(warmup, "muscle_paths_cached", lambda result: False)
+    monkeypatch.setattr(warmup, "POLL", 0.01)
+    looks = []
+
+    def blade_cached(work):       # the child has cached the blade's kernels at the third look
+        looks.append(1)
+        return len(looks) >= 3
+
+    monkeypatch.setattr(warmup, "loads_cached", blade_cached)
     deferred = []
-    report = run(warmup.display_steps(defer_muscles=deferred.append))
+    report = run(warmup.display_steps(defer_muscles=lambda result: deferred.append(result) or (lambda: True)))
     assert report.muscles_deferred and deferred == [report.demo[0]]
+    assert len(looks) == 3                      # awaited while the child ran, not compiled beside it
