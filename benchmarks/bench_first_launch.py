@@ -8,11 +8,13 @@ that fills the cache with what the analysis of this model compiles).
 
 Each launch is a child ``hybridgui --print-startup --screenshot FILE`` under the Qt platform in use (offscreen
 without a display), with its own settings folder; the times are when this script reads the child's lines.
-Goals (issue 20): first visible under 3 s cold, main window under 10 s cold and 2 s warm (the median of ``WARM``
+On a first launch the main window shows the bodies while a child process compiles the muscle paths' kernels; the
+muscles appear later (``muscles_cold_s``; the screenshot waits for them). Goals (issue 20): first visible under 3 s
+cold, main window under 10 s cold and 2 s warm (the median of ``WARM``
 launches), first analysis under 3 s. The machine's load average and each child's CPU seconds are printed beside
 the figures (the project's machines are shared: on a loaded machine the CPU seconds say more than the wall clock).
 
-Last line: RESULT first_visible_s=.. first_window_cold_s=.. first_window_warm_s=.. first_analysis_s=..
+Last line: RESULT first_visible_s=.. first_window_cold_s=.. muscles_cold_s=.. first_window_warm_s=.. first_analysis_s=..
 (first_visible_s is the cold launch's; the warm launches' are printed above it).
 """
 from __future__ import annotations
@@ -29,6 +31,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 WARM = 3
 EVENTS = ("first window shown", "main window shown")
+MUSCLES = "muscle paths drawn"
+"""After the main window on a first launch: the muscle paths' kernels, compiled by a child process meanwhile, loaded
+and the muscles drawn (warm launches draw them with the main window)."""
 GAIT2354 = ROOT / "tests" / "data" / "opensim" / "gait2354"
 
 
@@ -61,8 +66,10 @@ def launch(cache: Path, work: Path) -> dict:
     seen = {}
     for line in child.stdout:
         if line.startswith("startup: "):
-            seen[line.removeprefix("startup: ").strip()] = time.perf_counter() - t0
-    if child.wait(timeout=3600) != 0 or set(seen) != set(EVENTS):
+            what, cpu = line.removeprefix("startup: ").rstrip(" s)\n").split(" (cpu ")
+            seen[what] = time.perf_counter() - t0
+            seen[f"{what} cpu"] = float(cpu)
+    if child.wait(timeout=3600) != 0 or {k for k in seen if not k.endswith(" cpu")} - {MUSCLES} != set(EVENTS):
         raise SystemExit(f"hybridgui failed (status {child.returncode}, saw {sorted(seen)})")
     seen["cpu"] = child_cpu() - cpu0
     return seen
@@ -91,11 +98,15 @@ def main() -> None:
         cache.mkdir()
         print(f"load average before: {os.getloadavg()[0]:.1f} ({os.cpu_count()} CPUs)")
         cold = launch(cache, work)
-        print(f"cold: first visible {cold[EVENTS[0]]:.2f} s, main window {cold[EVENTS[1]]:.2f} s, {cold['cpu']:.1f} "
-              f"CPU s (load average {os.getloadavg()[0]:.1f})")
+        print(f"cold: main window at {cold[EVENTS[1] + ' cpu']:.1f} CPU s of the window's process (its threads, not its "
+              f"children)")
+        print(f"cold: first visible {cold[EVENTS[0]]:.2f} s, main window {cold[EVENTS[1]]:.2f} s, muscles drawn "
+              f"{cold.get(MUSCLES, cold[EVENTS[1]]):.2f} s, {cold['cpu']:.1f} CPU s of the window's process and its "
+              f"children (load average {os.getloadavg()[0]:.1f})")
         warm = [launch(cache, work) for _ in range(WARM)]
         for w in warm:
-            print(f"warm: first visible {w[EVENTS[0]]:.2f} s, main window {w[EVENTS[1]]:.2f} s, {w['cpu']:.1f} CPU s "
+            print(f"warm: first visible {w[EVENTS[0]]:.2f} s, main window {w[EVENTS[1]]:.2f} s (at "
+                  f"{w[EVENTS[1] + ' cpu']:.1f} CPU s of the window's process), {w['cpu']:.1f} CPU s "
                   f"(load average {os.getloadavg()[0]:.1f})")
         filling = analyse(cache, work)
         analyses = [analyse(cache, work) for _ in range(WARM)]
@@ -104,7 +115,7 @@ def main() -> None:
         print(f"load average after: {os.getloadavg()[0]:.1f}")
     first_window_warm = statistics.median(w[EVENTS[1]] for w in warm)
     print(f"RESULT first_visible_s={cold[EVENTS[0]]:.2f} first_window_cold_s={cold[EVENTS[1]]:.1f} "
-          f"first_window_warm_s={first_window_warm:.2f} first_analysis_s={statistics.median(a for a, _ in analyses):.2f}")
+          f"muscles_cold_s={cold.get(MUSCLES, cold[EVENTS[1]]):.1f} first_window_warm_s={first_window_warm:.2f} first_analysis_s={statistics.median(a for a, _ in analyses):.2f}")
 
 if __name__ == "__main__":
     main()

@@ -9,7 +9,10 @@ analysis starts at once; then the packages beside the engine warm up theirs thro
 entry points (each a callable given the demo's analysis result; the engine never imports them). ``hybrid
 warm-up`` runs it. The application's first window runs only :func:`display_steps`, the kernels that drawing the
 demo needs (the rest compile at their first use, or were compiled by ``hybrid warm-up``), so that a first launch
-shows the main window within seconds; on later launches it only loads the cached code.
+shows the main window within seconds; on later launches it only loads the cached code. On a first launch it leaves
+the muscle paths' kernels (most of the 3D view's) to the application, which compiles them in a child process while
+the bodies' compile here (:func:`loads_cached` tells whether they are cached, :func:`compile_muscle_paths` is the
+child's work).
 
 While numba compiles, a step cannot yield; a listener on numba's ``numba:compile`` event
 (:func:`counting_compiles`) counts the kernels compiled and passes each to ``on_compile`` (called from the
@@ -17,6 +20,7 @@ compiling thread), so that a caller can show it (the warm-up, and ``hybrid analy
 """
 from __future__ import annotations
 
+import threading
 import time
 from contextlib import contextmanager
 from importlib.metadata import entry_points
@@ -31,17 +35,21 @@ from .progress import Progress
 
 PLUGINS = "hybridlab.warmup"   # entry points of packages beside the engine that warm up their kernels
 WINDOW = 0.08
+POLL = 0.2
+"""s between two looks into numba's cache for the kernels a child compiles (:func:`display_steps`)."""
 """s of the demo's trial analysed: enough frames for the filters and the QP, few enough to be quick."""
 
 
 @dataclass
 class WarmUpReport:
     """``compiled``: kernels numba compiled (names, in order); ``seconds``: the warm-up's duration; ``demo``: the
-    demo's ``(result, settings)`` it read (:func:`display_steps`: the window shows them without reading them again)."""
+    demo's ``(result, settings)`` it read (:func:`display_steps`: the window shows them without reading them again);
+    ``muscles_deferred``: the muscle paths' kernels were not cached and were left to ``defer_muscles``."""
 
     compiled: list
     seconds: float
     demo: tuple | None = None
+    muscles_deferred: bool = False
 
 
 class _CompileCounter(event.Listener):
@@ -63,23 +71,88 @@ class _CompileCounter(event.Listener):
         pass
 
 
-def _show_demo(result) -> None:
-    """What the application computes to draw the demo: placements, markers, the blade's surface and bending,
-    the muscles' paths."""
+def _show_bodies(result) -> None:
+    """What the application computes to draw the demo's bodies and markers: their placements."""
     from .algorithms import frame_placements_batch, marker_positions_batch
-    from .analysis.rod_loads import bending_moment, bending_strain
-    from .display.rod_surface import rod_surface
-    from .muscles.path.geometry import MuscleGeometry
     model = result.model
     Q = np.ascontiguousarray(result.ik.q[:2], dtype=float)
     data = Data(model)
     frame_placements_batch(model, data, Q, [b.name for b in model.bodies])
     marker_positions_batch(model, data, Q)
+
+
+def _show_blade(result) -> None:
+    """What the application computes to draw the demo's blade: its surface and bending."""
+    from .analysis.rod_loads import bending_moment, bending_strain
+    from .display.rod_surface import rod_surface
+    model = result.model
+    Q = np.ascontiguousarray(result.ik.q[:2], dtype=float)
+    data = Data(model)
     for rod in model.rods:
         rod_surface(model, data, rod.name, Q[0])
         bending_moment(model, rod.name, result.dynamics.tau[:2])
         bending_strain(model, rod.name, Q)
-    MuscleGeometry(model, threads=1).polylines(Q[0])
+
+
+def _show_muscles(result) -> None:
+    """What the application computes to draw the demo's muscles: their paths (65 of the 3D view's 82 kernels)."""
+    from .muscles.path.geometry import MuscleGeometry
+    MuscleGeometry(result.model, threads=1).polylines(np.ascontiguousarray(result.ik.q[0], dtype=float))
+
+
+def _show_demo(result) -> None:
+    """What the application computes to draw the demo: bodies, blade and muscles."""
+    _show_bodies(result)
+    _show_blade(result)
+    _show_muscles(result)
+
+
+class _CompileRefused(Exception):
+    """A kernel would have had to be compiled (:func:`loads_cached`)."""
+
+
+class _CompileRefuser(event.Listener):
+    """Stops numba's compilations started in one thread, before they start (numba's cache is looked up first)."""
+
+    def __init__(self):
+        self._thread = threading.get_ident()
+
+    def on_start(self, ev) -> None:
+        if threading.get_ident() == self._thread:
+            raise _CompileRefused(ev.data["dispatcher"].py_func.__qualname__)
+
+    def on_end(self, ev) -> None:
+        pass
+
+
+def loads_cached(work: Callable[[], None]) -> bool:
+    """Run ``work`` with every compilation numba would start in this thread refused: True when it ran to its end
+    (each kernel it called was compiled in this process already or loaded from numba's cache), False when a kernel
+    would have had to be compiled (``work`` stopped there, nothing compiled; other threads compile as usual)."""
+    try:
+        with event.install_listener("numba:compile", _CompileRefuser()):
+            work()
+    except _CompileRefused:
+        return False
+    return True
+
+
+def muscle_paths_cached(result) -> bool:
+    """Whether the kernels that draw ``result``'s muscle paths are loaded (from numba's cache, or compiled in this
+    process already); loads them if they are, compiles nothing (:func:`loads_cached`)."""
+    return loads_cached(lambda: _show_muscles(result))
+
+
+def compile_muscle_paths(result=None) -> None:
+    """Compile (or load) the kernels that draw the blade, then those that draw muscle paths, on ``result`` (an
+    AnalysisResult; default the demo's). A child process of the application's first launch runs this, so that the
+    window's process need not compile the muscle paths' (``hybridgui.muscle_kernels``), and finds the blade's in the
+    cache when it comes to them after the bodies' (:func:`display_steps`; else it compiles them too)."""
+    if result is None:
+        from .demo import demo_results
+        result = demo_results()[0]
+    _show_blade(result)
+    _show_muscles(result)
 
 
 @contextmanager
@@ -91,20 +164,39 @@ def counting_compiles(on_compile: Callable[[str, int], None] | None = None):
         yield counter.compiled
 
 
-def display_steps(on_compile: Callable[[str, int], None] | None = None):
+def display_steps(on_compile: Callable[[str, int], None] | None = None,
+                  defer_muscles: Callable[[object], Callable[[], bool]] | None = None):
     """Generator step: yields :class:`Progress` (stage ``"preparing"``) and returns a :class:`WarmUpReport`. Reads
     the demo and runs what the application computes to draw it, which compiles (or loads from numba's cache) the
     kernels of the 3D view; ``on_compile(kernel name, count)`` is called as each kernel starts compiling. The report
-    holds the demo read."""
+    holds the demo read.
+
+    ``defer_muscles``: when the muscle paths' kernels are not all in numba's cache, ``defer_muscles(result)`` (the
+    demo's result) is called as soon as that is known, before the bodies' kernels compile, and the muscle paths'
+    are left to it (a child process running :func:`compile_muscle_paths` meanwhile, which caches the blade's kernels
+    first; ``report.muscles_deferred``). It returns a callable telling whether that child still runs: after the
+    bodies' kernels, the blade's are awaited from the cache while it does (polled every ``POLL`` s; compiling them
+    here too would take the core the child uses), then loaded, or compiled here if the child ended without them.
+    Without ``defer_muscles``, or when they are cached, the muscle paths' kernels are compiled or loaded here."""
     from .demo import demo_results
     start = time.perf_counter()
+    child_running = None
     with counting_compiles(on_compile) as compiled:
         yield Progress("preparing", 0.0, "reading the demo")
         result, settings = demo_results()
-        yield Progress("preparing", 0.3, "kernels of the 3D view")
-        _show_demo(result)
+        yield Progress("preparing", 0.2, "kernels of the 3D view")
+        if defer_muscles is not None and not muscle_paths_cached(result):
+            child_running = defer_muscles(result)
+        yield Progress("preparing", 0.3, "kernels of the 3D view: bodies")
+        _show_bodies(result)
+        yield Progress("preparing", 0.8, "kernels of the 3D view: blade")
+        while child_running is not None and child_running() and not loads_cached(lambda: _show_blade(result)):
+            time.sleep(POLL)
+        _show_blade(result)
+        if defer_muscles is None:
+            _show_muscles(result)
         yield Progress("preparing", 1.0, "kernels ready")
-    return WarmUpReport(list(compiled), time.perf_counter() - start, (result, settings))
+    return WarmUpReport(list(compiled), time.perf_counter() - start, (result, settings), child_running is not None)
 
 
 def warm_up_steps(on_compile: Callable[[str, int], None] | None = None, plugins: bool = True):

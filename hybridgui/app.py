@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 
 from . import system_libraries
 
@@ -32,10 +33,14 @@ def build_parser(prog: str = "hybridgui") -> argparse.ArgumentParser:
 
 def prepare_environment(screenshot: bool) -> None:
     """Choose the Qt platform and VTK's OpenGL window before either starts: without any display, Qt's offscreen
-    platform and VTK's EGL window (Mesa's surfaceless platform)."""
+    platform and VTK's EGL window (Mesa's surfaceless platform); and numba's plain error messages (before numba is
+    imported; the child processes inherit them)."""
     headless = not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
     if headless and (screenshot or not os.environ.get("QT_QPA_PLATFORM")):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    # numba formats an error message for every overload it tries while typing a kernel, wrapping the terminal's
+    # streams with colorama (pyqtgraph installs it) each time unless told not to: 7% of a first launch's compiling
+    os.environ.setdefault("NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING", "1")
     if headless:
         os.environ.setdefault("VTK_DEFAULT_OPENGL_WINDOW", "vtkEGLRenderWindow")
         os.environ.setdefault("EGL_PLATFORM", "surfaceless")
@@ -67,9 +72,10 @@ def _open(window, args, demo=None) -> list[str]:
 
 
 def _note(args, what: str) -> None:
-    """``--print-startup``: say on stdout that ``what`` happened (read by benchmarks/bench_first_launch.py)."""
+    """``--print-startup``: say on stdout that ``what`` happened and the CPU seconds this process (all its threads,
+    not its children) used until then (read by benchmarks/bench_first_launch.py)."""
     if args.print_startup:
-        print(f"startup: {what}", flush=True)
+        print(f"startup: {what} (cpu {time.process_time():.2f} s)", flush=True)
 
 
 def main(argv=None, prog: str = "hybridgui") -> int:
@@ -84,6 +90,7 @@ def main(argv=None, prog: str = "hybridgui") -> int:
         return 1
     from PySide6.QtWidgets import QApplication
 
+    from .muscle_kernels import MusclePreparation
     from .splash import Splash
     from .startup import Launcher, Startup
     app = QApplication.instance() or QApplication([prog])
@@ -97,9 +104,11 @@ def main(argv=None, prog: str = "hybridgui") -> int:
     # Python's cycle collector runs on this thread only, on a timer: run by a worker thread (the analysis allocates
     # there), it would destroy the Qt objects of a closed window in that thread and deadlock or crash Qt
     collector = GarbageCollector(interval=0.5)  # noqa: F841 (kept alive until the application ends)
+    muscles = MusclePreparation()           # on a first launch, the muscle paths' kernels compiled by a child
+    app.aboutToQuit.connect(muscles.cancel)
     launcher = Launcher(app, splash, lambda window, demo: _open(window, args, demo), args.screenshot, SIZE, prog,
-                        lambda what: _note(args, what))
-    startup = Startup()
+                        lambda what: _note(args, what), muscles)
+    startup = Startup(muscles.start)
     startup.progress.connect(splash.report)
     startup.compiling.connect(splash.compiling)
     startup.ready.connect(launcher.show_main)

@@ -12,6 +12,10 @@ import traceback
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
+from .muscle_kernels import PATHS
+
+PREPARING = "Preparing the muscle paths (first launch: their kernels are compiled once for this computer)..."
+
 
 class Startup(QObject):
     """Signals: ``progress(Progress)``, ``compiling(kernel, count)``, ``ready(report)`` (the warm-up's
@@ -21,6 +25,10 @@ class Startup(QObject):
     compiling = Signal(str, int)
     ready = Signal(object)
     failed = Signal(object, str)
+
+    def __init__(self, defer_muscles=None):
+        super().__init__()
+        self.defer_muscles = defer_muscles   # given the demo's result when the muscle paths' kernels are not cached
 
     def start(self) -> None:
         threading.Thread(target=self._run, name="hybridlab-startup", daemon=True).start()
@@ -32,7 +40,7 @@ class Startup(QObject):
                                                            "VTK)"))
             from engine.warmup import display_steps
             from . import main_window  # noqa: F401  (imported here, off the GUI thread)
-            steps = display_steps(lambda kernel, count: self.compiling.emit(kernel, count))
+            steps = display_steps(lambda kernel, count: self.compiling.emit(kernel, count), self.defer_muscles)
             while True:
                 try:
                     self.progress.emit(next(steps))
@@ -50,10 +58,11 @@ class Launcher(QObject):
     (a path) the window is written there and the application quits with ``code`` (0 written, 1 nothing to show,
     2 not written). ``note(what)`` is told when the main window is shown."""
 
-    def __init__(self, app, splash, open_work, screenshot, size, prog: str, note):
+    def __init__(self, app, splash, open_work, screenshot, size, prog: str, note, muscles=None):
         super().__init__()
         self.app, self.splash, self.open_work, self.screenshot = app, splash, open_work, screenshot
         self.size, self.prog, self.note = size, prog, note
+        self.muscles = muscles       # the MusclePreparation of a first launch, or None
         self.code = 0
         self.window = None
 
@@ -75,6 +84,10 @@ class Launcher(QObject):
         window.show()
         self.splash.close()
         self.note("main window shown")
+        preparing = self.muscles is not None and not PATHS.ready
+        if preparing:
+            window.statusBar().showMessage(PREPARING)
+            self.muscles.finished.connect(self._muscles_ready)
         if not self.screenshot:
             return
         if problems:
@@ -82,7 +95,21 @@ class Launcher(QObject):
                 print(f"{self.prog}: {problem}", file=sys.stderr)
             print(f"{self.prog}: no screenshot written", file=sys.stderr)
             self._quit(1)
-        else:
+        elif not preparing:              # else once the muscles are drawn: the picture a user sees
+            QTimer.singleShot(300, self._shoot)
+
+    @Slot(str)
+    def _muscles_ready(self, problem: str) -> None:
+        """The muscle paths' kernels are loaded: the muscles drawn, the status bar's note replaced."""
+        window = self.window
+        window._on_frame(window.document.frame)
+        if window.statusBar().currentMessage() == PREPARING:
+            window.statusBar().clearMessage()
+        if problem:
+            window.statusBar().showMessage(f"The muscle paths' kernels were compiled in the window's process: "
+                                           f"{problem.splitlines()[-1]}", 15000)
+        self.note("muscle paths drawn")
+        if self.screenshot:
             QTimer.singleShot(300, self._shoot)
 
     def _shoot(self) -> None:

@@ -9,6 +9,8 @@ from engine.data import Data
 from engine.display.rod_surface import rod_surface
 from engine.muscles.path.geometry import MuscleGeometry
 
+from ..muscle_kernels import PATHS
+
 
 class Poses:
     """The placements of ``model`` at configurations ``Q`` (T, nq)."""
@@ -32,5 +34,8 @@ class Poses:
         return rod_surface(self.model, self.data, rod, self.Q[frame])
 
     def muscle_paths(self, frame: int) -> list[np.ndarray]:
-        """Per muscle of the model, its path (k, 3) in the world at ``frame``, wrap surfaces sampled every 2 mm."""
+        """Per muscle of the model, its path (k, 3) in the world at ``frame``, wrap surfaces sampled every 2 mm; none
+        (empty paths) while a first launch compiles their kernels (``muscle_kernels``)."""
+        if not PATHS.ready:
+            return [np.zeros((0, 3))] * len(self.model.muscles)
         return self.geometry.polylines(self.Q[frame])

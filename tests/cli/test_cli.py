@@ -24,6 +24,17 @@ def test_version():
     assert out.returncode == 0 and out.stdout.startswith(f"hybrid {__version__} (build ")
 
 
+def test_the_commands_list_imports_no_vtk():
+    # every command's parser, the packages' beside the engine included (skin's simulate and socket-pressure)
+    code = ("import sys; from engine.cli.main import build_parser; parser = build_parser(); "
+            "print(sorted(parser._subparsers._group_actions[0].choices)); "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('vtk', 'vtkmodules', 'PySide6')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    commands, loaded = out.stdout.splitlines()
+    assert out.returncode == 0 and "'simulate'" in commands and "'socket-pressure'" in commands, out.stderr
+    assert loaded == "[]"
+
+
 def test_info_on_a_model_and_a_trial(test_data, capsys):
     assert main(["info", str(test_data / "opensim/gait10dof18musc/subject01.osim")]) == 0
     text = capsys.readouterr().out

@@ -3,6 +3,7 @@ keeps them: after it, an analysis compiles nothing, and a later process (``hybri
 launch) loads every kernel from the cache."""
 import subprocess
 import sys
+import threading
 from dataclasses import replace
 
 import numba
@@ -10,7 +11,8 @@ import numba
 from engine.analysis.pipeline import analysis_steps
 from engine.progress import run
 from engine.demo import demo_results
-from engine.warmup import _show_demo, counting_compiles, warm_up_steps
+from engine import warmup
+from engine.warmup import _show_demo, counting_compiles, loads_cached, warm_up_steps
 
 
 @numba.njit
@@ -41,3 +43,34 @@ def test_after_the_warm_up_nothing_compiles_again():
                            text=True, timeout=600)
     assert later.returncode == 0, later.stderr
     assert "every kernel was in numba's cache" in later.stdout, (later.stdout, report.compiled)
+
+
+def test_loads_cached_refuses_this_threads_compiles_only():
+    @numba.njit
+    def here(x):
+        return x + 1.0
+
+    @numba.njit
+    def elsewhere(x):
+        return x * 2.0
+
+    assert not loads_cached(lambda: here(1.0)) and here.signatures == []     # stopped before compiling
+    assert here(1.0) == 2.0 and loads_cached(lambda: here(3.0))               # compiled now: runs
+    other = threading.Thread(target=elsewhere, args=(1.0,))
+    assert loads_cached(lambda: (other.start(), other.join())) and elsewhere.signatures != []
+
+
+def test_the_first_window_leaves_uncached_muscle_paths_to_its_caller(monkeypatch):
+    monkeypatch.setattr(warmup, "muscle_paths_cached", lambda result: False)
+    monkeypatch.setattr(warmup, "POLL", 0.01)
+    looks = []
+
+    def blade_cached(work):       # the child has cached the blade's kernels at the third look
+        looks.append(1)
+        return len(looks) >= 3
+
+    monkeypatch.setattr(warmup, "loads_cached", blade_cached)
+    deferred = []
+    report = run(warmup.display_steps(defer_muscles=lambda result: deferred.append(result) or (lambda: True)))
+    assert report.muscles_deferred and deferred == [report.demo[0]]
+    assert len(looks) == 3                      # awaited while the child ran, not compiled beside it

@@ -1,0 +1,82 @@
+"""A first launch shows the window with the bodies while a child process compiles the muscle paths' kernels; the
+muscles appear when they are loaded, and closing meanwhile kills the child without waiting for it."""
+import os
+import sys
+import time
+
+import pytest
+
+from engine.child_process import child_environment, python_command, run_child
+from engine.warmup import compile_muscle_paths
+from hybridgui.muscle_kernels import CHILD, PATHS, MusclePreparation
+
+
+@pytest.fixture(scope="module")
+def compiled(work):
+    """The muscle paths' kernels compiled in this process (or loaded from numba's cache) before the test, so that
+    the worker only loads them, as after the child compiled them."""
+    compile_muscle_paths(work[0])
+
+
+@pytest.fixture
+def pending():
+    """The muscle paths' kernels not ready, as on a first launch before the child ends (ready again after)."""
+    PATHS.ready = False
+    yield
+    PATHS.ready = True
+
+
+def drawn_points(window) -> int:
+    return window.scene.layers["muscles"].polydata.GetNumberOfPoints()
+
+
+def test_the_window_draws_the_bodies_first_and_the_muscles_once_their_kernels_are_loaded(make_window, work, compiled,
+                                                                                       pending, qtbot):
+    window = make_window()
+    window.open_demo(work)
+    window.view.render()
+    assert drawn_points(window) == 0                              # no path while the kernels are compiled elsewhere
+    assert all(a.GetMapper().GetInput().GetNumberOfPoints() for a in window.scene.layers["bodies"].actors.values())
+    preparation = MusclePreparation([sys.executable, "-c", "pass"])     # a child that ends at once
+    drawn = []
+    PATHS.changed.connect(lambda: window._on_frame(window.document.frame))
+    preparation.finished.connect(drawn.append)
+    try:
+        with qtbot.waitSignal(preparation.finished, timeout=300_000):
+            preparation.start(work[0])
+    finally:
+        PATHS.changed.disconnect()
+    assert drawn == [""] and PATHS.ready
+    paths = window.scene.poses.geometry.polylines(window.scene.poses.Q[window.document.frame])
+    assert drawn_points(window) == sum(len(p) for p in paths if len(p) >= 2) > 0
+
+
+def test_a_failed_child_is_said_and_the_kernels_loaded_in_the_worker(work, compiled, pending, qtbot):
+    preparation = MusclePreparation([sys.executable, "-c", "import sys; sys.exit('no compiler here')"])
+    with qtbot.waitSignal(preparation.finished, timeout=300_000) as finished:
+        preparation.start(work[0])
+    assert "status 1" in finished.args[0] and "no compiler here" in finished.args[0] and PATHS.ready
+
+
+def test_closing_while_the_child_compiles_kills_it_at_once(tmp_path, pending, qtbot):
+    pid_file = tmp_path / "pid"
+    preparation = MusclePreparation([sys.executable, "-c", "import os, sys, time; open(sys.argv[1], 'w').write("
+                                     "str(os.getpid())); time.sleep(120)", str(pid_file)])
+    ended = []
+    preparation.finished.connect(ended.append)
+    preparation.start(None)
+    qtbot.waitUntil(lambda: pid_file.exists() and pid_file.read_text() != "", timeout=30_000)
+    pid = int(pid_file.read_text())
+    start = time.monotonic()
+    preparation.cancel()
+    preparation.thread.join(10)
+    assert not preparation.running and time.monotonic() - start < 5
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)                                           # killed and reaped
+    qtbot.wait(200)
+    assert ended == [] and not PATHS.ready                        # nothing loaded, nothing announced
+
+
+def test_the_childs_command_compiles_or_loads_the_muscle_paths():
+    done = run_child(python_command(*CHILD), env=child_environment(), timeout=600)
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
