@@ -45,7 +45,7 @@ from ...errors import SettingsError
 from ...tree import compile_tree
 from .balance import crossed, muscles_alone_unbalanced
 from .hill import HillMuscles, RigidTendonForces
-from .qp import INFEASIBLE, NO_DATA, WarmStartedQP, solve_equality_frames
+from .qp import INFEASIBLE, NO_DATA, solve_equality_frames, solve_tracking_frames
 from .reserves import ReserveActuators, check_actuators, generalized_forces
 from .results import MuscleForceResult
 
@@ -204,22 +204,8 @@ def solve_muscle_forces(J_l, tau, hill: RigidTendonForces, settings: MuscleForce
         f_bounds = (passive, passive + active)
         lb_all = np.concatenate([passive / F0, np.broadcast_to(r_lo, (T, r))], axis=1)
         ub_all = np.concatenate([(passive + active) / F0, np.broadcast_to(r_hi, (T, r))], axis=1)
-        qp = WarmStartedQP()
-        x_all = np.full((T, m + r), np.nan)
-        status = []
-        for t in range(T):
-            B = np.concatenate([-J_l[t].T * F0, R[t] * opt], axis=1)
-            WB = B * w1[:, None]
-            H = B.T @ WB
-            g = -WB.T @ tau[t]
-            has_ref = np.isfinite(ref[t]) & (w2 > 0)
-            wf = np.where(has_ref, w2, 0.0) * F0 * F0
-            eps = settings.regularization * max(float(np.diag(H)[:m].max(initial=0.0)), 1.0)
-            H[np.arange(m), np.arange(m)] += wf + eps
-            g[:m] -= np.where(has_ref, w2 * F0 * np.nan_to_num(ref[t]), 0.0)
-            H[np.arange(m, m + r), np.arange(m, m + r)] += settings.reserve_weight
-            x_all[t], outcome = qp.solve(H, g, lb_all[t], ub_all[t])
-            status.append(outcome)
+        x_all, status = solve_tracking_frames(J_l, R, opt, F0, w1, w2, ref, tau, settings.regularization,
+                                              settings.reserve_weight, lb_all, ub_all)
         forces = x_all[:, :m] * F0
         with np.errstate(invalid="ignore", divide="ignore"):
             a = np.where(active > 0, (forces - passive) / active, np.nan)
