@@ -1,8 +1,8 @@
-"""The per-frame QP of static optimisation (OpenSim's objective), warm-started, in numba.
+"""The per-frame QPs of static optimisation, built and warm-started in numba.
 
-Each frame's problem is ``min 1/2 sum_i h_i x_i^2`` subject to ``A x = b`` and ``lb <= x <= ub`` (``h`` > 0,
-the same at every frame; ``A``, ``b``, ``lb``, ``ub`` per frame). The previous frame's active set (which bounds
-were held) is the guess: with those variables at their bounds the KKT conditions are one linear system, solved
+OpenSim's objective: each frame's problem is ``min 1/2 sum_i h_i x_i^2`` subject to ``A x = b`` and
+``lb <= x <= ub`` (``h`` > 0 and the bounds the same at every frame; ``A``, ``b`` built per frame from the length
+Jacobians, :func:`activation_frames`). The previous frame's active set (which bounds were held) is the guess: with those variables at their bounds the KKT conditions are one linear system, solved
 through the Schur complement ``S = A_f diag(1/h_f) A_f^T`` of the free variables ``f``; its solution is the optimum
 (the problem being convex) when every free variable lies within its box and every held bound's multiplier has the
 sign that keeps it held. Otherwise the guess is corrected (free variables leaving their box are held at the bound
@@ -142,12 +142,45 @@ def _switch(j, x, lb, at_lb, at_ub):
 
 
 @nb.njit(cache=True, nogil=True)
-def warm_frames(f0, f1, h, A, b, lb, ub, tol, max_steps, at_lb, at_ub, x):
-    """Frames ``f0 .. f1-1`` of ``A`` (T, ne, n), ``b`` (T, ne), ``lb``, ``ub`` (T, n), each from the previous
-    frame's active set ``at_lb`` / ``at_ub`` (n,) bool, while the warm start holds; the optima into ``x`` (T, n).
-    Returns the first frame it does not solve (``f1`` when all are)."""
+def activation_problem(J, active, passive, R, opt, rows, tau, A, b):
+    """One frame's equality ``A x = b`` of OpenSim's objective in the variables ``x = (activations, reserve
+    controls)``: on each matched speed ``v = rows[e]``, ``A[e] = (-J[:, v] active, R[v] opt)`` and
+    ``b[e] = tau[v] + J[:, v] . passive`` (``passive`` (m,) N, or (0,) when left out). ``J`` (m, nv) m per unit
+    speed, ``active`` (m,) N, ``R`` (nv, r), ``opt`` (r,), ``tau`` (nv,)."""
+    m = J.shape[0]
+    r = R.shape[1]
+    for e in range(rows.shape[0]):
+        v = rows[e]
+        for i in range(m):
+            A[e, i] = J[i, v] * -active[i]
+        for k in range(r):
+            A[e, m + k] = R[v, k] * opt[k]
+        s = 0.0
+        for i in range(passive.shape[0]):
+            s += J[i, v] * passive[i]
+        b[e] = tau[v] + s
+
+
+@nb.njit(cache=True, nogil=True)
+def activation_frames(f0, f1, h, J, active, passive, R, opt, rows, tau, lb, ub, tol, max_steps, at_lb, at_ub, x, A,
+                      b):
+    """Frames ``f0 .. f1-1`` of OpenSim's objective (:func:`activation_problem` of ``J`` (T, m, nv), ``active``,
+    ``passive`` (T, m) or (T, 0), ``R`` (T, nv, r), ``tau`` (T, nv); bounds ``lb``, ``ub`` (n,)), each from the
+    previous frame's active set ``at_lb`` / ``at_ub`` (n,) bool (updated in place), optima into ``x`` (T, n).
+    Returns the first frame it does not solve (``f1`` when all are), its ``A`` (ne, n) and ``b`` (ne,) left in
+    ``A`` and ``b``: a warm start that does not end at the optimum, or NaN in its problem."""
     for fr in range(f0, f1):
-        if not _solve_frame(h, A[fr], b[fr], lb[fr], ub[fr], tol, max_steps, at_lb, at_ub, x[fr]):
+        activation_problem(J[fr], active[fr], passive[fr], R[fr], opt, rows, tau[fr], A, b)
+        for e in range(b.shape[0]):
+            if not math.isfinite(b[e]):
+                return fr
+            for j in range(A.shape[1]):
+                if not math.isfinite(A[e, j]):
+                    return fr
+        for j in range(lb.shape[0]):
+            if math.isnan(lb[j]) or math.isnan(ub[j]):
+                return fr
+        if not _solve_frame(h, A, b, lb, ub, tol, max_steps, at_lb, at_ub, x[fr]):
             return fr
     return f1
 

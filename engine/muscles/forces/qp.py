@@ -2,7 +2,7 @@
 
 Two kinds of problem, one per objective of :mod:`engine.muscles.forces.static_optimization`:
 
-    minimise 1/2 sum h_i x_i^2   subject to   A x = b,  lb <= x <= ub      (:func:`solve_equality_frames`)
+    minimise 1/2 sum h_i x_i^2   subject to   A x = b,  lb <= x <= ub      (:func:`solve_activation_frames`)
     minimise 1/2 x^T H x + g^T x   subject to   lb <= x <= ub               (:class:`WarmStartedQP`,
                                                                              :func:`solve_tracking_frames`)
 
@@ -33,47 +33,50 @@ NO_DATA = "not solved (NaN in its inputs)"
 FRAMES_AT_ONCE = 1000   # frames whose constraint matrices are built at once (a long trial's would be large)
 
 
-def solve_equality_frames(h, n_frames, problems, tol: float = 1e-9, max_steps: int = 8):
-    """Solve ``min 1/2 sum h_i x_i^2`` subject to ``A x = b``, ``lb <= x <= ub`` at every frame; returns
-    ``(x (T, n), statuses)`` with ``x`` NaN where infeasible or where an input holds NaN.
+def solve_activation_frames(h, J_l, active, passive, R, opt, rows, tau, lb, ub, tol: float = 1e-9,
+                            max_steps: int = 8):
+    """OpenSim's objective at every frame (``engine.muscles.forces.static_optimization``): ``min 1/2 sum h_i x_i^2``
+    subject to ``A x = b``, ``lb <= x <= ub``, with ``x = (activations, reserve controls)``,
+    ``A = (-J_l[:, rows]^T diag(active), R[rows] diag(opt))`` and ``b = tau[rows] (+ J_l[:, rows]^T passive)``;
+    returns ``(x (T, n), statuses)`` with ``x`` NaN where infeasible or where an input holds NaN.
 
-    ``h`` (n,) > 0 is the same at every frame; ``problems(t0, t1)`` gives frames ``t0 .. t1-1`` as
-    ``(A (k, ne, n), b (k, ne), lb (k, n), ub (k, n))``. Frames are solved in numba from the previous frame's
-    active set (the first frame, and the first after one not solved, from none held) while the KKT conditions certify the result (``engine.kernels._qp_so``, the tolerances of
-    :class:`WarmStartedQP`, with one correction per step in the second half of the steps), by quadprog otherwise.
+    ``h`` (n,) > 0, ``lb``, ``ub`` (n,) are the same at every frame; ``J_l`` (T, m, nv), ``active`` (T, m) N,
+    ``passive`` (T, m) N or None (left out), ``R`` (T, nv, r), ``opt`` (r,), ``rows`` (nv,) bool the speeds matched,
+    ``tau`` (T, nv). Frames are built and solved in numba from the previous frame's active set (the first frame, and
+    the first after one not solved, from none held) while the KKT conditions certify the result
+    (``engine.kernels._qp_so.activation_frames``, the tolerances of :class:`WarmStartedQP`, with one correction per
+    step in the second half of the steps), by quadprog otherwise.
     """
-    h = np.ascontiguousarray(h, float)
+    h, lb, ub, opt = (np.ascontiguousarray(a, float) for a in (h, lb, ub, opt))
+    T, m, nv = J_l.shape
     n = len(h)
-    x = np.full((n_frames, n), np.nan)
-    status = [NO_DATA] * n_frames
+    x = np.full((T, n), np.nan)
+    status = [OPTIMAL_WARM] * T
     at_lb, at_ub = np.zeros(n, bool), np.zeros(n, bool)     # the guess: the previous frame's, at first none held
-    for c0 in range(0, n_frames, FRAMES_AT_ONCE):
-        A, b, lb, ub = (np.ascontiguousarray(a, float) for a in problems(c0, min(n_frames, c0 + FRAMES_AT_ONCE)))
-        k = len(A)
-        valid = (np.isfinite(A).all(axis=(1, 2)) & np.isfinite(b).all(axis=1)
-                 & ~np.isnan(lb).any(axis=1) & ~np.isnan(ub).any(axis=1))
-        xc = x[c0:c0 + k]
+    rows = np.flatnonzero(rows)
+    A, b = np.empty((len(rows), n)), np.empty(len(rows))
+    for c0 in range(0, T, FRAMES_AT_ONCE):      # (R, active may be broadcast over the frames: copied by chunks)
+        k = min(T, c0 + FRAMES_AT_ONCE) - c0
+        J_c, active_c, R_c, tau_c = (np.ascontiguousarray(a[c0:c0 + k], float) for a in (J_l, active, R, tau))
+        passive_c = np.zeros((k, 0)) if passive is None else np.ascontiguousarray(passive[c0:c0 + k], float)
         i = 0
         while i < k:
-            if not valid[i]:
-                at_lb[:] = at_ub[:] = False
-                i += 1
-                continue
-            end = i + int(np.argmin(valid[i:])) if not valid[i:].all() else k
-            stop = _qp_so.warm_frames(i, end, h, A, b, lb, ub, tol, max_steps, at_lb, at_ub, xc)
-            status[c0 + i:c0 + stop] = [OPTIMAL_WARM] * (stop - i)
-            i = stop
-            if i == end:
-                continue
-            xi = cold_solve(np.diag(h), np.zeros(n), lb[i], ub[i], A[i], b[i])
+            i = _qp_so.activation_frames(i, k, h, J_c, active_c, passive_c, R_c, opt, rows, tau_c, lb, ub, tol,
+                                         max_steps, at_lb, at_ub, x[c0:c0 + k], A, b)
+            if i == k:
+                break
+            xi = None
+            if np.isfinite(A).all() and np.isfinite(b).all() and not (np.isnan(lb).any() or np.isnan(ub).any()):
+                xi = cold_solve(np.diag(h), np.zeros(n), lb, ub, A, b)
+                status[c0 + i] = INFEASIBLE if xi is None else OPTIMAL_QUADPROG
+            else:
+                status[c0 + i] = NO_DATA
             if xi is None:
-                xc[i] = np.nan          # the warm start may have left its last try there
-                status[c0 + i] = INFEASIBLE
+                x[c0 + i] = np.nan          # the warm start may have left its last try there
                 at_lb[:] = at_ub[:] = False
             else:
-                xc[i] = xi
-                status[c0 + i] = OPTIMAL_QUADPROG
-                _held_bounds(xi, lb[i], ub[i], tol, at_lb, at_ub)
+                x[c0 + i] = xi
+                _held_bounds(xi, lb, ub, tol, at_lb, at_ub)
             i += 1
     return x, status
 

@@ -45,7 +45,7 @@ from ...errors import SettingsError
 from ...tree import compile_tree
 from .balance import crossed, muscles_alone_unbalanced
 from .hill import HillMuscles, RigidTendonForces
-from .qp import INFEASIBLE, NO_DATA, solve_equality_frames, solve_tracking_frames
+from .qp import INFEASIBLE, NO_DATA, solve_activation_frames, solve_tracking_frames
 from .reserves import ReserveActuators, check_actuators, generalized_forces
 from .results import MuscleForceResult
 
@@ -183,16 +183,8 @@ def solve_muscle_forces(J_l, tau, hill: RigidTendonForces, settings: MuscleForce
         lb, ub = np.concatenate([lo_m, r_lo]), np.concatenate([hi_m, r_hi])
         with_passive = settings.include_passive and settings.muscle_physiology
 
-        def problems(t0, t1):
-            k = t1 - t0
-            J_lt = np.swapaxes(J_l[t0:t1][:, :, rows], 1, 2)
-            A = np.empty((k, J_lt.shape[1], m + r))
-            np.multiply(J_lt, -active[t0:t1, None, :], out=A[:, :, :m])
-            np.multiply(R[t0:t1][:, rows], opt, out=A[:, :, m:])
-            b = tau[t0:t1, rows] + (np.einsum("tvm,tm->tv", J_lt, passive[t0:t1]) if with_passive else 0.0)
-            return A, b, np.broadcast_to(lb, (k, m + r)), np.broadcast_to(ub, (k, m + r))
-
-        x_all, status = solve_equality_frames(np.full(m + r, 2.0), T, problems)
+        x_all, status = solve_activation_frames(np.full(m + r, 2.0), J_l, active, passive if with_passive else None,
+                                                R, opt, rows, tau, lb, ub)
         a = x_all[:, :m]
         forces = a * active + (passive if with_passive else 0.0)
     else:
