@@ -173,10 +173,28 @@ class WarmStartedQP:
         return x, OPTIMAL_QUADPROG
 
 
+class CostNotPositiveDefinite(ValueError):
+    """The QP's cost matrix is not positive definite (quadprog cannot solve it): a setting, not a frame's
+    infeasibility. ``variables``: the indices of the variables on which the cost is flat (or curves down): those
+    of the eigenvector of the cost's smallest eigenvalue, the largest first."""
+
+    def __init__(self, variables, smallest_eigenvalue: float, reason: str):
+        self.variables = tuple(int(j) for j in variables)
+        self.smallest_eigenvalue = float(smallest_eigenvalue)
+        super().__init__(f"the cost matrix is not positive definite (smallest eigenvalue {smallest_eigenvalue:.3g}, "
+                         f"variables {list(self.variables)}): {reason}")
+
+
 def cold_solve(H, g, lb, ub, A, b):
     """The problem solved from scratch, or None if infeasible. Variables whose bounds meet (a muscle
     that can produce no active force, to round-off) are held there and left out: quadprog fails on such
-    boxes."""
+    boxes.
+
+    Raises
+    ------
+    CostNotPositiveDefinite
+        If ``H`` over the variables not held is not positive definite.
+    """
     bounded = np.isfinite(lb) & np.isfinite(ub)
     gap = np.where(bounded, ub - lb, np.inf)
     tol = 1e-12 * np.maximum(1.0, np.abs(np.where(bounded, lb, 0.0)))
@@ -190,8 +208,14 @@ def cold_solve(H, g, lb, ub, A, b):
     free = ~held
     gf = g[free] + H[np.ix_(free, held)] @ x[held]
     Af, bf = (None, None) if A is None else (A[:, free], b - A[:, held] @ x[held])
-    xf, _ = solve_qp(H[np.ix_(free, free)], gf, A=Af, b=bf, lb=lb[free], ub=ub[free])
+    Hf = H[np.ix_(free, free)]
+    xf, reason = solve_qp(Hf, gf, A=Af, b=bf, lb=lb[free], ub=ub[free])
     if xf is None:
+        if "positive definite" in reason:
+            values, vectors = np.linalg.eigh(Hf)
+            weight = np.abs(vectors[:, 0])
+            order = np.argsort(-weight, kind="stable")
+            raise CostNotPositiveDefinite(np.flatnonzero(free)[order[weight[order] > 0.1]], values[0], reason)
         return None
     x[free] = xf
     return x

@@ -45,7 +45,7 @@ from ...errors import SettingsError
 from ...tree import compile_tree
 from .balance import crossed, muscles_alone_unbalanced
 from .hill import HillMuscles, RigidTendonForces
-from .qp import INFEASIBLE, NO_DATA, solve_activation_frames, solve_tracking_frames
+from .qp import INFEASIBLE, NO_DATA, CostNotPositiveDefinite, solve_activation_frames, solve_tracking_frames
 from .reserves import ReserveActuators, check_actuators, generalized_forces
 from .results import MuscleForceResult
 
@@ -196,8 +196,17 @@ def solve_muscle_forces(J_l, tau, hill: RigidTendonForces, settings: MuscleForce
         f_bounds = (passive, passive + active)
         lb_all = np.concatenate([passive / F0, np.broadcast_to(r_lo, (T, r))], axis=1)
         ub_all = np.concatenate([(passive + active) / F0, np.broadcast_to(r_hi, (T, r))], axis=1)
-        x_all, status = solve_tracking_frames(J_l, R, opt, F0, w1, w2, ref, tau, settings.regularization,
-                                              settings.reserve_weight, lb_all, ub_all)
+        try:
+            x_all, status = solve_tracking_frames(J_l, R, opt, F0, w1, w2, ref, tau, settings.regularization,
+                                                  settings.reserve_weight, lb_all, ub_all)
+        except CostNotPositiveDefinite as error:   # only a reserve can be left without curvature (muscles: eps)
+            labels = [f"muscle {n!r}" for n in names] + [f"reserve {reserve_names[k]!r}" if k < len(reserve_names)
+                                                         else f"reserve {k}" for k in range(r)]
+            flat = ", ".join(labels[j] for j in error.variables)
+            raise SettingsError(f"the seed objective has no unique minimum: its cost is flat in {flat} (smallest "
+                                f"eigenvalue {error.smallest_eigenvalue:.3g}); a reserve needs reserve_weight > 0, or "
+                                f"to act alone on coordinates whose generalized forces are tracked (tracking_weight > 0, "
+                                f"not locked)") from None
         forces = x_all[:, :m] * F0
         with np.errstate(invalid="ignore", divide="ignore"):
             a = np.where(active > 0, (forces - passive) / active, np.nan)
