@@ -263,30 +263,33 @@ def box_warm_frame(H, g, lb, ub, tol, max_steps, at_lb, at_ub, x):
 
 
 @nb.njit(cache=True, nogil=True)
-def tracking_problem(J, R, opt, F0, w1, w2, ref, tau, eps_rel, reserve_weight, B, H, g):
+def tracking_problem(J, R, opt, F0, w1, w2, ref, tau, eps_rel, reserve_weight, Bt, WBt, H, g):
     """One frame's ``H`` (n, n) and ``g`` (n,) of the seed objective, ``n = m + r``, in the variables
-    ``x = (f / F0, reserve controls)``: ``B = [-J^T diag(F0), R diag(opt)]`` (nv, n; into ``B``),
-    ``H = B^T diag(w1) B``, ``g = -B^T diag(w1) tau``, then on the muscles' diagonal ``w2 F0^2`` where ``ref`` (m,)
-    is finite and ``w2`` > 0 (and ``-w2 F0 ref`` on ``g``) plus ``eps_rel`` times the largest of 1 and the tracking
-    diagonal's largest entry, on the reserves' ``reserve_weight``. ``J`` (m, nv) m per unit speed, ``R`` (nv, r),
-    ``opt`` (r,), ``F0`` (m,) N, ``tau`` (nv,)."""
+    ``x = (f / F0, reserve controls)``: ``B = [-J^T diag(F0), R diag(opt)]`` (nv, n; its transpose into ``Bt``,
+    ``B^T diag(w1)`` into ``WBt``, both (n, nv)), ``H = B^T diag(w1) B``, ``g = -B^T diag(w1) tau``, then on the
+    muscles' diagonal ``w2 F0^2`` where ``ref`` (m,) is finite and ``w2`` > 0 (and ``-w2 F0 ref`` on ``g``) plus
+    ``eps_rel`` times the largest of 1 and the tracking diagonal's largest entry, on the reserves'
+    ``reserve_weight``. ``J`` (m, nv) m per unit speed, ``R`` (nv, r), ``opt`` (r,), ``F0`` (m,) N, ``tau`` (nv,)."""
     m, nv = J.shape
     r = R.shape[1]
     n = m + r
-    for v in range(nv):
-        for i in range(m):
-            B[v, i] = -J[i, v] * F0[i]
-        for k in range(r):
-            B[v, m + k] = R[v, k] * opt[k]
+    for i in range(m):
+        for v in range(nv):
+            Bt[i, v] = -J[i, v] * F0[i]
+    for k in range(r):
+        for v in range(nv):
+            Bt[m + k, v] = R[v, k] * opt[k]
     for i in range(n):
         s = 0.0
         for v in range(nv):
-            s += B[v, i] * w1[v] * tau[v]
+            WBt[i, v] = Bt[i, v] * w1[v]
+            s += WBt[i, v] * tau[v]
         g[i] = -s
+    for i in range(n):
         for j in range(i, n):
             s = 0.0
             for v in range(nv):
-                s += B[v, i] * (B[v, j] * w1[v])
+                s += Bt[i, v] * WBt[j, v]
             H[i, j] = s
             H[j, i] = s
     dmax = 1.0
@@ -305,14 +308,14 @@ def tracking_problem(J, R, opt, F0, w1, w2, ref, tau, eps_rel, reserve_weight, B
 
 @nb.njit(cache=True, nogil=True)
 def tracking_frames(f0, f1, J, R, opt, F0, w1, w2, ref, tau, eps_rel, reserve_weight, lb, ub, tol, max_steps, warm,
-                    at_lb, at_ub, x, B, H, g):
+                    at_lb, at_ub, x, Bt, WBt, H, g):
     """Frames ``f0 .. f1-1`` of the seed objective (:func:`tracking_problem` of ``J`` (T, m, nv), ``R`` (T, nv, r),
     ``ref`` (T, m), ``tau`` (T, nv); bounds ``lb``, ``ub`` (T, n)), each from the previous frame's active set
     ``at_lb`` / ``at_ub`` (updated in place; none yet unless ``warm``), optima into ``x`` (T, n). Returns the first
     frame it does not solve (``f1`` when all are), its problem left in ``H`` and ``g``: not warm, a warm start that
     fails, or NaN in its ``H``, ``g`` or bounds."""
     for fr in range(f0, f1):
-        tracking_problem(J[fr], R[fr], opt, F0, w1, w2, ref[fr], tau[fr], eps_rel, reserve_weight, B, H, g)
+        tracking_problem(J[fr], R[fr], opt, F0, w1, w2, ref[fr], tau[fr], eps_rel, reserve_weight, Bt, WBt, H, g)
         if not warm:
             return fr
         for i in range(H.shape[0]):

@@ -99,7 +99,7 @@ def solve_tracking_frames(J_l, R, opt, F0, w1, w2, ref, tau, regularization, res
     x = np.full((T, n), np.nan)
     status = [OPTIMAL_WARM] * T
     qp = WarmStartedQP(tol, max_steps)
-    B, H, g = np.empty((nv, n)), np.empty((n, n)), np.empty(n)
+    Bt, WBt, H, g = np.empty((n, nv)), np.empty((n, nv)), np.empty((n, n)), np.empty(n)
     none_held = np.zeros(n, bool)
     opt, F0, w1, w2 = (np.ascontiguousarray(a, float) for a in (opt, F0, w1, w2))
     for c0 in range(0, T, FRAMES_AT_ONCE):      # (R may be one matrix broadcast over the frames: copied by chunks)
@@ -112,7 +112,7 @@ def solve_tracking_frames(J_l, R, opt, F0, w1, w2, ref, tau, regularization, res
             at_lb, at_ub = (none_held, none_held) if held is None else held
             i = _qp_so.tracking_frames(i, k, J_c, R_c, opt, F0, w1, w2, ref_c, tau_c, float(regularization),
                                        float(reserve_weight), lb_c, ub_c, tol, max_steps, held is not None, at_lb,
-                                       at_ub, x[c0:c0 + k], B, H, g)
+                                       at_ub, x[c0:c0 + k], Bt, WBt, H, g)
             if i == k:
                 break
             qp.reset()      # the frame's warm start failed (or there was none): quadprog solves it
