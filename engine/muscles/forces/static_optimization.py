@@ -32,7 +32,8 @@ min_control for Thelen and Millard muscles) and 1.
 Frames are solved in sequence, each warm-started from the previous frame's active
 set (:mod:`engine.muscles.forces.qp`). A frame whose constraints cannot be met is reported
 ``'infeasible'``, one with NaN inputs ``'not solved (NaN in its inputs)'``, both with NaN forces;
-neither raises.
+neither raises. A seed objective whose cost is flat in some reserve (``reserve_weight`` 0 and a reserve acting on
+coordinates not tracked) has no unique minimum at any frame: that is a ``SettingsError`` naming the reserve.
 """
 from __future__ import annotations
 
