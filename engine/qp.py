@@ -19,7 +19,7 @@ import quadprog
 
 def solve_qp(P, c, G=None, h=None, A=None, b=None, lb=None, ub=None):
     """Solve the QP above; returns ``(x, None)``, or ``(None, reason)`` when quadprog finds no solution (``reason``
-    its message: inconsistent constraints, or ``P`` not positive definite).
+    quadprog's message for inconsistent constraints, or "the cost matrix P is not positive definite").
 
     ``P`` (n, n), ``c`` (n,); ``G`` (m, n) with ``h`` (m,), ``A`` (e, n) with ``b`` (e,), ``lb`` and ``ub`` (n,): each
     pair None when absent (a bound may be infinite).
@@ -41,8 +41,9 @@ def solve_qp(P, c, G=None, h=None, A=None, b=None, lb=None, ub=None):
     C, d = (np.vstack(columns).T, np.concatenate(values)) if columns else (None, None)
     try:
         x = quadprog.solve_qp(P, -c, C, d, 0 if A is None else A.shape[0])[0]
-    except ValueError as error:     # quadprog: "constraints are inconsistent, no solution", or P not definite
-        return None, str(error)
+    except ValueError as error:     # quadprog: "constraints are inconsistent, no solution", or its G (our P) not definite
+        reason = str(error)
+        return None, ("the cost matrix P is not positive definite" if "positive definite" in reason else reason)
     if lb is not None or ub is not None:
         x = np.clip(x, lb, ub)
     return x, None

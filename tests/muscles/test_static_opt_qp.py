@@ -12,7 +12,9 @@ import pytest
 from qpsolvers import Problem, solve_problem
 
 from engine.muscles.forces.hill import RigidTendonForces
-from engine.muscles.forces.qp import INFEASIBLE, OPTIMAL_QUADPROG, OPTIMAL_WARM, WarmStartedQP, cold_solve
+from engine.errors import SettingsError
+from engine.muscles.forces.qp import (INFEASIBLE, OPTIMAL_QUADPROG, OPTIMAL_WARM, CostNotPositiveDefinite,
+                                        WarmStartedQP, cold_solve)
 from engine.muscles.forces.static_optimization import MuscleForceSettings, solve_muscle_forces
 
 F0 = 1000.0
@@ -195,3 +197,29 @@ def test_frames_with_missing_inputs_are_reported(rng):
         assert out.success.tolist() == [True, True, False] and np.isnan(out.forces[2]).all()
         assert out.status[2] == "not solved (NaN in its inputs)"
         assert any("1 of 3 frames not solved" in n for n in out.notes)
+
+
+def test_a_cost_without_curvature_is_an_error_naming_the_reserve_not_an_infeasible_frame():
+    """Seed objective with reserve_weight 0 and a reserve acting only on a coordinate whose generalized force is not
+    tracked (locked): the cost does not depend on that reserve's control, so the QP has no unique minimum and quadprog
+    cannot factor it. That is the settings' fault: an error naming the reserve, never frames marked 'infeasible'."""
+    J = np.array([[[-0.05, 0.02]]])                 # one muscle, two coordinates
+    tau = np.array([[10.0, 3.0]])
+    R = np.zeros((1, 2, 2))
+    R[0, 0, 0] = R[0, 1, 1] = 1.0                   # 'res_0' on coordinate 0 (tracked), 'res_1' on 1 (locked)
+    kw = dict(reserve_matrix=R, reserve_optimal_force=np.ones(2), reserve_bounds=(np.full(2, -1e3), np.full(2, 1e3)),
+              reserve_names=("res_0", "res_1"), matched=np.array([True, False]))
+    with pytest.raises(SettingsError, match=r"flat in reserve 'res_1' .*reserve_weight > 0"):
+        solve_muscle_forces(J, tau, hill_of(np.full((1, 1), 1e6)), seed(reserve_weight=0.0), **kw)
+    out = solve_muscle_forces(J, tau, hill_of(np.full((1, 1), 1e6)), seed(reserve_weight=1e-6), **kw)
+    assert out.success.all() and out.reserve_forces[0, 1] == pytest.approx(0.0, abs=1e-9)   # weighted: no use
+
+
+def test_cold_solve_names_the_variables_a_cost_is_flat_in():
+    H = np.diag([2.0, 0.0, 1.0])
+    with pytest.raises(CostNotPositiveDefinite) as error:
+        cold_solve(H, np.ones(3), np.zeros(3), np.ones(3), None, None)
+    assert error.value.variables == (1,) and error.value.smallest_eigenvalue == 0.0
+    # a variable held (its bounds meet) takes no part in the cost's factorisation: the rest is positive definite
+    x = cold_solve(H, np.array([-1.0, 0.0, -0.5]), np.array([0.0, 0.3, 0.0]), np.array([1.0, 0.3, 1.0]), None, None)
+    np.testing.assert_allclose(x, [0.5, 0.3, 0.5], rtol=0, atol=1e-12)

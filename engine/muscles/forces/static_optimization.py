@@ -32,7 +32,8 @@ min_control for Thelen and Millard muscles) and 1.
 Frames are solved in sequence, each warm-started from the previous frame's active
 set (:mod:`engine.muscles.forces.qp`). A frame whose constraints cannot be met is reported
 ``'infeasible'``, one with NaN inputs ``'not solved (NaN in its inputs)'``, both with NaN forces;
-neither raises.
+neither raises. A seed objective whose cost is flat in some reserve (``reserve_weight`` 0 and a reserve acting on
+coordinates not tracked) has no unique minimum at any frame: that is a ``SettingsError`` naming the reserve.
 """
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ from ...errors import SettingsError
 from ...tree import compile_tree
 from .balance import crossed, muscles_alone_unbalanced
 from .hill import HillMuscles, RigidTendonForces
-from .qp import INFEASIBLE, NO_DATA, WarmStartedQP, solve_equality_frames
+from .qp import INFEASIBLE, NO_DATA, CostNotPositiveDefinite, solve_activation_frames, solve_tracking_frames
 from .reserves import ReserveActuators, check_actuators, generalized_forces
 from .results import MuscleForceResult
 
@@ -183,16 +184,8 @@ def solve_muscle_forces(J_l, tau, hill: RigidTendonForces, settings: MuscleForce
         lb, ub = np.concatenate([lo_m, r_lo]), np.concatenate([hi_m, r_hi])
         with_passive = settings.include_passive and settings.muscle_physiology
 
-        def problems(t0, t1):
-            k = t1 - t0
-            J_lt = np.swapaxes(J_l[t0:t1][:, :, rows], 1, 2)
-            A = np.empty((k, J_lt.shape[1], m + r))
-            np.multiply(J_lt, -active[t0:t1, None, :], out=A[:, :, :m])
-            np.multiply(R[t0:t1][:, rows], opt, out=A[:, :, m:])
-            b = tau[t0:t1, rows] + (np.einsum("tvm,tm->tv", J_lt, passive[t0:t1]) if with_passive else 0.0)
-            return A, b, np.broadcast_to(lb, (k, m + r)), np.broadcast_to(ub, (k, m + r))
-
-        x_all, status = solve_equality_frames(np.full(m + r, 2.0), T, problems)
+        x_all, status = solve_activation_frames(np.full(m + r, 2.0), J_l, active, passive if with_passive else None,
+                                                R, opt, rows, tau, lb, ub)
         a = x_all[:, :m]
         forces = a * active + (passive if with_passive else 0.0)
     else:
@@ -204,22 +197,17 @@ def solve_muscle_forces(J_l, tau, hill: RigidTendonForces, settings: MuscleForce
         f_bounds = (passive, passive + active)
         lb_all = np.concatenate([passive / F0, np.broadcast_to(r_lo, (T, r))], axis=1)
         ub_all = np.concatenate([(passive + active) / F0, np.broadcast_to(r_hi, (T, r))], axis=1)
-        qp = WarmStartedQP()
-        x_all = np.full((T, m + r), np.nan)
-        status = []
-        for t in range(T):
-            B = np.concatenate([-J_l[t].T * F0, R[t] * opt], axis=1)
-            WB = B * w1[:, None]
-            H = B.T @ WB
-            g = -WB.T @ tau[t]
-            has_ref = np.isfinite(ref[t]) & (w2 > 0)
-            wf = np.where(has_ref, w2, 0.0) * F0 * F0
-            eps = settings.regularization * max(float(np.diag(H)[:m].max(initial=0.0)), 1.0)
-            H[np.arange(m), np.arange(m)] += wf + eps
-            g[:m] -= np.where(has_ref, w2 * F0 * np.nan_to_num(ref[t]), 0.0)
-            H[np.arange(m, m + r), np.arange(m, m + r)] += settings.reserve_weight
-            x_all[t], outcome = qp.solve(H, g, lb_all[t], ub_all[t])
-            status.append(outcome)
+        try:
+            x_all, status = solve_tracking_frames(J_l, R, opt, F0, w1, w2, ref, tau, settings.regularization,
+                                                  settings.reserve_weight, lb_all, ub_all)
+        except CostNotPositiveDefinite as error:   # only a reserve can be left without curvature (muscles: eps)
+            labels = [f"muscle {n!r}" for n in names] + [f"reserve {reserve_names[k]!r}" if k < len(reserve_names)
+                                                         else f"reserve {k}" for k in range(r)]
+            flat = ", ".join(labels[j] for j in error.variables)
+            raise SettingsError(f"the seed objective has no unique minimum: its cost is flat in {flat} (smallest "
+                                f"eigenvalue {error.smallest_eigenvalue:.3g}); a reserve needs reserve_weight > 0, or "
+                                f"to act alone on coordinates whose generalized forces are tracked (tracking_weight > 0, "
+                                f"not locked)") from None
         forces = x_all[:, :m] * F0
         with np.errstate(invalid="ignore", divide="ignore"):
             a = np.where(active > 0, (forces - passive) / active, np.nan)

@@ -106,7 +106,9 @@ class MuscleGeometry:
     :meth:`evaluate` (or :meth:`compute` for the status too) as often as needed.
     Frames are shared among ``threads`` threads (default: numba's thread count,
     ``NUMBA_NUM_THREADS``, the CPU count unless set; one in a study's worker
-    processes); the numba kernels release the GIL. ``wrapping`` is ``"exact"`` or ``"opensim"``
+    processes); the numba kernels release the GIL. The calling thread computes one share and a pool of
+    ``threads - 1`` workers, started at the first call that needs it and kept while the geometry lives, the others
+    (starting threads at every call cost about 6 ms on a loaded machine, more than the 73 frames of a walk take). ``wrapping`` is ``"exact"`` or ``"opensim"``
     (module notes).
 
     Raises
@@ -126,6 +128,7 @@ class MuscleGeometry:
         self.muscle_names = [m.name for m in model.muscles]
         self.paths = compile_paths(model)
         self.threads = max(1, int(threads or numba.config.NUMBA_NUM_THREADS))
+        self._pool = None
         self._point_names = [p.name for m in model.muscles for p in m.path.points]
         self._polyline_rows = max(1, sum(len(m.path.points) + 2 * len(m.path.wraps) for m in model.muscles))
 
@@ -220,9 +223,10 @@ class MuscleGeometry:
             evaluate_frames(compile_tree(model).k, ws, scr, self.paths, self.semantics, Q[s], Vs, lengths[s], speeds[s], J[s],
                             status[s], path, state, wrench)
 
-        if len(slices) == 1:
-            run(slices[0])
-        else:
-            with ThreadPoolExecutor(len(slices)) as pool:
-                list(pool.map(run, slices))
+        if len(slices) > 1 and self._pool is None:
+            self._pool = ThreadPoolExecutor(self.threads - 1, thread_name_prefix="muscle-paths")
+        others = [self._pool.submit(run, s) for s in slices[1:]]
+        run(slices[0])
+        for done in others:
+            done.result()
         return PathResult(list(self.muscle_names), lengths, speeds, J, status)
