@@ -21,8 +21,9 @@ from distributed import Client, LocalCluster, WorkerPlugin
 
 WORKER_ENVIRONMENT = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
                       "MKL_NUM_THREADS": "1"}
-"""Set in each local worker process before it starts (numba reads ``NUMBA_NUM_THREADS`` when imported; the muscle
-paths' threads follow it, ``engine.muscles.path.geometry``)."""
+"""The environment each local worker process starts with (:func:`worker_environment`; numba reads
+``NUMBA_NUM_THREADS`` when imported, the muscle paths' threads follow it, ``engine.muscles.path.geometry``; OpenBLAS
+reads ``OPENBLAS_NUM_THREADS`` when numpy is imported)."""
 
 LOCAL_CLUSTER_CONFIG = {
     "distributed.worker.memory.target": False, "distributed.worker.memory.spill": False,
@@ -71,10 +72,29 @@ class WarmUp(WorkerPlugin):
 
 
 @contextmanager
+def worker_environment():
+    """Context manager: :data:`WORKER_ENVIRONMENT` in this process's environment while it lasts (restored after), so
+    that the worker processes a local cluster spawns meanwhile (and those their nannies restart) start with it.
+    Dask's own ways come too late or are overridden: a nanny's ``env`` is set in the worker process after it has
+    imported distributed, and so numpy, whose OpenBLAS had started its threads, one per core (a worker of
+    ``hybrid batch`` ran two); ``distributed.nanny.pre-spawn-environ`` gives way to the values this process has."""
+    saved = {name: os.environ.get(name) for name in WORKER_ENVIRONMENT}
+    os.environ.update(WORKER_ENVIRONMENT)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+@contextmanager
 def study_client(scheduler: str | None = None, workers: int | None = None, warm_up: bool = True,
                  memory_limit: str | int = "auto"):
     """Context manager yielding a client of the scheduler at ``scheduler`` (e.g. ``tcp://host:8786``), or of a new
-    local cluster of ``workers`` processes (default: one per core) with :data:`WORKER_ENVIRONMENT` and
+    local cluster of ``workers`` processes (default: one per core) started with :data:`WORKER_ENVIRONMENT` and
     ``memory_limit`` each (bytes, or Dask's text such as ``"2GB"``; ``"auto"``: an equal share of the machine's
     memory), closed at the end."""
     with contextlib.ExitStack() as stack:
@@ -82,10 +102,11 @@ def study_client(scheduler: str | None = None, workers: int | None = None, warm_
             client = stack.enter_context(Client(scheduler))
         else:
             n = workers or os.cpu_count() or 1
+            stack.enter_context(worker_environment())
             with dask.config.set(LOCAL_CLUSTER_CONFIG):
                 cluster = stack.enter_context(LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                                           memory_limit=memory_limit, env=WORKER_ENVIRONMENT,
-                                                           dashboard_address=":0", silence_logs=logging.ERROR,
+                                                           memory_limit=memory_limit, dashboard_address=":0",
+                                                           silence_logs=logging.ERROR,
                                                            scheduler_sync_interval=SYNC_INTERVAL))
             client = stack.enter_context(Client(cluster))
         if warm_up:
