@@ -4,13 +4,14 @@ machine had, and those that the load cannot move (processor time, how busy Dask 
 wall-clock ones that it can.
 
 The study: ``--trials`` copies (default 8) of gait2354's walk1 (subject01_simbody.osim, the whole trial with its
-plates), each with its own low-pass cut-off (so each is its own analysis). The plain loop runs the same task
-function (``study.tasks.analyse_trial``: ``hybrid analyze``'s work and the study record) over the study in a
-process of its own without Dask, with the workers' environment (``study.cluster.WORKER_ENVIRONMENT``); the Dask
-runs time ``study.runner.run_study`` (tasks, manifest, study table) on a started local cluster of one worker and
-one of two (cluster start-up reported apart), each into a fresh folder. Every process has analysed one trial
-untimed before (its first read of the inputs and of the model, the first touch of its memory are a process's
-costs, not a task's). The three run ``--repeat`` times (default 5) in rounds, their order rotated from round to
+plates), each with its own low-pass cut-off (so each is its own analysis). The Dask runs time
+``study.runner.run_study`` (fingerprints, tasks, manifest, study table and summary) on a started local cluster of one
+worker and one of two (cluster start-up reported apart), each into a fresh folder. The plain loop does the same
+study without Dask in a process of its own started like a worker (``study.cluster.WORKER_ENVIRONMENT``): the
+same fingerprints, manifest writes, table and summary, and the same task function (``study.tasks.analyse_trial``:
+``hybrid analyze``'s work and the study record) writing the same folders, one trial after the other; so the
+overhead is Dask's alone. Every process has analysed one trial untimed before (its first read of the inputs and of
+the model, the first touch of its memory, the loop's first table are a process's costs, not a task's). The three run ``--repeat`` times (default 5) in rounds, their order rotated from round to
 round, and each figure is the median over the rounds with its spread (lowest-highest) in the printed lines;
 the ratios (overhead, scaling) are taken within each round, so that a change of the machine's load between rounds
 cancels out.
@@ -68,7 +69,8 @@ from study.cluster import WORKER_ENVIRONMENT, study_client  # noqa: E402  (impor
 
 os.environ.update(WORKER_ENVIRONMENT)
 from study.description import load_study  # noqa: E402
-from study.runner import run_study  # noqa: E402
+from study.fingerprint import subject_fingerprint, trial_fingerprint  # noqa: E402
+from study.runner import MANIFEST_INTERVAL, StudyRun, finish_study, run_study, write_manifest  # noqa: E402
 from study.tasks import analyse_trial  # noqa: E402
 
 
@@ -96,15 +98,28 @@ def _process_seconds(pid: int) -> float:
 
 
 def plain_loop(study, out: str) -> dict:
-    """In the loop's process: the study's trials analysed one after the other into ``out``: wall-clock and
-    processor seconds, the trials' largest peak resident memory (MB)."""
-    model = str(study.subjects[0].model)
-    start, cpu, peak = time.perf_counter(), time.process_time(), 0.0
+    """In the loop's process: ``study`` without Dask, with the work ``study.runner.run_study`` does around its tasks
+    (each trial's fingerprint, the manifest at the start, at most once every ``MANIFEST_INTERVAL`` and at the end,
+    the study table and summary) and the same task function writing the same folders, the trials one after the
+    other: wall-clock and processor seconds, the trials' largest peak resident memory (MB)."""
+    start, cpu = time.perf_counter(), time.process_time()
+    out, subject = Path(out), study.subjects[0]
+    out.mkdir(parents=True)
+    run, digest = StudyRun(), subject_fingerprint(subject)
+    fingerprints = {trial.key: trial_fingerprint(trial, digest) for trial in study.trials}
+    write_manifest(out, study, run, fingerprints)
+    written = time.monotonic()
     for trial in study.trials:
-        outcome = analyse_trial(trial, model, Path(out) / trial.id, "loop")
+        outcome = run.outcomes[trial.key] = analyse_trial(trial, str(subject.model), out / "trials" / subject.id
+                                                          / trial.id, fingerprints[trial.key])
         assert outcome["status"] == "done", outcome
-        peak = max(peak, outcome["peak_rss_mb"])
-    return {"wall": time.perf_counter() - start, "cpu": time.process_time() - cpu, "peak": peak}
+        if time.monotonic() - written >= MANIFEST_INTERVAL:
+            write_manifest(out, study, run, fingerprints)
+            written = time.monotonic()
+    write_manifest(out, study, run, fingerprints)
+    finish_study(study, out, run)
+    return {"wall": time.perf_counter() - start, "cpu": time.process_time() - cpu,
+            "peak": max(o["peak_rss_mb"] for o in run.outcomes.values())}
 
 
 class Cluster:
@@ -178,7 +193,8 @@ def main() -> None:
         study = load_study(write_study(out, args.trials))
         pool = stack.enter_context(ProcessPoolExecutor(1, mp_context=spawn))
         loop_pid = pool.submit(os.getpid).result()
-        pool.submit(analyse_trial, study.trials[0], str(study.subjects[0].model), out / "warm", "warm").result()
+        (out / "warm").mkdir()
+        pool.submit(plain_loop, load_study(write_study(out / "warm", 1)), str(out / "warm" / "out")).result()
         clusters = {"one": Cluster(stack, study, out, 1), "two": Cluster(stack, study, out, 2)}
         procs = [psutil.Process(p) for p in (os.getpid(), loop_pid, *clusters["one"].pids, *clusters["two"].pids)]
         own, busy, wall0 = -sum(_process_seconds(p.pid) for p in procs), _busy_seconds(), time.perf_counter()
