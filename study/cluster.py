@@ -31,18 +31,19 @@ LOCAL_CLUSTER_CONFIG = {
     "distributed.worker.memory.monitor-interval": "500ms", "distributed.nanny.pre-spawn-environ": {},
     "distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "1s",
     "distributed.admin.system-monitor.interval": "10s", "distributed.admin.system-monitor.disk": False}
-"""Dask's settings for a local cluster (its scheduler and each nanny read them as they are made). Memory: a worker
-is restarted by its nanny over 95% of its limit, checked twice a second, and nothing else (a task's results are
-small and written by the task: nothing to spill; a worker paused above 80% would never take another trial, and the
-study would wait for ever). Overhead, whose processor time goes on for as long as the study runs, however slowly
-a loaded machine runs it: no statistical profiler sampling the task's thread every 10 ms; the event loops' health
-checks, the system monitor and the nanny's memory check 50, 20 and 5 times less often, no disk counters read; no
-``MALLOC_TRIM_THRESHOLD_`` (Dask's default for its workers, which turns off glibc's adaptive thresholds: a trial
+"""Dask's settings for a local cluster (its scheduler and each nanny read them as they are made). Memory: a worker is
+restarted by its nanny over 95% of its limit, checked twice a second, and nothing else (a task's results are small
+and written by the task: nothing to spill; a worker paused above 80% would never take another trial, and the study
+would wait for ever). Overhead, whose processor time goes on for as long as the study runs, however slowly a loaded
+machine runs it: no statistical profiler sampling the task's thread every 10 ms (its thread took 0.030 s of
+processor a gait2354 trial, 14% of the trial's own: 24 trials run in turn in a worker and in a plain process); the
+event loops' health checks, the system monitor and the nanny's memory check 50, 20 and 5 times less often, no disk
+counters read; no ``MALLOC_TRIM_THRESHOLD_`` (Dask's pre-spawn environment is emptied: its thread limits come from
+:func:`worker_environment`; its ``MALLOC_TRIM_THRESHOLD_``, which turns off glibc's adaptive thresholds: a trial
 then maps and faults in its large arrays afresh, 1,300 page faults and about 1% more processor time a trial, for no
 less resident memory). With :data:`SYNC_INTERVAL`, an idle cluster of one worker takes about 0.0065 s of processor a
 second, most of it the worker's heartbeats (0.011 with the nanny's check ten times a second, the system monitor
-every 2 s and the cluster's description every second; 0.06 with Dask's defaults; bench_batch's processor
-overhead)."""
+every 2 s and the cluster's description every second; 0.06 with Dask's defaults; bench_batch's processor overhead)."""
 
 SYNC_INTERVAL = 30
 """Seconds between two copies of the local cluster's description to its scheduler (for the dashboard; Dask's
