@@ -4,13 +4,14 @@ machine had, and those that the load cannot move (processor time, how busy Dask 
 wall-clock ones that it can.
 
 The study: ``--trials`` copies (default 8) of gait2354's walk1 (subject01_simbody.osim, the whole trial with its
-plates), each with its own low-pass cut-off (so each is its own analysis). The plain loop runs the same task
-function (``study.tasks.analyse_trial``: ``hybrid analyze``'s work and the study record) over the study in a
-process of its own without Dask, with the workers' environment (``study.cluster.WORKER_ENVIRONMENT``); the Dask
-runs time ``study.runner.run_study`` (tasks, manifest, study table) on a started local cluster of one worker and
-one of two (cluster start-up reported apart), each into a fresh folder. Every process has analysed one trial
-untimed before (its first read of the inputs and of the model, the first touch of its memory are a process's
-costs, not a task's). The three run ``--repeat`` times (default 5) in rounds, their order rotated from round to
+plates), each with its own low-pass cut-off (so each is its own analysis). The Dask runs time
+``study.runner.run_study`` (fingerprints, tasks, manifest, study table and summary) on a started local cluster of one
+worker and one of two (cluster start-up reported apart), each into a fresh folder. The plain loop does the same
+study without Dask in a process of its own started like a worker (``study.cluster.WORKER_ENVIRONMENT``): the
+same fingerprints, manifest writes, table and summary, and the same task function (``study.tasks.analyse_trial``:
+``hybrid analyze``'s work and the study record) writing the same folders, one trial after the other; so the
+overhead is Dask's alone. Every process has analysed one trial untimed before (its first read of the inputs and of
+the model, the first touch of its memory, the loop's first table are a process's costs, not a task's). The three run ``--repeat`` times (default 5) in rounds, their order rotated from round to
 round, and each figure is the median over the rounds with its spread (lowest-highest) in the printed lines;
 the ratios (overhead, scaling) are taken within each round, so that a change of the machine's load between rounds
 cancels out.
@@ -21,10 +22,12 @@ Figures (RESULT line):
 - overhead_pct: 100 (one worker's time / the loop's - 1); cpu_overhead_pct the same of processor time: every thread
   of the Dask run (the worker process, and this process's scheduler, nanny and client threads but the other
   cluster's, which idles meanwhile) against the loop process's.
-- dask_cpu_pct: the processor time of the one-worker run's machinery (this process's threads as above, the worker's
-  outside its tasks) over its trials' processor time: cpu_overhead_pct without the noise of comparing trials run
-  in two processes (a trial's processor time differs by 10% and more from run to run on a loaded machine); it
-  grows with the wall-clock time (the heartbeats and checks go on while a loaded machine runs the trials slowly).
+- dask_cpu_pct: Dask's machinery in processor time: the one-worker run's processor time outside its trials (this
+  process's threads as above, the worker's outside its tasks) less the loop's outside its trials (the study's own
+  work: fingerprints, manifest, table), over the trials' processor time; cpu_overhead_pct without the noise of
+  comparing trials run in two processes (a trial's processor time differs by 10% and more from run to run on a
+  loaded machine); it grows with the wall-clock time (the heartbeats and checks go on while a loaded machine runs
+  the trials slowly).
 - efficiency_1, efficiency_2: the trials' processor seconds / (wall-clock seconds x workers): 1 when every worker
   computes all the time. It is the product of occupancy_2 (the trials' wall-clock seconds / (wall x workers): how
   busy Dask kept its workers, which the load hardly changes) and cpu_share_2 (the trials' processor seconds / their
@@ -68,7 +71,8 @@ from study.cluster import WORKER_ENVIRONMENT, study_client  # noqa: E402  (impor
 
 os.environ.update(WORKER_ENVIRONMENT)
 from study.description import load_study  # noqa: E402
-from study.runner import run_study  # noqa: E402
+from study.fingerprint import subject_fingerprint, trial_fingerprint  # noqa: E402
+from study.runner import MANIFEST_INTERVAL, StudyRun, finish_study, run_study, write_manifest  # noqa: E402
 from study.tasks import analyse_trial  # noqa: E402
 
 
@@ -96,15 +100,30 @@ def _process_seconds(pid: int) -> float:
 
 
 def plain_loop(study, out: str) -> dict:
-    """In the loop's process: the study's trials analysed one after the other into ``out``: wall-clock and
-    processor seconds, the trials' largest peak resident memory (MB)."""
-    model = str(study.subjects[0].model)
-    start, cpu, peak = time.perf_counter(), time.process_time(), 0.0
+    """In the loop's process: ``study`` without Dask, with the work ``study.runner.run_study`` does around its tasks
+    (each trial's fingerprint, the manifest at the start, at most once every ``MANIFEST_INTERVAL`` and at the end,
+    the study table and summary) and the same task function writing the same folders, the trials one after the
+    other: wall-clock and processor seconds, the trials' own processor seconds and largest peak resident memory
+    (MB)."""
+    start, cpu = time.perf_counter(), time.process_time()
+    out, subject = Path(out), study.subjects[0]
+    out.mkdir(parents=True)
+    run, digest = StudyRun(), subject_fingerprint(subject)
+    fingerprints = {trial.key: trial_fingerprint(trial, digest) for trial in study.trials}
+    write_manifest(out, study, run, fingerprints)
+    written = time.monotonic()
     for trial in study.trials:
-        outcome = analyse_trial(trial, model, Path(out) / trial.id, "loop")
+        outcome = run.outcomes[trial.key] = analyse_trial(trial, str(subject.model), out / "trials" / subject.id
+                                                          / trial.id, fingerprints[trial.key])
         assert outcome["status"] == "done", outcome
-        peak = max(peak, outcome["peak_rss_mb"])
-    return {"wall": time.perf_counter() - start, "cpu": time.process_time() - cpu, "peak": peak}
+        if time.monotonic() - written >= MANIFEST_INTERVAL:
+            write_manifest(out, study, run, fingerprints)
+            written = time.monotonic()
+    write_manifest(out, study, run, fingerprints)
+    finish_study(study, out, run)
+    return {"wall": time.perf_counter() - start, "cpu": time.process_time() - cpu,
+            "task_cpu": sum(o["cpu_seconds"] for o in run.outcomes.values()),
+            "peak": max(o["peak_rss_mb"] for o in run.outcomes.values())}
 
 
 class Cluster:
@@ -178,7 +197,8 @@ def main() -> None:
         study = load_study(write_study(out, args.trials))
         pool = stack.enter_context(ProcessPoolExecutor(1, mp_context=spawn))
         loop_pid = pool.submit(os.getpid).result()
-        pool.submit(analyse_trial, study.trials[0], str(study.subjects[0].model), out / "warm", "warm").result()
+        (out / "warm").mkdir()
+        pool.submit(plain_loop, load_study(write_study(out / "warm", 1)), str(out / "warm" / "out")).result()
         clusters = {"one": Cluster(stack, study, out, 1), "two": Cluster(stack, study, out, 2)}
         procs = [psutil.Process(p) for p in (os.getpid(), loop_pid, *clusters["one"].pids, *clusters["two"].pids)]
         own, busy, wall0 = -sum(_process_seconds(p.pid) for p in procs), _busy_seconds(), time.perf_counter()
@@ -199,7 +219,8 @@ def main() -> None:
     scaling = _median_range([a["wall"] / b["wall"] for a, b in zip(one, two)])
     overhead = _median_range([100 * (a["wall"] / b["wall"] - 1) for a, b in zip(one, loop)])
     cpu_overhead = statistics.median(100 * (a["cpu"] / b["cpu"] - 1) for a, b in zip(one, loop))
-    dask_cpu = statistics.median(100 * (r["cpu"] / r["task_cpu"] - 1) for r in one)
+    dask_cpu = statistics.median(100 * ((a["cpu"] - a["task_cpu"]) - (b["cpu"] - b["task_cpu"])) / a["task_cpu"]
+                                 for a, b in zip(one, loop))
 
     def per_run(rs, workers, f):
         return statistics.median(f(r, workers) for r in rs)
@@ -216,14 +237,15 @@ def main() -> None:
         return f"{name} {t[0]:.2f} s ({t[1]:.2f}-{t[2]:.2f})"
     print(f"{n} trials, median (lowest-highest) of {args.repeat} rounds: " + "; ".join(
         spread(name, t) for name, t in (("plain loop", t_loop), ("Dask 1 worker", t_one), ("2 workers", t_two))))
-    print(f"processor s a trial: loop {statistics.median(r['cpu'] for r in loop) / n:.3f}, in Dask's tasks "
+    print(f"processor s a trial: loop {statistics.median(r['cpu'] for r in loop) / n:.3f} (in its trials "
+          f"{statistics.median(r['task_cpu'] for r in loop) / n:.3f}), in Dask's tasks "
           f"{cpu_per_trial[1]:.3f} (1 worker) {cpu_per_trial[2]:.3f} (2 workers); occupancy {occupancy[1]:.3f} / "
           f"{occupancy[2]:.3f}; cluster start-up {clusters['one'].start_seconds:.1f} s / "
           f"{clusters['two'].start_seconds:.1f} s")
     for name, rs in runs.items():
         print(f"{name}: wall " + " ".join(f"{r['wall']:.2f}" for r in rs) + "; processor "
-              + " ".join(f"{r['cpu']:.2f}" for r in rs) + ("" if name == "loop" else "; the trials' processor "
-                                                            + " ".join(f"{r['task_cpu']:.2f}" for r in rs)))
+              + " ".join(f"{r['cpu']:.2f}" for r in rs) + "; the trials' processor "
+              + " ".join(f"{r['task_cpu']:.2f}" for r in rs))
     print(f"RESULT trials_per_min_1={60 * n / t_one[0]:.1f} trials_per_min_2={60 * n / t_two[0]:.1f} "
           f"scaling={scaling[0]:.2f} scaling_range={scaling[1]:.2f}-{scaling[2]:.2f} overhead_pct={overhead[0]:.1f} "
           f"overhead_range={overhead[1]:.1f}-{overhead[2]:.1f} cpu_overhead_pct={cpu_overhead:.1f} "

@@ -21,8 +21,9 @@ from distributed import Client, LocalCluster, WorkerPlugin
 
 WORKER_ENVIRONMENT = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
                       "MKL_NUM_THREADS": "1"}
-"""Set in each local worker process before it starts (numba reads ``NUMBA_NUM_THREADS`` when imported; the muscle
-paths' threads follow it, ``engine.muscles.path.geometry``)."""
+"""The environment each local worker process starts with (:func:`worker_environment`; numba reads
+``NUMBA_NUM_THREADS`` when imported, the muscle paths' threads follow it, ``engine.muscles.path.geometry``; OpenBLAS
+reads ``OPENBLAS_NUM_THREADS`` when numpy is imported)."""
 
 LOCAL_CLUSTER_CONFIG = {
     "distributed.worker.memory.target": False, "distributed.worker.memory.spill": False,
@@ -30,18 +31,19 @@ LOCAL_CLUSTER_CONFIG = {
     "distributed.worker.memory.monitor-interval": "500ms", "distributed.nanny.pre-spawn-environ": {},
     "distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "1s",
     "distributed.admin.system-monitor.interval": "10s", "distributed.admin.system-monitor.disk": False}
-"""Dask's settings for a local cluster (its scheduler and each nanny read them as they are made). Memory: a worker
-is restarted by its nanny over 95% of its limit, checked twice a second, and nothing else (a task's results are
-small and written by the task: nothing to spill; a worker paused above 80% would never take another trial, and the
-study would wait for ever). Overhead, whose processor time goes on for as long as the study runs, however slowly
-a loaded machine runs it: no statistical profiler sampling the task's thread every 10 ms; the event loops' health
-checks, the system monitor and the nanny's memory check 50, 20 and 5 times less often, no disk counters read; no
-``MALLOC_TRIM_THRESHOLD_`` (Dask's default for its workers, which turns off glibc's adaptive thresholds: a trial
+"""Dask's settings for a local cluster (its scheduler and each nanny read them as they are made). Memory: a worker is
+restarted by its nanny over 95% of its limit, checked twice a second, and nothing else (a task's results are small
+and written by the task: nothing to spill; a worker paused above 80% would never take another trial, and the study
+would wait for ever). Overhead, whose processor time goes on for as long as the study runs, however slowly a loaded
+machine runs it: no statistical profiler sampling the task's thread every 10 ms (its thread took 0.030 s of
+processor a gait2354 trial, 14% of the trial's own: 24 trials run in turn in a worker and in a plain process); the
+event loops' health checks, the system monitor and the nanny's memory check 50, 20 and 5 times less often, no disk
+counters read; no ``MALLOC_TRIM_THRESHOLD_`` (Dask's pre-spawn environment is emptied: its thread limits come from
+:func:`worker_environment`; its ``MALLOC_TRIM_THRESHOLD_``, which turns off glibc's adaptive thresholds: a trial
 then maps and faults in its large arrays afresh, 1,300 page faults and about 1% more processor time a trial, for no
 less resident memory). With :data:`SYNC_INTERVAL`, an idle cluster of one worker takes about 0.0065 s of processor a
 second, most of it the worker's heartbeats (0.011 with the nanny's check ten times a second, the system monitor
-every 2 s and the cluster's description every second; 0.06 with Dask's defaults; bench_batch's processor
-overhead)."""
+every 2 s and the cluster's description every second; 0.06 with Dask's defaults; bench_batch's processor overhead)."""
 
 SYNC_INTERVAL = 30
 """Seconds between two copies of the local cluster's description to its scheduler (for the dashboard; Dask's
@@ -71,10 +73,29 @@ class WarmUp(WorkerPlugin):
 
 
 @contextmanager
+def worker_environment():
+    """Context manager: :data:`WORKER_ENVIRONMENT` in this process's environment while it lasts (restored after), so
+    that the worker processes a local cluster spawns meanwhile (and those their nannies restart) start with it.
+    Dask's own ways come too late or are overridden: a nanny's ``env`` is set in the worker process after it has
+    imported distributed, and so numpy, whose OpenBLAS had started its threads, one per core (a worker of
+    ``hybrid batch`` ran two); ``distributed.nanny.pre-spawn-environ`` gives way to the values this process has."""
+    saved = {name: os.environ.get(name) for name in WORKER_ENVIRONMENT}
+    os.environ.update(WORKER_ENVIRONMENT)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+@contextmanager
 def study_client(scheduler: str | None = None, workers: int | None = None, warm_up: bool = True,
                  memory_limit: str | int = "auto"):
     """Context manager yielding a client of the scheduler at ``scheduler`` (e.g. ``tcp://host:8786``), or of a new
-    local cluster of ``workers`` processes (default: one per core) with :data:`WORKER_ENVIRONMENT` and
+    local cluster of ``workers`` processes (default: one per core) started with :data:`WORKER_ENVIRONMENT` and
     ``memory_limit`` each (bytes, or Dask's text such as ``"2GB"``; ``"auto"``: an equal share of the machine's
     memory), closed at the end."""
     with contextlib.ExitStack() as stack:
@@ -82,10 +103,11 @@ def study_client(scheduler: str | None = None, workers: int | None = None, warm_
             client = stack.enter_context(Client(scheduler))
         else:
             n = workers or os.cpu_count() or 1
+            stack.enter_context(worker_environment())
             with dask.config.set(LOCAL_CLUSTER_CONFIG):
                 cluster = stack.enter_context(LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                                           memory_limit=memory_limit, env=WORKER_ENVIRONMENT,
-                                                           dashboard_address=":0", silence_logs=logging.ERROR,
+                                                           memory_limit=memory_limit, dashboard_address=":0",
+                                                           silence_logs=logging.ERROR,
                                                            scheduler_sync_interval=SYNC_INTERVAL))
             client = stack.enter_context(Client(cluster))
         if warm_up:

@@ -121,7 +121,7 @@ def run_study(study, out, client, progress=None) -> StudyRun:
     out.mkdir(parents=True, exist_ok=True)
     run, fingerprints = StudyRun(), {}
     futures = submit_study(study, out, client, run.outcomes, fingerprints)
-    _write_manifest(out, study, run, fingerprints)
+    write_manifest(out, study, run, fingerprints)
     written = time.monotonic()
     for outcome in list(run.outcomes.values()):
         if progress is not None:
@@ -135,22 +135,29 @@ def run_study(study, out, client, progress=None) -> StudyRun:
                 outcome = _failed(key, _worker_death(client, exc))
             run.outcomes[key] = outcome
             if time.monotonic() - written >= MANIFEST_INTERVAL:
-                _write_manifest(out, study, run, fingerprints)
+                write_manifest(out, study, run, fingerprints)
                 written = time.monotonic()
             if progress is not None:
                 progress(outcome, run)
     finally:
         client.cancel(list(futures))
-        _write_manifest(out, study, run, fingerprints)
-    run.outcomes = {t.key: run.outcomes[t.key] for t in study.trials}
-    run.rows = [row for o in run.outcomes.values() for row in o.get("rows", ())]
+        write_manifest(out, study, run, fingerprints)
+    finish_study(study, out, run)
     run.seconds = time.perf_counter() - start
-    write_table(run.rows, out / "study_table.csv", out / "study_table.parquet")
-    write_summary(out / "study_summary.json", summary(run.rows, run.outcomes))
     return run
 
 
-def _write_manifest(out: Path, study, run: StudyRun, fingerprints: dict) -> None:
+def finish_study(study, out: Path, run: StudyRun) -> None:
+    """Once every trial of ``study`` has its outcome in ``run``: the outcomes put in the study's order, their rows
+    gathered, the study table and summary written into ``out``."""
+    run.outcomes = {t.key: run.outcomes[t.key] for t in study.trials}
+    run.rows = [row for o in run.outcomes.values() for row in o.get("rows", ())]
+    write_table(run.rows, out / "study_table.csv", out / "study_table.parquet")
+    write_summary(out / "study_summary.json", summary(run.rows, run.outcomes))
+
+
+def write_manifest(out: Path, study, run: StudyRun, fingerprints: dict) -> None:
+    """The manifest of ``run`` (module notes), written atomically into ``out``."""
     trials = {}
     for trial in study.trials:
         o = run.outcomes.get(trial.key, {"status": "pending"})

@@ -15,7 +15,7 @@ import pytest
 from engine.cli.main import main
 from engine.io.open import open_model
 from engine.io.storage import read_storage
-from study.cluster import study_client
+from study.cluster import WORKER_ENVIRONMENT, study_client, worker_environment
 from study.description import load_study
 from study.runner import run_study
 from study.tasks import analyse_trial
@@ -135,8 +135,23 @@ subjects:
     loaded = client.run(lambda: sorted(m for m in sys.modules if m.split(".")[0] in ("PySide6", "pyqtgraph",
                                                                                  "vtkmodules", "hybridgui")))
     assert len(loaded) == 2 and not any(loaded.values())      # the workers stayed headless
-    threads = client.run(lambda: (__import__("numba").config.NUMBA_NUM_THREADS, os.environ["OPENBLAS_NUM_THREADS"]))
-    assert set(threads.values()) == {(1, "1")}                 # one thread each: the workers share the cores
+
+
+def test_the_workers_start_with_one_thread_each_for_numba_openblas_and_openmp(client):
+    """The environment the worker processes started with (/proc/self/environ; not os.environ, which Dask's nanny
+    sets after the worker imported numpy, whose OpenBLAS had read its thread count then), and numba's threads: one
+    each, the workers share the cores."""
+    started = client.run(lambda: dict(e.split("=", 1) for e in Path("/proc/self/environ").read_text().split("\0") if e))
+    assert len(started) == 2 and all(env.items() >= WORKER_ENVIRONMENT.items() for env in started.values()), started
+    assert set(client.run(lambda: __import__("numba").config.NUMBA_NUM_THREADS).values()) == {1}
+
+
+def test_the_workers_environment_is_this_process_s_only_while_its_cluster_runs(monkeypatch):
+    monkeypatch.setenv("OMP_NUM_THREADS", "7")
+    monkeypatch.delenv("MKL_NUM_THREADS", raising=False)
+    with worker_environment():
+        assert {name: os.environ.get(name) for name in WORKER_ENVIRONMENT} == WORKER_ENVIRONMENT
+    assert os.environ["OMP_NUM_THREADS"] == "7" and "MKL_NUM_THREADS" not in os.environ
 
 
 def _cold_work(trial, model, folder):
