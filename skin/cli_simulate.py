@@ -24,7 +24,7 @@ def run_command(args) -> int:
         raise SettingsError(f"--spacing must be between 0.005 and 0.1 m, got {args.spacing}")
     if args.duration is not None and not args.duration > 0:
         raise SettingsError(f"--duration must be positive, got {args.duration}")
-    from skin.outcomes import body_held, pressure_summary, save_run
+    from skin.outcomes import SENSOR_DIAMETER, body_held, pressure_summary, save_run, sensor_summary
     from skin.scenes import scene
     from skin.simulation import simulate
     sc = scene(args.scene, spacing=args.spacing)
@@ -41,8 +41,10 @@ def run_command(args) -> int:
     print(f"simulated {result.time[-1]:.2f} s in {result.wall_seconds:.1f} s ({result.speed:.4f} simulated s per s)")
     if "board" in sc.watch:
         print("outcome: the support " + ("holds the body" if body_held(sc, result) else "loses the body"))
+    sensor = sensor_summary(sc, result)
     for name, (peak, p95, count) in pressure_summary(sc, result).items():
-        print(f"  {name:12s} peak {peak / 1e3:8.2f} kPa   95th percentile {p95 / 1e3:8.2f} kPa   {count} vertices loaded")
+        print(f"  {name:12s} peak {peak / 1e3:8.2f} kPa   95th percentile {p95 / 1e3:8.2f} kPa   {count} vertices loaded   "
+              f"{100 * SENSOR_DIAMETER:g} cm sensor peak {sensor[name][0] / 1e3:8.2f} kPa   force {sensor[name][1]:7.1f} N")
     if args.out:
         save_run(args.out, sc, result)
         print(f"wrote {args.out}")

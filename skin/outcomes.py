@@ -5,8 +5,14 @@ from __future__ import annotations
 import io
 
 import numpy as np
+from scipy.spatial import cKDTree
 
+from engine.data import Data
+from engine.errors import SettingsError
 from engine.io.atomic import write_bytes
+
+
+SENSOR_DIAMETER = 0.03     # m: a tactile sensor's cell (the seed's Fig. 5 compares with a tactile sensor's map)
 
 
 def body_held(scene, result) -> bool:
@@ -33,6 +39,35 @@ def pressure_summary(scene, result, frame: int = -1) -> dict:
             p = pressure[mask]
             out[name] = (float(p.max()), float(np.percentile(p, 95)), int((p > 0).sum()))
     return out
+
+
+def sensor_pressure(x, force, areas, diameter: float = SENSOR_DIAMETER) -> np.ndarray:
+    """What a tactile sensor's cell centred on each skin vertex reads (Pa): the normal contact force (N) on the skin
+    vertices within ``diameter``/2 m of it (positions ``x`` (n, 3) m, world frame) over their area (m^2). A cell
+    smaller than the skin's spacing holds its own vertex only and reads the vertex's pressure."""
+    x = np.asarray(x, float)
+    force = np.asarray(force, float)
+    areas = np.asarray(areas, float)
+    if not diameter > 0:
+        raise SettingsError(f"a sensor cell's diameter must be positive, got {diameter} m", "sensor")
+    pairs = cKDTree(x).query_pairs(diameter / 2, output_type="ndarray")
+    f, a = force.copy(), areas.copy()
+    np.add.at(f, pairs[:, 0], force[pairs[:, 1]])
+    np.add.at(f, pairs[:, 1], force[pairs[:, 0]])
+    np.add.at(a, pairs[:, 0], areas[pairs[:, 1]])
+    np.add.at(a, pairs[:, 1], areas[pairs[:, 0]])
+    return f / a
+
+
+def sensor_summary(scene, result, frame: int = -1, diameter: float = SENSOR_DIAMETER) -> dict:
+    """``{group: (sensor peak Pa, normal force N)}`` of the watched skin groups at ``frame``, the peak as a tactile
+    sensor with cells of ``diameter`` m reads it (:func:`sensor_pressure`)."""
+    x = scene.skin.vertices(scene.model, Data(scene.model), result.q[frame])
+    _, areas = scene.skin.mesh.normals_areas(x)
+    force = result.pressure[frame] * areas
+    reading = sensor_pressure(x, force, areas, diameter)
+    return {name: (float(reading[mask].max()), float(force[mask].sum())) for name, mask in scene.watch.items()
+            if isinstance(mask, np.ndarray) and mask.dtype == bool and mask.any()}
 
 
 def save_run(path, scene, result) -> None:

@@ -102,6 +102,8 @@ def _body_landmarks(model, skin, q) -> dict:
     groups["knees"] = knee_y["l"] | knee_y["r"]
     upper = x[:, 0] < np.median(x[groups["upper back"], 0])          # the shoulder half of the torso
     groups["upper back"] &= upper
+    groups["arms"] = np.isin(main, [names[f"{b}_{s}"] for b in ("humerus", "forearm", "hand") for s in "lr"
+                                    if f"{b}_{s}" in names])
     return groups
 
 

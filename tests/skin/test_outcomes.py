@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from skin.outcomes import body_held
+from engine.errors import SettingsError
+from skin.outcomes import body_held, sensor_pressure
 from skin.scenes import TILT, robotic_lift
 from skin.simulation import simulate
 
@@ -47,3 +48,24 @@ def test_the_held_body_creeps_at_the_regularised_friction_speed(lifts):
     c = scene.contact
     expected = c.eps * np.tan(np.radians(TILT - 7.0)) / c.friction
     assert speed == pytest.approx(expected, rel=0.3)
+
+
+def test_a_tactile_sensor_cell_reads_the_force_on_it_over_its_area():
+    """On a flat grid of 1 cm spacing: a uniform pressure reads as itself in every cell; a single vertex's force,
+    read by 2.5 cm cells (the vertex and its four neighbours within 1.25 cm), is that force over five vertex areas at
+    the five, and nothing elsewhere; a cell must have a size."""
+    h = 0.01
+    g = np.arange(20) * h
+    x = np.column_stack([np.repeat(g, 20), np.zeros(400), np.tile(g, 20)])
+    areas = np.full(400, h * h)
+    assert sensor_pressure(x, 2e4 * areas, areas, 0.025) == pytest.approx(np.full(400, 2e4), rel=1e-12)
+    force = np.zeros(400)
+    centre = 10 * 20 + 10
+    force[centre] = 3.0
+    reading = sensor_pressure(x, force, areas, 0.025)
+    near = np.linalg.norm(x - x[centre], axis=1) < 0.0125
+    assert near.sum() == 5
+    assert reading[near] == pytest.approx(np.full(5, 3.0 / (5 * h * h)), rel=1e-12)
+    assert not reading[~near].any()
+    with pytest.raises(SettingsError, match="diameter"):
+        sensor_pressure(x, force, areas, 0.0)
