@@ -33,8 +33,11 @@ class _StepRunner(QObject):
     @Slot()
     def run(self) -> None:
         last = [Progress("preparing", 0.0)]
+        here = threading.get_ident()
 
         def compiling(kernel: str, count: int) -> None:      # a run before the kernels were warmed up
+            if threading.get_ident() != here:    # numba's listeners are global: another thread's compile (the muscle
+                return                           # kernels loaded after the first window) would re-emit a stale step
             self.progress.emit(replace(last[0], message=f"compiling the kernels, first run only ({count})"))
         try:
             with counting_compiles(compiling):
