@@ -3,6 +3,8 @@ as the numpy expressions they replaced (kept here as the reference), so the skin
 it are those of before."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -90,3 +92,23 @@ def test_the_socket_on_the_kernels_skin_is_the_one_numpy_gave(athlete, monkeypat
     assert now.peak == pytest.approx(then.peak, rel=1e-6)
     assert now.mean == pytest.approx(then.mean, rel=1e-6)
     np.testing.assert_allclose(now.pressure, then.pressure, rtol=0, atol=1e-6 * then.peak)
+
+
+def test_a_socket_is_moulded_once_per_model_content():
+    """``socket_map.socket_for`` keeps its socket by the model's content: the same model read again shares it; a model
+    whose stump differs (its mass) or another liner gets its own, equal to a fresh one."""
+    from engine.demo import demo_results
+    from skin.socket_map import socket_for
+    model = demo_results()[0].model
+    first = socket_for(model, "socket_weld", "tibia_r", spacing=0.03)
+    again = socket_for(demo_results()[0].model, "socket_weld", "tibia_r", spacing=0.03)
+    assert again is first
+    assert socket_for(model, "socket_weld", "tibia_r", spacing=0.03, thickness=0.004).thickness == 0.004
+    tibia = model.body("tibia_r")
+    lighter = model.replace(bodies=[b if b is not tibia else replace(b, mass=0.9 * b.mass) for b in model.bodies])
+    other = socket_for(lighter, "socket_weld", "tibia_r", spacing=0.03)
+    fresh = Socket.from_stump(lighter, Skin.generate(lighter, spacing=0.03, bodies=[
+        b.name for b in lighter.bodies if b.name != "socket_r"]), "tibia_r")
+    assert other is not first
+    np.testing.assert_array_equal(other.wall, fresh.wall)
+    assert not np.array_equal(other.skin.mesh.vertices, first.skin.mesh.vertices)
