@@ -82,8 +82,10 @@ class SocketPressure(QObject):
         self.runner.start_steps(steps)
 
     def _on_progress(self, progress) -> None:
-        self.dialog.setValue(int(1000 * progress.fraction))
+        # the label before the value: a modal progress dialog's setValue processes events, which may deliver the run's
+        # end (``_ended`` drops the dialog) before it returns
         self.dialog.setLabelText(f"Socket pressure: {progress.message or progress.stage}")
+        self.dialog.setValue(int(1000 * progress.fraction))
 
     def _ended(self, text: str | None) -> None:
         if self.dialog is not None:

@@ -5,6 +5,9 @@ over the loaded area, loaded area, regions above the threshold), computed by ``s
 :func:`unavailable` why a result's map cannot be computed."""
 from __future__ import annotations
 
+import hashlib
+import pickle
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -50,13 +53,30 @@ def unavailable(result, settings) -> str | None:
     return None
 
 
+KEPT = 4
+"""The sockets :func:`socket_for` keeps (a skin of 13k vertices, about 2 MB, each)."""
+_SOCKETS: dict[str, Socket] = {}
+_LOCK = threading.Lock()
+
+
 def socket_for(model, weld: str, limb: str, spacing: float = SPACING, thickness: float = LINER_THICKNESS,
                modulus: float = LINER_MODULUS) -> Socket:
     """The socket moulded on ``limb``'s skin (the model's skin every ``spacing`` m, the socket's own body, the child of
-    ``weld``, left out: the prosthesis is not skin), with its liner (``thickness`` m, ``modulus`` Pa)."""
+    ``weld``, left out: the prosthesis is not skin), with its liner (``thickness`` m, ``modulus`` Pa). Kept for the
+    process by the content of the model and the arguments (the last ``KEPT``): the report's trials of one model and the
+    application's map share one skin."""
+    key = hashlib.sha256(pickle.dumps((model, weld, limb, spacing, thickness, modulus), protocol=5)).hexdigest()
+    with _LOCK:
+        if key in _SOCKETS:
+            return _SOCKETS[key]
     socket_body = model.joint(weld).child
     skin = Skin.generate(model, spacing=spacing, bodies=[b.name for b in model.bodies if b.name != socket_body])
-    return Socket.from_stump(model, skin, limb, thickness, modulus)
+    socket = Socket.from_stump(model, skin, limb, thickness, modulus)
+    with _LOCK:
+        _SOCKETS[key] = socket
+        while len(_SOCKETS) > KEPT:
+            del _SOCKETS[next(iter(_SOCKETS))]
+    return socket
 
 
 @dataclass(frozen=True)

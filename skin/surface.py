@@ -12,7 +12,8 @@ from engine.errors import ModelError
 from ._contour import iso_surface
 from .frames import body_frames
 from .mesh import TriangleMesh
-from .volumes import TaperedCapsule, signed_distance
+from . import _kernels_surface as _ks
+from .volumes import TaperedCapsule, packed
 
 BLEND = 0.01    # m, smooth-union radius: joins of the volumes round off over about this distance
 
@@ -20,17 +21,11 @@ BLEND = 0.01    # m, smooth-union radius: joins of the volumes round off over ab
 def world_distances(volumes: dict, R: np.ndarray, p: np.ndarray, x: np.ndarray) -> np.ndarray:
     """(k, m) signed distances (m) from world points ``x`` (k, 3) to each body volume, the bodies at world
     rotations ``R`` (m, 3, 3) and origins ``p`` (m, 3), in ``volumes``' order."""
+    kind, params = packed(volumes.values())
+    x = np.ascontiguousarray(x, float)
     out = np.empty((len(x), len(volumes)))
-    for j, shape in enumerate(volumes.values()):
-        out[:, j] = signed_distance(shape, (x - p[j]) @ R[j])
+    _ks.distances(kind, params, np.ascontiguousarray(R, float), np.ascontiguousarray(p, float), x, out)
     return out
-
-
-def smooth_union(d: np.ndarray, blend: float = BLEND) -> np.ndarray:
-    """Smooth minimum over the last axis, ``-b log sum exp(-d / b)`` (m): a signed distance-like field
-    of the union whose creases are rounded over ``blend``."""
-    low = d.min(axis=-1)
-    return low - blend * np.log(np.exp(-(d - low[..., None]) / blend).sum(axis=-1))
 
 
 def skin_surface(model, volumes: dict, q, spacing: float = 0.012, blend: float = BLEND) -> TriangleMesh:
@@ -54,9 +49,11 @@ def skin_surface(model, volumes: dict, q, spacing: float = 0.012, blend: float =
     corners = np.array(corners)
     lo, hi = corners.min(axis=0), corners.max(axis=0)
     n = np.ceil((hi - lo) / spacing).astype(int) + 1
-    axes = [lo[i] + spacing * np.arange(n[i]) for i in range(3)]
-    X = np.stack(np.meshgrid(*axes, indexing="ij"), axis=-1).reshape(-1, 3)
-    field = smooth_union(world_distances(volumes, R, p, X), blend).reshape(n)
+    # the smooth union -b log sum exp(-d / b) of the volumes' distances (m): a signed distance-like field of the
+    # union whose creases are rounded over ``blend``
+    kind, params = packed(volumes.values())
+    field = np.empty(tuple(n))
+    _ks.union_field(kind, params, R, p, lo, float(spacing), float(blend), field)
     vertices, triangles = iso_surface(-field, lo, spacing)     # -field: larger inside
     mesh = _largest_piece(vertices, triangles)
     if mesh.enclosed_volume() < 0:

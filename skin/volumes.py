@@ -21,6 +21,8 @@ from engine.errors import ModelError
 from engine.model.joints import Joint
 from engine.protocols.description import residual_limb
 
+from . import _kernels_surface as _ks
+
 DENSITY = 1050.0     # kg/m^3, whole-body density of soft tissue and bone (Dempster 1955)
 
 
@@ -122,29 +124,35 @@ def _residual_limb(model, body, length, placements, density) -> TaperedCapsule:
     return flesh(brentq(beyond_thigh, 1e-6 * r1, r1, xtol=1e-12))
 
 
+def packed(volumes) -> tuple[np.ndarray, np.ndarray]:
+    """The shapes ``volumes`` (an iterable of Capsule, TaperedCapsule, Ellipsoid) as the distance kernels take them
+    (``skin._kernels_surface``): kinds (m,) and parameters (m, 15), body frames, m."""
+    volumes = list(volumes)
+    kind = np.empty(len(volumes), np.int64)
+    params = np.zeros((len(volumes), _ks.PARAMS))
+    for j, shape in enumerate(volumes):
+        if isinstance(shape, Capsule):
+            kind[j] = _ks.CAPSULE
+            params[j, :7] = [*shape.start, *shape.end, shape.radius]
+        elif isinstance(shape, TaperedCapsule):
+            h, sin_a, cos_a = shape._profile()
+            kind[j] = _ks.TAPERED
+            axis = (np.asarray(shape.end, float) - shape.start) / h
+            params[j, :11] = [*shape.start, *axis, h, sin_a, cos_a, shape.radius, shape.end_radius]
+        elif isinstance(shape, Ellipsoid):
+            kind[j] = _ks.ELLIPSOID
+            params[j] = [*shape.centre, *np.asarray(shape.axes, float).ravel(), *shape.radii]
+        else:
+            raise ModelError(f"no signed distance for a {type(shape).__name__}", f"flesh of '{shape.body}'")
+    return kind, params
+
+
 def signed_distance(shape, x) -> np.ndarray:
     """Signed distance (m, negative inside) from points ``x`` (k, 3), in the shape's body frame, to the
     surface of a Capsule or a TaperedCapsule (exact) or an Ellipsoid (first-order: exact on the surface and
     along the axes)."""
-    x = np.asarray(x, float)
-    if isinstance(shape, Capsule):
-        a, b = np.asarray(shape.start, float), np.asarray(shape.end, float)
-        ab = b - a
-        s = np.clip((x - a) @ ab / (ab @ ab), 0.0, 1.0)
-        return np.linalg.norm(x - a - s[:, None] * ab, axis=1) - shape.radius
-    if isinstance(shape, TaperedCapsule):
-        # in the plane through the axis: t along it from the proximal centre, rho from it; the cone's side has
-        # outward normal (sin a, cos a), and its tangent points lie at 0 and h cos a along (cos a, -sin a)
-        h, sin_a, cos_a = shape._profile()
-        axis = (np.asarray(shape.end, float) - shape.start) / h
-        rel = x - shape.start
-        t = rel @ axis
-        rho = np.linalg.norm(rel - t[:, None] * axis, axis=1)
-        along = t * cos_a - rho * sin_a
-        return np.where(along < 0.0, np.hypot(t, rho) - shape.radius,
-                        np.where(along > h * cos_a, np.hypot(t - h, rho) - shape.end_radius,
-                                 t * sin_a + rho * cos_a - shape.radius))
-    local = (x - shape.centre) @ shape.axes
-    k0 = np.linalg.norm(local / shape.radii, axis=1)
-    k1 = np.linalg.norm(local / shape.radii ** 2, axis=1)
-    return np.where(k1 > 0, k0 * (k0 - 1.0) / np.maximum(k1, 1e-300), -shape.radii.min())
+    x = np.ascontiguousarray(x, float).reshape(-1, 3)
+    kind, params = packed([shape])
+    out = np.empty((len(x), 1))
+    _ks.distances(kind, params, np.eye(3)[None], np.zeros((1, 3)), x, out)
+    return out[:, 0]
