@@ -10,8 +10,9 @@ entry points (each a callable given the demo's analysis result; the engine never
 warm-up`` runs it. The application's first window runs only :func:`display_steps`, the kernels that drawing the
 demo needs (the rest compile at their first use, or were compiled by ``hybrid warm-up``), so that a first launch
 shows the main window within seconds; on later launches it only loads the cached code. On a first launch it leaves
-the muscle paths' kernels (most of the 3D view's) to the application, which compiles them in a child process while
-the bodies' compile here (:func:`loads_cached` tells whether they are cached, :func:`compile_muscle_paths` is the
+the 3D view's kernels to the application, which compiles them in a child process (the bodies' and the blade's first,
+then the muscle paths') while the window's process imports the rest of the application, then loads the bodies' and
+the blade's from the cache (:func:`loads_cached` tells whether they are cached, :func:`compile_muscle_paths` is the
 child's work).
 
 While numba compiles, a step cannot yield; a listener on numba's ``numba:compile`` event
@@ -94,6 +95,11 @@ def _show_blade(result) -> None:
         bending_strain(model, rod.name, Q)
 
 
+def _show_bodies_and_blade(result) -> None:
+    _show_bodies(result)
+    _show_blade(result)
+
+
 def _show_muscles(result) -> None:
     """What the application computes to draw the demo's muscles: their paths (65 of the 3D view's 82 kernels)."""
     from .muscles.path.geometry import MuscleGeometry
@@ -144,14 +150,15 @@ def muscle_paths_cached(result) -> bool:
 
 
 def compile_muscle_paths(result=None) -> None:
-    """Compile (or load) the kernels that draw the blade, then those that draw muscle paths, on ``result`` (an
-    AnalysisResult; default the demo's). A child process of the application's first launch runs this, so that the
-    window's process need not compile the muscle paths' (``hybridgui.muscle_kernels``), and finds the blade's in the
-    cache when it comes to them after the bodies' (:func:`display_steps`; else it compiles them too)."""
+    """Compile (or load) the kernels that draw the bodies and the blade, then those that draw muscle paths, on
+    ``result`` (an AnalysisResult; default the demo's). A child process of the application's first launch runs this,
+    so that the window's process compiles none of them (``hybridgui.muscle_kernels``): it finds the bodies' and the
+    blade's in the cache once it has imported the rest of the application (:func:`display_steps`; else it compiles
+    them too)."""
     if result is None:
         from .demo import demo_results
         result = demo_results()[0]
-    _show_blade(result)
+    _show_bodies_and_blade(result)
     _show_muscles(result)
 
 
@@ -165,19 +172,23 @@ def counting_compiles(on_compile: Callable[[str, int], None] | None = None):
 
 
 def display_steps(on_compile: Callable[[str, int], None] | None = None,
-                  defer_muscles: Callable[[object], Callable[[], bool]] | None = None):
+                  defer_muscles: Callable[[object], Callable[[], bool]] | None = None,
+                  meanwhile: Callable[[], None] | None = None):
     """Generator step: yields :class:`Progress` (stage ``"preparing"``) and returns a :class:`WarmUpReport`. Reads
     the demo and runs what the application computes to draw it, which compiles (or loads from numba's cache) the
     kernels of the 3D view; ``on_compile(kernel name, count)`` is called as each kernel starts compiling. The report
     holds the demo read.
 
     ``defer_muscles``: when the muscle paths' kernels are not all in numba's cache, ``defer_muscles(result)`` (the
-    demo's result) is called as soon as that is known, before the bodies' kernels compile, and the muscle paths'
-    are left to it (a child process running :func:`compile_muscle_paths` meanwhile, which caches the blade's kernels
-    first; ``report.muscles_deferred``). It returns a callable telling whether that child still runs: after the
-    bodies' kernels, the blade's are awaited from the cache while it does (polled every ``POLL`` s; compiling them
-    here too would take the core the child uses), then loaded, or compiled here if the child ended without them.
-    Without ``defer_muscles``, or when they are cached, the muscle paths' kernels are compiled or loaded here."""
+    demo's result) is called as soon as that is known, and the 3D view's kernels are left to it (a child process
+    running :func:`compile_muscle_paths` meanwhile, which caches the bodies' and the blade's kernels first;
+    ``report.muscles_deferred``). It returns a callable telling whether that child still runs: the bodies' and the
+    blade's kernels are awaited from the cache while it does (polled every ``POLL`` s; compiling them here too would
+    take the core the child uses), then loaded, or compiled here if the child ended without them. Without
+    ``defer_muscles``, or when the muscle paths' kernels are cached, all are compiled or loaded here.
+
+    ``meanwhile()`` is called once the child is started (or found not needed), before the bodies' kernels: the
+    caller's work that the child's compilation overlaps (the application imports its main window)."""
     from .demo import demo_results
     start = time.perf_counter()
     child_running = None
@@ -187,12 +198,12 @@ def display_steps(on_compile: Callable[[str, int], None] | None = None,
         yield Progress("preparing", 0.2, "kernels of the 3D view")
         if defer_muscles is not None and not muscle_paths_cached(result):
             child_running = defer_muscles(result)
-        yield Progress("preparing", 0.3, "kernels of the 3D view: bodies")
-        _show_bodies(result)
-        yield Progress("preparing", 0.8, "kernels of the 3D view: blade")
-        while child_running is not None and child_running() and not loads_cached(lambda: _show_blade(result)):
+        if meanwhile is not None:
+            meanwhile()
+        yield Progress("preparing", 0.3, "kernels of the 3D view: bodies and blade")
+        while child_running is not None and child_running() and not loads_cached(lambda: _show_bodies_and_blade(result)):
             time.sleep(POLL)
-        _show_blade(result)
+        _show_bodies_and_blade(result)
         if defer_muscles is None:
             _show_muscles(result)
         yield Progress("preparing", 1.0, "kernels ready")

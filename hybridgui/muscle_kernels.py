@@ -3,7 +3,8 @@
 Drawing the muscle paths calls 65 of the 3D view's 82 numba kernels: compiled in the window's process they would
 hold its GIL (numba compiles mostly in Python) for half a minute of CPU. On a first launch (numba's cache empty:
 ``engine.warmup.display_steps`` finds them missing) :class:`MusclePreparation` compiles them in a child process
-instead, started before the bodies' kernels compile, so the two use both cores and the GUI thread stays free; the
+instead, after the bodies' and the blade's (which the window's process loads from the cache once it has imported
+its main window's modules), so the two use both cores and the GUI thread stays free; the
 window shows the bodies meanwhile, the muscle layer draws nothing (:data:`PATHS`) and the status bar says why. When
 the child ends the kernels are loaded from the cache it filled (in a worker thread: compiled there if the child
 could not), :data:`PATHS` becomes ready on the GUI thread and the muscles appear. Closing the application kills the
@@ -19,7 +20,8 @@ from PySide6.QtCore import QObject, Signal as QtSignal, Slot
 
 CHILD = ("-c", "from engine.child_process import die_with_parent; die_with_parent(); "
                "from engine.warmup import compile_muscle_paths; compile_muscle_paths()")
-"""The child's Python arguments: compile the muscle paths' kernels into numba's cache."""
+"""The child's Python arguments: compile the 3D view's kernels into numba's cache (bodies', blade's, then muscle
+paths')."""
 
 
 class PathKernels:
@@ -53,8 +55,8 @@ class MusclePreparation(QObject):
 
     def start(self, result):
         """Start compiling (``result``: the demo's AnalysisResult, whose model types the kernels); the muscles are
-        not drawn until they are loaded. Returns a callable telling whether the child still runs (its blade's
-        kernels are awaited by ``engine.warmup.display_steps``)."""
+        not drawn until they are loaded. Returns a callable telling whether the child still runs (its bodies' and
+        blade's kernels are awaited by ``engine.warmup.display_steps``)."""
         PATHS.ready = False
         self.thread = threading.Thread(target=self._run, args=(result,), name="hybridlab-muscle-kernels", daemon=True)
         self.thread.start()

@@ -39,8 +39,8 @@ class Startup(QObject):
             self.progress.emit(Progress("preparing", 0.0, "loading the engine and the 3D view (NumPy, SciPy, numba, "
                                                            "VTK)"))
             from engine.warmup import display_steps
-            from . import main_window  # noqa: F401  (imported here, off the GUI thread)
-            steps = display_steps(lambda kernel, count: self.compiling.emit(kernel, count), self.defer_muscles)
+            steps = display_steps(lambda kernel, count: self.compiling.emit(kernel, count), self.defer_muscles,
+                                  _import_main_window)
             while True:
                 try:
                     self.progress.emit(next(steps))
@@ -49,6 +49,11 @@ class Startup(QObject):
                     return
         except Exception as exc:       # the window opens anyway; what is drawn compiles what is missing
             self.failed.emit(exc, traceback.format_exc())
+
+
+def _import_main_window() -> None:
+    """Off the GUI thread, while a first launch's child process compiles the 3D view's kernels."""
+    from . import main_window  # noqa: F401
 
 
 class Launcher(QObject):

@@ -57,7 +57,7 @@ def _normal_equations(t, ws, scr, q, mframes, targets, weights, c_q, c_v, c_targ
     """
     empty = np.zeros(0)
     nodes = t.nodes
-    kinematics(nodes, t.segs, t.funcs, t.fpool, t.gravity, ws, scr, q, empty, empty, 0, False)
+    kinematics(nodes, t.segs, t.funcs, t.fpool, t.gravity, ws, scr, q, empty, empty, np.int64(0), np.bool_(False))
     world_columns(nodes, ws, wcols)
     nv = H.shape[0]
     for i in range(nv):
@@ -358,7 +358,7 @@ def marker_errors(t, ws, scr, Q, mframes, targets, out):
     R = np.empty((3, 3))
     x = np.empty(3)
     for f in range(Q.shape[0]):
-        kinematics(t.nodes, t.segs, t.funcs, t.fpool, t.gravity, ws, scr, Q[f], empty, empty, 0, False)
+        kinematics(t.nodes, t.segs, t.funcs, t.fpool, t.gravity, ws, scr, Q[f], empty, empty, np.int64(0), np.bool_(False))
         for k in range(mframes.shape[0]):
             if math.isnan(targets[f, k, 0]):
                 out[f, k] = math.nan

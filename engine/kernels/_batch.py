@@ -15,7 +15,7 @@ def frame_positions(t, ws, scr, Q, frames, out):
     empty = np.zeros(0)
     R = np.empty((3, 3))
     for f in range(Q.shape[0]):
-        kinematics(nodes, segs, funcs, fpool, grav, ws, scr, Q[f], empty, empty, 0, False)
+        kinematics(nodes, segs, funcs, fpool, grav, ws, scr, Q[f], empty, empty, np.int64(0), np.bool_(False))
         for k in range(frames.shape[0]):
             frame_placement(fr, ws, frames[k], R, out[f, k])
 
@@ -26,7 +26,7 @@ def frame_placements(t, ws, scr, Q, frames, R_out, p_out):
     nodes, segs, funcs, fpool, grav, fr = t.nodes, t.segs, t.funcs, t.fpool, t.gravity, t.frames
     empty = np.zeros(0)
     for f in range(Q.shape[0]):
-        kinematics(nodes, segs, funcs, fpool, grav, ws, scr, Q[f], empty, empty, 0, False)
+        kinematics(nodes, segs, funcs, fpool, grav, ws, scr, Q[f], empty, empty, np.int64(0), np.bool_(False))
         for k in range(frames.shape[0]):
             frame_placement(fr, ws, frames[k], R_out[f, k], p_out[f, k])
 
@@ -38,7 +38,7 @@ def frame_jacobians(t, ws, scr, Q, frames, J_out, R_out, p_out):
     nodes, segs, funcs, fpool, grav, fr = t.nodes, t.segs, t.funcs, t.fpool, t.gravity, t.frames
     empty = np.zeros(0)
     for f in range(Q.shape[0]):
-        kinematics(nodes, segs, funcs, fpool, grav, ws, scr, Q[f], empty, empty, 0, False)
+        kinematics(nodes, segs, funcs, fpool, grav, ws, scr, Q[f], empty, empty, np.int64(0), np.bool_(False))
         for k in range(frames.shape[0]):
             frame_jacobian(nodes, fr, ws, scr, frames[k], J_out[f, k])
             frame_placement(fr, ws, frames[k], R_out[f, k], p_out[f, k])
@@ -51,7 +51,7 @@ def point_jacobians(t, ws, scr, Q, frames, out):
     empty = np.zeros(0)
     J6 = np.empty((6, out.shape[3]))
     for f in range(Q.shape[0]):
-        kinematics(nodes, segs, funcs, fpool, grav, ws, scr, Q[f], empty, empty, 0, False)
+        kinematics(nodes, segs, funcs, fpool, grav, ws, scr, Q[f], empty, empty, np.int64(0), np.bool_(False))
         for k in range(frames.shape[0]):
             frame_jacobian(nodes, fr, ws, scr, frames[k], J6)
             out[f, k] = J6[3:]

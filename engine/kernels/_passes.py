@@ -49,6 +49,10 @@ def kinematics(nodes, segs, funcs, fpool, gravity, ws, scr, q, v, a, level, use_
     upward acceleration, as in RNEA); otherwise accelerations are true ones.
     ``world=False`` skips the world placements (CRBA and RNEA without external
     loads only need placements relative to the parent).
+
+    Numba compiles this pass once per argument types, and a kernel calling it with constants ``0, False`` would type
+    them as literals (a compilation of its own, about 2 s): kernels pass ``np.int64(0), np.bool_(False)``, the types
+    of a call from Python (``engine.algorithms.forward_kinematics``), so that one compilation serves both.
     """
     sc = scr[0]
     JR = sc.JR

@@ -65,12 +65,13 @@ def test_the_first_window_leaves_uncached_muscle_paths_to_its_caller(monkeypatch
     monkeypatch.setattr(warmup, "POLL", 0.01)
     looks = []
 
-    def blade_cached(work):       # the child has cached the blade's kernels at the third look
-        looks.append(1)
-        return len(looks) >= 3
+    def drawing_cached(work):     # the child has cached the bodies' and the blade's kernels at the third look
+        looks.append("look")
+        return looks.count("look") >= 3
 
-    monkeypatch.setattr(warmup, "loads_cached", blade_cached)
+    monkeypatch.setattr(warmup, "loads_cached", drawing_cached)
     deferred = []
-    report = run(warmup.display_steps(defer_muscles=lambda result: deferred.append(result) or (lambda: True)))
+    report = run(warmup.display_steps(defer_muscles=lambda result: deferred.append(result) or (lambda: True),
+                                      meanwhile=lambda: looks.append("meanwhile")))
     assert report.muscles_deferred and deferred == [report.demo[0]]
-    assert len(looks) == 3                      # awaited while the child ran, not compiled beside it
+    assert looks == ["meanwhile", "look", "look", "look"]   # the caller's work, then awaited, not compiled beside it
