@@ -36,9 +36,9 @@ from .progress import Progress
 
 PLUGINS = "hybridlab.warmup"   # entry points of packages beside the engine that warm up their kernels
 WINDOW = 0.08
+"""s of the demo's trial analysed: enough frames for the filters and the QP, few enough to be quick."""
 POLL = 0.2
 """s between two looks into numba's cache for the kernels a child compiles (:func:`display_steps`)."""
-"""s of the demo's trial analysed: enough frames for the filters and the QP, few enough to be quick."""
 
 
 @dataclass
@@ -53,15 +53,21 @@ class WarmUpReport:
     muscles_deferred: bool = False
 
 
+_refusing = threading.local()   # ``active`` while :func:`loads_cached` refuses this thread's compilations
+
+
 class _CompileCounter(event.Listener):
     """Counts numba's compilations (a kernel and the kernels it calls each count once) and passes each
-    kernel's name to ``on_compile``."""
+    kernel's name to ``on_compile``; not those :func:`loads_cached` refuses (numba calls the listeners in the
+    order they were installed, this one before the refuser stops the compilation)."""
 
     def __init__(self, on_compile: Callable[[str, int], None] | None):
         self.compiled: list[str] = []
         self._on_compile = on_compile
 
     def on_start(self, ev) -> None:
+        if getattr(_refusing, "active", False):
+            return
         name = ev.data["dispatcher"].py_func.__qualname__
         module = ev.data["dispatcher"].py_func.__module__
         self.compiled.append(f"{module}.{name}")
@@ -135,11 +141,14 @@ def loads_cached(work: Callable[[], None]) -> bool:
     """Run ``work`` with every compilation numba would start in this thread refused: True when it ran to its end
     (each kernel it called was compiled in this process already or loaded from numba's cache), False when a kernel
     would have had to be compiled (``work`` stopped there, nothing compiled; other threads compile as usual)."""
+    outer, _refusing.active = getattr(_refusing, "active", False), True
     try:
         with event.install_listener("numba:compile", _CompileRefuser()):
             work()
     except _CompileRefused:
         return False
+    finally:
+        _refusing.active = outer
     return True
 
 

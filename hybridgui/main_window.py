@@ -456,6 +456,11 @@ class MainWindow(QMainWindow):
 
     # ---------------------------------------------------------------- document changes
     def _on_content(self) -> None:
+        """The document's content drawn again (a scene built anew), the socket pressure's layer put back into it."""
+        self._show_content()
+        self.socket_pressure.refresh()
+
+    def _show_content(self) -> None:
         doc = self.document
         markers = [m.name for m in doc.model.markers] if doc.model else []
         loaded = (doc.trial, doc.result, doc.settings, markers)

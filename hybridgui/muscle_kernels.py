@@ -15,7 +15,6 @@ from __future__ import annotations
 import threading
 import traceback
 
-from psygnal import Signal
 from PySide6.QtCore import QObject, Signal as QtSignal, Slot
 
 CHILD = ("-c", "from engine.child_process import die_with_parent; die_with_parent(); "
@@ -26,9 +25,7 @@ paths')."""
 
 class PathKernels:
     """``ready``: the muscle paths' kernels can be called without compiling them on the GUI thread (true unless a
-    first launch is compiling them); ``changed`` is emitted, on the GUI thread, when they become ready."""
-
-    changed = Signal()
+    first launch is compiling them); it becomes true on the GUI thread, before ``MusclePreparation.finished``."""
 
     def __init__(self):
         self.ready = True
@@ -97,5 +94,4 @@ class MusclePreparation(QObject):
     @Slot(str)
     def _finish(self, problem: str) -> None:
         PATHS.ready = True
-        PATHS.changed.emit()
         self.finished.emit(problem)

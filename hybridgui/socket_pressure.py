@@ -32,7 +32,6 @@ class SocketPressure(QObject):
         self.runner.returned.connect(self._on_returned)
         self.runner.cancelled.connect(lambda: self._ended("Socket pressure cancelled."))
         self.runner.failed.connect(self._on_failed)
-        window.document.changed.connect(self.refresh)        # after the window's own: the scene is built anew first
         self.refresh()
 
     def reason(self) -> str | None:

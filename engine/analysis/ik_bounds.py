@@ -15,9 +15,11 @@ from ..trial.intervals import runs
 AT_BOUND = 1e-9     # rad, m, strain units: a clamped coordinate this close to an end of its range is held there
 
 
-def range_contacts(model, q) -> tuple[np.ndarray, np.ndarray]:
+def range_contacts(model, q, unobserved=None) -> tuple[np.ndarray, np.ndarray]:
     """``(held, beyond)``, (T, nv) bool each, for configurations ``q`` (T, nq): ``held`` a clamped coordinate at an end
-    of its range (within :data:`AT_BOUND`), ``beyond`` an unclamped one outside its range."""
+    of its range (within :data:`AT_BOUND`), ``beyond`` an unclamped one outside its range. Where ``unobserved``
+    (T, nv) bool (``IKResult.unobserved``; None: none) says no fitted marker informs a coordinate, IK did not place
+    it (``engine.analysis.ik_unobserved`` holds it, and says so), and it is neither."""
     tree = compile_tree(model)
     q = np.atleast_2d(q)
     held = np.zeros((len(q), model.nv), bool)
@@ -31,6 +33,9 @@ def range_contacts(model, q) -> tuple[np.ndarray, np.ndarray]:
             held[:, s.vi] = (x <= lo + AT_BOUND) | (x >= hi - AT_BOUND)
         else:
             beyond[:, s.vi] = (x < lo) | (x > hi)
+    if unobserved is not None:
+        held &= ~unobserved
+        beyond &= ~unobserved
     return held, beyond
 
 

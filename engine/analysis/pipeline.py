@@ -232,7 +232,8 @@ def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
         notes.append(f"{int((ik.status < 0).sum())} frames had no fitted marker (pose held from the previous frame)")
     if ik.unobserved is not None:
         notes += describe_unobserved(compile_tree(model).v_names, ik.time, ik.unobserved, ik.status >= 0)
-    notes += describe_range_contacts(compile_tree(model).v_names, ik.time, *range_contacts(model, ik.q))
+    notes += describe_range_contacts(compile_tree(model).v_names, ik.time,
+                                         *range_contacts(model, ik.q, ik.unobserved))
     yield Progress("kinematic derivatives", 0.5, f"low-pass {s.cutoff} Hz")
     motion = motion_from_coordinates(model, ik.time, ik.q, s.cutoff, s.order, s.edges)
     plates = [p for p in trial.plates if p.loaded.any()]

@@ -44,23 +44,54 @@ class FittedProtocol:
     notes: tuple
 
 
-def stature(trial, model, matching: Matching) -> tuple | None:
-    """The subject's stature ``(m, where it comes from)``: the trial's ``SUBJECT:HEIGHT`` (any case; m, cm or mm, read
-    by its size) when plausible, else ``model``'s height times the matching's geometric scale; None if neither is
-    known."""
-    key, value = next(((k, v) for k, v in trial.subject.items() if k.lower() == "height"), ("HEIGHT", None))
+STATURE_RANGE = (1.0, 2.5)   # m: a SUBJECT:HEIGHT read as m, cm or mm is taken as the stature within these
+
+
+def _trial_height(trial) -> tuple[str, object, float | None]:
+    """The trial's ``SUBJECT:HEIGHT`` (any case): its key, the value as written (None: absent) and as a number (None:
+    absent or not a number)."""
+    key, raw = next(((k, v) for k, v in trial.subject.items() if k.lower() == "height"), ("HEIGHT", None))
     try:
-        value = float(value[0] if isinstance(value, (list, tuple)) else value)
+        value = float(raw[0] if isinstance(raw, (list, tuple)) else raw)
     except (TypeError, ValueError, IndexError):
         value = None
+    return key, raw, value
+
+
+def _as_stature(value: float | None) -> tuple | None:
+    """``(m, unit)``: ``value`` read as m, cm or mm (by its size), the first within :data:`STATURE_RANGE`; None."""
     for unit, factor in (("m", 1.0), ("cm", 0.01), ("mm", 0.001)):
-        if value is not None and 1.0 <= value * factor <= 2.5:
-            return value * factor, f"the trial's SUBJECT:{key} {value:g} {unit}"
+        if value is not None and STATURE_RANGE[0] <= value * factor <= STATURE_RANGE[1]:
+            return value * factor, unit
+    return None
+
+
+def stature(trial, model, matching: Matching) -> tuple | None:
+    """The subject's stature ``(m, where it comes from)``: the trial's ``SUBJECT:HEIGHT`` (any case; m, cm or mm, read
+    by its size) when plausible (:data:`STATURE_RANGE`; else :func:`rejected_height` says why not), else
+    ``model``'s height times the matching's geometric scale; None if neither is known."""
+    key, _, value = _trial_height(trial)
+    read = _as_stature(value)
+    if read is not None:
+        return read[0], f"the trial's SUBJECT:{key} {value:g} {read[1]}"
     height = model.metadata.get("subject", {}).get("height_m") if isinstance(model.metadata, dict) else None
     if height and matching.scale:
         return float(height) * matching.scale, (f"the model's {float(height):.2f} m times the {matching.scale:.2f} "
                                                 "the markers' distances give")
     return None
+
+
+def rejected_height(trial) -> str | None:
+    """The note saying that the trial's ``SUBJECT:HEIGHT`` was not taken as the stature, and why (None: it was, or
+    the trial has none)."""
+    key, raw, value = _trial_height(trial)
+    if raw is None or _as_stature(value) is not None:
+        return None
+    lo, hi = STATURE_RANGE
+    why = ("it is not a number" if value is None else "it is 0 (not recorded)" if value == 0 else
+           f"read as m, cm or mm it is not within {lo:g}-{hi:g} m")
+    written = repr(raw) if value is None else f"{value:g}"
+    return f"the trial's SUBJECT:{key} {written} was not used as the subject's stature: {why}"
 
 
 def renamed_trial(trial, matching: Matching, stature: tuple | None = None):
@@ -131,6 +162,7 @@ def fit_protocol(model, trial, matching: Matching, placements, catalogue: dict, 
     points = placements.points(model, catalogue)
     height = stature(trial, model, matching)
     moving, renamed, added, notes = renamed_trial(trial, matching, height)
+    notes += [n for n in (rejected_height(trial),) if n is not None]
     used = {**matching.used, **added}
     protocol_markers, missing = model_markers(matching.protocol, used, points, catalogue)
     if missing:

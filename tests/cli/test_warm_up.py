@@ -60,6 +60,19 @@ def test_loads_cached_refuses_this_threads_compiles_only():
     assert loads_cached(lambda: (other.start(), other.join())) and elsewhere.signatures != []
 
 
+def test_refused_compiles_are_not_counted():
+    @numba.njit
+    def refused(x):
+        return x - 1.0
+
+    seen = []
+    with counting_compiles(lambda kernel, count: seen.append(kernel)) as compiled:
+        assert not any(loads_cached(lambda: refused(1.0)) for _ in range(3))
+        assert refused.signatures == [] and compiled == [] and seen == []
+        assert refused(1.0) == 0.0                  # compiled now: counted once
+    assert compiled == seen == [f"{__name__}.{refused.py_func.__qualname__}"]
+
+
 def test_the_first_window_leaves_uncached_muscle_paths_to_its_caller(monkeypatch):
     monkeypatch.setattr(warmup, "muscle_paths_cached", lambda result: False)
     monkeypatch.setattr(warmup, "POLL", 0.01)

@@ -3,12 +3,15 @@ muscles appear when they are loaded, and closing meanwhile kills the child witho
 import os
 import sys
 import time
+from types import SimpleNamespace
 
 import pytest
 
 from engine.child_process import child_environment, python_command, run_child
 from engine.warmup import compile_muscle_paths
+from hybridgui import main_window
 from hybridgui.muscle_kernels import CHILD, PATHS, MusclePreparation
+from hybridgui.startup import PREPARING, Launcher
 
 
 @pytest.fixture(scope="module")
@@ -31,22 +34,23 @@ def drawn_points(window) -> int:
 
 
 def test_the_window_draws_the_bodies_first_and_the_muscles_once_their_kernels_are_loaded(make_window, work, compiled,
-                                                                                       pending, qtbot):
+                                                                                       pending, qtbot, monkeypatch):
     window = make_window()
-    window.open_demo(work)
+    monkeypatch.setattr(main_window, "MainWindow", lambda: window)      # the Launcher's window: the test's
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)              # which show_main replaces
+    preparation = MusclePreparation([sys.executable, "-c", "pass"])     # a child that ends at once
+    notes = []
+    launcher = Launcher(None, SimpleNamespace(close=lambda: None), lambda window, demo: window.open_demo(work) or [],
+                        None, (1500, 950), "hybridgui", notes.append, preparation)
+    launcher.show_main(None)
     window.view.render()
     assert drawn_points(window) == 0                              # no path while the kernels are compiled elsewhere
     assert all(a.GetMapper().GetInput().GetNumberOfPoints() for a in window.scene.layers["bodies"].actors.values())
-    preparation = MusclePreparation([sys.executable, "-c", "pass"])     # a child that ends at once
-    drawn = []
-    PATHS.changed.connect(lambda: window._on_frame(window.document.frame))
-    preparation.finished.connect(drawn.append)
-    try:
-        with qtbot.waitSignal(preparation.finished, timeout=300_000):
-            preparation.start(work[0])
-    finally:
-        PATHS.changed.disconnect()
-    assert drawn == [""] and PATHS.ready
+    assert window.statusBar().currentMessage() == PREPARING
+    with qtbot.waitSignal(preparation.finished, timeout=300_000) as finished:
+        preparation.start(work[0])
+    assert finished.args == [""] and PATHS.ready and notes[-1] == "muscle paths drawn"
+    assert window.statusBar().currentMessage() == ""
     paths = window.scene.poses.geometry.polylines(window.scene.poses.Q[window.document.frame])
     assert drawn_points(window) == sum(len(p) for p in paths if len(p) >= 2) > 0
 

@@ -60,6 +60,11 @@ def test_the_stump_is_drawn_with_skin_s_pressure_of_the_frame_shown(computed):
     assert window.socket_pressure.layer is None and "socket" not in window.scene.layers
     action.trigger()
     assert not window.socket_pressure.runner.running and window.socket_pressure.layer.drawn()[1].max() == peak
+    # the scene built anew without a document change (more mesh folders): the layer is drawn into it again
+    window.set_geometry_paths([])
+    layer = window.socket_pressure.layer
+    assert window.scene.layers["socket"] is layer and layer.renderer is window.scene.renderer
+    assert window.scene.renderer.GetActors().IsItemPresent(layer.actor) and layer.drawn()[1].max() == peak
 
 
 def test_a_model_without_a_residual_limb_has_the_toggle_disabled_saying_why(make_window):

@@ -215,6 +215,17 @@ def test_a_cost_without_curvature_is_an_error_naming_the_reserve_not_an_infeasib
     assert out.success.all() and out.reserve_forces[0, 1] == pytest.approx(0.0, abs=1e-9)   # weighted: no use
 
 
+def test_a_cost_flat_in_muscles_is_an_error_about_the_regularization_not_the_reserves():
+    """Two muscles with the same moment arm: the tracking term sees only their sum, and a regularization too small
+    to show beside it leaves the cost flat along their difference. The advice is about the muscles' term."""
+    J = np.array([[[-0.05], [-0.05]]])
+    with pytest.raises(SettingsError, match=r"flat in muscle 'm0', muscle 'm1' .*larger regularization: 1e-20") as error:
+        solve_muscle_forces(J, np.array([[10.0]]), hill_of(np.full((1, 2), 1e3)), seed(regularization=1e-20))
+    assert "reserve" not in str(error.value)
+    out = solve_muscle_forces(J, np.array([[10.0]]), hill_of(np.full((1, 2), 1e3)), seed())
+    assert out.success.all() and out.forces[0] == pytest.approx([100.0, 100.0], rel=1e-6)   # 0.05 * 200 N = 10 N m
+
+
 def test_cold_solve_names_the_variables_a_cost_is_flat_in():
     H = np.diag([2.0, 0.0, 1.0])
     with pytest.raises(CostNotPositiveDefinite) as error:

@@ -119,7 +119,8 @@ def _inverse_kinematics(path, tool) -> ToolRun:
     run.result = ik
     if (ik.status != 1).any():
         run.notes.append(f"IK did not converge in {int((ik.status != 1).sum())} of {ik.n_frames} frames")
-    run.notes += describe_range_contacts(compile_tree(model).v_names, ik.time, *range_contacts(model, ik.q))
+    run.notes += describe_range_contacts(compile_tree(model).v_names, ik.time,
+                                             *range_contacts(model, ik.q, ik.unobserved))
     _write(folder / setup.output_motion_file, coordinate_table(model, ik.time, ik.q), run.written)
     if boolean_of(tool, "report_errors", path, True):
         results = folder / (file_name(tool, "results_directory", path) or ".")

@@ -200,14 +200,19 @@ def solve_muscle_forces(J_l, tau, hill: RigidTendonForces, settings: MuscleForce
         try:
             x_all, status = solve_tracking_frames(J_l, R, opt, F0, w1, w2, ref, tau, settings.regularization,
                                                   settings.reserve_weight, lb_all, ub_all)
-        except CostNotPositiveDefinite as error:   # only a reserve can be left without curvature (muscles: eps)
+        except CostNotPositiveDefinite as error:   # a reserve without weight, or muscles whose eps is lost in H
             labels = [f"muscle {n!r}" for n in names] + [f"reserve {reserve_names[k]!r}" if k < len(reserve_names)
                                                          else f"reserve {k}" for k in range(r)]
             flat = ", ".join(labels[j] for j in error.variables)
+            advice = []
+            if any(j < m for j in error.variables):
+                advice.append(f"a muscle needs a larger regularization: {settings.regularization:g} is lost beside "
+                              f"the tracking term (the default is {MuscleForceSettings.regularization:g})")
+            if any(j >= m for j in error.variables):
+                advice.append("a reserve needs reserve_weight > 0, or to act alone on coordinates whose generalized "
+                              "forces are tracked (tracking_weight > 0, not locked)")
             raise SettingsError(f"the seed objective has no unique minimum: its cost is flat in {flat} (smallest "
-                                f"eigenvalue {error.smallest_eigenvalue:.3g}); a reserve needs reserve_weight > 0, or "
-                                f"to act alone on coordinates whose generalized forces are tracked (tracking_weight > 0, "
-                                f"not locked)") from None
+                                f"eigenvalue {error.smallest_eigenvalue:.3g}); " + "; ".join(advice)) from None
         forces = x_all[:, :m] * F0
         with np.errstate(invalid="ignore", divide="ignore"):
             a = np.where(active > 0, (forces - passive) / active, np.nan)
