@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject
 
-from skin import socket_map
+from skin.socket_site import unavailable
 
 from .progress_dialog import export_dialog
 from .viewport.scene import _nearest_frames
@@ -39,7 +39,7 @@ class SocketPressure(QObject):
         doc = self.window.document
         if doc.result is None:
             return "no analysed trial: run the analysis first"
-        why = socket_map.unavailable(doc.result, doc.settings)
+        why = unavailable(doc.result, doc.settings)
         return None if why is None else f"no socket pressure: {why}"
 
     def refresh(self) -> None:
@@ -71,6 +71,7 @@ class SocketPressure(QObject):
             self._start()
 
     def _start(self) -> None:
+        from skin import socket_map       # the map's numerics (scipy, the skin's kernels, VTK's contour), not the window's
         doc = self.window.document
         shown = doc.Q if doc.Q is not None and doc.Q.shape == doc.result.motion.q.shape else None
         steps = socket_map.socket_map_steps(doc.result, doc.settings, shown=shown, spacing=socket_map.SPACING)
@@ -105,14 +106,18 @@ class SocketPressure(QObject):
         if self._computing is self.window.document.result and self.action.isChecked():
             self.result, self.map = self._computing, socket_map
             self._show_layer()
+        unconverged = int((~socket_map.converged).sum())
         self._ended(None if self.map is None else f"Socket pressure: peak {socket_map.peak.max() * 1e-3:.1f} kPa "
-                    f"over the trial, at {socket_map.time[socket_map.peak.argmax()]:.3f} s.")
+                    f"over the trial, at {socket_map.time[socket_map.peak.argmax()]:.3f} s."
+                    + (f" The liner does not carry the load to tolerance at {unconverged} frames." if unconverged
+                       else ""))
 
     def _show_layer(self) -> None:
+        from skin.socket_map import SCALE
         scene = self.window.scene
         if self.layer is None or self.layer.renderer is not scene.renderer or LAYER not in scene.layers:
             self._drop_layer()
-            self.layer = SocketLayer(self.map, _nearest_frames(self.map.time, scene.content.time), socket_map.SCALE * 1e-3)
+            self.layer = SocketLayer(self.map, _nearest_frames(self.map.time, scene.content.time), SCALE * 1e-3)
             self.layer.attach(scene.renderer)
             scene.layers[LAYER] = self.layer
         self.layer.show_frame(scene.frame)

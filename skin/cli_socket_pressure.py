@@ -49,6 +49,10 @@ def run_command(args) -> int:
     stance = series["area"] > 0
     print(f"socket on {args.limb}: {len(socket.vertices)} skin vertices, liner {args.liner:g} mm at "
           f"{args.modulus:g} MPa; {int(stance.sum())} of {len(time)} frames loaded")
+    if not series["converged"].all():
+        t = time[~series["converged"]]
+        print(f"warning: the liner does not carry the socket's load to tolerance at {len(t)} frames (first at "
+              f"{t[0]:.3f} s); their pressures are not the load's")
     if stance.any():
         f = int(np.argmax(series["peak"]))
         print(f"peak {series['peak'][f] / 1e3:.1f} kPa at {time[f]:.3f} s (mean {series['mean'][f] / 1e3:.1f} kPa over "

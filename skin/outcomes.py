@@ -13,6 +13,7 @@ from engine.io.atomic import write_bytes
 
 
 SENSOR_DIAMETER = 0.03     # m: a tactile sensor's cell (the seed's Fig. 5 compares with a tactile sensor's map)
+SENSOR_NORMALS = 0.5       # a cell holds the vertices whose normal's cosine with its centre's exceeds this (60 deg)
 
 
 def body_held(scene, result) -> bool:
@@ -30,27 +31,33 @@ def body_held(scene, result) -> bool:
     return bool(result.contact_force[-1, 1] >= 0.5 * weight and lo <= local[0] <= hi)
 
 
+def _watched(scene):
+    """The watched skin groups of ``scene``: ``(name, mask)`` of its boolean vertex masks that hold a vertex."""
+    return [(name, mask) for name, mask in scene.watch.items()
+            if isinstance(mask, np.ndarray) and mask.dtype == bool and mask.any()]
+
+
 def pressure_summary(scene, result, frame: int = -1) -> dict:
     """``{group: (peak Pa, 95th percentile Pa, number of vertices loaded)}`` of the watched skin groups at ``frame``."""
-    out = {}
     pressure = result.pressure[frame]
-    for name, mask in scene.watch.items():
-        if isinstance(mask, np.ndarray) and mask.dtype == bool and mask.any():
-            p = pressure[mask]
-            out[name] = (float(p.max()), float(np.percentile(p, 95)), int((p > 0).sum()))
-    return out
+    return {name: (float(pressure[mask].max()), float(np.percentile(pressure[mask], 95)), int((pressure[mask] > 0).sum()))
+            for name, mask in _watched(scene)}
 
 
-def sensor_pressure(x, force, areas, diameter: float = SENSOR_DIAMETER) -> np.ndarray:
+def sensor_pressure(x, normals, force, areas, diameter: float = SENSOR_DIAMETER) -> np.ndarray:
     """What a tactile sensor's cell centred on each skin vertex reads (Pa): the normal contact force (N) on the skin
-    vertices within ``diameter``/2 m of it (positions ``x`` (n, 3) m, world frame) over their area (m^2). A cell
-    smaller than the skin's spacing holds its own vertex only and reads the vertex's pressure."""
+    vertices within ``diameter``/2 m of it (positions ``x`` (n, 3) m, world frame) whose unit ``normals`` (n, 3) agree
+    with the centre's (cosine above ``SENSOR_NORMALS``: a sensor lies on one surface, so skin folded against it or an
+    arm against the trunk is not in its cell) over their area (m^2). A cell smaller than the skin's spacing holds its
+    own vertex only and reads the vertex's pressure."""
     x = np.asarray(x, float)
+    normals = np.asarray(normals, float)
     force = np.asarray(force, float)
     areas = np.asarray(areas, float)
     if not diameter > 0:
         raise SettingsError(f"a sensor cell's diameter must be positive, got {diameter} m", "sensor")
     pairs = cKDTree(x).query_pairs(diameter / 2, output_type="ndarray")
+    pairs = pairs[np.einsum("ij,ij->i", normals[pairs[:, 0]], normals[pairs[:, 1]]) > SENSOR_NORMALS]
     f, a = force.copy(), areas.copy()
     np.add.at(f, pairs[:, 0], force[pairs[:, 1]])
     np.add.at(f, pairs[:, 1], force[pairs[:, 0]])
@@ -63,11 +70,10 @@ def sensor_summary(scene, result, frame: int = -1, diameter: float = SENSOR_DIAM
     """``{group: (sensor peak Pa, normal force N)}`` of the watched skin groups at ``frame``, the peak as a tactile
     sensor with cells of ``diameter`` m reads it (:func:`sensor_pressure`)."""
     x = scene.skin.vertices(scene.model, Data(scene.model), result.q[frame])
-    _, areas = scene.skin.mesh.normals_areas(x)
+    normals, areas = scene.skin.mesh.normals_areas(x)
     force = result.pressure[frame] * areas
-    reading = sensor_pressure(x, force, areas, diameter)
-    return {name: (float(reading[mask].max()), float(force[mask].sum())) for name, mask in scene.watch.items()
-            if isinstance(mask, np.ndarray) and mask.dtype == bool and mask.any()}
+    reading = sensor_pressure(x, normals, force, areas, diameter)
+    return {name: (float(reading[mask].max()), float(force[mask].sum())) for name, mask in _watched(scene)}
 
 
 def save_run(path, scene, result) -> None:

@@ -13,7 +13,8 @@ from engine.clinical.parameters import stances_of
 from engine.io.report_figures import A4
 from engine.io.report_sections import ReportSection
 
-from .socket_map import SCALE, socket_map_steps, unavailable
+from .socket_map import LOADED, SCALE, loaded, socket_map_steps
+from .socket_site import residual_limb, unavailable
 
 TITLE = "Socket interface pressure"
 SKIN = (0.85, 0.72, 0.62)        # unloaded skin, as the 3D view draws it (hybridgui.viewport.style.SKIN)
@@ -23,12 +24,12 @@ COLOURS = LinearSegmentedColormap.from_list(
 
 def stance_rows(m, stances) -> list[dict]:
     """Per stance ``(start, end)`` s of the map ``m`` (a SocketMap): its frames' largest ``peak`` (Pa) and when
-    (``at``, s), the ``mean`` pressure (Pa, the frames' means over their loaded areas averaged over the loaded frames),
-    the loaded ``area`` (m^2, mean and ``area_max``), the most ``regions`` above the threshold and their largest
-    ``hot_area`` (m^2); stances with no loaded frame are left out."""
+    (``at``, s), the ``mean`` pressure (Pa, the frames' means over their loaded areas averaged over the loaded frames:
+    socket force above ``LOADED`` N), the loaded ``area`` (m^2, mean and ``area_max``), the most ``regions`` above the
+    threshold and their largest ``hot_area`` (m^2); stances with no loaded frame are left out."""
     rows = []
     for a, b in stances:
-        k = np.flatnonzero((m.time >= a) & (m.time <= b) & m.computed & (m.area > 0))
+        k = np.flatnonzero((m.time >= a) & (m.time <= b) & m.computed & loaded(m.load))
         if not len(k):
             continue
         f = k[np.argmax(m.peak[k])]
@@ -36,6 +37,12 @@ def stance_rows(m, stances) -> list[dict]:
                      "area": float(m.area[k].mean()), "area_max": float(m.area[k].max()),
                      "regions": int(m.regions[k].max()), "hot_area": float(m.hot_area[k].max())})
     return rows
+
+
+def unconverged(m) -> str:
+    """The frames of the map ``m`` whose solve did not converge, in words: how many and when (s)."""
+    t = m.time[~m.converged]
+    return f"{len(t)} frames ({', '.join(f'{x:.3f}' for x in t[:5])}{', ...' if len(t) > 5 else ''} s)"
 
 
 def unrolled(m, frame: int):
@@ -64,8 +71,8 @@ def socket_page(m, rows, trial: str, side: str) -> Figure:
     per stance."""
     fig = Figure(figsize=A4)
     fig.suptitle(f"{TITLE}: {trial} (residual limb {m.limb}, {side})", fontsize=10)
-    loaded = np.flatnonzero(m.computed & (m.area > 0))
-    f = loaded[np.argmax(np.linalg.norm(m.load[loaded, 3:], axis=1))]
+    k = np.flatnonzero(m.computed & loaded(m.load))
+    f = k[np.argmax(np.linalg.norm(m.load[k, 3:], axis=1))]
     ax = fig.add_axes([0.1, 0.62, 0.72, 0.28])
     x, y, tri, p = unrolled(m, f)
     shade = ax.tripcolor(x, y, tri, p, shading="gouraud", cmap=COLOURS, norm=Normalize(0.0, SCALE * 1e-3))
@@ -118,7 +125,6 @@ def socket_section_steps(result, settings, events, trial: str):
     why = unavailable(result, settings)
     if why is not None:
         return ReportSection(TITLE, notes=[f"no socket interface pressure: {why}"])
-    from .socket_map import residual_limb
     _, limb = residual_limb(result.model)
     side = side_of(limb)
     stances = [(a, b) for a, b in stances_of(events, side) if b is not None]
@@ -130,8 +136,11 @@ def socket_section_steps(result, settings, events, trial: str):
     m = yield from socket_map_steps(result, settings, frames=frames)
     rows = stance_rows(m, stances)
     if not rows:
-        return ReportSection(TITLE, notes=[f"no socket interface pressure: the socket carries no load in the stances "
-                                           f"of the {side.lower()} side"])
-    return ReportSection(TITLE, [socket_page(m, rows, trial, side)],
-                         [f"socket interface pressure on {limb}: liner and skin as `hybrid socket-pressure` "
-                          f"(docs/socket-pressure.md); regions are connected patches above {m.threshold * 1e-3:g} kPa"])
+        return ReportSection(TITLE, notes=[f"no socket interface pressure: the socket carries no more than "
+                                           f"{LOADED:g} N in the stances of the {side.lower()} side"])
+    notes = [f"socket interface pressure on {limb}: liner and skin as `hybrid socket-pressure` "
+             f"(docs/socket-pressure.md); regions are connected patches above {m.threshold * 1e-3:g} kPa"]
+    if not m.converged.all():
+        notes.append(f"socket interface pressure: the liner does not carry the socket's load to tolerance at "
+                     f"{unconverged(m)}; their pressures are not the load's")
+    return ReportSection(TITLE, [socket_page(m, rows, trial, side)], notes)

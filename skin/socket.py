@@ -40,6 +40,8 @@ LINER_THICKNESS = 0.006      # m, a common silicone liner (3-9 mm)
 LINER_MODULUS = 0.4e6        # Pa, silicone liner compressive modulus (Sanders et al. 2004, J Rehabil Res Dev 41(2):
                              # 0.1-1 MPa at the stresses measured on transtibial amputees)
 THRESHOLD = 100e3            # Pa, regions above this pressure are listed (pain thresholds ~ 100-200 kPa)
+NEWTON_ITERATIONS = 100      # the socket's Newton solve's limit; a frame not carried to TOLERANCE by then is flagged
+TOLERANCE = 1e-10            # the wrench residual's tolerance, relative to the load (or 1 N, 1 N m)
 
 
 @dataclass(frozen=True)
@@ -148,7 +150,10 @@ class Socket:
 
         u = np.zeros(6)
         r, active = residual(u)
-        for _ in range(100):
+        tolerance = TOLERANCE * max(np.linalg.norm(W), 1.0)
+        for _ in range(NEWTON_ITERATIONS):
+            if np.linalg.norm(r) <= tolerance:
+                break
             H = (g[active].T * ka[active]) @ g[active] + Ks
             step = np.linalg.solve(H, r)
             # damped Newton on the convex piecewise quadratic: halve until the residual falls
@@ -159,11 +164,10 @@ class Socket:
                     break
                 t *= 0.5
             u, r, active = u + t * step, rn, an
-            if np.linalg.norm(r) <= 1e-10 * max(np.linalg.norm(W), 1.0):
-                break
         p = self.stiffness * np.maximum(c0 - g @ u, 0.0)
         shear = self.shear_stiffness * np.einsum("iab,ibc,c->ia", tangential, B, u)
-        return SocketPressure(self.vertices, p, shear, areas, -(p * areas) @ g, Ks @ u, W, u)
+        return SocketPressure(self.vertices, p, shear, areas, -(p * areas) @ g, Ks @ u, W, u,
+                              bool(np.linalg.norm(r) <= tolerance))
 
 
 @dataclass(frozen=True)
@@ -171,7 +175,8 @@ class SocketPressure:
     """One frame's map: ``pressure`` (k,) Pa and the liner's ``shear`` traction (k, 3) Pa (limb axes, on the limb) on
     the stump's skin vertices ``vertices`` (areas ``areas`` m^2); the wrenches they apply, ``by_pressure`` and
     ``by_shear``, and the ``load`` asked (6,) (limb axes, N m about the limb's origin, N); the socket's rigid
-    displacement ``u`` (rad, m)."""
+    displacement ``u`` (rad, m); ``converged``: whether the solve carried the load to ``TOLERANCE`` (a result, not
+    an exception: a frame that did not is flagged by the map and the report)."""
 
     vertices: np.ndarray
     pressure: np.ndarray
@@ -181,6 +186,7 @@ class SocketPressure:
     by_shear: np.ndarray
     load: np.ndarray
     u: np.ndarray
+    converged: bool
 
     @property
     def carried(self) -> np.ndarray:
@@ -234,7 +240,8 @@ def _stump_in_limb(model, skin, body, q, vertices):
 def pressure_steps(model, socket: Socket, Q, loads, threshold: float = THRESHOLD, frames=None):
     """Per frame of configurations ``Q`` (T, nq) and socket loads ``loads`` (T, 6): ``peak``, ``mean`` (Pa),
     ``area`` (loaded, m^2), ``regions`` (patches above ``threshold``), ``hot_area`` (m^2 above it), the force the map
-    carries (T, 3, limb axes, N) and the ``pressure`` maps (T, k) Pa on ``socket.vertices``; ``frames`` (indices)
+    carries (T, 3, limb axes, N), the ``pressure`` maps (T, k) Pa on ``socket.vertices`` and ``converged`` (T,) bool
+    (``SocketPressure.converged``; True where not computed); ``frames`` (indices)
     restricts the frames computed (the others stay zero). A step generator (``engine.progress``): yields Progress
     per frame, returns the dict; closing it stops between frames."""
     T = len(Q)
@@ -242,6 +249,7 @@ def pressure_steps(model, socket: Socket, Q, loads, threshold: float = THRESHOLD
     out = {k: np.zeros(T) for k in ("peak", "mean", "area", "regions", "hot_area")}
     out["force"] = np.zeros((T, 3))
     out["pressure"] = np.zeros((T, len(socket.vertices)), np.float32)
+    out["converged"] = np.ones(T, bool)
     triangles = socket.skin.mesh.triangles
     for i, f in enumerate(frames):
         yield Progress("socket pressure", i / max(len(frames), 1), f"frame {i + 1} of {len(frames)}")
@@ -251,6 +259,7 @@ def pressure_steps(model, socket: Socket, Q, loads, threshold: float = THRESHOLD
         out["regions"][f], out["hot_area"][f] = len(hot), sum(r["area"] for r in hot)
         out["force"][f] = m.carried[3:]
         out["pressure"][f] = m.pressure
+        out["converged"][f] = m.converged
     return out
 
 

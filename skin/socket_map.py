@@ -1,8 +1,8 @@
 """The socket's pressure map over an analysed trial, for showing it (the application's 3D view, the clinical report):
 the stump's skin per frame (world frame, at the poses shown), its pressure (Pa) and each frame's figures (peak, mean
 over the loaded area, loaded area, regions above the threshold), computed by ``skin.socket`` as one step generator
-(``engine.progress``) for a worker thread. :func:`residual_limb` says whether a model has a socket at all and
-:func:`unavailable` why a result's map cannot be computed."""
+(``engine.progress``) for a worker thread. ``skin.socket_site`` says whether a model has a socket at all and why a
+result's map cannot be computed."""
 from __future__ import annotations
 
 import hashlib
@@ -14,12 +14,12 @@ import numpy as np
 
 from engine.data import Data
 from engine.errors import SettingsError
-from engine.model import WeldJoint
 from engine.progress import Progress
 
 from .skinning import Skin
 from .socket import LINER_MODULUS, LINER_THICKNESS, THRESHOLD, Socket, pressure_steps
 from .socket_load import socket_loads
+from .socket_site import residual_limb, unavailable
 
 SPACING = 0.012
 """m: the skin's vertex spacing (``hybrid socket-pressure``'s default)."""
@@ -30,27 +30,9 @@ LOADED = 200.0
 """N: a frame whose socket force exceeds this is loaded (the stances' frames, as docs/socket-pressure.md counts)."""
 
 
-def residual_limb(model) -> tuple[str, str] | None:
-    """``(weld, limb)``: the weld joint that holds a socket (a body named ``socket...``) to the residual limb, and the
-    limb's body; None when ``model`` has no socket."""
-    for j in model.joints:
-        if isinstance(j, WeldJoint) and j.child.lower().startswith("socket"):
-            return j.name, j.parent
-    return None
-
-
-def unavailable(result, settings) -> str | None:
-    """Why the socket's pressure map of ``result`` (an AnalysisResult) analysed with ``settings`` cannot be computed, in
-    words; None when it can."""
-    if residual_limb(result.model) is None:
-        return (f"the model '{result.model.name}' has no residual limb in a socket (no weld joint to a body named "
-                "socket...)")
-    if settings is None:
-        return "the analysis settings are not known, and the socket's load is computed with them"
-    if result.classic is None:
-        return ("the analysis has no inverse dynamics with measured loads (no force plates), from which the socket's "
-                "load comes")
-    return None
+def loaded(load) -> np.ndarray:
+    """(T,) bool: the frames whose socket force (``load`` (T, 6) ``[moment; force]``, N m, N) exceeds :data:`LOADED`."""
+    return np.linalg.norm(np.asarray(load, float)[:, 3:], axis=1) > LOADED
 
 
 KEPT = 4
@@ -86,7 +68,8 @@ class SocketMap:
     at the poses shown, the ``pressure`` (T, k) Pa on them, and per frame the ``peak`` and ``mean`` pressure (Pa, the
     mean over the loaded area), the loaded ``area`` (m^2), the number of ``regions`` above ``threshold`` Pa and their
     ``hot_area`` (m^2), the socket's ``load`` (T, 6) on the limb (limb axes, N m about its origin, N); ``computed``
-    (T,) bool: the frames whose pressure was computed (the others are zero). ``limb``: the residual limb's body;
+    (T,) bool: the frames whose pressure was computed (the others are zero); ``converged`` (T,) bool: False at the
+    frames whose Newton solve did not carry the load to tolerance (``skin.socket.TOLERANCE``). ``limb``: the residual limb's body;
     ``rest`` (k, 3) m: the stump's vertices at the skin's rest pose in the limb's frame."""
 
     limb: str
@@ -102,6 +85,7 @@ class SocketMap:
     hot_area: np.ndarray
     load: np.ndarray
     computed: np.ndarray
+    converged: np.ndarray
     rest: np.ndarray
     threshold: float = THRESHOLD
 
@@ -153,5 +137,5 @@ def socket_map_steps(result, settings, shown=None, frames=None, spacing: float =
     computed[slice(None) if frames is None else np.asarray(frames, int)] = True
     return SocketMap(limb, time, socket.vertices, stump_triangles(skin.mesh.triangles, socket.vertices), positions,
                      series["pressure"], series["peak"], series["mean"], series["area"], series["regions"],
-                     series["hot_area"], loads, computed,
+                     series["hot_area"], loads, computed, series["converged"],
                      socket.wall - socket.thickness * socket.normals, threshold)

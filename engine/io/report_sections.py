@@ -3,12 +3,15 @@ of the group ``hybridlab.report_sections`` (as ``hybridlab.commands`` adds comma
 ``steps(result, settings, events, trial)`` of one analysed trial (its AnalysisResult, the settings it was analysed
 with or None, its gait events, its name in the report), a step generator (``engine.progress``) that returns a
 :class:`ReportSection`: its pages, and its notes, which say too why a section has no pages for that trial (skin's
-socket pressure: the model has no socket)."""
+socket pressure: the model has no socket). A section that fails with HybridLab's own error (``engine.errors``: bad
+input, a model its numerics cannot take) becomes a note saying so, and the report goes on with the other sections and
+trials; any other exception is a bug and propagates."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 
+from ..errors import HybridLabError
 from ..progress import Progress
 
 GROUP = "hybridlab.report_sections"
@@ -26,7 +29,8 @@ class ReportSection:
 
 def section_steps(result, settings, events, trial, start: float = 0.0, end: float = 1.0):
     """Every registered section of one trial, in the order of the entry points' names: yields their Progress (its
-    fraction mapped to ``start``-``end``), returns ``[ReportSection]``."""
+    fraction mapped to ``start``-``end``), returns ``[ReportSection]``; a section failing with a HybridLabError
+    returns one with no page and a note naming the entry point and the error."""
     plugins = sorted(entry_points(group=GROUP), key=lambda ep: ep.name)
     sections = []
     for i, plugin in enumerate(plugins):
@@ -37,6 +41,9 @@ def section_steps(result, settings, events, trial, start: float = 0.0, end: floa
                 p = next(steps)
             except StopIteration as done:
                 sections.append(done.value)
+                break
+            except HybridLabError as err:
+                sections.append(ReportSection(plugin.name, notes=[f"{plugin.name} section not drawn: {err}"]))
                 break
             yield Progress(p.stage, start + share * (i + p.fraction), f"{trial}: {p.message}", p.fraction)
     return sections

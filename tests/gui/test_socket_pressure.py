@@ -2,6 +2,9 @@
 gives at the frame shown, computed in the background; disabled, saying why, for a model without a residual limb."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -77,3 +80,14 @@ def test_a_model_without_a_residual_limb_has_the_toggle_disabled_saying_why(make
     assert not action.isEnabled()
     assert action.toolTip() == (f"no socket pressure: the model '{result.model.name}' has no residual limb in a socket "
                                 "(no weld joint to a body named socket...)")
+
+
+def test_the_first_window_imports_no_socket_numerics():
+    # the toggle only asks skin.socket_site whether there is a socket; the map's numerics load when it is computed
+    code = ("import sys; import hybridgui.main_window; "
+            "print(sorted(m for m in sys.modules if m in ('skin.socket_map', 'skin.socket', 'skin.volumes', "
+            "'skin.contact', 'skin._contour')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"

@@ -58,14 +58,29 @@ def test_a_tactile_sensor_cell_reads_the_force_on_it_over_its_area():
     g = np.arange(20) * h
     x = np.column_stack([np.repeat(g, 20), np.zeros(400), np.tile(g, 20)])
     areas = np.full(400, h * h)
-    assert sensor_pressure(x, 2e4 * areas, areas, 0.025) == pytest.approx(np.full(400, 2e4), rel=1e-12)
+    up = np.tile([0.0, 1.0, 0.0], (400, 1))
+    assert sensor_pressure(x, up, 2e4 * areas, areas, 0.025) == pytest.approx(np.full(400, 2e4), rel=1e-12)
     force = np.zeros(400)
     centre = 10 * 20 + 10
     force[centre] = 3.0
-    reading = sensor_pressure(x, force, areas, 0.025)
+    reading = sensor_pressure(x, up, force, areas, 0.025)
     near = np.linalg.norm(x - x[centre], axis=1) < 0.0125
     assert near.sum() == 5
     assert reading[near] == pytest.approx(np.full(5, 3.0 / (5 * h * h)), rel=1e-12)
     assert not reading[~near].any()
     with pytest.raises(SettingsError, match="diameter"):
-        sensor_pressure(x, force, areas, 0.0)
+        sensor_pressure(x, up, force, areas, 0.0)
+
+
+def test_a_sensor_cell_lies_on_one_surface_of_two_facing_ones():
+    """Two flat 1 cm grids 1 cm apart facing each other (an arm against the trunk): the lower pressed at 20 kPa, the
+    upper at 50 kPa. A 3 cm cell reaches vertices of both surfaces, but a sensor lies on one: each reads its own
+    surface's pressure, not the two forces over the two areas."""
+    h = 0.01
+    g = np.arange(20) * h
+    grid = np.column_stack([np.repeat(g, 20), np.zeros(400), np.tile(g, 20)])
+    x = np.vstack([grid, grid + [0.0, h, 0.0]])
+    normals = np.vstack([np.tile([0.0, 1.0, 0.0], (400, 1)), np.tile([0.0, -1.0, 0.0], (400, 1))])
+    areas = np.full(800, h * h)
+    pressure = np.repeat([2e4, 5e4], 400)
+    assert sensor_pressure(x, normals, pressure * areas, areas, 0.03) == pytest.approx(pressure, rel=1e-12)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
+import pytest
 
 from engine.clinical.events import gait_events
 from engine.clinical.parameters import stances_of
@@ -15,7 +17,9 @@ from engine.io.results_file import load_result
 from engine.progress import run
 from skin.socket import Socket
 from skin.skinning import Skin
+from skin.report_socket import stance_rows
 from skin.socket_load import socket_loads
+from skin.socket_map import LOADED
 
 DATA = Path(__file__).parents[1] / "data"
 
@@ -55,3 +59,21 @@ def test_a_model_without_a_socket_is_said_to_have_none(tmp_path):
     text = " ".join(_text(out).split())
     assert "Socket pressure per stance" not in text
     assert f"no socket interface pressure: the model '{result.model.name}' has no residual limb in a socket" in text
+
+
+def test_a_stance_s_figures_are_over_its_frames_whose_socket_load_exceeds_200_n():
+    """Five frames of one stance, the socket's force 0, 150, 600, 900, 300 N (the first two below LOADED but pressing a
+    little): the mean, the loaded area and the peak are over the last three frames only."""
+    force = np.array([0.0, 150.0, 600.0, 900.0, 300.0])
+    load = np.zeros((5, 6))
+    load[:, 4] = force
+    m = SimpleNamespace(time=np.arange(5) * 0.01, computed=np.ones(5, bool), load=load,
+                        area=np.array([1e-4, 5e-4, 0.03, 0.04, 0.02]), peak=np.array([1e3, 2e4, 8e4, 1.2e5, 5e4]),
+                        mean=np.array([1e3, 5e3, 3e4, 4e4, 2e4]), regions=np.array([0, 0, 0, 2, 0]),
+                        hot_area=np.array([0.0, 0.0, 0.0, 2e-3, 0.0]))
+    assert LOADED == 200.0                        # docs/socket-pressure.md's table counts frames above 200 N
+    (row,) = stance_rows(m, [(0.0, 0.04)])
+    assert row["mean"] == pytest.approx(3e4)
+    assert row["area"] == pytest.approx(0.03)
+    assert (row["peak"], row["at"], row["regions"]) == (1.2e5, 0.03, 2)
+    assert stance_rows(m, [(0.0, 0.015)]) == []   # a stance whose frames carry under 200 N has no row

@@ -142,3 +142,24 @@ def test_the_map_does_not_depend_on_the_other_joints(demo, loads):
     bent[names.index("knee_angle_l")] -= 1.0
     a, b = socket.pressure(model, q, W[f]), socket.pressure(model, bent, W[f])
     np.testing.assert_allclose(b.pressure, a.pressure, rtol=0, atol=1e-6 * a.peak)
+
+
+def test_a_solve_that_does_not_carry_the_load_is_flagged(demo, loads, monkeypatch):
+    """The largest stance load converges (the liner's wrench equals the load); with the Newton solve cut to one
+    iteration it does not, and the map says so (a result, not an exception) instead of passing a wrong map as exact."""
+    import skin.socket as socket_module
+    result, _, skin = demo
+    model = result.model
+    socket = Socket.from_stump(model, skin, "tibia_r")
+    _, W, _ = loads
+    f = int(np.argmax(np.linalg.norm(W[:, 3:], axis=1)))
+    q = result.motion.q[STANCE][f]
+    m = socket.pressure(model, q, W[f])
+    assert m.converged
+    np.testing.assert_allclose(m.carried, W[f], rtol=0, atol=1e-6 * np.linalg.norm(W[f]))
+    monkeypatch.setattr(socket_module, "NEWTON_ITERATIONS", 1)
+    cut = socket.pressure(model, q, W[f])
+    assert not cut.converged
+    assert np.linalg.norm(cut.carried - W[f]) > 1e-6 * np.linalg.norm(W[f])
+    series = socket_module.pressure_over_trial(model, socket, result.motion.q[STANCE][[f, f]], W[[f, f]])
+    assert not series["converged"].any()
