@@ -30,7 +30,7 @@ def run_command(args) -> int:
     from engine.errors import SettingsError
     from engine.io.atomic import write_text
     from skin.socket import pressure_over_trial
-    from skin.socket_map import socket_for
+    from skin.socket_map import LOADED, loaded, socket_for
     from skin.socket_load import socket_loads
     for name in ("liner", "modulus", "threshold", "spacing"):
         if not getattr(args, name) > 0:
@@ -46,9 +46,9 @@ def run_command(args) -> int:
     time, loads, _ = socket_loads(result, settings, args.weld)      # checks that the weld exists
     socket = socket_for(model, args.weld, args.limb, args.spacing, args.liner * 1e-3, args.modulus * 1e6)
     series = pressure_over_trial(model, socket, result.motion.q, loads, args.threshold * 1e3)
-    stance = series["area"] > 0
+    stance = loaded(loads)          # as the report counts them
     print(f"socket on {args.limb}: {len(socket.vertices)} skin vertices, liner {args.liner:g} mm at "
-          f"{args.modulus:g} MPa; {int(stance.sum())} of {len(time)} frames loaded")
+          f"{args.modulus:g} MPa; {int(stance.sum())} of {len(time)} frames loaded (socket force above {LOADED:g} N)")
     if not series["converged"].all():
         t = time[~series["converged"]]
         print(f"warning: the liner does not carry the socket's load to tolerance at {len(t)} frames (first at "
