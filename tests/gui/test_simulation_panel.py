@@ -53,7 +53,7 @@ def test_simulation_panel_runs_cancels_and_scrubs(make_window, qtbot):
         np.testing.assert_allclose(panel.scene.skin_pressure() * 1e3, result.pressure[frame], rtol=1e-12)
         assert panel.time_label.text() == f"{result.time[frame]:.3f} s"
         drawn.append(panel.scene.skin_points())
-        assert set(playback.scene.watch) == {"upper back", "hip", "knees"}
+        assert set(playback.scene.watch) == {"upper back", "hip", "knees", "arms"}
         for name, mask in playback.scene.watch.items():         # the watched parts' peaks at the frame shown
             assert f"{name}: peak {result.pressure[frame][mask].max() / 1e3:.1f} kPa" in panel.summary.text()
     assert np.abs(drawn[0] - drawn[1]).max() > 1e-4                # the body moved between the frames
