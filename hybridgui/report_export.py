@@ -50,9 +50,9 @@ def start_report(window, path) -> StepsRunner:
     runner = StepsRunner(window)
     dialog = export_dialog(window, "Report", f"Writing the report {Path(path).name}", 1000, runner.cancel)
 
-    def report(progress) -> None:
-        dialog.setValue(int(1000 * progress.fraction))
+    def report(progress) -> None:      # the label first: a window-modal dialog's setValue runs the event loop, where
         dialog.setLabelText(f"Writing the report {Path(path).name}: {progress.message or progress.stage}")
+        dialog.setValue(int(1000 * progress.fraction))     # the next progress may be shown, then not overwritten
 
     def ended(text: str | None) -> None:
         dialog.canceled.disconnect(runner.cancel)

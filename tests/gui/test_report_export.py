@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QPushButton
 
 from engine.io.report_file import trials_report_steps
 from engine.progress import run
-from hybridgui import menus
+from hybridgui import menus, report_export
 from hybridgui.report_export import report_events
 
 
@@ -20,17 +20,24 @@ def test_the_report_from_the_menu_is_the_command_line_s(shown, tmp_path, monkeyp
     window, doc = shown, shown.document
     target = tmp_path / "patient"             # no suffix: the chosen filter's is added
     monkeypatch.setattr(menus.QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), "PDF document (*.pdf)"))
-    fractions = []
+    shown_values = []                         # what the bar is set to, in order (its setValue runs the event loop,
+    made = report_export.export_dialog        # so a listener connected after it would see progress out of order)
+
+    def recorded(*args):
+        dialog = made(*args)
+        set_value = dialog.setValue
+        dialog.setValue = lambda value: (shown_values.append(value), set_value(value))
+        return dialog
+    monkeypatch.setattr(report_export, "export_dialog", recorded)
     menus.report_dialog(window)
     runner, dialog = window.report_runner, window.report_dialog
-    runner.progress.connect(lambda p: fractions.append(p.fraction))
     assert dialog.isVisible() and dialog.windowModality() == dialog.windowModality().WindowModal
     with qtbot.waitSignal(runner.ended, timeout=120_000):
         pass
     written = tmp_path / "patient.pdf"
     assert [p.name for p in tmp_path.iterdir()] == ["patient.pdf"]          # no temporary left
     assert window.statusBar().currentMessage() == f"Report written to {written}" and not dialog.isVisible()
-    assert fractions == sorted(fractions) and fractions[-1] == 1.0
+    assert len(shown_values) > 10 and shown_values == sorted(shown_values) and shown_values[-1] == 1000
     reference = tmp_path / "reference" / "report.pdf"
     reference.parent.mkdir()
     run(trials_report_steps(reference, [(doc.result, doc.settings.forward, None)], settings=[doc.settings]))
