@@ -34,6 +34,7 @@ from engine.data import Data
 from engine.errors import ModelError
 from engine.progress import Progress, run
 
+from ._kernels_surface import wall_gaps
 from .contact import SkinGrid
 
 LINER_THICKNESS = 0.006      # m, a common silicone liner (3-9 mm)
@@ -96,13 +97,10 @@ class Socket:
         x, _ = _stump_in_limb(model, self.skin, self.body, q, self.vertices)
         areas = self.skin.mesh.normals_areas()[1][self.vertices]
         grid = SkinGrid(self.wall, 3.0 * self.thickness + 0.01)
-        gaps = np.full(len(x), -np.inf)
-        n = np.zeros_like(x)
-        for i in range(len(x)):
-            k = grid.closest(x[i])
-            if k >= 0:
-                n[i] = self.normals[k]
-                gaps[i] = n[i] @ (self.wall[k] - x[i])
+        gaps = np.empty(len(x))
+        n = np.empty_like(x)
+        wall_gaps(np.ascontiguousarray(x), grid.x, np.ascontiguousarray(self.normals, float), grid.h, grid.lo,
+                  grid.dims, grid.start, grid.order, grid.near, n, gaps)
         return x, n, areas, gaps
 
     def check(self, model, q=None) -> None:

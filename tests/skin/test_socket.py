@@ -107,6 +107,27 @@ def test_a_socket_that_does_not_enclose_the_stump_is_an_error(demo):
         Socket(skin, "tibia_r", good.vertices, good.wall, good.normals[:-1])
 
 
+def test_gaps_are_along_the_nearest_wall_points_normal(demo):
+    """Socket.gaps (a numba kernel over the wall's grid) against a k-d tree's nearest wall point within the reach,
+    on the moulded socket at a stance pose and on a wall cut to its upper half (the lower stump uncovered)."""
+    from scipy.spatial import cKDTree
+    result, _, skin = demo
+    model = result.model
+    good = Socket.from_stump(model, skin, "tibia_r")
+    upper = good.wall[:, 1] > np.median(good.wall[:, 1])
+    cut = Socket(skin, "tibia_r", good.vertices, good.wall[upper], good.normals[upper])
+    reach = 3.0 * good.thickness + 0.01
+    for socket in (good, cut):
+        x, n, _, gaps = socket.gaps(model, result.motion.q[STANCE][12])
+        d, k = cKDTree(socket.wall).query(x, distance_upper_bound=reach)
+        covered = np.isfinite(d)
+        assert (np.isfinite(gaps) == covered).all() and (n[~covered] == 0.0).all()
+        np.testing.assert_array_equal(n[covered], socket.normals[k[covered]])
+        expected = np.einsum("ia,ia->i", socket.normals[k[covered]], socket.wall[k[covered]] - x[covered])
+        np.testing.assert_allclose(gaps[covered], expected, rtol=0, atol=1e-15)
+    assert 0 < (~np.isfinite(cut.gaps(model, result.motion.q[STANCE][12])[3])).sum() < len(good.vertices)
+
+
 def test_opening_a_joint_that_is_not_a_weld_is_an_error(demo):
     with pytest.raises(ModelError, match="no weld joint named 'knee_r'"):
         opened_model(demo[0].model, "knee_r")
