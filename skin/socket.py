@@ -15,8 +15,8 @@ where ``gap_i`` is the distance from skin vertex ``i`` to the socket wall along 
 load (the socket's push on the limb). The liner's shear traction ``s_i`` is either
 
 - bonded (``friction`` None): ``s_i = k_s d_t,i`` wherever the liner is, pressed or not; ``u`` minimises the convex
-  ``sum_i A_i (k/2 max(0, c_i)^2 + k_s/2 |d_t,i|^2) - W . u`` (Newton). At the demo's largest stance load this shear
-  carries half of the socket's axial load and tractions about twice the pressure, which no liner on skin holds;
+  ``sum_i A_i (k/2 max(0, c_i)^2 + k_s/2 |d_t,i|^2) - W . u`` (Newton). On the demo's stances this shear carries
+  half of the socket's axial load, and its force over the stump is up to twice the pressure's (docs/socket-pressure.md);
 - or slipping on the skin (``friction`` mu): Coulomb's friction regularised as eq. 7 with the tangential displacement in
   place of the velocity, ``s_i = mu p_i d_t,i / max(|d_t,i|, eps_i)``, whose regularisation displacement
   ``eps_i = mu p_i / k_s`` is the liner's own elastic shear at Coulomb's bound: the liner shears elastically
