@@ -15,6 +15,9 @@ def add_parser(sub) -> None:
     p.add_argument("--weld", default="socket_weld", help="the weld joint between socket and limb")
     p.add_argument("--liner", type=float, default=6.0, help="liner thickness, mm")
     p.add_argument("--modulus", type=float, default=0.4, help="liner modulus, MPa")
+    p.add_argument("--friction", type=float, metavar="MU",
+                   help="the liner slips on the skin with this Coulomb coefficient (silicone on skin: 0.61, Zhang and "
+                        "Mak 1999); default: the liner is bonded to the skin")
     p.add_argument("--threshold", type=float, default=100.0, help="pressure threshold for the regions, kPa")
     p.add_argument("--spacing", type=float, default=0.012, help="skin vertex spacing, m")
     p.add_argument("--out", help="write the per-frame figures to this CSV file")
@@ -35,6 +38,8 @@ def run_command(args) -> int:
     for name in ("liner", "modulus", "threshold", "spacing"):
         if not getattr(args, name) > 0:
             raise SettingsError(f"--{name} must be positive, got {getattr(args, name)}")
+    if args.friction is not None and not 0 <= args.friction < float("inf"):
+        raise SettingsError(f"--friction must be finite and non-negative, got {args.friction}")
     path = args.results
     if path is None:
         from hybridlab_resources import __file__ as resources
@@ -44,11 +49,13 @@ def run_command(args) -> int:
         raise SettingsError("the results file holds no analysis settings; the socket's load needs them", file=path)
     model = result.model
     time, loads, _ = socket_loads(result, settings, args.weld)      # checks that the weld exists
-    socket = socket_for(model, args.weld, args.limb, args.spacing, args.liner * 1e-3, args.modulus * 1e6)
+    socket = socket_for(model, args.weld, args.limb, args.spacing, args.liner * 1e-3, args.modulus * 1e6,
+                        args.friction)
     series = pressure_over_trial(model, socket, result.motion.q, loads, args.threshold * 1e3)
     stance = loaded(loads)          # as the report counts them
+    liner = "bonded to the skin" if args.friction is None else f"slipping on the skin at mu {args.friction:g}"
     print(f"socket on {args.limb}: {len(socket.vertices)} skin vertices, liner {args.liner:g} mm at "
-          f"{args.modulus:g} MPa; {int(stance.sum())} of {len(time)} frames loaded (socket force above {LOADED:g} N)")
+          f"{args.modulus:g} MPa {liner}; {int(stance.sum())} of {len(time)} frames loaded (socket force above {LOADED:g} N)")
     if not series["converged"].all():
         t = time[~series["converged"]]
         print(f"warning: the liner does not carry the socket's load to tolerance at {len(t)} frames (first at "

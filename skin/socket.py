@@ -1,21 +1,31 @@
 """Socket interface pressure: a transtibial socket is a rigid device shaped from the stump's skin (the skin offset
 outward by a liner's thickness); the socket's load from inverse dynamics is carried by the liner between them. The
-liner is a thin elastic layer bonded to the skin (a suction or pin-lock liner does not slip on the skin): it presses
-along the socket wall's normal ``n`` (the device's normal, as the issue's contact model; the wall is rigid in the limb's
-frame) as eq. 6 with a stiffness per area ``k = E / t`` (its compressive modulus over its thickness) and shears with
-``k_s = G / t`` (its shear modulus ``G = E / 3``: the liners are incompressible, Cagle et al. 2018). With
-``u = [theta; delta]`` the socket's small rigid displacement relative to the limb, the wall at stump vertex ``i``
-moves by ``d_i = delta + theta x r_i`` and::
+liner is a thin elastic layer on the skin: it presses along the socket wall's normal ``n`` (the device's normal, as the
+issue's contact model; the wall is rigid in the limb's frame) as eq. 6 with a stiffness per area ``k = E / t`` (its
+compressive modulus over its thickness) and shears with ``k_s = G / t`` (its shear modulus ``G = E / 3``: the liners
+are incompressible, Cagle et al. 2018). With ``u = [theta; delta]`` the socket's small rigid displacement relative to
+the limb, the wall at stump vertex ``i`` moves by ``d_i = delta + theta x r_i``, tangentially by
+``d_t,i = (I - n_i n_i^T) d_i``, and::
 
-    p_i = k max(0, c_i),   c_i = (t - gap_i) - n_i . d_i,   s_i = k_s (I - n_i n_i^T) d_i,
+    p_i = k max(0, c_i),   c_i = (t - gap_i) - n_i . d_i,
     sum_i A_i (-p_i g_i + B_i^T s_i) = W,   g_i = [r_i x n_i; n_i],   B_i^T s = [r_i x s; s]
 
 where ``gap_i`` is the distance from skin vertex ``i`` to the socket wall along the wall's normal at the frame's pose
 (``n_i``: the normal of the wall point nearest the vertex), ``A_i`` the vertex's area on the rest skin and ``W`` the
-load (the socket's push on the limb). ``u`` minimises the convex
-``sum_i A_i (k/2 max(0, c_i)^2 + 1/2 s_i . d_i) - W . u`` (Newton). Without the shear, normal pressure on a limb whose
-sides are nearly parallel to its axis must wedge: carrying the axial load through the small axial part of the normals
-takes pressures many times the load over the area (MPa), which the liner's shear carries instead.
+load (the socket's push on the limb). The liner's shear traction ``s_i`` is either
+
+- bonded (``friction`` None): ``s_i = k_s d_t,i`` wherever the liner is, pressed or not; ``u`` minimises the convex
+  ``sum_i A_i (k/2 max(0, c_i)^2 + k_s/2 |d_t,i|^2) - W . u`` (Newton). On the demo's stances this shear carries
+  half of the socket's axial load, and its force over the stump is up to twice the pressure's (docs/socket-pressure.md);
+- or slipping on the skin (``friction`` mu): Coulomb's friction regularised as eq. 7 with the tangential displacement in
+  place of the velocity, ``s_i = mu p_i d_t,i / max(|d_t,i|, eps_i)``, whose regularisation displacement
+  ``eps_i = mu p_i / k_s`` is the liner's own elastic shear at Coulomb's bound: the liner shears elastically
+  (``k_s d_t,i``) until its traction reaches ``mu p_i``, and slides beyond (``|s_i| = mu p_i``), so that shear needs
+  pressure and the wall's pressure carries what the friction cannot. Not a potential (the bound moves with ``p``): the
+  bonded solution is carried to it by damped Newton on the wrench residual, with its non-symmetric Jacobian.
+
+Without any shear, normal pressure on a limb whose sides are nearly parallel to its axis must wedge: carrying the axial
+load through the small axial part of the normals takes pressures many times the load over the area (MPa).
 
 The socket holds only skin that the residual limb carries alone (``skin.weights.carried_alone``: its brim lies where the
 thigh's skinning weight ends, about the tibial plateau): skin that the thigh moved in part would slide through the rigid
@@ -24,6 +34,7 @@ wall as the knee bends, pressing the liner by millimetres at the brim whatever t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from scipy.sparse import coo_matrix
@@ -34,11 +45,14 @@ from engine.data import Data
 from engine.errors import ModelError
 from engine.progress import Progress, run
 
+from ._kernels_surface import wall_gaps
 from .contact import SkinGrid
 
 LINER_THICKNESS = 0.006      # m, a common silicone liner (3-9 mm)
 LINER_MODULUS = 0.4e6        # Pa, silicone liner compressive modulus (Sanders et al. 2004, J Rehabil Res Dev 41(2):
                              # 0.1-1 MPa at the stresses measured on transtibial amputees)
+LINER_FRICTION = 0.61        # silicone on skin in vivo, 0.61 +- 0.21 (Zhang and Mak 1999, Prosthet Orthot Int 23(2):
+                             # 135-141: the highest of five prosthetic materials on ten subjects' dry skin)
 THRESHOLD = 100e3            # Pa, regions above this pressure are listed (pain thresholds ~ 100-200 kPa)
 NEWTON_ITERATIONS = 100      # the socket's Newton solve's limit; a frame not carried to TOLERANCE by then is flagged
 TOLERANCE = 1e-10            # the wrench residual's tolerance, relative to the load (or 1 N, 1 N m)
@@ -48,7 +62,8 @@ TOLERANCE = 1e-10            # the wrench residual's tolerance, relative to the 
 class Socket:
     """A socket on ``body`` (the residual limb) of ``skin``: the stump's vertices ``vertices`` (indices into the
     skin), the socket's inner wall ``wall`` (k, 3) in ``body``'s frame (m) with its outward unit ``normals`` (k, 3), and
-    the liner (``thickness`` m, ``modulus`` Pa). ``from_stump`` checks that the wall encloses every stump vertex."""
+    the liner (``thickness`` m, ``modulus`` Pa; ``friction``: Coulomb's coefficient of the liner on the skin, or None
+    for a liner bonded to it). ``from_stump`` checks that the wall encloses every stump vertex."""
 
     skin: object
     body: str
@@ -57,15 +72,25 @@ class Socket:
     normals: np.ndarray
     thickness: float = LINER_THICKNESS
     modulus: float = LINER_MODULUS
+    friction: float | None = None
 
     def __post_init__(self):
         if not (self.thickness > 0 and self.modulus > 0):
             raise ModelError("liner thickness and modulus must be positive", f"socket on '{self.body}'")
+        if self.friction is not None and not 0 <= self.friction < np.inf:
+            raise ModelError(f"the liner's friction coefficient must be finite and non-negative, got "
+                             f"{self.friction!r}", f"socket on '{self.body}'")
         if self.body not in self.skin.bodies:
             raise ModelError(f"the skin has no bone '{self.body}'", "socket")
         if np.shape(self.normals) != np.shape(self.wall) or np.shape(self.wall)[1:] != (3,):
             raise ModelError(f"the wall's points {np.shape(self.wall)} and normals {np.shape(self.normals)} must both "
                              f"be (k, 3)", f"socket on '{self.body}'")
+
+    @cached_property
+    def areas(self) -> np.ndarray:
+        """The stump vertices' areas (k,) m^2 on the rest skin: the liner's area over each, which the limb carries
+        rigidly."""
+        return self.skin.mesh.normals_areas()[1][self.vertices]
 
     @property
     def stiffness(self) -> float:
@@ -74,18 +99,20 @@ class Socket:
 
     @classmethod
     def from_stump(cls, model, skin, body: str, thickness: float = LINER_THICKNESS, modulus: float = LINER_MODULUS,
-                   q=None) -> "Socket":
+                   q=None, friction: float | None = None) -> "Socket":
         """The socket moulded on the stump: the skin vertices that ``body`` carries alone (its brim where the thigh's
         weight ends, ``skin.weights.carried_alone``), offset outward along their normals by the liner's ``thickness``, at
-        pose ``q`` (default the skin's rest pose)."""
+        pose ``q`` (default the skin's rest pose); the liner bonded to the skin or slipping on it with ``friction``."""
         if body not in skin.bodies:
             raise ModelError(f"the skin has no bone '{body}'", "socket")
         j = skin.bodies.index(body)
         share = np.where(skin.bone == j, skin.weight, 0.0).sum(axis=1)
         vertices = np.flatnonzero(share > 1.0 - 1e-12)
-        x, normals = _stump_in_limb(model, skin, body, skin.q_rest if q is None else q, vertices)
+        x, T = _skin_in_limb(model, skin, body, skin.q_rest if q is None else q)
+        normals = skin.mesh.normals_areas(x)[0][vertices] @ T.R
+        x = (x[vertices] - T.p) @ T.R
         wall = x + thickness * normals
-        socket = cls(skin, body, vertices, wall, normals, thickness, modulus)
+        socket = cls(skin, body, vertices, wall, normals, thickness, modulus, friction)
         socket.check(model, q)
         return socket
 
@@ -93,16 +120,14 @@ class Socket:
         """Stump vertices' positions ``x`` (limb frame), the wall's normal ``n`` nearest each, the vertices' areas (on
         the rest skin: the liner's area over each, which the limb carries rigidly) and the gap (m) from each vertex to
         the wall along that normal at pose ``q``; -inf (and a zero normal) where no wall point is near (uncovered)."""
-        x, _ = _stump_in_limb(model, self.skin, self.body, q, self.vertices)
-        areas = self.skin.mesh.normals_areas()[1][self.vertices]
+        x_world, T = _skin_in_limb(model, self.skin, self.body, q)
+        x = (x_world[self.vertices] - T.p) @ T.R
+        areas = self.areas
         grid = SkinGrid(self.wall, 3.0 * self.thickness + 0.01)
-        gaps = np.full(len(x), -np.inf)
-        n = np.zeros_like(x)
-        for i in range(len(x)):
-            k = grid.closest(x[i])
-            if k >= 0:
-                n[i] = self.normals[k]
-                gaps[i] = n[i] @ (self.wall[k] - x[i])
+        gaps = np.empty(len(x))
+        n = np.empty_like(x)
+        wall_gaps(np.ascontiguousarray(x), grid.x, np.ascontiguousarray(self.normals, float), grid.h, grid.lo,
+                  grid.dims, grid.start, grid.order, grid.near, n, gaps)
         return x, n, areas, gaps
 
     def check(self, model, q=None) -> None:
@@ -128,46 +153,89 @@ class Socket:
 
     def pressure(self, model, q, load) -> "SocketPressure":
         """The pressure and shear maps carrying ``load`` (6,) ``[moment about the limb frame's origin; force]``, limb
-        axes (N m, N), the socket's push on the limb, with the limb at pose ``q``."""
+        axes (N m, N), the socket's push on the limb, with the limb at pose ``q``: the bonded liner's solution (convex),
+        continued by Newton's method to the liner that slips when the socket has a ``friction``."""
         x, n, areas, gaps = self.gaps(model, q)
         g = np.hstack([np.cross(x, n), n])
         c0 = np.where(np.isfinite(gaps), self.thickness - gaps, -np.inf)
-        ka = self.stiffness * areas
-        # the shear's stiffness (6, 6): sum_i k_s A_i B_i^T (I - n n^T) B_i, with B_i u = theta x r_i + delta
+        k, ks, mu = self.stiffness, self.shear_stiffness, self.friction
+        # B_i u = theta x r_i + delta, and its tangential part T_i u = (I - n_i n_i^T) B_i u (the liner's shear)
         B = np.zeros((len(x), 3, 6))
         B[:, :, 3:] = np.eye(3)
         B[:, 0, 1], B[:, 0, 2] = x[:, 2], -x[:, 1]
         B[:, 1, 0], B[:, 1, 2] = -x[:, 2], x[:, 0]
         B[:, 2, 0], B[:, 2, 1] = x[:, 1], -x[:, 0]
-        tangential = np.eye(3) - n[:, :, None] * n[:, None, :]
-        Ks = np.einsum("i,iab,iac,icd->bd", self.shear_stiffness * areas, B, tangential, B)
+        T = B - n[:, :, None] * np.einsum("ia,iab->ib", n, B)[:, None, :]
+        Ks = np.einsum("i,iab,iac->bc", ks * areas, T, T)     # the bonded liner's shear stiffness (6, 6)
         W = np.asarray(load, float)
 
-        def residual(u):
+        def bonded(u):
             c = c0 - g @ u
             active = c > 0
-            return (ka[active] * c[active]) @ g[active] - Ks @ u + W, active
+            r = (k * areas[active] * c[active]) @ g[active] - Ks @ u + W
+            return r, lambda: (g[active].T * (k * areas[active])) @ g[active] + Ks
 
-        u = np.zeros(6)
-        r, active = residual(u)
+        def slipping(u):
+            p = k * np.maximum(c0 - g @ u, 0.0)
+            s, stick, slip, d, e = _traction(T @ u, p, ks, mu)
+            r = (p * areas) @ g - np.einsum("i,iab,ia->b", areas, T, s) + W
+
+            def jacobian():
+                """-dr/du: the pressure's, the sticking shear's and the sliding shear's (along e, its size mu p)."""
+                a = areas * (p > 0)
+                H = (g.T * (k * a)) @ g + np.einsum("i,iab,iac->bc", ks * areas * stick, T, T)
+                Ts = T[slip]
+                turn = mu * p[slip] / d[slip] * areas[slip]
+                Te = np.einsum("iab,ia->ib", Ts, e[slip])
+                H += np.einsum("i,iab,iac->bc", turn, Ts, Ts) - np.einsum("i,ib,ic->bc", turn, Te, Te)
+                H -= np.einsum("i,ib,ic->bc", mu * k * a[slip], Te, g[slip])
+                return H
+
+            return r, jacobian
+
         tolerance = TOLERANCE * max(np.linalg.norm(W), 1.0)
-        for _ in range(NEWTON_ITERATIONS):
-            if np.linalg.norm(r) <= tolerance:
+        u, r = _newton(bonded, np.zeros(6), tolerance)
+        if mu is None:
+            shear = ks * np.einsum("iab,b->ia", T, u)
+        else:
+            u, r = _newton(slipping, u, tolerance)
+            shear = _traction(T @ u, k * np.maximum(c0 - g @ u, 0.0), ks, mu)[0]
+        p = k * np.maximum(c0 - g @ u, 0.0)
+        return SocketPressure(self.vertices, p, shear, areas, -(p * areas) @ g,
+                              np.einsum("i,iab,ia->b", areas, B, shear), W, u, bool(np.linalg.norm(r) <= tolerance))
+
+
+def _traction(d, p, ks, mu):
+    """The liner's shear traction (k, 3) Pa under tangential displacements ``d`` (k, 3) m and pressures ``p`` (k,) Pa:
+    elastic ``ks d`` while within Coulomb's bound ``mu p``, else ``mu p d / |d|``; with the masks ``stick`` and
+    ``slip``, ``|d|`` and the unit ``e = d / |d|`` (0 where ``d`` is)."""
+    size = np.linalg.norm(d, axis=1)
+    slip = ks * size > mu * p
+    e = np.divide(d, size[:, None], out=np.zeros_like(d), where=size[:, None] > 0)
+    s = np.where(slip[:, None], (mu * p)[:, None] * e, ks * d)
+    return s, ~slip, slip, size, e
+
+
+def _newton(residual, u, tolerance):
+    """Damped Newton on the wrench residual ``r(u)`` (``residual(u)`` returns it and a function giving ``-dr/du``):
+    at most ``NEWTON_ITERATIONS`` steps, each halved until the residual's norm falls; a singular Jacobian ends it.
+    Returns ``u`` and ``r(u)`` (the caller compares it with ``tolerance``)."""
+    r, jacobian = residual(u)
+    for _ in range(NEWTON_ITERATIONS):
+        if np.linalg.norm(r) <= tolerance:
+            break
+        try:
+            step = np.linalg.solve(jacobian(), r)
+        except np.linalg.LinAlgError:
+            break
+        t = 1.0
+        for _ in range(30):
+            rn, jn = residual(u + t * step)
+            if np.linalg.norm(rn) <= np.linalg.norm(r) or t < 1e-6:
                 break
-            H = (g[active].T * ka[active]) @ g[active] + Ks
-            step = np.linalg.solve(H, r)
-            # damped Newton on the convex piecewise quadratic: halve until the residual falls
-            t = 1.0
-            for _ in range(30):
-                rn, an = residual(u + t * step)
-                if np.linalg.norm(rn) <= np.linalg.norm(r) or t < 1e-6:
-                    break
-                t *= 0.5
-            u, r, active = u + t * step, rn, an
-        p = self.stiffness * np.maximum(c0 - g @ u, 0.0)
-        shear = self.shear_stiffness * np.einsum("iab,ibc,c->ia", tangential, B, u)
-        return SocketPressure(self.vertices, p, shear, areas, -(p * areas) @ g, Ks @ u, W, u,
-                              bool(np.linalg.norm(r) <= tolerance))
+            t *= 0.5
+        u, r, jacobian = u + t * step, rn, jn
+    return u, r
 
 
 @dataclass(frozen=True)
@@ -227,14 +295,12 @@ class SocketPressure:
         return sorted(out, key=lambda r: -r["area"])
 
 
-def _stump_in_limb(model, skin, body, q, vertices):
-    """The skin at ``q`` restricted to ``vertices``, in ``body``'s frame: positions and unit normals."""
+def _skin_in_limb(model, skin, body, q):
+    """The skin's vertices at ``q`` (n, 3) in the world frame and ``body``'s placement."""
     data = Data(model)
     x = skin.vertices(model, data, q)
-    normals, _ = skin.mesh.normals_areas(x)
     forward_kinematics(model, data, q)
-    T = frame_placement(model, data, body)
-    return (x[vertices] - T.p) @ T.R, normals[vertices] @ T.R
+    return x, frame_placement(model, data, body)
 
 
 def pressure_steps(model, socket: Socket, Q, loads, threshold: float = THRESHOLD, frames=None):

@@ -42,18 +42,19 @@ _LOCK = threading.Lock()
 
 
 def socket_for(model, weld: str, limb: str, spacing: float = SPACING, thickness: float = LINER_THICKNESS,
-               modulus: float = LINER_MODULUS) -> Socket:
+               modulus: float = LINER_MODULUS, friction: float | None = None) -> Socket:
     """The socket moulded on ``limb``'s skin (the model's skin every ``spacing`` m, the socket's own body, the child of
-    ``weld``, left out: the prosthesis is not skin), with its liner (``thickness`` m, ``modulus`` Pa). Kept for the
-    process by the content of the model and the arguments (the last ``KEPT``): the report's trials of one model and the
-    application's map share one skin."""
-    key = hashlib.sha256(pickle.dumps((model, weld, limb, spacing, thickness, modulus), protocol=5)).hexdigest()
+    ``weld``, left out: the prosthesis is not skin), with its liner (``thickness`` m, ``modulus`` Pa, bonded to the skin
+    or slipping on it with Coulomb's ``friction``). Kept for the process by the content of the model and the arguments
+    (the last ``KEPT``): the report's trials of one model and the application's map share one skin."""
+    key = hashlib.sha256(pickle.dumps((model, weld, limb, spacing, thickness, modulus, friction),
+                                      protocol=5)).hexdigest()
     with _LOCK:
         if key in _SOCKETS:
             return _SOCKETS[key]
     socket_body = model.joint(weld).child
     skin = Skin.generate(model, spacing=spacing, bodies=[b.name for b in model.bodies if b.name != socket_body])
-    socket = Socket.from_stump(model, skin, limb, thickness, modulus)
+    socket = Socket.from_stump(model, skin, limb, thickness, modulus, friction=friction)
     with _LOCK:
         _SOCKETS[key] = socket
         while len(_SOCKETS) > KEPT:

@@ -15,7 +15,7 @@ from engine.tree import compile_tree
 from hybridlab_resources import __file__ as _resources
 from skin.frames import body_frames
 from skin.skinning import Skin
-from skin.socket import Socket
+from skin.socket import LINER_FRICTION, Socket
 from skin.socket_load import opened_model, socket_loads
 from skin.surface import world_distances
 from skin.volumes import body_volumes
@@ -50,10 +50,14 @@ def test_opening_the_weld_changes_no_other_generalized_force(demo, loads):
     assert W[:, 4].max() > 600.0
 
 
-def test_pressure_map_carries_the_socket_load_on_the_stump(demo, loads):
+LINERS = pytest.mark.parametrize("friction", [None, LINER_FRICTION], ids=["bonded", "slipping"])
+
+
+@LINERS
+def test_pressure_map_carries_the_socket_load_on_the_stump(demo, loads, friction):
     result, _, skin = demo
     model = result.model
-    socket = Socket.from_stump(model, skin, "tibia_r")
+    socket = Socket.from_stump(model, skin, "tibia_r", friction=friction)
     _, W, _ = loads
     volumes = body_volumes(model, bodies=skin.bodies)
     tibia = list(volumes).index("tibia_r")
@@ -107,6 +111,27 @@ def test_a_socket_that_does_not_enclose_the_stump_is_an_error(demo):
         Socket(skin, "tibia_r", good.vertices, good.wall, good.normals[:-1])
 
 
+def test_gaps_are_along_the_nearest_wall_points_normal(demo):
+    """Socket.gaps (a numba kernel over the wall's grid) against a k-d tree's nearest wall point within the reach,
+    on the moulded socket at a stance pose and on a wall cut to its upper half (the lower stump uncovered)."""
+    from scipy.spatial import cKDTree
+    result, _, skin = demo
+    model = result.model
+    good = Socket.from_stump(model, skin, "tibia_r")
+    upper = good.wall[:, 1] > np.median(good.wall[:, 1])
+    cut = Socket(skin, "tibia_r", good.vertices, good.wall[upper], good.normals[upper])
+    reach = 3.0 * good.thickness + 0.01
+    for socket in (good, cut):
+        x, n, _, gaps = socket.gaps(model, result.motion.q[STANCE][12])
+        d, k = cKDTree(socket.wall).query(x, distance_upper_bound=reach)
+        covered = np.isfinite(d)
+        assert (np.isfinite(gaps) == covered).all() and (n[~covered] == 0.0).all()
+        np.testing.assert_array_equal(n[covered], socket.normals[k[covered]])
+        expected = np.einsum("ia,ia->i", socket.normals[k[covered]], socket.wall[k[covered]] - x[covered])
+        np.testing.assert_allclose(gaps[covered], expected, rtol=0, atol=1e-15)
+    assert 0 < (~np.isfinite(cut.gaps(model, result.motion.q[STANCE][12])[3])).sum() < len(good.vertices)
+
+
 def test_opening_a_joint_that_is_not_a_weld_is_an_error(demo):
     with pytest.raises(ModelError, match="no weld joint named 'knee_r'"):
         opened_model(demo[0].model, "knee_r")
@@ -126,12 +151,13 @@ def test_stance_peaks_lie_in_the_measured_band(demo, loads):
     assert 50e3 < min(peaks) and max(peaks) < 250e3
 
 
-def test_the_map_does_not_depend_on_the_other_joints(demo, loads):
+@LINERS
+def test_the_map_does_not_depend_on_the_other_joints(demo, loads, friction):
     """The socket and the skin it holds move with the limb alone: bending the knee and swinging the other leg under the
     same load leaves the pressure map as it was."""
     result, _, skin = demo
     model = result.model
-    socket = Socket.from_stump(model, skin, "tibia_r")
+    socket = Socket.from_stump(model, skin, "tibia_r", friction=friction)
     _, W, _ = loads
     f = int(np.argmax(np.linalg.norm(W[:, 3:], axis=1)))
     q = result.motion.q[STANCE][f]
@@ -144,13 +170,14 @@ def test_the_map_does_not_depend_on_the_other_joints(demo, loads):
     np.testing.assert_allclose(b.pressure, a.pressure, rtol=0, atol=1e-6 * a.peak)
 
 
-def test_a_solve_that_does_not_carry_the_load_is_flagged(demo, loads, monkeypatch):
+@LINERS
+def test_a_solve_that_does_not_carry_the_load_is_flagged(demo, loads, monkeypatch, friction):
     """The largest stance load converges (the liner's wrench equals the load); with the Newton solve cut to one
     iteration it does not, and the map says so (a result, not an exception) instead of passing a wrong map as exact."""
     import skin.socket as socket_module
     result, _, skin = demo
     model = result.model
-    socket = Socket.from_stump(model, skin, "tibia_r")
+    socket = Socket.from_stump(model, skin, "tibia_r", friction=friction)
     _, W, _ = loads
     f = int(np.argmax(np.linalg.norm(W[:, 3:], axis=1)))
     q = result.motion.q[STANCE][f]
@@ -163,3 +190,47 @@ def test_a_solve_that_does_not_carry_the_load_is_flagged(demo, loads, monkeypatc
     assert np.linalg.norm(cut.carried - W[f]) > 1e-6 * np.linalg.norm(W[f])
     series = socket_module.pressure_over_trial(model, socket, result.motion.q[STANCE][[f, f]], W[[f, f]])
     assert not series["converged"].any()
+
+
+@pytest.mark.parametrize("mu", [LINER_FRICTION, 2.0])
+def test_the_slipping_liner_shears_within_coulomb_s_bound(demo, loads, mu):
+    """Eq. 7 regularised by the liner's own shear: where the traction is below mu p the liner sticks and shears
+    elastically (k_s times the wall's tangential displacement, as the bonded liner); where it reaches mu p it slides,
+    along that displacement (at silicone's mu nearly the whole pressed stump slides; at mu = 2 a part sticks). The
+    bonded liner's traction exceeds mu p (it needs no pressure to shear); at silicone's mu the slipping one carries the
+    same load with less than half the bonded liner's axial shear, and more axial pressure."""
+    result, _, skin = demo
+    model = result.model
+    bonded = Socket.from_stump(model, skin, "tibia_r")
+    slipping = Socket.from_stump(model, skin, "tibia_r", friction=mu)
+    _, W, _ = loads
+    ks = slipping.shear_stiffness
+    for f in range(0, len(W), 6):
+        q = result.motion.q[STANCE][f]
+        b, m = bonded.pressure(model, q, W[f]), slipping.pressure(model, q, W[f])
+        assert m.converged and b.converged
+        np.testing.assert_allclose(m.carried, W[f], rtol=0, atol=1e-6 * np.linalg.norm(W[f]))
+        x, n, _, _ = slipping.gaps(model, q)
+        d = m.u[3:] + np.cross(m.u[:3], x)
+        d -= np.einsum("ia,ia->i", d, n)[:, None] * n
+        size, bound = np.linalg.norm(m.shear, axis=1), mu * m.pressure
+        assert (size <= bound * (1 + 1e-9) + 1e-9).all()
+        stick = size < bound * (1 - 1e-6)
+        slide = ~stick & (m.pressure > 0)
+        assert slide.sum() > 10 and (stick.sum() > 10 or mu < 1)
+        np.testing.assert_allclose(m.shear[stick], ks * d[stick], rtol=0, atol=1e-9 * bound.max())
+        np.testing.assert_allclose(np.linalg.norm(np.cross(m.shear[slide], d[slide]), axis=1), 0.0,
+                                   atol=1e-9 * bound.max() * np.linalg.norm(d, axis=1).max())
+        assert (np.einsum("ia,ia->i", m.shear[slide], d[slide]) > 0).all()
+        assert (ks * np.linalg.norm(d[slide], axis=1) >= bound[slide] * (1 - 1e-6)).all()
+        assert (np.linalg.norm(b.shear, axis=1) > mu * b.pressure).any()
+        if mu == LINER_FRICTION:
+            assert 0 < m.by_shear[4] < 0.5 * b.by_shear[4] and m.by_pressure[4] > b.by_pressure[4]
+
+
+def test_a_friction_that_is_not_a_finite_non_negative_number_is_an_error(demo):
+    result, _, skin = demo
+    good = Socket.from_stump(result.model, skin, "tibia_r")
+    for friction in (-0.1, np.inf, np.nan):
+        with pytest.raises(ModelError, match="friction coefficient must be finite and non-negative"):
+            replace(good, friction=friction)
