@@ -38,16 +38,16 @@ LOCAL_CLUSTER_CONFIG = {
 restarted by its nanny over 95% of its limit, checked twice a second, and nothing else (a task's results are small
 and written by the task: nothing to spill; a worker paused above 80% would never take another trial, and the study
 would wait for ever). Overhead, whose processor time goes on for as long as the study runs, however slowly a loaded
-machine runs it: no statistical profiler sampling the task's thread every 10 ms (its thread took 0.030 s of
-processor a gait2354 trial, 14% of the trial's own: 24 trials run in turn in a worker and in a plain process); the
-event loops' health checks, the system monitor and the nanny's memory check 50, 20 and 5 times less often, no disk
-counters read; no ``MALLOC_TRIM_THRESHOLD_`` (Dask's pre-spawn environment is emptied: Dask sets it in this process's environment,
+machine runs it: no statistical profiler sampling the task's thread every 10 ms (its thread took 0.030 s of processor
+a gait2354 trial, 14% of the trial's own: 24 trials run in turn in a worker and in a plain process); the event loops'
+health checks, the system monitor and the nanny's memory check 50, 20 and 5 times less often, no disk counters read;
+no ``MALLOC_TRIM_THRESHOLD_`` (Dask's pre-spawn environment is emptied: Dask sets it in this process's environment,
 for good, so that the processes it starts inherit it; the thread limits come from :data:`WORKER_ENVIRONMENT` and
-:class:`OneThread`; its ``MALLOC_TRIM_THRESHOLD_``, which turns off glibc's adaptive thresholds: a trial
-then maps and faults in its large arrays afresh, 1,300 page faults and about 1% more processor time a trial, for no
-less resident memory). With :data:`SYNC_INTERVAL`, an idle cluster of one worker takes about 0.0065 s of processor a
-second, most of it the worker's heartbeats (0.011 with the nanny's check ten times a second, the system monitor
-every 2 s and the cluster's description every second; 0.06 with Dask's defaults; bench_batch's processor overhead)."""
+:class:`OneThread`; its ``MALLOC_TRIM_THRESHOLD_``, which turns off glibc's adaptive thresholds: a trial then maps
+and faults in its large arrays afresh, 1,300 page faults and about 1% more processor time a trial, for no less
+resident memory). With :data:`SYNC_INTERVAL`, an idle cluster of one worker takes about 0.0065 s of processor a
+second, most of it the worker's heartbeats (0.011 with the nanny's check ten times a second, the system monitor every
+2 s and the cluster's description every second; 0.06 with Dask's defaults; bench_batch's processor overhead)."""
 
 SYNC_INTERVAL = 30
 """Seconds between two copies of the local cluster's description to its scheduler (for the dashboard; Dask's
@@ -98,8 +98,8 @@ class WarmUp(WorkerPlugin):
 def study_client(scheduler: str | None = None, workers: int | None = None, warm_up: bool = True,
                  memory_limit: str | int = "auto"):
     """Context manager yielding a client of the scheduler at ``scheduler`` (e.g. ``tcp://host:8786``), or of a new
-    local cluster of ``workers`` processes (default: one per core) with :data:`WORKER_ENVIRONMENT`,
-    :class:`OneThread` and ``memory_limit`` each (bytes, or Dask's text such as ``"2GB"``; ``"auto"``: an equal share of the machine's
+    local cluster of ``workers`` processes (default: one per core) with :data:`WORKER_ENVIRONMENT`, :class:`OneThread`
+    and ``memory_limit`` each (bytes, or Dask's text such as ``"2GB"``; ``"auto"``: an equal share of the machine's
     memory), closed at the end."""
     with contextlib.ExitStack() as stack:
         if scheduler:
