@@ -27,7 +27,9 @@ seconds (a block: its wall-clock seconds less the calibrations' seconds of its b
 process, within the two workers' difference with two), and its mean over a block is the machine's speed during that
 block (times the share of a processor the process got).
 
-Figures, each over the rounds as median [lower quartile - upper quartile]:
+Figures, each over the rounds as median [lower quartile to upper quartile], and in the RESULT line also the median's
+95% interval (_lo95, _hi95: distribution-free, from the rounds' order statistics); a goal is said met or not met
+when that interval is on one side of it, else not resolved (the drift and the load are too large for the rounds):
 - raw: from wall-clock seconds as they were.
 - normalised: each block's seconds divided by its mean calibration seconds (then times the loop blocks' median
   calibration, to read as seconds): the machine's speed taken out. The overhead and scaling are ratios of two
@@ -233,19 +235,35 @@ def _busy_seconds() -> float:
     return sum(t) - t.idle - getattr(t, "iowait", 0.0)
 
 
-def spread(values) -> tuple[float, float, float]:
-    """Median, lower and upper quartile."""
+def spread(values) -> tuple[float, float, float, float, float]:
+    """Median, lower and upper quartile, and an interval that holds the median of the rounds' distribution with at
+    least 95% probability whatever that distribution (order statistics x_(k) and x_(n+1-k), k from the binomial
+    distribution of n rounds; at least 6)."""
+    from scipy.stats import binom
     q1, median, q3 = statistics.quantiles(values, n=4, method="inclusive")
-    return median, q1, q3
+    ordered = sorted(values)
+    k = int(binom.ppf(0.025, len(ordered), 0.5))
+    return median, q1, q3, ordered[k - 1], ordered[len(ordered) - k]
 
 
 def text(name: str, s: tuple, unit: str = "", digits: int = 3) -> str:
-    return f"{name} {s[0]:.{digits}f}{unit} [{s[1]:.{digits}f}-{s[2]:.{digits}f}]"
+    return f"{name} {s[0]:.{digits}f}{unit} [{s[1]:.{digits}f} to {s[2]:.{digits}f}]"
 
 
 def field(name: str, s: tuple, digits: int) -> str:
     stem = name.removesuffix("_pct")
-    return f"{name}={s[0]:.{digits}f} {stem}_q1={s[1]:.{digits}f} {stem}_q3={s[2]:.{digits}f}"
+    return (f"{name}={s[0]:.{digits}f} {stem}_q1={s[1]:.{digits}f} {stem}_q3={s[2]:.{digits}f} "
+            f"{stem}_lo95={s[3]:.{digits}f} {stem}_hi95={s[4]:.{digits}f}")
+
+
+def verdict(s: tuple, goal: float, at_most: bool) -> str:
+    """Whether the median's 95% interval of ``s`` is on the goal's side of ``goal`` (``at_most``: below it)."""
+    lo, hi = s[3], s[4]
+    if (hi <= goal) if at_most else (lo >= goal):
+        return "met"
+    if (lo > goal) if at_most else (hi < goal):
+        return "not met"
+    return "not resolved (the interval holds the goal)"
 
 
 def main() -> None:
@@ -255,8 +273,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=12, help="rounds of one block of each mode (at least 4)")
     parser.add_argument("--threads", type=int, default=50, help="threads per worker of the simulated study")
     args = parser.parse_args()
-    if args.rounds < 4 or args.block < 2:
-        parser.error("--rounds must be at least 4 (quartiles over the rounds), --block at least 2 (two workers)")
+    if args.rounds < 6 or args.block < 2:
+        parser.error("--rounds must be at least 6 (the median's 95% interval), --block at least 2 (two workers)")
     load_before = os.getloadavg()[0]
     import pyarrow.parquet  # noqa: F401  (the table's writer, imported once: not a block's cost)
     blocks = {mode: [] for mode in MODES}
@@ -326,6 +344,10 @@ def main() -> None:
     print(f"scaling, one worker's block over two workers': raw {text('', scaling_raw, 'x', 2)} (HEADLINE: what "
           f"this machine does); normalised {text('', scaling_norm, 'x', 2)} (each worker's measured speed, the "
           f"slowdown of two busy vcores too, taken out: Dask's scheduling alone)")
+    print(f"goals, by the headline's median and its 95% interval: overhead <= 5%: {verdict(overhead_norm, 5, True)} "
+          f"({overhead_norm[3]:.1f} to {overhead_norm[4]:.1f} %); scaling >= 1.8x: {verdict(scaling_raw, 1.8, False)} "
+          f"({scaling_raw[3]:.2f} to {scaling_raw[4]:.2f}x; normalised {scaling_norm[3]:.2f} to {scaling_norm[4]:.2f}x)"
+          f"; the machine's other work used {others:.2f} of its 2 cores meanwhile")
     print(f"calibration tracks the trials: r = {calib_r:.2f} (wall clock), {calib_r_cpu:.2f} (processor) over "
           f"{len(trials)} trials (loop and one worker); "
           f"cluster start-up {starts['one']:.1f} s (1 worker) / {starts['two']:.1f} s (2 workers), then a warmed "
