@@ -1,58 +1,73 @@
-"""Whole studies on Dask (``hybrid batch``): trials per minute with one and two worker processes, Dask's overhead
-against a plain loop over the same trials, and a simulated 1,000-trial study; every figure with the load the
-machine had, and those that the load cannot move (processor time, how busy Dask kept its workers) beside the
-wall-clock ones that it can.
+"""Whole studies on Dask (``hybrid batch``): trials per minute with one and two worker processes, Dask's per-task
+overhead against a plain loop over the same trials, and a simulated 1,000-trial study; with the machine's speed,
+which drifts from second to second on this shared VM, measured beside every trial, so that the figures can be told
+apart from the drift.
 
-The study: ``--trials`` copies (default 8) of gait2354's walk1 (subject01_simbody.osim, the whole trial with its
-plates), each with its own low-pass cut-off (so each is its own analysis). The Dask runs time
-``study.runner.run_study`` (fingerprints, tasks, manifest, study table and summary) on a started local cluster of one
-worker and one of two (cluster start-up reported apart), each into a fresh folder. The plain loop does the same
-study without Dask in a process of its own started like a worker (``study.cluster.WORKER_ENVIRONMENT``): the
-same fingerprints, manifest writes, table and summary, and the same task function (``study.tasks.analyse_trial``:
-``hybrid analyze``'s work and the study record) writing the same folders, one trial after the other; so the
-overhead is Dask's alone. Every process has analysed one trial untimed before (its first read of the inputs and of
-the model, the first touch of its memory, the loop's first table are a process's costs, not a task's). The three run ``--repeat`` times (default 5) in rounds, their order rotated from round to
-round, and each figure is the median over the rounds with its spread (lowest-highest) in the printed lines;
-the ratios (overhead, scaling) are taken within each round, so that a change of the machine's load between rounds
-cancels out.
+The work: a block of ``--block`` trials (default 4) of gait2354's walk1 (subject01_simbody.osim, the whole trial with
+its plates), each with its own low-pass cut-off (so each is its own analysis), run in three modes:
 
-Figures (RESULT line):
-- trials_per_min_1, trials_per_min_2: the study's trials over the median wall-clock time of each cluster's runs.
-- scaling: one worker's time / two workers' (median of the rounds); scaling_range its lowest-highest.
-- overhead_pct: 100 (one worker's time / the loop's - 1); cpu_overhead_pct the same of processor time: every thread
-  of the Dask run (the worker process, and this process's scheduler, nanny and client threads but the other
-  cluster's, which idles meanwhile) against the loop process's.
-- dask_cpu_pct: Dask's machinery in processor time: the one-worker run's processor time outside its trials (this
-  process's threads as above, the worker's outside its tasks) less the loop's outside its trials (the study's own
-  work: fingerprints, manifest, table), over the trials' processor time; cpu_overhead_pct without the noise of
-  comparing trials run in two processes (a trial's processor time differs by 10% and more from run to run on a
-  loaded machine); it grows with the wall-clock time (the heartbeats and checks go on while a loaded machine runs
-  the trials slowly).
-- efficiency_1, efficiency_2: the trials' processor seconds / (wall-clock seconds x workers): 1 when every worker
-  computes all the time. It is the product of occupancy_2 (the trials' wall-clock seconds / (wall x workers): how
-  busy Dask kept its workers, which the load hardly changes) and cpu_share_2 (the trials' processor seconds / their
-  wall-clock seconds: the processor the machine gave them, below 1 when other work shares it, or the trials wait
-  for the disk).
-- scaling_cpu: the scaling the processor times give, 2 occupancy_2 / occupancy_1 x (a trial's processor seconds
-  with one worker / with two): what two workers would do on an otherwise idle machine (the wall-clock scaling there,
-  apart from the trials' waits for the disk); with both figures the claim "1.8x on 2 cores" can be checked under
-  load.
+- loop: without Dask, in a process of its own started like a worker (``study.cluster.WORKER_ENVIRONMENT``), the work
+  ``study.runner.run_study`` does around its tasks (fingerprints, manifest, study table and summary) and the same task
+  function writing the same folders, one trial after the other: so the overhead is Dask's alone;
+- one: ``study.runner.run_study`` on a local cluster of one worker;
+- two: the same on a local cluster of two workers.
+
+The modes take turns block by block (``--rounds`` rounds, default 12, of one block of each mode, their order going
+through the six permutations), so that each mode sees the machine's slow and fast phases alike; both clusters are
+started (and their start-up timed, reported apart) before the rounds and kept up between the blocks. Every process
+has analysed one trial untimed before (its first read of the inputs and of the model, the first touch of its memory
+are a process's costs, not a task's); each block writes a fresh folder.
+
+Calibration: right before and right after each trial, in the same process (the worker for Dask, the loop's process
+for the loop), a fixed workload is timed (``calibration``: numpy's small linear algebra on 40 x 40 matrices, about
+25 ms each on an idle machine, as the analysis mixes Python and small array kernels; numpy only, so that its cost does
+not move when the engine changes); the Dask runs give ``study.runner`` the task function :func:`calibrated_trial` in
+place of ``study.tasks.analyse_trial`` for this (the loop calls it too). Its seconds are left out of the block's
+seconds (a block: its wall-clock seconds less the calibrations' seconds of its busiest process: exact with one
+process, within the two workers' difference with two), and its mean over a block is the machine's speed during that
+block (times the share of a processor the process got).
+
+Figures, each over the rounds as median [lower quartile to upper quartile], and in the RESULT line also the median's
+95% interval (_lo95, _hi95: distribution-free, from the rounds' order statistics); a goal is said met or not met
+when that interval is on one side of it, else not resolved (the drift and the load are too large for the rounds):
+- raw: from wall-clock seconds as they were.
+- normalised: each block's seconds divided by its mean calibration seconds (then times the loop blocks' median
+  calibration, to read as seconds): the machine's speed taken out. The overhead and scaling are ratios of two
+  blocks of the same round.
+- overhead_pct: 100 (one worker's block / the loop's block - 1); HEADLINE the normalised one (overhead_norm_pct; the
+  drift between two blocks, tens of percent, is larger than the effect): it cannot see a slowdown that Dask's threads
+  cause inside the worker to the trial and the calibration alike, which dask_cpu_pct bounds; overhead_raw_pct beside.
+- scaling: one worker's block / two workers' block; HEADLINE the raw one (what the machine does: it includes the
+  slowdown of a trial while the other core's hyper-thread twin is busy, a hardware limit of this 2-vcore VM);
+  scaling_norm takes out the speed each worker measured beside its trials, that slowdown too (what Dask's
+  scheduling alone would give).
+- trials_per_min_1, trials_per_min_2: the block's trials over the median of the blocks' seconds (raw).
+- dask_cpu_pct: Dask's machinery in processor time, which the machine's drift and load hardly move: the one-worker
+  block's processor time outside its trials and calibrations (the worker process's, and this process's threads but
+  the other cluster's event loop) less the loop's outside its trials (the study's own work: fingerprints, manifest,
+  table), over the trials' processor time.
+- calib_r: the correlation of each trial's seconds with its calibrations' seconds (loop and one-worker trials): near
+  1 when the calibration tracks the machine's speed, which the normalised figures rely on; calib_r_cpu the same of
+  processor seconds (the machine's speed without the waits for a processor that the load adds).
+- cluster_start_s_1, cluster_start_s_2: a cluster's start-up (processes, import and kernel warm-up of each worker)
+  until it can take tasks; first_trial_s: the first trial a warmed worker runs (untimed in the rounds).
 - sim_efficiency: 1,000 tasks that each sleep for a trial's measured time (the loop's median), on two worker
   processes of ``--threads`` threads each (sleeping takes no processor): the ideal time (1,000 x seconds per trial
   / slots) over the measured one, 1 when the scheduler keeps up.
-- load: the 1-minute load average before and after; others_cores the processors that the machine's other work used
-  during the rounds, on average (the machine's busy processor time less this benchmark's processes', over the
-  rounds' wall-clock time; 2 would leave nothing for the benchmark on this 2-core machine).
+- load_before, load_after: the 1-minute load average; others_cores the processors that the machine's other work used
+  during the rounds, on average (2 would leave nothing for the benchmark on this 2-core machine); cpu_share a trial's
+  processor seconds over its wall-clock seconds (loop and one worker, median): 1 on an otherwise idle machine. Well
+  below 1, the wall-clock figures measure mostly the share of the processors the kernel gave each process from one
+  moment to the next, which a calibration of some 25 ms samples coarsely (calib_r falls): read them with it.
 
-Last line: RESULT trials_per_min_1=.. trials_per_min_2=.. scaling=.. scaling_range=..-.. overhead_pct=..
-overhead_range=..-.. cpu_overhead_pct=.. dask_cpu_pct=.. efficiency_1=.. efficiency_2=.. occupancy_2=.. cpu_share_2=..
-scaling_cpu=.. sim_trials=1000 sim_efficiency=.. cluster_start_s=.. peak_rss_mb=.. repeats=.. load_before=..
-load_after=.. others_cores=..
+Last line: RESULT trials_per_min_1=.. trials_per_min_2=.. scaling=.. overhead_pct=.. (headlines) then the raw and
+normalised figures with their quartiles and the rest above.
 """
 from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import multiprocessing
 import os
 import statistics
@@ -62,6 +77,9 @@ import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from unittest import mock
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -69,11 +87,38 @@ DATA = ROOT / "tests" / "data" / "opensim" / "gait2354"
 
 from study.cluster import WORKER_ENVIRONMENT, study_client  # noqa: E402  (imports no kernels, not numba)
 
-os.environ.update(WORKER_ENVIRONMENT)
+os.environ.update(WORKER_ENVIRONMENT)     # this benchmark's processes, the loop's too, start as a worker computes
+import study.runner as study_runner  # noqa: E402
 from study.description import load_study  # noqa: E402
 from study.fingerprint import subject_fingerprint, trial_fingerprint  # noqa: E402
 from study.runner import MANIFEST_INTERVAL, StudyRun, finish_study, run_study, write_manifest  # noqa: E402
 from study.tasks import analyse_trial  # noqa: E402
+
+MODES = ("loop", "one", "two")
+CALIBRATION_REPEATS = 120
+
+
+def calibration() -> tuple[float, float]:
+    """The fixed workload timed beside each trial (module notes): wall-clock and this thread's processor seconds."""
+    a = np.random.default_rng(21).standard_normal((40, 40))
+    matrix, eye, total = a @ a.T, np.eye(40), 0.0
+    start, cpu = time.perf_counter(), time.thread_time()
+    for i in range(CALIBRATION_REPEATS):
+        w = np.linalg.eigvalsh(matrix + i * eye)
+        total += float(np.sin(np.linalg.solve(matrix + eye, w)).sum())
+    assert np.isfinite(total)
+    return time.perf_counter() - start, time.thread_time() - cpu
+
+
+def calibrated_trial(trial, model, folder, fingerprint: str) -> dict:
+    """``study.tasks.analyse_trial`` with the calibration timed right before and right after it in the same process:
+    its outcome with ``calibration_s`` (the two calibrations' seconds, the mean of which is the machine's speed
+    during the trial), ``calibration_cpu_s`` (their processor seconds) and ``pid``."""
+    before = calibration()
+    outcome = analyse_trial(trial, model, folder, fingerprint)
+    after = calibration()
+    return {**outcome, "calibration_s": before[0] + after[0], "calibration_cpu_s": before[1] + after[1],
+            "pid": os.getpid()}
 
 
 def write_study(folder: Path, trials: int) -> Path:
@@ -85,6 +130,47 @@ def write_study(folder: Path, trials: int) -> Path:
     path.write_text(f"format: hybridlab-study\nversion: 1\nsubjects:\n  - id: s01\n"
                     f"    model: {DATA / 'subject01_simbody.osim'}\n    trials:\n{items}")
     return path
+
+
+def block(wall: float, cpu: float, outcomes) -> dict:
+    """A block's figures: ``seconds`` its wall-clock seconds less the calibrations' of its busiest process, ``cpu``
+    its processes' processor seconds, ``task_cpu`` its trials' and calibrations', ``calibration`` each trial's
+    calibrations' seconds, ``trials`` its trials' seconds (``calibration_cpu``, ``trials_cpu``: processor seconds),
+    ``peak`` their largest peak resident memory (MB)."""
+    outcomes = list(outcomes)
+    assert all(o["status"] == "done" for o in outcomes), [o.get("error") for o in outcomes]
+    by_process = {}
+    for o in outcomes:
+        by_process[o["pid"]] = by_process.get(o["pid"], 0.0) + o["calibration_s"]
+    return {"seconds": wall - max(by_process.values()), "cpu": cpu,
+            "task_cpu": sum(o["cpu_seconds"] + o["calibration_cpu_s"] for o in outcomes),
+            "calibration": [o["calibration_s"] for o in outcomes], "trials": [o["seconds"] for o in outcomes],
+            "calibration_cpu": [o["calibration_cpu_s"] for o in outcomes],
+            "trials_cpu": [o["cpu_seconds"] for o in outcomes],
+            "peak": max(o["peak_rss_mb"] for o in outcomes)}
+
+
+def plain_loop(study, out: str) -> dict:
+    """In the loop's process: ``study`` without Dask, with the work ``study.runner.run_study`` does around its tasks
+    (each trial's fingerprint, the manifest at the start, at most once every ``MANIFEST_INTERVAL`` and at the end,
+    the study table and summary) and the same task function writing the same folders, the trials one after the
+    other: the :func:`block`."""
+    start, cpu = time.perf_counter(), time.process_time()
+    out, subject = Path(out), study.subjects[0]
+    out.mkdir(parents=True)
+    run, digest = StudyRun(), subject_fingerprint(subject)
+    fingerprints = {trial.key: trial_fingerprint(trial, digest) for trial in study.trials}
+    write_manifest(out, study, run, fingerprints)
+    written = time.monotonic()
+    for trial in study.trials:
+        run.outcomes[trial.key] = calibrated_trial(trial, str(subject.model), out / "trials" / subject.id / trial.id,
+                                                   fingerprints[trial.key])
+        if time.monotonic() - written >= MANIFEST_INTERVAL:
+            write_manifest(out, study, run, fingerprints)
+            written = time.monotonic()
+    write_manifest(out, study, run, fingerprints)
+    finish_study(study, out, run)
+    return block(time.perf_counter() - start, time.process_time() - cpu, run.outcomes.values())
 
 
 def _thread_seconds(pid: int) -> dict:
@@ -99,33 +185,6 @@ def _process_seconds(pid: int) -> float:
     return t.user + t.system
 
 
-def plain_loop(study, out: str) -> dict:
-    """In the loop's process: ``study`` without Dask, with the work ``study.runner.run_study`` does around its tasks
-    (each trial's fingerprint, the manifest at the start, at most once every ``MANIFEST_INTERVAL`` and at the end,
-    the study table and summary) and the same task function writing the same folders, the trials one after the
-    other: wall-clock and processor seconds, the trials' own processor seconds and largest peak resident memory
-    (MB)."""
-    start, cpu = time.perf_counter(), time.process_time()
-    out, subject = Path(out), study.subjects[0]
-    out.mkdir(parents=True)
-    run, digest = StudyRun(), subject_fingerprint(subject)
-    fingerprints = {trial.key: trial_fingerprint(trial, digest) for trial in study.trials}
-    write_manifest(out, study, run, fingerprints)
-    written = time.monotonic()
-    for trial in study.trials:
-        outcome = run.outcomes[trial.key] = analyse_trial(trial, str(subject.model), out / "trials" / subject.id
-                                                          / trial.id, fingerprints[trial.key])
-        assert outcome["status"] == "done", outcome
-        if time.monotonic() - written >= MANIFEST_INTERVAL:
-            write_manifest(out, study, run, fingerprints)
-            written = time.monotonic()
-    write_manifest(out, study, run, fingerprints)
-    finish_study(study, out, run)
-    return {"wall": time.perf_counter() - start, "cpu": time.process_time() - cpu,
-            "task_cpu": sum(o["cpu_seconds"] for o in run.outcomes.values()),
-            "peak": max(o["peak_rss_mb"] for o in run.outcomes.values())}
-
-
 class Cluster:
     """A started local cluster of ``workers`` processes, each of which has analysed one trial, with the processes
     and the thread of this process (its scheduler's and nannies' event loop) whose processor time is its own."""
@@ -135,27 +194,26 @@ class Cluster:
         self.workers = workers
         self.client = stack.enter_context(study_client(workers=workers))
         self.client.wait_for_workers(workers)
-        model = str(study.subjects[0].model)
-        for worker in self.client.scheduler_info()["workers"]:         # module notes
-            self.client.submit(analyse_trial, study.trials[0], model, out / f"warm{worker.split(':')[-1]}", "warm",
-                               workers=[worker], pure=False).result()
         self.start_seconds = time.perf_counter() - start
+        model = str(study.subjects[0].model)
+        self.first_trial = [block(0.0, 0.0, [self.client.submit(
+            calibrated_trial, study.trials[0], model, out / f"warm{worker.split(':')[-1]}", "warm", workers=[worker],
+            pure=False).result()])["trials"][0] for worker in self.client.scheduler_info()["workers"]]
         self.pids = list(self.client.run(os.getpid).values())
         self.loop_thread = self.client.run_on_scheduler(threading.get_native_id)
 
     def run(self, study, out: Path, idle_threads: tuple) -> dict:
-        """``study`` on this cluster into ``out``: wall-clock seconds, processor seconds of its processes and of
-        this process's threads but ``idle_threads`` (the other cluster's), and the trials' own seconds."""
+        """``study`` on this cluster into ``out``, each trial calibrated: the :func:`block`, its processor seconds
+        those of the worker processes and of this process's threads but ``idle_threads`` (the other cluster's)."""
         before = _thread_seconds(os.getpid()), [_process_seconds(p) for p in self.pids]
         started = time.perf_counter()
-        run = run_study(study, out, self.client)
+        with mock.patch.object(study_runner, "analyse_trial", calibrated_trial):
+            run = run_study(study, out, self.client)
         wall = time.perf_counter() - started
         after = _thread_seconds(os.getpid()), [_process_seconds(p) for p in self.pids]
-        assert run.count("done") == len(study.trials), {k: o.get("error") for k, o in run.outcomes.items()}
         here = sum(s - before[0].get(t, 0.0) for t, s in after[0].items() if t not in idle_threads)
-        return {"wall": wall, "cpu": here + sum(after[1]) - sum(before[1]),
-                "task_cpu": sum(o["cpu_seconds"] for o in run.outcomes.values()),
-                "task_wall": sum(o["seconds"] for o in run.outcomes.values())}
+        return block(wall, here + sum(after[1]) - sum(before[1]), run.outcomes.values())
+
 
 
 def simulated(per_trial: float, threads: int, n: int = 1000) -> float:
@@ -177,24 +235,54 @@ def _busy_seconds() -> float:
     return sum(t) - t.idle - getattr(t, "iowait", 0.0)
 
 
-def _median_range(values) -> tuple[float, float, float]:
-    return statistics.median(values), min(values), max(values)
+def spread(values) -> tuple[float, float, float, float, float]:
+    """Median, lower and upper quartile, and an interval that holds the median of the rounds' distribution with at
+    least 95% probability whatever that distribution (order statistics x_(k) and x_(n+1-k), k from the binomial
+    distribution of n rounds; at least 6)."""
+    from scipy.stats import binom
+    q1, median, q3 = statistics.quantiles(values, n=4, method="inclusive")
+    ordered = sorted(values)
+    k = int(binom.ppf(0.025, len(ordered), 0.5))
+    return median, q1, q3, ordered[k - 1], ordered[len(ordered) - k]
+
+
+def text(name: str, s: tuple, unit: str = "", digits: int = 3) -> str:
+    return f"{name} {s[0]:.{digits}f}{unit} [{s[1]:.{digits}f} to {s[2]:.{digits}f}]"
+
+
+def field(name: str, s: tuple, digits: int) -> str:
+    stem = name.removesuffix("_pct")
+    return (f"{name}={s[0]:.{digits}f} {stem}_q1={s[1]:.{digits}f} {stem}_q3={s[2]:.{digits}f} "
+            f"{stem}_lo95={s[3]:.{digits}f} {stem}_hi95={s[4]:.{digits}f}")
+
+
+def verdict(s: tuple, goal: float, at_most: bool) -> str:
+    """Whether the median's 95% interval of ``s`` is on the goal's side of ``goal`` (``at_most``: below it)."""
+    lo, hi = s[3], s[4]
+    if (hi <= goal) if at_most else (lo >= goal):
+        return "met"
+    if (lo > goal) if at_most else (hi < goal):
+        return "not met"
+    return "not resolved (the interval holds the goal)"
 
 
 def main() -> None:
     import psutil
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--trials", type=int, default=8)
+    parser.add_argument("--block", type=int, default=4, help="trials a block")
+    parser.add_argument("--rounds", type=int, default=12, help="rounds of one block of each mode (at least 4)")
     parser.add_argument("--threads", type=int, default=50, help="threads per worker of the simulated study")
-    parser.add_argument("--repeat", type=int, default=5, help="rounds of the loop and both clusters, in turn")
     args = parser.parse_args()
+    if args.rounds < 6 or args.block < 2:
+        parser.error("--rounds must be at least 6 (the median's 95% interval), --block at least 2 (two workers)")
     load_before = os.getloadavg()[0]
-    import pyarrow.parquet  # noqa: F401  (the table's writer, imported once: module notes)
-    runs = {"loop": [], "one": [], "two": []}
+    import pyarrow.parquet  # noqa: F401  (the table's writer, imported once: not a block's cost)
+    blocks = {mode: [] for mode in MODES}
+    orders = list(itertools.permutations(MODES))
     spawn = multiprocessing.get_context("spawn")
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
         out = Path(tmp)
-        study = load_study(write_study(out, args.trials))
+        study = load_study(write_study(out, args.block))
         pool = stack.enter_context(ProcessPoolExecutor(1, mp_context=spawn))
         loop_pid = pool.submit(os.getpid).result()
         (out / "warm").mkdir()
@@ -202,58 +290,80 @@ def main() -> None:
         clusters = {"one": Cluster(stack, study, out, 1), "two": Cluster(stack, study, out, 2)}
         procs = [psutil.Process(p) for p in (os.getpid(), loop_pid, *clusters["one"].pids, *clusters["two"].pids)]
         own, busy, wall0 = -sum(_process_seconds(p.pid) for p in procs), _busy_seconds(), time.perf_counter()
-        for i in range(args.repeat):
-            order = ["loop", "one", "two"][i % 3:] + ["loop", "one", "two"][:i % 3]    # rotated: module notes
-            for name in order:
-                folder = out / f"{name}{i}"
-                if name == "loop":
-                    runs[name].append(pool.submit(plain_loop, study, str(folder)).result())
+        for i in range(args.rounds):
+            for mode in orders[i % len(orders)]:
+                folder = out / f"{mode}{i}"
+                if mode == "loop":
+                    blocks[mode].append(pool.submit(plain_loop, study, str(folder)).result())
                 else:
-                    other = clusters["two" if name == "one" else "one"]
-                    runs[name].append(clusters[name].run(study, folder, (other.loop_thread,)))
+                    other = clusters["two" if mode == "one" else "one"]
+                    blocks[mode].append(clusters[mode].run(study, folder, (other.loop_thread,)))
         own += sum(_process_seconds(p.pid) for p in procs)
         others = max(0.0, (_busy_seconds() - busy - own) / (time.perf_counter() - wall0))
-    n = args.trials
-    loop, one, two = runs["loop"], runs["one"], runs["two"]
-    t_loop, t_one, t_two = (_median_range([r["wall"] for r in rs]) for rs in (loop, one, two))
-    scaling = _median_range([a["wall"] / b["wall"] for a, b in zip(one, two)])
-    overhead = _median_range([100 * (a["wall"] / b["wall"] - 1) for a, b in zip(one, loop)])
-    cpu_overhead = statistics.median(100 * (a["cpu"] / b["cpu"] - 1) for a, b in zip(one, loop))
-    dask_cpu = statistics.median(100 * ((a["cpu"] - a["task_cpu"]) - (b["cpu"] - b["task_cpu"])) / a["task_cpu"]
-                                 for a, b in zip(one, loop))
+    n = args.block
+    loop, one, two = (blocks[m] for m in MODES)
+    reference = statistics.median(c for b in loop for c in b["calibration"])
 
-    def per_run(rs, workers, f):
-        return statistics.median(f(r, workers) for r in rs)
-    efficiency = {k: per_run(rs, k, lambda r, w: r["task_cpu"] / (r["wall"] * w)) for k, rs in ((1, one), (2, two))}
-    occupancy = {k: per_run(rs, k, lambda r, w: r["task_wall"] / (r["wall"] * w)) for k, rs in ((1, one), (2, two))}
-    cpu_share_2 = per_run(two, 2, lambda r, w: r["task_cpu"] / r["task_wall"])
-    cpu_per_trial = {k: statistics.median(r["task_cpu"] for r in rs) / n for k, rs in ((1, one), (2, two))}
-    scaling_cpu = 2 * occupancy[2] / occupancy[1] * cpu_per_trial[1] / cpu_per_trial[2]
-    per_trial = t_loop[0] / n
+    def normalised(b):
+        return b["seconds"] / statistics.fmean(b["calibration"]) * reference
+    raw_s = {m: spread([b["seconds"] / n for b in blocks[m]]) for m in MODES}
+    norm_s = {m: spread([normalised(b) / n for b in blocks[m]]) for m in MODES}
+    overhead_raw = spread([100 * (a["seconds"] / b["seconds"] - 1) for a, b in zip(one, loop)])
+    overhead_norm = spread([100 * (normalised(a) / normalised(b) - 1) for a, b in zip(one, loop)])
+    scaling_raw = spread([a["seconds"] / b["seconds"] for a, b in zip(one, two)])
+    scaling_norm = spread([normalised(a) / normalised(b) for a, b in zip(one, two)])
+    dask_cpu = spread([100 * ((a["cpu"] - a["task_cpu"]) - (b["cpu"] - b["task_cpu"])) / a["task_cpu"]
+                       for a, b in zip(one, loop)])
+    trials = [t for b in loop + one for t in b["trials"]]
+    calib_r = statistics.correlation(trials, [c for b in loop + one for c in b["calibration"]])
+    calib_r_cpu = statistics.correlation([t for b in loop + one for t in b["trials_cpu"]],
+                                         [c for b in loop + one for c in b["calibration_cpu"]])
+    cpu_share = statistics.median(c / t for b in loop + one for c, t in zip(b["trials_cpu"], b["trials"]))
+    per_trial = statistics.median(b["seconds"] for b in loop) / n
     sim = simulated(per_trial, args.threads)
-    peak = max(r["peak"] for r in loop)
+    peak = max(b["peak"] for b in loop)
+    tpm = {m: 60 * n / statistics.median(b["seconds"] for b in blocks[m]) for m in ("one", "two")}
+    starts = {m: clusters[m].start_seconds for m in ("one", "two")}
+    first = statistics.median(clusters["one"].first_trial + clusters["two"].first_trial)
 
-    def spread(name, t):
-        return f"{name} {t[0]:.2f} s ({t[1]:.2f}-{t[2]:.2f})"
-    print(f"{n} trials, median (lowest-highest) of {args.repeat} rounds: " + "; ".join(
-        spread(name, t) for name, t in (("plain loop", t_loop), ("Dask 1 worker", t_one), ("2 workers", t_two))))
-    print(f"processor s a trial: loop {statistics.median(r['cpu'] for r in loop) / n:.3f} (in its trials "
-          f"{statistics.median(r['task_cpu'] for r in loop) / n:.3f}), in Dask's tasks "
-          f"{cpu_per_trial[1]:.3f} (1 worker) {cpu_per_trial[2]:.3f} (2 workers); occupancy {occupancy[1]:.3f} / "
-          f"{occupancy[2]:.3f}; cluster start-up {clusters['one'].start_seconds:.1f} s / "
-          f"{clusters['two'].start_seconds:.1f} s")
-    for name, rs in runs.items():
-        print(f"{name}: wall " + " ".join(f"{r['wall']:.2f}" for r in rs) + "; processor "
-              + " ".join(f"{r['cpu']:.2f}" for r in rs) + "; the trials' processor "
-              + " ".join(f"{r['task_cpu']:.2f}" for r in rs))
-    print(f"RESULT trials_per_min_1={60 * n / t_one[0]:.1f} trials_per_min_2={60 * n / t_two[0]:.1f} "
-          f"scaling={scaling[0]:.2f} scaling_range={scaling[1]:.2f}-{scaling[2]:.2f} overhead_pct={overhead[0]:.1f} "
-          f"overhead_range={overhead[1]:.1f}-{overhead[2]:.1f} cpu_overhead_pct={cpu_overhead:.1f} "
-          f"dask_cpu_pct={dask_cpu:.1f} "
-          f"efficiency_1={efficiency[1]:.3f} efficiency_2={efficiency[2]:.3f} occupancy_2={occupancy[2]:.3f} "
-          f"cpu_share_2={cpu_share_2:.3f} scaling_cpu={scaling_cpu:.2f} sim_trials=1000 sim_efficiency={sim:.3f} "
-          f"cluster_start_s={clusters['two'].start_seconds:.1f} peak_rss_mb={peak:.0f} repeats={args.repeat} "
-          f"load_before={load_before:.2f} load_after={os.getloadavg()[0]:.2f} others_cores={others:.2f}")
+    print(f"{args.rounds} rounds of a block of {n} trials in each mode (loop: no Dask; one, two: Dask workers), the "
+          f"modes' order going through the 6 permutations; figures: median [quartiles] over the rounds")
+    print("round  order           seconds a block less calibrations (loop one two)   calibration mean ms (loop one "
+          "two)")
+    for i in range(args.rounds):
+        order = "/".join(orders[i % len(orders)])
+        print(f"{i:5d}  {order:14s}  " + " ".join(f"{blocks[m][i]['seconds']:7.3f}" for m in MODES) + "   "
+              + " ".join(f"{1000 * statistics.fmean(blocks[m][i]['calibration']):6.1f}" for m in MODES))
+    print("seconds a trial, raw (wall clock as it was): "
+          + "; ".join(text(m, raw_s[m], " s") for m in MODES))
+    print(f"seconds a trial, normalised (each block over its mean calibration, times the loop's median calibration "
+          f"{1000 * reference:.1f} ms): " + "; ".join(text(m, norm_s[m], " s") for m in MODES))
+    print(f"Dask's overhead a task, one worker against the loop, same round: raw {text('', overhead_raw, ' %', 1)}; "
+          f"normalised {text('', overhead_norm, ' %', 1)} (HEADLINE: the machine's drift taken out); Dask's "
+          f"machinery in processor time {text('', dask_cpu, ' %', 1)} of the trials'")
+    print(f"scaling, one worker's block over two workers': raw {text('', scaling_raw, 'x', 2)} (HEADLINE: what "
+          f"this machine does); normalised {text('', scaling_norm, 'x', 2)} (each worker's measured speed, the "
+          f"slowdown of two busy vcores too, taken out: Dask's scheduling alone)")
+    print(f"goals, by the headline's median and its 95% interval: overhead <= 5%: {verdict(overhead_norm, 5, True)} "
+          f"({overhead_norm[3]:.1f} to {overhead_norm[4]:.1f} %); scaling >= 1.8x: {verdict(scaling_raw, 1.8, False)} "
+          f"({scaling_raw[3]:.2f} to {scaling_raw[4]:.2f}x; normalised {scaling_norm[3]:.2f} to {scaling_norm[4]:.2f}x)"
+          f"; the machine's other work used {others:.2f} of its 2 cores meanwhile")
+    print(f"calibration tracks the trials: r = {calib_r:.2f} (wall clock), {calib_r_cpu:.2f} (processor) over "
+          f"{len(trials)} trials (loop and one worker); "
+          f"cluster start-up {starts['one']:.1f} s (1 worker) / {starts['two']:.1f} s (2 workers), then a warmed "
+          f"worker's first trial {first:.2f} s; 1,000 sleeping tasks of {per_trial:.3f} s: scheduler efficiency "
+          f"{sim:.3f}; load {load_before:.2f} -> {os.getloadavg()[0]:.2f}, other work {others:.2f} cores, a trial got "
+          f"{cpu_share:.2f} of a processor")
+    print(f"RESULT trials_per_min_1={tpm['one']:.1f} trials_per_min_2={tpm['two']:.1f} scaling={scaling_raw[0]:.2f} "
+          f"overhead_pct={overhead_norm[0]:.1f} headline=scaling_raw,overhead_norm "
+          + " ".join([field("scaling_raw", scaling_raw, 2), field("scaling_norm", scaling_norm, 2),
+                      field("overhead_raw_pct", overhead_raw, 1), field("overhead_norm_pct", overhead_norm, 1),
+                      field("dask_cpu_pct", dask_cpu, 1)])
+          + f" calib_r={calib_r:.2f} calib_r_cpu={calib_r_cpu:.2f} cluster_start_s_1={starts['one']:.1f} "
+          f"cluster_start_s_2={starts['two']:.1f} first_trial_s={first:.2f} cpu_share={cpu_share:.2f} sim_trials=1000 "
+          f"sim_efficiency={sim:.3f} peak_rss_mb={peak:.0f} "
+          f"rounds={args.rounds} block={n} load_before={load_before:.2f} load_after={os.getloadavg()[0]:.2f} "
+          f"others_cores={others:.2f}")
 
 
 if __name__ == "__main__":

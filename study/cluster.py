@@ -4,16 +4,18 @@ task, so that no task pays for compiling, loading cached kernels or importing re
 
 Processes, not threads: the analysis holds the GIL between its kernels, and each process loads numba's on-disk
 cache once. A local cluster gets one single-threaded worker per core, whose numba, OpenMP and BLAS threads are one
-too (:data:`WORKER_ENVIRONMENT`: a worker that also spread its kernels over every core would fight the others for
-them), each with a memory limit (default an equal share of the machine's memory): a worker that grows beyond 95%
-of it is restarted by its nanny and its task run again elsewhere, and a task that keeps doing so fails with the
-limit named (``study.runner``; docs/batch.md: SLURM and PBS with dask-jobqueue).
+too (:data:`WORKER_ENVIRONMENT`, :class:`OneThread`: a worker that also spread its kernels over every core would
+fight the others for them), each with a memory limit (default an equal share of the machine's memory): a worker that
+grows beyond 95% of it is restarted by its nanny and its task run again elsewhere, and a task that keeps doing so
+fails with the limit named (``study.runner``; docs/batch.md: SLURM and PBS with dask-jobqueue). This process's own
+environment is left as it is: the processes it starts while a cluster runs get no thread limits from it.
 """
 from __future__ import annotations
 
 import contextlib
 import logging
 import os
+import sys
 from contextlib import contextmanager
 
 import dask
@@ -21,9 +23,10 @@ from distributed import Client, LocalCluster, WorkerPlugin
 
 WORKER_ENVIRONMENT = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
                       "MKL_NUM_THREADS": "1"}
-"""The environment each local worker process starts with (:func:`worker_environment`; numba reads
-``NUMBA_NUM_THREADS`` when imported, the muscle paths' threads follow it, ``engine.muscles.path.geometry``; OpenBLAS
-reads ``OPENBLAS_NUM_THREADS`` when numpy is imported)."""
+"""The environment of each local worker process (the nanny's ``env``, set in the worker process as it starts, for the
+libraries it loads later and the processes it starts; numba reads ``NUMBA_NUM_THREADS`` when imported, the muscle
+paths' threads follow it, ``engine.muscles.path.geometry``; OpenBLAS and OpenMP read theirs when loaded). What the
+worker process loaded before, :class:`OneThread` limits."""
 
 LOCAL_CLUSTER_CONFIG = {
     "distributed.worker.memory.target": False, "distributed.worker.memory.spill": False,
@@ -35,15 +38,16 @@ LOCAL_CLUSTER_CONFIG = {
 restarted by its nanny over 95% of its limit, checked twice a second, and nothing else (a task's results are small
 and written by the task: nothing to spill; a worker paused above 80% would never take another trial, and the study
 would wait for ever). Overhead, whose processor time goes on for as long as the study runs, however slowly a loaded
-machine runs it: no statistical profiler sampling the task's thread every 10 ms (its thread took 0.030 s of
-processor a gait2354 trial, 14% of the trial's own: 24 trials run in turn in a worker and in a plain process); the
-event loops' health checks, the system monitor and the nanny's memory check 50, 20 and 5 times less often, no disk
-counters read; no ``MALLOC_TRIM_THRESHOLD_`` (Dask's pre-spawn environment is emptied: its thread limits come from
-:func:`worker_environment`; its ``MALLOC_TRIM_THRESHOLD_``, which turns off glibc's adaptive thresholds: a trial
-then maps and faults in its large arrays afresh, 1,300 page faults and about 1% more processor time a trial, for no
-less resident memory). With :data:`SYNC_INTERVAL`, an idle cluster of one worker takes about 0.0065 s of processor a
-second, most of it the worker's heartbeats (0.011 with the nanny's check ten times a second, the system monitor
-every 2 s and the cluster's description every second; 0.06 with Dask's defaults; bench_batch's processor overhead)."""
+machine runs it: no statistical profiler sampling the task's thread every 10 ms (its thread took 0.030 s of processor
+a gait2354 trial, 14% of the trial's own: 24 trials run in turn in a worker and in a plain process); the event loops'
+health checks, the system monitor and the nanny's memory check 50, 20 and 5 times less often, no disk counters read;
+no ``MALLOC_TRIM_THRESHOLD_`` (Dask's pre-spawn environment is emptied: Dask sets it in this process's environment,
+for good, so that the processes it starts inherit it; the thread limits come from :data:`WORKER_ENVIRONMENT` and
+:class:`OneThread`; its ``MALLOC_TRIM_THRESHOLD_``, which turns off glibc's adaptive thresholds: a trial then maps
+and faults in its large arrays afresh, 1,300 page faults and about 1% more processor time a trial, for no less
+resident memory). With :data:`SYNC_INTERVAL`, an idle cluster of one worker takes about 0.0065 s of processor a
+second, most of it the worker's heartbeats (0.011 with the nanny's check ten times a second, the system monitor every
+2 s and the cluster's description every second; 0.06 with Dask's defaults; bench_batch's processor overhead)."""
 
 SYNC_INTERVAL = 30
 """Seconds between two copies of the local cluster's description to its scheduler (for the dashboard; Dask's
@@ -53,6 +57,24 @@ TASK_MODULES = ("engine.cli.analyze", "engine.io.open", "engine.io.open_trial", 
                 "engine.io.model_file", "engine.io.trc", "engine.io.c3d", "engine.io.external_loads",
                 "engine.io.scale_files", "study.tasks")
 """The modules a task imports on first use (the analysis's command and the readers of each input format)."""
+
+
+class OneThread(WorkerPlugin):
+    """One thread for what a worker process loaded before its environment (:data:`WORKER_ENVIRONMENT`) was set: the
+    BLAS libraries numpy and scipy load, and any OpenMP runtime, already have their thread pools (one thread per core:
+    a worker process imports distributed, and so numpy, before Dask sets its ``env``, and a spawned worker runs this
+    process's main script again first, ``hybrid``'s importing the engine), which threadpoolctl sets to one thread;
+    numba, when the main script imported it, reads ``NUMBA_NUM_THREADS`` again (numba's own ``reload_config``, which
+    its compiler calls before each compilation)."""
+
+    name = "hybridlab-one-thread"
+
+    def setup(self, worker) -> None:
+        from threadpoolctl import threadpool_limits
+        threadpool_limits(limits=1)
+        if "numba" in sys.modules:
+            from numba.core import config
+            config.reload_config()
 
 
 class WarmUp(WorkerPlugin):
@@ -73,43 +95,24 @@ class WarmUp(WorkerPlugin):
 
 
 @contextmanager
-def worker_environment():
-    """Context manager: :data:`WORKER_ENVIRONMENT` in this process's environment while it lasts (restored after), so
-    that the worker processes a local cluster spawns meanwhile (and those their nannies restart) start with it.
-    Dask's own ways come too late or are overridden: a nanny's ``env`` is set in the worker process after it has
-    imported distributed, and so numpy, whose OpenBLAS had started its threads, one per core (a worker of
-    ``hybrid batch`` ran two); ``distributed.nanny.pre-spawn-environ`` gives way to the values this process has."""
-    saved = {name: os.environ.get(name) for name in WORKER_ENVIRONMENT}
-    os.environ.update(WORKER_ENVIRONMENT)
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-
-
-@contextmanager
 def study_client(scheduler: str | None = None, workers: int | None = None, warm_up: bool = True,
                  memory_limit: str | int = "auto"):
     """Context manager yielding a client of the scheduler at ``scheduler`` (e.g. ``tcp://host:8786``), or of a new
-    local cluster of ``workers`` processes (default: one per core) started with :data:`WORKER_ENVIRONMENT` and
-    ``memory_limit`` each (bytes, or Dask's text such as ``"2GB"``; ``"auto"``: an equal share of the machine's
+    local cluster of ``workers`` processes (default: one per core) with :data:`WORKER_ENVIRONMENT`, :class:`OneThread`
+    and ``memory_limit`` each (bytes, or Dask's text such as ``"2GB"``; ``"auto"``: an equal share of the machine's
     memory), closed at the end."""
     with contextlib.ExitStack() as stack:
         if scheduler:
             client = stack.enter_context(Client(scheduler))
         else:
             n = workers or os.cpu_count() or 1
-            stack.enter_context(worker_environment())
             with dask.config.set(LOCAL_CLUSTER_CONFIG):
                 cluster = stack.enter_context(LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                                           memory_limit=memory_limit, dashboard_address=":0",
-                                                           silence_logs=logging.ERROR,
+                                                           memory_limit=memory_limit, env=WORKER_ENVIRONMENT,
+                                                           dashboard_address=":0", silence_logs=logging.ERROR,
                                                            scheduler_sync_interval=SYNC_INTERVAL))
             client = stack.enter_context(Client(cluster))
+            client.register_plugin(OneThread())
         if warm_up:
             client.register_plugin(WarmUp())
         yield client

@@ -4,6 +4,7 @@ cancelled study lose nothing and a rerun redoes nothing, and the workers never i
 import json
 import os
 import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -15,12 +16,14 @@ import pytest
 from engine.cli.main import main
 from engine.io.open import open_model
 from engine.io.storage import read_storage
-from study.cluster import WORKER_ENVIRONMENT, study_client, worker_environment
+from study.cluster import WORKER_ENVIRONMENT, study_client
 from study.description import load_study
 from study.runner import run_study
 from study.tasks import analyse_trial
 
 ROOT = Path(__file__).resolve().parents[2]
+ENVIRONMENT_BEFORE = dict(os.environ)
+"""This process's environment before any cluster of this module started."""
 
 
 @pytest.fixture(scope="module")
@@ -137,21 +140,32 @@ subjects:
     assert len(loaded) == 2 and not any(loaded.values())      # the workers stayed headless
 
 
-def test_the_workers_start_with_one_thread_each_for_numba_openblas_and_openmp(client):
-    """The environment the worker processes started with (/proc/self/environ; not os.environ, which Dask's nanny
-    sets after the worker imported numpy, whose OpenBLAS had read its thread count then), and numba's threads: one
-    each, the workers share the cores."""
-    started = client.run(lambda: dict(e.split("=", 1) for e in Path("/proc/self/environ").read_text().split("\0") if e))
-    assert len(started) == 2 and all(env.items() >= WORKER_ENVIRONMENT.items() for env in started.values()), started
-    assert set(client.run(lambda: __import__("numba").config.NUMBA_NUM_THREADS).values()) == {1}
+def test_the_workers_compute_with_one_thread_each_for_numba_openblas_and_openmp(client):
+    """In each worker process: the environment its later libraries and its own processes read, every BLAS and OpenMP
+    pool it has loaded (numpy's OpenBLAS among them, loaded before Dask sets the environment, with one thread per
+    core), as threadpoolctl reads the libraries themselves, and numba's thread count: one each, the workers share the
+    cores."""
+    def threads():
+        import numba
+        import scipy.linalg  # noqa: F401  (its own OpenBLAS, loaded by the analysis)
+        from threadpoolctl import threadpool_info
+        return (dict(os.environ), {(i["internal_api"], i["num_threads"]) for i in threadpool_info()},
+                numba.config.NUMBA_NUM_THREADS)
+    seen = client.run(threads)
+    assert len(seen) == 2
+    for env, pools, numba_threads in seen.values():
+        assert env.items() >= WORKER_ENVIRONMENT.items() and numba_threads == 1, (env, numba_threads)
+        assert ("openblas", 1) in pools and {n for _, n in pools} == {1}, pools
 
 
-def test_the_workers_environment_is_this_process_s_only_while_its_cluster_runs(monkeypatch):
-    monkeypatch.setenv("OMP_NUM_THREADS", "7")
-    monkeypatch.delenv("MKL_NUM_THREADS", raising=False)
-    with worker_environment():
-        assert {name: os.environ.get(name) for name in WORKER_ENVIRONMENT} == WORKER_ENVIRONMENT
-    assert os.environ["OMP_NUM_THREADS"] == "7" and "MKL_NUM_THREADS" not in os.environ
+def test_a_running_cluster_leaves_this_process_s_environment_and_its_children_s_alone(client):
+    """The processes this process starts while a local cluster runs (a GUI's, a benchmark's loop) get no thread
+    limits from the cluster: not in this process's environment, not in a child's."""
+    names = sorted(WORKER_ENVIRONMENT)
+    child = subprocess.run([sys.executable, "-c", f"import os; print([os.environ.get(n) for n in {names!r}])"],
+                           capture_output=True, text=True, check=True).stdout
+    assert [os.environ.get(n) for n in names] == [ENVIRONMENT_BEFORE.get(n) for n in names]
+    assert child.strip() == str([ENVIRONMENT_BEFORE.get(n) for n in names])
 
 
 def _cold_work(trial, model, folder):
