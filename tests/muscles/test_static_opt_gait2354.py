@@ -146,3 +146,23 @@ def test_with_passive_force_matches_opensims_problem_with_passive_force(walk_pas
     assert worst < 0.005, worst
     assert moved > 4 * worst                     # the passive force changes the solution by more than the tolerance
     assert np.all(result.forces >= result.f_passive - 1e-9)       # a muscle pulls at least with its passive force
+
+
+def test_the_geometry_built_for_a_call_ends_its_threads_with_it(inputs, monkeypatch):
+    """Without a geometry passed, the one built for the call shares the 73 frames between two threads and ends its
+    pool's thread before returning."""
+    import threading
+
+    import numba
+    model, Q, V, tau, t, settings, _ = inputs
+    monkeypatch.setattr(numba.config, "NUMBA_NUM_THREADS", 2)
+    started = []
+    real = threading.Thread.start
+
+    def start(thread):
+        if thread.name.startswith("muscle-paths"):
+            started.append(thread)
+        real(thread)
+    monkeypatch.setattr(threading.Thread, "start", start)
+    estimate_muscle_forces(model, Q, V, tau, settings, time=t)
+    assert len(started) == 1 and not started[0].is_alive()
