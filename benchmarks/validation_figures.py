@@ -24,7 +24,6 @@ DATA = ROOT / "tests" / "data"
 
 from engine.analysis.derivatives import motion_from_coordinates  # noqa: E402
 from engine.analysis.ik import solve_ik  # noqa: E402
-from engine.analysis.inverse_dynamics import classic_inverse_dynamics  # noqa: E402
 from engine.analysis.metrics import grf_metrics  # noqa: E402
 from engine.analysis.qp_id import solve_qp_id  # noqa: E402
 from engine.io.contacts_file import load_contacts  # noqa: E402
@@ -32,9 +31,8 @@ from engine.io.external_loads import ground_reaction_plates, load_external_loads
 from engine.io.setup_xml import ik_settings_from_setup  # noqa: E402
 from engine.io.storage import read_storage  # noqa: E402
 from engine.muscles.forces.static_optimization import estimate_muscle_forces  # noqa: E402
-from engine.tree import compile_tree  # noqa: E402
 from tests.analysis.opensim_cases import CASES, load, reference  # noqa: E402
-from tests.analysis.test_inverse_dynamics import ID_INPUTS, coordinates  # noqa: E402
+from tests.analysis.test_inverse_dynamics import ID_INPUTS, differences_to_opensim  # noqa: E402
 from tests.muscles.test_static_opt_gait2354 import so_inputs  # noqa: E402
 
 
@@ -48,23 +46,7 @@ def ik_figures(folder: str) -> tuple[float, float]:
 
 def id_worst(folder: str) -> float:
     """The worst coordinate's RMS difference to OpenSim's ID, % of OpenSim's range over the motion."""
-    root = DATA / "opensim" / folder
-    model, _, _ = load(folder, str(DATA))
-    ik_file, loads_file = ID_INPUTS[folder]
-    table = read_storage(root / ik_file)
-    motion = motion_from_coordinates(model, table.time, coordinates(model, table), cutoff=6.0)
-    external = load_external_loads(root / loads_file)
-    result = classic_inverse_dynamics(model, motion, ground_reaction_plates(external),
-                                      [load.body for load in external.loads])
-    ref = read_storage(root / "reference" / "id.sto")
-    inside = (ref.time >= motion.time[0]) & (ref.time <= motion.time[-1])
-    worst = 0.0
-    for j, label in enumerate(ref.labels):
-        vi = compile_tree(model).coordinates[label.rsplit("_", 1)[0]].vi
-        ours = np.interp(ref.time[inside], motion.time, result.tau[:, vi])
-        theirs = ref.data[inside, j]
-        worst = max(worst, 100 * np.sqrt(np.mean((ours - theirs) ** 2)) / np.ptp(theirs))
-    return worst
+    return max(100 * rms / span for _, rms, span in differences_to_opensim(folder, DATA))
 
 
 def grf_worst() -> dict:
