@@ -9,10 +9,12 @@ kernels loaded, not timed; its resident memory is printed as the baseline). The 
 printed beside the figures (the project's machines are shared).
 
 Linear in frames means: seconds per 1000 frames and the memory above the baseline per 1000 frames about the same
-at every length. Goal: peak under 2 GB at 36,000 frames.
+at every length. The processor seconds (of the child, all its threads) are given too: on a shared machine the wall
+seconds per frame move with the load, the processor seconds much less. Goal: peak under 2 GB at 36,000 frames.
 
 Run: python benchmarks/bench_long_trial.py [--lengths 9000 18000 36000]
-Last line: RESULT long_trial_frames=.. long_trial_s=.. peak_mb=.. s_per_kframe=a/b/c mb_per_kframe=a/b/c
+Last line: RESULT long_trial_frames=.. long_trial_s=.. long_trial_cpu_s=.. peak_mb=.. s_per_kframe=a/b/c
+cpu_s_per_kframe=a/b/c mb_per_kframe=a/b/c load=a/b/c
 """
 from __future__ import annotations
 
@@ -83,10 +85,10 @@ def child(frames: int) -> dict:
     run(analysis_steps(model, trial, settings))
     baseline = peak_mb()
     long = long_trial(trial, frames)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     result = run(analysis_steps(model, long, demo_settings(long)))
-    seconds = time.perf_counter() - t0
-    return {"frames": frames, "seconds": seconds, "baseline_mb": baseline, "peak_mb": peak_mb(),
+    seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return {"frames": frames, "seconds": seconds, "cpu_seconds": cpu, "baseline_mb": baseline, "peak_mb": peak_mb(),
             "analysed": int(len(result.motion.time))}
 
 
@@ -106,14 +108,18 @@ def main():
         row["load"] = os.getloadavg()[0]
         rows.append(row)
         print(f"{frames:7d} frames ({row['analysed']} analysed): {row['seconds']:7.1f} s, "
-              f"{1000 * row['seconds'] / frames:6.2f} s per 1000 frames; peak {row['peak_mb']:7.0f} MB "
+              f"{1000 * row['seconds'] / frames:6.2f} s per 1000 frames ({1000 * row['cpu_seconds'] / frames:.2f} "
+              f"processor s); peak {row['peak_mb']:7.0f} MB "
               f"(baseline {row['baseline_mb']:.0f} MB, {1000 * (row['peak_mb'] - row['baseline_mb']) / frames:5.1f} "
               f"MB per 1000 frames); load average {row['load']:.1f}", flush=True)
     last = rows[-1]
     per_s = "/".join(f"{1000 * r['seconds'] / r['frames']:.2f}" for r in rows)
+    loads = "/".join(f"{r['load']:.1f}" for r in rows)
+    per_cpu = "/".join(f"{1000 * r['cpu_seconds'] / r['frames']:.2f}" for r in rows)
     per_mb = "/".join(f"{1000 * (r['peak_mb'] - r['baseline_mb']) / r['frames']:.1f}" for r in rows)
     print(f"RESULT long_trial_frames={last['frames']} long_trial_s={last['seconds']:.1f} "
-          f"peak_mb={last['peak_mb']:.0f} s_per_kframe={per_s} mb_per_kframe={per_mb}")
+          f"long_trial_cpu_s={last['cpu_seconds']:.1f} peak_mb={last['peak_mb']:.0f} s_per_kframe={per_s} "
+          f"cpu_s_per_kframe={per_cpu} mb_per_kframe={per_mb} load={loads}")
 
 
 if __name__ == "__main__":

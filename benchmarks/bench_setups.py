@@ -8,7 +8,7 @@ OpenSim's figures are measured in the same run when the ``opensim`` package is i
 machine of the project's kind; no stored figure for the ScaleTool), and the RESULT line says "stored reference".
 Each figure is the best of a few runs after a warm-up (numba compiled, files cached); both sides read the model and
 files and write their outputs.
-Last line: RESULT ik_s=.. id_s=.. id_bf_s=.. so_s=.. scale_s=.. opensim_ik_s=.. ... opensim=measured|stored reference
+Last line: RESULT ik_s=.. id_s=.. id_bf_s=.. so_s=.. scale_s=.. opensim_ik_s=.. ... opensim="same run"|"stored reference"
 """
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.opensim_runs import SAME_RUN, STORED as STORED_LABEL  # noqa: E402
 from benchmarks.timing import timings  # noqa: E402
 from engine.io.tools.runs import run_setup  # noqa: E402
 from tests.io.tools.setup_folders import GAIT2354, setup_folder  # noqa: E402
@@ -80,9 +81,9 @@ def main():
                 asking_body_forces(other, setup)
             ours[key] = min(timings(lambda: run_setup(mine / Path(setup).name), REPEATS))
             theirs[key] = measured(other, setup, tool)
-    how = "measured"
+    how = SAME_RUN
     if all(v is None for v in theirs.values()):
-        theirs, how = {**{k: None for k in TOOLS}, **stored_figures()}, "stored reference"
+        theirs, how = {**{k: None for k in TOOLS}, **stored_figures()}, STORED_LABEL
     print(f"gait2354 walk 1 (73 frames, 23 coordinates, 54 muscles), OpenSim 4.6 {how}")
     print(f"{'setup':40s} {'hybrid run s':>13s} {'OpenSim s':>10s}")
     for key, (_, setup, _) in TOOLS.items():
@@ -90,7 +91,7 @@ def main():
         print(f"{setup + (' (body forces)' if key == 'id_bf' else ''):40s} {ours[key]:13.3f} {other:>10s}")
     figures = " ".join(f"{k}_s={v:.3f}" for k, v in ours.items())
     others = " ".join(f"opensim_{k}_s={'none' if v is None else f'{v:.3f}'}" for k, v in theirs.items())
-    print(f"RESULT {figures} {others} opensim={how}")
+    print(f'RESULT {figures} {others} opensim="{how}"')
 
 
 if __name__ == "__main__":

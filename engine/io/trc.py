@@ -19,6 +19,7 @@ correctly rounded metre values.
 """
 from __future__ import annotations
 
+import math
 import re
 from decimal import Decimal
 from pathlib import Path
@@ -52,21 +53,28 @@ and old Windows' ``1.#QNAN`` / ``-1.#IND``."""
 
 
 def _parse_row(fields, exponent, line_no, columns, path):
-    """Floats of one row's coordinate fields (empty or NaN -> NaN), scaled by 10**exponent."""
+    """Floats of one row's coordinate fields (empty or NaN -> NaN), scaled by 10**exponent. A text ``float`` reads
+    as NaN is one of :data:`_MISSING_TEXT`'s; the regular expression is tried only on what ``float`` refuses."""
     values = []
     for k, f in enumerate(fields):
         f = f.strip()
-        if not f or _MISSING_TEXT.match(f):
-            values.append(np.nan)
+        if not f:
+            values.append(math.nan)
             continue
         try:
             value = float(f)
         except ValueError:
+            if _MISSING_TEXT.match(f):
+                values.append(math.nan)
+                continue
             raise DataError(f"{f!r} is not a number", element=f"line {line_no}, {columns[k]}", file=path) from None
-        if not np.isfinite(value):
+        if value != value:
+            values.append(math.nan)
+        elif math.isinf(value):
             raise DataError(f"{f!r} is not a finite coordinate", element=f"line {line_no}, {columns[k]}",
                             file=path)
-        values.append(float(_shift_text(f, exponent)))
+        else:
+            values.append(float(_shift_text(f, exponent)) if exponent else value)
     return values
 
 

@@ -113,7 +113,10 @@ _Loader.yaml_implicit_resolvers = {
 _Loader.add_implicit_resolver(_FLOAT_TAG, _EXPONENT_FLOAT, list("-+.0123456789"))
 
 
-class _Dumper(yaml.SafeDumper):
+_BASE_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)    # libyaml's emitter when installed: 4x faster, same text
+
+
+class _Dumper(_BASE_DUMPER):
     """Safe YAML that quotes whatever :class:`_Loader` would read as a number, writes lists of
     scalars on one line and never uses anchors."""
 

@@ -98,7 +98,8 @@ def muscle_steps(model, motion, tau, trial, settings: MusclePipelineSettings | N
             phases = {"whole motion": (float(t[0]), float(t[-1]))}
             notes.append("no single-support phases in the trial's events: EMG compared over the whole motion")
     yield Progress("muscle forces", 0.2, f"{len(motion.time)} frames")
-    result = estimate_muscle_forces(model, motion.q, motion.v, tau, s.forces, time=motion.time, emg=activity,
-                                    phases=phases, geometry=geometry)
+    with geometry:                     # its thread pool ends with the step
+        result = estimate_muscle_forces(model, motion.q, motion.v, tau, s.forces, time=motion.time, emg=activity,
+                                        phases=phases, geometry=geometry)
     yield Progress("muscle forces", 1.0, f"{int(result.success.sum())} of {result.n_frames} frames solved")
     return MuscleOutputs(replace(result, notes=tuple(notes) + result.notes))

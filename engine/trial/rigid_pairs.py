@@ -20,6 +20,27 @@ RIGID_MAD = 0.002      # m
 DEPARTURE = 0.010      # m
 
 
+PAIRS_PER_BLOCK = 64   # the distances of this many pairs at a time: a long trial's every pair at once took 90 kB a frame
+
+
+def _rigid_pairs(P):
+    """``(i, j, D, median, mad)`` of the rigid pairs among the markers of ``P`` (frames, n, 3; NaN unseen): their
+    indices (i < j), distances (frames, pairs) and the distances' median and median absolute deviation (m). The
+    pairs are measured a block at a time and only the rigid ones kept (a few of the n (n - 1) / 2)."""
+    i, j = np.triu_indices(P.shape[1], 1)
+    kept = []
+    for first in range(0, len(i), PAIRS_PER_BLOCK):
+        a, b = i[first:first + PAIRS_PER_BLOCK], j[first:first + PAIRS_PER_BLOCK]
+        D = np.linalg.norm(P[:, a] - P[:, b], axis=2)
+        enough = np.isfinite(D).sum(axis=0) >= MIN_FRAMES
+        a, b, D = a[enough], b[enough], D[:, enough]
+        median = np.nanmedian(D, axis=0)
+        mad = np.nanmedian(np.abs(D - median), axis=0)
+        rigid = mad <= RIGID_MAD
+        kept.append((a[rigid], b[rigid], D[:, rigid], median[rigid], mad[rigid]))
+    return tuple(np.concatenate(parts, axis=-1) for parts in zip(*kept))
+
+
 def rigid_departures(markers) -> list[str]:
     """Notes naming each marker's runs of frames off its rigid partners (module notes); [] when there are none."""
     P = np.array(markers.positions, float)
@@ -27,19 +48,10 @@ def rigid_departures(markers) -> list[str]:
     n = P.shape[1]
     if n < 2 or not len(P):
         return []
-    i, j = np.triu_indices(n, 1)
-    D = np.linalg.norm(P[:, i] - P[:, j], axis=2)
-    seen = np.isfinite(D)
-    enough = seen.sum(axis=0) >= MIN_FRAMES
-    if not enough.any():
-        return []
-    i, j, D, seen = i[enough], j[enough], D[:, enough], seen[:, enough]
-    median = np.nanmedian(D, axis=0)
-    mad = np.nanmedian(np.abs(D - median), axis=0)
-    rigid = mad <= RIGID_MAD
-    i, j, D, seen, median, mad = i[rigid], j[rigid], D[:, rigid], seen[:, rigid], median[rigid], mad[rigid]
+    i, j, D, median, mad = _rigid_pairs(P)
     if not len(i):
         return []
+    seen = np.isfinite(D)
     departure = np.abs(D - median)
     off = seen & (departure > np.maximum(DEPARTURE, 8 * 1.4826 * mad))
     if not off.any():

@@ -622,3 +622,29 @@ def test_failed_writes_leave_the_existing_file_untouched(tmp_path, monkeypatch):
         save_model(full_model().replace(name="changed"), path)
     assert path.read_bytes() == before
     assert sorted(os.listdir(tmp_path)) == ["model.yaml"]
+
+
+def test_libyaml_s_emitter_writes_the_text_of_pyyaml_s_own(test_data):
+    """Files are written with libyaml's emitter (4x faster): the text is the pure-Python emitter's, byte for byte, for
+    the model with every kind of part, an imported OpenSim model and scalars that need quoting or escaping."""
+    from engine.io import yaml_documents
+    from engine.io.model_file import SI_UNITS, write_model
+
+    class PythonEmitted(yaml.SafeDumper):
+        ignore_aliases = yaml_documents._Dumper.ignore_aliases
+        represent_list = yaml_documents._Dumper.represent_list
+
+    PythonEmitted.yaml_implicit_resolvers = yaml_documents._Dumper.yaml_implicit_resolvers
+    PythonEmitted.add_representer(list, PythonEmitted.represent_list)
+    assert yaml.__with_libyaml__ and issubclass(yaml_documents._Dumper, yaml.CSafeDumper)
+    awkward = {"a: b": "x: y", "degrees": "45° – ünïcode", "lines": "one\ntwo", "empty": "", "lead": " space",
+               "nan": math.nan, "inf": -math.inf, "tiny": 1e-300, "text_true": "true", "none": None, "text_num": "1.5",
+               "mixed": [1, "two", 3.0, None, "#hash"], "nested": [{"k": [1, 2]}], "tab": "a\tb", "quotes": "it's \"q\"",
+               "long": "word " * 100, "exponent": "1e5"}
+    for body in ({"units": dict(SI_UNITS), **write_model(full_model())},
+                 {"units": dict(SI_UNITS), **write_model(read_osim(test_data / "opensim" / "arm26" / "arm26.osim"))},
+                 awkward):
+        document = {"format": "f", "version": 1, **body}
+        options = dict(sort_keys=False, allow_unicode=True, width=1 << 16)
+        assert yaml.dump(document, Dumper=yaml_documents._Dumper, **options) == \
+            yaml.dump(document, Dumper=PythonEmitted, **options)

@@ -120,3 +120,23 @@ def test_quaternion_joints_lengthening_speed_is_the_time_derivative_of_the_lengt
         ahead = geometry.compute(alg.integrate(model, q, v, h)[None]).lengths[0, 0]
         behind = geometry.compute(alg.integrate(model, q, v, -h)[None]).lengths[0, 0]
         assert abs(speed[0, 0] - (ahead - behind) / (2 * h)) < 1e-6
+
+
+def _pool_threads(before=()):
+    import threading
+    return {t for t in threading.enumerate() if t.name.startswith("muscle-paths") and t not in before}
+
+
+def test_close_ends_the_pools_threads_and_a_later_call_starts_a_new_pool(wrapping):
+    model, _, Q, result = wrapping
+    before = _pool_threads()
+    with MuscleGeometry(model, threads=3) as geometry:
+        first = geometry.compute(np.tile(Q, (2, 1)))
+        assert len(_pool_threads(before)) == 2                  # the calling thread does one share
+    assert not _pool_threads(before)                            # ended on leaving the block, not at some later GC
+    again = geometry.compute(np.tile(Q, (2, 1)))
+    geometry.close()
+    geometry.close()                                            # closing twice is harmless
+    assert not _pool_threads(before)
+    np.testing.assert_array_equal(again.J_l, first.J_l)
+    np.testing.assert_array_equal(first.lengths, np.tile(result.lengths, (2, 1)))

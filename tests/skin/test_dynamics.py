@@ -140,3 +140,27 @@ def test_implicit_step_converges_at_first_order_to_rk4(athlete, rng):
     reference = final(2.5e-4, "rk4")
     errors = [np.abs(final(dt, "linearly-implicit-euler") - reference).max() for dt in (2e-3, 1e-3)]
     assert 1.6 < errors[0] / errors[1] < 2.5
+
+
+def test_elastic_rods_take_the_engine_s_forward_dynamics_with_the_rods_passive_forces(athlete, rng):
+    """With ``elastic_rods`` (no device) the body's acceleration is the engine's ``forward_dynamics`` with the rods'
+    elastic and viscous forces (seed eq. 26) and the joint springs as ``tau``; without, the blade's strains are held
+    (zero acceleration) and the rest is the same equations with those columns removed."""
+    from engine.algorithms import crba, forward_dynamics, rnea, rod_forces
+    q = random_pose(athlete, rng, 0.2)
+    v = 0.5 * rng.standard_normal(athlete.nv)
+    blade = np.array([i for i, n in enumerate(compile_tree(athlete).v_names) if n.startswith("blade")])
+    assert blade.size and np.abs(rod_forces(athlete, q, v)[blade]).max() > 1.0        # the pose strains the blade
+    skin = Skin.generate(athlete, spacing=0.06, bodies=["pelvis", "torso"])
+    stiffness = table_one(athlete, neutral(athlete))
+    data = Data(athlete)
+    tau = stiffness.torque(q, v)
+    elastic = Simulator(Scene("elastic", athlete, skin, q, stiffness, elastic_rods=True, v0=v))
+    expected = forward_dynamics(athlete, data, q, v, tau, passive=True)
+    np.testing.assert_allclose(elastic.acceleration(0.0, q, v), expected, rtol=1e-9, atol=1e-9 * np.abs(expected).max())
+    held = Simulator(Scene("held", athlete, skin, q, stiffness, v0=v)).acceleration(0.0, q, v)
+    assert not held[blade].any()
+    free = np.setdiff1d(np.arange(athlete.nv), blade)
+    M, rhs = crba(athlete, data, q), tau - rnea(athlete, data, q, v, np.zeros(athlete.nv))
+    np.testing.assert_allclose(held[free], np.linalg.solve(M[np.ix_(free, free)], rhs[free]), rtol=1e-9,
+                               atol=1e-9 * np.abs(held).max())

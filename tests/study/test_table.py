@@ -2,6 +2,7 @@
 each cycle's stance from the estimate's forces, blade metrics on the prosthetic side only, and CSV and Parquet
 holding the same values."""
 import csv
+import statistics
 
 import pyarrow.parquet as pq
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from engine.analysis.gait_phases import side_of
 from engine.clinical.events import gait_events
 from engine.demo import demo_results
-from study.table import trial_rows, write_table
+from study.table import summary, trial_rows, write_table
 
 
 @pytest.fixture(scope="module")
@@ -51,3 +52,21 @@ def test_csv_and_parquet_hold_the_same_rows(demo, tmp_path):
             else:
                 assert b[key] == ("" if value is None else str(value))
     assert table[2]["side"] is None and table[2]["notes"].startswith("no complete")
+
+
+def test_the_summary_gives_each_subject_s_and_the_study_s_mean_sd_and_count(demo):
+    result, settings = demo
+    rows = trial_rows("demo", "run", result, settings.forward) + [dict(r, subject="twin", trial="copy") for r in
+                                                                   trial_rows("demo", "run", result, settings.forward)[:1]]
+    outcomes = {"demo/run": {"status": "done"}, "twin/copy": {"status": "skipped"},
+                "twin/bad": {"status": "failed", "error": "bad.trc: not a marker file"}}
+    doc = summary(rows, outcomes)
+    assert (doc["trials"], doc["done"], doc["skipped"]) == (3, 1, 1)
+    assert doc["failed"] == {"twin/bad": "bad.trc: not a marker file"}
+    column = "peak_vertical_grf_pct_bw"
+    values = [r[column] for r in rows]
+    assert doc["study"][column] == {"mean": pytest.approx(sum(values) / 3, rel=1e-12),
+                                    "sd": pytest.approx(statistics.stdev(values), rel=1e-12), "n": 3}
+    assert doc["subjects"]["demo"][column]["n"] == 2
+    assert doc["subjects"]["twin"][column] == {"mean": values[2], "sd": None, "n": 1}    # one value: no SD
+    assert not set(doc["study"]) & {"subject", "trial", "side", "cycle", "cycle_start_s", "cycle_end_s"}

@@ -267,11 +267,13 @@ def estimate_muscle_forces(model, Q, V, tau, settings: MuscleForceSettings | Non
         raise SettingsError("the model has no muscles", f"model '{model.name}'")
     if emg is not None and time is None:
         raise SettingsError("EMG needs the frame times (time=...) to be matched to the frames")
+    Q = np.atleast_2d(np.asarray(Q, float))
     if geometry is None:
         from ..path.geometry import MuscleGeometry
-        geometry = MuscleGeometry(model)
-    Q = np.atleast_2d(np.asarray(Q, float))
-    paths = geometry.compute(Q, np.atleast_2d(np.asarray(V, float)))
+        with MuscleGeometry(model) as own:          # built here: its thread pool ends here
+            paths = own.compute(Q, np.atleast_2d(np.asarray(V, float)))
+    else:
+        paths = geometry.compute(Q, np.atleast_2d(np.asarray(V, float)))
     lengths, speeds, J_l = paths.lengths, paths.speeds, paths.J_l
     hill = HillMuscles(model.muscles).evaluate(lengths, speeds)
     kwargs = {}

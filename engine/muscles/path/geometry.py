@@ -108,8 +108,9 @@ class MuscleGeometry:
     ``NUMBA_NUM_THREADS``, the CPU count unless set; one in a study's worker
     processes); the numba kernels release the GIL. The calling thread computes one share and a pool of
     ``threads - 1`` workers, started at the first call that needs it and kept while the geometry lives, the others
-    (starting threads at every call cost about 6 ms on a loaded machine, more than the 73 frames of a walk take). ``wrapping`` is ``"exact"`` or ``"opensim"``
-    (module notes).
+    (starting threads at every call cost about 6 ms on a loaded machine, more than the 73 frames of a walk take).
+    :meth:`close` (or leaving a ``with MuscleGeometry(model) as geometry:`` block) ends the pool's threads; a later call
+    starts a new pool. ``wrapping`` is ``"exact"`` or ``"opensim"`` (module notes).
 
     Raises
     ------
@@ -131,6 +132,18 @@ class MuscleGeometry:
         self._pool = None
         self._point_names = [p.name for m in model.muscles for p in m.path.points]
         self._polyline_rows = max(1, sum(len(m.path.points) + 2 * len(m.path.wraps) for m in model.muscles))
+
+    def close(self) -> None:
+        """End the pool's worker threads (waiting for a call in progress), if a call started them."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True)
+
+    def __enter__(self) -> "MuscleGeometry":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     def current_path(self, q, muscle: str) -> list[CurrentPoint]:
         """The active points and wrap tangent points of ``muscle``'s path at configuration ``q`` (nq,),
