@@ -1,4 +1,4 @@
-"""Iso-surface of a sampled scalar field by VTK's flying edges (the one module of ``skin`` that uses VTK)."""
+"""Iso-surface of a sampled scalar field by VTK's flying edges (with ``mesh_file``, the modules of ``skin`` that use VTK)."""
 from __future__ import annotations
 
 import numpy as np
