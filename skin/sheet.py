@@ -60,7 +60,7 @@ class MassSpringSheet:
         edges = self.mesh.edges()
         rest = np.linalg.norm(self.mesh.vertices[edges[:, 0]] - self.mesh.vertices[edges[:, 1]], axis=1)
         _, areas = self.mesh.normals_areas()
-        object.__setattr__(self, "pinned", tuple(int(i) for i in pins))
+        object.__setattr__(self, "pinned", tuple(int(i) for i in np.unique(pins)))   # the solver's order
         object.__setattr__(self, "_edges", edges)
         object.__setattr__(self, "_rest", rest)
         object.__setattr__(self, "_masses", self.mass * areas / areas.sum())

@@ -95,7 +95,10 @@ def table_one(model, q_ref, damping: float = DAMPING, other: float = OTHER, tabl
               margin: float = MARGIN) -> JointStiffness:
     """Table I's stiffness for ``model``'s coordinates (by name; ``other`` for those it does not list) about the
     reference pose ``q_ref`` (the initial pose, as the seed), with damping ``damping`` on each and end-range springs
-    ``limit`` from ``margin`` inside each coordinate's range (see the module notes; 0 for none)."""
+    ``limit`` from ``margin`` inside each coordinate's range, or from the reference where that is nearer the range's
+    end (a knee straight at 0 with its range ending at 10 degrees: an end-range spring starting inside the reference
+    would hold the joint away from its own posture, 130 N m at the sling's 0.6 rad margin), see the module notes;
+    0 for none."""
     if damping < 0 or other < 0 or limit < 0 or margin < 0:
         raise SettingsError("joint stiffness and damping must be non-negative", "joint stiffness")
     rods = {c for r in model.rods for c in compile_tree(model).coordinates if c.startswith(f"{r.name}_s")}
@@ -112,7 +115,7 @@ def table_one(model, q_ref, damping: float = DAMPING, other: float = OTHER, tabl
         vi.append(slot.vi)
         lo, hi = slot.range if slot.range is not None else (-np.inf, np.inf)
         inner = min(margin, 0.25 * (hi - lo))
-        lo, hi = lo + inner, hi - inner
+        lo, hi = min(lo + inner, q_ref[slot.qi]), max(hi - inner, q_ref[slot.qi])   # never acting at the reference
         below, above = -np.inf, np.inf
         for lock in locks.get(name, ()):
             lock += 2.0 * np.pi * np.round((q_ref[slot.qi] - lock) / (2.0 * np.pi))    # the turn nearest the pose

@@ -115,3 +115,21 @@ def test_the_implicit_steps_stiffness_is_minus_the_torques_slope():
         mid = q.copy()
         mid[slot.qi] = x
         assert stiffness.gains(mid)[0][slot.vi] == pytest.approx(-slope, rel=1e-5), name
+
+
+def test_the_end_range_springs_leave_the_reference_pose_alone():
+    """Eq. 2 at the reference pose and at rest is zero for every coordinate, whatever the end-range margin: the
+    athlete's knees (straight, their range ending 10 degrees further) and elbows (straight, at their range's start)
+    lie within the sling's 0.6 rad margin, where springs starting inside the range held them bent by 130 and 180 N m.
+    Past the reference towards the range's end the end-range spring stops them: 0.05 rad of hyperextension meets
+    (kP + limit) 0.05 N m."""
+    model = build_athlete(with_muscles=False)
+    q = neutral(model)
+    limit = 300.0
+    stiffness = table_one(model, q, limit=limit, margin=0.6)
+    assert not stiffness.torque(q, np.zeros(model.nv)).any()
+    for name, beyond in (("knee_angle_l", 0.05), ("elbow_flexion_r", -0.05)):
+        slot = compile_tree(model).coordinates[name]
+        bent = q.copy()
+        bent[slot.qi] += beyond
+        assert stiffness.torque(bent, np.zeros(model.nv))[slot.vi] == pytest.approx(-(1.0 + limit) * beyond, rel=1e-12)
