@@ -154,3 +154,18 @@ def test_the_plot_kept_in_pixmaps_shows_what_drawing_it_anew_shows(shown, qtbot)
     assert differing(panel.plot.grab().toImage(), drawn_anew()).sum() == 0
     window.curves.axis.setCurrentText("time")
     assert differing(panel.plot.grab().toImage(), drawn_anew()).sum() == 0
+
+
+def test_slider_steps_between_two_turns_of_the_event_loop_render_the_3d_view_once(shown, qtbot):
+    """Dragging the slider moves it by several frames between two turns of the event loop: the 3D view renders once,
+    at the last of them."""
+    window, doc = shown, shown.document
+    qtbot.wait(10)
+    renders = []
+    tag = window.view.window.AddObserver("StartEvent", lambda *_: renders.append(window.scene.frame))
+    slider = window.timeline.slider
+    for frame in (10, 11, 12, 14):
+        slider.setValue(frame)
+    qtbot.wait(20)
+    window.view.window.RemoveObserver(tag)
+    assert doc.frame == 14 and renders == [14]
