@@ -60,7 +60,8 @@ def test_the_picture_painted_over_the_frames_looks_as_the_legend_drawn_in_the_sc
 
 
 def test_the_picture_drawn_as_a_textured_actor_looks_as_the_legend_drawn_in_the_scene(qtbot):
-    """The path of a view on screen: the picture drawn by OpenGL over the scene, as straight-alpha texture tiles."""
+    """The path of a view on screen: the picture, taken when its window starts rendering, drawn by OpenGL over the
+    scene as straight-alpha texture tiles."""
     direct = _offscreen_image(qtbot, _scene(legend_in_overlay=False))
     scene = _scene(legend_in_overlay=True)
     window = vtkRenderWindow()
@@ -68,12 +69,12 @@ def test_the_picture_drawn_as_a_textured_actor_looks_as_the_legend_drawn_in_the_
     window.SetMultiSamples(0)
     window.AddRenderer(scene.renderer)
     window.SetSize(*SIZE)
-    scene.overlay.update(window.GetSize())
+    window.AddObserver("StartEvent", lambda w, _: scene.overlay.update(w.GetSize()))     # as InteractiveView
     window.Render()
     pictured = WindowReader(window).image()
     scene.overlay.shutdown()
     window.Finalize()
-    assert scene.overlay.in_scene and scene.overlay.actor.GetVisibility()
+    assert scene.overlay.in_scene and scene.overlay.actor.GetVisibility() and scene.overlay.pictures == 1
     _assert_alike(pictured, direct)
 
 
