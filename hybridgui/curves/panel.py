@@ -7,8 +7,8 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (QAbstractItemView, QHeaderView, QListWidget, QListWidgetItem, QSplitter,
-                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QGraphicsItem, QGraphicsTextItem, QHeaderView, QListWidget, QListWidgetItem,
+                               QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from engine.analysis.gait_phases import gait_cycles, normalise_cycles
 from engine.display.colours import SIDES, channel_side, series_colour, side_colour
@@ -138,6 +138,7 @@ class CurvePanel(QWidget):
                 self.plot.addItem(region, ignoreBounds=True)
                 self._stance_items.append(region)
         self._show_stances()
+        self._cache_drawings()
 
     def _show_stances(self) -> None:
         for item in self._stance_items:
@@ -203,8 +204,23 @@ class CurvePanel(QWidget):
         self._show_stances()
         self.plot.getViewBox().autoRange()       # fitted once per drawing, not re-fitted as the cursor moves
         self.plot.disableAutoRange()
+        self._cache_drawings()
         self._fill_table()
         self._say(failed)
+
+    def _cache_drawings(self) -> None:
+        """Everything the plot draws but the cursor and text (curves, bands, stance shading, axes with their grid,
+        legend) is kept as drawn in a pixmap by Qt, drawn again only when it changes or the view is scaled: moving the
+        cursor repaints the strips it left and entered from those pixmaps instead of drawing the curves and grid again
+        there. Text is drawn each time: a pixmap starts at a whole pixel, and text placed between two would move."""
+        plot = self.plot.plotItem
+        items = [i for i in plot.getViewBox().addedItems if i is not self.cursor]
+        items += [plot.getAxis(side) for side in ("left", "bottom")] + [plot.legend]
+        while items:
+            item = items.pop()
+            if not isinstance(item, QGraphicsTextItem):
+                item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+            items += item.childItems()
 
     def _say(self, failed: dict) -> None:
         """Say why chosen curves are not drawn against the gait cycle (title of the plot and ``notice``)."""

@@ -1,5 +1,5 @@
 """The 3D scene: one VTK renderer holding the lab, the bodies, the blade, the muscles, the markers, the contact candidates and the
-ground-reaction arrows of what is open, moved frame by frame. Rendering happens on the GUI thread only
+ground-reaction arrows of what is open, moved frame by frame, and the legend's picture over them (``overlay``). Rendering happens on the GUI thread only
 (``widget``); the scene only updates VTK objects."""
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from .grf import GRFLayer
 from .legend import LegendLayer
 from .markers import MarkerLayer
 from .muscles import MuscleLayer
+from .overlay import Overlay
 from .poses import Poses
 from .skeleton import SkeletonLayer, body_geometry
 
@@ -66,6 +67,7 @@ class Scene:
         self.renderer.SetBackground(*style.BACKGROUND)
         for light in style.lights():
             self.renderer.AddLight(light)
+        self.overlay = Overlay(self.renderer)      # the legend and colour bars, drawn from their picture
         self.picker = vtkCellPicker()
         self.picker.SetTolerance(0.004)
         self.content = None
@@ -81,6 +83,7 @@ class Scene:
     def set_content(self, content: Content, keep_camera: bool = False) -> None:
         """Show ``content``; the camera is placed for an oblique overview unless ``keep_camera``."""
         self.renderer.RemoveAllViewProps()
+        self.overlay.clear()
         self.content = content
         model, result = content.model, content.result
         self.poses = Poses(model, content.Q)
@@ -97,7 +100,7 @@ class Scene:
             geometry = body_geometry(model, content.mesh_folders, missing)
             self._geometry = (model, list(content.mesh_folders), geometry, missing)
         activations, arrows = self._activations(), self._arrows()
-        legend = LegendLayer(self.renderer, self._legend_entries(arrows), activations is not None)
+        legend = LegendLayer(self.overlay.renderer, self._legend_entries(arrows), activations is not None)
         self.layers = {
             "bodies": SkeletonLayer(self.renderer, self._geometry[2], self.poses),
             "blade": BladeLayer(self.renderer, model, self.poses, None if dynamics is None else dynamics.tau,

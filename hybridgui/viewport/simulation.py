@@ -10,6 +10,7 @@ from vtkmodules.vtkRenderingCore import vtkActor, vtkPolyDataMapper, vtkRenderer
 
 from . import style
 from .legend import colour_bar
+from .overlay import Overlay
 from .vtk_util import cells, points, scalars
 
 PRESSURE = "contact pressure (kPa)"
@@ -40,6 +41,7 @@ class SimulationScene:
         self.renderer.SetBackground(*style.BACKGROUND)
         for light in style.lights():
             self.renderer.AddLight(light)
+        self.overlay = Overlay(self.renderer)      # the colour bar, drawn from its picture
         self.playback = None
         self.frame = 0
         self.skin = None          # (polydata, actor)
@@ -49,6 +51,7 @@ class SimulationScene:
     def set_playback(self, playback) -> None:
         """Show ``playback`` (a ``skin.playback.Playback``) at its first frame, the camera over the whole scene."""
         self.renderer.RemoveAllViewProps()
+        self.overlay.clear()
         self.playback = playback
         high = playback.pressure_scale_kpa()          # the top 1 % of the loaded samples drawn above the range
         lut = style.pressure_colours(high)
@@ -65,7 +68,7 @@ class SimulationScene:
             device_poly, device_actor = surface(self.renderer, vertices, triangles, style.DEVICE)
             device_actor.GetProperty().SetOpacity(style.DEVICE_OPACITY)       # the skin's loaded side shows through
             self.devices.append((name, device_poly, device_actor))
-        self.bar = colour_bar(self.renderer, lut, PRESSURE, 0.3)
+        self.bar = colour_bar(self.overlay.renderer, lut, PRESSURE, 0.3)
         self.bar.DrawAboveRangeSwatchOn()
         self.bar.SetAboveRangeAnnotation(f"up to {playback.peak_pressure_kpa():.3g}")
         self.frame = 0

@@ -93,6 +93,7 @@ class OffscreenView(_View):
         self.window.SetOffScreenRendering(1)
         self.window.SetMultiSamples(0)
         self.window.AddRenderer(scene.renderer)
+        scene.overlay.paint_over_frames()          # Qt blends the legends' picture faster than software OpenGL
         self.reader = WindowReader(self.window)
         self._image = QImage()
         self._press: QPoint | None = None
@@ -105,6 +106,12 @@ class OffscreenView(_View):
         self.window.SetSize(max(size.width(), 1), max(size.height(), 1))
         self.window.Render()
         self._image = self.reader.image()
+        overlay = self.scene.overlay
+        overlay.update(self.window.GetSize())
+        if not overlay.image.isNull():
+            painter = QPainter(self._image)
+            painter.drawImage(0, 0, overlay.image)
+            painter.end()
         self.update()
         self.rendered.emit()
 
@@ -114,6 +121,7 @@ class OffscreenView(_View):
 
     def shutdown(self) -> None:
         """Release the OpenGL resources (before the window closes)."""
+        self.scene.overlay.shutdown()
         self.window.Finalize()
 
     def paintEvent(self, event):
@@ -172,6 +180,7 @@ class InteractiveView(_View):
         self.window = self.vtk_widget.GetRenderWindow()
         self.window.SetMultiSamples(0)
         self.window.AddRenderer(scene.renderer)
+        self.window.AddObserver("StartEvent", self._update_overlay)     # every render, the interactor's too
         self.reader = WindowReader(self.window)
         interactor = self.window.GetInteractor()
         interactor.SetInteractorStyle(vtkInteractorStyleTrackballCamera())
@@ -198,8 +207,12 @@ class InteractiveView(_View):
         self.window.Render()
         return self.reader.image()
 
+    def _update_overlay(self, window, _event) -> None:
+        self.scene.overlay.update(window.GetSize())
+
     def shutdown(self) -> None:
         """Release the OpenGL resources (before the window closes)."""
+        self.scene.overlay.shutdown()
         self.vtk_widget.Finalize()
 
 

@@ -117,3 +117,55 @@ def test_ground_reaction_arrows_start_at_the_centre_of_pressure_and_scale_with_t
             assert np.isclose(np.linalg.norm(side[:, 0]), np.linalg.norm(side[:, 1]))
             checked += 1
     assert checked > 10 and hidden > 0
+
+
+def test_the_plot_kept_in_pixmaps_shows_what_drawing_it_anew_shows(shown, qtbot):
+    """Scrubbing moves only the cursor over curves, grid and shading that Qt keeps as drawn; after frames, a new
+    choice of curves and a change of axis, the plot shows what it shows drawn without those pixmaps."""
+    from PySide6.QtWidgets import QGraphicsItem
+
+    from tests.gui.conftest import differing
+    window, doc = shown, shown.document
+    panel = window.curves.current_panel()
+
+    def drawn_anew():
+        scene_items = panel.plot.scene().items()
+        modes = [item.cacheMode() for item in scene_items]
+        for item in scene_items:
+            item.setCacheMode(QGraphicsItem.CacheMode.NoCache)
+        image = panel.plot.grab().toImage()
+        for item, mode in zip(scene_items, modes):
+            item.setCacheMode(mode)
+        return image
+
+    cached = [i for i in panel.plot.scene().items() if i.cacheMode() != QGraphicsItem.CacheMode.NoCache]
+    assert panel.cursor not in cached and len(cached) > 10
+    start = panel.plot.grab().toImage()
+    for frame in range(0, doc.n_frames, 9):
+        doc.set_frame(frame)
+        qtbot.wait(1)
+    moved = panel.plot.grab().toImage()
+    assert differing(moved, start).sum() > 50            # the cursor moved
+    assert differing(moved, drawn_anew()).sum() == 0
+    panel.select(panel.channels[-2:])
+    doc.set_frame(doc.n_frames // 2)
+    assert differing(panel.plot.grab().toImage(), drawn_anew()).sum() == 0
+    window.curves.axis.setCurrentText("Right gait cycle")
+    assert differing(panel.plot.grab().toImage(), drawn_anew()).sum() == 0
+    window.curves.axis.setCurrentText("time")
+    assert differing(panel.plot.grab().toImage(), drawn_anew()).sum() == 0
+
+
+def test_slider_steps_between_two_turns_of_the_event_loop_render_the_3d_view_once(shown, qtbot):
+    """Dragging the slider moves it by several frames between two turns of the event loop: the 3D view renders once,
+    at the last of them."""
+    window, doc = shown, shown.document
+    qtbot.wait(10)
+    renders = []
+    tag = window.view.window.AddObserver("StartEvent", lambda *_: renders.append(window.scene.frame))
+    slider = window.timeline.slider
+    for frame in (10, 11, 12, 14):
+        slider.setValue(frame)
+    qtbot.wait(20)
+    window.view.window.RemoveObserver(tag)
+    assert doc.frame == 14 and renders == [14]
