@@ -1,0 +1,147 @@
+"""The shortcuts of the balance check (``engine.muscles.forces.balance``) over consecutive frames, in numba.
+
+Per frame, with ``A = -J_l[:, rows]^T`` (k, m) and ``b = tau[rows]`` (k,): the caller's guess and the latest
+Farkas certificates are tried (a vector ``y`` proves the frame unbalanced when ``y . b`` exceeds the most the box
+``f_lo <= f <= f_hi`` reaches, ``sum_j max(f_lo,j c_j, f_hi,j c_j)`` with ``c = A^T y``, by more than
+``1e-6 (1 + |b|) |y|``); a balancing set is sought near the caller's tensions (their least change, weighted by each
+one's room to its nearer bound, that makes ``A f = b``, accepted only within the bounds and to ``1e-9 (1 + |b|)``);
+then the residual after a few projected-gradient steps from those tensions is tried as a certificate. The first
+frame none of them settles is handed back to the caller (bounded least squares, then the LP).
+"""
+import math
+
+import numba as nb
+import numpy as np
+
+
+@nb.njit(cache=True, nogil=True)
+def _norm(v):
+    s = 0.0
+    for i in range(v.shape[0]):
+        s += v[i] * v[i]
+    return math.sqrt(s)
+
+
+@nb.njit(cache=True, nogil=True)
+def certifies(y, A, b, f_lo, f_hi):
+    """Whether ``y`` (k,) proves, with the margin above, that no ``f_lo <= f <= f_hi`` (m,) meets ``A f = b``."""
+    k, m = A.shape
+    yb = 0.0
+    for e in range(k):
+        yb += y[e] * b[e]
+    reach = 0.0
+    for j in range(m):
+        c = 0.0
+        for e in range(k):
+            c += A[e, j] * y[e]
+        reach += max(f_lo[j] * c, f_hi[j] * c)
+    return yb - reach > 1e-6 * (1.0 + _norm(b)) * _norm(y)
+
+
+@nb.njit(cache=True, nogil=True)
+def _balancing(f0, A, b, f_lo, f_hi):
+    """Whether tensions ``f0`` within the bounds, moved by the weighted least change that makes ``A f = b``, stay
+    within the bounds (a balancing set: the frame is balanced)."""
+    k, m = A.shape
+    for j in range(m):
+        if not math.isfinite(f0[j]) or f0[j] < f_lo[j] or f0[j] > f_hi[j]:
+            return False
+    w = np.empty(m)
+    for j in range(m):
+        w[j] = min(f0[j] - f_lo[j], f_hi[j] - f0[j]) ** 2
+    d = b - A @ f0
+    Aw = A * w
+    try:
+        z = np.linalg.solve(Aw @ A.T, d)
+    except Exception:       # noqa: BLE001 (numba: a singular system)
+        return False
+    f = f0 + w * (A.T @ z)
+    for j in range(m):
+        if not (f[j] >= f_lo[j] and f[j] <= f_hi[j]):
+            return False
+    return _norm(A @ f - b) <= 1e-9 * (1.0 + _norm(b))
+
+
+@nb.njit(cache=True, nogil=True)
+def projected_residual(f0, A, b, f_lo, f_hi, steps):
+    """``b - A f`` after ``steps`` projected-gradient steps of ``min |A f - b|`` over the box from ``f0``."""
+    f = np.minimum(np.maximum(f0, f_lo), f_hi)
+    step = 1.0 / max(np.linalg.norm(A, 2) ** 2, 1e-300)
+    for _ in range(steps):
+        f = np.minimum(np.maximum(f - step * (A.T @ (A @ f - b)), f_lo), f_hi)
+    return b - A @ f
+
+
+@nb.njit(cache=True, nogil=True)
+def remember(y, Y, state):
+    """Adds the certificate ``y`` to the ring ``Y`` (c, k) of the latest ones (``state``: count held, next row)."""
+    Y[state[1]] = y
+    state[1] = (state[1] + 1) % Y.shape[0]
+    state[0] = min(state[0] + 1, Y.shape[0])
+
+
+@nb.njit(cache=True, nogil=True)
+def frame_problem(J, tau, rows, A, b):
+    """``A = -J[:, rows]^T`` (k, m) and ``b = tau[rows]`` of one frame; False when either holds a non-finite value."""
+    ok = True
+    for e in range(rows.shape[0]):
+        v = rows[e]
+        b[e] = tau[v]
+        ok &= math.isfinite(b[e])
+        for j in range(J.shape[0]):
+            A[e, j] = -J[j, v]
+            ok &= math.isfinite(A[e, j])
+    return ok
+
+
+@nb.njit(cache=True, nogil=True)
+def balance_frames(t0, t1, J, tau, f_lo, f_hi, rows, guesses, forces, steps, Y, state, out, A, b):
+    """Frames ``t0 .. t1-1`` (``J`` (T, m, nv), ``tau`` (T, nv), ``f_lo``, ``f_hi`` (T, m), ``rows`` (k,) the speeds
+    checked, ``guesses`` (T, nv) or (0, nv), ``forces`` (T, m) or (0, m)): ``out[t]`` True where a certificate proves
+    the frame unbalanced (or an input holds NaN), False where a balancing set proves it balanced. Returns the first
+    frame these do not settle (``t1`` when all are), its ``A`` and ``b`` left in ``A`` and ``b``."""
+    k = rows.shape[0]
+    y = np.empty(k)
+    for t in range(t0, t1):
+        valid = frame_problem(J[t], tau[t], rows, A, b)
+        for j in range(f_lo.shape[1]):
+            valid &= math.isfinite(f_lo[t, j]) and math.isfinite(f_hi[t, j])
+        if not valid:
+            out[t] = True
+            continue
+        if k == 0:
+            out[t] = False
+            continue
+        if guesses.shape[0]:
+            ok = True
+            for e in range(k):
+                y[e] = guesses[t, rows[e]]
+                ok &= math.isfinite(y[e])
+            if ok and certifies(y, A, b, f_lo[t], f_hi[t]):
+                remember(y, Y, state)
+                out[t] = True
+                continue
+        settled = False
+        for c in range(state[0]):
+            if certifies(Y[c], A, b, f_lo[t], f_hi[t]):
+                settled = True
+                break
+        if settled:
+            out[t] = True
+            continue
+        if forces.shape[0]:
+            if _balancing(forces[t], A, b, f_lo[t], f_hi[t]):
+                out[t] = False
+                continue
+            start = forces[t]
+            finite = True
+            for j in range(start.shape[0]):
+                finite &= math.isfinite(start[j])
+            if finite:
+                r = projected_residual(start, A, b, f_lo[t], f_hi[t], steps)
+                if certifies(r, A, b, f_lo[t], f_hi[t]):
+                    remember(r, Y, state)
+                    out[t] = True
+                    continue
+        return t
+    return t1
