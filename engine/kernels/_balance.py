@@ -5,8 +5,10 @@ Farkas certificates are tried (a vector ``y`` proves the frame unbalanced when `
 ``f_lo <= f <= f_hi`` reaches, ``sum_j max(f_lo,j c_j, f_hi,j c_j)`` with ``c = A^T y``, by more than
 ``1e-6 (1 + |b|) |y|``); a balancing set is sought near the caller's tensions (their least change, weighted by each
 one's room to its nearer bound, that makes ``A f = b``, accepted only within the bounds and to ``1e-9 (1 + |b|)``);
-then the residual after a few projected-gradient steps from those tensions is tried as a certificate. The first
-frame none of them settles is handed back to the caller (bounded least squares, then the LP).
+then the residual after a few projected-gradient steps from those tensions, and the residual at the box's nearest
+balance (bounded-variable least squares, as scipy's ``lsq_linear`` finds it) are tried as certificates: ``y = b - A f``
+with ``f`` minimising ``|A f - b|`` over the box proves it (``y . A g <= y . A f = y . b - |y|^2`` for every ``g`` in
+the box) once ``|y|`` exceeds the margin. The first frame none of them settles is handed back to the caller's LP.
 """
 import math
 
@@ -95,11 +97,121 @@ def frame_problem(J, tau, rows, A, b):
 
 
 @nb.njit(cache=True, nogil=True)
+def _kkt_violation(g, on_bound):
+    worst = -np.inf
+    for j in range(g.shape[0]):
+        worst = max(worst, abs(g[j]) if on_bound[j] == 0 else g[j] * on_bound[j])
+    return worst
+
+
+@nb.njit(cache=True, nogil=True)
+def _free_least_squares(A, b, x, on_bound, free):
+    """The least-squares solution ``z`` over the columns ``free`` with the other variables at ``x``."""
+    k, n = A.shape
+    if free.shape[0] == 0:
+        return np.empty(0)
+    rest = b.copy()
+    for j in range(n):
+        if on_bound[j] != 0:
+            for e in range(k):
+                rest[e] -= A[e, j] * x[j]
+    A_free = np.empty((k, free.shape[0]))
+    for a in range(free.shape[0]):
+        A_free[:, a] = A[:, free[a]]
+    return np.linalg.lstsq(A_free, rest, rcond=np.finfo(np.float64).eps * max(k, free.shape[0]))[0]
+
+
+@nb.njit(cache=True, nogil=True)
+def bounded_least_squares(A, b, lb, ub, tol):
+    """``argmin |A x - b|`` over ``lb <= x <= ub``: scipy's ``lsq_linear(method="bvls")`` (Stark and Parker's
+    bounded-variable least squares, with scipy's initialisation from the unbounded solution and its stopping rules:
+    KKT violation below ``tol``, or a relative cost decrease below it, or ``n`` iterations) in numba."""
+    k, n = A.shape
+    x = np.linalg.lstsq(A, b, rcond=-1.0)[0]
+    inside = True
+    for j in range(n):
+        inside &= x[j] >= lb[j] and x[j] <= ub[j]
+    if inside:
+        return x
+    on_bound = np.zeros(n)
+    for j in range(n):
+        if x[j] <= lb[j]:
+            x[j] = lb[j]
+            on_bound[j] = -1.0
+        elif x[j] >= ub[j]:
+            x[j] = ub[j]
+            on_bound[j] = 1.0
+    iteration = 0
+    while True:         # scipy's initialisation: the free variables' solution, violators held, until feasible
+        free = np.flatnonzero(on_bound == 0)
+        if free.shape[0] == 0:
+            break
+        iteration += 1
+        z = _free_least_squares(A, b, x, on_bound, free)
+        violated = False
+        for a in range(free.shape[0]):
+            j = free[a]
+            if z[a] < lb[j]:
+                x[j] = lb[j]
+                on_bound[j] = -1.0
+                violated = True
+            elif z[a] > ub[j]:
+                x[j] = ub[j]
+                on_bound[j] = 1.0
+                violated = True
+            else:
+                x[j] = z[a]
+        if not violated:
+            break
+    r = A @ x - b
+    cost = 0.5 * np.dot(r, r)
+    g = A.T @ r
+    optimality = _kkt_violation(g, on_bound)
+    for _ in range(iteration, n + iteration):
+        if optimality < tol:
+            break
+        on_bound[np.argmax(g * on_bound)] = 0.0
+        while True:
+            free = np.flatnonzero(on_bound == 0)
+            z = _free_least_squares(A, b, x, on_bound, free)
+            best, best_a, best_side = np.inf, -1, 0.0     # the first bound met on the way to z
+            for a in range(free.shape[0]):
+                j = free[a]
+                if z[a] < lb[j]:
+                    alpha = (lb[j] - x[j]) / (z[a] - x[j])
+                    side = -1.0
+                elif z[a] > ub[j]:
+                    alpha = (ub[j] - x[j]) / (z[a] - x[j])
+                    side = 1.0
+                else:
+                    continue
+                if alpha < best:
+                    best, best_a, best_side = alpha, a, side
+            if best_a < 0:
+                for a in range(free.shape[0]):
+                    x[free[a]] = z[a]
+                break
+            for a in range(free.shape[0]):
+                j = free[a]
+                x[j] = x[j] * (1 - best) + best * z[a]
+            on_bound[free[best_a]] = best_side
+        r = A @ x - b
+        cost_new = 0.5 * np.dot(r, r)
+        stalled = cost - cost_new < tol * cost
+        cost = cost_new
+        g = A.T @ r
+        optimality = _kkt_violation(g, on_bound)
+        if stalled:
+            break
+    return x
+
+
+@nb.njit(cache=True, nogil=True)
 def balance_frames(t0, t1, J, tau, f_lo, f_hi, rows, guesses, forces, steps, Y, state, out, A, b):
     """Frames ``t0 .. t1-1`` (``J`` (T, m, nv), ``tau`` (T, nv), ``f_lo``, ``f_hi`` (T, m), ``rows`` (k,) the speeds
     checked, ``guesses`` (T, nv) or (0, nv), ``forces`` (T, m) or (0, m)): ``out[t]`` True where a certificate proves
     the frame unbalanced (or an input holds NaN), False where a balancing set proves it balanced. Returns the first
-    frame these do not settle (``t1`` when all are), its ``A`` and ``b`` left in ``A`` and ``b``."""
+    frame these do not settle (the LP's) (``t1`` when all are), its ``A`` and ``b`` left in ``A`` and ``b``."""
     k = rows.shape[0]
     y = np.empty(k)
     for t in range(t0, t1):
@@ -143,5 +255,10 @@ def balance_frames(t0, t1, J, tau, f_lo, f_hi, rows, guesses, forces, steps, Y, 
                     remember(r, Y, state)
                     out[t] = True
                     continue
+        r = b - A @ bounded_least_squares(A, b, f_lo[t], f_hi[t], 1e-12)
+        if certifies(r, A, b, f_lo[t], f_hi[t]):
+            remember(r, Y, state)
+            out[t] = True
+            continue
         return t
     return t1

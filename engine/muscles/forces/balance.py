@@ -14,11 +14,11 @@ A vector ``y`` with ``y . b > max over the box of y . A f = sum_j max(f_lo,j c_j
 proves that no ``f`` in the box meets ``A f = b``; by more than ``1e-6 (1 + |b|)`` of distance
 (``(y . b - max) / |y|`` bounds ``min |A f - b|`` from below) it proves it beyond the LP's own tolerance. A frame no
 candidate settles gets more: the residual a few projected-gradient steps from the caller's tensions reach, then the
-residual at the box's nearest balance (:func:`_nearest_residual`, bounded least squares: three times faster than the
-LP), then the LP decides, as it decided every frame before. Likewise a frame is proved balanced, without the LP, by a
-balancing set found near the caller's tensions. These shortcuts run frame after frame in numba
-(``engine.kernels._balance``), which hands back to Python only the frames they leave to the least squares. The
-shortcuts save time; each is a proof, checked exactly, so the answer is the LP's.
+residual at the box's nearest balance (bounded-variable least squares, scipy's ``lsq_linear`` algorithm), then the LP
+decides, as it decided every frame before. Likewise a frame is proved balanced, without the LP, by a balancing set
+found near the caller's tensions. These shortcuts run frame after frame in numba (``engine.kernels._balance``), which
+hands back to Python only the frames they leave to the LP. The shortcuts save time; each is a proof, checked exactly,
+so the answer is the LP's.
 """
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def muscles_alone_unbalanced(J_l, tau, f_lo, f_hi, rows, guesses=None, forces=No
     a solution with reserves are one: what the muscles could not produce); it only saves time, never decides.
     ``forces`` (T, m): tensions within the bounds (those of that solution) from which a balancing set is sought
     before the LP, and the projected-gradient steps start; likewise. The shortcuts run over the frames in numba
-    (``engine.kernels._balance``), which hands back each frame they do not settle."""
+    (``engine.kernels._balance``), which hands back each frame they do not settle to the LP."""
     from scipy.optimize import linprog     # imported when used: the application imports this module at launch
     J_l, tau, f_lo, f_hi = (np.ascontiguousarray(a, float) for a in (J_l, tau, f_lo, f_hi))
     rows = np.flatnonzero(np.asarray(rows, bool))
@@ -67,20 +67,6 @@ def muscles_alone_unbalanced(J_l, tau, f_lo, f_hi, rows, guesses=None, forces=No
                                     out, A, b)
         if t == T:
             return out
-        y = _nearest_residual(A, b, f_lo[t], f_hi[t])
-        if _balance.certifies(y, A, b, f_lo[t], f_hi[t]):
-            _balance.remember(y, latest, state)
-            out[t] = True
-        else:
-            solution = linprog(np.zeros(m), A_eq=A, b_eq=b, bounds=np.column_stack([f_lo[t], f_hi[t]]),
-                               method="highs")
-            out[t] = solution.status != 0
+        solution = linprog(np.zeros(m), A_eq=A, b_eq=b, bounds=np.column_stack([f_lo[t], f_hi[t]]), method="highs")
+        out[t] = solution.status != 0
         t += 1
-
-
-def _nearest_residual(A, b, f_lo, f_hi):
-    """``b - A f`` at the tensions ``f`` in the box nearest to balancing the frame (``min |A f - b|``, scipy's
-    bounded-variable least squares): a Farkas certificate (``y . A g <= y . A f = y . b - |y|^2`` for every ``g`` in the
-    box), which ``engine.kernels._balance.certifies`` checks with its margin."""
-    from scipy.optimize import lsq_linear  # imported when used, as linprog
-    return b - A @ lsq_linear(A, b, bounds=(f_lo, f_hi), method="bvls", tol=1e-12).x
