@@ -311,13 +311,27 @@ def tracking_problem(J, R, opt, F0, w1, w2, ref, tau, eps_rel, reserve_weight, B
             WBt[i, v] = Bt[i, v] * w1[v]
             s += WBt[i, v] * tau[v]
         g[i] = -s
-    for i in range(n):
-        for j in range(i, n):
-            s = 0.0
+    for i in range(n):              # H = Bt WBt^T, four entries of a row at a time (as _schur)
+        j = i
+        while j + 4 <= n:
+            s0 = s1 = s2 = s3 = 0.0
             for v in range(nv):
-                s += Bt[i, v] * WBt[j, v]
-            H[i, j] = s
-            H[j, i] = s
+                a = Bt[i, v]
+                s0 += a * WBt[j, v]
+                s1 += a * WBt[j + 1, v]
+                s2 += a * WBt[j + 2, v]
+                s3 += a * WBt[j + 3, v]
+            H[i, j] = H[j, i] = s0
+            H[i, j + 1] = H[j + 1, i] = s1
+            H[i, j + 2] = H[j + 2, i] = s2
+            H[i, j + 3] = H[j + 3, i] = s3
+            j += 4
+        while j < n:
+            s0 = 0.0
+            for v in range(nv):
+                s0 += Bt[i, v] * WBt[j, v]
+            H[i, j] = H[j, i] = s0
+            j += 1
     dmax = 1.0
     for i in range(m):
         dmax = max(dmax, H[i, i])      # (a NaN here is one in H: the caller reports the frame)
