@@ -15,6 +15,8 @@ import math
 import numba as nb
 import numpy as np
 
+from ._active_set import solve_kkt
+
 
 @nb.njit(cache=True, nogil=True)
 def _norm(v):
@@ -22,6 +24,28 @@ def _norm(v):
     for i in range(v.shape[0]):
         s += v[i] * v[i]
     return math.sqrt(s)
+
+
+@nb.njit(cache=True, nogil=True)
+def _mul(A, x):
+    """``A x`` (loops: numba's matrix products compile a BLAS call per layout, for a few dozen numbers)."""
+    k, m = A.shape
+    out = np.zeros(k)
+    for e in range(k):
+        for j in range(m):
+            out[e] += A[e, j] * x[j]
+    return out
+
+
+@nb.njit(cache=True, nogil=True)
+def _mul_t(A, y):
+    """``A^T y``."""
+    k, m = A.shape
+    out = np.zeros(m)
+    for e in range(k):
+        for j in range(m):
+            out[j] += A[e, j] * y[e]
+    return out
 
 
 @nb.njit(cache=True, nogil=True)
@@ -51,17 +75,20 @@ def _balancing(f0, A, b, f_lo, f_hi):
     w = np.empty(m)
     for j in range(m):
         w[j] = min(f0[j] - f_lo[j], f_hi[j] - f0[j]) ** 2
-    d = b - A @ f0
-    Aw = A * w
-    try:
-        z = np.linalg.solve(Aw @ A.T, d)
-    except Exception:       # noqa: BLE001 (numba: a singular system)
+    d = b - _mul(A, f0)
+    G = np.zeros((k, k))        # A diag(w) A^T
+    for e in range(k):
+        for f in range(k):
+            for j in range(m):
+                G[e, f] += A[e, j] * w[j] * A[f, j]
+    z = solve_kkt(G, d)
+    if z is None:
         return False
-    f = f0 + w * (A.T @ z)
+    f = f0 + w * _mul_t(A, z)
     for j in range(m):
         if not (f[j] >= f_lo[j] and f[j] <= f_hi[j]):
             return False
-    return _norm(A @ f - b) <= 1e-9 * (1.0 + _norm(b))
+    return _norm(_mul(A, f) - b) <= 1e-9 * (1.0 + _norm(b))
 
 
 @nb.njit(cache=True, nogil=True)
@@ -70,8 +97,8 @@ def projected_residual(f0, A, b, f_lo, f_hi, steps):
     f = np.minimum(np.maximum(f0, f_lo), f_hi)
     step = 1.0 / max(np.linalg.norm(A, 2) ** 2, 1e-300)
     for _ in range(steps):
-        f = np.minimum(np.maximum(f - step * (A.T @ (A @ f - b)), f_lo), f_hi)
-    return b - A @ f
+        f = np.minimum(np.maximum(f - step * _mul_t(A, _mul(A, f) - b), f_lo), f_hi)
+    return b - _mul(A, f)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -163,9 +190,9 @@ def bounded_least_squares(A, b, lb, ub, tol):
                 x[j] = z[a]
         if not violated:
             break
-    r = A @ x - b
-    cost = 0.5 * np.dot(r, r)
-    g = A.T @ r
+    r = _mul(A, x) - b
+    cost = 0.5 * _norm(r) ** 2
+    g = _mul_t(A, r)
     optimality = _kkt_violation(g, on_bound)
     for _ in range(iteration, n + iteration):
         if optimality < tol:
@@ -195,11 +222,11 @@ def bounded_least_squares(A, b, lb, ub, tol):
                 j = free[a]
                 x[j] = x[j] * (1 - best) + best * z[a]
             on_bound[free[best_a]] = best_side
-        r = A @ x - b
-        cost_new = 0.5 * np.dot(r, r)
+        r = _mul(A, x) - b
+        cost_new = 0.5 * _norm(r) ** 2
         stalled = cost - cost_new < tol * cost
         cost = cost_new
-        g = A.T @ r
+        g = _mul_t(A, r)
         optimality = _kkt_violation(g, on_bound)
         if stalled:
             break
@@ -255,7 +282,7 @@ def balance_frames(t0, t1, J, tau, f_lo, f_hi, rows, guesses, forces, steps, Y, 
                     remember(r, Y, state)
                     out[t] = True
                     continue
-        r = b - A @ bounded_least_squares(A, b, f_lo[t], f_hi[t], 1e-12)
+        r = b - _mul(A, bounded_least_squares(A, b, f_lo[t], f_hi[t], 1e-12))
         if certifies(r, A, b, f_lo[t], f_hi[t]):
             remember(r, Y, state)
             out[t] = True
