@@ -80,3 +80,17 @@ def test_the_kernels_bounded_least_squares_finds_scipys_nearest_balance(rng):
         f = bounded_least_squares(A, b, f_lo, f_hi, 1e-12)
         assert np.all(f >= f_lo - 1e-9 * f_hi) and np.all(f <= f_hi + 1e-9 * f_hi)     # (to round-off)
         assert np.allclose(b - A @ f, expected, rtol=0.0, atol=1e-9 * (1.0 + np.linalg.norm(b)))
+
+
+def test_a_muscle_whose_bounds_meet_changes_nothing():
+    """A muscle that can produce no tension (its bounds meet at 0: no active force, no passive force) adds nothing to
+    the reach [-29.5, 49.7] N m of the two muscles above: the same frames are unbalanced (scipy's bounded least
+    squares refused such a box; the balance kernel's takes it)."""
+    T = 12
+    J_l = np.zeros((T, 3, 1))
+    J_l[:, 0, 0], J_l[:, 1, 0], J_l[:, 2, 0] = -0.05, 0.03, -0.04
+    f_lo = np.tile([10.0, 10.0, 0.0], (T, 1))
+    f_hi = np.tile([1000.0, 1000.0, 0.0], (T, 1))
+    tau = np.linspace(-60.0, 80.0, T)[:, None] + 0.01
+    out = muscles_alone_unbalanced(J_l, tau, f_lo, f_hi, crossed(J_l))
+    assert out.tolist() == ((tau[:, 0] < -29.5) | (tau[:, 0] > 49.7)).tolist()
