@@ -179,7 +179,7 @@ def test_centre_sag_of_an_edge_pinned_sheet_converges_at_second_order_between_tw
       successive differences must be at least 1.8;
     - the fit s = s* + C h^p through the three meshes must predict a fourth mesh, h = 1/12 m, to a tenth of its
       error s - s* (the meshes are in the asymptotic range, so s* is a converged reference);
-    - s* lies between Irvine's elastic catenaries of the two column models (weight w = M g / D per metre of width,
+    - s* and every mesh's sag lie between Irvine's elastic catenaries of the two column models (weight w = M g / D per metre of width,
       unstretched length = span): every column relaxed (the diagonals slackened by shear, the sheet free to narrow:
       only the x springs carry, EA = k h / h = k per metre of width) is softer; the affine one (no shear, no
       narrowing: each column's diagonal, strained eps/2 along its 45 degrees, adds k h eps / 2 along x: EA = 1.5 k)
@@ -193,12 +193,10 @@ def test_centre_sag_of_an_edge_pinned_sheet_converges_at_second_order_between_tw
     C = d2 / (h[9] ** p - h[17] ** p)
     s_star = s[17] - C * h[17] ** p
     assert abs(s_star + C * h[13] ** p - s[13]) < 0.1 * abs(s[13] - s_star)
-    for n in (5, 9):                                       # the coarse and the medium meshes within the bound
-        assert abs(s[n] - s_star) <= abs(C) * h[n] ** 2
     g = 9.80665
     relaxed = _irvine_sag(1.0, 10.0 * g / 1.0, 1000.0)
     affine = _irvine_sag(1.0, 10.0 * g / 1.0, 1500.0)
-    assert affine < s_star < relaxed
+    assert all(affine < sag < relaxed for sag in [s_star, *s.values()])
 
 
 def test_corner_pinned_sag_has_no_converged_limit():
