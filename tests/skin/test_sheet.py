@@ -176,9 +176,11 @@ def test_centre_sag_of_an_edge_pinned_sheet_converges_at_second_order_between_tw
     - the lattice's energy and its lumped masses are second-order quadratures of the homogenised membrane's (fixed k
       per spring keeps the membrane stiffness k h / h = k N/m whatever h), so the centre, far from the corners where
       a pinned edge meets a free one, converges at least as h^2: the observed order p = log2(d1 / d2) of the
-      successive differences must lie between 1.8 and 3.5;
+      successive differences must lie between 1.8 and 3.5 (2.44 here: an h^3 term dominates these meshes; meshes of
+      33 and 65 vertices a side show the small h^2 term and put the limit 3e-5 m above s*, 7% of the medium mesh's
+      error, see the doc);
     - the fit s = s* + C h^p through the three meshes must predict a fourth mesh, h = 1/12 m, to a tenth of its
-      error s - s* (the meshes are close enough to the asymptotic range for s* to be a converged reference);
+      error s - s*;
     - s* and every mesh's sag lie between Irvine's elastic catenaries of the two column models (weight
       w = M g / D per metre of width, unstretched length = span): every column relaxed (the diagonals slackened by
       shear, the sheet free to narrow: only the x springs carry, EA = k h / h = k per metre of width) is softer;
