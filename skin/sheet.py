@@ -20,6 +20,11 @@ nothing at the minimum, so the matrix also holds springs ``BUFFER`` edges around
 spreads next: it is factored again only when contact spreads beyond them (or when fewer than half the vertices that
 had a contact at the last factorization still have one). A rigid device under the sheet (a bed) adds springs of a
 second kind the same way.
+
+The springs are the mesh's edges: on ``grid_sheet`` structural springs along x and z and one shear diagonal per cell,
+no bending springs. A sheet pinned at its corners has no converged static sag under refinement (a point support of
+a membrane is a log singularity); pinned along two opposite edges its centre converges faster than h^2 to a value
+between two elastic catenaries: docs/mass-spring-sheet.md.
 """
 from __future__ import annotations
 
