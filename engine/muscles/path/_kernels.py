@@ -82,7 +82,7 @@ def muscle_path(mu, pts, wraps, pwraps, coords, funcs, fpool, nodes, frames, ws,
 
     Returns ``(length, status bits, number of entries of the current path in path)``.
     """
-    n = 0
+    n = np.int64(0)
     for i in range(mu.np):
         pt = pts[mu.p0 + i]
         if not is_active(pt, coords, funcs, fpool, q):
@@ -120,7 +120,7 @@ def muscle_path(mu, pts, wraps, pwraps, coords, funcs, fpool, nodes, frames, ws,
         for k in range(3):
             a.g[k] -= d[k] / r
             b.g[k] += d[k] / r
-    top = -1
+    top = np.int64(-1)
     for i in range(n):
         e = path[i]
         g = (e.g[0], e.g[1], e.g[2])
