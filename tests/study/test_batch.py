@@ -14,8 +14,11 @@ import pyarrow.parquet as pq
 import pytest
 
 from engine.cli.main import main
+from engine.io.analysis_outputs import write_outputs
 from engine.io.open import open_model
 from engine.io.storage import read_storage
+from engine.progress import run as run_steps
+from study.browse import open_study, trial_result_steps
 from study.cluster import WORKER_ENVIRONMENT, study_client
 from study.description import load_study
 from study.runner import run_study
@@ -128,6 +131,9 @@ subjects:
     notes = json.loads((out / "trials" / "alone" / "run" / "metrics.json").read_text())["notes"]
     assert "the subject's stature is the height given with --height, 1.800 m, instead of the trial's " \
            "SUBJECT:HEIGHT '1.75 m'" in notes          # the subject's height reached the trial analysed alone
+    result, _ = run_steps(trial_result_steps(open_study(study_file), "alone", "run"))      # browsed: computed again alike
+    write_outputs(result, tmp_path / "browsed")
+    assert (tmp_path / "browsed" / "ik.mot").read_bytes() == (out / "trials" / "alone" / "run" / "ik.mot").read_bytes()
 
     rows = pq.read_table(out / "study_table.parquet").to_pylist()
     assert [r["trial"] for r in rows if r["cycle"] is None] == ["walk1", "walk_8hz", "run", "run"]   # no complete cycle
