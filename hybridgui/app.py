@@ -88,9 +88,11 @@ def main(argv=None, prog: str = "hybridgui") -> int:
     if problem is not None:
         print(problem, file=sys.stderr)
         return 1
+    from .muscle_kernels import MusclePreparation
+    muscles = MusclePreparation()    # its child compiles the 3D view's kernels on a first launch, else ends at once
+    muscles.launch()
     from PySide6.QtWidgets import QApplication
 
-    from .muscle_kernels import MusclePreparation
     from .splash import Splash
     from .startup import Launcher, Startup
     app = QApplication.instance() or QApplication([prog])
@@ -104,7 +106,6 @@ def main(argv=None, prog: str = "hybridgui") -> int:
     # Python's cycle collector runs on this thread only, on a timer: run by a worker thread (the analysis allocates
     # there), it would destroy the Qt objects of a closed window in that thread and deadlock or crash Qt
     collector = GarbageCollector(interval=0.5)  # noqa: F841 (kept alive until the application ends)
-    muscles = MusclePreparation()           # on a first launch, the muscle paths' kernels compiled by a child
     app.aboutToQuit.connect(muscles.cancel)
     launcher = Launcher(app, splash, lambda window, demo: _open(window, args, demo), args.screenshot, SIZE, prog,
                         lambda what: _note(args, what), muscles)
