@@ -186,7 +186,8 @@ def compile_display(result=None) -> None:
     """The work of the compile child of the application's launch (``hybridgui.muscle_kernels``), started before the
     window's process reads the demo: nothing when the kernels that draw ``result`` (default the demo) are all
     in numba's cache; else they are compiled into it by two processes, one for each core. This one starts a helper
-    (:data:`HELPER`, :func:`compile_display_helper`) and compiles the general and the simple joints' kernels while
+    (:data:`HELPER`, :func:`compile_display_helper`; at once when the general joint's kernel is not cached, before
+    the demo is read) and compiles the general and the simple joints' kernels while
     the helper compiles the PCS joint's, then the kinematics pass and the bodies' kernels once the PCS joint's is
     cached, and the bodies' placements; the helper goes on with the markers' positions, the blade's and (at a lower
     priority: the window's process needs the core) the muscle paths' kernels, and this process ends with it (the
@@ -194,22 +195,25 @@ def compile_display(result=None) -> None:
     this process ends). Should the helper fail, this process compiles what is left."""
     from .algorithms.joint_kernels import compile_joint_kernel
     from .child_process import child_environment, python_command, start_child, wait_child
-    if result is None:
-        from .demo import demo_results
-        result = demo_results()[0]
-    if loads_cached(lambda: _show_demo(result)):
-        return
-    model, data = result.model, Data(result.model)
-    helper = start_child(python_command(*HELPER), env=child_environment(), capture=False)
+    helper = None
+    if not loads_cached(lambda: compile_joint_kernel("general")):     # a first launch: the helper starts at once
+        helper = start_child(python_command(*HELPER), env=child_environment(), capture=False)
     try:
-        compile_joint_kernel(model, data, "general")
-        compile_joint_kernel(model, data, "simple")
-        while helper.poll() is None and not loads_cached(lambda: compile_joint_kernel(model, data, "pcs")):
+        if result is None:
+            from .demo import demo_results
+            result = demo_results()[0]
+        if helper is None and loads_cached(lambda: _show_demo(result)):
+            return
+        if helper is None:
+            helper = start_child(python_command(*HELPER), env=child_environment(), capture=False)
+        compile_joint_kernel("general")
+        compile_joint_kernel("simple")
+        while helper.poll() is None and not loads_cached(lambda: compile_joint_kernel("pcs")):
             time.sleep(POLL)
         _place_bodies(result)
         code = wait_child(helper).returncode
     finally:
-        if helper.poll() is None:
+        if helper is not None and helper.poll() is None:
             helper.kill()
             helper.wait()
     if code != 0:
@@ -226,9 +230,9 @@ def compile_display_helper() -> None:
     from .algorithms.joint_kernels import compile_joint_kernel
     from .demo import demo_results
     parent = os.getppid()
+    compile_joint_kernel("pcs")
     result = demo_results()[0]
     model, data = result.model, Data(result.model)
-    compile_joint_kernel(model, data, "pcs")
     q = np.ascontiguousarray(result.ik.q[0], dtype=float)
     while os.getppid() == parent and not loads_cached(lambda: forward_kinematics(model, data, q)):
         time.sleep(POLL)

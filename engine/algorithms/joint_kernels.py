@@ -12,26 +12,24 @@ import numba as nb
 from numba.core import types
 
 from ..kernels import _joints
-from ..tree import compile_tree
+from ..kernels._layout import FUNCTION, NODE, SCRATCH, SEGMENT, WORK
 
 KINDS = ("general", "pcs", "simple")
 """The joint kernels, by the name of their kind (``_joints._general``, ``_joints._pcs``, ``_joints._simple``)."""
 
 
-def joint_signatures(model, data) -> dict:
-    """``{kind: argument types}``: what the pass calls each joint kernel with for ``model`` (its record types are
-    every model's; ``data`` is ``Data(model)``). The pass takes ``q``, ``v`` as contiguous float arrays (a row of a
-    batch's ``Q``, or the caller's vector), the joint's outputs as fields of the workspace's records, ``with_bias``
-    as a comparison's boolean."""
-    k = compile_tree(model).k
-    node = nb.typeof(k.nodes).dtype
-    scratch = nb.typeof(data.scr).dtype
-    work = nb.typeof(data.ws).dtype
+def joint_signatures() -> dict:
+    """``{kind: argument types}``: what the pass calls each joint kernel with. They are every model's (the tree's and
+    the workspace's record layouts, ``kernels._layout``): ``q``, ``v`` as contiguous float arrays (a row of a batch's
+    ``Q``, or the caller's vector), the joint's outputs as fields of the workspace's records, ``with_bias`` as a
+    comparison's boolean."""
+    node, scratch, work = nb.from_dtype(NODE), nb.from_dtype(SCRATCH), nb.from_dtype(WORK)
     vector = types.Array(types.float64, 1, "C")
     R, p, S, c = scratch.typeof("JR"), scratch.typeof("Jp"), work.typeof("S"), work.typeof("c")
-    return {"general": (node, nb.typeof(k.funcs), nb.typeof(k.fpool), scratch, vector, vector, R, p, S, c,
-                        types.boolean),
-            "pcs": (node, nb.typeof(k.segs), scratch, vector, vector, R, p, S, c, types.boolean),
+    return {"general": (node, types.Array(nb.from_dtype(FUNCTION), 1, "C"), vector, scratch, vector, vector, R, p, S,
+                        c, types.boolean),
+            "pcs": (node, types.Array(nb.from_dtype(SEGMENT), 1, "C"), scratch, vector, vector, R, p, S, c,
+                    types.boolean),
             "simple": (node, vector, R, p, S, c)}
 
 
@@ -40,6 +38,6 @@ def joint_kernel(kind: str):
     return getattr(_joints, f"_{kind}")
 
 
-def compile_joint_kernel(model, data, kind: str) -> None:
-    """Compile the joint kernel ``kind`` for ``model``'s types, or load it from numba's cache."""
-    joint_kernel(kind).compile(joint_signatures(model, data)[kind])
+def compile_joint_kernel(kind: str) -> None:
+    """Compile the joint kernel ``kind`` (one of :data:`KINDS`), or load it from numba's cache."""
+    joint_kernel(kind).compile(joint_signatures()[kind])

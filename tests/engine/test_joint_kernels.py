@@ -16,7 +16,7 @@ def test_the_pass_typed_afresh_calls_the_joint_kernels_compiled_ahead():
     k = compile_tree(model).k
     assert {5, 6, 1, 4, 0} <= set(k.nodes["jtype"].tolist())
     for kind in KINDS:
-        compile_joint_kernel(model, data, kind)
+        compile_joint_kernel(kind)
     ahead = {kind: list(joint_kernel(kind).signatures) for kind in KINDS}
     assert all(len(signatures) == 1 for signatures in ahead.values())
     # the pass without numba's cache, so that its calls are typed here (a cached pass never types them)
