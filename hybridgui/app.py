@@ -88,11 +88,9 @@ def main(argv=None, prog: str = "hybridgui") -> int:
     if problem is not None:
         print(problem, file=sys.stderr)
         return 1
-    from .muscle_kernels import MusclePreparation
-    muscles = MusclePreparation()    # its child compiles the 3D view's kernels on a first launch, else ends at once
-    muscles.launch()
     from PySide6.QtWidgets import QApplication
 
+    from .muscle_kernels import MusclePreparation
     from .splash import Splash
     from .startup import Launcher, Startup
     app = QApplication.instance() or QApplication([prog])
@@ -102,6 +100,8 @@ def main(argv=None, prog: str = "hybridgui") -> int:
     splash.show()
     app.processEvents()
     _note(args, "first window shown")
+    muscles = MusclePreparation()    # its child compiles the 3D view's kernels on a first launch, else ends at once
+    muscles.launch()                 # before the startup thread reads anything (both import the engine package)
     from pyqtgraph.util.garbage_collector import GarbageCollector
     # Python's cycle collector runs on this thread only, on a timer: run by a worker thread (the analysis allocates
     # there), it would destroy the Qt objects of a closed window in that thread and deadlock or crash Qt

@@ -3,8 +3,8 @@ launch.
 
 Drawing the demo calls 82 numba kernels (65 of them for the muscle paths): compiled in the window's process they
 would hold its GIL (numba compiles mostly in Python) for most of a minute of CPU. :class:`MusclePreparation`
-starts a compile child as the application starts (:meth:`MusclePreparation.launch`, before the window's process
-imports Qt or reads anything), which ends at once when the kernels are in numba's cache, else compiles them with a helper of its
+starts a compile child as soon as the first window is shown (:meth:`MusclePreparation.launch`, before the window's
+process reads anything), which ends at once when the kernels are in numba's cache, else compiles them with a helper of its
 own, the two sharing both cores (``engine.warmup.compile_display``: the bodies' and the blade's first, which the
 window's process loads from the cache once it has imported its main window's modules, then the muscle paths'). The
 window shows the bodies meanwhile, the muscle layer draws nothing (:data:`PATHS`) and the status bar says why. When
