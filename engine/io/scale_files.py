@@ -4,7 +4,8 @@
 :func:`engine.scaling.tool.run_scale`. :func:`write_scale_outputs` writes the scaled model (.osim in the
 generic model's schema when that is an .osim, and our YAML), the scale factors applied (OpenSim's ScaleSet
 file), the static pose (.mot, OpenSim's coordinate layout, rotations in degrees) and the residual tables
-(CSV): one row per marker pair of the measurements, one per marker of the placement. Every write is atomic.
+(CSV): one row per marker pair of the measurements, one per marker of the placement. Every write is atomic,
+and the files of one scaling are fsynced together.
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from ..scaling.defaults import default_setup
 from ..scaling.setup import ScaleSetup
 from ..scaling.tool import ScaleResult, run_scale
 from .analysis_outputs import coordinate_table
-from .atomic import write_text
+from .atomic import synced_together, write_text
 from .model_file import save_model
 from .open import open_model
 from .open_trial import open_trial
@@ -162,7 +163,14 @@ def output_paths(result: ScaleResult, setup, out=None) -> dict:
 
 
 def write_scale_outputs(run: ScaleRun, setup, out=None) -> list:
-    """Write the scaled model and its reports (see :func:`output_paths`); returns the paths written."""
+    """Write the scaled model and its reports (see :func:`output_paths`); returns the paths written. The files
+    are fsynced together when all are written (:func:`~engine.io.atomic.synced_together`): if one cannot be
+    written, none is replaced."""
+    with synced_together():
+        return _write_outputs(run, setup, out)
+
+
+def _write_outputs(run: ScaleRun, setup, out) -> list:
     result = run.result
     paths = output_paths(result, setup, out)
     written = []
