@@ -173,26 +173,23 @@ def write_scale_outputs(run: ScaleRun, setup, out=None) -> list:
 def _write_outputs(run: ScaleRun, setup, out) -> list:
     result = run.result
     paths = output_paths(result, setup, out)
-    written = []
-    osim = run.generic_file.suffix.lower() == ".osim"
-
-    def model_files(path, model, yaml_too=True):
-        path = Path(path)
-        if path.suffix.lower() == ".osim":
-            if not osim:
-                raise SettingsError("an .osim is written only from an .osim generic model; write .yaml", "--out")
-            write_scaled_osim(run.generic_file, path, result.scaled, model)
-            if not yaml_too:
-                return [path]
-            path, written = path.with_suffix(".yaml"), [path]
-        else:
-            written = []
-        save_model(model, path)
-        return written + [path]
-
-    written += model_files(paths["model"], result.model)
+    models = [(Path(paths["model"]), result.model, True)]
     if paths["scaled_only"] is not None:     # as OpenSim's ModelScaler writes it, before placement
-        written += model_files(paths["scaled_only"], result.scaled.model, yaml_too=False)
+        models.append((Path(paths["scaled_only"]), result.scaled.model, False))
+    osims = [(path, model.markers) for path, model, _ in models if path.suffix.lower() == ".osim"]
+    if osims:
+        if run.generic_file.suffix.lower() != ".osim":
+            raise SettingsError("an .osim is written only from an .osim generic model; write .yaml", "--out")
+        write_scaled_osim(run.generic_file, result.scaled, osims)   # both from one reading of the generic file
+    written = []
+    for path, model, yaml_too in models:
+        if path.suffix.lower() == ".osim":
+            written.append(path)
+            if not yaml_too:
+                continue
+            path = path.with_suffix(".yaml")
+        save_model(model, path)
+        written.append(path)
     write_scale_set(paths["scale_set"], result.scaled.factors)
     written.append(paths["scale_set"])
     if paths["static_pose"] is not None:
