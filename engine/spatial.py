@@ -96,10 +96,22 @@ class SE3:
     p: np.ndarray = field(default_factory=lambda: np.zeros(3))
 
     def __post_init__(self):
-        object.__setattr__(self, "R", np.array(self.R, dtype=float).reshape(3, 3))
-        object.__setattr__(self, "p", np.array(self.p, dtype=float).reshape(3))
+        R, p = np.array(self.R, dtype=float), np.array(self.p, dtype=float)
+        object.__setattr__(self, "R", R if R.shape == (3, 3) else R.reshape(3, 3))
+        object.__setattr__(self, "p", p if p.shape == (3,) else p.reshape(3))
         self.R.setflags(write=False)
         self.p.setflags(write=False)
+
+    @classmethod
+    def _of(cls, R: np.ndarray, p: np.ndarray) -> "SE3":
+        """The placement of ``R`` (3, 3) and ``p`` (3,), float arrays just computed and owned by no one else, taken
+        without the copy ``SE3(R, p)`` makes (placements are composed thousands of times when a model is built)."""
+        placement = object.__new__(cls)
+        R.setflags(write=False)
+        p.setflags(write=False)
+        object.__setattr__(placement, "R", R)
+        object.__setattr__(placement, "p", p)
+        return placement
 
     @staticmethod
     def identity() -> "SE3":
@@ -111,10 +123,10 @@ class SE3:
         return SE3(body_fixed_xyz(orientation_xyz), translation)
 
     def inverse(self) -> "SE3":
-        return SE3(self.R.T, -self.R.T @ self.p)
+        return SE3._of(np.array(self.R.T), -self.R.T @ self.p)
 
     def __matmul__(self, other: "SE3") -> "SE3":
-        return SE3(self.R @ other.R, self.R @ other.p + self.p)
+        return SE3._of(self.R @ other.R, self.R @ other.p + self.p)
 
     def act(self, points) -> np.ndarray:
         """Transform points (..., 3) given in the placed frame into the reference frame."""

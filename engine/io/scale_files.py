@@ -4,7 +4,8 @@
 :func:`engine.scaling.tool.run_scale`. :func:`write_scale_outputs` writes the scaled model (.osim in the
 generic model's schema when that is an .osim, and our YAML), the scale factors applied (OpenSim's ScaleSet
 file), the static pose (.mot, OpenSim's coordinate layout, rotations in degrees) and the residual tables
-(CSV): one row per marker pair of the measurements, one per marker of the placement. Every write is atomic.
+(CSV): one row per marker pair of the measurements, one per marker of the placement. Every write is atomic,
+and the files of one scaling are fsynced together.
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from ..scaling.defaults import default_setup
 from ..scaling.setup import ScaleSetup
 from ..scaling.tool import ScaleResult, run_scale
 from .analysis_outputs import coordinate_table
-from .atomic import write_text
+from .atomic import synced_together, write_text
 from .model_file import save_model
 from .open import open_model
 from .open_trial import open_trial
@@ -162,29 +163,33 @@ def output_paths(result: ScaleResult, setup, out=None) -> dict:
 
 
 def write_scale_outputs(run: ScaleRun, setup, out=None) -> list:
-    """Write the scaled model and its reports (see :func:`output_paths`); returns the paths written."""
+    """Write the scaled model and its reports (see :func:`output_paths`); returns the paths written. The files
+    are fsynced together when all are written (:func:`~engine.io.atomic.synced_together`): if one cannot be
+    written, none is replaced."""
+    with synced_together():
+        return _write_outputs(run, setup, out)
+
+
+def _write_outputs(run: ScaleRun, setup, out) -> list:
     result = run.result
     paths = output_paths(result, setup, out)
-    written = []
-    osim = run.generic_file.suffix.lower() == ".osim"
-
-    def model_files(path, model, yaml_too=True):
-        path = Path(path)
-        if path.suffix.lower() == ".osim":
-            if not osim:
-                raise SettingsError("an .osim is written only from an .osim generic model; write .yaml", "--out")
-            write_scaled_osim(run.generic_file, path, result.scaled, model)
-            if not yaml_too:
-                return [path]
-            path, written = path.with_suffix(".yaml"), [path]
-        else:
-            written = []
-        save_model(model, path)
-        return written + [path]
-
-    written += model_files(paths["model"], result.model)
+    models = [(Path(paths["model"]), result.model, True)]
     if paths["scaled_only"] is not None:     # as OpenSim's ModelScaler writes it, before placement
-        written += model_files(paths["scaled_only"], result.scaled.model, yaml_too=False)
+        models.append((Path(paths["scaled_only"]), result.scaled.model, False))
+    osims = [(path, model.markers) for path, model, _ in models if path.suffix.lower() == ".osim"]
+    if osims:
+        if run.generic_file.suffix.lower() != ".osim":
+            raise SettingsError("an .osim is written only from an .osim generic model; write .yaml", "--out")
+        write_scaled_osim(run.generic_file, result.scaled, osims)   # both from one reading of the generic file
+    written = []
+    for path, model, yaml_too in models:
+        if path.suffix.lower() == ".osim":
+            written.append(path)
+            if not yaml_too:
+                continue
+            path = path.with_suffix(".yaml")
+        save_model(model, path)
+        written.append(path)
     write_scale_set(paths["scale_set"], result.scaled.factors)
     written.append(paths["scale_set"])
     if paths["static_pose"] is not None:

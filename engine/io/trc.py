@@ -78,6 +78,21 @@ def _parse_row(fields, exponent, line_no, columns, path):
     return values
 
 
+_PLAIN_BOUND = 1e300
+
+
+def _plain_row(fields, suffix: str) -> list[float]:
+    """A row's coordinates when every field is a plain decimal (no exponent, no space after it) whose value is
+    below 1e300 m: ``float(field + suffix)`` is :func:`_parse_row`'s one conversion of the shifted text, with the
+    shift's exponent ``suffix`` (``e-3`` for mm) appended, and within that bound no field's text was infinite
+    before its shift. ValueError for any other row (an empty field, NaN, an exponent already written, an
+    infinity), which :func:`_parse_row` reads."""
+    values = [float(f + suffix) for f in fields]
+    if values and not (-_PLAIN_BOUND < min(values) and max(values) < _PLAIN_BOUND and sum(values) == sum(values)):
+        raise ValueError("not a row of finite plain decimals")      # sum is NaN when a value is
+    return values
+
+
 def _number(text, what, line_no, path, integer=False):
     try:
         value = float(text)
@@ -178,6 +193,7 @@ def read_trc(path) -> Trial:
     time, rows, short_rows = [], [], 0
     numbered = [(k, line) for k, line in enumerate(lines[5:], start=6) if line.strip()]
     complete = text.endswith(("\n", "\r"))
+    suffix = f"e{exponent}" if exponent else ""
     for i, (line_no, line) in enumerate(numbered):
         fields, padded = _row_fields(line, width, line_no, path, i == len(numbered) - 1, complete)
         short_rows += padded
@@ -186,7 +202,10 @@ def read_trc(path) -> Trial:
             raise DataError(f"the time {t} does not increase (previous {time[-1]})", element=f"line {line_no}",
                             file=path)
         time.append(t)
-        rows.append(_parse_row(fields[2:], exponent or 0, line_no, columns, path))
+        try:
+            rows.append(_plain_row(fields[2:], suffix))
+        except ValueError:
+            rows.append(_parse_row(fields[2:], exponent or 0, line_no, columns, path))
     if len(rows) != n_frames:
         raise DataError(f"NumFrames is {n_frames} but the file holds {len(rows)} rows"
                         + (" (truncated?)" if len(rows) < n_frames else ""), element="data", file=path)

@@ -120,8 +120,24 @@ class _Dumper(_BASE_DUMPER):
     """Safe YAML that quotes whatever :class:`_Loader` would read as a number, writes lists of
     scalars on one line and never uses anchors."""
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._scalar_tags = {}
+
     def ignore_aliases(self, data):
         return True
+
+    def resolve(self, kind, value, implicit):
+        """The resolver's tag, kept per scalar text: a scalar's tag depends only on its text and ``implicit``
+        (this dumper has no path resolvers), and a model's numbers repeat (0.0, 1.0): 12,000 resolutions of
+        gait2354's model file are 2,000 texts."""
+        if kind is not yaml.ScalarNode:
+            return super().resolve(kind, value, implicit)
+        key = (value, implicit)
+        tag = self._scalar_tags.get(key)
+        if tag is None:
+            tag = self._scalar_tags[key] = super().resolve(kind, value, implicit)
+        return tag
 
     def represent_list(self, data):
         flow = all(not isinstance(item, (list, dict)) for item in data)

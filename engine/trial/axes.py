@@ -274,13 +274,14 @@ def to_model_axes(trial, axes: str | None = None):
 def marker_span(positions) -> float:
     """Median over frames of the largest extent of the marker cloud (in the data's units)."""
     P = np.asarray(positions, dtype=float)
-    spans = []
-    for frame in P:
-        pts = frame[np.isfinite(frame).all(axis=1)]
-        if len(pts) >= 2:
-            with np.errstate(over="ignore"):
-                spans.append(float(np.max(pts.max(axis=0) - pts.min(axis=0))))
-    return float(np.median(spans)) if spans else float("nan")
+    seen = np.isfinite(P).all(axis=-1)
+    frames = seen.sum(axis=-1) >= 2
+    if not frames.any():
+        return float("nan")
+    P = np.where(seen[..., None], P, np.nan)[frames]    # every coordinate has a marker in each frame kept
+    with np.errstate(over="ignore"):
+        spans = np.max(np.nanmax(P, axis=1) - np.nanmin(P, axis=1), axis=1)
+    return float(np.median(spans))
 
 
 def detect_length_unit(positions) -> tuple[str, float, str] | None:

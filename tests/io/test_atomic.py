@@ -1,4 +1,6 @@
 """Atomic writes by name: the target appears only when the writer succeeded; a failure leaves it untouched."""
+from pathlib import Path
+
 import pytest
 
 from engine.errors import DataError
@@ -43,3 +45,60 @@ def test_new_files_get_ordinary_permissions_and_replaced_files_keep_theirs(tmp_p
     kept.chmod(0o640)
     write_text(kept, "new")
     assert kept.stat().st_mode & 0o777 == 0o640 and kept.read_text() == "new"
+
+
+def _record_disk_calls(monkeypatch):
+    """Every fsync (of the file or folder it names, via /proc) and rename, in order."""
+    import os
+    events = []
+    fsync, replace = os.fsync, os.replace
+
+    def recorded_fsync(fd):
+        events.append(("fsync", os.readlink(f"/proc/self/fd/{fd}")))
+        fsync(fd)
+
+    def recorded_replace(src, dst):
+        events.append(("replace", str(src), str(dst)))
+        replace(src, dst)
+
+    monkeypatch.setattr(os, "fsync", recorded_fsync)
+    monkeypatch.setattr(os, "replace", recorded_replace)
+    return events
+
+
+def test_files_synced_together_are_each_on_disk_before_their_rename_and_the_folder_after(tmp_path, monkeypatch):
+    """Inside the block no target changes; at its end every temporary is fsynced before it replaces its target,
+    the folder is fsynced after the last rename, and the files hold what was written (durable and atomic as
+    separate writes)."""
+    from engine.io.atomic import synced_together, write_bytes, write_text
+    old = tmp_path / "a.txt"
+    old.write_text("old")
+    events = _record_disk_calls(monkeypatch)
+    with synced_together():
+        write_text(old, "new a")
+        write_bytes(tmp_path / "b.bin", b"new b")
+        write_text(tmp_path / "c.txt", "new c")
+        assert old.read_text() == "old" and not (tmp_path / "b.bin").exists()
+        assert not [e for e in events if e[0] == "replace"]
+    assert [old.read_text(), (tmp_path / "b.bin").read_bytes(), (tmp_path / "c.txt").read_text()] == \
+        ["new a", b"new b", "new c"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.bin", "c.txt"]
+    renames = [e for e in events if e[0] == "replace"]
+    assert [Path(dst).name for _, _, dst in renames] == ["a.txt", "b.bin", "c.txt"]
+    for _, tmp, _ in renames:
+        assert ("fsync", tmp) in events[:events.index(renames[0])]
+    assert ("fsync", str(tmp_path)) in events[events.index(renames[-1]):]
+
+
+def test_a_failure_in_a_synced_block_replaces_no_file_and_leaves_no_temporary(tmp_path):
+    from engine.io.atomic import synced_together, write_text
+    old = tmp_path / "a.txt"
+    old.write_text("old")
+    with pytest.raises(RuntimeError):
+        with synced_together():
+            write_text(old, "new a")
+            write_text(tmp_path / "b.txt", "new b")
+            raise RuntimeError("the third file cannot be made")
+    assert old.read_text() == "old" and list(tmp_path.iterdir()) == [old]
+    write_text(tmp_path / "c.txt", "after")       # outside the block, writes are immediate again
+    assert (tmp_path / "c.txt").read_text() == "after"

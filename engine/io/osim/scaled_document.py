@@ -63,13 +63,16 @@ def _multiply(holder, scale: float, properties=()) -> None:
     parent.insert(index, multiplier)
 
 
-def write_scaled_osim(generic_file, path, scaled, model) -> None:
-    """Write ``model`` (the scaled model, markers placed or not) as an .osim derived from ``generic_file``.
+def write_scaled_osim(generic_file, scaled, outputs) -> None:
+    """Write the scaled model as .osim files derived from ``generic_file``, one per ``(path, markers)`` of
+    ``outputs``: each is the scaled model with those markers (before or after their placement, which moves
+    nothing else). The generic document is read and scaled once for all of them.
 
-    ``scaled`` is the :class:`~engine.scaling.apply.ScaledModel` that made it from the model read from
-    ``generic_file`` (its factors and muscle length ratios).
+    ``scaled`` is the :class:`~engine.scaling.apply.ScaledModel` made from the model read from ``generic_file``
+    (its model, factors and muscle length ratios).
     """
     doc = OsimDocument(generic_file)
+    model = scaled.model
     paths = ComponentPaths(doc)
     frames = FrameTable(doc, paths)
     one = np.ones(3)
@@ -119,12 +122,13 @@ def write_scaled_osim(generic_file, path, scaled, model) -> None:
         if ratio is not None:
             for tag in ("optimal_fiber_length", "tendon_slack_length"):
                 _set(muscle, tag, _numbers(muscle, tag, [0]) * ratio)
-    _replace_markers(doc, paths, frames, model)
-    text = ET.tostring(doc.root, encoding="unicode")
-    write_text(path, '<?xml version="1.0" encoding="UTF-8" ?>\n' + text + "\n")
+    for path, markers in outputs:
+        _replace_markers(doc, paths, frames, markers)
+        text = ET.tostring(doc.root, encoding="unicode")
+        write_text(path, '<?xml version="1.0" encoding="UTF-8" ?>\n' + text + "\n")
 
 
-def _replace_markers(doc, paths, frames, model) -> None:
+def _replace_markers(doc, paths, frames, markers) -> None:
     marker_set = doc.model.find("MarkerSet")
     if marker_set is None:
         marker_set = ET.SubElement(doc.model, "MarkerSet", name="markerset")
@@ -133,7 +137,7 @@ def _replace_markers(doc, paths, frames, model) -> None:
         objects = ET.SubElement(marker_set, "objects")
     for child in list(objects):
         objects.remove(child)
-    for marker in model.markers:
+    for marker in markers:
         frame = frames.element.get(marker.parent)
         owner = "/" + GROUND if marker.parent == GROUND else (
             f"/bodyset/{marker.parent}" if frame is not None and frame.tag == "Body" else paths.path_of(frame))
