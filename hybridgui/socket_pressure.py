@@ -118,7 +118,7 @@ class SocketPressure(QObject):
         if self.layer is None or self.layer.renderer is not scene.renderer or LAYER not in scene.layers:
             self._drop_layer()
             self.layer = SocketLayer(self.map, _nearest_frames(self.map.time, scene.content.time), SCALE * 1e-3)
-            self.layer.attach(scene.renderer)
+            self.layer.attach(scene.renderer, scene.overlay.renderer)
             scene.layers[LAYER] = self.layer
         self.layer.show_frame(scene.frame)
         self.window.view.request_render()

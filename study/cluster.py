@@ -8,7 +8,9 @@ too (:data:`WORKER_ENVIRONMENT`, :class:`OneThread`: a worker that also spread i
 fight the others for them), each with a memory limit (default an equal share of the machine's memory): a worker that
 grows beyond 95% of it is restarted by its nanny and its task run again elsewhere, and a task that keeps doing so
 fails with the limit named (``study.runner``; docs/batch.md: SLURM and PBS with dask-jobqueue). This process's own
-environment is left as it is: the processes it starts while a cluster runs get no thread limits from it.
+environment gets no thread limits: the processes it starts while a cluster runs get none from it. Dask's nanny
+writes :data:`NANNY_WRITES` into it as it starts a worker, which those processes do inherit; when the cluster closes,
+they are as they were before (:func:`study_client`).
 """
 from __future__ import annotations
 
@@ -49,6 +51,10 @@ resident memory). With :data:`SYNC_INTERVAL`, an idle cluster of one worker take
 second, most of it the worker's heartbeats (0.011 with the nanny's check ten times a second, the system monitor every
 2 s and the cluster's description every second; 0.06 with Dask's defaults; bench_batch's processor overhead)."""
 
+NANNY_WRITES = ("PYTHONHASHSEED", "__DASK_PARENT_PID")
+"""The variables Dask's nanny sets in this process's environment, for good, as it starts a worker: the workers' hash
+seed (so that their hashes agree) and this process's id (so that its children, not it, name their processes)."""
+
 SYNC_INTERVAL = 30
 """Seconds between two copies of the local cluster's description to its scheduler (for the dashboard; Dask's
 default, 1, is a round trip a second through the scheduler for the study's whole length)."""
@@ -65,7 +71,10 @@ class OneThread(WorkerPlugin):
     a worker process imports distributed, and so numpy, before Dask sets its ``env``, and a spawned worker runs this
     process's main script again first, ``hybrid``'s importing the engine), which threadpoolctl sets to one thread;
     numba, when the main script imported it, reads ``NUMBA_NUM_THREADS`` again (numba's own ``reload_config``, which
-    its compiler calls before each compilation)."""
+    its compiler calls before each compilation), so that ``numba.config.NUMBA_NUM_THREADS``, which the muscle paths'
+    threads follow, is one. Numba's own thread pool for ``parallel=True`` kernels keeps the count it read at import
+    (``numba.np.ufunc.parallel.NUM_THREADS``; ``numba.set_num_threads`` would start that pool to mask its threads):
+    no kernel of the analysis is parallel, and the pool is never started."""
 
     name = "hybridlab-one-thread"
 
@@ -106,6 +115,7 @@ def study_client(scheduler: str | None = None, workers: int | None = None, warm_
             client = stack.enter_context(Client(scheduler))
         else:
             n = workers or os.cpu_count() or 1
+            stack.callback(_restore, {name: os.environ.get(name) for name in NANNY_WRITES})    # once the cluster closed
             with dask.config.set(LOCAL_CLUSTER_CONFIG):
                 cluster = stack.enter_context(LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
                                                            memory_limit=memory_limit, env=WORKER_ENVIRONMENT,
@@ -116,6 +126,15 @@ def study_client(scheduler: str | None = None, workers: int | None = None, warm_
         if warm_up:
             client.register_plugin(WarmUp())
         yield client
+
+
+def _restore(values: dict) -> None:
+    """This process's environment variables set to ``values`` again ({name: value}; removed where ``None``)."""
+    for name, value in values.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 def dashboard(client: Client) -> str:

@@ -113,39 +113,45 @@ _Loader.yaml_implicit_resolvers = {
 _Loader.add_implicit_resolver(_FLOAT_TAG, _EXPONENT_FLOAT, list("-+.0123456789"))
 
 
-_BASE_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)    # libyaml's emitter when installed: 4x faster, same text
+def _dumper() -> type:
+    """The dumper the documents are written with: on libyaml's emitter when PyYAML has it (4x faster), else on the
+    pure-Python one. The two write the same documents, not always the same text: libyaml escapes characters beyond 16
+    bits (an emoji is written ``"\\U0001F600"``) and U+0085 (``"\\N"``, which the pure-Python emitter folds into a
+    space: that one character the fallback does not keep)."""
+
+    class Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):
+        """Safe YAML that quotes whatever :class:`_Loader` would read as a number, writes lists of
+        scalars on one line and never uses anchors."""
+
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self._scalar_tags = {}
+
+        def ignore_aliases(self, data):
+            return True
+
+        def resolve(self, kind, value, implicit):
+            """The resolver's tag, kept per scalar text: a scalar's tag depends only on its text and ``implicit``
+            (this dumper has no path resolvers), and a model's numbers repeat (0.0, 1.0): 12,000 resolutions of
+            gait2354's model file are 2,000 texts."""
+            if kind is not yaml.ScalarNode:
+                return super().resolve(kind, value, implicit)
+            key = (value, implicit)
+            tag = self._scalar_tags.get(key)
+            if tag is None:
+                tag = self._scalar_tags[key] = super().resolve(kind, value, implicit)
+            return tag
+
+        def represent_list(self, data):
+            flow = all(not isinstance(item, (list, dict)) for item in data)
+            return self.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
+
+    Dumper.add_implicit_resolver(_FLOAT_TAG, _EXPONENT_FLOAT, list("-+.0123456789"))
+    Dumper.add_representer(list, Dumper.represent_list)
+    return Dumper
 
 
-class _Dumper(_BASE_DUMPER):
-    """Safe YAML that quotes whatever :class:`_Loader` would read as a number, writes lists of
-    scalars on one line and never uses anchors."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._scalar_tags = {}
-
-    def ignore_aliases(self, data):
-        return True
-
-    def resolve(self, kind, value, implicit):
-        """The resolver's tag, kept per scalar text: a scalar's tag depends only on its text and ``implicit``
-        (this dumper has no path resolvers), and a model's numbers repeat (0.0, 1.0): 12,000 resolutions of
-        gait2354's model file are 2,000 texts."""
-        if kind is not yaml.ScalarNode:
-            return super().resolve(kind, value, implicit)
-        key = (value, implicit)
-        tag = self._scalar_tags.get(key)
-        if tag is None:
-            tag = self._scalar_tags[key] = super().resolve(kind, value, implicit)
-        return tag
-
-    def represent_list(self, data):
-        flow = all(not isinstance(item, (list, dict)) for item in data)
-        return self.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
-
-
-_Dumper.add_implicit_resolver(_FLOAT_TAG, _EXPONENT_FLOAT, list("-+.0123456789"))
-_Dumper.add_representer(list, _Dumper.represent_list)
+_Dumper = _dumper()
 
 
 def read_document(path, fmt: str, version: int, what: str, error=ModelError) -> dict:

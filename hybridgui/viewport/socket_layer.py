@@ -29,7 +29,7 @@ class SocketLayer:
         self.points = np.ascontiguousarray(socket_map.positions[frames], float)            # (T, k, 3) m
         self.kpa = np.ascontiguousarray(socket_map.pressure[frames], float) * 1e-3         # (T, k) kPa
         self.lut = style.pressure_colours(scale)
-        self.renderer = None
+        self.renderer = self.annotations = None
         self.poly = self.actor = self.bar = None
         self.readout = vtkTextActor()
         self.readout.GetPositionCoordinate().SetCoordinateSystemToNormalizedViewport()
@@ -45,9 +45,11 @@ class SocketLayer:
         self.frame = 0
         self.visible = True
 
-    def attach(self, renderer) -> None:
-        """Draw into ``renderer`` (its props were removed: the scene was built anew)."""
-        self.renderer = renderer
+    def attach(self, renderer, annotations) -> None:
+        """Draw into ``renderer`` (its props were removed: the scene was built anew), the colour bar into
+        ``annotations`` (the scene overlay's renderer: the bar does not change while the frames are scrubbed; the
+        readout, which does, stays in ``renderer``)."""
+        self.renderer, self.annotations = renderer, annotations
         self.poly, self.actor = surface(renderer, self.points[self.frame], self.map.triangles)
         self.poly.GetPointData().SetScalars(scalars(self.kpa[self.frame], PRESSURE))
         smooth = vtkPolyDataNormals()          # shaded smoothly: point normals, again whenever the points move
@@ -60,7 +62,7 @@ class SocketLayer:
         mapper.SetScalarModeToUsePointData()
         mapper.ScalarVisibilityOn()
         self.actor.PickableOff()
-        self.bar = colour_bar(renderer, self.lut, f"{PRESSURE}, fixed 0-{self.lut.GetTableRange()[1]:g}", 0.55)
+        self.bar = colour_bar(annotations, self.lut, f"{PRESSURE}, fixed 0-{self.lut.GetTableRange()[1]:g}", 0.55)
         self.bar.GetPositionCoordinate().SetValue(0.55, 0.22)       # above the blade's bar
         self.bar.DrawAboveRangeSwatchOn()
         self.bar.SetAboveRangeAnnotation("above")
@@ -70,9 +72,10 @@ class SocketLayer:
     def detach(self) -> None:
         """Take the layer out of its renderer."""
         if self.renderer is not None:
-            for prop in (self.actor, self.bar, self.readout):
+            for prop in (self.actor, self.readout):
                 self.renderer.RemoveViewProp(prop)
-        self.renderer = None
+            self.annotations.RemoveViewProp(self.bar)
+        self.renderer = self.annotations = None
 
     def show_frame(self, frame: int) -> None:
         """The stump's skin and its pressure at display ``frame``, copied into VTK's arrays in place."""

@@ -104,10 +104,10 @@ class OffscreenView(_View):
     def render(self) -> None:
         size = self.size()
         self.window.SetSize(max(size.width(), 1), max(size.height(), 1))
+        overlay = self.scene.overlay
+        overlay.update(self.window)
         self.window.Render()
         self._image = self.reader.image()
-        overlay = self.scene.overlay
-        overlay.update(self.window.GetSize())
         if not overlay.image.isNull():
             painter = QPainter(self._image)
             painter.drawImage(0, 0, overlay.image)
@@ -208,7 +208,7 @@ class InteractiveView(_View):
         return self.reader.image()
 
     def _update_overlay(self, window, _event) -> None:
-        self.scene.overlay.update(window.GetSize())
+        self.scene.overlay.update(window)
 
     def shutdown(self) -> None:
         """Release the OpenGL resources (before the window closes)."""

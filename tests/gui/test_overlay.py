@@ -4,6 +4,7 @@ they or the view's size change, not while the frames are scrubbed."""
 from vtkmodules.vtkFiltersSources import vtkSphereSource
 from vtkmodules.vtkRenderingCore import vtkActor, vtkPolyDataMapper, vtkRenderWindow
 
+from hybridgui.viewport import overlay as overlay_module
 from hybridgui.viewport import style
 from hybridgui.viewport.legend import LegendLayer
 from hybridgui.viewport.scene import Scene
@@ -14,7 +15,7 @@ SIZE = (420, 320)
 ENTRIES = [("ground reaction, measured (plate)", style.MEASURED), ("marker, recorded", style.EXPERIMENTAL_MARKER)]
 
 
-def _scene(legend_in_overlay: bool) -> Scene:
+def _scene(legend_in_overlay: bool, legend_out: list | None = None) -> Scene:
     """A large coloured sphere filling the view (the legend's translucent backgrounds lie over it and over the
     background), with the legend box and two colour bars in the overlay's renderer or in the scene's own."""
     scene = Scene()
@@ -31,16 +32,39 @@ def _scene(legend_in_overlay: bool) -> Scene:
     scene.renderer.GetActiveCamera().Zoom(1.6)
     legend = LegendLayer(scene.overlay.renderer if legend_in_overlay else scene.renderer, ENTRIES, activations=True)
     legend.set_blade(style.bending_colours(10.0), "blade bending moment (N m)")
+    if legend_out is not None:
+        legend_out.append(legend)
     return scene
 
 
-def _offscreen_image(qtbot, scene):
+def _offscreen_image(qtbot, scene, dpi: int = 72):
     view = OffscreenView(scene)
     qtbot.addWidget(view)
     view.resize(*SIZE)
+    view.window.SetDPI(dpi)
     image = view.image()
     view.shutdown()
     return image
+
+
+def _on_screen_images(scene, frames: int = 1, dpi: int = 72) -> list:
+    """The path of a view on screen: the picture taken when its window starts rendering, as InteractiveView takes it
+    (another window rendered while this one starts), ``frames`` frames with the camera moving closer."""
+    window = vtkRenderWindow()
+    window.SetOffScreenRendering(1)
+    window.SetMultiSamples(0)
+    window.AddRenderer(scene.renderer)
+    window.SetSize(*SIZE)
+    window.SetDPI(dpi)
+    window.AddObserver("StartEvent", lambda w, _: scene.overlay.update(w))
+    images = []
+    for _ in range(frames):
+        window.Render()
+        images.append(WindowReader(window).image())
+        scene.renderer.GetActiveCamera().Zoom(1.1)
+    scene.overlay.shutdown()
+    window.Finalize()
+    return images
 
 
 def _assert_alike(image, reference):
@@ -64,16 +88,7 @@ def test_the_picture_drawn_as_a_textured_actor_looks_as_the_legend_drawn_in_the_
     scene as straight-alpha texture tiles."""
     direct = _offscreen_image(qtbot, _scene(legend_in_overlay=False))
     scene = _scene(legend_in_overlay=True)
-    window = vtkRenderWindow()
-    window.SetOffScreenRendering(1)
-    window.SetMultiSamples(0)
-    window.AddRenderer(scene.renderer)
-    window.SetSize(*SIZE)
-    window.AddObserver("StartEvent", lambda w, _: scene.overlay.update(w.GetSize()))     # as InteractiveView
-    window.Render()
-    pictured = WindowReader(window).image()
-    scene.overlay.shutdown()
-    window.Finalize()
+    pictured, = _on_screen_images(scene)
     assert scene.overlay.in_scene and scene.overlay.actor.GetVisibility() and scene.overlay.pictures == 1
     _assert_alike(pictured, direct)
 
@@ -97,3 +112,54 @@ def test_scrubbing_draws_the_picture_without_taking_it_again(shown, qtbot):
     view.render()
     assert overlay.pictures == taken + 2
     assert (overlay.image.width(), overlay.image.height()) == (view.width(), view.height())
+
+
+def test_the_picture_has_the_view_s_dpi(qtbot):
+    """On a 2x screen QVTKRenderWindowInteractor sets its window's DPI to 144: the legend's text is drawn twice as
+    large, in the picture as in the scene, on both paths."""
+    direct = _offscreen_image(qtbot, _scene(legend_in_overlay=False), dpi=144)
+    assert differing(direct, _offscreen_image(qtbot, _scene(legend_in_overlay=False))).sum() > 2000   # DPI matters
+    _assert_alike(_offscreen_image(qtbot, _scene(legend_in_overlay=True), dpi=144), direct)
+    scene = _scene(legend_in_overlay=True)
+    _assert_alike(_on_screen_images(scene, dpi=144)[0], direct)
+
+
+def test_the_on_screen_path_takes_one_picture_over_many_frames(qtbot):
+    scene = _scene(legend_in_overlay=True)
+    images = _on_screen_images(scene, frames=5)
+    assert scene.overlay.pictures == 1 and scene.overlay.actor.GetVisibility()
+    assert differing(images[0], images[-1]).sum() > 500          # the frames did change (the camera moved)
+
+
+def test_a_text_property_changed_makes_a_new_picture(qtbot):
+    legends = []
+    scene = _scene(legend_in_overlay=True, legend_out=legends)
+    view = OffscreenView(scene)
+    qtbot.addWidget(view)
+    view.resize(*SIZE)
+    before = view.image()
+    bar = legends[0].bars["muscle activation"]
+    bar.GetLabelTextProperty().SetColor(1.0, 0.0, 1.0)
+    after = view.image()
+    view.shutdown()
+    assert scene.overlay.pictures == 2
+    assert differing(before, after).sum() > 50
+
+
+def test_without_alpha_planes_the_annotations_are_drawn_in_the_view_s_window(qtbot, monkeypatch, caplog):
+    """A picture read back with no transparent pixel (an OpenGL without alpha planes) would black out the view: the
+    annotations are drawn over the scene in the view's own window instead, as before the pictures, on both paths,
+    and the log says so once."""
+    monkeypatch.setattr(overlay_module, "transparent", lambda premultiplied: False)
+    direct = _offscreen_image(qtbot, _scene(legend_in_overlay=False))
+    on_screen = _scene(legend_in_overlay=True)
+    with caplog.at_level("WARNING", logger=overlay_module.__name__):
+        images = _on_screen_images(on_screen, frames=3)
+        offscreen = _scene(legend_in_overlay=True)
+        painted = _offscreen_image(qtbot, offscreen)
+    for scene in (on_screen, offscreen):
+        assert scene.overlay.in_window and scene.overlay.pictures == 1 and scene.overlay.image.isNull()
+        assert not scene.overlay.actor.GetVisibility()
+    _assert_alike(images[0], direct)
+    _assert_alike(painted, direct)
+    assert len([r for r in caplog.records if "no alpha channel" in r.getMessage()]) == 2     # once per overlay

@@ -15,7 +15,7 @@ from engine.io.results_file import load_result
 from skin import socket_map
 from skin.socket_load import socket_loads
 
-from .conftest import mid_stance
+from .conftest import differing, mid_stance
 
 SPACING = 0.02      # m: a coarse skin keeps the test short (the application's is socket_map.SPACING)
 
@@ -91,3 +91,26 @@ def test_the_first_window_imports_no_socket_numerics():
                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+def test_scrubbing_the_socket_map_takes_no_new_picture_of_its_colour_bar(computed):
+    """The socket pressure's colour bar is one of the annotations drawn from the overlay's picture (not drawn in the
+    scene every frame); its readout, which changes with the frame, is drawn in the scene."""
+    window, doc = computed, computed.document
+    view, overlay, layer = window.view, window.scene.overlay, window.socket_pressure.layer
+    assert overlay.renderer.HasViewProp(layer.bar) and not window.scene.renderer.HasViewProp(layer.bar)
+    assert window.scene.renderer.HasViewProp(layer.readout)
+    view.render()
+    taken, with_bar = overlay.pictures, overlay.image.copy()
+    readouts = set()
+    for frame in range(0, doc.n_frames, max(doc.n_frames // 8, 1)):
+        doc.set_frame(frame)
+        view.render()
+        readouts.add(layer.readout.GetInput())
+    assert overlay.pictures == taken and len(readouts) > 1
+    layer.bar.SetVisibility(False)
+    view.render()
+    assert overlay.pictures == taken + 1
+    assert differing(with_bar, overlay.image).sum() > 500          # the bar is in the picture
+    window.actions_by["socket pressure"].trigger()                 # hidden: the layer's bar leaves the overlay
+    assert not overlay.renderer.HasViewProp(layer.bar)

@@ -624,27 +624,39 @@ def test_failed_writes_leave_the_existing_file_untouched(tmp_path, monkeypatch):
     assert sorted(os.listdir(tmp_path)) == ["model.yaml"]
 
 
-def test_libyaml_s_emitter_writes_the_text_of_pyyaml_s_own(test_data):
-    """Files are written with libyaml's emitter (4x faster): the text is the pure-Python emitter's, byte for byte, for
-    the model with every kind of part, an imported OpenSim model and scalars that need quoting or escaping."""
+def test_libyaml_s_emitter_writes_the_documents_of_pyyaml_s_own(test_data, monkeypatch):
+    """Files are written with libyaml's emitter when PyYAML has it (4x faster), else with the pure-Python one, and the
+    two write the same documents: the same text, byte for byte, for the model with every kind of part and an imported
+    OpenSim model; for scalars that need quoting or escaping the same data loaded back (libyaml escapes characters
+    beyond 16 bits, an emoji as "\\U0001F600", where the pure-Python emitter writes them as they are), equal to what
+    was written. U+0085 is the exception: the pure-Python emitter folds it into a space, libyaml keeps it."""
     from engine.io import yaml_documents
     from engine.io.model_file import SI_UNITS, write_model
 
-    class PythonEmitted(yaml.SafeDumper):
-        ignore_aliases = yaml_documents._Dumper.ignore_aliases
-        represent_list = yaml_documents._Dumper.represent_list
-
-    PythonEmitted.yaml_implicit_resolvers = yaml_documents._Dumper.yaml_implicit_resolvers
-    PythonEmitted.add_representer(list, PythonEmitted.represent_list)
-    assert yaml.__with_libyaml__ and issubclass(yaml_documents._Dumper, yaml.CSafeDumper)
+    libyaml = getattr(yaml, "CSafeDumper", None)
+    assert issubclass(yaml_documents._Dumper, libyaml or yaml.SafeDumper)
+    monkeypatch.delattr(yaml, "CSafeDumper", raising=False)
+    fallback = yaml_documents._dumper()
+    assert issubclass(fallback, yaml.SafeDumper) and (libyaml is None or not issubclass(fallback, libyaml))
     awkward = {"a: b": "x: y", "degrees": "45° – ünïcode", "lines": "one\ntwo", "empty": "", "lead": " space",
                "nan": math.nan, "inf": -math.inf, "tiny": 1e-300, "text_true": "true", "none": None, "text_num": "1.5",
                "mixed": [1, "two", 3.0, None, "#hash"], "nested": [{"k": [1, 2]}], "tab": "a\tb", "quotes": "it's \"q\"",
-               "long": "word " * 100, "exponent": "1e5"}
+               "long": "word " * 100, "exponent": "1e5", "emoji 😀": "emoji 😀", "astral": ["𝔘", "a😀b"],
+               "separators": "a\u2028b\u2029c", "bom": "\ufeffx", "nul": "a\x00b"}
+    options = dict(sort_keys=False, allow_unicode=True, width=1 << 16)
     for body in ({"units": dict(SI_UNITS), **write_model(full_model())},
-                 {"units": dict(SI_UNITS), **write_model(read_osim(test_data / "opensim" / "arm26" / "arm26.osim"))},
-                 awkward):
+                 {"units": dict(SI_UNITS), **write_model(read_osim(test_data / "opensim" / "arm26" / "arm26.osim"))}):
         document = {"format": "f", "version": 1, **body}
-        options = dict(sort_keys=False, allow_unicode=True, width=1 << 16)
         assert yaml.dump(document, Dumper=yaml_documents._Dumper, **options) == \
-            yaml.dump(document, Dumper=PythonEmitted, **options)
+            yaml.dump(document, Dumper=fallback, **options)
+    written = yaml.dump(awkward, Dumper=yaml_documents._Dumper, **options)
+    for text in (written, yaml.dump(awkward, Dumper=fallback, **options)):
+        loaded = yaml.safe_load(text)
+        assert math.isnan(loaded.pop("nan"))
+        assert loaded == {k: v for k, v in awkward.items() if k != "nan"}
+    if libyaml is not None:
+        assert "\\U0001F600" in written          # escaped: the same data from a different text
+    nel = {"name": "a\x85b"}
+    assert yaml.safe_load(yaml.dump(nel, Dumper=yaml_documents._Dumper, **options)) == \
+        (nel if libyaml is not None else {"name": "a b"})
+    assert yaml.safe_load(yaml.dump(nel, Dumper=fallback, **options)) == {"name": "a b"}

@@ -160,29 +160,41 @@ subjects:
 def test_the_workers_compute_with_one_thread_each_for_numba_openblas_and_openmp(client):
     """In each worker process: the environment its later libraries and its own processes read, every BLAS and OpenMP
     pool it has loaded (numpy's OpenBLAS among them, loaded before Dask sets the environment, with one thread per
-    core), as threadpoolctl reads the libraries themselves, and numba's thread count: one each, the workers share the
-    cores."""
+    core), as threadpoolctl reads the libraries themselves, and numba's thread count, which the muscle paths' threads
+    follow: one each, the workers share the cores. Numba's own thread pool (for parallel kernels, sized at numba's
+    import) was never started: the warmed-up analysis has no parallel kernel."""
     def threads():
         import numba
+        import numba.np.ufunc.parallel
         import scipy.linalg  # noqa: F401  (its own OpenBLAS, loaded by the analysis)
         from threadpoolctl import threadpool_info
         return (dict(os.environ), {(i["internal_api"], i["num_threads"]) for i in threadpool_info()},
-                numba.config.NUMBA_NUM_THREADS)
+                numba.config.NUMBA_NUM_THREADS, numba.np.ufunc.parallel._is_initialized)
     seen = client.run(threads)
     assert len(seen) == 2
-    for env, pools, numba_threads in seen.values():
+    for env, pools, numba_threads, numba_pool_started in seen.values():
         assert env.items() >= WORKER_ENVIRONMENT.items() and numba_threads == 1, (env, numba_threads)
+        assert not numba_pool_started
         assert ("openblas", 1) in pools and {n for _, n in pools} == {1}, pools
 
 
 def test_a_running_cluster_leaves_this_process_s_environment_and_its_children_s_alone(client):
     """The processes this process starts while a local cluster runs (a GUI's, a benchmark's loop) get no thread
-    limits from the cluster: not in this process's environment, not in a child's."""
+    limits from the cluster: not in this process's environment, not in a child's. Once a cluster closed, a process's
+    environment is as before it, ``PYTHONHASHSEED`` too (which Dask's nanny sets in it while the cluster runs, and
+    its ``__DASK_PARENT_PID``)."""
     names = sorted(WORKER_ENVIRONMENT)
     child = subprocess.run([sys.executable, "-c", f"import os; print([os.environ.get(n) for n in {names!r}])"],
                            capture_output=True, text=True, check=True).stdout
     assert [os.environ.get(n) for n in names] == [ENVIRONMENT_BEFORE.get(n) for n in names]
     assert child.strip() == str([ENVIRONMENT_BEFORE.get(n) for n in names])
+    script = ("import os\nfrom study.cluster import study_client\nbefore = dict(os.environ)\n"
+              "with study_client(workers=1, warm_up=False) as c:\n    during = os.environ.get('PYTHONHASHSEED')\n"
+              "print(during, dict(os.environ) == before)\n")
+    environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONHASHSEED", "__DASK_PARENT_PID")}
+    after = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT,
+                           env=environment).stdout.split()
+    assert after == ["6640", "True"]          # Dask's seed while the cluster ran, not after
 
 
 def _cold_work(trial, model, folder):
