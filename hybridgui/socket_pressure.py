@@ -107,9 +107,12 @@ class SocketPressure(QObject):
             self.result, self.map = self._computing, socket_map
             self._show_layer()
         unconverged = int((~socket_map.converged).sum())
+        outside = int((~socket_map.in_range).sum())
         self._ended(None if self.map is None else f"Socket pressure: peak {socket_map.peak.max() * 1e-3:.1f} kPa "
                     f"over the trial, at {socket_map.time[socket_map.peak.argmax()]:.3f} s."
                     + (f" The liner does not carry the load to tolerance at {unconverged} frames." if unconverged
+                       else "")
+                    + (f" The liner's solution leaves the model's small displacements at {outside} frames." if outside
                        else ""))
 
     def _show_layer(self) -> None:
