@@ -263,3 +263,23 @@ def test_a_solution_outside_the_small_displacements_is_flagged(demo, loads):
     assert flags == [(True, True, True), (True, True, True), (False, True, False), (False, False, False)]
     series = socket_module.pressure_over_trial(model, slipping, result.motion.q[STANCE][[0, f_max]], W[[0, f_max]])
     assert series["converged"].all() and not series["in_range"].any()
+
+
+def test_the_wall_s_grid_is_built_once_per_socket(demo, loads, monkeypatch):
+    """The wall is fixed in the limb's frame: its grid is binned once (at the moulding's check), not at each frame."""
+    import skin.socket as socket_module
+    built = []
+
+    class Counted(socket_module.SkinGrid):
+        def __init__(self, *args):
+            built.append(args)
+            super().__init__(*args)
+
+    monkeypatch.setattr(socket_module, "SkinGrid", Counted)
+    result, _, skin = demo
+    model = result.model
+    socket = Socket.from_stump(model, skin, "tibia_r")
+    _, W, _ = loads
+    for f in (0, 12):
+        socket.pressure(model, result.motion.q[STANCE][f], W[f])
+    assert len(built) == 1 and built[0][0] is socket.wall
