@@ -91,3 +91,17 @@ def test_the_first_window_imports_no_socket_numerics():
                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+def test_the_status_line_names_the_frames_flagged():
+    """The status bar after the computation: the peak and when, then how many frames were not carried to tolerance
+    and how many leave the model's small displacements (the slipping liner's, docs/socket-pressure.md)."""
+    from types import SimpleNamespace
+
+    from hybridgui.socket_pressure import status_text
+    m = SimpleNamespace(peak=np.array([0.0, 2.5e5, 1e5]), time=np.array([0.0, 0.01, 0.02]),
+                        converged=np.ones(3, bool), in_range=np.ones(3, bool))
+    assert status_text(m) == "Socket pressure: peak 250.0 kPa over the trial, at 0.010 s."
+    m.converged[0], m.in_range[1:] = False, False
+    assert status_text(m).endswith("at 0.010 s. The liner does not carry the load to tolerance at 1 frames. "
+                                   "The liner's solution leaves the model's small displacements at 2 frames.")
