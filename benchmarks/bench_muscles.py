@@ -7,15 +7,17 @@ reference/so_setup.xml says: the IK coordinates over 0.4-1.6 s (73 frames) low-p
 from a quintic spline, generalized forces from reference/id.sto, the gait2354 CMC actuator file.
 ``MuscleGeometry`` is built once per model and its numba kernels compiled before timing (both times
 printed). OpenSim's AnalyzeTool + StaticOptimization runs reference/so_setup.xml on the same data in the
-same process (``benchmarks.opensim_runs``), timed as ours: the best of ``REPEATS`` runs (one run's time moves
-with the machine's load, and so did the ratio, by 30%); without ``opensim`` installed the figure stored in
-reference/timings.txt is printed, labelled "stored reference", and no ratio is given. ``so_cpu_vs_opensim`` is the
-same ratio in CPU seconds of this process (all its threads; best of the runs), which other processes' load hardly
-moves: on a shared machine the wall-clock ratio followed OpenSim's luck (81-925 on unchanged code at load 5-15).
+same process (``benchmarks.opensim_runs``), ``ROUNDS`` times, each run followed by ``BATCH`` of our calls (after one
+untimed call, OpenSim having just run), so that both sides see the same load; each side's figure is its median, by
+the wall clock and in CPU seconds of this process (all its threads), read around the same runs. A median, not a best:
+one scheduling hiccup, or one lucky run, on either side does not decide the ratio (the best-of-runs ratio moved
+81-925 on unchanged code at load 5-15 on the shared machine; the CPU-seconds one hardly moves with other processes'
+load). The spread of the per-round wall ratios is printed. Without ``opensim`` installed the figure stored in
+reference/timings.txt is printed, labelled "stored reference", and no ratio is given.
 
 Run: python benchmarks/bench_muscles.py
-Last line: RESULT muscles_fps=F so_vs_opensim=R [so_cpu_vs_opensim=C] opensim=".." load=L (R = our frames/s with
-OpenSim's objective / OpenSim's, same run; C likewise in CPU seconds).
+Last line: RESULT muscles_fps=F so_vs_opensim=R [so_cpu_vs_opensim=C] opensim=".." load=L (F = our frames/s with
+OpenSim's objective, median wall; R = OpenSim's median wall seconds / ours, same run; C likewise in CPU seconds).
 """
 from __future__ import annotations
 
@@ -30,8 +32,8 @@ from scipy.interpolate import make_interp_spline
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.opensim_runs import SAME_RUN, opensim_seconds, ratio_fields  # noqa: E402
-from benchmarks.timing import cpu_timings, timings  # noqa: E402
+from benchmarks.opensim_runs import opensim_runner, ratio_fields  # noqa: E402
+from benchmarks.timing import paired_timings  # noqa: E402
 from engine.io.osim import read_osim  # noqa: E402
 from engine.io.storage import read_storage  # noqa: E402
 from engine.muscles.path.geometry import MuscleGeometry  # noqa: E402
@@ -41,7 +43,9 @@ from engine.tree import compile_tree
 from engine.trial.filtering import lowpass  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "opensim" / "gait2354"
-REPEATS = 10          # both sides: ours and OpenSim's best of as many runs
+ROUNDS = 7            # OpenSim runs (about 3 s each), each followed by a batch of ours
+BATCH = 15            # our timed calls per round (about 10 ms each)
+REPEATS = 50          # our timed calls of the geometry alone and of the seed objective
 
 
 def walk():
@@ -60,9 +64,8 @@ def walk():
     return model, t, spline(t), spline.derivative()(t), tau
 
 
-def best_seconds(fn):
-    times = timings(fn, REPEATS)
-    return min(times), float(np.median(times))
+def median_ms(times) -> float:
+    return float(np.median(times)) * 1e3
 
 
 def main():
@@ -79,29 +82,47 @@ def main():
           f"{len(reserves.names)} residual/reserve actuators")
     print(f"MuscleGeometry built in {built * 1e3:.1f} ms; first evaluation (numba compile or cache load) "
           f"{first:.2f} s (not timed below)")
-    geo_best, geo_median = best_seconds(lambda: geometry.compute(Q, V))
-    print(f"  geometry alone:               {T / geo_best:8.0f} frames/s (median {T / geo_median:.0f})")
-    results, cpu_seconds = {}, {}
+    wall, cpu = paired_timings(lambda: geometry.compute(Q, V), REPEATS)
+    print(f"  geometry alone:               {T / np.median(wall):8.0f} frames/s (median of {REPEATS}; "
+          f"{median_ms(wall):.2f} ms wall, {median_ms(cpu):.2f} ms CPU)")
+    runs = {}
     for objective in ("opensim", "seed"):
         settings = MuscleForceSettings(objective=objective, reserves=reserves)
-        run = lambda: estimate_muscle_forces(model, Q, V, tau, settings, time=t, geometry=geometry)  # noqa: E731
-        result = run()
-        best, median = best_seconds(run)
-        results[objective] = T / best
-        cpu_seconds[objective] = min(cpu_timings(run, REPEATS))
+        runs[objective] = lambda s=settings: estimate_muscle_forces(model, Q, V, tau, s, time=t, geometry=geometry)
+        result = runs[objective]()
         warm = result.status.count("optimal (warm start)")
-        print(f"  whole step, {objective:7s} objective: {T / best:8.0f} frames/s (median {T / median:.0f}); "
-              f"{int(result.success.sum())}/{T} frames solved, {warm} warm-started")
-    field, ref_fps, label = ratio_fields("so_vs_opensim", results["opensim"], T, "so", repeats=REPEATS)
-    print(f"  OpenSim 4.6 StaticOptimization: {ref_fps:8.1f} frames/s ({T} frames; {label}; best of {REPEATS})")
-    cpu_field = ""
-    if label == SAME_RUN:       # OpenSim's in CPU seconds too (best of 3: CPU time hardly varies)
-        os_cpu, cpu_label = opensim_seconds("so", repeats=3, clock=time.process_time)
-        if cpu_label == SAME_RUN:
-            cpu_field = f" so_cpu_vs_opensim={os_cpu / cpu_seconds['opensim']:.1f}"
-            print(f"  in CPU seconds: ours {cpu_seconds['opensim'] * 1e3:.1f} ms, OpenSim {os_cpu:.2f} s")
-    print(f'RESULT muscles_fps={results["opensim"]:.0f} {field}{cpu_field} opensim="{label}" '
-          f"load={os.getloadavg()[0]:.1f}")
+        print(f"  {objective:7s} objective: {int(result.success.sum())}/{T} frames solved, {warm} warm-started")
+    wall, cpu = paired_timings(runs["seed"], REPEATS)
+    print(f"  whole step, seed    objective: {T / np.median(wall):8.0f} frames/s (median of {REPEATS}; "
+          f"{median_ms(wall):.2f} ms wall, {median_ms(cpu):.2f} ms CPU)")
+    ours_wall, ours_cpu, os_wall, os_cpu, round_ratios = [], [], [], [], []
+    with opensim_runner("so") as opensim_run:
+        for _ in range(ROUNDS if opensim_run else 1):
+            if opensim_run:
+                w, c = opensim_run()
+                os_wall.append(w)
+                os_cpu.append(c)
+            wall, cpu = paired_timings(runs["opensim"], BATCH)
+            ours_wall += wall
+            ours_cpu += cpu
+            if opensim_run:
+                round_ratios.append(w / np.median(wall))
+    fps = T / np.median(ours_wall)
+    print(f"  whole step, opensim objective: {fps:8.0f} frames/s (median of {len(ours_wall)}; "
+          f"{median_ms(ours_wall):.2f} ms wall, best {min(ours_wall) * 1e3:.2f}; {median_ms(ours_cpu):.2f} ms CPU)")
+    if not os_wall:
+        field, ref_fps, label = ratio_fields("so_vs_opensim", fps, T, "so")
+        print(f"  OpenSim 4.6 StaticOptimization: {ref_fps:8.1f} frames/s ({T} frames; {label})")
+        print(f'RESULT muscles_fps={fps:.0f} {field} opensim="{label}" load={os.getloadavg()[0]:.1f}')
+        return
+    wall_ratio = np.median(os_wall) / np.median(ours_wall)
+    cpu_ratio = np.median(os_cpu) / np.median(ours_cpu)
+    print(f"  OpenSim 4.6 StaticOptimization: {T / np.median(os_wall):8.1f} frames/s ({T} frames; same run; median of "
+          f"{ROUNDS}: {np.median(os_wall):.2f} s wall, best {min(os_wall):.2f}; {np.median(os_cpu):.2f} s CPU)")
+    print(f"  ratio, medians: {wall_ratio:.1f} wall, {cpu_ratio:.1f} CPU; per round (OpenSim's run / our batch's "
+          f"median, wall): {min(round_ratios):.0f}-{max(round_ratios):.0f}")
+    print(f"RESULT muscles_fps={fps:.0f} so_vs_opensim={wall_ratio:.1f} so_cpu_vs_opensim={cpu_ratio:.1f} "
+          f'opensim="same run" load={os.getloadavg()[0]:.1f}')
 
 
 if __name__ == "__main__":

@@ -58,8 +58,9 @@ def _quiet():
             os.close(saved)
 
 
-def _timed_run(opensim, tool: str, work: Path, clock=time.perf_counter) -> float:
-    """Seconds of ``run()`` of a freshly built tool (building it and loading its model are not timed), by ``clock``."""
+def _timed_run(opensim, tool: str, work: Path, clocks: tuple) -> tuple:
+    """Seconds of ``run()`` of a freshly built tool (building it and loading its model are not timed), by each of
+    ``clocks``."""
     setup = str(work / SETUPS[tool])
     if tool == "so":
         runner = opensim.AnalyzeTool(setup)
@@ -67,9 +68,38 @@ def _timed_run(opensim, tool: str, work: Path, clock=time.perf_counter) -> float
         runner = opensim.InverseKinematicsTool(setup) if tool == "ik" else opensim.InverseDynamicsTool(setup)
         model = opensim.Model(str(work / "subject01_simbody.osim"))   # the tool holds no reference: keep one
         runner.setModel(model)
-    t0 = clock()
+    t0 = [c() for c in clocks]
     runner.run()
-    return clock() - t0
+    return tuple(c() - t for c, t in zip(clocks, t0))
+
+
+def _scratch_copy(work: Path) -> None:
+    """The dataset's files and the static-optimisation setup copied into ``work``, where the tools write."""
+    for f in GAIT2354.iterdir():
+        if f.is_file():
+            shutil.copy(f, work / f.name)
+    shutil.copy(GAIT2354 / "reference" / "so_setup.xml", work / "so_setup.xml")
+    (work / "ResultsInverseDynamics").mkdir()
+
+
+@contextmanager
+def opensim_runner(tool: str):
+    """A function running OpenSim's ``tool`` ("ik", "id" or "so") once, as :func:`opensim_seconds` runs it, and
+    returning its (wall, CPU) seconds: for a benchmark that interleaves OpenSim's runs with its own, so that both
+    sides see the same load. None when ``opensim`` does not import."""
+    opensim = _opensim()
+    if opensim is None:
+        yield None
+        return
+    with tempfile.TemporaryDirectory() as scratch:
+        work = Path(scratch)
+        _scratch_copy(work)
+
+        def run() -> tuple[float, float]:
+            with _quiet():
+                return _timed_run(opensim, tool, work, (time.perf_counter, time.process_time))
+
+        yield run
 
 
 def opensim_seconds(tool: str, repeats: int = 3, clock=time.perf_counter) -> tuple[float, str]:
@@ -83,13 +113,9 @@ def opensim_seconds(tool: str, repeats: int = 3, clock=time.perf_counter) -> tup
         return _stored_seconds(tool), STORED
     with tempfile.TemporaryDirectory() as scratch:
         work = Path(scratch)
-        for f in GAIT2354.iterdir():
-            if f.is_file():
-                shutil.copy(f, work / f.name)
-        shutil.copy(GAIT2354 / "reference" / "so_setup.xml", work / "so_setup.xml")
-        (work / "ResultsInverseDynamics").mkdir()
+        _scratch_copy(work)
         with _quiet():
-            return min(_timed_run(opensim, tool, work, clock) for _ in range(repeats)), SAME_RUN
+            return min(_timed_run(opensim, tool, work, (clock,))[0] for _ in range(repeats)), SAME_RUN
 
 
 def ratio_fields(name: str, ours_fps: float, frames: int, tool: str, repeats: int = 3) -> tuple[str, float, str]:

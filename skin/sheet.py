@@ -20,6 +20,11 @@ nothing at the minimum, so the matrix also holds springs ``BUFFER`` edges around
 spreads next: it is factored again only when contact spreads beyond them (or when fewer than half the vertices that
 had a contact at the last factorization still have one). A rigid device under the sheet (a bed) adds springs of a
 second kind the same way.
+
+The springs are the mesh's edges: on ``grid_sheet`` structural springs along x and z and one shear diagonal per cell,
+no bending springs. A sheet pinned at its corners has no converged static sag under refinement (a point support of
+a membrane is a log singularity); pinned along two opposite edges its centre converges faster than h^2 to a value
+between two elastic catenaries: docs/mass-spring-sheet.md.
 """
 from __future__ import annotations
 
@@ -56,16 +61,17 @@ class MassSpringSheet:
         if not (self.mass > 0 and self.stiffness > 0):
             raise ModelError("mass and stiffness must be positive", f"sheet '{self.name}'")
         where = f"sheet '{self.name}'"
-        pins = []
+        pins, seen = [], set()
         for pin in self.pinned:
             if not (isinstance(pin, (int, np.integer)) and not isinstance(pin, bool)
                     or isinstance(pin, (float, np.floating)) and float(pin).is_integer()):
                 raise ModelError(f"pinned vertex {pin!r} is not a vertex index (an integer)", where)
             if not 0 <= pin < self.mesh.n_vertices:
                 raise ModelError(f"pinned vertex {pin!r} does not lie in [0, {self.mesh.n_vertices})", where)
-            if int(pin) in pins:
+            if int(pin) in seen:
                 raise ModelError(f"pinned vertex {int(pin)} is named twice", where)
             pins.append(int(pin))
+            seen.add(int(pin))
         edges = self.mesh.edges()
         rest = np.linalg.norm(self.mesh.vertices[edges[:, 0]] - self.mesh.vertices[edges[:, 1]], axis=1)
         _, areas = self.mesh.normals_areas()

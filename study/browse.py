@@ -132,7 +132,8 @@ def trial_result_steps(table: StudyTable, subject: str, trial: str):
     model = table.out / "subjects" / subject / SCALED_MODEL if subject_spec.scaled else subject_spec.model
     from engine.analysis.pipeline import analysis_steps
     from engine.cli.analyze import analysis_inputs, parse_arguments
-    args = parse_arguments(analyze_arguments(spec, str(model)) + ["--out", str(folder), "--quiet"])
+    args = parse_arguments(analyze_arguments(spec, None if model is None else str(model))
+                           + ["--out", str(folder), "--quiet"])
     model, data, settings = analysis_inputs(args)
     result = yield from analysis_steps(model, data, settings)
     return result, settings

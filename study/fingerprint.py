@@ -2,8 +2,9 @@
 
 A scaling depends on the generic model, the ScaleTool setup and the files it names (marker set, static trials),
 the static trial and the mass; a trial on its subject's scaling, its own files (marker file, loads, setups,
-contacts, EMG) and its settings. The version of HybridLab is part of both: results of another version are never
-taken for this one's. A step whose outputs carry the same fingerprint is not run again (``hybrid batch``'s resume).
+contacts, EMG), its settings and its subject's height (a trial analysed alone). The version of HybridLab is part of
+both: results of another version are never taken for this one's. A step whose outputs carry the same fingerprint
+is not run again (``hybrid batch``'s resume).
 """
 from __future__ import annotations
 
@@ -58,4 +59,4 @@ def trial_fingerprint(trial, subject_digest: str) -> str:
     files = [trial.file, trial.grf, trial.external_loads] + [v for k, v in sorted(trial.settings.items())
                                                              if isinstance(v, Path)]
     settings = {k: (str(v.name) if isinstance(v, Path) else v) for k, v in trial.settings.items()}
-    return _digest({"subject": subject_digest, "files": _files(files), "settings": settings})
+    return _digest({"subject": subject_digest, "files": _files(files), "settings": settings, "height": trial.height})

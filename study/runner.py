@@ -99,7 +99,7 @@ def submit_study(study, out: Path, client, outcomes: dict, fingerprints: dict) -
                 pending.append((trial, folder, digest))
         if not pending:
             continue
-        model = str(subject.model)
+        model = None if subject.model is None else str(subject.model)
         if subject.scaled:
             folder = out / "subjects" / subject.id
             model = str(folder / SCALED_MODEL) if completed(folder, subject_digest) is not None else client.submit(

@@ -44,6 +44,10 @@ def add_parser(sub) -> None:
                                       "contacts.yaml, which can be edited and given here)")
     p.add_argument("--static", help="static trial (.c3d or .trc; standing, feet flat) on which generated contact "
                                     "candidates are calibrated (default: the trial's stances on its plates)")
+    p.add_argument("--height", type=float, metavar="M",
+                   help="with a trial alone: the subject's height, m; it overrides the trial's SUBJECT:Height as the "
+                        "stature that gives the knee and ankle widths the trial does not (Heinz et al. 2003's "
+                        "proportions); the notes say which was used")
     p.add_argument("--axes", help="lab axes of the trial, e.g. 'Z-up, X-forward' (default: proposed from the data)")
     p.add_argument("--start", type=float, help="start time, s")
     p.add_argument("--end", type=float, help="end time, s")
@@ -88,6 +92,7 @@ def _inputs(args, open_model=None):
     if args.demo:
         if args.model or args.trial:
             raise SettingsError("--demo analyses the bundled demo; give either --demo or MODEL and TRIAL")
+        _check_height(args.height, False)
         from ..demo import demo_inputs
         return demo_inputs()
     from ..io.open import open_model as read_model
@@ -95,6 +100,7 @@ def _inputs(args, open_model=None):
     trial_only = bool(args.model and not args.trial and Path(args.model).suffix.lower() in TRIAL_SUFFIXES)
     if not (args.model and (args.trial or trial_only)):
         raise SettingsError("give MODEL and TRIAL, or a TRIAL alone (or --demo)")
+    _check_height(args.height, trial_only)
     model = None if trial_only else (open_model or read_model)(args.model)
     channels = _names(args.emg_channels)
     trial = open_trial(args.model if trial_only else args.trial, grf=args.grf, external_loads=args.external_loads,
@@ -108,7 +114,7 @@ def _inputs(args, open_model=None):
         settings.static_trial = open_trial(args.static, c3d_timeout=args.c3d_timeout)
     if trial_only:
         from ..demo.for_trial import model_for_trial
-        made = model_for_trial(trial, settings.static_trial, args.axes, with_muscles=args.muscles)
+        made = model_for_trial(trial, settings.static_trial, args.axes, with_muscles=args.muscles, height=args.height)
         model, trial, settings.static_trial = made.model, made.trial, made.static
         settings.ik.notes = made.notes
     if args.contacts:
@@ -122,6 +128,21 @@ def _inputs(args, open_model=None):
         from ..io.setup_xml import ik_settings_from_setup, read_ik_setup
         settings.ik = ik_settings_from_setup(model, read_ik_setup(args.ik_setup))
     return model, trial, settings
+
+
+def _check_height(height: float | None, trial_only: bool) -> None:
+    """SettingsError unless ``--height`` is absent, or given with a trial alone as a stature in metres
+    (:data:`~engine.protocols.fitting.STATURE_RANGE`)."""
+    from ..protocols.fitting import STATURE_RANGE
+    if height is None:
+        return
+    if not trial_only:
+        raise SettingsError("--height is the stature of the default model made for a trial alone (TRIAL.c3d); a "
+                            "MODEL is analysed as given (scale it with 'hybrid scale')", "--height")
+    lo, hi = STATURE_RANGE
+    if not lo <= height <= hi:
+        raise SettingsError(f"--height must be the subject's height in metres, between {lo:g} and {hi:g}; got "
+                            f"{height:g}", "--height")
 
 
 def _muscle_settings(args):

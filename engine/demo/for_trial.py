@@ -75,10 +75,11 @@ def trial_matching(trial, model, edits: dict | None = None) -> MatchingTable:
 
 
 def model_for_trial(trial, static=None, axes=None, with_muscles: bool = False, model=None,
-                    edits: dict | None = None) -> TrialModel:
+                    edits: dict | None = None, height: float | None = None) -> TrialModel:
     """The protocol recognised in ``trial`` (with the user's ``edits`` of the matching, see :func:`trial_matching`)
-    put on ``model`` (default: :func:`default_model`), scaled and its markers placed; DataError if no protocol's
-    marker is recognised."""
+    put on ``model`` (default: :func:`default_model`), scaled and its markers placed, ``height`` (m) the subject's
+    stature given by the user (None: the trial's, :func:`~engine.protocols.fitting.stature`); DataError if no
+    protocol's marker is recognised."""
     notes = []
     if model is None:
         model, said = default_model(trial, with_muscles)
@@ -86,8 +87,8 @@ def model_for_trial(trial, static=None, axes=None, with_muscles: bool = False, m
     catalogue, placements, _ = builtin()
     matching = trial_matching(trial, model, edits).matching
     fitted = fit_protocol(model, trial, matching, placements_for(model, placements), catalogue, static, axes,
-                          mass=_mass(trial))
-    static = None if static is None else renamed_trial(static, matching, stature(trial, model, matching))[0]
+                          mass=_mass(trial), height=height)
+    static = None if static is None else renamed_trial(static, matching, stature(trial, model, matching, height))[0]
     return TrialModel(fitted.model, fitted.trial, static, matching, tuple(notes + notes_of(matching) + list(fitted.notes)))
 
 

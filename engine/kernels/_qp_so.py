@@ -43,7 +43,9 @@ def _solve_frame(h, A, b, lb, ub, tol, max_steps, at_lb, at_ub, x):
         hmax = max(hmax, abs(h[j]))
     dual_tol = tol * hmax
     r = np.empty(ne)
+    Ax = np.empty(ne)
     S = np.empty((ne, ne))
+    At = np.ascontiguousarray(A.T)      # the loops below run over e or f innermost: independent sums, each in j order
     grad = np.empty(n)
     w = np.empty(n)         # 1/h of the free variables, 0 for the held ones
     w_new = np.empty(n)
@@ -54,19 +56,12 @@ def _solve_frame(h, A, b, lb, ub, tol, max_steps, at_lb, at_ub, x):
             fixed = at_lb[j] or at_ub[j]
             w_new[j] = 0.0 if fixed else 1.0 / h[j]
             xf[j] = (lb[j] if at_lb[j] else ub[j]) if fixed else 0.0
-        for e in range(ne):         # r = b - A xf (rows of A are contiguous)
-            s = b[e]
-            for j in range(n):
-                s -= A[e, j] * xf[j]
-            r[e] = s
-        if step == 0:               # S = A diag(w) A^T, then updated by the variables switched
+        r[:] = b                    # r = b - A xf
+        for j in range(n):
             for e in range(ne):
-                for f in range(e, ne):
-                    s = 0.0
-                    for j in range(n):
-                        s += A[e, j] * w_new[j] * A[f, j]
-                    S[e, f] = s
-                    S[f, e] = s
+                r[e] -= At[j, e] * xf[j]
+        if step == 0:               # S = A diag(w) A^T (upper triangle), then updated by the variables switched
+            _schur(A, w_new, S)
         else:
             for j in range(n):
                 if w_new[j] != w[j]:
@@ -74,8 +69,10 @@ def _solve_frame(h, A, b, lb, ub, tol, max_steps, at_lb, at_ub, x):
                     for e in range(ne):
                         a = d * A[e, j]
                         for f in range(e, ne):
-                            S[e, f] += a * A[f, j]
-                            S[f, e] = S[e, f]
+                            S[e, f] += a * At[j, f]
+        for e in range(ne):
+            for f in range(e + 1, ne):
+                S[f, e] = S[e, f]
         w[:] = w_new
         nu = solve_kkt(S, -r)
         if nu is None:
@@ -92,13 +89,14 @@ def _solve_frame(h, A, b, lb, ub, tol, max_steps, at_lb, at_ub, x):
                 if not math.isfinite(x[j]):
                     return False
             grad[j] += h[j] * x[j]
+        Ax[:] = 0.0                 # A (x - xf), to compare with r
+        for j in range(n):
+            for e in range(ne):
+                Ax[e] += At[j, e] * (x[j] - xf[j])
         res = 0.0
         rr = 0.0
         for e in range(ne):
-            s = 0.0
-            for j in range(n):
-                s += A[e, j] * (x[j] - xf[j])
-            res += (s - r[e]) ** 2
+            res += (Ax[e] - r[e]) ** 2
             rr += r[e] ** 2
         if math.sqrt(res) > 1e-8 * (1.0 + math.sqrt(rr)):
             return False
@@ -127,6 +125,34 @@ def _solve_frame(h, A, b, lb, ub, tol, max_steps, at_lb, at_ub, x):
                 x[j] = min(max(x[j], lb[j]), ub[j])
             return True
     return False
+
+
+@nb.njit(cache=True, nogil=True)
+def _schur(A, w, S):
+    """The upper triangle of ``S = A diag(w) A^T``, each entry summed over ``j`` in order from 0.0; four entries of a
+    row at a time (independent sums, which the processor overlaps)."""
+    ne, n = A.shape
+    for e in range(ne):
+        f = e
+        while f + 4 <= ne:
+            s0 = s1 = s2 = s3 = 0.0
+            for j in range(n):
+                a = A[e, j] * w[j]
+                s0 += a * A[f, j]
+                s1 += a * A[f + 1, j]
+                s2 += a * A[f + 2, j]
+                s3 += a * A[f + 3, j]
+            S[e, f] = s0
+            S[e, f + 1] = s1
+            S[e, f + 2] = s2
+            S[e, f + 3] = s3
+            f += 4
+        while f < ne:
+            s0 = 0.0
+            for j in range(n):
+                s0 += A[e, j] * w[j] * A[f, j]
+            S[e, f] = s0
+            f += 1
 
 
 @nb.njit(cache=True, nogil=True)
@@ -285,13 +311,27 @@ def tracking_problem(J, R, opt, F0, w1, w2, ref, tau, eps_rel, reserve_weight, B
             WBt[i, v] = Bt[i, v] * w1[v]
             s += WBt[i, v] * tau[v]
         g[i] = -s
-    for i in range(n):
-        for j in range(i, n):
-            s = 0.0
+    for i in range(n):              # H = Bt WBt^T, four entries of a row at a time (as _schur)
+        j = i
+        while j + 4 <= n:
+            s0 = s1 = s2 = s3 = 0.0
             for v in range(nv):
-                s += Bt[i, v] * WBt[j, v]
-            H[i, j] = s
-            H[j, i] = s
+                a = Bt[i, v]
+                s0 += a * WBt[j, v]
+                s1 += a * WBt[j + 1, v]
+                s2 += a * WBt[j + 2, v]
+                s3 += a * WBt[j + 3, v]
+            H[i, j] = H[j, i] = s0
+            H[i, j + 1] = H[j + 1, i] = s1
+            H[i, j + 2] = H[j + 2, i] = s2
+            H[i, j + 3] = H[j + 3, i] = s3
+            j += 4
+        while j < n:
+            s0 = 0.0
+            for v in range(nv):
+                s0 += Bt[i, v] * WBt[j, v]
+            H[i, j] = H[j, i] = s0
+            j += 1
     dmax = 1.0
     for i in range(m):
         dmax = max(dmax, H[i, i])      # (a NaN here is one in H: the caller reports the frame)

@@ -66,10 +66,13 @@ def _as_stature(value: float | None) -> tuple | None:
     return None
 
 
-def stature(trial, model, matching: Matching) -> tuple | None:
-    """The subject's stature ``(m, where it comes from)``: the trial's ``SUBJECT:HEIGHT`` (any case; m, cm or mm, read
-    by its size) when plausible (:data:`STATURE_RANGE`; else :func:`rejected_height` says why not), else
-    ``model``'s height times the matching's geometric scale; None if neither is known."""
+def stature(trial, model, matching: Matching, height: float | None = None) -> tuple | None:
+    """The subject's stature ``(m, where it comes from)``: ``height`` (m) when given (the user's, ``hybrid analyze
+    --height``: it overrides the trial's), else the trial's ``SUBJECT:HEIGHT`` (any case; m, cm or mm, read by its
+    size) when plausible (:data:`STATURE_RANGE`; else :func:`rejected_height` says why not), else ``model``'s height
+    times the matching's geometric scale; None if none is known."""
+    if height is not None:
+        return float(height), "the height given with --height"
     key, _, value = _trial_height(trial)
     read = _as_stature(value)
     if read is not None:
@@ -79,6 +82,18 @@ def stature(trial, model, matching: Matching) -> tuple | None:
         return float(height) * matching.scale, (f"the model's {float(height):.2f} m times the {matching.scale:.2f} "
                                                 "the markers' distances give")
     return None
+
+
+def height_notes(trial, height: float | None) -> list:
+    """The notes on the trial's ``SUBJECT:HEIGHT`` beside the stature used: with ``height`` given (m), that it
+    was used instead of the trial's (which is named, or said absent); else :func:`rejected_height`'s, if any."""
+    if height is None:
+        return [n for n in (rejected_height(trial),) if n is not None]
+    key, raw, value = _trial_height(trial)
+    said = f"the subject's stature is the height given with --height, {float(height):.3f} m"
+    if raw is None:
+        return [f"{said}; the trial gives none"]
+    return [f"{said}, instead of the trial's SUBJECT:{key} {repr(raw) if value is None else f'{value:g}'}"]
 
 
 def rejected_height(trial) -> str | None:
@@ -151,18 +166,19 @@ def _nearest_neutral(model, markers: Markers, window, weights, names) -> tuple[i
 
 
 def fit_protocol(model, trial, matching: Matching, placements, catalogue: dict, static=None, axes=None,
-                 mass: float | None = None) -> FittedProtocol:
+                 mass: float | None = None, height: float | None = None) -> FittedProtocol:
     """``model`` with ``matching``'s protocol markers, scaled to the subject and its markers placed.
 
     ``static`` a standing trial of the same subject and lab (its labels read as the trial's); ``axes`` the lab
-    axes (None: proposed from the trial, and used for the static too); ``mass`` kg (None keeps the model's).
+    axes (None: proposed from the trial, and used for the static too); ``mass`` kg (None keeps the model's);
+    ``height`` the subject's stature, m, given by the user (None: the trial's, :func:`stature`).
     The model keeps those of its own markers (a blade's, a socket's) that the trial has under their own names and
     the protocol does not name; every other marker is the protocol's.
     """
     points = placements.points(model, catalogue)
-    height = stature(trial, model, matching)
+    given, height = height, stature(trial, model, matching, height)
     moving, renamed, added, notes = renamed_trial(trial, matching, height)
-    notes += [n for n in (rejected_height(trial),) if n is not None]
+    notes += height_notes(trial, given)
     used = {**matching.used, **added}
     protocol_markers, missing = model_markers(matching.protocol, used, points, catalogue)
     if missing:

@@ -99,3 +99,19 @@ def test_lab_axes_that_contradict_the_trial_are_refused_before_the_analysis(test
     assert re.search(r"the lab axes given as 'Z-up, X-forward' put up (8\d|9\d) degrees away from the trial's vertical",
                      err), err
     assert "clear the lab axes" in err and "Traceback" not in err and not (tmp_path / "out").exists()
+
+
+def test_a_height_outside_a_stature_in_metres_or_with_a_model_is_refused_naming_the_option(test_data, tmp_path,
+                                                                                          capsys):
+    trial = Path(__file__).parents[1] / "data" / "c3d" / "Sample26" / "Capture0002.c3d"
+    d = test_data / "opensim" / "gait2354"
+    for argv, said in (([trial, "--height", "180"], "--height must be the subject's height in metres, between 1 and "
+                                                   "2.5; got 180"),
+                       ([trial, "--height", "0.9"], "between 1 and 2.5; got 0.9"),
+                       ([trial, "--height", "nan"], "got nan"),
+                       ([d / "subject01_simbody.osim", d / "subject01_walk1.trc", "--height", "1.8"],
+                        "--height is the stature of the default model made for a trial alone"),
+                       (["--demo", "--height", "1.8"], "a MODEL is analysed as given")):
+        assert main(["analyze", *map(str, argv), "--out", str(tmp_path / "out"), "--quiet"]) == 2, argv
+        assert said in capsys.readouterr().err, argv
+    assert not (tmp_path / "out").exists()

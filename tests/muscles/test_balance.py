@@ -63,3 +63,34 @@ def test_the_residual_at_the_boxs_nearest_balance_proves_frames_unbalanced_witho
     out = muscles_alone_unbalanced(J_l, tau, f_lo, f_hi, crossed(J_l))
     assert out.tolist() == ((tau[:, 0] < -29.5) | (tau[:, 0] > 49.7)).tolist()
     assert len(lp_found_unbalanced) == 20 and not any(lp_found_unbalanced)     # 40 LPs, 20 unbalanced, did before
+
+
+def test_the_kernels_bounded_least_squares_finds_scipys_nearest_balance(rng):
+    """The balance kernel's bounded-variable least squares (a port of scipy's ``lsq_linear(method="bvls")``) reaches
+    the same residual ``b - A f`` (unique, even where ``f`` is not: fewer rows than tensions) as scipy, on boxes of
+    the size of a leg's muscles over its coordinates, with balances inside and outside the box's reach."""
+    from engine.kernels._balance import bounded_least_squares
+    for _ in range(40):
+        k, m = int(rng.integers(2, 16)), int(rng.integers(2, 50))
+        A = rng.standard_normal((k, m)) * rng.uniform(0.01, 0.1, m)     # moment arms, m
+        f_lo = rng.uniform(0.0, 10.0, m)
+        f_hi = f_lo + rng.uniform(10.0, 2000.0, m)
+        b = A @ rng.uniform(-500.0, 2500.0, m)                           # some within the reach, some beyond
+        expected = b - A @ scipy.optimize.lsq_linear(A, b, bounds=(f_lo, f_hi), method="bvls", tol=1e-12).x
+        f = bounded_least_squares(A, b, f_lo, f_hi, 1e-12)
+        assert np.all(f >= f_lo - 1e-9 * f_hi) and np.all(f <= f_hi + 1e-9 * f_hi)     # (to round-off)
+        assert np.allclose(b - A @ f, expected, rtol=0.0, atol=1e-9 * (1.0 + np.linalg.norm(b)))
+
+
+def test_a_muscle_whose_bounds_meet_changes_nothing():
+    """A muscle that can produce no tension (its bounds meet at 0: no active force, no passive force) adds nothing to
+    the reach [-29.5, 49.7] N m of the two muscles above: the same frames are unbalanced (scipy's bounded least
+    squares refused such a box; the balance kernel's takes it)."""
+    T = 12
+    J_l = np.zeros((T, 3, 1))
+    J_l[:, 0, 0], J_l[:, 1, 0], J_l[:, 2, 0] = -0.05, 0.03, -0.04
+    f_lo = np.tile([10.0, 10.0, 0.0], (T, 1))
+    f_hi = np.tile([1000.0, 1000.0, 0.0], (T, 1))
+    tau = np.linspace(-60.0, 80.0, T)[:, None] + 0.01
+    out = muscles_alone_unbalanced(J_l, tau, f_lo, f_hi, crossed(J_l))
+    assert out.tolist() == ((tau[:, 0] < -29.5) | (tau[:, 0] > 49.7)).tolist()

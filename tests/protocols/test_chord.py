@@ -133,3 +133,43 @@ def test_an_implausible_stature_in_the_trial_is_said_rejected():
             "within 1-2.5 m")
     assert rejected_height(short) == said and said in model_for_trial(short).notes
     assert "not a number" in rejected_height(changed(bts, subject={"HEIGHT": "tall"}))
+
+
+@pytest.mark.parametrize("height", [1.60, 1.95])
+def test_a_height_given_is_the_stature_of_the_chords_and_is_said(height):
+    # Capture0002 (Sample26) gives neither knee nor ankle widths nor a height: the chords' widths are the given
+    # height's proportions (Heinz et al. 2003), so each lateral marker is half a width plus a marker's radius
+    # (14 mm) from its centre in every frame (the chord's construction)
+    from pathlib import Path
+
+    from engine.demo.for_trial import model_for_trial
+    from engine.io.c3d import read_c3d
+    trial = read_c3d(Path(__file__).parents[1] / "data" / "c3d" / "Sample26" / "Capture0002.c3d")
+    made = model_for_trial(trial, height=height)
+    m = made.trial.markers
+    for centre, lateral, ratio in (("RKJC", "RKNJNTLN", 0.055), ("LKJC", "LKNJNTLN", 0.055),
+                                   ("RAJC", "RMALL", 0.0405), ("LAJC", "LMALL", 0.0405)):
+        gap = np.linalg.norm(m.positions[:, m.index(centre)] - m.positions[:, m.index(lateral)], axis=1)
+        seen = np.isfinite(gap)
+        assert seen.sum() > 10
+        assert np.allclose(gap[seen], 0.5 * (ratio * height + 0.014), rtol=0, atol=1e-9), centre
+    assert sum(f"stature {height:.2f} m (the height given with --height" in n for n in made.notes) == 4
+    said = f"the subject's stature is the height given with --height, {height:.3f} m; the trial gives none"
+    assert said in made.notes
+
+
+def test_a_height_given_overrides_the_trials_and_the_note_names_both():
+    from pathlib import Path
+
+    from engine.demo.for_trial import default_model, trial_matching
+    from engine.io.c3d import read_c3d
+    from engine.protocols.fitting import height_notes, stature
+    trial = read_c3d(Path(__file__).parents[1] / "data" / "c3d" / "Sample01" / "Eb015pi.c3d")   # SUBJECT:HEIGHT 1.63
+    model = default_model(trial)[0]
+    matching = trial_matching(trial, model).matching
+    assert stature(trial, model, matching)[0] == pytest.approx(1.63, abs=1e-6)
+    assert stature(trial, model, matching, 1.81) == (1.81, "the height given with --height")
+    (note,) = height_notes(trial, 1.81)
+    assert note == ("the subject's stature is the height given with --height, 1.810 m, instead of the trial's "
+                    "SUBJECT:HEIGHT 1.63")
+    assert height_notes(trial, None) == []            # the trial's own, plausible: nothing to say

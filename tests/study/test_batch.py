@@ -14,8 +14,11 @@ import pyarrow.parquet as pq
 import pytest
 
 from engine.cli.main import main
+from engine.io.analysis_outputs import write_outputs
 from engine.io.open import open_model
 from engine.io.storage import read_storage
+from engine.progress import run as run_steps
+from study.browse import open_study, trial_result_steps
 from study.cluster import WORKER_ENVIRONMENT, study_client
 from study.description import load_study
 from study.runner import run_study
@@ -77,6 +80,12 @@ subjects:
       - id: run
         file: {ROOT / 'resources' / 'demo' / 'run.c3d'}
         settings: {{start: 0.1, end: 0.3}}
+  - id: alone
+    height: 1.8
+    settings: {{start: 0.1, end: 0.3}}
+    trials:
+      - id: run
+        file: {ROOT / 'resources' / 'demo' / 'run.c3d'}
 """)
     out = tmp_path / "out"
     status = main(["batch", str(study_file), "--out", str(out), "--scheduler", client.scheduler.address,
@@ -85,7 +94,7 @@ subjects:
     assert status == 1, printed
     assert "remaining 0" in printed and "dashboard" in printed
     summary = json.loads((out / "study_summary.json").read_text())
-    assert summary["done"] == 4 and list(summary["failed"]) == ["s10dof/corrupt"]
+    assert summary["done"] == 5 and list(summary["failed"]) == ["s10dof/corrupt"]
     assert "bad.trc" in summary["failed"]["s10dof/corrupt"]
 
     scaled = tmp_path / "direct" / "s2354.yaml"
@@ -103,7 +112,9 @@ subjects:
                                   "--end", "1.4", "--filter", "8", "--grf", str(t / "subject01_walk_grf.mot"),
                                   "--external-loads", str(t / "subject01_walk_grf.xml")],
               "demo/run": [str(ROOT / "resources" / "athlete.yaml"), str(ROOT / "resources" / "demo" / "run.c3d"),
-                           "--start", "0.1", "--end", "0.3"]}
+                           "--start", "0.1", "--end", "0.3"],
+              "alone/run": [str(ROOT / "resources" / "demo" / "run.c3d"), "--height", "1.8", "--start", "0.1", "--end",
+                            "0.3"]}
     for key, argv in direct.items():
         here = tmp_path / "direct" / key
         assert main(["analyze", *argv, "--out", str(here), "--quiet"]) == 0
@@ -117,9 +128,15 @@ subjects:
             else:
                 assert (there / name).read_bytes() == (here / name).read_bytes(), (key, name)
     capsys.readouterr()
+    notes = json.loads((out / "trials" / "alone" / "run" / "metrics.json").read_text())["notes"]
+    assert "the subject's stature is the height given with --height, 1.800 m, instead of the trial's " \
+           "SUBJECT:HEIGHT '1.75 m'" in notes          # the subject's height reached the trial analysed alone
+    result, _ = run_steps(trial_result_steps(open_study(study_file), "alone", "run"))      # browsed: computed again alike
+    write_outputs(result, tmp_path / "browsed")
+    assert (tmp_path / "browsed" / "ik.mot").read_bytes() == (out / "trials" / "alone" / "run" / "ik.mot").read_bytes()
 
     rows = pq.read_table(out / "study_table.parquet").to_pylist()
-    assert [r["trial"] for r in rows if r["cycle"] is None] == ["walk1", "walk_8hz", "run"]   # no complete cycle
+    assert [r["trial"] for r in rows if r["cycle"] is None] == ["walk1", "walk_8hz", "run", "run"]   # no complete cycle
     cycles = [r for r in rows if r["trial"] == "walk"]
     assert len(cycles) >= 2 and {r["side"] for r in cycles} == {"Left", "Right"}
     assert (out / "study_table.csv").read_text().count("\n") == len(rows) + 1

@@ -45,6 +45,11 @@ def test_settings_merge_study_subject_trial_and_spell_hybrid_analyze(test_data, 
     ("", "", "{stat: 0.5}", "top level, settings", "unknown field 'stat' (did you mean 'start'?)"),
     ("", "", "{filter: fast}", "top level, settings", "filter must be a number"),
     ("    mass: -3\n", "", "{}", "subject 's1'", "mass must be positive"),
+    ("    height: 180\n", "", "{}", "subject 's1'",
+     "height must be the subject's height in metres, between 1 and 2.5; got 180"),
+    ("    height: 1.8 m\n", "", "{}", "subject 's1'", "height must be a number"),
+    ("    height: 1.8\n", "", "{}", "subject 's1'",
+     "height is the stature of the default model made for each trial of a subject without model"),
     ("    static: nowhere.trc\n", "", "{}", "subject 's1'", "static names 'nowhere.trc', which does not exist"),
     ("", "        grf: x.mot\n", "{}", "subject 's1', trial 'walk'", "grf names 'x.mot', which does not exist"),
     ("", "        settings: {end: 0.2}\n", "{start: 0.5}", "subject 's1', trial 'walk', settings",
@@ -59,6 +64,21 @@ def test_errors_name_the_file_and_the_element(test_data, tmp_path, subject_extra
     assert err.value.file == str(path.resolve())
     assert err.value.element == element
     assert problem in err.value.problem
+
+
+def test_a_subject_without_model_has_its_trials_analysed_alone_with_its_height(test_data, tmp_path):
+    d = test_data / G10
+    text = (f"subjects:\n  - id: s1\n    height: 1.72\n    trials:\n      - id: walk\n"
+            f"        file: {d / 'subject01_walk.trc'}\n")
+    study = load_study(_write(tmp_path, text))
+    (subject,) = study.subjects
+    assert (subject.model, subject.height, subject.scaled) == (None, 1.72, False)
+    assert analyze_arguments(study.trials[0], None) == [str(d / "subject01_walk.trc"), "--height", "1.72"]
+    path = _write(tmp_path, text.replace("height: 1.72", "mass: 70"))
+    with pytest.raises(SettingsError) as err:
+        load_study(path)
+    assert (err.value.file, err.value.element) == (str(path.resolve()), "subject 's1'")
+    assert err.value.problem.startswith("mass given without a model: they scale the subject's model")
 
 
 def test_study_init_proposes_a_study_and_lists_what_it_could_not_match(test_data, tmp_path, capsys):

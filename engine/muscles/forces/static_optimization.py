@@ -38,6 +38,7 @@ coordinates not tracked) has no unique minimum at any frame: that is a ``Setting
 from __future__ import annotations
 
 import time as _time
+import weakref
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -135,6 +136,38 @@ def locked_speeds(model) -> np.ndarray:
     """(nv,) bool: generalized speeds of locked coordinates (no generalized force is matched there)."""
     slots = compile_tree(model).coordinates
     return np.array([n in slots and slots[n].locked for n in compile_tree(model).v_names], bool)
+
+
+@dataclass(frozen=True)
+class _ModelMuscles:
+    """What an estimate needs of the model alone: its muscles' Hill models, their control bounds
+    (:func:`muscle_control_bounds`) and the speeds whose generalized forces are matched (not locked)."""
+
+    hill: HillMuscles
+    control_bounds: tuple
+    matched: np.ndarray
+
+
+_per_model: dict[int, _ModelMuscles] = {}
+
+
+def _model_muscles(model) -> _ModelMuscles:
+    """The :class:`_ModelMuscles` of ``model``, built on the first call and kept while the model lives (the model is
+    immutable, as ``engine.tree.compile_tree`` keeps its tree): an estimate per trial or per settings change does
+    not build them again."""
+    try:
+        return _per_model[id(model)]
+    except KeyError:
+        pass
+    bounds = muscle_control_bounds(model.muscles)
+    matched = ~locked_speeds(model)
+    for a in (*bounds, matched):
+        a.flags.writeable = False
+    parts = _ModelMuscles(HillMuscles(model.muscles), bounds, matched)
+    # the entry goes when the model does, before its id can be given to another object
+    weakref.finalize(model, _per_model.pop, id(model), None)
+    _per_model[id(model)] = parts
+    return parts
 
 
 def solve_muscle_forces(J_l, tau, hill: RigidTendonForces, settings: MuscleForceSettings, *,
@@ -275,7 +308,8 @@ def estimate_muscle_forces(model, Q, V, tau, settings: MuscleForceSettings | Non
     else:
         paths = geometry.compute(Q, np.atleast_2d(np.asarray(V, float)))
     lengths, speeds, J_l = paths.lengths, paths.speeds, paths.J_l
-    hill = HillMuscles(model.muscles).evaluate(lengths, speeds)
+    parts = _model_muscles(model)
+    hill = parts.hill.evaluate(lengths, speeds)
     kwargs = {}
     if settings.reserves is not None and settings.reserves.actuators:
         res = settings.reserves
@@ -286,8 +320,8 @@ def estimate_muscle_forces(model, Q, V, tau, settings: MuscleForceSettings | Non
     if emg is not None:
         from ..emg.activation import reference_forces
         f_ref = reference_forces(emg, time, hill)
-    result = solve_muscle_forces(J_l, tau, hill, settings, muscle_bounds=muscle_control_bounds(model.muscles),
-                                 f_ref=f_ref, matched=~locked_speeds(model), coordinate_names=compile_tree(model).v_names,
+    result = solve_muscle_forces(J_l, tau, hill, settings, muscle_bounds=parts.control_bounds,
+                                 f_ref=f_ref, matched=parts.matched, coordinate_names=compile_tree(model).v_names,
                                  time=time, **kwargs)
     problems = tuple(paths.problems())
     if problems:

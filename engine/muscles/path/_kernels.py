@@ -22,6 +22,10 @@ wraps, and all paths under the ``EXACT`` wrapping semantics), ``dl`` depends
 only on the span directions, so ``J_l = dl/dv`` exactly. Under ``OPENSIM``
 semantics OpenSim's approximations (``_wrapping``) make its moment arms
 differ from ``-dl/dq`` by a fraction of a millimetre to a few millimetres.
+
+The path kernels pass integers to the kernels they call as ``np.int64`` values, also as the first value of an
+int variable (``n = np.int64(0)``): numba types a literal ``0`` or ``-1``, and a variable first set to one, as
+that literal, and compiles the kernel called once more for it (tests/muscles/test_kernel_specialisations.py).
 """
 import numba as nb
 import numpy as np
@@ -82,7 +86,7 @@ def muscle_path(mu, pts, wraps, pwraps, coords, funcs, fpool, nodes, frames, ws,
 
     Returns ``(length, status bits, number of entries of the current path in path)``.
     """
-    n = 0
+    n = np.int64(0)
     for i in range(mu.np):
         pt = pts[mu.p0 + i]
         if not is_active(pt, coords, funcs, fpool, q):
@@ -120,7 +124,7 @@ def muscle_path(mu, pts, wraps, pwraps, coords, funcs, fpool, nodes, frames, ws,
         for k in range(3):
             a.g[k] -= d[k] / r
             b.g[k] += d[k] / r
-    top = -1
+    top = np.int64(-1)
     for i in range(n):
         e = path[i]
         g = (e.g[0], e.g[1], e.g[2])

@@ -7,6 +7,7 @@ OpenSim, a conditional point is active within its (widened) range and a moving
 point evaluates its functions at its coordinates clamped to their ranges.
 """
 import numba as nb
+import numpy as np
 
 from ...algorithms.compiled import eval_function
 from . import _vec3 as vec3
@@ -76,8 +77,9 @@ def point_position(pt, frames, ws, coords, funcs, fpool, q):
     x = frame_origin(frames, ws, pt.frame)
     if pt.kind != MOVING:
         return x
-    loc = (_moving_component(pt, 0, coords, funcs, fpool, q), _moving_component(pt, 1, coords, funcs, fpool, q),
-           _moving_component(pt, 2, coords, funcs, fpool, q))
+    loc = (_moving_component(pt, np.int64(0), coords, funcs, fpool, q),
+           _moving_component(pt, np.int64(1), coords, funcs, fpool, q),
+           _moving_component(pt, np.int64(2), coords, funcs, fpool, q))
     return vec3.add(x, to_world(frames, ws, pt.frame, loc))
 
 

@@ -36,6 +36,7 @@ Lengths inside are scaled by ``3 / (a + b + c)`` as in OpenSim.
 import math
 
 import numba as nb
+import numpy as np
 
 from . import _vec3 as vec3
 from ._layout import AXIAL, FALLBACK, HYBRID, INSIDE, MANDATORY, NO_WRAP
@@ -120,7 +121,7 @@ def _plane_point(p1p2, r1, r2, a, method, axis, sign):
     r1r2 = vec3.sub(r2, r1)
     u = vec3.unit(p1p2)
     mu = (abs(u[0]), abs(u[1]), abs(u[2]))
-    best = 0
+    best = np.int64(0)
     for i in range(1, 3):
         if mu[i] > mu[best]:
             best = i
@@ -148,18 +149,18 @@ def _plane_point(p1p2, r1, r2, a, method, axis, sign):
             vsum = (0.0, 0.0, 0.0)
             for i in range(1, NUM_FAN_SAMPLES - 1):
                 sv = vec3.axpy(i / NUM_FAN_SAMPLES, r1r2, r1)
-                vsum = vec3.add(vsum, vec3.unit(vec3.sub(_closest_point(a, sv, -1), sv)))
+                vsum = vec3.add(vsum, vec3.unit(vec3.sub(_closest_point(a, sv, np.int64(-1)), sv)))
             fan = vec3.add(mid, vec3.unit(vsum))
             if mub <= MU_BLEND_MIN:
-                c1 = _closest_point(a, fan, -1)
+                c1 = _closest_point(a, fan, np.int64(-1))
                 fan_weight = 1.0
             else:
                 t = (mub - MU_BLEND_MIN) / (MU_BLEND_MAX - MU_BLEND_MIN)
-                blend = vec3.add(vec3.scale(t, c1), vec3.scale(1.0 - t, _closest_point(a, fan, -1)))
-                c1 = _closest_point(a, blend, -1)
+                blend = vec3.add(vec3.scale(t, c1), vec3.scale(1.0 - t, _closest_point(a, fan, np.int64(-1))))
+                c1 = _closest_point(a, blend, np.int64(-1))
                 fan_weight = 1.0 - t
     else:
-        c1 = _closest_point(a, vec3.axpy(0.5, r1r2, r1), -1)
+        c1 = _closest_point(a, vec3.axpy(0.5, r1r2, r1), np.int64(-1))
     if sign != 0 and vec3.dsign(c1[axis]) != sign:
         # mirror c1 to the active half; a fan result is pulled towards the bisecting plane by the
         # fan's weight. (OpenSim also means to weigh a pure Frans result, but its test for "no fan
@@ -169,7 +170,7 @@ def _plane_point(p1p2, r1, r2, a, method, axis, sign):
             flipped = flipped - min(fan_weight, 1.0) * flipped
         c1 = (flipped if axis == 0 else c1[0], flipped if axis == 1 else c1[1], flipped if axis == 2 else c1[2])
         if fan_weight > 0.0:
-            c1 = _closest_point(a, c1, -1)
+            c1 = _closest_point(a, c1, np.int64(-1))
     return c1
 
 

@@ -27,6 +27,7 @@ tolerance. The two semantics (``_layout.WRAPPING``):
 import math
 
 import numba as nb
+import numpy as np
 
 from . import _vec3 as vec3
 from ._layout import CYLINDER, ELLIPSOID, FALLBACK, INSIDE, MANDATORY, NO_WRAP, OPENSIM, POINT_INSIDE_WRAP, \
@@ -233,7 +234,7 @@ def apply_wraps(mu, pts, wraps, pwraps, coords, funcs, fpool, frames, ws, q, pat
         if kk == 0 and nw > 1 and state[0].code == NO_WRAP and state[1].code == INSIDE:
             state[0].order = 1
             state[1].order = 0
-            n = _remove_wrap(path, n, 0)
+            n = _remove_wrap(path, n, np.int64(0))
     if not converged:
         status |= WRAP_NOT_CONVERGED
     return n, status

@@ -160,13 +160,15 @@ class HillMuscles:
         fast = v < thelen.max_shortening_velocity()
         extrapolated = v > thelen.extrapolation_velocity(p["Af"], p["Flen"], p["fv_linear_extrap_threshold"])
         frames = len(ln)
-        for k, j in enumerate(cols):
-            if fast[:, k].any():
+        n_fast, n_extrapolated = fast.sum(axis=0), extrapolated.sum(axis=0)
+        for k in np.flatnonzero(n_fast | n_extrapolated):
+            j = cols[k]
+            if n_fast[k]:
                 notes.append((j, f"{self.names[j]}: shortening faster than its maximum contraction velocity in "
-                                 f"{int(fast[:, k].sum())} of {frames} frames: force-velocity multiplier 0 there"))
-            if extrapolated[:, k].any():
+                                 f"{int(n_fast[k])} of {frames} frames: force-velocity multiplier 0 there"))
+            if n_extrapolated[k]:
                 notes.append((j, f"{self.names[j]}: lengthening past the force-velocity curve's "
-                                 f"fv_linear_extrap_threshold in {int(extrapolated[:, k].sum())} of {frames} "
+                                 f"fv_linear_extrap_threshold in {int(n_extrapolated[k])} of {frames} "
                                  "frames: force-velocity multiplier extended linearly there"))
 
     def _evaluate_millard(self, ln, vn, fl, fv, fp, notes):
