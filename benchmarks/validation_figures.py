@@ -22,26 +22,19 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 DATA = ROOT / "tests" / "data"
 
-from engine.analysis.derivatives import motion_from_coordinates  # noqa: E402
-from engine.analysis.ik import solve_ik  # noqa: E402
-from engine.analysis.metrics import grf_metrics  # noqa: E402
-from engine.analysis.qp_id import solve_qp_id  # noqa: E402
-from engine.io.contacts_file import load_contacts  # noqa: E402
-from engine.io.external_loads import ground_reaction_plates, load_external_loads  # noqa: E402
-from engine.io.setup_xml import ik_settings_from_setup  # noqa: E402
 from engine.io.storage import read_storage  # noqa: E402
 from engine.muscles.forces.static_optimization import estimate_muscle_forces  # noqa: E402
-from tests.analysis.opensim_cases import CASES, load, reference  # noqa: E402
+from tests.analysis.opensim_cases import CASES  # noqa: E402
+from tests.analysis.test_ik import ik_of_case  # noqa: E402
 from tests.analysis.test_inverse_dynamics import ID_INPUTS, differences_to_opensim  # noqa: E402
+from tests.analysis.test_qp_id import grf_estimate_without_plates  # noqa: E402
 from tests.muscles.test_static_opt_gait2354 import so_inputs  # noqa: E402
 
 
 def ik_figures(folder: str) -> tuple[float, float]:
     """Our mean marker RMS and OpenSim's (mm)."""
-    model, trial, setup = load(folder, str(DATA))
-    result = solve_ik(model, trial.markers, ik_settings_from_setup(model, setup))
-    theirs = reference(folder, str(DATA), "ik_marker_errors.sto").column("marker_error_RMS").mean()
-    return 1e3 * float(np.nanmean(result.rms)), 1e3 * float(theirs)
+    _, result, theirs = ik_of_case(folder, DATA)
+    return 1e3 * float(np.nanmean(result.rms)), 1e3 * theirs
 
 
 def id_worst(folder: str) -> float:
@@ -51,14 +44,8 @@ def id_worst(folder: str) -> float:
 
 def grf_worst() -> dict:
     """The ground-reaction estimate's worst rRMSE (%) per axis on gait2354 walk 1, plates left out."""
-    model, trial, setup = load("gait2354", str(DATA))
-    model = load_contacts(ROOT / "tests" / "analysis" / "data" / "gait2354_contacts.yaml", model)
-    ik = solve_ik(model, trial.markers, ik_settings_from_setup(model, setup))
-    motion = motion_from_coordinates(model, ik.time, ik.q, cutoff=6.0)
-    result = solve_qp_id(model, motion)
-    plates = ground_reaction_plates(load_external_loads(DATA / "opensim" / "gait2354" / "subject01_walk1_grf.xml"))
     worst = {}
-    for m in grf_metrics(model, motion, result, plates):
+    for m in grf_estimate_without_plates(DATA)[1]:
         worst[m.axis] = max(worst.get(m.axis, 0.0), m.rrmse)
     return worst
 

@@ -17,6 +17,17 @@ LAYER = "socket"
 ABOUT = "the socket's pressure on the residual limb's skin at each frame (computed once per analysis)"
 
 
+def status_text(socket_map) -> str:
+    """The status bar's line on a computed ``skin.socket_map.SocketMap``: its peak and when, and the frames flagged
+    (not carried to tolerance, or outside the model's small displacements)."""
+    unconverged = int((~socket_map.converged).sum())
+    outside = int((~socket_map.in_range).sum())
+    return (f"Socket pressure: peak {socket_map.peak.max() * 1e-3:.1f} kPa over the trial, at "
+            f"{socket_map.time[socket_map.peak.argmax()]:.3f} s."
+            + (f" The liner does not carry the load to tolerance at {unconverged} frames." if unconverged else "")
+            + (f" The liner's solution leaves the model's small displacements at {outside} frames." if outside else ""))
+
+
 class SocketPressure(QObject):
     """The toggle's state for ``window`` (a MainWindow whose View menu holds the checkable ``action``): the map of the
     shown result when computed (``map``, for ``result``), the ``layer`` drawing it, the ``runner`` computing it."""
@@ -106,11 +117,7 @@ class SocketPressure(QObject):
         if self._computing is self.window.document.result and self.action.isChecked():
             self.result, self.map = self._computing, socket_map
             self._show_layer()
-        unconverged = int((~socket_map.converged).sum())
-        self._ended(None if self.map is None else f"Socket pressure: peak {socket_map.peak.max() * 1e-3:.1f} kPa "
-                    f"over the trial, at {socket_map.time[socket_map.peak.argmax()]:.3f} s."
-                    + (f" The liner does not carry the load to tolerance at {unconverged} frames." if unconverged
-                       else ""))
+        self._ended(None if self.map is None else status_text(socket_map))
 
     def _show_layer(self) -> None:
         from skin.socket_map import SCALE

@@ -1,6 +1,5 @@
 """Numba kernels of the flesh volumes' signed distances and their smooth union (private; ``skin.volumes`` packs the
-shapes, ``skin.surface`` samples the skin's field with them), and of the skin's gaps to a device's wall
-(``skin.socket``).
+shapes, ``skin.surface`` samples the skin's field with them).
 
 A volume ``j`` is ``kind[j]`` with parameters ``params[j]`` (body frame, m):
 
@@ -18,8 +17,6 @@ import math
 
 import numpy as np
 from numba import njit
-
-from ._kernels_contact import closest
 
 CAPSULE, TAPERED, ELLIPSOID = 0, 1, 2
 PARAMS = 15
@@ -103,24 +100,3 @@ def union_field(kind, params, R, p, origin, spacing, blend, out):
                 for j in range(m):
                     s += math.exp(-(d[j] - low) / blend)
                 out[a, b, c] = low - blend * math.log(s)
-
-
-@njit(cache=True, nogil=True)
-def wall_gaps(x, wall, wall_normals, h, lo, dims, start, order, near, normals, gaps):
-    """Each point ``x[i]`` (k, 3)'s gap (m) to a wall of points ``wall`` (w, 3) with unit normals ``wall_normals``
-    (w, 3), binned in the grid of cell ``h`` (``_kernels_contact.grid_layout``): the nearest wall point within ``h``
-    gives ``normals[i]`` (its normal) and ``gaps[i] = n . (wall_k - x_i)``, the distance along it; where none is that
-    near, ``gaps[i] = -inf`` and ``normals[i] = 0`` (uncovered)."""
-    for i in range(x.shape[0]):
-        k = closest(wall, h, lo, dims, start, order, near, x[i, 0], x[i, 1], x[i, 2])
-        if k < 0:
-            normals[i, 0] = 0.0
-            normals[i, 1] = 0.0
-            normals[i, 2] = 0.0
-            gaps[i] = -np.inf
-            continue
-        n0, n1, n2 = wall_normals[k, 0], wall_normals[k, 1], wall_normals[k, 2]
-        normals[i, 0] = n0
-        normals[i, 1] = n1
-        normals[i, 2] = n2
-        gaps[i] = n0 * (wall[k, 0] - x[i, 0]) + n1 * (wall[k, 1] - x[i, 1]) + n2 * (wall[k, 2] - x[i, 2])

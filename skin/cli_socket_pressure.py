@@ -32,7 +32,7 @@ def run_command(args) -> int:
     from engine.io.results_file import load_result
     from engine.errors import SettingsError
     from engine.io.atomic import write_text
-    from skin.socket import pressure_over_trial
+    from skin.socket import ROTATION_LIMIT, pressure_over_trial
     from skin.socket_map import LOADED, loaded, socket_for
     from skin.socket_load import socket_loads
     for name in ("liner", "modulus", "threshold", "spacing"):
@@ -60,6 +60,11 @@ def run_command(args) -> int:
         t = time[~series["converged"]]
         print(f"warning: the liner does not carry the socket's load to tolerance at {len(t)} frames (first at "
               f"{t[0]:.3f} s); their pressures are not the load's")
+    if not series["in_range"].all():
+        t = time[~series["in_range"]]
+        print(f"warning: the liner's solution leaves the model's small displacements at {len(t)} frames (first at "
+              f"{t[0]:.3f} s: a compression beyond the liner's {args.liner:g} mm or a socket rotation beyond "
+              f"{ROTATION_LIMIT:g} rad); their pressures are not valid")
     if stance.any():
         f = int(np.argmax(series["peak"]))
         print(f"peak {series['peak'][f] / 1e3:.1f} kPa at {time[f]:.3f} s (mean {series['mean'][f] / 1e3:.1f} kPa over "

@@ -82,10 +82,19 @@ def _point_array(poly: vtkPolyData, name: str, path: Path) -> np.ndarray:
     return values.reshape(len(values), -1)
 
 
+def _check_finite(values: np.ndarray, what: str, path: Path) -> None:
+    """DataError naming the first vertex (row of ``values``) with a value that is not finite."""
+    bad = np.flatnonzero(~np.isfinite(values).all(axis=1))
+    if bad.size:
+        raise DataError(f"vertex {int(bad[0])}: {what} {values[bad[0]].tolist()} must be finite ({bad.size} vertices' "
+                        f"are not)", file=str(path))
+
+
 def read_skin(model, path) -> Skin:
     """The skin of ``model`` in the ``.vtp`` file ``path`` with its bones and weights (module notes).
 
-    Raises DataError (the file is not such a skin) or ModelError (a bone is not a body of ``model``, a vertex's
+    Raises DataError (the file is not such a skin: a polygon that is not a triangle, a point, weight or bone index
+    that is not finite, a bone index that is not an integer, each named) or ModelError (a bone is not a body of ``model``, a vertex's
     weights do not sum to 1, ``q_rest`` does not fit the model), naming the file.
     """
     path = Path(path)
@@ -93,15 +102,28 @@ def read_skin(model, path) -> Skin:
         raise DataError(f"a skin with weights is a .vtp file (VTK XML PolyData), not {path.suffix or 'a file without extension'}",
                         file=str(path))
     poly = _poly_data(path)
-    if poly.GetPolys().GetMaxCellSize() != 3 or poly.GetNumberOfCells() != poly.GetNumberOfPolys():
-        raise DataError("a skin's cells must all be triangles", file=str(path))
-    mesh = TriangleMesh(vtk_to_numpy(poly.GetPoints().GetData()).astype(float),
-                        vtk_to_numpy(poly.GetPolys().GetConnectivityArray()).reshape(-1, 3))
+    if poly.GetNumberOfCells() != poly.GetNumberOfPolys():
+        raise DataError("a skin's cells must all be triangles: the file also holds vertices, lines or strips",
+                        file=str(path))
+    sizes = np.diff(vtk_to_numpy(poly.GetPolys().GetOffsetsArray()))
+    odd = np.flatnonzero(sizes != 3)
+    if odd.size:
+        raise DataError(f"polygon {int(odd[0])} has {int(sizes[odd[0]])} points: a skin's polygons must all be "
+                        f"triangles ({odd.size} are not)", file=str(path))
+    points = vtk_to_numpy(poly.GetPoints().GetData()).astype(float)
+    _check_finite(points, "its position", path)
+    mesh = TriangleMesh(points, vtk_to_numpy(poly.GetPolys().GetConnectivityArray()).reshape(-1, 3))
     bone = _point_array(poly, "bone", path)
     weight = _point_array(poly, "weight", path)
     if bone.shape != weight.shape:
         raise DataError(f"'bone' has {bone.shape[1]} components and 'weight' {weight.shape[1]}: they must match",
                         file=str(path))
+    if bone.dtype.kind not in "iu":
+        _check_finite(bone, "its bone index", path)
+        fractional = np.flatnonzero((bone != np.round(bone)).any(axis=1))
+        if fractional.size:
+            raise DataError(f"vertex {int(fractional[0])}: its bone indices {bone[fractional[0]].tolist()} must be "
+                            f"integers ({fractional.size} vertices' are not)", file=str(path))
     names = poly.GetFieldData().GetAbstractArray("bodies")
     if names is None:
         raise DataError("a skin file needs the field data string array 'bodies'", file=str(path))
@@ -114,6 +136,7 @@ def read_skin(model, path) -> Skin:
         k = int(np.argmax((bone < 0).any(axis=1) | (bone >= len(bodies)).any(axis=1)))
         raise DataError(f"vertex {k}: a bone index outside the {len(bodies)} bodies", file=str(path))
     weight = weight.astype(float)
+    _check_finite(weight, "its weights", path)
     off = np.flatnonzero((np.abs(weight.sum(axis=1) - 1.0) > 1e-9) | (weight < 0).any(axis=1))
     if off.size:
         raise DataError(f"vertex {int(off[0])}: its weights {weight[off[0]].tolist()} must be non-negative and sum "

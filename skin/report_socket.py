@@ -13,6 +13,7 @@ from engine.clinical.parameters import stances_of
 from engine.io.report_figures import A4
 from engine.io.report_sections import ReportSection
 
+from .socket import ROTATION_LIMIT
 from .socket_map import LOADED, SCALE, loaded, socket_map_steps
 from .socket_site import residual_limb, unavailable
 
@@ -39,9 +40,9 @@ def stance_rows(m, stances) -> list[dict]:
     return rows
 
 
-def unconverged(m) -> str:
-    """The frames of the map ``m`` whose solve did not converge, in words: how many and when (s)."""
-    t = m.time[~m.converged]
+def frames_in_words(m, flagged) -> str:
+    """The frames of the map ``m`` where ``flagged`` (T,) bool, in words: how many and when (s)."""
+    t = m.time[flagged]
     return f"{len(t)} frames ({', '.join(f'{x:.3f}' for x in t[:5])}{', ...' if len(t) > 5 else ''} s)"
 
 
@@ -142,5 +143,9 @@ def socket_section_steps(result, settings, events, trial: str):
              f"(docs/socket-pressure.md); regions are connected patches above {m.threshold * 1e-3:g} kPa"]
     if not m.converged.all():
         notes.append(f"socket interface pressure: the liner does not carry the socket's load to tolerance at "
-                     f"{unconverged(m)}; their pressures are not the load's")
+                     f"{frames_in_words(m, ~m.converged)}; their pressures are not the load's")
+    if not m.in_range.all():
+        notes.append(f"socket interface pressure: the liner's solution leaves the model's small displacements (a "
+                     f"compression beyond the liner's thickness or a socket rotation beyond {ROTATION_LIMIT:g} rad) at "
+                     f"{frames_in_words(m, ~m.in_range)}; their pressures are not valid")
     return ReportSection(TITLE, [socket_page(m, rows, trial, side)], notes)

@@ -46,7 +46,8 @@ BUFFER = 2      # sheet edges around the contact vertices that also get a contac
 class MassSpringSheet:
     """A sheet: its rest surface ``mesh`` (world frame, m; the springs are its edges at their rest lengths),
     total ``mass`` (kg, Table I's sum_k M(k, k), lumped to the vertices by area), spring ``stiffness``
-    k_sheet (N/m, Table I), ``pinned`` vertex indices held by the device (the sling's hooks) and their
+    k_sheet (N/m, Table I), ``pinned`` vertex indices held by the device (the sling's hooks; integers, each once,
+    kept in the order given: :meth:`pinned_positions` lists them so) and their
     ``motion`` (``placement(t) -> (R, p, w, pdot)``, see ``skin.device``; None: fixed)."""
 
     name: str
@@ -59,13 +60,22 @@ class MassSpringSheet:
     def __post_init__(self):
         if not (self.mass > 0 and self.stiffness > 0):
             raise ModelError("mass and stiffness must be positive", f"sheet '{self.name}'")
-        pins = np.asarray(self.pinned, np.int64)
-        if pins.size and (pins.min() < 0 or pins.max() >= self.mesh.n_vertices):
-            raise ModelError(f"pinned vertices must lie in [0, {self.mesh.n_vertices})", f"sheet '{self.name}'")
+        where = f"sheet '{self.name}'"
+        pins, seen = [], set()
+        for pin in self.pinned:
+            if not (isinstance(pin, (int, np.integer)) and not isinstance(pin, bool)
+                    or isinstance(pin, (float, np.floating)) and float(pin).is_integer()):
+                raise ModelError(f"pinned vertex {pin!r} is not a vertex index (an integer)", where)
+            if not 0 <= pin < self.mesh.n_vertices:
+                raise ModelError(f"pinned vertex {pin!r} does not lie in [0, {self.mesh.n_vertices})", where)
+            if int(pin) in seen:
+                raise ModelError(f"pinned vertex {int(pin)} is named twice", where)
+            pins.append(int(pin))
+            seen.add(int(pin))
         edges = self.mesh.edges()
         rest = np.linalg.norm(self.mesh.vertices[edges[:, 0]] - self.mesh.vertices[edges[:, 1]], axis=1)
         _, areas = self.mesh.normals_areas()
-        object.__setattr__(self, "pinned", tuple(int(i) for i in np.unique(pins)))   # the solver's order
+        object.__setattr__(self, "pinned", tuple(pins))
         object.__setattr__(self, "_edges", edges)
         object.__setattr__(self, "_rest", rest)
         object.__setattr__(self, "_masses", self.mass * areas / areas.sum())
@@ -116,7 +126,8 @@ class LocalGlobalSolver:
         self.pinned = np.zeros(n, bool)
         self.pinned[list(sheet.pinned)] = True
         self.free = np.flatnonzero(~self.pinned)
-        self.fixed = np.flatnonzero(self.pinned)
+        self.fixed = np.flatnonzero(self.pinned)                # the pins sorted: the solver's order
+        self.pins = np.array(sheet.pinned, np.int64)             # the sheet's order, which fixed_positions follow
         if self.w == 0 and len(self.fixed) == 0:
             raise ModelError("a sheet with no pinned vertex has no static equilibrium", f"sheet '{sheet.name}'")
         self.Q_free = Q[self.free][:, self.free].tocsc()
@@ -180,7 +191,8 @@ class LocalGlobalSolver:
 
     def solve(self, x0, y, f, fixed_positions, iterations: int = 10, tol: float = 0.0, record: bool = False,
               contact=None, support=None):
-        """Minimise ``g`` from ``x0`` (n, 3) with the pinned vertices at ``fixed_positions``; ``y`` (n, 3) the
+        """Minimise ``g`` from ``x0`` (n, 3) with the pinned vertices at ``fixed_positions`` (p, 3) (in the order of
+        ``sheet.pinned``, as :meth:`MassSpringSheet.pinned_positions` gives them); ``y`` (n, 3) the
         inertial target, ``f`` (n, 3) the external forces (N); ``contact``: ``(idx (n,) int, anchor (n, 6), k_contact
         N/m)``, each vertex's skin vertex (-1: none) with its position and outward unit normal (m, world frame), as
         ``_kernels_contact.contact_forces`` finds them; ``support``: ``(idx (n,) int, anchor (n, 6))`` the same for the
@@ -189,7 +201,7 @@ class LocalGlobalSolver:
         ``x`` and, with ``record``, ``g`` after each iteration."""
         s = self.sheet
         x = np.array(x0, float)
-        x[self.fixed] = fixed_positions
+        x[self.pins] = fixed_positions
         d = np.empty((len(s.edges), 3))
         base = self.w * s.masses[:, None] * y + f
         rhs_fixed = self.Q_fp @ x[self.fixed]

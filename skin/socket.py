@@ -45,7 +45,7 @@ from engine.data import Data
 from engine.errors import ModelError
 from engine.progress import Progress, run
 
-from ._kernels_surface import wall_gaps
+from ._kernels_contact import wall_gaps
 from .contact import SkinGrid
 
 LINER_THICKNESS = 0.006      # m, a common silicone liner (3-9 mm)
@@ -56,6 +56,10 @@ LINER_FRICTION = 0.61        # silicone on skin in vivo, 0.61 +- 0.21 (Zhang and
 THRESHOLD = 100e3            # Pa, regions above this pressure are listed (pain thresholds ~ 100-200 kPa)
 NEWTON_ITERATIONS = 100      # the socket's Newton solve's limit; a frame not carried to TOLERANCE by then is flagged
 TOLERANCE = 1e-10            # the wrench residual's tolerance, relative to the load (or 1 N, 1 N m)
+ROTATION_LIMIT = 0.1         # rad: the largest socket rotation the model's small displacements stand for. The wall
+                             # moves by theta x r, which leaves out the rotation's second-order part, |r| theta^2 / 2:
+                             # 0.65 mm at 0.1 rad over the demo stump's 13 cm, a ninth of a 6 mm liner (and
+                             # 1 - sin(theta) / theta = theta^2 / 6 = 0.2% of the first-order part)
 
 
 @dataclass(frozen=True)
@@ -92,6 +96,12 @@ class Socket:
         rigidly."""
         return self.skin.mesh.normals_areas()[1][self.vertices]
 
+    @cached_property
+    def wall_grid(self) -> SkinGrid:
+        """The wall's points binned in a grid of cell ``3 t + 1 cm`` (the farthest a stump vertex's wall point is
+        looked for), built once: the wall is fixed in the limb's frame."""
+        return SkinGrid(self.wall, 3.0 * self.thickness + 0.01)
+
     @property
     def stiffness(self) -> float:
         """k: the liner's pressure per compression, Pa/m."""
@@ -123,7 +133,7 @@ class Socket:
         x_world, T = _skin_in_limb(model, self.skin, self.body, q)
         x = (x_world[self.vertices] - T.p) @ T.R
         areas = self.areas
-        grid = SkinGrid(self.wall, 3.0 * self.thickness + 0.01)
+        grid = self.wall_grid
         gaps = np.empty(len(x))
         n = np.empty_like(x)
         wall_gaps(np.ascontiguousarray(x), grid.x, np.ascontiguousarray(self.normals, float), grid.h, grid.lo,
@@ -200,9 +210,13 @@ class Socket:
         else:
             u, r = _newton(slipping, u, tolerance)
             shear = _traction(T @ u, k * np.maximum(c0 - g @ u, 0.0), ks, mu)[0]
-        p = k * np.maximum(c0 - g @ u, 0.0)
+        c = c0 - g @ u
+        p = k * np.maximum(c, 0.0)
+        compression = float(c.max(initial=0.0))
         return SocketPressure(self.vertices, p, shear, areas, -(p * areas) @ g,
-                              np.einsum("i,iab,ia->b", areas, B, shear), W, u, bool(np.linalg.norm(r) <= tolerance))
+                              np.einsum("i,iab,ia->b", areas, B, shear), W, u, bool(np.linalg.norm(r) <= tolerance),
+                              compression, compression <= self.thickness
+                              and float(np.linalg.norm(u[:3])) <= ROTATION_LIMIT)
 
 
 def _traction(d, p, ks, mu):
@@ -244,7 +258,10 @@ class SocketPressure:
     the stump's skin vertices ``vertices`` (areas ``areas`` m^2); the wrenches they apply, ``by_pressure`` and
     ``by_shear``, and the ``load`` asked (6,) (limb axes, N m about the limb's origin, N); the socket's rigid
     displacement ``u`` (rad, m); ``converged``: whether the solve carried the load to ``TOLERANCE`` (a result, not
-    an exception: a frame that did not is flagged by the map and the report)."""
+    an exception: a frame that did not is flagged by the map and the report); the liner's largest ``compression``
+    (m) and ``in_range``: whether the solution stays within the model's small displacements (the compression at most
+    the liner's thickness, the socket's rotation ``|theta|`` at most ``ROTATION_LIMIT``), flagged as ``converged``
+    is (the slipping liner leaves them on the demo's stances, docs/socket-pressure.md)."""
 
     vertices: np.ndarray
     pressure: np.ndarray
@@ -255,6 +272,8 @@ class SocketPressure:
     load: np.ndarray
     u: np.ndarray
     converged: bool
+    compression: float
+    in_range: bool
 
     @property
     def carried(self) -> np.ndarray:
@@ -306,8 +325,8 @@ def _skin_in_limb(model, skin, body, q):
 def pressure_steps(model, socket: Socket, Q, loads, threshold: float = THRESHOLD, frames=None):
     """Per frame of configurations ``Q`` (T, nq) and socket loads ``loads`` (T, 6): ``peak``, ``mean`` (Pa),
     ``area`` (loaded, m^2), ``regions`` (patches above ``threshold``), ``hot_area`` (m^2 above it), the force the map
-    carries (T, 3, limb axes, N), the ``pressure`` maps (T, k) Pa on ``socket.vertices`` and ``converged`` (T,) bool
-    (``SocketPressure.converged``; True where not computed); ``frames`` (indices)
+    carries (T, 3, limb axes, N), the ``pressure`` maps (T, k) Pa on ``socket.vertices`` and ``converged`` and
+    ``in_range`` (T,) bool (``SocketPressure``'s; True where not computed); ``frames`` (indices)
     restricts the frames computed (the others stay zero). A step generator (``engine.progress``): yields Progress
     per frame, returns the dict; closing it stops between frames."""
     T = len(Q)
@@ -316,6 +335,7 @@ def pressure_steps(model, socket: Socket, Q, loads, threshold: float = THRESHOLD
     out["force"] = np.zeros((T, 3))
     out["pressure"] = np.zeros((T, len(socket.vertices)), np.float32)
     out["converged"] = np.ones(T, bool)
+    out["in_range"] = np.ones(T, bool)
     triangles = socket.skin.mesh.triangles
     for i, f in enumerate(frames):
         yield Progress("socket pressure", i / max(len(frames), 1), f"frame {i + 1} of {len(frames)}")
@@ -326,6 +346,7 @@ def pressure_steps(model, socket: Socket, Q, loads, threshold: float = THRESHOLD
         out["force"][f] = m.carried[3:]
         out["pressure"][f] = m.pressure
         out["converged"][f] = m.converged
+        out["in_range"][f] = m.in_range
     return out
 
 

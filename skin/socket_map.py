@@ -70,7 +70,8 @@ class SocketMap:
     mean over the loaded area), the loaded ``area`` (m^2), the number of ``regions`` above ``threshold`` Pa and their
     ``hot_area`` (m^2), the socket's ``load`` (T, 6) on the limb (limb axes, N m about its origin, N); ``computed``
     (T,) bool: the frames whose pressure was computed (the others are zero); ``converged`` (T,) bool: False at the
-    frames whose Newton solve did not carry the load to tolerance (``skin.socket.TOLERANCE``). ``limb``: the residual limb's body;
+    frames whose Newton solve did not carry the load to tolerance (``skin.socket.TOLERANCE``); ``in_range`` (T,)
+    bool: False at the frames whose solution leaves the model's small displacements (``SocketPressure.in_range``). ``limb``: the residual limb's body;
     ``rest`` (k, 3) m: the stump's vertices at the skin's rest pose in the limb's frame."""
 
     limb: str
@@ -87,6 +88,7 @@ class SocketMap:
     load: np.ndarray
     computed: np.ndarray
     converged: np.ndarray
+    in_range: np.ndarray
     rest: np.ndarray
     threshold: float = THRESHOLD
 
@@ -138,5 +140,5 @@ def socket_map_steps(result, settings, shown=None, frames=None, spacing: float =
     computed[slice(None) if frames is None else np.asarray(frames, int)] = True
     return SocketMap(limb, time, socket.vertices, stump_triangles(skin.mesh.triangles, socket.vertices), positions,
                      series["pressure"], series["peak"], series["mean"], series["area"], series["regions"],
-                     series["hot_area"], loads, computed, series["converged"],
+                     series["hot_area"], loads, computed, series["converged"], series["in_range"],
                      socket.wall - socket.thickness * socket.normals, threshold)

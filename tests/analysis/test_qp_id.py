@@ -114,15 +114,21 @@ def test_rrmse_follows_the_seeds_definition():
     assert np.isclose(rrmse, 100 * rmse / (0.5 * (20 + 16)))
 
 
-def test_qp_id_estimates_gait2354_ground_reactions_without_the_plates(test_data):
+def grf_estimate_without_plates(test_data):
+    """The QP inverse dynamics of gait2354 walk 1 (its IK, contacts from gait2354_contacts.yaml, no plates) and the
+    metrics of its ground-reaction estimate against the plates' (also read by benchmarks/validation_figures.py)."""
     model, trial, setup = load("gait2354", str(test_data))
     model = load_contacts(DATA / "gait2354_contacts.yaml", model)
     ik = solve_ik(model, trial.markers, ik_settings_from_setup(model, setup))
     motion = motion_from_coordinates(model, ik.time, ik.q, cutoff=6.0)
     result = solve_qp_id(model, motion)
-    assert result.status.all()
     plates = ground_reaction_plates(load_external_loads(test_data / "opensim/gait2354/subject01_walk1_grf.xml"))
-    metrics = grf_metrics(model, motion, result, plates)
+    return result, grf_metrics(model, motion, result, plates)
+
+
+def test_qp_id_estimates_gait2354_ground_reactions_without_the_plates(test_data):
+    result, metrics = grf_estimate_without_plates(test_data)
+    assert result.status.all()
     limits = {"vertical": 8.0, "ap": 12.0, "ml": 30.0}
     assert {m.group for m in metrics} == {"foot_r", "foot_l"}
     for m in metrics:

@@ -114,3 +114,17 @@ def test_scrubbing_the_socket_map_takes_no_new_picture_of_its_colour_bar(compute
     assert differing(with_bar, overlay.image).sum() > 500          # the bar is in the picture
     window.actions_by["socket pressure"].trigger()                 # hidden: the layer's bar leaves the overlay
     assert not overlay.renderer.HasViewProp(layer.bar)
+
+
+def test_the_status_line_names_the_frames_flagged():
+    """The status bar after the computation: the peak and when, then how many frames were not carried to tolerance
+    and how many leave the model's small displacements (the slipping liner's, docs/socket-pressure.md)."""
+    from types import SimpleNamespace
+
+    from hybridgui.socket_pressure import status_text
+    m = SimpleNamespace(peak=np.array([0.0, 2.5e5, 1e5]), time=np.array([0.0, 0.01, 0.02]),
+                        converged=np.ones(3, bool), in_range=np.ones(3, bool))
+    assert status_text(m) == "Socket pressure: peak 250.0 kPa over the trial, at 0.010 s."
+    m.converged[0], m.in_range[1:] = False, False
+    assert status_text(m).endswith("at 0.010 s. The liner does not carry the load to tolerance at 1 frames. "
+                                   "The liner's solution leaves the model's small displacements at 2 frames.")

@@ -30,3 +30,15 @@ def test_socket_pressure_names_a_missing_weld(capsys):
 def test_socket_pressure_refuses_a_negative_friction(capsys):
     assert main(["socket-pressure", "--friction", "-0.1"]) == 2
     assert "--friction must be finite and non-negative, got -0.1" in capsys.readouterr().err
+
+
+def test_socket_pressure_warns_of_frames_outside_the_small_displacements(capsys):
+    """The slipping liner's solutions leave the model's small displacements in stance (docs/socket-pressure.md: up to
+    9 mm of the 6 mm liner, 0.3 rad): the command says so, as it does for frames that do not converge; the bonded
+    liner's stay within them, with no such warning."""
+    assert main(["socket-pressure", "--spacing", "0.03", "--friction", "0.61"]) == 0
+    text = capsys.readouterr().out
+    assert "warning: the liner's solution leaves the model's small displacements at " in text
+    assert "beyond the liner's 6 mm or a socket rotation beyond 0.1 rad" in text
+    assert main(["socket-pressure", "--spacing", "0.03"]) == 0
+    assert "small displacements" not in capsys.readouterr().out

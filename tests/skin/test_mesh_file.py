@@ -68,3 +68,70 @@ def test_a_file_that_is_not_a_mesh_is_an_error_naming_it(tmp_path, name, text, p
     with pytest.raises(DataError, match=problem) as raised:
         read_mesh(path)
     assert name in str(raised.value)
+
+
+def _edited(skin, path, edit):
+    """``skin`` written to ``path``, then the file's PolyData changed by ``edit(poly)`` and written again."""
+    from vtkmodules.vtkIOXML import vtkXMLPolyDataReader, vtkXMLPolyDataWriter
+    write_skin(skin, path)
+    reader = vtkXMLPolyDataReader()
+    reader.SetFileName(str(path))
+    reader.Update()
+    poly = reader.GetOutput()
+    edit(poly)
+    writer = vtkXMLPolyDataWriter()
+    writer.SetFileName(str(path))
+    writer.SetInputData(poly)
+    assert writer.Write()
+    return path
+
+
+def test_a_skin_file_with_polygons_that_are_not_triangles_is_an_error_naming_the_polygon(athlete, coarse_skin,
+                                                                                          tmp_path):
+    """Two triangles' six point ids regrouped as three 2-point polygons: every cell has at most 3 points and the ids
+    still fill rows of 3, so only the cells' own sizes show it."""
+    from vtkmodules.util.numpy_support import numpy_to_vtkIdTypeArray
+    from vtkmodules.vtkCommonDataModel import vtkCellArray
+    t = coarse_skin.mesh.triangles
+    offsets = np.r_[np.arange(0, 3 * 5 + 1, 3), 17, 19, np.arange(21, 3 * len(t) + 1, 3)]
+
+    def regroup(poly):
+        cells = vtkCellArray()
+        cells.SetData(numpy_to_vtkIdTypeArray(offsets, deep=True),
+                      numpy_to_vtkIdTypeArray(np.ascontiguousarray(t.ravel()), deep=True))
+        poly.SetPolys(cells)
+
+    path = _edited(coarse_skin, tmp_path / "pairs.vtp", regroup)
+    with pytest.raises(DataError, match=r"polygon 5 has 2 points: .* \(3 are not\)") as raised:
+        read_skin(athlete, path)
+    assert "pairs.vtp" in str(raised.value)
+
+
+@pytest.mark.parametrize("array, vertex, value, problem", [
+    ("bone", 4, 0.5, r"vertex 4: its bone indices \[0.5, .*\] must be integers"),
+    ("weight", 9, np.nan, r"vertex 9: its weights \[nan, .*\] must be finite"),
+    ("points", 11, np.inf, r"vertex 11: its position \[inf, .*\] must be finite"),
+])
+def test_fractional_bones_and_non_finite_weights_or_points_are_errors_naming_file_and_vertex(
+        athlete, coarse_skin, tmp_path, array, vertex, value, problem):
+    from vtkmodules.util.numpy_support import numpy_to_vtk, vtk_to_numpy
+
+    def spoil(poly):
+        if array == "points":
+            values = vtk_to_numpy(poly.GetPoints().GetData()).copy()
+        else:
+            values = vtk_to_numpy(poly.GetPointData().GetArray(array)).astype(float)
+        values = values.reshape(len(values), -1)
+        values[vertex, 0] = value
+        data = numpy_to_vtk(np.ascontiguousarray(values), deep=True)
+        if array == "points":
+            poly.GetPoints().SetData(data)
+        else:
+            data.SetName(array)
+            poly.GetPointData().RemoveArray(array)
+            poly.GetPointData().AddArray(data)
+
+    path = _edited(coarse_skin, tmp_path / f"{array}.vtp", spoil)
+    with pytest.raises(DataError, match=problem) as raised:
+        read_skin(athlete, path)
+    assert f"{array}.vtp" in str(raised.value)

@@ -77,3 +77,18 @@ def test_a_stance_s_figures_are_over_its_frames_whose_socket_load_exceeds_200_n(
     assert row["area"] == pytest.approx(0.03)
     assert (row["peak"], row["at"], row["regions"]) == (1.2e5, 0.03, 2)
     assert stance_rows(m, [(0.0, 0.015)]) == []   # a stance whose frames carry under 200 N has no row
+
+
+def test_frames_outside_the_small_displacements_get_a_note(monkeypatch):
+    """With the rotation bound at 0 every frame the socket turns in is outside the small displacements the model is
+    written for: the section says at how many and when, as for frames that do not converge; at 0.1 rad the demo's
+    bonded liner stays within them and the section has no such note."""
+    import skin.socket as socket_module
+    from skin.report_socket import socket_section_steps
+    result, settings = demo_results()
+    events, _ = gait_events(result)
+    notes = run(socket_section_steps(result, settings, events, "demo")).notes
+    assert not any("small displacements" in n for n in notes)
+    monkeypatch.setattr(socket_module, "ROTATION_LIMIT", 0.0)
+    notes = [n for n in run(socket_section_steps(result, settings, events, "demo")).notes if "small displacements" in n]
+    assert len(notes) == 1 and re.search(r"at \d+ frames \(\d\.\d{3}, ", notes[0]), notes

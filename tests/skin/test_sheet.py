@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from scipy.optimize import brentq, minimize
 
+from engine.errors import ModelError
 from skin.mesh import grid_sheet
 from skin.sheet import LocalGlobalSolver, MassSpringSheet, static_shape
 
@@ -139,6 +141,26 @@ def test_pins_given_in_any_order_hold_their_own_vertices():
     x = static_shape(sheet, iterations=50)
     assert np.array_equal(x[[0, n * n - 1]], mesh.vertices[[0, n * n - 1]])
     assert x[:, 1].min() < -1e-3                                   # the rest sags between them
+
+
+def test_pins_keep_the_order_given_and_a_repeated_or_fractional_pin_is_an_error():
+    """``pinned`` and ``pinned_positions`` list the pins as the user named them (not sorted), and the solver holds
+    each at its own position when the corners move (a pin given as 1.5 was truncated to 1, a repeated one dropped)."""
+    n = 6
+    mesh = grid_sheet(1.0, 1.0, n, n)
+    order = (n * n - 1, 0, n - 1)
+    sheet = MassSpringSheet("sheet", mesh, mass=1.0, stiffness=1000.0, pinned=order)
+    assert sheet.pinned == order
+    np.testing.assert_array_equal(sheet.pinned_positions(0.0), mesh.vertices[list(order)])
+    moved = sheet.pinned_positions(0.0) + np.array([[0.0, 0.1, 0.0], [0.0, -0.1, 0.0], [0.05, 0.0, 0.0]])
+    solver = LocalGlobalSolver(sheet, 0.0)
+    x = solver.solve(mesh.vertices, mesh.vertices, np.zeros((n * n, 3)), moved, iterations=3)
+    np.testing.assert_array_equal(x[list(order)], moved)
+    for pins, problem in [((0, 5, 0), "pinned vertex 0 is named twice"),
+                          ((0, 1.5), r"pinned vertex 1.5 is not a vertex index \(an integer\)"),
+                          ((0, n * n), rf"pinned vertex {n * n} does not lie in \[0, {n * n}\)")]:
+        with pytest.raises(ModelError, match=problem):
+            MassSpringSheet("sheet", mesh, pinned=pins)
 
 
 def _edge_pinned(n):

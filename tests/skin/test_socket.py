@@ -234,3 +234,52 @@ def test_a_friction_that_is_not_a_finite_non_negative_number_is_an_error(demo):
     for friction in (-0.1, np.inf, np.nan):
         with pytest.raises(ModelError, match="friction coefficient must be finite and non-negative"):
             replace(good, friction=friction)
+
+
+def test_a_solution_outside_the_small_displacements_is_flagged(demo, loads):
+    """``in_range``: the liner's largest compression (from the gaps and the socket's displacement u, recomputed here)
+    at most its thickness and the socket's rotation at most ROTATION_LIMIT. The bonded liner stays within them on the
+    stance; the slipping one leaves them, by its rotation alone early in stance (0.17 rad, 4 mm) and by both at the
+    largest load (8 mm of the 6 mm liner): converged solutions the map, the CLI and the report must not pass as valid."""
+    import skin.socket as socket_module
+    result, _, skin = demo
+    model = result.model
+    _, W, _ = loads
+    bonded = Socket.from_stump(model, skin, "tibia_r")
+    slipping = Socket.from_stump(model, skin, "tibia_r", friction=LINER_FRICTION)
+    f_max = int(np.argmax(np.linalg.norm(W[:, 3:], axis=1)))
+    flags = []
+    for socket, f in ((bonded, 0), (bonded, f_max), (slipping, 0), (slipping, f_max)):
+        q = result.motion.q[STANCE][f]
+        m = socket.pressure(model, q, W[f])
+        assert m.converged
+        x, n, _, gaps = socket.gaps(model, q)
+        covered = np.isfinite(gaps)
+        d = m.u[3:] + np.cross(m.u[:3], x[covered])
+        compression = (socket.thickness - gaps[covered] - np.einsum("ia,ia->i", n[covered], d)).max()
+        assert m.compression == pytest.approx(compression, rel=1e-9)
+        rotation = np.linalg.norm(m.u[:3])
+        flags.append((m.in_range, compression <= socket.thickness, rotation <= socket_module.ROTATION_LIMIT))
+    assert flags == [(True, True, True), (True, True, True), (False, True, False), (False, False, False)]
+    series = socket_module.pressure_over_trial(model, slipping, result.motion.q[STANCE][[0, f_max]], W[[0, f_max]])
+    assert series["converged"].all() and not series["in_range"].any()
+
+
+def test_the_wall_s_grid_is_built_once_per_socket(demo, loads, monkeypatch):
+    """The wall is fixed in the limb's frame: its grid is binned once (at the moulding's check), not at each frame."""
+    import skin.socket as socket_module
+    built = []
+
+    class Counted(socket_module.SkinGrid):
+        def __init__(self, *args):
+            built.append(args)
+            super().__init__(*args)
+
+    monkeypatch.setattr(socket_module, "SkinGrid", Counted)
+    result, _, skin = demo
+    model = result.model
+    socket = Socket.from_stump(model, skin, "tibia_r")
+    _, W, _ = loads
+    for f in (0, 12):
+        socket.pressure(model, result.motion.q[STANCE][f], W[f])
+    assert len(built) == 1 and built[0][0] is socket.wall
