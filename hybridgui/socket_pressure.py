@@ -24,8 +24,12 @@ def status_text(socket_map) -> str:
     outside = int((~socket_map.in_range).sum())
     return (f"Socket pressure: peak {socket_map.peak.max() * 1e-3:.1f} kPa over the trial, at "
             f"{socket_map.time[socket_map.peak.argmax()]:.3f} s."
-            + (f" The liner does not carry the load to tolerance at {unconverged} frames." if unconverged else "")
-            + (f" The liner's solution leaves the model's small displacements at {outside} frames." if outside else ""))
+            + (f" The liner does not carry the load to tolerance at {_frames(unconverged)}." if unconverged else "")
+            + (f" The liner's solution leaves the model's small displacements at {_frames(outside)}." if outside else ""))
+
+
+def _frames(n: int) -> str:
+    return f"{n} frame" if n == 1 else f"{n} frames"
 
 
 class SocketPressure(QObject):

@@ -126,5 +126,5 @@ def test_the_status_line_names_the_frames_flagged():
                         converged=np.ones(3, bool), in_range=np.ones(3, bool))
     assert status_text(m) == "Socket pressure: peak 250.0 kPa over the trial, at 0.010 s."
     m.converged[0], m.in_range[1:] = False, False
-    assert status_text(m).endswith("at 0.010 s. The liner does not carry the load to tolerance at 1 frames. "
+    assert status_text(m).endswith("at 0.010 s. The liner does not carry the load to tolerance at 1 frame. "
                                    "The liner's solution leaves the model's small displacements at 2 frames.")
