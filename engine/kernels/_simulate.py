@@ -19,7 +19,8 @@ def forward_dynamics(t, ws, scr, q, v, tau, fext, passive, M, a):
     """``a = M^-1 (tau + tau_rod - nle + J^T f)``; ``fext`` per node (world, about origin) or empty."""
     nv = v.shape[0]
     zero = np.zeros(nv)
-    kinematics(t.nodes, t.segs, t.funcs, t.fpool, t.gravity, ws, scr, q, v, zero, 2, True)
+    kinematics(t.nodes, t.segs, t.funcs, t.fpool, t.gravity, ws, scr, q, v, zero,
+               np.int64(2), np.bool_(True), np.bool_(True))
     h = np.empty(nv)
     rnea_backward(t.nodes, ws, fext, h)
     crba(t.nodes, ws, scr, M)
