@@ -6,8 +6,9 @@ runs as ``python -P`` would, in a process of its own owned in the same way.
 
 A child is owned by its parent: on Linux it asks the kernel to kill it when its parent dies
 (:func:`die_with_parent`, called first thing in the child: ``prctl(PR_SET_PDEATHSIG, SIGKILL)``, so a SIGTERM or
-SIGKILL to ``hybrid info`` leaves no reader running), and :func:`run_child` kills it on a timeout, on a
-cancel request and on any exception in the parent (Ctrl+C included) before returning.
+SIGKILL to ``hybrid info`` leaves no reader running), and :func:`run_child` (:func:`wait_child` for a child started
+earlier by :func:`start_child`) kills it on a timeout, on a cancel request and on any exception in the parent
+(Ctrl+C included) before returning.
 """
 from __future__ import annotations
 
@@ -57,16 +58,20 @@ def die_with_parent() -> None:
         os._exit(1)
 
 
-def run_child(command: list[str], *, env: dict, timeout: float | None = None, cancel=None,
-              capture: bool = True) -> subprocess.CompletedProcess:
-    """Run ``command`` to its end and return its CompletedProcess (stdout and stderr as bytes when ``capture``).
+def start_child(command: list[str], *, env: dict, capture: bool = True, stderr=None) -> subprocess.Popen:
+    """Start ``command`` (stdout and stderr piped when ``capture``; else ``stderr``, a file or None: this
+    process's) and return it; :func:`wait_child` waits for it."""
+    pipe = subprocess.PIPE if capture else None
+    return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=pipe, stderr=pipe if capture else stderr,
+                            env=env, creationflags=getattr(subprocess, "CREATE_NO_WINDOW", 0))
 
-    ``timeout`` s: the child is killed and ``subprocess.TimeoutExpired`` raised; ``cancel`` (a
+
+def wait_child(proc: subprocess.Popen, *, timeout: float | None = None, cancel=None) -> subprocess.CompletedProcess:
+    """Wait for ``proc`` (:func:`start_child`) to end and return its CompletedProcess (what it wrote to its pipes,
+    as bytes). ``timeout`` s: the child is killed and ``subprocess.TimeoutExpired`` raised; ``cancel`` (a
     ``threading.Event``, polled every 0.1 s): the child is killed and :class:`Cancelled` raised. Any exception
     in the parent while waiting kills the child too."""
-    pipe = subprocess.PIPE if capture else None
-    proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=pipe, stderr=pipe, env=env,
-                            creationflags=getattr(subprocess, "CREATE_NO_WINDOW", 0))
+    command = proc.args
     deadline = None if timeout is None else time.monotonic() + timeout
     try:
         while True:
@@ -85,3 +90,10 @@ def run_child(command: list[str], *, env: dict, timeout: float | None = None, ca
         if proc.returncode is None:
             proc.kill()
             proc.communicate()
+
+
+def run_child(command: list[str], *, env: dict, timeout: float | None = None, cancel=None,
+              capture: bool = True) -> subprocess.CompletedProcess:
+    """Run ``command`` to its end and return its CompletedProcess (stdout and stderr as bytes when ``capture``),
+    killed on a ``timeout``, a ``cancel`` or an exception as :func:`wait_child` says."""
+    return wait_child(start_child(command, env=env, capture=capture), timeout=timeout, cancel=cancel)

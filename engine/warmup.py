@@ -10,10 +10,10 @@ entry points (each a callable given the demo's analysis result; the engine never
 warm-up`` runs it. The application's first window runs only :func:`display_steps`, the kernels that drawing the
 demo needs (the rest compile at their first use, or were compiled by ``hybrid warm-up``), so that a first launch
 shows the main window within seconds; on later launches it only loads the cached code. On a first launch it leaves
-the 3D view's kernels to the application, which compiles them in a child process (the bodies' and the blade's first,
-then the muscle paths') while the window's process imports the rest of the application, then loads the bodies' and
-the blade's from the cache (:func:`loads_cached` tells whether they are cached, :func:`compile_muscle_paths` is the
-child's work).
+the 3D view's kernels to the application's compile child and its helper (:func:`compile_display`: the bodies' and the
+blade's first, then the muscle paths', over both cores) while the window's process imports the rest of the
+application, then loads the bodies' and the blade's from the cache (:func:`loads_cached` tells whether they are
+cached).
 
 While numba compiles, a step cannot yield; a listener on numba's ``numba:compile`` event
 (:func:`counting_compiles`) counts the kernels compiled and passes each to ``on_compile`` (called from the
@@ -80,12 +80,20 @@ class _CompileCounter(event.Listener):
 
 def _show_bodies(result) -> None:
     """What the application computes to draw the demo's bodies and markers: their placements."""
-    from .algorithms import frame_placements_batch, marker_positions_batch
+    _place_bodies(result)
+    _place_markers(result)
+
+
+def _place_bodies(result) -> None:
+    from .algorithms import frame_placements_batch
     model = result.model
-    Q = np.ascontiguousarray(result.ik.q[:2], dtype=float)
-    data = Data(model)
-    frame_placements_batch(model, data, Q, [b.name for b in model.bodies])
-    marker_positions_batch(model, data, Q)
+    frame_placements_batch(model, Data(model), np.ascontiguousarray(result.ik.q[:2], dtype=float),
+                           [b.name for b in model.bodies])
+
+
+def _place_markers(result) -> None:
+    from .algorithms import marker_positions_batch
+    marker_positions_batch(result.model, Data(result.model), np.ascontiguousarray(result.ik.q[:2], dtype=float))
 
 
 def _show_blade(result) -> None:
@@ -160,14 +168,78 @@ def muscle_paths_cached(result) -> bool:
 
 def compile_muscle_paths(result=None) -> None:
     """Compile (or load) the kernels that draw the bodies and the blade, then those that draw muscle paths, on
-    ``result`` (an AnalysisResult; default the demo's). A child process of the application's first launch runs this,
-    so that the window's process compiles none of them (``hybridgui.muscle_kernels``): it finds the bodies' and the
-    blade's in the cache once it has imported the rest of the application (:func:`display_steps`; else it compiles
-    them too)."""
+    ``result`` (an AnalysisResult; default the demo's), all in this process (where :func:`compile_display`'s children
+    could not)."""
     if result is None:
         from .demo import demo_results
         result = demo_results()[0]
     _show_bodies_and_blade(result)
+    _show_muscles(result)
+
+
+HELPER = ("-c", "from engine.child_process import die_with_parent; die_with_parent(); "
+                "from engine.warmup import compile_display_helper; compile_display_helper()")
+"""The Python arguments of :func:`compile_display`'s helper process."""
+
+
+def compile_display(result=None) -> None:
+    """The work of the compile child of the application's launch (``hybridgui.muscle_kernels``), started before the
+    window's process reads the demo: nothing when the kernels that draw ``result`` (default the demo) are all
+    in numba's cache; else they are compiled into it by two processes, one for each core. This one starts a helper
+    (:data:`HELPER`, :func:`compile_display_helper`; at once when the general joint's kernel is not cached, before
+    the demo is read) and compiles the general and the simple joints' kernels while
+    the helper compiles the PCS joint's, then the kinematics pass and the bodies' kernels once the PCS joint's is
+    cached, and the bodies' placements; the helper goes on with the markers' positions, the blade's and (at a lower
+    priority: the window's process needs the core) the muscle paths' kernels, and this process ends with it (the
+    window's process loads the bodies' and the blade's kernels as soon as they are cached, the muscle paths' when
+    this process ends). Should the helper fail, this process compiles what is left."""
+    from .algorithms.joint_kernels import compile_joint_kernel
+    from .child_process import child_environment, python_command, start_child, wait_child
+    helper = None
+    if not loads_cached(lambda: compile_joint_kernel("general")):     # a first launch: the helper starts at once
+        helper = start_child(python_command(*HELPER), env=child_environment(), capture=False)
+    try:
+        if result is None:
+            from .demo import demo_results
+            result = demo_results()[0]
+        if helper is None and loads_cached(lambda: _show_demo(result)):
+            return
+        if helper is None:
+            helper = start_child(python_command(*HELPER), env=child_environment(), capture=False)
+        compile_joint_kernel("general")
+        compile_joint_kernel("simple")
+        while helper.poll() is None and not loads_cached(lambda: compile_joint_kernel("pcs")):
+            time.sleep(POLL)
+        _place_bodies(result)
+        code = wait_child(helper).returncode
+    finally:
+        if helper is not None and helper.poll() is None:
+            helper.kill()
+            helper.wait()
+    if code != 0:
+        _show_demo(result)
+
+
+def compile_display_helper() -> None:
+    """The helper process of :func:`compile_display`: the PCS joint's kernel, then (once the kinematics pass is
+    cached, which :func:`compile_display` compiles meanwhile) the markers' and the blade's kernels, then at a lower
+    priority the muscle paths', for the demo's types. Stops waiting when its parent ends."""
+    import os
+
+    from .algorithms import forward_kinematics
+    from .algorithms.joint_kernels import compile_joint_kernel
+    from .demo import demo_results
+    parent = os.getppid()
+    compile_joint_kernel("pcs")
+    result = demo_results()[0]
+    model, data = result.model, Data(result.model)
+    q = np.ascontiguousarray(result.ik.q[0], dtype=float)
+    while os.getppid() == parent and not loads_cached(lambda: forward_kinematics(model, data, q)):
+        time.sleep(POLL)
+    _place_markers(result)
+    _show_blade(result)
+    if hasattr(os, "nice"):
+        os.nice(10)
     _show_muscles(result)
 
 
@@ -189,8 +261,8 @@ def display_steps(on_compile: Callable[[str, int], None] | None = None,
     holds the demo read.
 
     ``defer_muscles``: when the muscle paths' kernels are not all in numba's cache, ``defer_muscles(result)`` (the
-    demo's result) is called as soon as that is known, and the 3D view's kernels are left to it (a child process
-    running :func:`compile_muscle_paths` meanwhile, which caches the bodies' and the blade's kernels first;
+    demo's result) is called as soon as that is known, and the 3D view's kernels are left to it (the compile child
+    running :func:`compile_display`, which caches the bodies' and the blade's kernels first;
     ``report.muscles_deferred``). It returns a callable telling whether that child still runs: the bodies' and the
     blade's kernels are awaited from the cache while it does (polled every ``POLL`` s; compiling them here too would
     take the core the child uses), then loaded, or compiled here if the child ended without them. Without

@@ -100,11 +100,12 @@ def main(argv=None, prog: str = "hybridgui") -> int:
     splash.show()
     app.processEvents()
     _note(args, "first window shown")
+    muscles = MusclePreparation()    # its child compiles the 3D view's kernels on a first launch, else ends at once
+    muscles.launch()                 # before the startup thread reads anything (both import the engine package)
     from pyqtgraph.util.garbage_collector import GarbageCollector
     # Python's cycle collector runs on this thread only, on a timer: run by a worker thread (the analysis allocates
     # there), it would destroy the Qt objects of a closed window in that thread and deadlock or crash Qt
     collector = GarbageCollector(interval=0.5)  # noqa: F841 (kept alive until the application ends)
-    muscles = MusclePreparation()           # on a first launch, the muscle paths' kernels compiled by a child
     app.aboutToQuit.connect(muscles.cancel)
     launcher = Launcher(app, splash, lambda window, demo: _open(window, args, demo), args.screenshot, SIZE, prog,
                         lambda what: _note(args, what), muscles)

@@ -1,26 +1,28 @@
-"""Whether the 3D view may draw muscle paths yet, and their kernels compiled in a child process on a first launch.
+"""Whether the 3D view may draw muscle paths yet, and the 3D view's kernels compiled in child processes on a first
+launch.
 
-Drawing the muscle paths calls 65 of the 3D view's 82 numba kernels: compiled in the window's process they would
-hold its GIL (numba compiles mostly in Python) for half a minute of CPU. On a first launch (numba's cache empty:
-``engine.warmup.display_steps`` finds them missing) :class:`MusclePreparation` compiles them in a child process
-instead, after the bodies' and the blade's (which the window's process loads from the cache once it has imported
-its main window's modules), so the two use both cores and the GUI thread stays free; the
+Drawing the demo calls 82 numba kernels (65 of them for the muscle paths): compiled in the window's process they
+would hold its GIL (numba compiles mostly in Python) for most of a minute of CPU. :class:`MusclePreparation`
+starts a compile child as soon as the first window is shown (:meth:`MusclePreparation.launch`, before the window's
+process reads anything), which ends at once when the kernels are in numba's cache, else compiles them with a helper of its
+own, the two sharing both cores (``engine.warmup.compile_display``: the bodies' and the blade's first, which the
+window's process loads from the cache once it has imported its main window's modules, then the muscle paths'). The
 window shows the bodies meanwhile, the muscle layer draws nothing (:data:`PATHS`) and the status bar says why. When
 the child ends the kernels are loaded from the cache it filled (in a worker thread: compiled there if the child
 could not), :data:`PATHS` becomes ready on the GUI thread and the muscles appear. Closing the application kills the
-child (``cancel``), and the child dies with the application (``engine.child_process``).
+child (``cancel``), and the children die with the application (``engine.child_process``).
 """
 from __future__ import annotations
 
+import tempfile
 import threading
 import traceback
 
 from PySide6.QtCore import QObject, Signal as QtSignal, Slot
 
 CHILD = ("-c", "from engine.child_process import die_with_parent; die_with_parent(); "
-               "from engine.warmup import compile_muscle_paths; compile_muscle_paths()")
-"""The child's Python arguments: compile the 3D view's kernels into numba's cache (bodies', blade's, then muscle
-paths')."""
+               "from engine.warmup import compile_display; compile_display()")
+"""The child's Python arguments: compile the 3D view's kernels into numba's cache unless they are there."""
 
 
 class PathKernels:
@@ -35,9 +37,10 @@ PATHS = PathKernels()
 
 
 class MusclePreparation(QObject):
-    """Compiles the muscle paths' kernels in a child process (:meth:`start`, from any thread), then loads them in
-    a worker thread and makes :data:`PATHS` ready on the GUI thread (create this object there). ``finished(problem)``
-    ("" when the child compiled them) follows, on the GUI thread. ``command``: the child's command line (tests)."""
+    """Starts the compile child (:meth:`launch`), waits for it and loads the muscle paths' kernels in a worker thread
+    once :meth:`start` is called, then makes :data:`PATHS` ready on the GUI thread (create this object there).
+    ``finished(problem)`` ("" when the child compiled them) follows, on the GUI thread. ``command``: the child's
+    command line (tests; default :data:`CHILD`)."""
 
     finished = QtSignal(str)
     _done = QtSignal(str)
@@ -48,13 +51,29 @@ class MusclePreparation(QObject):
         self.cancelled = threading.Event()
         self.thread: threading.Thread | None = None
         self.child_ended = threading.Event()
+        self._child = None               # the child's Popen, or the exception that kept it from starting
+        self._stderr = None
         self._done.connect(self._finish)
 
+    def launch(self) -> None:
+        """Start the compile child now (this imports the engine package: numba, about 0.5 CPU-s, which the child
+        needs before the window does; nothing of the demo is read)."""
+        from engine.child_process import child_environment, python_command, start_child
+        self._stderr = tempfile.TemporaryFile()
+        try:
+            self._child = start_child(self.command or python_command(*CHILD), env=child_environment(), capture=False,
+                                      stderr=self._stderr)
+        except Exception as exc:       # said by _run, where the kernels are then compiled in this process
+            self._child = exc
+
     def start(self, result):
-        """Start compiling (``result``: the demo's AnalysisResult, whose model types the kernels); the muscles are
-        not drawn until they are loaded. Returns a callable telling whether the child still runs (its bodies' and
-        blade's kernels are awaited by ``engine.warmup.display_steps``)."""
+        """The kernels are not all cached (``result``: the demo's AnalysisResult, whose model types them): the
+        muscles are not drawn until the child has ended and they are loaded (the child is launched now if it was
+        not). Returns a callable telling whether the child still runs (its bodies' and blade's kernels are awaited
+        by ``engine.warmup.display_steps``)."""
         PATHS.ready = False
+        if self._child is None:
+            self.launch()
         self.thread = threading.Thread(target=self._run, args=(result,), name="hybridlab-muscle-kernels", daemon=True)
         self.thread.start()
         return lambda: not self.child_ended.is_set()
@@ -64,18 +83,26 @@ class MusclePreparation(QObject):
         return self.thread is not None and self.thread.is_alive()
 
     def cancel(self) -> None:
-        """Stop: the child is killed within 0.1 s and nothing more is loaded or compiled."""
+        """Stop: the child is killed (within 0.1 s while :meth:`start`'s thread waits for it) and nothing more is
+        loaded or compiled."""
         self.cancelled.set()
+        if not self.running and self._child is not None and not isinstance(self._child, Exception):
+            if self._child.poll() is None:
+                self._child.kill()
+            self._child.wait()
 
     def _run(self, result) -> None:
-        from engine.child_process import Cancelled, child_environment, python_command, run_child
+        from engine.child_process import Cancelled, wait_child
         from engine.warmup import compile_muscle_paths, muscle_paths_cached
         problem = ""
         try:
-            done = run_child(self.command or python_command(*CHILD), env=child_environment(), cancel=self.cancelled)
-            if done.returncode != 0:
-                problem = (f"the process compiling them ended with status {done.returncode}: "
-                           f"{done.stderr.decode(errors='replace').strip()[-500:]}")
+            if isinstance(self._child, Exception):
+                raise self._child
+            code = wait_child(self._child, cancel=self.cancelled).returncode
+            if code != 0:
+                self._stderr.seek(0)
+                problem = (f"the process compiling them ended with status {code}: "
+                           f"{self._stderr.read().decode(errors='replace').strip()[-500:]}")
         except Cancelled:
             return
         except Exception as exc:

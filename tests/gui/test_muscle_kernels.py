@@ -1,6 +1,8 @@
 """A first launch shows the window with the bodies while a child process compiles the muscle paths' kernels; the
-muscles appear when they are loaded, and closing meanwhile kills the child without waiting for it."""
+muscles appear when they are loaded, and closing meanwhile kills the child without waiting for it. The application
+starts that child once its first window shows, before it reads the demo or imports its main window."""
 import os
+import subprocess
 import sys
 import time
 from types import SimpleNamespace
@@ -84,3 +86,23 @@ def test_closing_while_the_child_compiles_kills_it_at_once(tmp_path, pending, qt
 def test_the_childs_command_compiles_or_loads_the_muscle_paths():
     done = run_child(python_command(*CHILD), env=child_environment(), timeout=600)
     assert done.returncode == 0, done.stderr.decode()[-2000:]
+
+
+LAUNCH = """
+import sys
+import engine.child_process
+def started(command, **kw):
+    print(command[-1])
+    print(sorted(m for m in ("engine.demo", "engine.warmup", "hybridgui.main_window") if m in sys.modules))
+    raise SystemExit(0)
+engine.child_process.start_child = started
+from hybridgui.app import main
+main([])
+"""
+
+
+def test_the_application_starts_its_compile_child_before_it_reads_the_demo_or_imports_its_main_window():
+    done = subprocess.run([sys.executable, "-c", LAUNCH], capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ, QT_QPA_PLATFORM="offscreen"))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.splitlines() == [CHILD[-1], "[]"]
