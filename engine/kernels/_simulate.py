@@ -53,19 +53,19 @@ def dexpinv(nodes, delta, v, out):
         i = nodes[n].colv[0]
         d = delta[i:i + 3]
         x = v[i:i + 3]
-        _cross_into(d[0], d[1], d[2], x[0], x[1], x[2], br, 0)
-        _cross_into(d[0], d[1], d[2], br[0], br[1], br[2], br2, 0)
+        _cross_into(d[0], d[1], d[2], x[0], x[1], x[2], br, np.int64(0))
+        _cross_into(d[0], d[1], d[2], br[0], br[1], br[2], br2, np.int64(0))
         if jt == FREE:
             du = delta[i + 3:i + 6]
             xu = v[i + 3:i + 6]
             # [(w1,u1),(w2,u2)] = (w1 x w2, w1 x u2 - w2 x u1)
-            _cross_into(d[0], d[1], d[2], xu[0], xu[1], xu[2], br, 3)
-            _cross_into(x[0], x[1], x[2], du[0], du[1], du[2], tmp, 0)
+            _cross_into(d[0], d[1], d[2], xu[0], xu[1], xu[2], br, np.int64(3))
+            _cross_into(x[0], x[1], x[2], du[0], du[1], du[2], tmp, np.int64(0))
             br[3] -= tmp[0]
             br[4] -= tmp[1]
             br[5] -= tmp[2]
-            _cross_into(d[0], d[1], d[2], br[3], br[4], br[5], br2, 3)
-            _cross_into(br[0], br[1], br[2], du[0], du[1], du[2], tmp, 0)
+            _cross_into(d[0], d[1], d[2], br[3], br[4], br[5], br2, np.int64(3))
+            _cross_into(br[0], br[1], br[2], du[0], du[1], du[2], tmp, np.int64(0))
             br2[3] -= tmp[0]
             br2[4] -= tmp[1]
             br2[5] -= tmp[2]
