@@ -7,8 +7,8 @@ They work on a compiled tree's arrays (``engine.tree.compile_tree(model).k``: ``
 ``funcs``, ``fpool``, ``gravity``, ``v2q``) and a workspace (``engine.data.Data(model).ws`` and ``.scr``, or
 :func:`workspace` for one of the caller's own):
 
-- ``kinematics(nodes, segs, funcs, fpool, gravity, ws, scr, q, v, a, level, use_gravity)``: the forward kinematics
-  pass (``forward_kinematics``): world placements (``level`` 0), body twists (1), body accelerations (2).
+- ``kinematics(nodes, segs, funcs, fpool, gravity, ws, scr, q, v, a, level, use_gravity, world)``: the forward
+  kinematics pass (``forward_kinematics``): world placements (``level`` 0), body twists (1), body accelerations (2).
 - ``frame_placement(frames, ws, k, R, p)``, ``frame_jacobian(nodes, frames, ws, scr, k, J)`` (6 x nv, ``[omega; v]``
   in world axes at the frame's origin), ``frame_classical_acceleration(frames, ws, k, out)``: an attached frame
   ``k`` after the pass (``frame_placement``, ``frame_jacobian``, ``frame_classical_acceleration``).

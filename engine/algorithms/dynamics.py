@@ -49,7 +49,7 @@ def rnea(model, data, q, v, a, loads=None) -> np.ndarray:
     v = _args.v(model, v)
     a = _args.v(model, a, "a")
     k = compile_tree(model).k
-    _passes.kinematics(k.nodes, k.segs, k.funcs, k.fpool, k.gravity, data.ws, data.scr, q, v, a, 2, True)
+    _passes.kinematics(k.nodes, k.segs, k.funcs, k.fpool, k.gravity, data.ws, data.scr, q, v, a, 2, True, True)
     data.q = q
     fext = data.no_fext if not loads else external_wrenches(model, data, loads)
     _passes.rnea_backward(k.nodes, data.ws, fext, data.tau)
@@ -71,7 +71,7 @@ def crba(model, data, q) -> np.ndarray:
     """Joint-space inertia matrix ``M(q)`` (seed eqs. 29-30, 49), symmetric positive definite."""
     q = _args.q(model, q)
     k = compile_tree(model).k
-    _passes.kinematics(k.nodes, k.segs, k.funcs, k.fpool, k.gravity, data.ws, data.scr, q, q[:0], q[:0], 0, False)
+    _passes.kinematics(k.nodes, k.segs, k.funcs, k.fpool, k.gravity, data.ws, data.scr, q, q[:0], q[:0], 0, False, True)
     data.q = q
     _passes.crba(k.nodes, data.ws, data.scr, data.M)
     return data.M.copy()

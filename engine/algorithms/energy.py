@@ -19,7 +19,7 @@ def center_of_mass(model, data, q) -> np.ndarray:
     """Whole-model centre of mass (bodies and rod slices), m, world frame."""
     q = _args.q(model, q)
     k = compile_tree(model).k
-    _passes.kinematics(k.nodes, k.segs, k.funcs, k.fpool, k.gravity, data.ws, data.scr, q, q[:0], q[:0], 0, False)
+    _passes.kinematics(k.nodes, k.segs, k.funcs, k.fpool, k.gravity, data.ws, data.scr, q, q[:0], q[:0], 0, False, True)
     m = k.nodes["mass"]
     c = np.einsum("nij,nj->ni", data.ws["oR"], k.nodes["mcom"]) + data.ws["op"] * m[:, None]
     return c.sum(axis=0) / m.sum()
@@ -53,7 +53,7 @@ def spatial_momentum(model, data, q, v) -> np.ndarray:
     q = _args.q(model, q)
     v = _args.v(model, v)
     k = compile_tree(model).k
-    _passes.kinematics(k.nodes, k.segs, k.funcs, k.fpool, k.gravity, data.ws, data.scr, q, v, v, 1, False)
+    _passes.kinematics(k.nodes, k.segs, k.funcs, k.fpool, k.gravity, data.ws, data.scr, q, v, v, 1, False, True)
     out = np.empty(6)
     _passes.momentum(k.nodes, data.ws, out)
     return out

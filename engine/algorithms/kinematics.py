@@ -32,7 +32,7 @@ def forward_kinematics(model, data, q, v=None, a=None) -> None:
         aa = _args.v(model, a, "a")
         level = 2
     k = compile_tree(model).k
-    _passes.kinematics(k.nodes, k.segs, k.funcs, k.fpool, k.gravity, data.ws, data.scr, q, vv, aa, level, False)
+    _passes.kinematics(k.nodes, k.segs, k.funcs, k.fpool, k.gravity, data.ws, data.scr, q, vv, aa, level, False, True)
     data.q = q
 
 

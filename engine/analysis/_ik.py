@@ -57,7 +57,8 @@ def _normal_equations(t, ws, scr, q, mframes, targets, weights, c_q, c_v, c_targ
     """
     empty = np.zeros(0)
     nodes = t.nodes
-    kinematics(nodes, t.segs, t.funcs, t.fpool, t.gravity, ws, scr, q, empty, empty, np.int64(0), np.bool_(False))
+    kinematics(nodes, t.segs, t.funcs, t.fpool, t.gravity, ws, scr, q, empty, empty,
+               np.int64(0), np.bool_(False), np.bool_(True))
     world_columns(nodes, ws, wcols)
     nv = H.shape[0]
     for i in range(nv):
@@ -228,7 +229,7 @@ def _solve_frame(t, ws, scr, mframes, tg, wf, c_q, c_v, ct, c_w, free, lo, hi, q
     while it < max_iter:
         it += 1
         # active set: free coordinates not pushed out of their range
-        m = 0
+        m = np.int64(0)
         gmax = 0.0
         for i in range(nv):
             if not free[i]:
@@ -358,7 +359,8 @@ def marker_errors(t, ws, scr, Q, mframes, targets, out):
     R = np.empty((3, 3))
     x = np.empty(3)
     for f in range(Q.shape[0]):
-        kinematics(t.nodes, t.segs, t.funcs, t.fpool, t.gravity, ws, scr, Q[f], empty, empty, np.int64(0), np.bool_(False))
+        kinematics(t.nodes, t.segs, t.funcs, t.fpool, t.gravity, ws, scr, Q[f], empty, empty,
+                   np.int64(0), np.bool_(False), np.bool_(True))
         for k in range(mframes.shape[0]):
             if math.isnan(targets[f, k, 0]):
                 out[f, k] = math.nan

@@ -84,7 +84,7 @@ def _balancing(f0, A, b, f_lo, f_hi):
     z = solve_kkt(G, d)
     if z is None:
         return False
-    f = f0 + w * _mul_t(A, z)
+    f = f0 + w * _mul_t(A, z[:])
     for j in range(m):
         if not (f[j] >= f_lo[j] and f[j] <= f_hi[j]):
             return False

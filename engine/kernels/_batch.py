@@ -15,7 +15,8 @@ def frame_positions(t, ws, scr, Q, frames, out):
     empty = np.zeros(0)
     R = np.empty((3, 3))
     for f in range(Q.shape[0]):
-        kinematics(nodes, segs, funcs, fpool, grav, ws, scr, Q[f], empty, empty, np.int64(0), np.bool_(False))
+        kinematics(nodes, segs, funcs, fpool, grav, ws, scr, Q[f], empty, empty,
+                   np.int64(0), np.bool_(False), np.bool_(True))
         for k in range(frames.shape[0]):
             frame_placement(fr, ws, frames[k], R, out[f, k])
 
@@ -26,7 +27,8 @@ def frame_placements(t, ws, scr, Q, frames, R_out, p_out):
     nodes, segs, funcs, fpool, grav, fr = t.nodes, t.segs, t.funcs, t.fpool, t.gravity, t.frames
     empty = np.zeros(0)
     for f in range(Q.shape[0]):
-        kinematics(nodes, segs, funcs, fpool, grav, ws, scr, Q[f], empty, empty, np.int64(0), np.bool_(False))
+        kinematics(nodes, segs, funcs, fpool, grav, ws, scr, Q[f], empty, empty,
+                   np.int64(0), np.bool_(False), np.bool_(True))
         for k in range(frames.shape[0]):
             frame_placement(fr, ws, frames[k], R_out[f, k], p_out[f, k])
 
@@ -38,7 +40,8 @@ def frame_jacobians(t, ws, scr, Q, frames, J_out, R_out, p_out):
     nodes, segs, funcs, fpool, grav, fr = t.nodes, t.segs, t.funcs, t.fpool, t.gravity, t.frames
     empty = np.zeros(0)
     for f in range(Q.shape[0]):
-        kinematics(nodes, segs, funcs, fpool, grav, ws, scr, Q[f], empty, empty, np.int64(0), np.bool_(False))
+        kinematics(nodes, segs, funcs, fpool, grav, ws, scr, Q[f], empty, empty,
+                   np.int64(0), np.bool_(False), np.bool_(True))
         for k in range(frames.shape[0]):
             frame_jacobian(nodes, fr, ws, scr, frames[k], J_out[f, k])
             frame_placement(fr, ws, frames[k], R_out[f, k], p_out[f, k])
@@ -51,7 +54,8 @@ def point_jacobians(t, ws, scr, Q, frames, out):
     empty = np.zeros(0)
     J6 = np.empty((6, out.shape[3]))
     for f in range(Q.shape[0]):
-        kinematics(nodes, segs, funcs, fpool, grav, ws, scr, Q[f], empty, empty, np.int64(0), np.bool_(False))
+        kinematics(nodes, segs, funcs, fpool, grav, ws, scr, Q[f], empty, empty,
+                   np.int64(0), np.bool_(False), np.bool_(True))
         for k in range(frames.shape[0]):
             frame_jacobian(nodes, fr, ws, scr, frames[k], J6)
             out[f, k] = J6[3:]
@@ -62,7 +66,8 @@ def _rnea_frame(t, ws, scr, Q, V, A, fext, none, f, world, tau):
     """``tau = rnea(Q[f], V[f], A[f])`` with the node wrenches ``fext[f]`` when ``fext`` has a row per frame (else
     ``none``, an empty (0, 6) array); world placements computed when loaded or ``world``."""
     loaded = fext.shape[0] == Q.shape[0]
-    kinematics(t.nodes, t.segs, t.funcs, t.fpool, t.gravity, ws, scr, Q[f], V[f], A[f], 2, True, loaded or world)
+    kinematics(t.nodes, t.segs, t.funcs, t.fpool, t.gravity, ws, scr, Q[f], V[f], A[f],
+               np.int64(2), np.bool_(True), loaded or world)
     if loaded:
         rnea_backward(t.nodes, ws, fext[f], tau)
     else:
@@ -93,7 +98,8 @@ def mass_matrices(t, ws, scr, Q, out):
     nodes, segs, funcs, fpool, grav = t.nodes, t.segs, t.funcs, t.fpool, t.gravity
     empty = np.zeros(0)
     for f in range(Q.shape[0]):
-        kinematics(nodes, segs, funcs, fpool, grav, ws, scr, Q[f], empty, empty, 0, False, False)
+        kinematics(nodes, segs, funcs, fpool, grav, ws, scr, Q[f], empty, empty,
+                   np.int64(0), np.bool_(False), np.bool_(False))
         crba(nodes, ws, scr, out[f])
 
 

@@ -42,17 +42,19 @@ def _force_to_parent(R, p, nx, ny, nz, fx, fy, fz):
 
 
 @nb.njit(cache=True, nogil=True)
-def kinematics(nodes, segs, funcs, fpool, gravity, ws, scr, q, v, a, level, use_gravity, world=True):
+def kinematics(nodes, segs, funcs, fpool, gravity, ws, scr, q, v, a, level, use_gravity, world):
     """Forward pass. ``level`` 0: placements and S; 1: + velocities; 2: + accelerations and c.
 
     With ``use_gravity`` the base acceleration is ``-g`` (gravity as a fictitious
     upward acceleration, as in RNEA); otherwise accelerations are true ones.
-    ``world=False`` skips the world placements (CRBA and RNEA without external
+    ``world`` False skips the world placements (CRBA and RNEA without external
     loads only need placements relative to the parent).
 
     Numba compiles this pass once per argument types, and a kernel calling it with constants ``0, False`` would type
-    them as literals (a compilation of its own, about 2 s): kernels pass ``np.int64(0), np.bool_(False)``, the types
-    of a call from Python (``engine.algorithms.forward_kinematics``), so that one compilation serves both.
+    them as literals (a compilation of its own, about 2 s): kernels pass ``np.int64(0), np.bool_(False),
+    np.bool_(True)``, the types of a call from Python (``engine.algorithms.forward_kinematics``), so that one
+    compilation serves both. ``world`` has no default: an omitted argument is a type of its own (a third
+    compilation).
     """
     sc = scr[0]
     JR = sc.JR

@@ -66,7 +66,7 @@ def _entering_state(pyramid, d0, d1, d2, F):
     the pyramid lies (inside; on the facet it crosses most; on that facet's edge with the neighbour the projection
     onto the facet still crosses). Freed inside the pyramid instead, a candidate pushed across a facet would leave
     the apex, cross the facet, reach the edge, pull, and return to the apex (a cycle)."""
-    best_j = 0
+    best_j = np.int64(0)
     best_v = 0.0
     for j in range(1, F + 1):
         v = pyramid[j, 0] * d0 + pyramid[j, 1] * d1 + pyramid[j, 2] * d2
@@ -80,7 +80,7 @@ def _entering_state(pyramid, d0, d1, d2, F):
     g2 = pyramid[best_j, 2]
     t = best_v / (g0 * g0 + g1 * g1 + g2 * g2)
     p = np.array((d0 - t * g0, d1 - t * g1, d2 - t * g2))
-    nb_j = _crossed_neighbour(pyramid, p, 0, best_j, F)
+    nb_j = _crossed_neighbour(pyramid, p, np.int64(0), best_j, F)
     if pyramid[nb_j, 0] * p[0] + pyramid[nb_j, 1] * p[1] + pyramid[nb_j, 2] * p[2] > 0.0:
         return 2, (best_j, nb_j)
     return 1, (best_j, 0)
@@ -196,7 +196,7 @@ def _warm_solve(J, h, beta, alpha, w_force, pyramid, rays, state, facet, cand, k
                         new_state = UNLOADED
                     elif st == 1:
                         new_state = 2
-                        new_facets = (facet[ci, 0], _crossed_neighbour(pyramid, sol, 3 * i, facet[ci, 0], F))
+                        new_facets = (facet[ci, 0], _crossed_neighbour(pyramid, sol[:], 3 * i, facet[ci, 0], F))
                     else:
                         new_state = 1
                         new_facets = (j, 0)
@@ -238,7 +238,7 @@ def warm_frames(f0, f1, J_all, h_all, beta_all, active, alpha, w_force, pyramid,
     f = np.empty(3 * C)
     u = np.empty(nv)
     for fr in range(f0, f1):
-        k = 0
+        k = np.int64(0)
         for c in range(C):
             if active[fr, c]:
                 cand[k] = c

@@ -101,7 +101,7 @@ def _solve_frame(h, A, b, lb, ub, tol, max_steps, at_lb, at_ub, x):
         if math.sqrt(res) > 1e-8 * (1.0 + math.sqrt(rr)):
             return False
         worst = 0.0                 # the largest violation, relative to its tolerance
-        worst_j = -1
+        worst_j = np.int64(-1)
         for j in range(n):
             if held[j]:
                 continue

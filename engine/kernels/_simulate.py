@@ -19,7 +19,8 @@ def forward_dynamics(t, ws, scr, q, v, tau, fext, passive, M, a):
     """``a = M^-1 (tau + tau_rod - nle + J^T f)``; ``fext`` per node (world, about origin) or empty."""
     nv = v.shape[0]
     zero = np.zeros(nv)
-    kinematics(t.nodes, t.segs, t.funcs, t.fpool, t.gravity, ws, scr, q, v, zero, 2, True)
+    kinematics(t.nodes, t.segs, t.funcs, t.fpool, t.gravity, ws, scr, q, v, zero,
+               np.int64(2), np.bool_(True), np.bool_(True))
     h = np.empty(nv)
     rnea_backward(t.nodes, ws, fext, h)
     crba(t.nodes, ws, scr, M)
@@ -52,19 +53,19 @@ def dexpinv(nodes, delta, v, out):
         i = nodes[n].colv[0]
         d = delta[i:i + 3]
         x = v[i:i + 3]
-        _cross_into(d[0], d[1], d[2], x[0], x[1], x[2], br, 0)
-        _cross_into(d[0], d[1], d[2], br[0], br[1], br[2], br2, 0)
+        _cross_into(d[0], d[1], d[2], x[0], x[1], x[2], br, np.int64(0))
+        _cross_into(d[0], d[1], d[2], br[0], br[1], br[2], br2, np.int64(0))
         if jt == FREE:
             du = delta[i + 3:i + 6]
             xu = v[i + 3:i + 6]
             # [(w1,u1),(w2,u2)] = (w1 x w2, w1 x u2 - w2 x u1)
-            _cross_into(d[0], d[1], d[2], xu[0], xu[1], xu[2], br, 3)
-            _cross_into(x[0], x[1], x[2], du[0], du[1], du[2], tmp, 0)
+            _cross_into(d[0], d[1], d[2], xu[0], xu[1], xu[2], br, np.int64(3))
+            _cross_into(x[0], x[1], x[2], du[0], du[1], du[2], tmp, np.int64(0))
             br[3] -= tmp[0]
             br[4] -= tmp[1]
             br[5] -= tmp[2]
-            _cross_into(d[0], d[1], d[2], br[3], br[4], br[5], br2, 3)
-            _cross_into(br[0], br[1], br[2], du[0], du[1], du[2], tmp, 0)
+            _cross_into(d[0], d[1], d[2], br[3], br[4], br[5], br2, np.int64(3))
+            _cross_into(br[0], br[1], br[2], du[0], du[1], du[2], tmp, np.int64(0))
             br2[3] -= tmp[0]
             br2[4] -= tmp[1]
             br2[5] -= tmp[2]

@@ -41,7 +41,8 @@ def implicit_step(t, ws, scr, q, v, tau, h, contact_frames, par, springs, q_out,
     penetration depths at the start (m), and the rods' and springs' forces at the end state."""
     nv = v.shape[0]
     zero = np.zeros(nv)
-    kinematics(t.nodes, t.segs, t.funcs, t.fpool, t.gravity, ws, scr, q, v, zero, 2, True)
+    kinematics(t.nodes, t.segs, t.funcs, t.fpool, t.gravity, ws, scr, q, v, zero,
+               np.int64(2), np.bool_(True), np.bool_(True))
     nle = np.empty(nv)
     rnea_backward(t.nodes, ws, np.zeros((0, 6)), nle)
     A = np.empty((nv, nv))

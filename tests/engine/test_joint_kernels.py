@@ -24,5 +24,5 @@ def test_the_pass_typed_afresh_calls_the_joint_kernels_compiled_ahead():
     q = neutral(model)
     empty = np.zeros(0)
     fresh(k.nodes, k.segs, k.funcs, k.fpool, k.gravity, data.ws, data.scr, q, empty, empty, np.int64(0),
-          np.bool_(False))
+          np.bool_(False), np.bool_(True))
     assert {kind: list(joint_kernel(kind).signatures) for kind in KINDS} == ahead

@@ -154,7 +154,8 @@ def evaluate_frames(t, ws, scr, paths, semantics, Q, V, lengths, speeds, J, stat
     coords, pts, wraps, pwraps, muscles, funcs, fpool = paths
     for f in range(Q.shape[0]):
         q = Q[f]
-        kinematics(t.nodes, t.segs, t.funcs, t.fpool, t.gravity, ws, scr, q, empty, empty, np.int64(0), np.bool_(False))
+        kinematics(t.nodes, t.segs, t.funcs, t.fpool, t.gravity, ws, scr, q, empty, empty,
+                   np.int64(0), np.bool_(False), np.bool_(True))
         for m in range(muscles.shape[0]):
             row = J[f, m]
             for i in range(row.shape[0]):
@@ -175,7 +176,8 @@ def current_path(t, ws, scr, paths, semantics, q, m, path, state, wrench, row):
     """Build muscle ``m``'s path at ``q`` into ``path`` (and ``J_l`` into ``row``); returns its entry count."""
     empty = np.zeros(0)
     coords, pts, wraps, pwraps, muscles, funcs, fpool = paths
-    kinematics(t.nodes, t.segs, t.funcs, t.fpool, t.gravity, ws, scr, q, empty, empty, np.int64(0), np.bool_(False))
+    kinematics(t.nodes, t.segs, t.funcs, t.fpool, t.gravity, ws, scr, q, empty, empty,
+               np.int64(0), np.bool_(False), np.bool_(True))
     for i in range(row.shape[0]):
         row[i] = 0.0
     _, _, n = muscle_path(muscles[m], pts, wraps, pwraps, coords, funcs, fpool, t.nodes, t.frames, ws, q, semantics,

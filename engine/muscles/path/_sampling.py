@@ -136,7 +136,8 @@ def sample_paths(t, ws, scr, paths, semantics, q, step, path, state, wrench, row
     ``out``'s, the rows past the end were not written (call again with a larger ``out``)."""
     empty = np.zeros(0)
     coords, pts, wraps, pwraps, muscles, funcs, fpool = paths
-    kinematics(t.nodes, t.segs, t.funcs, t.fpool, t.gravity, ws, scr, q, empty, empty, np.int64(0), np.bool_(False))
+    kinematics(t.nodes, t.segs, t.funcs, t.fpool, t.gravity, ws, scr, q, empty, empty,
+               np.int64(0), np.bool_(False), np.bool_(True))
     rows = 0
     for m in range(muscles.shape[0]):
         mu = muscles[m]
