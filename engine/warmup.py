@@ -293,12 +293,14 @@ def display_steps(on_compile: Callable[[str, int], None] | None = None,
 
 def warm_up_steps(on_compile: Callable[[str, int], None] | None = None, plugins: bool = True):
     """Generator step: yields :class:`Progress` (stage ``"preparing"``) and returns a :class:`WarmUpReport`.
-    Runs the demo's display computations, its analysis on its first ``WINDOW`` s and (``plugins``) the
+    Runs the demo's display computations, its analysis on its first ``WINDOW`` s, static optimisation with reserves
+    on it (``engine.muscles.forces.warmup``: what a lab's analysis with reserve actuators reaches) and (``plugins``) the
     ``hybridlab.warmup`` entry points on its result, which compiles (or loads from numba's cache) every kernel they
     call; ``on_compile(kernel name, count)`` is called as each kernel starts compiling. Without ``plugins``, only the
     engine's own kernels: what a batch worker's analyses call (the skin's warm-up builds a skin with VTK)."""
     from .analysis.pipeline import analysis_steps
     from .demo import demo_results
+    from .muscles.forces.warmup import warm_up as static_optimisation_warm_up
     start = time.perf_counter()
     with counting_compiles(on_compile) as compiled:
         yield Progress("preparing", 0.0, "reading the demo")
@@ -308,7 +310,9 @@ def warm_up_steps(on_compile: Callable[[str, int], None] | None = None, plugins:
         t0 = float(result.trial.markers.time[0])
         settings = replace(settings, ik=replace(settings.ik, start=t0, end=t0 + WINDOW))
         for p in analysis_steps(result.model, result.trial, settings):
-            yield Progress("preparing", 0.1 + 0.8 * p.fraction, f"kernels of the analysis: {p.stage}")
+            yield Progress("preparing", 0.1 + 0.75 * p.fraction, f"kernels of the analysis: {p.stage}")
+        yield Progress("preparing", 0.85, "kernels of static optimisation with reserves")
+        static_optimisation_warm_up(result)
         found = sorted(entry_points(group=PLUGINS), key=lambda ep: ep.name) if plugins else []
         for k, plugin in enumerate(found):
             yield Progress("preparing", 0.9 + 0.1 * k / len(found), f"kernels of {plugin.name}")

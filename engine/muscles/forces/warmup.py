@@ -1,4 +1,4 @@
-"""Static optimisation's part of ``hybrid warm-up`` (entry point ``hybridlab.warmup``): the kernels an analysis with
+"""Static optimisation's part of ``hybrid warm-up`` (a step of ``engine.warmup.warm_up_steps``, batch workers' too): the kernels an analysis with
 residual and reserve actuators reaches, which the demo's analysis (its muscles without reserves, the seed's objective
 with EMG) does not: the balance check and bounded least squares (``engine.kernels._balance``) and OpenSim's objective
 (``engine.kernels._qp_so.activation_frames``), about 20 CPU-seconds of compiling at a first such analysis."""
