@@ -127,7 +127,7 @@ def run_study(study, out, client, progress=None) -> StudyRun:
         if progress is not None:
             progress(outcome, run)
     try:
-        for future in as_completed(futures):
+        for future in as_completed(futures, loop=client.loop):
             key = futures.pop(future)       # released: its worker drops the outcome, the scheduler the task
             try:
                 outcome = future.result()
