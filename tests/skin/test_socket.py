@@ -38,6 +38,11 @@ def loads(demo):
     return socket_loads(result, replace(settings, loads_cutoff=None), frames=STANCE)
 
 
+def _largest(W) -> int:
+    """The stance frame (index into STANCE) of the largest socket force, of ``W`` (T, 6: moment, force)."""
+    return int(np.argmax(np.linalg.norm(W[:, 3:], axis=1)))
+
+
 def test_opening_the_weld_changes_no_other_generalized_force(demo, loads):
     result, settings, _ = demo
     motion = result.motion
@@ -159,7 +164,7 @@ def test_the_map_does_not_depend_on_the_other_joints(demo, loads, friction):
     model = result.model
     socket = Socket.from_stump(model, skin, "tibia_r", friction=friction)
     _, W, _ = loads
-    f = int(np.argmax(np.linalg.norm(W[:, 3:], axis=1)))
+    f = _largest(W)
     q = result.motion.q[STANCE][f]
     bent = q.copy()
     names = compile_tree(model).q_names
@@ -179,7 +184,7 @@ def test_a_solve_that_does_not_carry_the_load_is_flagged(demo, loads, monkeypatc
     model = result.model
     socket = Socket.from_stump(model, skin, "tibia_r", friction=friction)
     _, W, _ = loads
-    f = int(np.argmax(np.linalg.norm(W[:, 3:], axis=1)))
+    f = _largest(W)
     q = result.motion.q[STANCE][f]
     m = socket.pressure(model, q, W[f])
     assert m.converged
@@ -247,7 +252,7 @@ def test_a_solution_outside_the_small_displacements_is_flagged(demo, loads):
     _, W, _ = loads
     bonded = Socket.from_stump(model, skin, "tibia_r")
     slipping = Socket.from_stump(model, skin, "tibia_r", friction=LINER_FRICTION)
-    f_max = int(np.argmax(np.linalg.norm(W[:, 3:], axis=1)))
+    f_max = _largest(W)
     flags = []
     for socket, f in ((bonded, 0), (bonded, f_max), (slipping, 0), (slipping, f_max)):
         q = result.motion.q[STANCE][f]
