@@ -9,7 +9,7 @@ from PySide6.QtCore import QObject
 from skin.socket_site import unavailable
 
 from .progress_dialog import export_dialog
-from .viewport.scene import _nearest_frames
+from .viewport.scene import nearest_frames
 from .viewport.socket_layer import SocketLayer
 from .worker import StepsRunner
 
@@ -128,7 +128,7 @@ class SocketPressure(QObject):
         scene = self.window.scene
         if self.layer is None or self.layer.renderer is not scene.renderer or LAYER not in scene.layers:
             self._drop_layer()
-            self.layer = SocketLayer(self.map, _nearest_frames(self.map.time, scene.content.time), SCALE * 1e-3)
+            self.layer = SocketLayer(self.map, nearest_frames(self.map.time, scene.content.time), SCALE * 1e-3)
             self.layer.attach(scene.renderer, scene.overlay.renderer)
             scene.layers[LAYER] = self.layer
         self.layer.show_frame(scene.frame)

@@ -123,7 +123,8 @@ class Overlay:
         if self.in_window:
             return
         size, dpi = window.GetSize(), window.GetDPI()
-        if self._state(size, dpi) == self._key:
+        state = self._state(size, dpi)
+        if state == self._key:
             return
         w, h = size
         props = self.renderer.GetViewProps()
@@ -131,7 +132,7 @@ class Overlay:
         if not visible or w < 1 or h < 1:
             self.actor.SetVisibility(False)
             self.image = QImage()
-            self._key = self._state(size, dpi)
+            self._key = state
             return
         if self._window is None:
             self._window = vtkRenderWindow()

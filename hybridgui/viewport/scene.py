@@ -51,7 +51,7 @@ class Picked:
     name: str
 
 
-def _nearest_frames(times, at) -> np.ndarray:
+def nearest_frames(times, at) -> np.ndarray:
     """Index of the sample of ``times`` nearest to each of ``at``."""
     if len(times) < 2:
         return np.zeros(len(at), int)
@@ -158,7 +158,7 @@ class Scene:
         result = self.content.result
         if result is None or result.qp is None or list(result.qp.contact_names) != self.poses.contact_names:
             return None
-        frames = _nearest_frames(result.qp.time, self.content.time)
+        frames = nearest_frames(result.qp.time, self.content.time)
         return np.linalg.norm(result.qp.forces[frames], axis=2) > 1.0
 
     def _marker_layer(self) -> MarkerLayer:
@@ -166,13 +166,13 @@ class Scene:
         if trial is None:
             return MarkerLayer(self.renderer, self.poses)
         markers = trial.markers
-        experimental = markers.positions[_nearest_frames(markers.time, self.content.time)]
+        experimental = markers.positions[nearest_frames(markers.time, self.content.time)]
         fitted = result.ik.marker_names if result is not None else []      # residuals only after IK
         pairs = [(self.poses.marker_names.index(n), markers.names.index(n)) for n in fitted
                  if n in markers.names and n in self.poses.marker_names]
         flagged = None
         if result is not None:
-            at = flagged_samples(result.ik)[_nearest_frames(result.ik.time, self.content.time)]
+            at = flagged_samples(result.ik)[nearest_frames(result.ik.time, self.content.time)]
             flagged = np.zeros(experimental.shape[:2], bool)
             for j, name in enumerate(fitted):
                 if name in markers.names:

@@ -12,7 +12,7 @@ from vtkmodules.vtkRenderingCore import vtkTextActor
 from . import style
 from .legend import colour_bar
 from .simulation import surface
-from .vtk_util import scalars
+from .vtk_util import scalars, set_points, set_scalars
 
 PRESSURE = "socket pressure (kPa)"
 
@@ -82,12 +82,8 @@ class SocketLayer:
         self.frame = int(frame)
         if self.renderer is None or not self.visible:
             return
-        points = self.poly.GetPoints()
-        vtk_to_numpy(points.GetData())[:] = self.points[self.frame]
-        points.Modified()
-        values = self.poly.GetPointData().GetScalars()
-        vtk_to_numpy(values)[:] = self.kpa[self.frame]
-        values.Modified()
+        set_points(self.poly, self.points[self.frame])
+        set_scalars(self.poly.GetPointData(), self.kpa[self.frame], PRESSURE)
         m, f = self.map, self.frames[self.frame]
         self.readout.SetInput(f"socket at {m.time[f]:.3f} s\npeak {m.peak[f] * 1e-3:.1f} kPa\nmean "
                               f"{m.mean[f] * 1e-3:.1f} kPa\nloaded {m.area[f] * 1e4:.0f} cm^2")
