@@ -118,13 +118,13 @@ def opensim_seconds(tool: str, repeats: int = 3, clock=time.perf_counter) -> tup
             return min(_timed_run(opensim, tool, work, (clock,))[0] for _ in range(repeats)), SAME_RUN
 
 
-def ratio_fields(name: str, ours_fps: float, frames: int, tool: str, repeats: int = 3) -> tuple[str, float, str]:
+def ratio_fields(name: str, ours_fps: float, frames: int, tool: str) -> tuple[str, float, str]:
     """RESULT fields comparing ``ours_fps`` with OpenSim's ``tool``, OpenSim's frames/s and its label.
 
     Same run: ``name=R`` (ours / OpenSim's frames/s). Stored: ``name="stored reference"`` and
     ``opensim_<tool>_fps_stored=F``, no ratio.
     """
-    seconds, label = opensim_seconds(tool, repeats)
+    seconds, label = opensim_seconds(tool)
     fps = frames / seconds
     if label == SAME_RUN:
         return f"{name}={ours_fps / fps:.1f}", fps, label

@@ -78,12 +78,6 @@ class _CompileCounter(event.Listener):
         pass
 
 
-def _show_bodies(result) -> None:
-    """What the application computes to draw the demo's bodies and markers: their placements."""
-    _place_bodies(result)
-    _place_markers(result)
-
-
 def _place_bodies(result) -> None:
     from .algorithms import frame_placements_batch
     model = result.model
@@ -110,7 +104,9 @@ def _show_blade(result) -> None:
 
 
 def _show_bodies_and_blade(result) -> None:
-    _show_bodies(result)
+    """What the application computes to draw the demo's bodies, markers and blade."""
+    _place_bodies(result)
+    _place_markers(result)
     _show_blade(result)
 
 
@@ -122,8 +118,7 @@ def _show_muscles(result) -> None:
 
 def _show_demo(result) -> None:
     """What the application computes to draw the demo: bodies, blade and muscles."""
-    _show_bodies(result)
-    _show_blade(result)
+    _show_bodies_and_blade(result)
     _show_muscles(result)
 
 

@@ -53,3 +53,9 @@ def describe_range_contacts(v_names, time, held, beyond) -> list[str]:
         if parts:
             notes.append(f"{what}: " + "; ".join(parts))
     return notes
+
+
+def range_notes(model, ik) -> list[str]:
+    """The notes of an IK result ``ik`` (``IKResult`` on ``model``): :func:`describe_range_contacts` of its
+    :func:`range_contacts`, coordinates no fitted marker informs left out."""
+    return describe_range_contacts(compile_tree(model).v_names, ik.time, *range_contacts(model, ik.q, ik.unobserved))

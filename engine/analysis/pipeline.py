@@ -37,7 +37,7 @@ from .ik import IKResult, IKSettings, inverse_kinematics
 from .ik_outliers import outliers_as_gaps
 from .inverse_dynamics import IDResult, classic_inverse_dynamics
 from .load_filter import lowpass_classic, lowpass_qp, pulling_note
-from .ik_bounds import describe_range_contacts, range_contacts
+from .ik_bounds import range_notes
 from .ik_unobserved import describe_unobserved
 from .marker_rigidity import nonrigid_markers
 from .metrics import PlateMetric, grf_metrics
@@ -232,8 +232,7 @@ def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
         notes.append(f"{int((ik.status < 0).sum())} frames had no fitted marker (pose held from the previous frame)")
     if ik.unobserved is not None:
         notes += describe_unobserved(compile_tree(model).v_names, ik.time, ik.unobserved, ik.status >= 0)
-    notes += describe_range_contacts(compile_tree(model).v_names, ik.time,
-                                         *range_contacts(model, ik.q, ik.unobserved))
+    notes += range_notes(model, ik)
     yield Progress("kinematic derivatives", 0.5, f"low-pass {s.cutoff} Hz")
     motion = motion_from_coordinates(model, ik.time, ik.q, s.cutoff, s.order, s.edges)
     plates = [p for p in trial.plates if p.loaded.any()]

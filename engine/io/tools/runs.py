@@ -26,10 +26,9 @@ import numpy as np
 
 from ...analysis.equivalent_body_forces import equivalent_body_forces
 from ...analysis.ik import solve_ik
-from ...analysis.ik_bounds import describe_range_contacts, range_contacts
+from ...analysis.ik_bounds import range_notes
 from ...analysis.inverse_dynamics import classic_inverse_dynamics
 from ...errors import SettingsError
-from ...tree import compile_tree
 from ...muscles.forces.reserves import read_actuator_files
 from ...muscles.forces.static_optimization import MuscleForceSettings, estimate_muscle_forces
 from ..external_loads import ground_reaction_plates
@@ -119,8 +118,7 @@ def _inverse_kinematics(path, tool) -> ToolRun:
     run.result = ik
     if (ik.status != 1).any():
         run.notes.append(f"IK did not converge in {int((ik.status != 1).sum())} of {ik.n_frames} frames")
-    run.notes += describe_range_contacts(compile_tree(model).v_names, ik.time,
-                                             *range_contacts(model, ik.q, ik.unobserved))
+    run.notes += range_notes(model, ik)
     _write(folder / setup.output_motion_file, coordinate_table(model, ik.time, ik.q), run.written)
     if boolean_of(tool, "report_errors", path, True):
         results = folder / (file_name(tool, "results_directory", path) or ".")
