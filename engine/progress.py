@@ -28,3 +28,14 @@ def run(steps: Generator, report: Callable[[Progress], None] | None = None):
             return done.value
         if report is not None:
             report(progress)
+
+
+def forward_progress(steps: Generator, weight0: float, weight1: float):
+    """Generator step: re-scales a sub-step's progress into [weight0, weight1] of the whole (its own fraction kept
+    as ``stage_fraction``) and returns the sub-step's value."""
+    while True:
+        try:
+            p = next(steps)
+        except StopIteration as done:
+            return done.value
+        yield Progress(p.stage, weight0 + (weight1 - weight0) * p.fraction, p.message, p.fraction)

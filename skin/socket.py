@@ -205,13 +205,11 @@ class Socket:
 
         tolerance = TOLERANCE * max(np.linalg.norm(W), 1.0)
         u, r = _newton(bonded, np.zeros(6), tolerance)
-        if mu is None:
-            shear = ks * np.einsum("iab,b->ia", T, u)
-        else:
+        if mu is not None:
             u, r = _newton(slipping, u, tolerance)
-            shear = _traction(T @ u, k * np.maximum(c0 - g @ u, 0.0), ks, mu)[0]
         c = c0 - g @ u
         p = k * np.maximum(c, 0.0)
+        shear = ks * np.einsum("iab,b->ia", T, u) if mu is None else _traction(T @ u, p, ks, mu)[0]
         compression = float(c.max(initial=0.0))
         return SocketPressure(self.vertices, p, shear, areas, -(p * areas) @ g,
                               np.einsum("i,iab,ia->b", areas, B, shear), W, u, bool(np.linalg.norm(r) <= tolerance),

@@ -14,7 +14,7 @@ import numpy as np
 
 from engine.data import Data
 from engine.errors import SettingsError
-from engine.progress import Progress
+from engine.progress import Progress, forward_progress
 
 from .skinning import Skin
 from .socket import LINER_MODULUS, LINER_THICKNESS, THRESHOLD, Socket, pressure_steps
@@ -127,15 +127,7 @@ def socket_map_steps(result, settings, shown=None, frames=None, spacing: float =
         if f % 20 == 0:
             yield Progress("skin", 0.1 + 0.1 * f / len(time), f"the stump's skin at frame {f + 1} of {len(time)}")
         positions[f] = skin.vertices(model, data, shown[f])[socket.vertices]
-    series = None
-    steps = pressure_steps(model, socket, motion.q, loads, threshold, frames)
-    while True:
-        try:
-            p = next(steps)
-        except StopIteration as end:
-            series = end.value
-            break
-        yield Progress(p.stage, 0.2 + 0.8 * p.fraction, p.message, p.fraction)
+    series = yield from forward_progress(pressure_steps(model, socket, motion.q, loads, threshold, frames), 0.2, 1.0)
     computed = np.zeros(len(time), bool)
     computed[slice(None) if frames is None else np.asarray(frames, int)] = True
     return SocketMap(limb, time, socket.vertices, stump_triangles(skin.mesh.triangles, socket.vertices), positions,

@@ -41,7 +41,7 @@ from .ik_bounds import range_notes
 from .ik_unobserved import describe_unobserved
 from .marker_rigidity import nonrigid_markers
 from .metrics import PlateMetric, grf_metrics
-from ..progress import Progress
+from ..progress import Progress, forward_progress
 from .qp_id import QPResult, QPSettings, qp_inverse_dynamics
 from .robust_weights import describe_flags
 
@@ -134,17 +134,6 @@ def analysis_dynamics(classic, qp):
     return classic if classic is not None else qp
 
 
-def _forward_progress(steps, weight0, weight1):
-    """Re-scale a sub-step's progress into [weight0, weight1] of the whole analysis (its own fraction is
-    kept as ``stage_fraction``)."""
-    while True:
-        try:
-            p = next(steps)
-        except StopIteration as done:
-            return done.value
-        yield Progress(p.stage, weight0 + (weight1 - weight0) * p.fraction, p.message, p.fraction)
-
-
 def _leave_out_nonrigid(model, markers, ik_settings):
     """``(IK settings with the non-rigid markers weighted 0, notes naming them)``."""
     used = [m.name for m in model.markers
@@ -215,7 +204,7 @@ def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
     if s.rigidity_check:
         ik_settings, rigidity_notes = _leave_out_nonrigid(model, trial.markers, ik_settings)
         notes += rigidity_notes
-    ik = yield from _forward_progress(inverse_kinematics(model, trial.markers, ik_settings), 0.0, 0.45)
+    ik = yield from forward_progress(inverse_kinematics(model, trial.markers, ik_settings), 0.0, 0.45)
     seconds["ik"] = ik.seconds
     if ik.robust_factors is not None and (ik.robust_factors < 1).any():
         notes += describe_flags(ik.marker_names, ik.time, ik.errors, ik.robust_factors, ik_settings.robust_loss)
@@ -223,7 +212,7 @@ def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
             trial, said = outliers_as_gaps(trial, ik, s.max_gap)
             notes += said
             flagged = ik.robust_factors
-            ik = yield from _forward_progress(inverse_kinematics(model, trial.markers, ik_settings), 0.4, 0.45)
+            ik = yield from forward_progress(inverse_kinematics(model, trial.markers, ik_settings), 0.4, 0.45)
             ik = replace(ik, robust_factors=np.minimum(flagged, ik.robust_factors))     # still marked as flagged
             seconds["ik"] += ik.seconds
     if (ik.status == 0).any():
@@ -263,7 +252,7 @@ def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
     qp = None
     if s.estimate_grf or not plates:
         if model.contacts:
-            qp = yield from _forward_progress(qp_inverse_dynamics(model, motion, qp_settings), 0.6, 0.85)
+            qp = yield from forward_progress(qp_inverse_dynamics(model, motion, qp_settings), 0.6, 0.85)
             seconds["qp_id"] = qp.seconds
             notes += qp.notes
             if s.loads_cutoff is not None:
@@ -294,7 +283,7 @@ def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
         from ..muscles.pipeline import muscle_steps
         tau = analysis_dynamics(classic, qp).tau
         t0 = _time.perf_counter()
-        muscles = yield from _forward_progress(muscle_steps(model, motion, tau, trial, s.muscle_settings),
+        muscles = yield from forward_progress(muscle_steps(model, motion, tau, trial, s.muscle_settings),
                                                0.85, 1.0)
         seconds["muscles"] = _time.perf_counter() - t0
     yield Progress("done", 1.0, "")
