@@ -134,7 +134,7 @@ def socket_section_steps(result, settings, events, trial: str):
     if not len(frames):
         return ReportSection(TITLE, notes=[f"no socket interface pressure: no complete stance of the {side.lower()} "
                                            f"side (the residual limb {limb}) in the gait events"])
-    m = yield from socket_map_steps(result, settings, frames=frames)
+    m = yield from socket_map_steps(result, settings, frames=frames, with_positions=False)
     rows = stance_rows(m, stances)
     if not rows:
         return ReportSection(TITLE, notes=[f"no socket interface pressure: the socket carries no more than "

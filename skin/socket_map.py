@@ -66,7 +66,7 @@ def socket_for(model, weld: str, limb: str, spacing: float = SPACING, thickness:
 class SocketMap:
     """The map over the trial's frames ``time`` (T,) s: the stump's skin vertices ``vertices`` (k,) (indices into the
     skin) and its ``triangles`` (m, 3) (indices into ``vertices``), their ``positions`` (T, k, 3) m in the world frame
-    at the poses shown, the ``pressure`` (T, k) Pa on them, and per frame the ``peak`` and ``mean`` pressure (Pa, the
+    at the poses shown (None when not asked for), the ``pressure`` (T, k) Pa on them, and per frame the ``peak`` and ``mean`` pressure (Pa, the
     mean over the loaded area), the loaded ``area`` (m^2), the number of ``regions`` above ``threshold`` Pa and their
     ``hot_area`` (m^2), the socket's ``load`` (T, 6) on the limb (limb axes, N m about its origin, N); ``computed``
     (T,) bool: the frames whose pressure was computed (the others are zero); ``converged`` (T,) bool: False at the
@@ -78,7 +78,7 @@ class SocketMap:
     time: np.ndarray
     vertices: np.ndarray
     triangles: np.ndarray
-    positions: np.ndarray
+    positions: np.ndarray | None
     pressure: np.ndarray
     peak: np.ndarray
     mean: np.ndarray
@@ -102,10 +102,11 @@ def stump_triangles(triangles, vertices) -> np.ndarray:
 
 
 def socket_map_steps(result, settings, shown=None, frames=None, spacing: float = SPACING,
-                     threshold: float = THRESHOLD):
+                     threshold: float = THRESHOLD, with_positions: bool = True):
     """The socket's pressure map over the analysed trial ``result`` analysed with ``settings`` (the load from its
     inverse dynamics, ``skin.socket_load``), on a skin every ``spacing`` m; the stump's positions at the poses ``shown``
-    (T, nq) (default the analysed motion's); ``frames`` (indices) the frames whose pressure is computed (default all;
+    (T, nq) (default the analysed motion's; ``with_positions`` False: not skinned, for a caller that does not draw
+    them); ``frames`` (indices) the frames whose pressure is computed (default all;
     the load's low-pass runs over the whole trial either way). A step generator: yields Progress, returns
     :class:`SocketMap`; closing it stops between frames. SettingsError (:func:`unavailable`) when there is no map."""
     why = unavailable(result, settings)
@@ -121,12 +122,15 @@ def socket_map_steps(result, settings, shown=None, frames=None, spacing: float =
     yield Progress("skin", 0.05, f"the skin every {spacing * 100:g} cm and the socket moulded on the stump")
     socket = socket_for(model, weld, limb, spacing)
     skin = socket.skin
-    data = Data(model)
-    positions = np.empty((len(time), len(socket.vertices), 3))
-    for f in range(len(time)):
-        if f % 20 == 0:
-            yield Progress("skin", 0.1 + 0.1 * f / len(time), f"the stump's skin at frame {f + 1} of {len(time)}")
-        positions[f] = skin.vertices(model, data, shown[f])[socket.vertices]
+    if with_positions:
+        data = Data(model)
+        positions = np.empty((len(time), len(socket.vertices), 3))
+        for f in range(len(time)):
+            if f % 20 == 0:
+                yield Progress("skin", 0.1 + 0.1 * f / len(time), f"the stump's skin at frame {f + 1} of {len(time)}")
+            positions[f] = skin.vertices(model, data, shown[f])[socket.vertices]
+    else:
+        positions = None
     series = yield from forward_progress(pressure_steps(model, socket, motion.q, loads, threshold, frames), 0.2, 1.0)
     computed = np.zeros(len(time), bool)
     computed[slice(None) if frames is None else np.asarray(frames, int)] = True
