@@ -54,17 +54,18 @@ def test_socket_pressure_refuses_a_negative_tissue_or_fit(capsys):
 
 
 def test_socket_pressure_takes_the_soft_tissue_and_the_fit(capsys):
-    """``--tissue`` and ``--tissue-modulus`` reach the socket: a uniform layer in series scales the socket's
+    """``--tissue``, ``--tissue-modulus`` and ``--fit`` reach the socket: a uniform layer in series scales the socket's
     displacements by the liner's stiffness over the series one (E / t over 1 / (t / E + h / E_t): 14.33 for 20 mm at
-    100 kPa under the 6 mm, 0.4 MPa liner) and leaves the maps (docs/socket-pressure.md); ``--fit`` is said."""
+    100 kPa under the 6 mm, 0.4 MPa liner), with or without a fit pressure, and leaves the maps
+    (docs/socket-pressure.md)."""
     def rotation(*options):
-        assert main(["socket-pressure", "--spacing", "0.03", "--friction", "0.61", *options]) == 0
+        assert main(["socket-pressure", "--spacing", "0.03", "--friction", "0.61", "--fit", "40", *options]) == 0
         text = capsys.readouterr().out
         return text, float(text.split("mm, socket rotation ")[1].split(" rad")[0])
 
-    _, alone = rotation()
-    text, on_tissue = rotation("--tissue", "20", "--tissue-modulus", "100")
-    assert "on 20 mm of soft tissue at 100 kPa" in text and "or the tissue's 20 mm or a socket rotation" in text
-    assert on_tissue == pytest.approx(alone * (1 + (0.02 / 100e3) / (0.006 / 0.4e6)), rel=0.02)
-    text, _ = rotation("--fit", "40")
+    text, alone = rotation()
     assert "on a rigid limb, pre-compressed to 40 kPa" in text
+    text, on_tissue = rotation("--tissue", "20", "--tissue-modulus", "100")
+    assert "on 20 mm of soft tissue at 100 kPa, pre-compressed to 40 kPa" in text
+    assert "or the tissue's 20 mm or a socket rotation" in text
+    assert on_tissue == pytest.approx(alone * (1 + (0.02 / 100e3) / (0.006 / 0.4e6)), rel=0.02)
