@@ -18,6 +18,15 @@ def add_parser(sub) -> None:
     p.add_argument("--friction", type=float, metavar="MU",
                    help="the liner slips on the skin with this Coulomb coefficient (silicone on skin: 0.61, Zhang and "
                         "Mak 1999); default: the liner is bonded to the skin")
+    p.add_argument("--tissue", type=float, default=0.0, metavar="MM",
+                   help="soft tissue under the liner, in series with it, this thick (mm; e.g. 20); default 0: the "
+                        "limb rigid under the liner")
+    p.add_argument("--tissue-modulus", type=float, default=100.0, metavar="KPA",
+                   help="the soft tissue's Young's modulus, kPa (default 100: indentation of below-knee residual limbs, "
+                        "53-141 kPa, Mak, Liu and Lee 1994)")
+    p.add_argument("--fit", type=float, default=0.0, metavar="KPA",
+                   help="pre-compression: the socket rectified smaller than the limb so that it presses the stump with "
+                        "this fit pressure at zero load (kPa; tens of kPa); default 0: moulded on the unloaded stump")
     p.add_argument("--threshold", type=float, default=100.0, help="pressure threshold for the regions, kPa")
     p.add_argument("--spacing", type=float, default=0.012, help="skin vertex spacing, m")
     p.add_argument("--out", help="write the per-frame figures to this CSV file")
@@ -35,11 +44,13 @@ def run_command(args) -> int:
     from skin.socket import ROTATION_LIMIT, pressure_over_trial
     from skin.socket_map import LOADED, loaded, socket_for
     from skin.socket_load import socket_loads
-    for name in ("liner", "modulus", "threshold", "spacing"):
-        if not getattr(args, name) > 0:
-            raise SettingsError(f"--{name} must be positive, got {getattr(args, name)}")
-    if args.friction is not None and not 0 <= args.friction < float("inf"):
-        raise SettingsError(f"--friction must be finite and non-negative, got {args.friction}")
+    for name in ("liner", "modulus", "tissue_modulus", "threshold", "spacing"):
+        if not 0 < getattr(args, name) < float("inf"):
+            raise SettingsError(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
+    for name in ("friction", "tissue", "fit"):
+        value = getattr(args, name)
+        if value is not None and not 0 <= value < float("inf"):
+            raise SettingsError(f"--{name} must be finite and non-negative, got {value}")
     path = args.results
     if path is None:
         from hybridlab_resources import __file__ as resources
@@ -50,26 +61,35 @@ def run_command(args) -> int:
     model = result.model
     time, loads, _ = socket_loads(result, settings, args.weld)      # checks that the weld exists
     socket = socket_for(model, args.weld, args.limb, args.spacing, args.liner * 1e-3, args.modulus * 1e6,
-                        args.friction)
+                        args.friction, args.tissue * 1e-3, args.tissue_modulus * 1e3, args.fit * 1e3)
     series = pressure_over_trial(model, socket, result.motion.q, loads, args.threshold * 1e3)
     stance = loaded(loads)          # as the report counts them
     liner = "bonded to the skin" if args.friction is None else f"slipping on the skin at mu {args.friction:g}"
+    tissue = (f" on {args.tissue:g} mm of soft tissue at {args.tissue_modulus:g} kPa" if args.tissue > 0
+              else " on a rigid limb")
+    fit = f", pre-compressed to {args.fit:g} kPa" if args.fit > 0 else ""
     print(f"socket on {args.limb}: {len(socket.vertices)} skin vertices, liner {args.liner:g} mm at "
-          f"{args.modulus:g} MPa {liner}; {int(stance.sum())} of {len(time)} frames loaded (socket force above {LOADED:g} N)")
+          f"{args.modulus:g} MPa {liner}{tissue}{fit}; {int(stance.sum())} of {len(time)} frames loaded (socket force "
+          f"above {LOADED:g} N)")
     if not series["converged"].all():
         t = time[~series["converged"]]
         print(f"warning: the liner does not carry the socket's load to tolerance at {len(t)} frames (first at "
               f"{t[0]:.3f} s); their pressures are not the load's")
     if not series["in_range"].all():
         t = time[~series["in_range"]]
+        tissue = f" or the tissue's {args.tissue:g} mm" if args.tissue > 0 else ""
         print(f"warning: the liner's solution leaves the model's small displacements at {len(t)} frames (first at "
-              f"{t[0]:.3f} s: a compression beyond the liner's {args.liner:g} mm or a socket rotation beyond "
+              f"{t[0]:.3f} s: a compression beyond the liner's {args.liner:g} mm{tissue} or a socket rotation beyond "
               f"{ROTATION_LIMIT:g} rad); their pressures are not valid")
     if stance.any():
         f = int(np.argmax(series["peak"]))
         print(f"peak {series['peak'][f] / 1e3:.1f} kPa at {time[f]:.3f} s (mean {series['mean'][f] / 1e3:.1f} kPa over "
               f"{series['area'][f] * 1e4:.1f} cm^2, {int(series['regions'][f])} regions above {args.threshold:g} kPa "
               f"covering {series['hot_area'][f] * 1e4:.1f} cm^2)")
+        print(f"loaded frames: largest liner compression {series['compression'][stance].max() * 1e3:.1f} mm, tissue "
+              f"compression {series['tissue_compression'][stance].max() * 1e3:.1f} mm, socket rotation "
+              f"{series['rotation'][stance].max():.3f} rad; {int(series['in_range'][stance].sum())} of "
+              f"{int(stance.sum())} in range")
     if args.out:
         buffer = io.StringIO()
         buffer.write("time,peak_kPa,mean_kPa,loaded_area_cm2,regions,area_above_cm2,fx_N,fy_N,fz_N\n")

@@ -17,7 +17,7 @@ from engine.errors import SettingsError
 from engine.progress import Progress, forward_progress
 
 from .skinning import Skin
-from .socket import LINER_MODULUS, LINER_THICKNESS, THRESHOLD, Socket, pressure_steps
+from .socket import LINER_MODULUS, LINER_THICKNESS, THRESHOLD, TISSUE_MODULUS, Socket, pressure_steps
 from .socket_load import socket_loads
 from .socket_site import residual_limb, unavailable
 
@@ -42,19 +42,22 @@ _LOCK = threading.Lock()
 
 
 def socket_for(model, weld: str, limb: str, spacing: float = SPACING, thickness: float = LINER_THICKNESS,
-               modulus: float = LINER_MODULUS, friction: float | None = None) -> Socket:
+               modulus: float = LINER_MODULUS, friction: float | None = None, tissue: float = 0.0,
+               tissue_modulus: float = TISSUE_MODULUS, fit: float = 0.0) -> Socket:
     """The socket moulded on ``limb``'s skin (the model's skin every ``spacing`` m, the socket's own body, the child of
     ``weld``, left out: the prosthesis is not skin), with its liner (``thickness`` m, ``modulus`` Pa, bonded to the skin
-    or slipping on it with Coulomb's ``friction``). Kept for the process by the content of the model and the arguments
-    (the last ``KEPT``): the report's trials of one model and the application's map share one skin."""
-    key = hashlib.sha256(pickle.dumps((model, weld, limb, spacing, thickness, modulus, friction),
-                                      protocol=5)).hexdigest()
+    or slipping on it with Coulomb's ``friction``) on ``tissue`` m of soft tissue of ``tissue_modulus`` Pa, pre-compressed
+    to the fit pressure ``fit`` Pa (``skin.socket.Socket``). Kept for the process by the content of the model and the
+    arguments (the last ``KEPT``): the report's trials of one model and the application's map share one skin."""
+    key = hashlib.sha256(pickle.dumps((model, weld, limb, spacing, thickness, modulus, friction, tissue,
+                                       tissue_modulus, fit), protocol=5)).hexdigest()
     with _LOCK:
         if key in _SOCKETS:
             return _SOCKETS[key]
     socket_body = model.joint(weld).child
     skin = Skin.generate(model, spacing=spacing, bodies=[b.name for b in model.bodies if b.name != socket_body])
-    socket = Socket.from_stump(model, skin, limb, thickness, modulus, friction=friction)
+    socket = Socket.from_stump(model, skin, limb, thickness, modulus, friction=friction, tissue=tissue,
+                               tissue_modulus=tissue_modulus, fit=fit)
     with _LOCK:
         _SOCKETS[key] = socket
         while len(_SOCKETS) > KEPT:
