@@ -9,7 +9,6 @@ the first second's frames (one frame's pose and noise would stay in every later 
 """
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -21,7 +20,7 @@ from ..errors import DataError
 from ..scaling.apply import scale_model
 from ..scaling.defaults import default_measurements
 from ..scaling.measurements import compute_scale_factors
-from ..scaling.placement import place_markers
+from ..scaling.placement import averaged_frame, place_markers
 from ..scaling.setup import ScalerSetup
 from ..tree import compile_tree
 from ..trial.axes import propose_rotation, rotation_from_axes
@@ -197,10 +196,7 @@ def fit_protocol(model, trial, matching: Matching, placements, catalogue: dict, 
     if static is not None:
         source = renamed_trial(static, matching, height)[0]
         static_markers = source.transformed(R).markers
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)      # a marker never seen stays missing
-            mean = np.nanmean(static_markers.positions, axis=0)
-        frame = Markers(static_markers.names, static_markers.time[:1], mean[None], static_markers.rate)
+        frame = averaged_frame(static_markers, None, static.source)      # a marker never seen stays missing
         notes.append(f"scaled and markers placed on the static trial {static.source}")
     else:
         static_markers = moving.transformed(R).markers
