@@ -8,7 +8,8 @@ A session holds a whole patient: every trial with its own settings, result and e
 at ``current``), the static trial, and how the model was scaled (``patient``: generic model, scale setup, mass,
 scaled model; paths), and the user's edits of the shown trial's marker matching when it was analysed with the
 default model (``marker_matching``: ``edits``, ``{label: protocol marker or None}``, and ``edits_run``, those of its
-result; ``engine.protocols.edits``). The shown trial's are also the top-level ``trial``, ``settings``, ``result`` and ``events``
+result; ``engine.protocols.edits``; ``body``, the subject's ``height`` m and ``mass`` kg the user gave, None: the
+trial's, and ``body_run``, those of its result). The shown trial's are also the top-level ``trial``, ``settings``, ``result`` and ``events``
 (stored once: its entry in ``trials`` keeps only its path), so files written before the trials were kept open
 as one trial, and readers of one trial (``hybrid report``) read the shown one."""
 from __future__ import annotations

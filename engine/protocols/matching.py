@@ -15,7 +15,6 @@ landmark to the one within: a joint centre, or the foot's axis) it is matched to
 """
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -386,9 +385,10 @@ def recognise(markers, protocols, catalogue: dict, points: dict | None = None) -
         raise DataError(f"none of the trial's markers ({', '.join(labels[:8])}{'...' if len(labels) > 8 else ''}) "
                         f"matches a marker of any protocol ({', '.join(p.name for p in protocols)})",
                         element="marker labels")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        return best if points is None else confirm_by_geometry(best, markers, points, catalogue)
+    if points is None:
+        return best
+    with np.errstate(divide="ignore", invalid="ignore"):    # coincident markers: NaN directions, which fit nothing
+        return confirm_by_geometry(best, markers, points, catalogue)
 
 
 def notes_of(matching: Matching) -> list:
