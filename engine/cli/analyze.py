@@ -211,6 +211,8 @@ def analyse_to_folder(args, also=None, open_model=None):
     the model file (default ``engine.io.open.open_model``; ``hybrid batch``'s workers keep the models they read).
     Returns ``(model, trial, result, truth, files written)``."""
     model, trial, settings = analysis_inputs(args, open_model)
+    for warning in model.metadata.get("import_warnings", ()):    # what reading the model file said
+        print(f"model: {warning}")
     inputs = (args.model, args.trial, args.grf, args.external_loads, args.ik_setup, args.contacts, args.static)
     said: list = []
     with output_folder(args.out, OUTPUT_NAMES, expected_bytes(model, trial, settings.muscles), inputs,

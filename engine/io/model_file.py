@@ -7,6 +7,8 @@ describes the model (the schema is in docs/model-format.md and
 model classes; any problem is a ModelError naming the file, the element and the
 problem. Saving writes SI units with full float precision, atomically, so that
 ``load_model`` gives back an equal model and saving that again gives the same text.
+A file that gives no ``clamped`` flag to a coordinate whose range IK would follow loads with a note in
+``model.metadata["import_warnings"]`` (:func:`unflagged_clamps_note`): IK leaves such a coordinate free.
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from ..errors import ModelError
 from ..model import Model
 from .atomic import write_text
 from .model_fields import SI_UNITS
-from .model_schema import read_model, write_model
+from .model_schema import read_model, unflagged_clamps, write_model
 from .yaml_documents import dump_document, read_document
 
 FORMAT = "hybridlab-model"
@@ -33,9 +35,24 @@ def load_model(path) -> Model:
     """
     body = read_document(path, FORMAT, VERSION, "HybridLab model file")
     try:
-        return read_model(body)
+        model = read_model(body)
     except ModelError as exc:
         raise exc.in_file(path) from None
+    unflagged = unflagged_clamps(body, model)
+    if not unflagged:
+        return model
+    warnings = [*model.metadata.get("import_warnings", ()), unflagged_clamps_note(path, unflagged)]
+    return model.replace(metadata={**model.metadata, "import_warnings": warnings})
+
+
+def unflagged_clamps_note(path, unflagged: dict) -> str:
+    """The note saying that the model file ``path`` gives no ``clamped`` flag to the coordinates ``unflagged``
+    (``{joint: [coordinates]}``, ``model_schema.unflagged_clamps``), so IK leaves them free, and how to say."""
+    joints = "; ".join(f"{joint} ({', '.join(names)})" for joint, names in unflagged.items())
+    return (f"{path}: the coordinates of joints {joints} have a range but no 'clamped' flag, so IK leaves them free "
+            "to leave their ranges (IK keeps only clamped coordinates within their ranges, as OpenSim's IK does; a "
+            "model file written before it did so was kept within them): add 'clamped: true' to a coordinate to keep "
+            "it within its range, or 'clamped: false' to leave it free, and this note goes")
 
 
 def save_model(model: Model, path) -> None:

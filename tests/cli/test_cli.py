@@ -55,7 +55,7 @@ def test_bad_input_gives_one_line_naming_the_file(tmp_path):
     assert out.returncode == 2 and "missing.yaml" in out.stderr and "no such file" in out.stderr
 
 
-def test_analyze_writes_opensim_files_and_metrics(test_data, tmp_path):
+def test_analyze_writes_opensim_files_and_metrics(test_data, tmp_path, capsys):
     d = test_data / "opensim" / "gait2354"
     out = tmp_path / "results"
     code = main(["analyze", str(d / "subject01_simbody.osim"), str(d / "subject01_walk1.trc"),
@@ -63,6 +63,7 @@ def test_analyze_writes_opensim_files_and_metrics(test_data, tmp_path):
                  "--ik-setup", str(d / "subject01_Setup_IK.xml"), "--contacts", str(DATA / "gait2354_contacts.yaml"),
                  "--estimate-grf", "--filter-loads", "6", "--out", str(out), "--quiet"])
     assert code == 0
+    assert "model: <groups> at /forceset: not imported" in capsys.readouterr().out   # what reading the model said
     metrics = json.loads((out / "metrics.json").read_text())
     assert metrics["id"]["filter_hz"] == metrics["id"]["loads_filter_hz"] == 6.0
     assert any("plates low-pass filtered at 6 Hz, then 6 Hz" in n for n in metrics["notes"])
