@@ -22,9 +22,11 @@ had a contact at the last factorization still have one). A rigid device under th
 second kind the same way.
 
 The springs are the mesh's edges: on ``grid_sheet`` structural springs along x and z and one shear diagonal per cell,
-no bending springs. A sheet pinned at its corners has no converged static sag under refinement (a point support of
-a membrane is a log singularity); pinned along two opposite edges its centre converges faster than h^2 to a value
-between two elastic catenaries: docs/mass-spring-sheet.md.
+no bending springs. A sheet pinned at its corner vertices has no converged static sag under refinement (a point
+support of a membrane is a log singularity); held by patches of a size in metres (``PinRegion``, ``corner_patches``:
+a strap over a finite width) its sag converges (order 1.1 to 1.3, the patches' inner corners being singular); pinned
+along two opposite edges its centre converges faster than h^2 to a value between two elastic catenaries:
+docs/mass-spring-sheet.md.
 """
 from __future__ import annotations
 

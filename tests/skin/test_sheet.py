@@ -240,7 +240,8 @@ def test_corner_pinned_sag_has_no_converged_limit():
     """Why issue 23's wording (a sheet pinned at its corners against a converged fine mesh) is ill-posed: a membrane
     held at points carries its weight by a tension that, near a point support, spreads like a point load's,
     u ~ F / (2 pi T) ln(1 / r), so the sag grows by about the same amount each time h halves (the pin's
-    neighbours come closer), where a converging sequence would gain four times less each time."""
+    neighbours come closer), where a converging sequence would gain four times less each time. Held by patches of a
+    size in metres instead, the sag converges (test_static_sag_of_a_sheet_held_by_corner_patches_...)."""
     sags = []
     for n in (5, 9, 17):
         x = static_shape(_corner_pinned(n), iterations=100000, tol=1e-14)
