@@ -330,7 +330,8 @@ class MainWindow(QMainWindow):
                        view={"layers": dict(self.scene.visible), "blade": self.blade_colouring,
                              "camera": self.scene.rig.state() if self.scene.rig else None,
                              "axis": self.curves.axis.currentIndex()},
-                       layout=bytes(self.saveState()), marker_matching=trial_alone.session_field(self), **fields)
+                       layout=bytes(self.saveState()), marker_matching=trial_alone.session_field(self),
+                       report=self.socket_pressure.report_options(), **fields)
 
     def save_session(self, path) -> None:
         save_session(path, self.session())
@@ -354,6 +355,7 @@ class MainWindow(QMainWindow):
         doc.set_events(s.events)
         patient.restore(self, s)
         trial_alone.restore(self, s.marker_matching)
+        self.socket_pressure.restore(s.report)
         if s.layout:
             self.restoreState(s.layout)
         view = s.view or {}
@@ -444,6 +446,9 @@ class MainWindow(QMainWindow):
             blade.set_colouring(colouring if colouring in blade.available_colourings() else "none")
         menus.sync_blade(self, colouring)
         self.view.request_render()
+
+    def sync_socket_liner(self, friction: float | None) -> None:
+        menus.sync_socket_liner(self, friction)
 
     def look(self, preset: str) -> None:
         if self.scene.content is not None:
