@@ -6,6 +6,7 @@ chooses the liner bonded to the skin or slipping on it (``hybrid socket-pressure
 same choice (its section ``socket-pressure``'s option), saved with the session."""
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import QObject
 
 from skin.socket_site import unavailable
@@ -152,11 +153,15 @@ class SocketPressure(QObject):
         self._ended(None if self.map is None else status_text(socket_map))
 
     def _show_layer(self) -> None:
+        """The map drawn in the scene at its frame: its layer built once per map and display times, put back into the
+        scene when the scene was built anew (its VTK objects kept), and moved to the frame."""
         from skin.socket_map import SCALE
         scene = self.window.scene
-        if self.layer is None or self.layer.renderer is not scene.renderer or LAYER not in scene.layers:
+        frames = nearest_frames(self.map.time, scene.content.time)
+        if self.layer is None or self.layer.map is not self.map or not np.array_equal(self.layer.frames, frames):
             self._drop_layer()
-            self.layer = SocketLayer(self.map, nearest_frames(self.map.time, scene.content.time), SCALE * 1e-3)
+            self.layer = SocketLayer(self.map, frames, SCALE * 1e-3)
+        if scene.layers.get(LAYER) is not self.layer:
             self.layer.attach(scene.renderer, scene.overlay.renderer)
             scene.layers[LAYER] = self.layer
         self.layer.show_frame(scene.frame)

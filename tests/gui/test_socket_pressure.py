@@ -201,3 +201,38 @@ def test_the_report_is_written_with_the_liner_chosen(shown, monkeypatch, tmp_pat
     with qtbot.waitSignal(report_export.start_report(shown, tmp_path / "report.pdf").ended, timeout=60_000):
         pass
     assert asked == [[{"socket-pressure": {"friction": 0.61}}]]
+
+
+def test_a_scene_built_anew_keeps_the_socket_layer_of_the_same_map(computed, monkeypatch):
+    """The map's layer (its points and pressures gathered per display frame, its VTK surface and colour bar) is built
+    once per map and display times: a scene built anew without a change of map puts the same layer back; a map of
+    other display times builds another."""
+    from hybridgui import socket_pressure
+    from hybridgui.viewport import socket_layer
+    built, surfaces = [], []
+
+    class Counted(socket_layer.SocketLayer):
+        def __init__(self, *args):
+            built.append(args)
+            super().__init__(*args)
+
+    made = socket_layer.surface
+    monkeypatch.setattr(socket_pressure, "SocketLayer", Counted)
+    monkeypatch.setattr(socket_layer, "surface", lambda *a: surfaces.append(a) or made(*a))
+    window, doc = computed, computed.document
+    layer = window.socket_pressure.layer
+    doc.set_time(mid_stance(doc.result))
+    drawn = layer.drawn()
+    for _ in range(3):
+        window.set_geometry_paths([])           # the scene built anew, the document unchanged
+        assert window.scene.layers["socket"] is window.socket_pressure.layer is layer
+        assert window.scene.renderer.HasViewProp(layer.actor) and window.scene.overlay.renderer.HasViewProp(layer.bar)
+    assert built == [] and surfaces == []
+    np.testing.assert_array_equal(layer.drawn()[0], drawn[0])
+    np.testing.assert_array_equal(layer.drawn()[1], drawn[1])
+    doc.set_frame(2)
+    other = doc.result.motion.time[::2]         # other display times of the same map: a layer of their own
+    monkeypatch.setattr(window.scene.content, "time", other)
+    window.socket_pressure.refresh()
+    assert len(built) == 1 and len(surfaces) == 1 and window.scene.layers["socket"] is window.socket_pressure.layer
+    assert window.socket_pressure.layer is not layer and not window.scene.renderer.HasViewProp(layer.actor)
