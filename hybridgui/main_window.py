@@ -36,7 +36,7 @@ from .results_table import ResultsTable
 from engine.io.session_file import Session, load_session, save_session
 from .settings_panel import SettingsPanel
 from .simulation_panel import SimulationPanel
-from .socket_pressure import SocketPressure
+from .socket_pressure import SocketPressure, saved_friction
 from .timeline import Timeline
 from .viewport.scene import Content, Scene
 from .viewport.widget import make_view
@@ -342,6 +342,7 @@ class MainWindow(QMainWindow):
     def open_session(self, path) -> None:
         self._check_idle(path)
         s = load_session(path)
+        friction = saved_friction(s.report, path)
         doc = self.document
         if s.settings is not None:
             doc.settings = s.settings
@@ -355,7 +356,7 @@ class MainWindow(QMainWindow):
         doc.set_events(s.events)
         patient.restore(self, s)
         trial_alone.restore(self, s.marker_matching)
-        self.socket_pressure.restore(s.report)
+        self.socket_pressure.set_friction(friction)
         if s.layout:
             self.restoreState(s.layout)
         view = s.view or {}

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QObject
 
+from engine.errors import DataError
 from skin.socket_site import unavailable
 
 from .progress_dialog import export_dialog
@@ -31,6 +32,16 @@ def status_text(socket_map) -> str:
     notes = "".join(f" {note[0].upper()}{note[1:]}." for note in flag_notes(m))
     return (f"Socket pressure ({liner_words(m.thickness, m.modulus, m.friction)}): peak {m.peak.max() * 1e-3:.1f} kPa "
             f"over the trial, at {m.time[m.peak.argmax()]:.3f} s.{notes}")
+
+
+def saved_friction(report: dict, path) -> float | None:
+    """The liner's friction in a session's report options ``report`` (``Session.report`` of the file ``path``; None,
+    bonded, when it has none); DataError naming the file and the option unless a finite non-negative number."""
+    friction = report.get(SECTION, {}).get("friction")
+    if friction is not None and not (isinstance(friction, (int, float)) and 0 <= friction < float("inf")):
+        raise DataError(f"the socket liner's friction must be a finite non-negative number or none, got {friction!r}",
+                        f"report option {SECTION}", path)
+    return friction
 
 
 class SocketPressure(QObject):
@@ -96,10 +107,6 @@ class SocketPressure(QObject):
     def report_options(self) -> dict:
         """The report's options for its socket section (``engine.io.report_sections``): this liner's."""
         return {SECTION: {"friction": self.friction}}
-
-    def restore(self, report: dict) -> None:
-        """The liner of a session's report options (``Session.report``; bonded when it has none)."""
-        self.set_friction(report.get(SECTION, {}).get("friction"))
 
     def toggle(self, checked: bool) -> None:
         """Show the map (computing it first when the shown result has none yet) or hide it."""

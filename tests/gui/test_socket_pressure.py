@@ -236,3 +236,16 @@ def test_a_scene_built_anew_keeps_the_socket_layer_of_the_same_map(computed, mon
     window.socket_pressure.refresh()
     assert len(built) == 1 and len(surfaces) == 1 and window.scene.layers["socket"] is window.socket_pressure.layer
     assert window.socket_pressure.layer is not layer and not window.scene.renderer.HasViewProp(layer.actor)
+
+
+def test_a_session_with_a_bad_liner_is_refused_naming_the_file_and_the_option(make_window, tmp_path):
+    from engine.errors import DataError
+    from engine.io.session_file import Session, save_session
+    window = make_window()
+    for bad in (-0.1, float("nan"), "0.6"):
+        path = tmp_path / "bad.hls"
+        save_session(path, Session(report={"socket-pressure": {"friction": bad}}))
+        with pytest.raises(DataError, match=r"bad.hls: report option socket-pressure: the socket liner's friction must "
+                                            r"be a finite non-negative number or none, got"):
+            window.open_session(path)
+        assert window.socket_pressure.friction is None and window.actions_by["socket bonded"].isChecked()
