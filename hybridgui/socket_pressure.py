@@ -30,8 +30,8 @@ def status_text(socket_map) -> str:
     from skin.socket_map import flag_notes, liner_words
     m = socket_map
     notes = "".join(f" {note[0].upper()}{note[1:]}." for note in flag_notes(m))
-    return (f"Socket pressure ({liner_words(m.thickness, m.modulus, m.friction)}): peak {m.peak.max() * 1e-3:.1f} kPa "
-            f"over the trial, at {m.time[m.peak.argmax()]:.3f} s.{notes}")
+    return (f"Socket pressure ({liner_words(m)}): peak {m.peak.max() * 1e-3:.1f} kPa over the trial, at "
+            f"{m.time[m.peak.argmax()]:.3f} s.{notes}")
 
 
 def saved_friction(report: dict, path) -> float | None:

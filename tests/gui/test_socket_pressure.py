@@ -125,16 +125,16 @@ def test_the_status_line_names_the_frames_flagged():
     from hybridgui.socket_pressure import status_text
     m = SimpleNamespace(peak=np.array([0.0, 2.5e5, 1e5]), time=np.array([0.0, 0.01, 0.02]),
                         converged=np.ones(3, bool), in_range=np.ones(3, bool), thickness=0.006, modulus=0.4e6,
-                        friction=None)
-    assert status_text(m) == ("Socket pressure (liner 6 mm at 0.4 MPa bonded to the skin): peak 250.0 kPa over the "
-                              "trial, at 0.010 s.")
+                        friction=None, tissue=0.0, tissue_modulus=100e3, fit=0.0)
+    assert status_text(m) == ("Socket pressure (liner 6 mm at 0.4 MPa bonded to the skin on a rigid limb): peak "
+                              "250.0 kPa over the trial, at 0.010 s.")
     m.converged[0], m.in_range[1:], m.friction = False, False, 0.61
     assert status_text(m) == (
-        "Socket pressure (liner 6 mm at 0.4 MPa slipping on the skin at mu 0.61): peak 250.0 kPa over the trial, at "
-        "0.010 s. The liner does not carry the socket's load to tolerance at 1 frame (0.000 s); their pressures are "
-        "not the load's. The liner's solution leaves the model's small displacements (a compression beyond the "
-        "liner's 6 mm or a socket rotation beyond 0.1 rad) at 2 frames (0.010, 0.020 s); their pressures are not "
-        "valid.")
+        "Socket pressure (liner 6 mm at 0.4 MPa slipping on the skin at mu 0.61 on a rigid limb): peak 250.0 kPa over "
+        "the trial, at 0.010 s. The liner does not carry the socket's load to tolerance at 1 frame (0.000 s); their "
+        "pressures are not the load's. The liner's solution leaves the model's small displacements (a compression "
+        "beyond the liner's 6 mm or a socket rotation beyond 0.1 rad) at 2 frames (0.010, 0.020 s); their pressures "
+        "are not valid.")
 
 
 def test_the_slipping_liner_chosen_in_the_view_menu_is_the_map_s_and_the_session_s(shown, make_window, qtbot,
@@ -166,7 +166,7 @@ def test_the_slipping_liner_chosen_in_the_view_menu_is_the_map_s_and_the_session
     np.testing.assert_allclose(window.socket_pressure.layer.drawn()[1], at.pressure * 1e-3, rtol=1e-6,
                                atol=1e-6 * at.pressure.max() * 1e-3)
     status = window.statusBar().currentMessage()
-    assert "(liner 6 mm at 0.4 MPa slipping on the skin at mu 0.61)" in status
+    assert "(liner 6 mm at 0.4 MPa slipping on the skin at mu 0.61 on a rigid limb)" in status
     assert (f"leaves the model's small displacements (a compression beyond the liner's 6 mm or a socket rotation "
             f"beyond 0.1 rad) at {int((~m.in_range).sum())} frames ({doc.time[first]:.3f}, ") in status
     # saved with the session, opened again with it
