@@ -30,8 +30,9 @@ than ``t``, and ``t - gap`` was up to 0.14 mm at four brim vertices of the demo'
 
 Two options stand for what a rigid limb under a moulded socket leaves out (docs/socket-pressure.md measures them):
 
-- soft tissue under the liner (``tissue``: its thickness ``h`` m, ``tissue_modulus`` ``E_t`` Pa, 100 kPa by default from
-  the indentation studies of residual limbs, 53-141 kPa, see ``TISSUE_MODULUS``): a second thin layer in series with
+- soft tissue under the liner (``tissue``: its thickness ``h`` m, ``tissue_modulus`` ``E_t`` Pa, 100 kPa by default, an
+  assumed value of the order of in vivo indentation moduli of limb soft tissue, see ``TISSUE_MODULUS``): a second thin
+  layer in series with
   the liner, each a Winkler layer as the liner is (no load spreads sideways), so that per area
   ``k = 1 / (t / E + h / E_t)`` and ``k_s = 1 / (t / G + h / G_t)`` with ``G_t = E_t / 3`` (the tissue, as the liner,
   nearly incompressible); the pressure compresses the liner by ``p t / E`` and the tissue by ``p h / E_t``. Under the
@@ -71,11 +72,13 @@ from engine.progress import Progress, run
 LINER_THICKNESS = 0.006      # m, a common silicone liner (3-9 mm)
 LINER_MODULUS = 0.4e6        # Pa, silicone liner compressive modulus (Sanders et al. 2004, J Rehabil Res Dev 41(2):
                              # 0.1-1 MPa at the stresses measured on transtibial amputees)
-TISSUE_MODULUS = 100e3       # Pa, the residual limb's soft tissue's effective Young's modulus under indentation, where
-                             # ``tissue`` > 0: 53-141 kPa over below-knee residual limbs' sites (Mak, Liu and Lee 1994,
-                             # J Rehabil Res Dev 31(3):188-198, reviewed by Mak, Zhang and Boone 2001 and by Zheng, Mak
-                             # and Leung 2001, J Rehabil Res Dev 38(5):487-504); it stiffens with strain (Zheng and Mak
-                             # 1999, J Biomech Eng 121(3):330-339: initial modulus 0.2-58 kPa, nonlinear factor 22-547 kPa)
+TISSUE_MODULUS = 100e3       # Pa, the residual limb's soft tissue's effective Young's modulus where ``tissue`` > 0:
+                             # assumed, of the order of in vivo indentation moduli of limb soft tissue, not measured on
+                             # a residual limb. Checked: Zheng and Mak 1999 (J Biomech Eng 121(3):330-339; four lower
+                             # limb sites of eight normal young subjects in three postures) fit an initial modulus of
+                             # 0.22-58.4 kPa and a nonlinear factor of 21.7-547 kPa: the tissue stiffens as it is
+                             # compressed. Not checked: 53-141 kPa over below-knee residual limbs (attributed to Mak,
+                             # Liu and Lee 1994, J Rehabil Res Dev 31(3):188-198); docs/socket-pressure.md
 LINER_FRICTION = 0.61        # silicone on skin in vivo, 0.61 +- 0.21 (Zhang and Mak 1999, Prosthet Orthot Int 23(2):
                              # 135-141: the highest of five prosthetic materials on ten subjects' dry skin)
 THRESHOLD = 100e3            # Pa, regions above this pressure are listed (pain thresholds ~ 100-200 kPa)
