@@ -16,7 +16,8 @@ its normal ``n_i``) along that normal at the frame's pose, ``A_i`` the vertex's 
 load (the socket's push on the limb). The skin the socket holds moves with the limb alone, so ``gap_i = t`` at every
 pose (to round-off): the liner is at rest at zero load. (The nearest wall point is not the vertex's own where the skin
 is concave between close vertices: the neighbour's point, offset along a normal tilted towards the vertex, lies nearer
-than ``t``, and ``t - gap`` was up to 0.14 mm at four brim vertices of the demo's stump, 9 kPa at zero load.) The liner's shear traction ``s_i`` is either
+than ``t``; ``t - gap`` was up to 0.14 mm at four brim vertices of the demo's stump, 9 kPa at zero load.) The liner's
+shear traction ``s_i`` is either
 
 - bonded (``friction`` None): ``s_i = k_s d_t,i`` wherever the liner is, pressed or not; ``u`` minimises the convex
   ``sum_i A_i (k/2 max(0, c_i)^2 + k_s/2 |d_t,i|^2) - W . u`` (Newton). On the demo's stances this shear carries
@@ -32,8 +33,7 @@ Two options stand for what a rigid limb under a moulded socket leaves out (docs/
 
 - soft tissue under the liner (``tissue``: its thickness ``h`` m, ``tissue_modulus`` ``E_t`` Pa, 100 kPa by default, an
   assumed value of the order of in vivo indentation moduli of limb soft tissue, see ``TISSUE_MODULUS``): a second thin
-  layer in series with
-  the liner, each a Winkler layer as the liner is (no load spreads sideways), so that per area
+  layer in series with the liner, each a Winkler layer as the liner is (no load spreads sideways), so that per area
   ``k = 1 / (t / E + h / E_t)`` and ``k_s = 1 / (t / G + h / G_t)`` with ``G_t = E_t / 3`` (the tissue, as the liner,
   nearly incompressible); the pressure compresses the liner by ``p t / E`` and the tissue by ``p h / E_t``. Under the
   slipping liner, liner and tissue shear together (``k_s``) until the traction reaches ``mu p``;
@@ -68,7 +68,6 @@ from engine.data import Data
 from engine.errors import ModelError
 from engine.progress import Progress, run
 
-
 LINER_THICKNESS = 0.006      # m, a common silicone liner (3-9 mm)
 LINER_MODULUS = 0.4e6        # Pa, silicone liner compressive modulus (Sanders et al. 2004, J Rehabil Res Dev 41(2):
                              # 0.1-1 MPa at the stresses measured on transtibial amputees)
@@ -94,8 +93,7 @@ ROTATION_LIMIT = 0.1         # rad: the largest socket rotation the model's smal
 class Socket:
     """A socket on ``body`` (the residual limb) of ``skin``: the stump's vertices ``vertices`` (k,) (indices into the
     skin), the socket's inner wall ``wall`` (k, 3) in ``body``'s frame (m), one point moulded on each stump vertex, with
-    its outward unit ``normals`` (k, 3), and
-    the liner (``thickness`` m, ``modulus`` Pa; ``friction``: Coulomb's coefficient of the liner on the skin, or None
+    its outward unit ``normals`` (k, 3), and the liner (``thickness`` m, ``modulus`` Pa; ``friction``: Coulomb's coefficient of the liner on the skin, or None
     for a liner bonded to it), the soft tissue under it (``tissue`` m thick, 0: the limb rigid under the liner, of
     ``tissue_modulus`` Pa) and the fit pressure ``fit`` Pa of the socket's pre-compression (0: moulded on the unloaded
     stump). ``from_stump`` checks that each wall point lies outside its vertex's skin and near it."""
