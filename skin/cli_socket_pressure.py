@@ -32,11 +32,12 @@ def add_parser(sub) -> None:
                    help="soft tissue under the liner, in series with it, this thick (mm; e.g. 20); default 0: the "
                         "limb rigid under the liner")
     p.add_argument("--tissue-modulus", type=float, default=100.0, metavar="KPA",
-                   help="the soft tissue's Young's modulus, kPa (default 100: indentation of below-knee residual limbs, "
-                        "53-141 kPa, Mak, Liu and Lee 1994)")
+                   help="the soft tissue's Young's modulus, kPa (default 100: assumed, of the order of in vivo "
+                        "indentation moduli of limb soft tissue; docs/socket-pressure.md)")
     p.add_argument("--fit", type=float, default=0.0, metavar="KPA",
                    help="pre-compression: the socket rectified smaller than the limb so that it presses the stump with "
-                        "this fit pressure at zero load (kPa; tens of kPa); default 0: moulded on the unloaded stump")
+                        "this fit pressure at zero load (kPa; not measured: tens of kPa assumed); default 0: moulded on the "
+                        "unloaded stump")
     p.add_argument("--threshold", type=float, default=100.0, help="pressure threshold for the regions, kPa")
     p.add_argument("--spacing", type=float, default=0.012, help="skin vertex spacing, m")
     p.add_argument("--out", help="write the per-frame figures to this CSV file: " + ", ".join(COLUMNS))

@@ -11,9 +11,13 @@ the limb, the wall at stump vertex ``i`` moves by ``d_i = delta + theta x r_i``,
     p_i = k max(0, c_i),   c_i = delta_0 + (t - gap_i) - n_i . d_i,
     sum_i A_i (-p_i g_i + B_i^T s_i) = W,   g_i = [r_i x n_i; n_i],   B_i^T s = [r_i x s; s]
 
-where ``gap_i`` is the distance from skin vertex ``i`` to the socket wall along the wall's normal at the frame's pose
-(``n_i``: the normal of the wall point nearest the vertex), ``A_i`` the vertex's area on the rest skin and ``W`` the
-load (the socket's push on the limb). The liner's shear traction ``s_i`` is either
+where ``gap_i`` is the distance from skin vertex ``i`` to its own wall point (the one moulded on it, ``t`` out along
+its normal ``n_i``) along that normal at the frame's pose, ``A_i`` the vertex's area on the rest skin and ``W`` the
+load (the socket's push on the limb). The skin the socket holds moves with the limb alone, so ``gap_i = t`` at every
+pose (to round-off): the liner is at rest at zero load. (The nearest wall point is not the vertex's own where the skin
+is concave between close vertices: the neighbour's point, offset along a normal tilted towards the vertex, lies nearer
+than ``t``; ``t - gap`` was up to 0.14 mm at four brim vertices of the demo's stump, 9 kPa at zero load.) The liner's
+shear traction ``s_i`` is either
 
 - bonded (``friction`` None): ``s_i = k_s d_t,i`` wherever the liner is, pressed or not; ``u`` minimises the convex
   ``sum_i A_i (k/2 max(0, c_i)^2 + k_s/2 |d_t,i|^2) - W . u`` (Newton). On the demo's stances this shear carries
@@ -27,9 +31,9 @@ load (the socket's push on the limb). The liner's shear traction ``s_i`` is eith
 
 Two options stand for what a rigid limb under a moulded socket leaves out (docs/socket-pressure.md measures them):
 
-- soft tissue under the liner (``tissue``: its thickness ``h`` m, ``tissue_modulus`` ``E_t`` Pa, 100 kPa by default from
-  the indentation studies of residual limbs, 53-141 kPa, see ``TISSUE_MODULUS``): a second thin layer in series with
-  the liner, each a Winkler layer as the liner is (no load spreads sideways), so that per area
+- soft tissue under the liner (``tissue``: its thickness ``h`` m, ``tissue_modulus`` ``E_t`` Pa, 100 kPa by default, an
+  assumed value of the order of in vivo indentation moduli of limb soft tissue, see ``TISSUE_MODULUS``): a second thin
+  layer in series with the liner, each a Winkler layer as the liner is (no load spreads sideways), so that per area
   ``k = 1 / (t / E + h / E_t)`` and ``k_s = 1 / (t / G + h / G_t)`` with ``G_t = E_t / 3`` (the tissue, as the liner,
   nearly incompressible); the pressure compresses the liner by ``p t / E`` and the tissue by ``p h / E_t``. Under the
   slipping liner, liner and tissue shear together (``k_s``) until the traction reaches ``mu p``;
@@ -64,17 +68,16 @@ from engine.data import Data
 from engine.errors import ModelError
 from engine.progress import Progress, run
 
-from ._kernels_contact import wall_gaps
-from .contact import SkinGrid
-
 LINER_THICKNESS = 0.006      # m, a common silicone liner (3-9 mm)
 LINER_MODULUS = 0.4e6        # Pa, silicone liner compressive modulus (Sanders et al. 2004, J Rehabil Res Dev 41(2):
                              # 0.1-1 MPa at the stresses measured on transtibial amputees)
-TISSUE_MODULUS = 100e3       # Pa, the residual limb's soft tissue's effective Young's modulus under indentation, where
-                             # ``tissue`` > 0: 53-141 kPa over below-knee residual limbs' sites (Mak, Liu and Lee 1994,
-                             # J Rehabil Res Dev 31(3):188-198, reviewed by Mak, Zhang and Boone 2001 and by Zheng, Mak
-                             # and Leung 2001, J Rehabil Res Dev 38(5):487-504); it stiffens with strain (Zheng and Mak
-                             # 1999, J Biomech Eng 121(3):330-339: initial modulus 0.2-58 kPa, nonlinear factor 22-547 kPa)
+TISSUE_MODULUS = 100e3       # Pa, the residual limb's soft tissue's effective Young's modulus where ``tissue`` > 0:
+                             # assumed, of the order of in vivo indentation moduli of limb soft tissue, not measured on
+                             # a residual limb. Checked: Zheng and Mak 1999 (J Biomech Eng 121(3):330-339; four lower
+                             # limb sites of eight normal young subjects in three postures) fit an initial modulus of
+                             # 0.22-58.4 kPa and a nonlinear factor of 21.7-547 kPa: the tissue stiffens as it is
+                             # compressed. Not checked: 53-141 kPa over below-knee residual limbs (attributed to Mak,
+                             # Liu and Lee 1994, J Rehabil Res Dev 31(3):188-198); docs/socket-pressure.md
 LINER_FRICTION = 0.61        # silicone on skin in vivo, 0.61 +- 0.21 (Zhang and Mak 1999, Prosthet Orthot Int 23(2):
                              # 135-141: the highest of five prosthetic materials on ten subjects' dry skin)
 THRESHOLD = 100e3            # Pa, regions above this pressure are listed (pain thresholds ~ 100-200 kPa)
@@ -88,12 +91,12 @@ ROTATION_LIMIT = 0.1         # rad: the largest socket rotation the model's smal
 
 @dataclass(frozen=True)
 class Socket:
-    """A socket on ``body`` (the residual limb) of ``skin``: the stump's vertices ``vertices`` (indices into the
-    skin), the socket's inner wall ``wall`` (k, 3) in ``body``'s frame (m) with its outward unit ``normals`` (k, 3), and
-    the liner (``thickness`` m, ``modulus`` Pa; ``friction``: Coulomb's coefficient of the liner on the skin, or None
+    """A socket on ``body`` (the residual limb) of ``skin``: the stump's vertices ``vertices`` (k,) (indices into the
+    skin), the socket's inner wall ``wall`` (k, 3) in ``body``'s frame (m), one point moulded on each stump vertex, with
+    its outward unit ``normals`` (k, 3), and the liner (``thickness`` m, ``modulus`` Pa; ``friction``: Coulomb's coefficient of the liner on the skin, or None
     for a liner bonded to it), the soft tissue under it (``tissue`` m thick, 0: the limb rigid under the liner, of
     ``tissue_modulus`` Pa) and the fit pressure ``fit`` Pa of the socket's pre-compression (0: moulded on the unloaded
-    stump). ``from_stump`` checks that the wall encloses every stump vertex."""
+    stump). ``from_stump`` checks that each wall point lies outside its vertex's skin and near it."""
 
     skin: object
     body: str
@@ -121,21 +124,16 @@ class Socket:
                              f"{self.friction!r}", f"socket on '{self.body}'")
         if self.body not in self.skin.bodies:
             raise ModelError(f"the skin has no bone '{self.body}'", "socket")
-        if np.shape(self.normals) != np.shape(self.wall) or np.shape(self.wall)[1:] != (3,):
+        k = len(self.vertices)
+        if np.shape(self.wall) != (k, 3) or np.shape(self.normals) != (k, 3):
             raise ModelError(f"the wall's points {np.shape(self.wall)} and normals {np.shape(self.normals)} must both "
-                             f"be (k, 3)", f"socket on '{self.body}'")
+                             f"be ({k}, 3), one per stump vertex", f"socket on '{self.body}'")
 
     @cached_property
     def areas(self) -> np.ndarray:
         """The stump vertices' areas (k,) m^2 on the rest skin: the liner's area over each, which the limb carries
         rigidly."""
         return self.skin.mesh.normals_areas()[1][self.vertices]
-
-    @cached_property
-    def wall_grid(self) -> SkinGrid:
-        """The wall's points binned in a grid of cell ``3 t + 1 cm`` (the farthest a stump vertex's wall point is
-        looked for), built once: the wall is fixed in the limb's frame."""
-        return SkinGrid(self.wall, 3.0 * self.thickness + 0.01)
 
     @property
     def stiffness(self) -> float:
@@ -169,30 +167,26 @@ class Socket:
         return socket
 
     def gaps(self, model, q):
-        """Stump vertices' positions ``x`` (limb frame), the wall's normal ``n`` nearest each, the vertices' areas (on
-        the rest skin: the liner's area over each, which the limb carries rigidly) and the gap (m) from each vertex to
-        the wall along that normal at pose ``q``; -inf (and a zero normal) where no wall point is near (uncovered)."""
+        """Stump vertices' positions ``x`` (limb frame), their wall points' normals ``n``, the vertices' areas (on the
+        rest skin: the liner's area over each, which the limb carries rigidly) and the gap (m) from each vertex to its
+        own wall point along that point's normal at pose ``q``."""
         x_world, T = _skin_in_limb(model, self.skin, self.body, q)
         x = (x_world[self.vertices] - T.p) @ T.R
-        areas = self.areas
-        grid = self.wall_grid
-        gaps = np.empty(len(x))
-        n = np.empty_like(x)
-        wall_gaps(np.ascontiguousarray(x), grid.x, np.ascontiguousarray(self.normals, float), grid.h, grid.lo,
-                  grid.dims, grid.start, grid.order, grid.near, n, gaps)
-        return x, n, areas, gaps
+        return x, self.normals, self.areas, np.einsum("ia,ia->i", self.normals, self.wall - x)
 
     def check(self, model, q=None) -> None:
-        """ModelError unless the wall surrounds every stump vertex, outside the skin, within ``3 t + 1 cm``."""
+        """ModelError unless each wall point lies outside its stump vertex's skin (the gap above ``-t / 2``) and within
+        ``3 t + 1 cm`` of it."""
         x, _, _, gaps = self.gaps(model, self.skin.q_rest if q is None else q)
         where = f"socket on '{self.body}'"
         if not len(x):
             raise ModelError("the skin has no vertex on the residual limb", where)
-        uncovered = ~np.isfinite(gaps)
-        if uncovered.any():
-            raise ModelError(f"does not enclose the stump: {int(uncovered.sum())} of its {len(x)} skin vertices have "
-                             f"no socket wall within {3 * self.thickness + 0.01:.3f} m (lowest at "
-                             f"{x[uncovered, 1].min():.3f} m along the limb)", where)
+        reach = 3 * self.thickness + 0.01
+        far = np.linalg.norm(self.wall - x, axis=1) > reach
+        if far.any():
+            raise ModelError(f"does not enclose the stump: {int(far.sum())} of its {len(x)} skin vertices have their "
+                             f"socket wall point farther than {reach:.3f} m (lowest at {x[far, 1].min():.3f} m along "
+                             f"the limb)", where)
         inside = gaps < -0.5 * self.thickness
         if inside.any():
             raise ModelError(f"cuts into the stump: the wall lies inside the skin at {int(inside.sum())} vertices "
@@ -211,11 +205,11 @@ class Socket:
 
     def carry(self, x, n, areas, gaps, load) -> "SocketPressure":
         """The maps carrying ``load`` (6,) on the stump vertices ``x`` (k, 3) m (limb frame) with the wall's normals
-        ``n`` (k, 3), the vertices' ``areas`` (k,) m^2 and their ``gaps`` (k,) m to the wall (-inf: uncovered), as
-        :meth:`gaps` gives them: the bonded liner's solution (convex), continued by Newton's method to the liner that
+        ``n`` (k, 3), the vertices' ``areas`` (k,) m^2 and their ``gaps`` (k,) m to the wall, as :meth:`gaps` gives
+        them: the bonded liner's solution (convex), continued by Newton's method to the liner that
         slips when the socket has a ``friction``."""
         g = np.hstack([np.cross(x, n), n])
-        c0 = np.where(np.isfinite(gaps), self.thickness + self.interference - gaps, -np.inf)
+        c0 = self.thickness + self.interference - gaps
         k, ks, mu = self.stiffness, self.shear_stiffness, self.friction
         # B_i u = theta x r_i + delta, and its tangential part T_i u = (I - n_i n_i^T) B_i u (the liner's shear)
         B = np.zeros((len(x), 3, 6))
