@@ -67,13 +67,23 @@ def sensor_pressure(x, normals, force, areas, diameter: float = SENSOR_DIAMETER)
     return f / a
 
 
-def sensor_summary(scene, result, frame: int = -1, diameter: float = SENSOR_DIAMETER) -> dict:
-    """``{group: (sensor peak Pa, normal force N)}`` of the watched skin groups at ``frame``, the peak as a tactile
-    sensor with cells of ``diameter`` m reads it (:func:`sensor_pressure`)."""
+def _sensor_reading(scene, result, frame: int, diameter: float):
+    """The sensor cells' readings (n,) Pa and the vertices' normal forces (n,) N at record ``frame``: the forces (the
+    recorded pressure times each vertex's area at that pose) of the cell's vertices at the pose over their areas at
+    rest. A sensor's cell has a fixed area; the skin's own area changes only where linear blend skinning folds it
+    (behind a flexed knee its triangles collapse to a third of their area and one record read 3.4 MPa there), so the
+    skin's rest area stands for the cell's."""
     x = scene.skin.vertices(scene.model, Data(scene.model), result.q[frame])
     normals, areas = scene.skin.mesh.normals_areas(x)
     force = result.pressure[frame] * areas
-    reading = sensor_pressure(x, normals, force, areas, diameter)
+    return sensor_pressure(x, normals, force, scene.skin.mesh.normals_areas()[1], diameter), force
+
+
+def sensor_summary(scene, result, frame: int = -1, diameter: float = SENSOR_DIAMETER) -> dict:
+    """``{group: (sensor peak Pa, normal force N)}`` of the watched skin groups at ``frame``, the peak as a tactile
+    sensor with cells of ``diameter`` m reads it (:func:`sensor_pressure` over the skin's rest areas, see
+    ``_sensor_reading``)."""
+    reading, force = _sensor_reading(scene, result, frame, diameter)
     return {name: (float(reading[mask].max()), float(force[mask].sum())) for name, mask in _watched(scene)}
 
 
@@ -94,19 +104,16 @@ def hanging_window(scene, result) -> tuple[float, float]:
 
 def sensor_window_summary(scene, result, window, diameter: float = SENSOR_DIAMETER) -> dict:
     """``{group: (peak Pa, normal force N)}`` of the watched skin groups as a tactile sensor reads them over ``window``
-    (start, end) s: each cell's reading (:func:`sensor_pressure`, cells of ``diameter`` m on the skin) averaged over
-    the records in the window, the group's peak the highest of those means; the force the group's mean normal
+    (start, end) s: each cell's reading (as :func:`sensor_summary`'s, cells of ``diameter`` m on the skin) averaged
+    over the records in the window, the group's peak the highest of those means; the force the group's mean normal
     force."""
     frames = np.flatnonzero((result.time >= window[0] - 1e-9) & (result.time <= window[1] + 1e-9))
     if not len(frames):
         raise SettingsError(f"no record between {window[0]:.3f} and {window[1]:.3f} s", f"scene '{scene.name}'")
-    data = Data(scene.model)
     reading, force = np.zeros(scene.skin.n_vertices), np.zeros(scene.skin.n_vertices)
     for k in frames:
-        x = scene.skin.vertices(scene.model, data, result.q[k])
-        normals, areas = scene.skin.mesh.normals_areas(x)
-        f = result.pressure[k] * areas
-        reading += sensor_pressure(x, normals, f, areas, diameter) / len(frames)
+        r, f = _sensor_reading(scene, result, k, diameter)
+        reading += r / len(frames)
         force += f / len(frames)
     return {name: (float(reading[mask].max()), float(force[mask].sum())) for name, mask in _watched(scene)}
 
