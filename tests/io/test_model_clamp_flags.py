@@ -86,3 +86,24 @@ def test_saving_writes_the_flags_that_matter_so_the_saved_file_has_no_note(tmp_p
     assert text.count("clamped: false") == 2 and text.count("clamped: true") == 1   # knee, subtalar; ankle
     again = load_model(saved)
     assert "import_warnings" not in again.metadata and again == bare
+
+
+def test_a_flagless_model_saved_and_loaded_again_has_no_note(tmp_path):
+    """The note names the file read; the file written gives every flag, and carries no note of the old file."""
+    model = load_model(_old_file(tmp_path))
+    assert model.metadata["import_warnings"]
+    saved = tmp_path / "saved.yaml"
+    save_model(model, saved)
+    assert "old.yaml" not in saved.read_text() and "import_warnings" not in saved.read_text()
+    again = load_model(saved)
+    assert "import_warnings" not in again.metadata and again == model.replace(metadata={})
+
+
+def test_saving_keeps_the_other_import_warnings(tmp_path):
+    """What an .osim held that the model lacks stays true of the model saved; only the flags' note goes."""
+    model = load_model(_old_file(tmp_path))
+    imported = model.replace(metadata={"import_warnings": ["controller 'c' is not imported", *model.metadata[
+        "import_warnings"]], "source": "old.osim"})
+    saved = tmp_path / "saved.yaml"
+    save_model(imported, saved)
+    assert load_model(saved).metadata == {"import_warnings": ["controller 'c' is not imported"], "source": "old.osim"}
