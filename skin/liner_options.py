@@ -27,14 +27,14 @@ def add_arguments(parser, defaults: bool = True) -> None:
     left out of the namespace (``hybrid report``: the session's own liner then applies)."""
     kept = {} if defaults else {"default": argparse.SUPPRESS}
 
-    def add(flag, default, **kw):
-        parser.add_argument(flag, type=float, **({"default": default} | kept), **kw)
+    def add(flag, default, type=float, **kw):
+        parser.add_argument(flag, type=type, **({"default": default} | kept), **kw)
 
     add("--liner", 6.0, metavar="MM", help="liner thickness, mm (default 6)")
     add("--modulus", 0.4, metavar="MPA", help="liner modulus, MPa (default 0.4)")
-    add("--friction", None, metavar="MU",
+    add("--friction", None, type=friction, metavar="MU",
         help="the liner slips on the skin with this Coulomb coefficient (silicone on skin: 0.61, Zhang and Mak 1999); "
-             "default: the liner is bonded to the skin")
+             "'none' or default: the liner is bonded to the skin")
     add("--tissue", 0.0, metavar="MM", help="soft tissue under the liner, in series with it, this thick (mm; e.g. "
                                             "20); default 0: the limb rigid under the liner")
     add("--tissue-modulus", 100.0, metavar="KPA",
@@ -43,6 +43,12 @@ def add_arguments(parser, defaults: bool = True) -> None:
     add("--fit", 0.0, metavar="KPA",
         help="pre-compression: the socket rectified smaller than the limb so that it presses the stump with this fit "
              "pressure at zero load (kPa; tens of kPa); default 0: moulded on the unloaded stump")
+
+
+def friction(text: str) -> float | None:
+    """``--friction``'s value: a number, or None for ``none`` (the liner bonded to the skin, in place of a session's
+    slipping liner)."""
+    return None if text.strip().lower() == "none" else float(text)
 
 
 def options(args) -> dict:

@@ -81,6 +81,9 @@ def test_the_socket_liner_s_arguments_replace_a_session_s_for_every_file(tmp_pat
                            {"socket-pressure": {"friction": 0.3}}]
     assert main(["report", *files]) == 0
     assert asked.pop() == [{"socket-pressure": {"friction": 0.61, "fit": 10e3}, "other": {"a": 1}}, {}]
+    assert main(["report", *files, "--friction", "none"]) == 0            # the bonded liner in place of the session's
+    assert asked.pop() == [{"socket-pressure": {"friction": None, "fit": 10e3}, "other": {"a": 1}},
+                           {"socket-pressure": {"friction": None}}]
     capsys.readouterr()
     assert main(["report", *files, "--tissue", "-1"]) == 2
     assert "--tissue must be finite and non-negative, got -1.0" in capsys.readouterr().err
