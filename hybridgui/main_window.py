@@ -36,7 +36,7 @@ from .results_table import ResultsTable
 from engine.io.session_file import Session, load_session, save_session
 from .settings_panel import SettingsPanel
 from .simulation_panel import SimulationPanel
-from .socket_pressure import SocketPressure, saved_friction
+from .socket_pressure import SocketPressure, saved_liner
 from .timeline import Timeline
 from .viewport.scene import Content, Scene
 from .viewport.widget import make_view
@@ -342,7 +342,7 @@ class MainWindow(QMainWindow):
     def open_session(self, path) -> None:
         self._check_idle(path)
         s = load_session(path)
-        friction = saved_friction(s.report, path)
+        liner = saved_liner(s.report, path)
         doc = self.document
         if s.settings is not None:
             doc.settings = s.settings
@@ -356,7 +356,7 @@ class MainWindow(QMainWindow):
         doc.set_events(s.events)
         patient.restore(self, s)
         trial_alone.restore(self, s.marker_matching)
-        self.socket_pressure.set_friction(friction)
+        self.socket_pressure.set_liner(liner)
         if s.layout:
             self.restoreState(s.layout)
         view = s.view or {}
@@ -448,8 +448,8 @@ class MainWindow(QMainWindow):
         menus.sync_blade(self, colouring)
         self.view.request_render()
 
-    def sync_socket_liner(self, friction: float | None) -> None:
-        menus.sync_socket_liner(self, friction)
+    def sync_socket_liner(self, liner: dict) -> None:
+        menus.sync_socket_liner(self, liner)
 
     def look(self, preset: str) -> None:
         if self.scene.content is not None:

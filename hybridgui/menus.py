@@ -25,6 +25,7 @@ RESULTS = "HybridLab results (*.hlr)"
 REPORTS = "PDF document (*.pdf);;HTML page (*.html)"
 FIGURES = "PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"
 SLIPPING = "Slipping on the skin..."
+TISSUE = "Soft tissue and fit..."
 
 
 def _action(window, menu, text, slot, shortcut=None, checkable=False, tip=None) -> QAction:
@@ -105,7 +106,7 @@ def build(window) -> None:
     liner.setToolTipsVisible(True)
     group = QActionGroup(window)
     window.actions_by["socket bonded"] = _action(
-        window, liner, "Bonded to the skin", lambda: window.socket_pressure.set_friction(None), checkable=True,
+        window, liner, "Bonded to the skin", lambda: _set_liner(window, friction=None), checkable=True,
         tip="the liner shears with the skin (the default; `hybrid socket-pressure` without --friction)")
     window.actions_by["socket slipping"] = _action(
         window, liner, SLIPPING, lambda: socket_liner_dialog(window), checkable=True,
@@ -113,6 +114,11 @@ def build(window) -> None:
     for action in (window.actions_by["socket bonded"], window.actions_by["socket slipping"]):
         group.addAction(action)
     window.actions_by["socket bonded"].setChecked(True)
+    liner.addSeparator()
+    window.actions_by["socket tissue"] = _action(
+        window, liner, TISSUE, lambda: socket_tissue_dialog(window),
+        tip="soft tissue under the liner and the socket's pre-compression (`hybrid socket-pressure --tissue MM "
+            "--tissue-modulus KPA --fit KPA`)")
     view.setToolTipsVisible(True)       # a disabled toggle's tooltip says why
     view.addSeparator()
     for i, preset in enumerate(PRESETS):
@@ -159,11 +165,17 @@ def sync_follow(window) -> None:
     window.actions_by["follow"].setChecked(window.scene.rig.following)
 
 
-def sync_socket_liner(window, friction: float | None) -> None:
+def sync_socket_liner(window, liner: dict) -> None:
+    """The Socket liner menu's items naming ``liner`` (``SocketPressure.liner``)."""
+    friction = liner["friction"]
     window.actions_by["socket bonded"].setChecked(friction is None)
     slipping = window.actions_by["socket slipping"]
     slipping.setChecked(friction is not None)
     slipping.setText(SLIPPING if friction is None else f"Slipping on the skin (mu {friction:g})...")
+    tissue, fit = liner.get("tissue", 0.0), liner.get("fit", 0.0)
+    words = [f"{tissue * 1e3:g} mm at {liner.get('tissue_modulus', 0.0) * 1e-3:g} kPa"] if tissue > 0 else []
+    words += [f"fit {fit * 1e-3:g} kPa"] if fit > 0 else []
+    window.actions_by["socket tissue"].setText(f"{TISSUE[:-3]} ({', '.join(words)})..." if words else TISSUE)
 
 
 def fill_recent(window) -> None:
@@ -196,11 +208,39 @@ def socket_liner_dialog(window) -> None:
     """The liner slipping on the skin: its Coulomb coefficient asked (silicone on skin by default); cancelled, the
     liner stays as it was."""
     from skin.socket import LINER_FRICTION
-    current = window.socket_pressure.friction
+    current = window.socket_pressure.liner["friction"]
     value, ok = QInputDialog.getDouble(window, "Socket liner", "Coulomb friction of the liner on the skin (silicone "
                                        f"on skin: {LINER_FRICTION:g}, Zhang and Mak 1999):",
                                        LINER_FRICTION if current is None else current, 0.0, 10.0, 2)
-    window.socket_pressure.set_friction(value if ok else current)
+    _set_liner(window, friction=value if ok else current)
+
+
+def socket_tissue_dialog(window) -> None:
+    """The soft tissue under the liner (its thickness, and its modulus when it has one) and the socket's fit pressure,
+    asked in turn (``hybrid socket-pressure --tissue MM --tissue-modulus KPA --fit KPA``); cancelled at any, the liner
+    stays as it was."""
+    from skin.socket import TISSUE_MODULUS
+    liner = window.socket_pressure.liner
+    tissue, ok = QInputDialog.getDouble(window, "Socket liner", "Soft tissue under the liner, mm (0: the limb rigid "
+                                        "under the liner; a few mm over the tibia, centimetres behind):",
+                                        liner.get("tissue", 0.0) * 1e3, 0.0, 200.0, 1)
+    if not ok:
+        return
+    modulus = liner.get("tissue_modulus", TISSUE_MODULUS) * 1e-3
+    if tissue > 0:
+        modulus, ok = QInputDialog.getDouble(window, "Socket liner", "The soft tissue's Young's modulus, kPa (below-knee "
+                                             "residual limbs: 53-141, Mak, Liu and Lee 1994):", modulus, 1.0, 10000.0, 1)
+        if not ok:
+            return
+    fit, ok = QInputDialog.getDouble(window, "Socket liner", "Pre-compression: the socket's fit pressure at zero load, "
+                                     "kPa (0: moulded on the unloaded stump; tens of kPa):", liner.get("fit", 0.0) * 1e-3,
+                                     0.0, 1000.0, 1)
+    if ok:
+        _set_liner(window, tissue=tissue * 1e-3, tissue_modulus=modulus * 1e3, fit=fit * 1e3)
+
+
+def _set_liner(window, **changes) -> None:
+    window.socket_pressure.set_liner({**window.socket_pressure.liner, **changes})
 
 
 def _open(window, title: str, kinds: str) -> None:

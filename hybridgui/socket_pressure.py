@@ -2,14 +2,17 @@
 the timeline (``viewport.socket_layer``). The map of the shown analysis is computed by ``skin.socket_map`` in a worker
 thread behind a progress dialog that can cancel it, once per analysis result and liner; without a residual limb in a
 socket (or without force plates or settings) the action is disabled and its tooltip says why. View > Socket liner
-chooses the liner bonded to the skin or slipping on it (``hybrid socket-pressure --friction``); the report uses the
-same choice (its section ``socket-pressure``'s option), saved with the session."""
+chooses the liner bonded to the skin or slipping on it (``hybrid socket-pressure --friction``) and the soft tissue under
+it and the socket's pre-compression (``--tissue``, ``--tissue-modulus``, ``--fit``): the liner's keyword arguments
+(``skin.liner_options``), which the report uses too (its section ``socket-pressure``'s options), saved with the
+session."""
 from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QObject
 
 from engine.errors import DataError
+from skin.liner_options import checked
 from skin.socket_site import unavailable
 
 from .progress_dialog import export_dialog
@@ -19,7 +22,7 @@ from .worker import StepsRunner
 
 LAYER = "socket"
 SECTION = "socket-pressure"
-"""The report's socket section (its entry point's name), whose options hold the liner's ``friction``."""
+"""The report's socket section (its entry point's name), whose options hold the liner's keyword arguments."""
 ABOUT = "the socket's pressure on the residual limb's skin at each frame (computed once per analysis and liner)"
 
 
@@ -34,14 +37,11 @@ def status_text(socket_map) -> str:
             f"{m.time[m.peak.argmax()]:.3f} s.{notes}")
 
 
-def saved_friction(report: dict, path) -> float | None:
-    """The liner's friction in a session's report options ``report`` (``Session.report`` of the file ``path``; None,
-    bonded, when it has none); DataError naming the file and the option unless a finite non-negative number."""
-    friction = report.get(SECTION, {}).get("friction")
-    if friction is not None and not (isinstance(friction, (int, float)) and 0 <= friction < float("inf")):
-        raise DataError(f"the socket liner's friction must be a finite non-negative number or none, got {friction!r}",
-                        f"report option {SECTION}", path)
-    return friction
+def saved_liner(report: dict, path) -> dict:
+    """The liner's keyword arguments in a session's report options ``report`` (``Session.report`` of the file ``path``;
+    none: the bonded liner on a rigid limb), ``{"friction": None}`` at least; DataError naming the file and the option
+    when one is unknown, not a number or out of range (``skin.liner_options.checked``)."""
+    return {"friction": None, **checked(report.get(SECTION, {}), f"report option {SECTION}", path, DataError)}
 
 
 class SocketPressure(QObject):
@@ -54,8 +54,8 @@ class SocketPressure(QObject):
         self.runner = StepsRunner(self)
         self.dialog = None
         self.result = self.map = self.layer = None
-        self.friction = None            # the liner's Coulomb coefficient on the skin; None: bonded to it
-        self._computing = None          # (result, friction) whose map the runner computes
+        self.liner = {"friction": None}     # the liner's keyword arguments (skin.liner_options); friction None: bonded
+        self._computing = None              # (result, liner) whose map the runner computes
         self.runner.progress.connect(self._on_progress)
         self.runner.returned.connect(self._on_returned)
         self.runner.cancelled.connect(lambda: self._ended("Socket pressure cancelled."))
@@ -84,19 +84,19 @@ class SocketPressure(QObject):
             self.result = self.map = None
             self._drop_layer()
             self.action.setChecked(False)
-        elif self.layer is not None:
+        elif self.layer is not None and self.action.isChecked():
             self._show_layer()
 
-    def set_friction(self, friction: float | None) -> None:
-        """The liner bonded to the skin (None) or slipping on it with Coulomb's ``friction``: a map of the other liner
-        is dropped, and computed again for this one when the map is shown (a computation of the other one going on is
-        cancelled)."""
-        if friction is not None:
-            friction = float(friction)
-        self.window.sync_socket_liner(friction)
-        if friction == self.friction:
+    def set_liner(self, liner: dict) -> None:
+        """The liner of the keyword arguments ``liner`` (``skin.liner_options``: ``friction`` None, bonded to the skin,
+        or Coulomb's coefficient slipping on it; the soft tissue's ``tissue`` and ``tissue_modulus``, the ``fit``
+        pressure; SI), checked: a map of another liner is dropped, and computed again for this one when the map is
+        shown (a computation of another one going on is cancelled)."""
+        liner = {"friction": None, **checked(liner, "socket liner")}
+        self.window.sync_socket_liner(liner)
+        if liner == self.liner:
             return
-        self.friction = friction
+        self.liner = liner
         self.map = None
         self._drop_layer()
         if self.runner.running:
@@ -106,12 +106,13 @@ class SocketPressure(QObject):
 
     def report_options(self) -> dict:
         """The report's options for its socket section (``engine.io.report_sections``): this liner's."""
-        return {SECTION: {"friction": self.friction}}
+        return {SECTION: dict(self.liner)}
 
     def toggle(self, checked: bool) -> None:
-        """Show the map (computing it first when the shown result has none yet) or hide it."""
+        """Show the map (computing it first when the shown result has none yet) or hide it (its layer kept for showing
+        it again)."""
         if not checked:
-            self._drop_layer()
+            self._hide_layer()
             self.window.view.request_render()
             return
         if self.map is not None:
@@ -124,8 +125,8 @@ class SocketPressure(QObject):
         doc = self.window.document
         shown = doc.Q if doc.Q is not None and doc.Q.shape == doc.result.motion.q.shape else None
         steps = socket_map.socket_map_steps(doc.result, doc.settings, shown=shown, spacing=socket_map.SPACING,
-                                            friction=self.friction)
-        self._computing = (doc.result, self.friction)
+                                            **self.liner)
+        self._computing = (doc.result, self.liner)
         self.dialog = export_dialog(self.window, "Socket pressure", "Computing the socket pressure", 1000,
                                     self.runner.cancel)
         self.dialog.show()
@@ -153,8 +154,8 @@ class SocketPressure(QObject):
         self.window.report(exc, "Cannot compute the socket pressure", details)
 
     def _on_returned(self, socket_map) -> None:
-        result, friction = self._computing
-        if result is self.window.document.result and friction == self.friction and self.action.isChecked():
+        result, liner = self._computing
+        if result is self.window.document.result and liner == self.liner and self.action.isChecked():
             self.result, self.map = result, socket_map
             self._show_layer()
         self._ended(None if self.map is None else status_text(socket_map))
@@ -174,9 +175,13 @@ class SocketPressure(QObject):
         self.layer.show_frame(scene.frame)
         self.window.view.request_render()
 
-    def _drop_layer(self) -> None:
+    def _hide_layer(self) -> None:
+        """The layer out of the scene, kept: shown again, the same map at the same display times puts it back."""
         if self.layer is not None:
             self.layer.detach()
             if self.window.scene.layers.get(LAYER) is self.layer:
                 del self.window.scene.layers[LAYER]
+
+    def _drop_layer(self) -> None:
+        self._hide_layer()
         self.layer = None

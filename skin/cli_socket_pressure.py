@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import io
 
+from .liner_options import add_arguments, options
+
 
 COLUMNS = ("time", "loaded", "converged", "in_range", "peak_kPa", "mean_kPa", "loaded_area_cm2", "regions",
            "area_above_cm2", "compression_mm", "tissue_compression_mm", "rotation_rad", "fx_N", "fy_N", "fz_N")
@@ -21,23 +23,10 @@ def add_parser(sub) -> None:
                                    "liner, and prints per frame the peak and mean pressure, the loaded area and the "
                                    "regions above the threshold.")
     p.add_argument("results", nargs="?", help="an analysis results file (.hlr); default: the bundled demo's")
-    p.add_argument("--limb", default="tibia_r", help="the residual limb's body (default tibia_r)")
-    p.add_argument("--weld", default="socket_weld", help="the weld joint between socket and limb")
-    p.add_argument("--liner", type=float, default=6.0, help="liner thickness, mm")
-    p.add_argument("--modulus", type=float, default=0.4, help="liner modulus, MPa")
-    p.add_argument("--friction", type=float, metavar="MU",
-                   help="the liner slips on the skin with this Coulomb coefficient (silicone on skin: 0.61, Zhang and "
-                        "Mak 1999); default: the liner is bonded to the skin")
-    p.add_argument("--tissue", type=float, default=0.0, metavar="MM",
-                   help="soft tissue under the liner, in series with it, this thick (mm; e.g. 20); default 0: the "
-                        "limb rigid under the liner")
-    p.add_argument("--tissue-modulus", type=float, default=100.0, metavar="KPA",
-                   help="the soft tissue's Young's modulus, kPa (default 100: assumed, of the order of in vivo "
-                        "indentation moduli of limb soft tissue; docs/socket-pressure.md)")
-    p.add_argument("--fit", type=float, default=0.0, metavar="KPA",
-                   help="pre-compression: the socket rectified smaller than the limb so that it presses the stump with "
-                        "this fit pressure at zero load (kPa; not measured: tens of kPa assumed); default 0: moulded on the "
-                        "unloaded stump")
+    p.add_argument("--weld", help="the weld joint that holds the socket to the residual limb, any weld of the model "
+                                  "(default: the weld to the body named socket...)")
+    p.add_argument("--limb", help="the residual limb's body (default: the weld's parent)")
+    add_arguments(p)
     p.add_argument("--threshold", type=float, default=100.0, help="pressure threshold for the regions, kPa")
     p.add_argument("--spacing", type=float, default=0.012, help="skin vertex spacing, m")
     p.add_argument("--out", help="write the per-frame figures to this CSV file: " + ", ".join(COLUMNS))
@@ -54,13 +43,11 @@ def run_command(args) -> int:
     from engine.io.results_file import load_result
     from engine.progress import run
     from skin.socket_map import LOADED, flag_notes, liner_words, loaded, socket_map_steps
-    for name in ("liner", "modulus", "tissue_modulus", "threshold", "spacing"):
+    from skin.socket_site import socket_site
+    for name in ("threshold", "spacing"):
         if not 0 < getattr(args, name) < float("inf"):
-            raise SettingsError(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
-    for name in ("friction", "tissue", "fit"):
-        value = getattr(args, name)
-        if value is not None and not 0 <= value < float("inf"):
-            raise SettingsError(f"--{name} must be finite and non-negative, got {value}")
+            raise SettingsError(f"--{name} must be positive, got {getattr(args, name)}")
+    liner = options(args)
     path = args.results
     if path is None:
         from hybridlab_resources import __file__ as resources
@@ -68,12 +55,11 @@ def run_command(args) -> int:
     result, settings = load_result(path)
     if settings is None:
         raise SettingsError("the results file holds no analysis settings; the socket's load needs them", file=path)
+    site = socket_site(result.model, args.weld, args.limb, file=path)
     m = run(socket_map_steps(result, settings, spacing=args.spacing, threshold=args.threshold * 1e3,
-                             with_positions=False, thickness=args.liner * 1e-3, modulus=args.modulus * 1e6,
-                             friction=args.friction, tissue=args.tissue * 1e-3, tissue_modulus=args.tissue_modulus * 1e3,
-                             fit=args.fit * 1e3, site=(args.weld, args.limb)))
+                             with_positions=False, site=site, **liner))
     stance = loaded(m.load)          # as the report counts them
-    print(f"socket on {args.limb}: {len(m.vertices)} skin vertices, {liner_words(m)}; {int(stance.sum())} of "
+    print(f"socket on {site[1]} (weld {site[0]}): {len(m.vertices)} skin vertices, {liner_words(m)}; {int(stance.sum())} of "
           f"{len(m.time)} frames loaded (socket force above {LOADED:g} N)")
     for note in flag_notes(m):
         print(f"warning: {note}")

@@ -13,10 +13,13 @@ from engine.clinical.parameters import stances_of
 from engine.io.report_figures import A4
 from engine.io.report_sections import ReportSection
 
+from .liner_options import checked
 from .socket_map import LOADED, SCALE, flag_notes, liner_words, loaded, socket_map_steps
 from .socket_site import residual_limb, unavailable
 
 TITLE = "Socket interface pressure"
+SECTION = "socket-pressure"
+"""The section's entry point name (``hybridlab.report_sections``), under which the report's options hold its liner's."""
 SKIN = (0.85, 0.72, 0.62)        # unloaded skin, as the 3D view draws it (hybridgui.viewport.style.SKIN)
 COLOURS = LinearSegmentedColormap.from_list(
     "socket_pressure", [SKIN, (1.0, 0.85, 0.1), (1.0, 0.1, 0.1)]).with_extremes(over=(0.55, 0.0, 0.25))
@@ -113,11 +116,14 @@ def socket_page(m, rows, trial: str, side: str) -> Figure:
     return fig
 
 
-def socket_section_steps(result, settings, events, trial: str, friction: float | None = None):
+def socket_section_steps(result, settings, events, trial: str, **liner):
     """The socket section of one trial (the entry point): yields Progress, returns a ReportSection; without a socket,
-    force plates or settings, no page and a note saying why. The liner is bonded to the skin, or slips on it with
-    Coulomb's ``friction`` (the report's option ``socket-pressure``'s ``friction``, as ``hybrid socket-pressure
-    --friction`` and the application's View > Socket liner choose it)."""
+    force plates or settings, no page and a note saying why. ``liner``: the report's options of the section
+    ``socket-pressure``, the liner's keyword arguments (``skin.liner_options``: ``thickness``, ``modulus``,
+    ``friction``, ``tissue``, ``tissue_modulus``, ``fit``, SI; none: the bonded liner on a rigid limb), as ``hybrid
+    socket-pressure`` and ``hybrid report`` take them from their arguments and the application's View > Socket liner
+    chooses them; SettingsError naming the option when one is unknown or out of range."""
+    liner = checked(liner, f"report option {SECTION}")
     why = unavailable(result, settings)
     if why is not None:
         return ReportSection(TITLE, notes=[f"no socket interface pressure: {why}"])
@@ -129,7 +135,7 @@ def socket_section_steps(result, settings, events, trial: str, friction: float |
     if not len(frames):
         return ReportSection(TITLE, notes=[f"no socket interface pressure: no complete stance of the {side.lower()} "
                                            f"side (the residual limb {limb}) in the gait events"])
-    m = yield from socket_map_steps(result, settings, frames=frames, with_positions=False, friction=friction)
+    m = yield from socket_map_steps(result, settings, frames=frames, with_positions=False, **liner)
     rows = stance_rows(m, stances)
     if not rows:
         return ReportSection(TITLE, notes=[f"no socket interface pressure: the socket carries no more than "

@@ -19,7 +19,7 @@ from engine.progress import Progress, forward_progress
 from .skinning import Skin
 from .socket import LINER_MODULUS, LINER_THICKNESS, ROTATION_LIMIT, THRESHOLD, TISSUE_MODULUS, Socket, pressure_steps
 from .socket_load import socket_loads
-from .socket_site import residual_limb, unavailable
+from .socket_site import residual_limb, socket_site, unavailable
 
 SPACING = 0.012
 """m: the skin's vertex spacing (``hybrid socket-pressure``'s default)."""
@@ -160,17 +160,18 @@ def socket_map_steps(result, settings, shown=None, frames=None, spacing: float =
     inverse dynamics, ``skin.socket_load``), on a skin every ``spacing`` m, through the liner (``thickness`` m,
     ``modulus`` Pa, bonded to the skin or slipping on it with Coulomb's ``friction``) on ``tissue`` m of soft tissue of
     ``tissue_modulus`` Pa, pre-compressed to the ``fit`` pressure Pa (``skin.socket.Socket``); the
-    socket's weld and the residual limb ``site`` ``(weld, limb)`` (default the model's, ``residual_limb``); the stump's
+    socket's weld and the residual limb ``site`` ``(weld, limb)`` (any weld, ``socket_site``; default the model's
+    socket, ``residual_limb``); the stump's
     positions at the poses ``shown`` (T, nq) (default the analysed motion's; ``with_positions`` False: not skinned, for
     a caller that does not draw them); ``frames`` (indices) the frames whose pressure is computed (default all; the
     load's low-pass runs over the whole trial either way). ``hybrid socket-pressure``, the application and the report
     all compute their maps here. A step generator: yields Progress, returns :class:`SocketMap`; closing it stops
     between frames. SettingsError (:func:`unavailable`) when there is no map."""
-    why = unavailable(result, settings)
+    why = unavailable(result, settings, site)
     if why is not None:
         raise SettingsError(f"no socket pressure: {why}")
     model, motion = result.model, result.motion
-    weld, limb = residual_limb(model) if site is None else site
+    weld, limb = residual_limb(model) if site is None else socket_site(model, *site)
     shown = motion.q if shown is None else np.asarray(shown, float)
     if shown.shape != motion.q.shape:
         raise SettingsError(f"the poses shown {shown.shape} must be the analysed motion's {motion.q.shape}")

@@ -13,10 +13,26 @@ def add_parser(sub) -> None:
                                    "suffix). Several files of one patient are pooled: each side's cycles of every "
                                    "trial together, mean and spread across them; trials of the same C3D name are "
                                    "named by these files' folders and names. A session's report options (the socket "
-                                   "liner chosen in the application) apply to its trial.")
+                                   "liner chosen in the application) apply to its trial; the options given here (the "
+                                   "socket liner's, as hybrid socket-pressure takes them) replace them for every file.")
     p.add_argument("file", nargs="+", help="results (.hlr) or session (.hls) files of one patient")
     p.add_argument("--out", required=True, help="report.pdf or report.html")
+    for name, plugin in option_plugins():
+        plugin.add_arguments(p.add_argument_group(f"the {name} section's options (given, they replace a session's)"),
+                             defaults=False)
     p.set_defaults(run=run)
+
+
+def option_plugins():
+    """``[(section name, module)]``: the report sections' command-line options, by the entry points
+    ``hybridlab.report_options`` (``engine.io.report_sections.OPTIONS``) of the packages beside the engine: each
+    module's ``add_arguments(parser, defaults=False)`` adds the arguments, leaving those not given out of the
+    namespace, and its ``options(args)`` turns those given into the section's keyword arguments (skin's socket liner:
+    the arguments of ``hybrid socket-pressure``)."""
+    from importlib.metadata import entry_points
+
+    from ..io.report_sections import OPTIONS
+    return [(ep.name, ep.load()) for ep in sorted(entry_points(group=OPTIONS), key=lambda ep: ep.name)]
 
 
 def load_analysis(path):
@@ -36,12 +52,14 @@ def load_analysis(path):
 def run(args) -> int:
     from ..io.report_file import trials_report_steps
     from ..progress import run as run_steps
+    given = {name: plugin.options(args) for name, plugin in option_plugins()}
     analyses, settings_used, options = [], [], []
     for path in args.file:
         result, settings, events, report = load_analysis(path)
         analyses.append((result, getattr(settings, "forward", (1.0, 0.0, 0.0)), events))
         settings_used.append(settings)
-        options.append(report)
+        options.append({**report, **{name: {**report.get(name, {}), **chosen}
+                                     for name, chosen in given.items() if chosen}})
     run_steps(trials_report_steps(args.out, analyses, args.file, settings_used, options))
     print(f"wrote {args.out}")
     return 0

@@ -16,6 +16,9 @@ from ..errors import HybridLabError
 from ..progress import Progress
 
 GROUP = "hybridlab.report_sections"
+OPTIONS = "hybridlab.report_options"
+"""The entry points of the sections' command-line options (``hybrid report``), named as the sections: each a module
+with ``add_arguments(parser, defaults)`` and ``options(args)`` (the section's keyword arguments of those given)."""
 
 
 @dataclass(frozen=True)

@@ -49,3 +49,53 @@ def test_a_session_with_damaged_report_options_is_refused(tmp_path):
     save_session(path, Session(report={"socket-pressure": 0.61}))
     with pytest.raises(DataError, match=r"damaged.hls.*report options are damaged"):
         load_session(path)
+
+
+def test_the_socket_liner_s_arguments_replace_a_session_s_for_every_file(tmp_path, monkeypatch, capsys):
+    """``hybrid report`` takes the socket liner's arguments of ``hybrid socket-pressure`` (defined once, by skin's
+    entry point ``hybridlab.report_options``): those given, in SI, replace the session's own options of the socket
+    section and reach a results file's too; those not given leave the session's; a bad value is refused naming the
+    argument."""
+    from engine.demo import demo_results
+    from engine.io import report_file
+    from engine.io.session_file import Session, save_session
+    result, settings = demo_results()
+    session = tmp_path / "work.hls"
+    save_session(session, Session(model=result.model, trial=result.trial, settings=settings, result=result,
+                                  report={"socket-pressure": {"friction": 0.61, "fit": 10e3}, "other": {"a": 1}}))
+    asked = []
+
+    def recorded(path, analyses, origins=None, settings=None, options=None):
+        asked.append(options)
+        return path
+        yield
+
+    monkeypatch.setattr(report_file, "trials_report_steps", recorded)
+    files = [str(session), str(demo_files().results), "--out", str(tmp_path / "r.pdf")]
+    assert main(["report", *files, "--tissue", "20", "--tissue-modulus", "141", "--fit", "40", "--liner", "4"]) == 0
+    given = {"tissue": 20 * 1e-3, "tissue_modulus": 141e3, "fit": 40e3, "thickness": 4 * 1e-3}
+    assert asked.pop() == [{"socket-pressure": {"friction": 0.61, **given}, "other": {"a": 1}},
+                           {"socket-pressure": given}]
+    assert main(["report", *files, "--friction", "0.3"]) == 0
+    assert asked.pop() == [{"socket-pressure": {"friction": 0.3, "fit": 10e3}, "other": {"a": 1}},
+                           {"socket-pressure": {"friction": 0.3}}]
+    assert main(["report", *files]) == 0
+    assert asked.pop() == [{"socket-pressure": {"friction": 0.61, "fit": 10e3}, "other": {"a": 1}}, {}]
+    assert main(["report", *files, "--friction", "none"]) == 0            # the bonded liner in place of the session's
+    assert asked.pop() == [{"socket-pressure": {"friction": None, "fit": 10e3}, "other": {"a": 1}},
+                           {"socket-pressure": {"friction": None}}]
+    capsys.readouterr()
+    assert main(["report", *files, "--tissue", "-1"]) == 2
+    assert "--tissue must be finite and non-negative, got -1.0" in capsys.readouterr().err
+    assert asked == []
+
+
+def test_the_report_draws_the_socket_liner_given(tmp_path):
+    """The demo's report with ``--tissue 20 --fit 40``: its socket page and notes name that liner, as ``hybrid
+    socket-pressure`` names it (tests/skin test that the section's map is the socket model's with these options)."""
+    import re
+    out = tmp_path / "report.html"
+    assert main(["report", str(demo_files().results), "--out", str(out), "--tissue", "20", "--fit", "40"]) == 0
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", out.read_text(encoding="utf-8")))
+    assert "liner 6 mm at 0.4 MPa bonded to the skin on 20 mm of soft tissue at 100 kPa, pre-compressed to 40 kPa" \
+        in text

@@ -60,7 +60,7 @@ def test_the_stump_is_drawn_with_skin_s_pressure_of_the_frame_shown(computed):
     # hidden, then shown again without computing again
     action = window.actions_by["socket pressure"]
     action.trigger()
-    assert window.socket_pressure.layer is None and "socket" not in window.scene.layers
+    assert "socket" not in window.scene.layers and not window.scene.renderer.HasViewProp(layer.actor)
     action.trigger()
     assert not window.socket_pressure.runner.running and window.socket_pressure.layer.drawn()[1].max() == peak
     # the scene built anew without a document change (more mesh folders): the layer is drawn into it again
@@ -147,7 +147,7 @@ def test_the_slipping_liner_chosen_in_the_view_menu_is_the_map_s_and_the_session
     monkeypatch.setattr(menus.QInputDialog, "getDouble", lambda *a, **k: (0.61, True))
     window, doc = shown, shown.document
     window.actions_by["socket slipping"].trigger()
-    assert window.socket_pressure.friction == 0.61 and not window.socket_pressure.runner.running  # not shown: none
+    assert window.socket_pressure.liner == {"friction": 0.61} and not window.socket_pressure.runner.running  # not shown
     assert window.actions_by["socket slipping"].text() == "Slipping on the skin (mu 0.61)..."
     assert not window.actions_by["socket bonded"].isChecked()
     with qtbot.waitSignal(window.socket_pressure.runner.ended, timeout=300_000):
@@ -174,7 +174,7 @@ def test_the_slipping_liner_chosen_in_the_view_menu_is_the_map_s_and_the_session
     window.save_session(path)
     other = make_window()
     other.open_session(path)
-    assert other.socket_pressure.friction == 0.61 and other.actions_by["socket slipping"].isChecked()
+    assert other.socket_pressure.liner == {"friction": 0.61} and other.actions_by["socket slipping"].isChecked()
     # the bonded liner again: its map computed, no frame outside the small displacements
     with qtbot.waitSignal(window.socket_pressure.runner.ended, timeout=300_000):
         window.actions_by["socket bonded"].trigger()
@@ -197,7 +197,7 @@ def test_the_report_is_written_with_the_liner_chosen(shown, monkeypatch, tmp_pat
         yield
 
     monkeypatch.setattr(report_file, "trials_report_steps", recorded)
-    shown.socket_pressure.set_friction(0.61)
+    shown.socket_pressure.set_liner({"friction": 0.61})
     with qtbot.waitSignal(report_export.start_report(shown, tmp_path / "report.pdf").ended, timeout=60_000):
         pass
     assert asked == [[{"socket-pressure": {"friction": 0.61}}]]
@@ -205,8 +205,8 @@ def test_the_report_is_written_with_the_liner_chosen(shown, monkeypatch, tmp_pat
 
 def test_a_scene_built_anew_keeps_the_socket_layer_of_the_same_map(computed, monkeypatch):
     """The map's layer (its points and pressures gathered per display frame, its VTK surface and colour bar) is built
-    once per map and display times: a scene built anew without a change of map puts the same layer back; a map of
-    other display times builds another."""
+    once per map and display times: a scene built anew without a change of map puts the same layer back, as does
+    hiding the map and showing it again; a map of other display times builds another."""
     from hybridgui import socket_pressure
     from hybridgui.viewport import socket_layer
     built, surfaces = [], []
@@ -230,6 +230,18 @@ def test_a_scene_built_anew_keeps_the_socket_layer_of_the_same_map(computed, mon
     assert built == [] and surfaces == []
     np.testing.assert_array_equal(layer.drawn()[0], drawn[0])
     np.testing.assert_array_equal(layer.drawn()[1], drawn[1])
+    action = window.actions_by["socket pressure"]
+    for _ in range(2):                          # hidden and shown again, the map unchanged: the same layer back
+        action.trigger()
+        assert "socket" not in window.scene.layers and not window.scene.renderer.HasViewProp(layer.actor)
+        assert not window.scene.overlay.renderer.HasViewProp(layer.bar)
+        window.set_geometry_paths([])           # a scene built anew while hidden does not draw it
+        assert "socket" not in window.scene.layers
+        action.trigger()
+        assert window.scene.layers["socket"] is window.socket_pressure.layer is layer
+        assert window.scene.renderer.HasViewProp(layer.actor) and window.scene.overlay.renderer.HasViewProp(layer.bar)
+    assert built == [] and surfaces == [] and not window.socket_pressure.runner.running
+    np.testing.assert_array_equal(layer.drawn()[1], drawn[1])
     doc.set_frame(2)
     other = doc.result.motion.time[::2]         # other display times of the same map: a layer of their own
     monkeypatch.setattr(window.scene.content, "time", other)
@@ -248,4 +260,78 @@ def test_a_session_with_a_bad_liner_is_refused_naming_the_file_and_the_option(ma
         with pytest.raises(DataError, match=r"bad.hls: report option socket-pressure: the socket liner's friction must "
                                             r"be a finite non-negative number or none, got"):
             window.open_session(path)
-        assert window.socket_pressure.friction is None and window.actions_by["socket bonded"].isChecked()
+        assert window.socket_pressure.liner == {"friction": None} and window.actions_by["socket bonded"].isChecked()
+
+
+def test_the_soft_tissue_and_the_fit_chosen_in_the_view_menu_are_the_map_s_the_report_s_and_the_session_s(
+        shown, make_window, qtbot, monkeypatch, tmp_path):
+    """View > Socket liner > Soft tissue and fit... asks the tissue's thickness and modulus and the fit pressure (as
+    `hybrid socket-pressure --tissue --tissue-modulus --fit` take them); the map is then that socket's, the status bar
+    and the menu name them, the report and the session take them; cancelled, the liner stays as it was."""
+    from engine.io import report_file
+    from hybridgui import menus, report_export
+    monkeypatch.setattr(socket_map, "SPACING", 0.03)
+    answers = iter([(20.0, True), (141.0, True), (40.0, True)])
+    monkeypatch.setattr(menus.QInputDialog, "getDouble", lambda *a, **k: next(answers))
+    window, doc = shown, shown.document
+    tissue = window.actions_by["socket tissue"]
+    assert tissue.text() == "Soft tissue and fit..."
+    tissue.trigger()
+    assert next(answers, None) is None
+    liner = {"friction": None, "tissue": 0.02, "tissue_modulus": 141e3, "fit": 40e3}
+    assert window.socket_pressure.liner == pytest.approx(liner) and window.actions_by["socket bonded"].isChecked()
+    assert tissue.text() == "Soft tissue and fit (20 mm at 141 kPa, fit 40 kPa)..."
+    with qtbot.waitSignal(window.socket_pressure.runner.ended, timeout=300_000):
+        window.actions_by["socket pressure"].trigger()
+    m = window.socket_pressure.map
+    assert window.last_error is None and (m.tissue, m.tissue_modulus, m.fit) == pytest.approx((0.02, 141e3, 40e3))
+    assert "on 20 mm of soft tissue at 141 kPa, pre-compressed to 40 kPa)" in window.statusBar().currentMessage()
+    # the frame shown drawn with the pressure of the socket model with these layers, not the default's
+    model, result = doc.result.model, doc.result
+    _, loads, _ = socket_loads(result, doc.settings, "socket_weld")
+    socket = socket_map.socket_for(model, "socket_weld", "tibia_r", 0.03, tissue=0.02, tissue_modulus=141e3, fit=40e3)
+    doc.set_time(mid_stance(result))
+    f = doc.frame
+    expected = socket.pressure(model, result.motion.q[f], loads[f]).pressure * 1e-3
+    np.testing.assert_allclose(window.socket_pressure.layer.drawn()[1], expected, rtol=1e-6, atol=1e-6 * expected.max())
+    plain = socket_map.socket_for(model, "socket_weld", "tibia_r", 0.03).pressure(model, result.motion.q[f], loads[f])
+    assert np.abs(plain.pressure * 1e-3 - expected).max() > 1.0
+    # cancelled at the modulus: nothing changes, the map kept
+    answers = iter([(10.0, True), (0.0, False)])
+    tissue.trigger()
+    assert window.socket_pressure.liner == pytest.approx(liner) and window.socket_pressure.map is m
+    # the report's options, then the session's
+    asked = []
+
+    def recorded(path, analyses, origins=None, settings=None, options=None):
+        asked.append(options)
+        return path
+        yield
+
+    monkeypatch.setattr(report_file, "trials_report_steps", recorded)
+    with qtbot.waitSignal(report_export.start_report(window, tmp_path / "report.pdf").ended, timeout=60_000):
+        pass
+    assert asked == [[{"socket-pressure": pytest.approx(liner)}]]
+    path = tmp_path / "work.hls"
+    window.save_session(path)
+    other = make_window()
+    other.open_session(path)
+    assert other.socket_pressure.liner == pytest.approx(liner)
+    assert other.actions_by["socket tissue"].text() == "Soft tissue and fit (20 mm at 141 kPa, fit 40 kPa)..."
+
+
+def test_a_session_with_a_damaged_tissue_or_fit_is_refused_naming_the_file_and_the_option(make_window, tmp_path):
+    from engine.errors import DataError
+    from engine.io.session_file import Session, save_session
+    window = make_window()
+    for bad, words in (({"tissue": -0.01}, "tissue must be a finite non-negative number, got -0.01"),
+                       ({"tissue_modulus": 0.0}, "tissue_modulus must be a positive number, got 0.0"),
+                       ({"fit": "40"}, "fit must be a finite non-negative number, got '40'"),
+                       ({"fit": float("inf")}, "fit must be a finite non-negative number, got inf"),
+                       ({"tisue": 0.02}, "has no option 'tisue'")):
+        path = tmp_path / "bad.hls"
+        save_session(path, Session(report={"socket-pressure": bad}))
+        with pytest.raises(DataError, match=f"bad.hls: report option socket-pressure: the socket liner('s | ){words}"):
+            window.open_session(path)
+        assert window.socket_pressure.liner == {"friction": None}
+        assert window.actions_by["socket tissue"].text() == "Soft tissue and fit..."

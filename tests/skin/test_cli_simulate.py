@@ -33,7 +33,7 @@ def test_simulate_rejects_a_bad_spacing(capsys):
 
 def test_socket_pressure_names_a_missing_weld(capsys):
     assert main(["socket-pressure", "--weld", "no_such_weld"]) == 2
-    assert "has no weld joint named 'no_such_weld'" in capsys.readouterr().err
+    assert "has no joint 'no_such_weld' to hold the socket (its weld joints: 'socket_weld'" in capsys.readouterr().err
 
 
 def test_socket_pressure_refuses_a_negative_friction(capsys):

@@ -119,3 +119,37 @@ def test_the_slipping_liner_s_section_names_its_liner_and_the_frames_outside_the
     before, at = (socket.pressure(model, result.motion.q[f], loads[f]) for f in (first - 1, first))
     assert before.in_range and not at.in_range
     assert 0 < int(named[1]) <= len(frames)
+
+
+def test_the_section_takes_the_soft_tissue_and_the_fit(monkeypatch):
+    """The report's options ``tissue``, ``tissue_modulus`` and ``fit`` (``hybrid report --tissue --fit``, the
+    application's View > Socket liner) give the section the map of that socket: at the stances' largest load its
+    pressure is the socket model's with these layers (moulded here), and its notes name them; an option out of range or
+    unknown is an error naming it, which the report turns into a note."""
+    import skin.report_socket as report_socket
+    from engine.errors import SettingsError
+    from skin.socket_map import SPACING, socket_for
+    result, settings = demo_results()
+    events, _ = gait_events(result)
+    drawn = []
+    monkeypatch.setattr(report_socket, "socket_page", lambda m, rows, trial, side: drawn.append(m) or "page")
+    section = run(report_socket.socket_section_steps(result, settings, events, "demo", tissue=0.02,
+                                                     tissue_modulus=141e3, fit=40e3))
+    assert section.pages == ["page"]
+    assert any("liner 6 mm at 0.4 MPa bonded to the skin on 20 mm of soft tissue at 141 kPa, pre-compressed to 40 kPa"
+               in n for n in section.notes), section.notes
+    (m,) = drawn
+    k = np.flatnonzero(m.computed & (np.linalg.norm(m.load[:, 3:], axis=1) > LOADED))
+    f = k[np.argmax(np.linalg.norm(m.load[k, 3:], axis=1))]
+    model = result.model
+    _, loads, _ = socket_loads(result, settings, "socket_weld")
+    socket = socket_for(model, "socket_weld", "tibia_r", SPACING, tissue=0.02, tissue_modulus=141e3, fit=40e3)
+    expected = socket.pressure(model, result.motion.q[f], loads[f]).pressure
+    np.testing.assert_allclose(m.pressure[f], expected, rtol=1e-5, atol=1e-3 * expected.max())
+    plain = socket_for(model, "socket_weld", "tibia_r", SPACING).pressure(model, result.motion.q[f], loads[f])
+    assert np.abs(plain.pressure - expected).max() > 1e3      # the fit's map, not the default's
+    for bad, words in (({"fit": -1.0}, "'s fit must be a finite non-negative number, got -1.0"),
+                       ({"tissue_modulus": 0}, "'s tissue_modulus must be a positive number, got 0"),
+                       ({"fiction": 0.6}, " has no option 'fiction'")):
+        with pytest.raises(SettingsError, match=f"report option socket-pressure: the socket liner{words}"):
+            run(report_socket.socket_section_steps(result, settings, events, "demo", **bad))
