@@ -228,12 +228,12 @@ def socket_tissue_dialog(window) -> None:
         return
     modulus = liner.get("tissue_modulus", TISSUE_MODULUS) * 1e-3
     if tissue > 0:
-        modulus, ok = QInputDialog.getDouble(window, "Socket liner", "The soft tissue's Young's modulus, kPa (below-knee "
-                                             "residual limbs: 53-141, Mak, Liu and Lee 1994):", modulus, 1.0, 10000.0, 1)
+        modulus, ok = QInputDialog.getDouble(window, "Socket liner", "The soft tissue's Young's modulus, kPa (100 assumed; "
+                                             "see docs/socket-pressure.md for the sources):", modulus, 1.0, 10000.0, 1)
         if not ok:
             return
     fit, ok = QInputDialog.getDouble(window, "Socket liner", "Pre-compression: the socket's fit pressure at zero load, "
-                                     "kPa (0: moulded on the unloaded stump; tens of kPa):", liner.get("fit", 0.0) * 1e-3,
+                                     "kPa (0: moulded on the unloaded stump; not measured, tens of kPa assumed):", liner.get("fit", 0.0) * 1e-3,
                                      0.0, 1000.0, 1)
     if ok:
         _set_liner(window, tissue=tissue * 1e-3, tissue_modulus=modulus * 1e3, fit=fit * 1e3)
