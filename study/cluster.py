@@ -50,7 +50,7 @@ LOCAL_CLUSTER_SETTINGS = {
 }
 """Each setting Dask's scheduler and nannies of a local cluster read as they are made, with its value and why (``hybrid
 batch`` prints them; an existing cluster, ``--scheduler``, keeps its own). Processor times: ``benchmarks/
-bench_task_cpu.py``, an idle one-worker cluster's threads (module notes of :data:`LOCAL_CLUSTER_CONFIG`)."""
+bench_task_cpu.py``, an idle one-worker cluster's threads (docs/batch.md, "Dask's overhead")."""
 
 LOCAL_CLUSTER_CONFIG = {name: value for name, (value, _) in LOCAL_CLUSTER_SETTINGS.items()}
 """Dask's settings for a local cluster (its scheduler and each nanny read them as they are made). Memory: a worker is
@@ -65,8 +65,10 @@ for good, so that the processes it starts inherit it; the thread limits come fro
 :class:`OneThread`; its ``MALLOC_TRIM_THRESHOLD_``, which turns off glibc's adaptive thresholds: a trial then maps
 and faults in its large arrays afresh, 1,300 page faults and about 1% more processor time a trial, for no less
 resident memory). With :data:`SYNC_INTERVAL`, an idle cluster of one worker takes about 0.0065 s of processor a
-second, most of it the worker's heartbeats (0.011 with the nanny's check ten times a second, the system monitor every
-2 s and the cluster's description every second; 0.06 with Dask's defaults; bench_batch's processor overhead)."""
+second (0.011 with the nanny's check ten times a second, the system monitor every 2 s and the cluster's description
+every second; 0.06 with Dask's defaults; bench_batch's processor overhead): per thread, 0.0022-0.0025 the worker's
+event loop (mostly its heartbeats, twice a second), 0.0040-0.0045 the scheduler's process (bench_task_cpu;
+docs/batch.md gives each setting's measured effect)."""
 
 NANNY_WRITES = ("PYTHONHASHSEED", "__DASK_PARENT_PID")
 """The variables Dask's nanny sets in this process's environment, for good, as it starts a worker: the workers' hash

@@ -145,7 +145,8 @@ def run_study(study, out, client, progress=None) -> StudyRun:
             if progress is not None:
                 progress(outcome, run)
     finally:
-        client.cancel(list(futures))
+        if futures:                 # what is left after a cancelled study (an empty cancel is a round trip too)
+            client.cancel(list(futures))
         write_manifest(out, study, run, fingerprints)
     finish_study(study, out, run)
     run.seconds = time.perf_counter() - start
