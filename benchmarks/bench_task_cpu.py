@@ -14,12 +14,20 @@ variant's. Each figure is milliseconds of processor time per trial (median over 
 - executor: the worker's task thread outside the task function (Dask's wrapping of each task);
 - worker_loop: the worker's main thread (its event loop: messages, task states, heartbeats, memory checks);
 - worker_other: the worker's other threads (the statistical profiler's, Dask's offload thread, ...);
-- nanny: the nanny process;
-- here: this process's threads (the scheduler's event loop and run_study's own thread; run_study's bookkeeping,
-  which the loop does too, not subtracted: it is the same in every variant);
-- total: all of these; share_pct: total over the loop's processor time per trial.
+- here_net: this process's threads (the scheduler's, the nannies' and the client's event loop, run_study's own
+  thread) less the loop's processor time outside its trials (the same bookkeeping: fingerprints, manifest, table);
+- total: all of these; share_pct: total over the loop's processor time per trial;
+- wall: the block's wall-clock seconds a trial; per_task: worker_loop and here_net less what the idle cluster's
+  threads take in that time (their idle rates, ``idle_worker_loop``, ``idle_here``, in ms a second): Dask's work for
+  each task itself, which a loaded machine does not stretch as it stretches the periodic work (a quiet machine's
+  share is per_task + (idle_worker_loop + idle_here) x a trial's seconds, over loop_cpu).
 
-Last line: ``RESULT`` with each variant's ``total`` (ms a trial) and ``share_pct``.
+Beside them: ``idle_*`` the same threads' processor time in ms a second over ``IDLE_SECONDS`` of an idle cluster
+before each block, ``loop_cpu`` the loop's trial's processor time, and ``wall_before``, ``wall_in_trials``,
+``wall_between``, ``wall_after``: the block's wall-clock time before its first trial, in its trials, between them and
+after its last, less the loop's (ms a trial; on a loaded machine, noise).
+
+Last line: ``RESULT`` with each variant's ``total`` (ms a trial), ``share_pct`` and ``per_task`` (ms a trial).
 """
 from __future__ import annotations
 
@@ -167,6 +175,10 @@ def measure(name: str, changes: dict, study, out: Path, pool, rounds: int, switc
                        "here_net": cpu["here"] - (loop["cpu"] - loop_inside)}
                 per["total"] = sum(per.values())
                 per["loop_cpu"] = loop_inside
+                per["wall"] = end - start
+                idle_rate = {k: figures[f"idle_{k}"][-1] / 1000 for k in ("worker_loop", "here")}
+                per["per_task"] = (cpu["worker_loop"] + per["here_net"]
+                                   - (idle_rate["worker_loop"] + idle_rate["here"]) * (end - start))
                 dask_t, loop_t = timeline(outcomes, start, end), timeline(loop["outcomes"], loop["start"], loop["end"])
                 per.update({f"wall_{k}": dask_t[k] - loop_t[k] for k in dask_t})
                 for k, v in per.items():
@@ -200,8 +212,8 @@ def main() -> None:
             m = results[name]
             print(f"{name:14s} " + " ".join(f"{k}={m[k]:.2f}" for k in figures)
                   + f"  share={100 * m['total'] / m['loop_cpu']:.1f}%", flush=True)
-    print("RESULT " + " ".join(f"{name}_ms={m['total']:.2f} {name}_share_pct={100 * m['total'] / m['loop_cpu']:.1f}"
-                               for name, m in results.items())
+    print("RESULT " + " ".join(f"{name}_ms={m['total']:.2f} {name}_share_pct={100 * m['total'] / m['loop_cpu']:.1f} "
+                               f"{name}_per_task_ms={m['per_task']:.2f}" for name, m in results.items())
           + f" block={args.block} rounds={args.rounds} load_before={load_before:.2f} "
             f"load_after={os.getloadavg()[0]:.2f}")
 
