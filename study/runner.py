@@ -80,7 +80,7 @@ def _worker_death(client, exc: Exception) -> str:
 def submit_study(study, out: Path, client, outcomes: dict, fingerprints: dict) -> dict:
     """Submit what ``study`` still needs to ``client``; fills ``outcomes`` with the trials skipped or failed before
     any work (a subject's files unreadable), ``fingerprints`` with every trial's. Returns {future: trial key}."""
-    futures, tasks = {}, []
+    futures = {}
     for subject in study.subjects:
         try:
             subject_digest = subject_fingerprint(subject)
@@ -104,12 +104,9 @@ def submit_study(study, out: Path, client, outcomes: dict, fingerprints: dict) -
             folder = out / "subjects" / subject.id
             model = str(folder / SCALED_MODEL) if completed(folder, subject_digest) is not None else client.submit(
                 scale_subject, subject, folder, subject_digest, key=f"scale-{subject.id}-{subject_digest[:12]}")
-        tasks.extend((trial, model, folder, digest) for trial, folder, digest in pending)
-    if tasks:           # one graph for every trial: the scheduler takes it in one message, not one per trial
-        trials, models, folders, digests = zip(*tasks)
-        keys = [f"analyse-{trial.key}-{digest[:12]}" for trial, digest in zip(trials, digests)]
-        for future, trial in zip(client.map(analyse_trial, trials, models, folders, digests, key=keys, retries=0),
-                                 trials):
+        for trial, folder, digest in pending:
+            future = client.submit(analyse_trial, trial, model, folder, digest, key=f"analyse-{trial.key}-{digest[:12]}",
+                                   retries=0)
             futures[future] = trial.key
     return futures
 
@@ -130,14 +127,12 @@ def run_study(study, out, client, progress=None) -> StudyRun:
         if progress is not None:
             progress(outcome, run)
     try:
-        # the results fetched on the client's loop as tasks end (with_results), not by one call from this thread
-        # to that loop and back per trial (future.result())
-        for future, result in as_completed(futures, loop=client.loop, with_results=True, raise_errors=False):
+        for future in as_completed(futures, loop=client.loop):
             key = futures.pop(future)       # released: its worker drops the outcome, the scheduler the task
-            if future.status == "finished":
-                outcome = result
-            else:               # the task itself never raises: a worker died under it (KilledWorker)
-                outcome = _failed(key, _worker_death(client, future.exception()))
+            try:
+                outcome = future.result()
+            except Exception as exc:   # the task itself never raises: a worker died under it (KilledWorker)
+                outcome = _failed(key, _worker_death(client, exc))
             run.outcomes[key] = outcome
             if time.monotonic() - written >= MANIFEST_INTERVAL:
                 write_manifest(out, study, run, fingerprints)
@@ -145,8 +140,7 @@ def run_study(study, out, client, progress=None) -> StudyRun:
             if progress is not None:
                 progress(outcome, run)
     finally:
-        if futures:                 # what is left after a cancelled study (an empty cancel is a round trip too)
-            client.cancel(list(futures))
+        client.cancel(list(futures))
         write_manifest(out, study, run, fingerprints)
     finish_study(study, out, run)
     run.seconds = time.perf_counter() - start
