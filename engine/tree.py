@@ -14,8 +14,6 @@ are ``(node, placement in node)`` pairs.
 """
 from __future__ import annotations
 
-import threading
-import weakref
 from collections import namedtuple
 from dataclasses import dataclass, field
 
@@ -31,6 +29,7 @@ from .model.joints import (FreeJoint, GeneralJoint, Joint, PrismaticJoint, Revol
 from .model.model import GROUND
 from .model.muscles import MovingPathPoint
 from .model.rods import MODES
+from .per_model import PerModel
 from .spatial import SE3
 
 KTree = namedtuple("KTree", ["nq", "nv", "gravity", "nodes", "segs", "frames", "funcs", "fpool", "v2q", "quat_q"])
@@ -399,8 +398,11 @@ class _Builder:
                      quat_q=np.array(self.quat_q, np.int64))
 
 
-_compiled: dict[int, Tree] = {}     # id(model) -> its tree, removed when the model is collected
-_compiling = threading.Lock()
+def _build(model) -> Tree:
+    return _Builder(model).build()
+
+
+_compiled = PerModel(_build)
 
 
 def compile_tree(model) -> Tree:
@@ -412,18 +414,7 @@ def compile_tree(model) -> Tree:
     ModelError
         If a part of the model cannot be compiled (e.g. a joint on more than 6 coordinates).
     """
-    try:
-        return _compiled[id(model)]
-    except KeyError:
-        pass
-    with _compiling:
-        tree = _compiled.get(id(model))
-        if tree is None:
-            tree = _Builder(model).build()
-            # the entry goes when the model does, before its id can be given to another object
-            weakref.finalize(model, _compiled.pop, id(model), None)
-            _compiled[id(model)] = tree
-    return tree
+    return _compiled(model)
 
 
 __all__ = ["KTree", "Tree", "CoordinateSlot", "compile_tree"]

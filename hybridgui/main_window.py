@@ -36,7 +36,7 @@ from .results_table import ResultsTable
 from engine.io.session_file import Session, load_session, save_session
 from .settings_panel import SettingsPanel
 from .simulation_panel import SimulationPanel
-from .socket_pressure import SocketPressure
+from .socket_pressure import SocketPressure, saved_friction
 from .timeline import Timeline
 from .viewport.scene import Content, Scene
 from .viewport.widget import make_view
@@ -330,7 +330,8 @@ class MainWindow(QMainWindow):
                        view={"layers": dict(self.scene.visible), "blade": self.blade_colouring,
                              "camera": self.scene.rig.state() if self.scene.rig else None,
                              "axis": self.curves.axis.currentIndex()},
-                       layout=bytes(self.saveState()), marker_matching=trial_alone.session_field(self), **fields)
+                       layout=bytes(self.saveState()), marker_matching=trial_alone.session_field(self),
+                       report=self.socket_pressure.report_options(), **fields)
 
     def save_session(self, path) -> None:
         save_session(path, self.session())
@@ -341,6 +342,7 @@ class MainWindow(QMainWindow):
     def open_session(self, path) -> None:
         self._check_idle(path)
         s = load_session(path)
+        friction = saved_friction(s.report, path)
         doc = self.document
         if s.settings is not None:
             doc.settings = s.settings
@@ -354,6 +356,7 @@ class MainWindow(QMainWindow):
         doc.set_events(s.events)
         patient.restore(self, s)
         trial_alone.restore(self, s.marker_matching)
+        self.socket_pressure.set_friction(friction)
         if s.layout:
             self.restoreState(s.layout)
         view = s.view or {}
@@ -444,6 +447,9 @@ class MainWindow(QMainWindow):
             blade.set_colouring(colouring if colouring in blade.available_colourings() else "none")
         menus.sync_blade(self, colouring)
         self.view.request_render()
+
+    def sync_socket_liner(self, friction: float | None) -> None:
+        menus.sync_socket_liner(self, friction)
 
     def look(self, preset: str) -> None:
         if self.scene.content is not None:

@@ -3,15 +3,18 @@ model landmark (and body), with each label's status: how it was matched (by its 
 as a lab's computed point, or on an alternative marker's landmark), or unmatched, rejected by geometry, set by the
 user. The protocol marker of a label is chosen in a combo box ('none' clears it), or by dragging the
 label onto a marker of the model in the 3D view; every label of the trial is listed, matched or not. The rows are ``engine.protocols.edits.MatchRow``s; the edits are the window's, kept with the
-session and used by the next analysis (Analysis > Run)."""
+session and used by the next analysis (Analysis > Run). Above the table, the subject's height (m) and body mass (kg),
+prefilled with those the trial records (``engine.trial.body_measures``); another value is the user's, as
+``hybrid analyze TRIAL.c3d --height M --mass KG``."""
 from __future__ import annotations
 
 from PySide6.QtCore import QMimeData, Qt, Signal
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QLabel, QPushButton, QTableWidget, QTableWidgetItem,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDoubleSpinBox, QFormLayout, QLabel, QPushButton,
+                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from engine.protocols.edits import ALIAS, ALTERNATIVE, EDITED, GEOMETRY, NAME, REJECTED, UNMATCHED
+from engine.trial.body_measures import MASS_RANGE, STATURE_RANGE
 
 from .viewport.widget import LABEL_MIME
 
@@ -34,11 +37,34 @@ class LabelTable(QTableWidget):
         return [LABEL_MIME]
 
 
+class BodyBox(QDoubleSpinBox):
+    """A height or mass within ``limits``, or, one step below them, 'not given' (None)."""
+
+    def __init__(self, limits, decimals: int, step: float, suffix: str, tip: str):
+        super().__init__()
+        self.setDecimals(decimals)
+        self.setRange(limits[0] - 10.0 ** -decimals, limits[1])
+        self.setSingleStep(step)
+        self.setSuffix(suffix)
+        self.setSpecialValueText("not given")
+        self.setToolTip(tip)
+
+    def given(self) -> float | None:
+        return None if self.value() == self.minimum() else self.value()
+
+    def show_value(self, value: float | None) -> None:
+        self.blockSignals(True)
+        self.setValue(self.minimum() if value is None else value)
+        self.blockSignals(False)
+
+
 class MatchingPanel(QWidget):
-    """The table; ``edited(label, marker or None)`` when the user picks another marker for a label, ``rerun`` when
-    asked to analyse again with the edits."""
+    """The subject's height and mass and the table; ``edited(label, marker or None)`` when the user picks another
+    marker for a label, ``body_edited('height' or 'mass', value or None)`` when the user gives the subject's height
+    (m) or mass (kg), ``rerun`` when asked to analyse again with the edits."""
 
     edited = Signal(str, object)
+    body_edited = Signal(str, object)
     rerun = Signal()
 
     def __init__(self, parent=None):
@@ -56,8 +82,24 @@ class MatchingPanel(QWidget):
         self.run = QPushButton("Analyse again with these matches")
         self.run.setEnabled(False)
         self.run.clicked.connect(self.rerun)
+        self.height = BodyBox(STATURE_RANGE, 3, 0.01, " m", "the subject's height (hybrid analyze --height): the "
+                              "stature that gives the knee and ankle widths the trial does not")
+        self.mass = BodyBox(MASS_RANGE, 1, 0.5, " kg", "the subject's body mass (hybrid analyze --mass): the scaled "
+                            "model's, by which moments (N m/kg) and ground reactions (%BW) are normalised")
+        self.height_said, self.mass_said = QLabel(), QLabel()
+        for key, box in (("height", self.height), ("mass", self.mass)):
+            box.valueChanged.connect(lambda _, key=key, box=box: self.body_edited.emit(key, box.given()))
+        body = QFormLayout()
+        body.addRow("Height", self.height)
+        body.addRow("", self.height_said)
+        body.addRow("Body mass", self.mass)
+        body.addRow("", self.mass_said)
+        self.body = QWidget()
+        self.body.setLayout(body)
+        self.body.setEnabled(False)
         layout = QVBoxLayout(self)
         layout.addWidget(self.summary)
+        layout.addWidget(self.body)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.run)
         self.rows: list = []
@@ -67,6 +109,8 @@ class MatchingPanel(QWidget):
         self.rows, self.combos = [], {}
         self.table.setRowCount(0)
         self.run.setEnabled(False)
+        self.show_body(None, None, "", "")
+        self.body.setEnabled(False)
         self.summary.setText("No marker matching: the trial shown was not matched to a protocol (drop a C3D file to "
                              "analyse it with the default model).")
 
@@ -98,6 +142,15 @@ class MatchingPanel(QWidget):
             self.table.setItem(i, 3, status)
         self.table.resizeColumnsToContents()
         self.run.setEnabled(pending)
+
+    def show_body(self, height: float | None, mass: float | None, height_said: str, mass_said: str) -> None:
+        """The subject's ``height`` (m) and ``mass`` (kg) shown (None: 'not given'), with where each comes from
+        (``*_said``)."""
+        self.height.show_value(height)
+        self.mass.show_value(mass)
+        self.height_said.setText(height_said)
+        self.mass_said.setText(mass_said)
+        self.body.setEnabled(True)
 
     def status_of(self, label: str) -> str:
         return next(r.status for r in self.rows if r.label == label)

@@ -24,6 +24,7 @@ SESSIONS = "HybridLab sessions (*.hls)"
 RESULTS = "HybridLab results (*.hlr)"
 REPORTS = "PDF document (*.pdf);;HTML page (*.html)"
 FIGURES = "PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"
+SLIPPING = "Slipping on the skin..."
 
 
 def _action(window, menu, text, slot, shortcut=None, checkable=False, tip=None) -> QAction:
@@ -100,6 +101,18 @@ def build(window) -> None:
         window.actions_by[f"blade {colouring}"] = action
     window.actions_by["socket pressure"] = _action(window, view, "Socket pressure", lambda checked: window.socket_pressure
                                                    .toggle(checked), checkable=True)
+    liner = view.addMenu("Socket liner")
+    liner.setToolTipsVisible(True)
+    group = QActionGroup(window)
+    window.actions_by["socket bonded"] = _action(
+        window, liner, "Bonded to the skin", lambda: window.socket_pressure.set_friction(None), checkable=True,
+        tip="the liner shears with the skin (the default; `hybrid socket-pressure` without --friction)")
+    window.actions_by["socket slipping"] = _action(
+        window, liner, SLIPPING, lambda: socket_liner_dialog(window), checkable=True,
+        tip="the liner slips on the skin with Coulomb's friction (`hybrid socket-pressure --friction MU`)")
+    for action in (window.actions_by["socket bonded"], window.actions_by["socket slipping"]):
+        group.addAction(action)
+    window.actions_by["socket bonded"].setChecked(True)
     view.setToolTipsVisible(True)       # a disabled toggle's tooltip says why
     view.addSeparator()
     for i, preset in enumerate(PRESETS):
@@ -146,6 +159,13 @@ def sync_follow(window) -> None:
     window.actions_by["follow"].setChecked(window.scene.rig.following)
 
 
+def sync_socket_liner(window, friction: float | None) -> None:
+    window.actions_by["socket bonded"].setChecked(friction is None)
+    slipping = window.actions_by["socket slipping"]
+    slipping.setChecked(friction is not None)
+    slipping.setText(SLIPPING if friction is None else f"Slipping on the skin (mu {friction:g})...")
+
+
 def fill_recent(window) -> None:
     menu = window.recent_menu
     menu.clear()
@@ -170,6 +190,17 @@ def preferences_dialog(window) -> None:
                                        float(window.c3d_timeout() or 0.0), 0.0, 86400.0, 0)
     if ok:
         window.store.setValue("c3d_timeout", value)
+
+
+def socket_liner_dialog(window) -> None:
+    """The liner slipping on the skin: its Coulomb coefficient asked (silicone on skin by default); cancelled, the
+    liner stays as it was."""
+    from skin.socket import LINER_FRICTION
+    current = window.socket_pressure.friction
+    value, ok = QInputDialog.getDouble(window, "Socket liner", "Coulomb friction of the liner on the skin (silicone "
+                                       f"on skin: {LINER_FRICTION:g}, Zhang and Mak 1999):",
+                                       LINER_FRICTION if current is None else current, 0.0, 10.0, 2)
+    window.socket_pressure.set_friction(value if ok else current)
 
 
 def _open(window, title: str, kinds: str) -> None:

@@ -1,7 +1,7 @@
 """File > Report...: the clinical report of the patient's analysed trials (each side's cycles of every trial analysed
 with the open model pooled; the shown result alone when it is the only one), written by the engine function
 ``hybrid report`` uses (``engine.io.report_file.trials_report_steps``) in a worker thread behind a progress dialog
-that can cancel it. The file is written whole at the end (``engine.io.atomic``) or not at all."""
+that can cancel it, with the application's report options (the socket's liner, View > Socket liner). The file is written whole at the end (``engine.io.atomic``) or not at all."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -46,7 +46,9 @@ def start_report(window, path) -> StepsRunner:
     doc = window.document
     from engine.io.report_file import trials_report_steps     # matplotlib: imported when a report is made
     analyses = report_analyses(doc)
-    steps = trials_report_steps(path, analyses, settings=report_settings(doc, analyses))
+    options = window.socket_pressure.report_options()          # the liner the 3D view's socket map uses
+    steps = trials_report_steps(path, analyses, settings=report_settings(doc, analyses),
+                                options=[options] * len(analyses))
     runner = StepsRunner(window)
     dialog = export_dialog(window, "Report", f"Writing the report {Path(path).name}", 1000, runner.cancel)
 

@@ -1,11 +1,15 @@
 """View > Socket pressure: the socket's interface pressure on the residual limb's skin in the main 3D view, following
 the timeline (``viewport.socket_layer``). The map of the shown analysis is computed by ``skin.socket_map`` in a worker
-thread behind a progress dialog that can cancel it, once per analysis result; without a residual limb in a socket (or
-without force plates or settings) the action is disabled and its tooltip says why."""
+thread behind a progress dialog that can cancel it, once per analysis result and liner; without a residual limb in a
+socket (or without force plates or settings) the action is disabled and its tooltip says why. View > Socket liner
+chooses the liner bonded to the skin or slipping on it (``hybrid socket-pressure --friction``); the report uses the
+same choice (its section ``socket-pressure``'s option), saved with the session."""
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import QObject
 
+from engine.errors import DataError
 from skin.socket_site import unavailable
 
 from .progress_dialog import export_dialog
@@ -14,22 +18,30 @@ from .viewport.socket_layer import SocketLayer
 from .worker import StepsRunner
 
 LAYER = "socket"
-ABOUT = "the socket's pressure on the residual limb's skin at each frame (computed once per analysis)"
+SECTION = "socket-pressure"
+"""The report's socket section (its entry point's name), whose options hold the liner's ``friction``."""
+ABOUT = "the socket's pressure on the residual limb's skin at each frame (computed once per analysis and liner)"
 
 
 def status_text(socket_map) -> str:
-    """The status bar's line on a computed ``skin.socket_map.SocketMap``: its peak and when, and the frames flagged
-    (not carried to tolerance, or outside the model's small displacements)."""
-    unconverged = int((~socket_map.converged).sum())
-    outside = int((~socket_map.in_range).sum())
-    return (f"Socket pressure: peak {socket_map.peak.max() * 1e-3:.1f} kPa over the trial, at "
-            f"{socket_map.time[socket_map.peak.argmax()]:.3f} s."
-            + (f" The liner does not carry the load to tolerance at {_frames(unconverged)}." if unconverged else "")
-            + (f" The liner's solution leaves the model's small displacements at {_frames(outside)}." if outside else ""))
+    """The status bar's line on a computed ``skin.socket_map.SocketMap``: its liner, its peak and when, and the frames
+    flagged (not carried to tolerance, or outside the model's small displacements) named as the CLI and the report
+    name them."""
+    from skin.socket_map import flag_notes, liner_words
+    m = socket_map
+    notes = "".join(f" {note[0].upper()}{note[1:]}." for note in flag_notes(m))
+    return (f"Socket pressure ({liner_words(m)}): peak {m.peak.max() * 1e-3:.1f} kPa over the trial, at "
+            f"{m.time[m.peak.argmax()]:.3f} s.{notes}")
 
 
-def _frames(n: int) -> str:
-    return f"{n} frame" if n == 1 else f"{n} frames"
+def saved_friction(report: dict, path) -> float | None:
+    """The liner's friction in a session's report options ``report`` (``Session.report`` of the file ``path``; None,
+    bonded, when it has none); DataError naming the file and the option unless a finite non-negative number."""
+    friction = report.get(SECTION, {}).get("friction")
+    if friction is not None and not (isinstance(friction, (int, float)) and 0 <= friction < float("inf")):
+        raise DataError(f"the socket liner's friction must be a finite non-negative number or none, got {friction!r}",
+                        f"report option {SECTION}", path)
+    return friction
 
 
 class SocketPressure(QObject):
@@ -42,7 +54,8 @@ class SocketPressure(QObject):
         self.runner = StepsRunner(self)
         self.dialog = None
         self.result = self.map = self.layer = None
-        self._computing = None          # the result whose map the runner computes
+        self.friction = None            # the liner's Coulomb coefficient on the skin; None: bonded to it
+        self._computing = None          # (result, friction) whose map the runner computes
         self.runner.progress.connect(self._on_progress)
         self.runner.returned.connect(self._on_returned)
         self.runner.cancelled.connect(lambda: self._ended("Socket pressure cancelled."))
@@ -74,6 +87,27 @@ class SocketPressure(QObject):
         elif self.layer is not None:
             self._show_layer()
 
+    def set_friction(self, friction: float | None) -> None:
+        """The liner bonded to the skin (None) or slipping on it with Coulomb's ``friction``: a map of the other liner
+        is dropped, and computed again for this one when the map is shown (a computation of the other one going on is
+        cancelled)."""
+        if friction is not None:
+            friction = float(friction)
+        self.window.sync_socket_liner(friction)
+        if friction == self.friction:
+            return
+        self.friction = friction
+        self.map = None
+        self._drop_layer()
+        if self.runner.running:
+            self.runner.cancel()
+        elif self.action.isChecked():
+            self._start()
+
+    def report_options(self) -> dict:
+        """The report's options for its socket section (``engine.io.report_sections``): this liner's."""
+        return {SECTION: {"friction": self.friction}}
+
     def toggle(self, checked: bool) -> None:
         """Show the map (computing it first when the shown result has none yet) or hide it."""
         if not checked:
@@ -89,8 +123,9 @@ class SocketPressure(QObject):
         from skin import socket_map       # the map's numerics (scipy, the skin's kernels, VTK's contour), not the window's
         doc = self.window.document
         shown = doc.Q if doc.Q is not None and doc.Q.shape == doc.result.motion.q.shape else None
-        steps = socket_map.socket_map_steps(doc.result, doc.settings, shown=shown, spacing=socket_map.SPACING)
-        self._computing = doc.result
+        steps = socket_map.socket_map_steps(doc.result, doc.settings, shown=shown, spacing=socket_map.SPACING,
+                                            friction=self.friction)
+        self._computing = (doc.result, self.friction)
         self.dialog = export_dialog(self.window, "Socket pressure", "Computing the socket pressure", 1000,
                                     self.runner.cancel)
         self.dialog.show()
@@ -118,17 +153,22 @@ class SocketPressure(QObject):
         self.window.report(exc, "Cannot compute the socket pressure", details)
 
     def _on_returned(self, socket_map) -> None:
-        if self._computing is self.window.document.result and self.action.isChecked():
-            self.result, self.map = self._computing, socket_map
+        result, friction = self._computing
+        if result is self.window.document.result and friction == self.friction and self.action.isChecked():
+            self.result, self.map = result, socket_map
             self._show_layer()
         self._ended(None if self.map is None else status_text(socket_map))
 
     def _show_layer(self) -> None:
+        """The map drawn in the scene at its frame: its layer built once per map and display times, put back into the
+        scene when the scene was built anew (its VTK objects kept), and moved to the frame."""
         from skin.socket_map import SCALE
         scene = self.window.scene
-        if self.layer is None or self.layer.renderer is not scene.renderer or LAYER not in scene.layers:
+        frames = nearest_frames(self.map.time, scene.content.time)
+        if self.layer is None or self.layer.map is not self.map or not np.array_equal(self.layer.frames, frames):
             self._drop_layer()
-            self.layer = SocketLayer(self.map, nearest_frames(self.map.time, scene.content.time), SCALE * 1e-3)
+            self.layer = SocketLayer(self.map, frames, SCALE * 1e-3)
+        if scene.layers.get(LAYER) is not self.layer:
             self.layer.attach(scene.renderer, scene.overlay.renderer)
             scene.layers[LAYER] = self.layer
         self.layer.show_frame(scene.frame)

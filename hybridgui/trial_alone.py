@@ -2,7 +2,9 @@
 ``engine.demo.for_trial.trial_analysis_steps`` (the default model chosen, the marker protocol matched, the model
 scaled and its markers placed, then the analysis) runs in the worker with progress and Cancel. The matching is shown
 in the Markers panel (``matching_panel``), where the user edits it; the edits stay with the trial and the session
-and are used by the next analysis of that trial (Analysis > Run, or the panel's button). Presentation only."""
+and are used by the next analysis of that trial (Analysis > Run, or the panel's button). So do the subject's height
+and body mass the panel shows above the table, prefilled with those the trial records: another value is the user's
+(``hybrid analyze TRIAL.c3d --height M --mass KG``, checked by the same engine functions). Presentation only."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -10,7 +12,9 @@ from pathlib import Path
 
 from engine.analysis.pipeline import AnalysisSettings
 from engine.child_process import Cancelled
+from engine.demo.athlete import MASS
 from engine.demo.for_trial import default_model, matching_table, trial_analysis_steps, trial_matching
+from engine.trial.body_measures import check_height, check_mass, recorded_height, recorded_mass
 
 from . import patient
 
@@ -19,7 +23,9 @@ from . import patient
 class TrialAlone:
     """The trial shown, as read (its own labels); the user's edits of its matching (``{label: marker or None}``);
     ``made`` the TrialModel of the shown result (None after a session opened); ``edits_run`` the edits it used;
-    ``default`` the default model chosen for the trial, built once (when ``made`` is None)."""
+    ``default`` the default model chosen for the trial, built once (when ``made`` is None); ``body`` the subject's
+    height (m) and mass (kg) the user gave (``{'height': ..., 'mass': ...}``, None: the trial's), ``body_run`` those
+    the shown result used."""
 
     trial: object
     path: str | None
@@ -27,6 +33,12 @@ class TrialAlone:
     made: object = None
     edits_run: dict = field(default_factory=dict)
     default: object = None
+    body: dict = field(default_factory=lambda: {"height": None, "mass": None})
+    body_run: dict = field(default_factory=lambda: {"height": None, "mass": None})
+
+    def pending(self) -> bool:
+        """Whether the matching, height or mass were edited since the shown result."""
+        return self.edits != self.edits_run or self.body != self.body_run
 
 
 def connect(window) -> None:
@@ -35,6 +47,8 @@ def connect(window) -> None:
     panel = window.matching
     panel.edited.connect(lambda label, marker: window.attempt("Cannot change the marker matching", edit, window,
                                                               label, marker))
+    panel.body_edited.connect(lambda key, value: window.attempt("Cannot take the subject's " + key, body_edit, window,
+                                                                key, value))
     panel.rerun.connect(window.run_analysis)
     window.view.label_dropped.connect(lambda label, marker: window.attempt("Cannot change the marker matching",
                                                                           dropped, window, label, marker))
@@ -61,7 +75,8 @@ def analyse_file(window, path) -> None:
 def start(window, alone: TrialAlone, settings) -> None:
     """Run the default model's analysis of ``alone`` with its edits in the worker."""
     window._check_idle(alone.path)
-    window.start_prepared(trial_analysis_steps(alone.trial, settings, dict(alone.edits)), show_result, alone)
+    window.start_prepared(trial_analysis_steps(alone.trial, settings, dict(alone.edits), **alone.body), show_result,
+                          (alone, dict(alone.body)))
     window.statusBar().showMessage(f"{Path(alone.path or 'the trial').name}: matching its markers to a protocol, "
                                    "scaling the default model to it, then analysing (as `hybrid analyze TRIAL.c3d`; "
                                    "File > Open trial opens a trial with the open model)",
@@ -73,8 +88,10 @@ def rerun(window, settings) -> None:
     start(window, active(window), settings)
 
 
-def show_result(window, alone: TrialAlone, value) -> None:
-    """The analysis of ``alone`` ended with ``value`` (TrialModel, settings, result): show it and its matching."""
+def show_result(window, what, value) -> None:
+    """The analysis of ``what`` (TrialAlone, the height and mass it ran with) ended with ``value`` (TrialModel,
+    settings, result): show it and its matching."""
+    alone, body = what
     made, settings, result = value
     doc = window.document
     doc.set_inputs(model=result.model, model_path=None)    # made.model, with the contact candidates generated
@@ -85,7 +102,7 @@ def show_result(window, alone: TrialAlone, value) -> None:
     else:
         doc.add_trial(alone.trial, alone.path, settings, list(made.notes))
         doc.set_result(result, settings)
-    alone.made, alone.edits_run = made, dict(alone.edits)
+    alone.made, alone.edits_run, alone.body_run = made, dict(alone.edits), body
     window.trial_alone = alone
     show(window)
     window.docks["markers"].raise_()
@@ -112,7 +129,37 @@ def show(window) -> None:
         return
     shown = table(window)
     window.matching.show_rows(f"'{shown.matching.protocol.name}' ({shown.matching.protocol.title})", shown.rows,
-                              shown.options, alone.edits != alone.edits_run)
+                              shown.options, alone.pending())
+    height, mass = recorded_height(alone.trial), recorded_mass(alone.trial)
+    given_height, given_mass = alone.body["height"], alone.body["mass"]
+    window.matching.show_body(height.value if given_height is None else given_height,
+                              mass.value if given_mass is None else given_mass,
+                              _said(height, given_height, "m", "none: the stature the markers give (the default "
+                                                                "athlete's scaled to them)"),
+                              _said(mass, given_mass, "kg", f"none: the default athlete's {MASS:g} kg"))
+
+
+def _said(read, given, unit: str, without: str) -> str:
+    """Where the panel's height or mass comes from: the trial (``read``, a Recorded), or the user (``given``)."""
+    trial = (read.source.removeprefix("the trial's ") if read.value is not None else
+             "; ".join(read.rejected) or without)
+    return f"given by you; the trial: {trial}" if given is not None else f"from the trial: {trial}"
+
+
+def body_edit(window, key: str, value) -> None:
+    """The user gave the subject's ``key`` ('height', m, or 'mass', kg; None: not given): the trial's own when it is
+    the value the trial records; else checked as ``hybrid analyze --height/--mass`` checks it."""
+    alone = active(window)
+    recorded = (recorded_height if key == "height" else recorded_mass)(alone.trial).value
+    step = 0.5 * 10.0 ** -(window.matching.height if key == "height" else window.matching.mass).decimals()
+    if value is not None and (recorded is None or abs(value - recorded) > step):
+        value = (check_height if key == "height" else check_mass)(value, "Markers panel", key)
+    else:
+        value = None
+    alone.body[key] = value
+    show(window)
+    window.statusBar().showMessage(f"{key} {'given' if value is not None else 'from the trial'}: run the analysis "
+                                   "again to use it", 10000)
 
 
 def edit(window, label: str, marker) -> None:
@@ -151,14 +198,26 @@ def dropped(window, label: str, marker) -> None:
 
 
 def session_field(window) -> dict:
-    """The shown trial's matching edits as kept in the session (``{}`` when it is not a trial alone)."""
+    """The shown trial's matching edits, height and mass as kept in the session (``{}`` when it is not a trial
+    alone)."""
     alone = active(window)
-    return {} if alone is None else {"edits": dict(alone.edits), "edits_run": dict(alone.edits_run)}
+    return {} if alone is None else {"edits": dict(alone.edits), "edits_run": dict(alone.edits_run),
+                                     "body": dict(alone.body), "body_run": dict(alone.body_run)}
 
 
 def restore(window, stored: dict) -> None:
     """The matching edits of an opened session's shown trial."""
     doc = window.document
     window.trial_alone = (TrialAlone(doc.trial, doc.trial_path, dict(stored.get("edits") or {}), None,
-                                     dict(stored.get("edits_run") or {})) if stored and doc.trial is not None else None)
+                                     dict(stored.get("edits_run") or {}), body=_body(stored.get("body")),
+                                     body_run=_body(stored.get("body_run")))
+                          if stored and doc.trial is not None else None)
     show(window)
+
+
+def _body(stored) -> dict:
+    """A session's height (m) and mass (kg) given by the user (None or absent: the trial's), checked as given."""
+    stored = stored or {}
+    height, mass = stored.get("height"), stored.get("mass")
+    return {"height": None if height is None else check_height(height, "session, marker matching", "height"),
+            "mass": None if mass is None else check_mass(mass, "session, marker matching", "mass")}

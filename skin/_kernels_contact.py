@@ -2,8 +2,7 @@
 
 The skin's vertices are binned in a uniform grid of cell ``h`` (a counting sort); each device vertex looks
 for its closest skin vertex ``idx(k)`` in the 27 cells around it, so the cost is linear in the vertex
-counts instead of their product (the socket's wall finds each stump vertex's nearest wall point the same way,
-``wall_gaps``). Friction is Coulomb's cone regularised as eq. 7: ``F_c = mu f_n``.
+counts instead of their product. Friction is Coulomb's cone regularised as eq. 7: ``F_c = mu f_n``.
 """
 from __future__ import annotations
 
@@ -85,27 +84,6 @@ def closest(x, h, lo, dims, start, order, near, p0, p1, p2):
                         bestd = d
                         best = i
     return best
-
-
-@njit(cache=True, nogil=True)
-def wall_gaps(x, wall, wall_normals, h, lo, dims, start, order, near, normals, gaps):
-    """Each point ``x[i]`` (k, 3)'s gap (m) to a wall of points ``wall`` (w, 3) with unit normals ``wall_normals``
-    (w, 3), binned in the grid of cell ``h`` (``grid_layout``): the nearest wall point within ``h``
-    gives ``normals[i]`` (its normal) and ``gaps[i] = n . (wall_k - x_i)``, the distance along it; where none is that
-    near, ``gaps[i] = -inf`` and ``normals[i] = 0`` (uncovered)."""
-    for i in range(x.shape[0]):
-        k = closest(wall, h, lo, dims, start, order, near, x[i, 0], x[i, 1], x[i, 2])
-        if k < 0:
-            normals[i, 0] = 0.0
-            normals[i, 1] = 0.0
-            normals[i, 2] = 0.0
-            gaps[i] = -np.inf
-            continue
-        n0, n1, n2 = wall_normals[k, 0], wall_normals[k, 1], wall_normals[k, 2]
-        normals[i, 0] = n0
-        normals[i, 1] = n1
-        normals[i, 2] = n2
-        gaps[i] = n0 * (wall[k, 0] - x[i, 0]) + n1 * (wall[k, 1] - x[i, 1]) + n2 * (wall[k, 2] - x[i, 2])
 
 
 @njit(cache=True, nogil=True)

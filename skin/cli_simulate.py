@@ -24,7 +24,8 @@ def run_command(args) -> int:
         raise SettingsError(f"--spacing must be between 0.005 and 0.1 m, got {args.spacing}")
     if args.duration is not None and not args.duration > 0:
         raise SettingsError(f"--duration must be positive, got {args.duration}")
-    from skin.outcomes import SENSOR_DIAMETER, body_held, pressure_summary, save_run, sensor_summary
+    from skin.outcomes import (HANGING_SETTLE, SENSOR_DIAMETER, body_held, hanging_window, pressure_summary, save_run,
+                               sensor_summary, sensor_window_summary)
     from skin.scenes import scene
     from skin.simulation import simulate
     sc = scene(args.scene, spacing=args.spacing)
@@ -45,6 +46,12 @@ def run_command(args) -> int:
     for name, (peak, p95, count) in pressure_summary(sc, result).items():
         print(f"  {name:12s} peak {peak / 1e3:8.2f} kPa   95th percentile {p95 / 1e3:8.2f} kPa   {count} vertices loaded   "
               f"{100 * SENSOR_DIAMETER:g} cm sensor peak {sensor[name][0] / 1e3:8.2f} kPa   force {sensor[name][1]:7.1f} N")
+    hooks = [s.motion.end for s in sc.sheets if s.motion is not None]
+    if hooks and result.time[-1] >= max(hooks) + HANGING_SETTLE:
+        window = hanging_window(sc, result)
+        print(f"  {100 * SENSOR_DIAMETER:g} cm sensor over the hang, {window[0]:.2f}-{window[1]:.2f} s (mean of each cell):")
+        for name, (peak, force) in sensor_window_summary(sc, result, window).items():
+            print(f"  {name:12s} peak {peak / 1e3:8.2f} kPa   force {force:7.1f} N")
     if args.out:
         save_run(args.out, sc, result)
         print(f"wrote {args.out}")

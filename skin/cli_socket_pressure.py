@@ -4,6 +4,16 @@ from __future__ import annotations
 import io
 
 
+COLUMNS = ("time", "loaded", "converged", "in_range", "peak_kPa", "mean_kPa", "loaded_area_cm2", "regions",
+           "area_above_cm2", "compression_mm", "tissue_compression_mm", "rotation_rad", "fx_N", "fy_N", "fz_N")
+"""The CSV's columns per frame: time (s); ``loaded`` 1 where the socket's force exceeds 200 N (the frames the report
+counts); ``converged`` 1 where the liner carries the load to tolerance, ``in_range`` 1 where its solution stays within
+the model's small displacements (0: the frame's pressures are not valid), judged on the liner's largest
+``compression`` and the soft tissue's (mm, against their thicknesses; 0 without tissue) and the socket's ``rotation``
+(rad, against ``skin.socket.ROTATION_LIMIT``);
+the pressure figures; the force the map carries (limb axes, N)."""
+
+
 def add_parser(sub) -> None:
     p = sub.add_parser("socket-pressure", help="socket interface pressure on the residual limb over an analysed trial",
                        description="Distributes the socket's load (from the analysis's inverse dynamics, the weld "
@@ -18,9 +28,19 @@ def add_parser(sub) -> None:
     p.add_argument("--friction", type=float, metavar="MU",
                    help="the liner slips on the skin with this Coulomb coefficient (silicone on skin: 0.61, Zhang and "
                         "Mak 1999); default: the liner is bonded to the skin")
+    p.add_argument("--tissue", type=float, default=0.0, metavar="MM",
+                   help="soft tissue under the liner, in series with it, this thick (mm; e.g. 20); default 0: the "
+                        "limb rigid under the liner")
+    p.add_argument("--tissue-modulus", type=float, default=100.0, metavar="KPA",
+                   help="the soft tissue's Young's modulus, kPa (default 100: assumed, of the order of in vivo "
+                        "indentation moduli of limb soft tissue; docs/socket-pressure.md)")
+    p.add_argument("--fit", type=float, default=0.0, metavar="KPA",
+                   help="pre-compression: the socket rectified smaller than the limb so that it presses the stump with "
+                        "this fit pressure at zero load (kPa; not measured: tens of kPa assumed); default 0: moulded on the "
+                        "unloaded stump")
     p.add_argument("--threshold", type=float, default=100.0, help="pressure threshold for the regions, kPa")
     p.add_argument("--spacing", type=float, default=0.012, help="skin vertex spacing, m")
-    p.add_argument("--out", help="write the per-frame figures to this CSV file")
+    p.add_argument("--out", help="write the per-frame figures to this CSV file: " + ", ".join(COLUMNS))
     p.set_defaults(run=run_command)
 
 
@@ -29,17 +49,18 @@ def run_command(args) -> int:
 
     import numpy as np
 
-    from engine.io.results_file import load_result
     from engine.errors import SettingsError
     from engine.io.atomic import write_text
-    from skin.socket import ROTATION_LIMIT, pressure_over_trial
-    from skin.socket_map import LOADED, loaded, socket_for
-    from skin.socket_load import socket_loads
-    for name in ("liner", "modulus", "threshold", "spacing"):
-        if not getattr(args, name) > 0:
-            raise SettingsError(f"--{name} must be positive, got {getattr(args, name)}")
-    if args.friction is not None and not 0 <= args.friction < float("inf"):
-        raise SettingsError(f"--friction must be finite and non-negative, got {args.friction}")
+    from engine.io.results_file import load_result
+    from engine.progress import run
+    from skin.socket_map import LOADED, flag_notes, liner_words, loaded, socket_map_steps
+    for name in ("liner", "modulus", "tissue_modulus", "threshold", "spacing"):
+        if not 0 < getattr(args, name) < float("inf"):
+            raise SettingsError(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
+    for name in ("friction", "tissue", "fit"):
+        value = getattr(args, name)
+        if value is not None and not 0 <= value < float("inf"):
+            raise SettingsError(f"--{name} must be finite and non-negative, got {value}")
     path = args.results
     if path is None:
         from hybridlab_resources import __file__ as resources
@@ -47,36 +68,32 @@ def run_command(args) -> int:
     result, settings = load_result(path)
     if settings is None:
         raise SettingsError("the results file holds no analysis settings; the socket's load needs them", file=path)
-    model = result.model
-    time, loads, _ = socket_loads(result, settings, args.weld)      # checks that the weld exists
-    socket = socket_for(model, args.weld, args.limb, args.spacing, args.liner * 1e-3, args.modulus * 1e6,
-                        args.friction)
-    series = pressure_over_trial(model, socket, result.motion.q, loads, args.threshold * 1e3)
-    stance = loaded(loads)          # as the report counts them
-    liner = "bonded to the skin" if args.friction is None else f"slipping on the skin at mu {args.friction:g}"
-    print(f"socket on {args.limb}: {len(socket.vertices)} skin vertices, liner {args.liner:g} mm at "
-          f"{args.modulus:g} MPa {liner}; {int(stance.sum())} of {len(time)} frames loaded (socket force above {LOADED:g} N)")
-    if not series["converged"].all():
-        t = time[~series["converged"]]
-        print(f"warning: the liner does not carry the socket's load to tolerance at {len(t)} frames (first at "
-              f"{t[0]:.3f} s); their pressures are not the load's")
-    if not series["in_range"].all():
-        t = time[~series["in_range"]]
-        print(f"warning: the liner's solution leaves the model's small displacements at {len(t)} frames (first at "
-              f"{t[0]:.3f} s: a compression beyond the liner's {args.liner:g} mm or a socket rotation beyond "
-              f"{ROTATION_LIMIT:g} rad); their pressures are not valid")
+    m = run(socket_map_steps(result, settings, spacing=args.spacing, threshold=args.threshold * 1e3,
+                             with_positions=False, thickness=args.liner * 1e-3, modulus=args.modulus * 1e6,
+                             friction=args.friction, tissue=args.tissue * 1e-3, tissue_modulus=args.tissue_modulus * 1e3,
+                             fit=args.fit * 1e3, site=(args.weld, args.limb)))
+    stance = loaded(m.load)          # as the report counts them
+    print(f"socket on {args.limb}: {len(m.vertices)} skin vertices, {liner_words(m)}; {int(stance.sum())} of "
+          f"{len(m.time)} frames loaded (socket force above {LOADED:g} N)")
+    for note in flag_notes(m):
+        print(f"warning: {note}")
     if stance.any():
-        f = int(np.argmax(series["peak"]))
-        print(f"peak {series['peak'][f] / 1e3:.1f} kPa at {time[f]:.3f} s (mean {series['mean'][f] / 1e3:.1f} kPa over "
-              f"{series['area'][f] * 1e4:.1f} cm^2, {int(series['regions'][f])} regions above {args.threshold:g} kPa "
-              f"covering {series['hot_area'][f] * 1e4:.1f} cm^2)")
+        f = int(np.argmax(m.peak))
+        print(f"peak {m.peak[f] / 1e3:.1f} kPa at {m.time[f]:.3f} s (mean {m.mean[f] / 1e3:.1f} kPa over "
+              f"{m.area[f] * 1e4:.1f} cm^2, {int(m.regions[f])} regions above {args.threshold:g} kPa "
+              f"covering {m.hot_area[f] * 1e4:.1f} cm^2)")
+        print(f"loaded frames: largest liner compression {m.compression[stance].max() * 1e3:.1f} mm, tissue "
+              f"compression {m.tissue_compression[stance].max() * 1e3:.1f} mm, socket rotation "
+              f"{m.rotation[stance].max():.3f} rad; {int(m.in_range[stance].sum())} of {int(stance.sum())} in range")
     if args.out:
         buffer = io.StringIO()
-        buffer.write("time,peak_kPa,mean_kPa,loaded_area_cm2,regions,area_above_cm2,fx_N,fy_N,fz_N\n")
-        for i in range(len(time)):
-            buffer.write(f"{time[i]:.5f},{series['peak'][i] / 1e3:.3f},{series['mean'][i] / 1e3:.3f},"
-                         f"{series['area'][i] * 1e4:.3f},{int(series['regions'][i])},{series['hot_area'][i] * 1e4:.3f},"
-                         + ",".join(f"{x:.3f}" for x in series["force"][i]) + "\n")
+        buffer.write(",".join(COLUMNS) + "\n")
+        for i in range(len(m.time)):
+            buffer.write(f"{m.time[i]:.5f},{int(stance[i])},{int(m.converged[i])},{int(m.in_range[i])},"
+                         f"{m.peak[i] / 1e3:.3f},{m.mean[i] / 1e3:.3f},{m.area[i] * 1e4:.3f},{int(m.regions[i])},"
+                         f"{m.hot_area[i] * 1e4:.3f},{m.compression[i] * 1e3:.3f},"
+                         f"{m.tissue_compression[i] * 1e3:.3f},{m.rotation[i]:.5f},"
+                         + ",".join(f"{x:.3f}" for x in m.force[i]) + "\n")
         write_text(args.out, buffer.getvalue())
         print(f"wrote {args.out}")
     return 0

@@ -12,11 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from engine.errors import SettingsError
-
-from . import _kernels_contact as _k
 
 FRICTION = 0.4      # skin and clothing on a padded support (cotton on skin or vinyl: mu 0.3-0.5)
 
@@ -39,18 +35,3 @@ class ContactParameters:
                 raise SettingsError(f"{name} must be positive, got {getattr(self, name)!r}", "contact parameters")
         if not self.friction >= 0:
             raise SettingsError(f"friction must be non-negative, got {self.friction!r}", "contact parameters")
-
-
-class SkinGrid:
-    """The broad phase: points ``x`` (n, 3) binned in a uniform grid of cell ``reach``."""
-
-    def __init__(self, x: np.ndarray, reach: float):
-        self.x = np.ascontiguousarray(x, float)
-        self.h = float(reach)
-        self.lo, self.dims, self.start, self.order, self.near = _k.grid_layout(self.x, self.h)
-
-    def closest(self, p) -> int:
-        """Index of the point closest to ``p`` within ``reach`` (-1 if none)."""
-        p = np.asarray(p, float)
-        return int(_k.closest(self.x, self.h, self.lo, self.dims, self.start, self.order, self.near, p[0], p[1], p[2]))
-

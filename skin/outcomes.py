@@ -14,6 +14,7 @@ from engine.io.atomic import write_bytes
 
 SENSOR_DIAMETER = 0.03     # m: a tactile sensor's cell (the seed's Fig. 5 compares with a tactile sensor's map)
 SENSOR_NORMALS = 0.5       # a cell holds the vertices whose normal's cosine with its centre's exceeds this (60 deg)
+HANGING_SETTLE = 0.3       # s after the bar stops before the hanging body's sensor window opens (the jolt's decay)
 
 
 def body_held(scene, result) -> bool:
@@ -66,13 +67,54 @@ def sensor_pressure(x, normals, force, areas, diameter: float = SENSOR_DIAMETER)
     return f / a
 
 
-def sensor_summary(scene, result, frame: int = -1, diameter: float = SENSOR_DIAMETER) -> dict:
-    """``{group: (sensor peak Pa, normal force N)}`` of the watched skin groups at ``frame``, the peak as a tactile
-    sensor with cells of ``diameter`` m reads it (:func:`sensor_pressure`)."""
+def _sensor_reading(scene, result, frame: int, diameter: float):
+    """The sensor cells' readings (n,) Pa and the vertices' normal forces (n,) N at record ``frame``: the forces (the
+    recorded pressure times each vertex's area at that pose) of the cell's vertices at the pose over their areas at
+    rest. A sensor's cell has a fixed area; the skin's own area changes only where linear blend skinning folds it
+    (behind a flexed knee its triangles collapse to a third of their area and one record read 3.4 MPa there), so the
+    skin's rest area stands for the cell's."""
     x = scene.skin.vertices(scene.model, Data(scene.model), result.q[frame])
     normals, areas = scene.skin.mesh.normals_areas(x)
     force = result.pressure[frame] * areas
-    reading = sensor_pressure(x, normals, force, areas, diameter)
+    return sensor_pressure(x, normals, force, scene.skin.mesh.normals_areas()[1], diameter), force
+
+
+def sensor_summary(scene, result, frame: int = -1, diameter: float = SENSOR_DIAMETER) -> dict:
+    """``{group: (sensor peak Pa, normal force N)}`` of the watched skin groups at ``frame``, the peak as a tactile
+    sensor with cells of ``diameter`` m reads it (:func:`sensor_pressure` over the skin's rest areas, see
+    ``_sensor_reading``)."""
+    reading, force = _sensor_reading(scene, result, frame, diameter)
+    return {name: (float(reading[mask].max()), float(force[mask].sum())) for name, mask in _watched(scene)}
+
+
+def hanging_window(scene, result) -> tuple[float, float]:
+    """The window (s) over which the sling's tactile sensor is read: from ``HANGING_SETTLE`` s after the last sheet's
+    hooks stop rising (its ``motion.end``) to the run's last record. The seed "generated the pose when the body is on
+    the sling sheet" and compares its map with a tactile sensor's: a sensor mat under a hanging patient is read over
+    seconds of the steady hang, not at one instant of the sway, so the reading is the mean over the body's swinging
+    on the hooks (about a second a swing for a body hanging half a metre below them) after the lift's jolt, and the
+    rise itself (the body dragged off the bed) is left out. A run that ends before the window opens is an error."""
+    start = max(s.motion.end for s in scene.sheets if s.motion is not None) + HANGING_SETTLE
+    end = float(result.time[-1])
+    if not np.any(result.time >= start - 1e-9):
+        raise SettingsError(f"the run ends at {end:.3f} s, before the body hangs still from {start:.3f} s",
+                            f"scene '{scene.name}'")
+    return start, end
+
+
+def sensor_window_summary(scene, result, window, diameter: float = SENSOR_DIAMETER) -> dict:
+    """``{group: (peak Pa, normal force N)}`` of the watched skin groups as a tactile sensor reads them over ``window``
+    (start, end) s: each cell's reading (as :func:`sensor_summary`'s, cells of ``diameter`` m on the skin) averaged
+    over the records in the window, the group's peak the highest of those means; the force the group's mean normal
+    force."""
+    frames = np.flatnonzero((result.time >= window[0] - 1e-9) & (result.time <= window[1] + 1e-9))
+    if not len(frames):
+        raise SettingsError(f"no record between {window[0]:.3f} and {window[1]:.3f} s", f"scene '{scene.name}'")
+    reading, force = np.zeros(scene.skin.n_vertices), np.zeros(scene.skin.n_vertices)
+    for k in frames:
+        r, f = _sensor_reading(scene, result, k, diameter)
+        reading += r / len(frames)
+        force += f / len(frames)
     return {name: (float(reading[mask].max()), float(force[mask].sum())) for name, mask in _watched(scene)}
 
 

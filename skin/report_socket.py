@@ -13,8 +13,7 @@ from engine.clinical.parameters import stances_of
 from engine.io.report_figures import A4
 from engine.io.report_sections import ReportSection
 
-from .socket import ROTATION_LIMIT
-from .socket_map import LOADED, SCALE, loaded, socket_map_steps
+from .socket_map import LOADED, SCALE, flag_notes, liner_words, loaded, socket_map_steps
 from .socket_site import residual_limb, unavailable
 
 TITLE = "Socket interface pressure"
@@ -38,12 +37,6 @@ def stance_rows(m, stances) -> list[dict]:
                      "area": float(m.area[k].mean()), "area_max": float(m.area[k].max()),
                      "regions": int(m.regions[k].max()), "hot_area": float(m.hot_area[k].max())})
     return rows
-
-
-def frames_in_words(m, flagged) -> str:
-    """The frames of the map ``m`` where ``flagged`` (T,) bool, in words: how many and when (s)."""
-    t = m.time[flagged]
-    return f"{len(t)} frames ({', '.join(f'{x:.3f}' for x in t[:5])}{', ...' if len(t) > 5 else ''} s)"
 
 
 def unrolled(m, frame: int):
@@ -91,7 +84,7 @@ def socket_page(m, rows, trial: str, side: str) -> Figure:
     bar.set_label(f"pressure (kPa), fixed scale 0-{SCALE * 1e-3:g}", fontsize=8)
     bar.ax.tick_params(labelsize=7)
     fig.text(0.1, 0.585, "The stump's skin unrolled around the limb's axis (seen from outside; limb frame: x "
-             "anterior, y proximal, z to the right); crimson above the scale.", fontsize=7)
+             f"anterior, y proximal, z to the right); crimson above the scale; the {liner_words(m)}.", fontsize=7)
     ax = fig.add_axes([0.1, 0.38, 0.85, 0.16])
     t = m.time
     ax.plot(t, np.where(m.computed, m.peak, np.nan) * 1e-3, color="#b2182b", label="peak")
@@ -120,9 +113,11 @@ def socket_page(m, rows, trial: str, side: str) -> Figure:
     return fig
 
 
-def socket_section_steps(result, settings, events, trial: str):
+def socket_section_steps(result, settings, events, trial: str, friction: float | None = None):
     """The socket section of one trial (the entry point): yields Progress, returns a ReportSection; without a socket,
-    force plates or settings, no page and a note saying why."""
+    force plates or settings, no page and a note saying why. The liner is bonded to the skin, or slips on it with
+    Coulomb's ``friction`` (the report's option ``socket-pressure``'s ``friction``, as ``hybrid socket-pressure
+    --friction`` and the application's View > Socket liner choose it)."""
     why = unavailable(result, settings)
     if why is not None:
         return ReportSection(TITLE, notes=[f"no socket interface pressure: {why}"])
@@ -134,18 +129,12 @@ def socket_section_steps(result, settings, events, trial: str):
     if not len(frames):
         return ReportSection(TITLE, notes=[f"no socket interface pressure: no complete stance of the {side.lower()} "
                                            f"side (the residual limb {limb}) in the gait events"])
-    m = yield from socket_map_steps(result, settings, frames=frames, with_positions=False)
+    m = yield from socket_map_steps(result, settings, frames=frames, with_positions=False, friction=friction)
     rows = stance_rows(m, stances)
     if not rows:
         return ReportSection(TITLE, notes=[f"no socket interface pressure: the socket carries no more than "
                                            f"{LOADED:g} N in the stances of the {side.lower()} side"])
-    notes = [f"socket interface pressure on {limb}: liner and skin as `hybrid socket-pressure` "
+    notes = [f"socket interface pressure on {limb}: {liner_words(m)}, skin as `hybrid socket-pressure` "
              f"(docs/socket-pressure.md); regions are connected patches above {m.threshold * 1e-3:g} kPa"]
-    if not m.converged.all():
-        notes.append(f"socket interface pressure: the liner does not carry the socket's load to tolerance at "
-                     f"{frames_in_words(m, ~m.converged)}; their pressures are not the load's")
-    if not m.in_range.all():
-        notes.append(f"socket interface pressure: the liner's solution leaves the model's small displacements (a "
-                     f"compression beyond the liner's thickness or a socket rotation beyond {ROTATION_LIMIT:g} rad) at "
-                     f"{frames_in_words(m, ~m.in_range)}; their pressures are not valid")
+    notes += [f"socket interface pressure: {note}" for note in flag_notes(m)]
     return ReportSection(TITLE, [socket_page(m, rows, trial, side)], notes)

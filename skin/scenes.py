@@ -9,11 +9,13 @@ the lift, 4k on the sling, 14k on the skin) and with Table I's parameters:
   The outcome is whether the body is still on the board at the end: with Coulomb's cone (``skin.contact``) the body
   slides when the slope's tangent exceeds mu = 0.4, i.e. beyond 21.8 degrees: the flat support (25) loses it, the
   inclined one (18) holds it.
-* ``sling-lift``: the athlete lies on a sling sheet (a mass-spring sheet from the shoulders to the knees, on a bed)
-  whose four corners hang from a spreader bar that rises 0.35 m; the sling lifts the body off the bed and carries it
-  (contact as stiff as the sheet, Table I, implicit in the sheet's step and in the body's linearly implicit step);
-  the outcome is the pressure on the skin (Fig. 5). The sheet starts on the bed, which holds it up (a rigid device
-  under a sheet is a contact of the sheet's implicit step too) until it rises.
+* ``sling-lift``: the athlete, skinned in the A-pose (``skin.rest_pose``: arms and legs apart) and lying in it on a
+  bed, on a sling of three mass-spring sheets: a back piece from the shoulders to the buttocks, the arms outside it,
+  and a strap under each thigh above the knee; their hooks hang from a spreader bar that rises 0.6 m; the sling lifts
+  the body off the bed and carries it (contact as stiff as the sheet, Table I, implicit in the sheet's step and in the
+  body's linearly implicit step); the outcome is the pressure on the skin (Fig. 5) as a tactile sensor reads it over
+  the hang. The sheets start on the bed, which holds them up (a rigid device under a sheet is a contact of the
+  sheet's implicit step too) until they rise.
 * ``back-pressure``: the athlete lies on a flat rigid bed; the outcome is the pressure map on the back.
 """
 from __future__ import annotations
@@ -22,14 +24,15 @@ from functools import lru_cache
 
 import numpy as np
 
-from engine.algorithms import neutral
+from engine.algorithms import forward_kinematics, frame_placement, neutral
 from engine.data import Data
 from engine.errors import SettingsError
 from engine.spatial import SE3, matrix_to_quat
 
 from .contact import ContactParameters
 from .device import LiftMotion, RigidDevice
-from .mesh import grid_sheet
+from .mesh import TriangleMesh, grid_sheet
+from .rest_pose import a_pose
 from .scene import Scene
 from .sheet import MassSpringSheet
 from .skinning import Skin
@@ -46,16 +49,30 @@ SLING_MARGIN = 0.6         # rad: the sling's rising sides press the arms across
                            # many contacts swing them fast enough to pass 0.2 rad and reach the shoulder's lock
 SLING_DT = 2e-3           # s: the body's step is linearly implicit in its contacts and joint springs (skin.simulation)
 BED_GAP = 0.002            # m between the sling and the bed under it at the start
+BACK_ABOVE_SHOULDER = 0.08  # m: the back piece's head end beyond the shoulders' centres (over the shoulders' flesh)
+BACK_BELOW_HIP = 0.07      # m: its foot end beyond the hips' centres (under the buttocks, to the thighs)
+ARM_CLEARANCE = 0.02       # m: the back piece's sides stay this far inside the arms' skin (the arms outside it)
+BACK_FLANK = 0.06          # m: its sides beyond the trunk's widest skin (up the flanks)
+STRAP_ABOVE_KNEE = 0.06    # m from a knee's centre to its leg strap's middle, along the thigh (the distal thigh)
+STRAP_WIDTH = 0.1          # m
+STRAP_HALF_LENGTH = 0.14   # m either side of the thigh's axis: about the thigh's half-circumference (r = 7.7 cm)
+SLING_RISE = 0.6           # m: the bar's rise: the body's limp shanks hang clear of the bed (0.45 m long)
+KNEE_SITE = 0.1            # m: a knee's site, the leg's skin this close to its centre along the thigh (condyles, plateau)
 SLING_LIMIT = 300.0        # N m/rad end-range springs in the sling: its rising sides push the arms towards the
                            # shoulder's lock at 90 degrees adduction, which the default 50 does not stop
 
 
 @lru_cache(maxsize=4)
-def athlete_and_skin(spacing: float = SKIN_SPACING):
-    """The default athlete (no muscles) and its skin (the prosthesis is not skin)."""
+def athlete_and_skin(spacing: float = SKIN_SPACING, rest: str = "neutral"):
+    """The default athlete (no muscles) and its skin (the prosthesis is not skin), generated in the neutral pose or,
+    ``rest="a-pose"``, in the A-pose (``skin.rest_pose``: the arms and legs apart, so that a device passes between)."""
     from engine.demo.athlete import build_athlete
     model = build_athlete(with_muscles=False)
-    return model, Skin.generate(model, spacing=spacing, bodies=[b.name for b in model.bodies if b.name != "socket_r"])
+    if rest not in ("neutral", "a-pose"):
+        raise SettingsError(f"no rest pose {rest!r}; the rest poses are neutral, a-pose")
+    q_rest = a_pose(model) if rest == "a-pose" else None
+    return model, Skin.generate(model, q_rest=q_rest, spacing=spacing,
+                                bodies=[b.name for b in model.bodies if b.name != "socket_r"])
 
 
 def _rotation_z(angle: float) -> np.ndarray:
@@ -63,11 +80,12 @@ def _rotation_z(angle: float) -> np.ndarray:
     return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
 
 
-def supine(model, skin, height: float = 0.0, gap: float = 0.002, incline: float = 0.0, centre=(0.0, 0.0, 0.0)):
-    """The neutral pose turned onto the back (head towards -x, face up) on a plane through ``centre`` tilted by
-    ``incline`` (rad, about z: the head end down for a positive angle), the nearest skin point ``gap`` m above it
-    (``height`` m raises the plane)."""
-    q = neutral(model)
+def supine(model, skin, height: float = 0.0, gap: float = 0.002, incline: float = 0.0, centre=(0.0, 0.0, 0.0),
+           pose=None):
+    """``pose`` (default: the neutral pose) turned onto the back (head towards -x, face up) on a plane through
+    ``centre`` tilted by ``incline`` (rad, about z: the head end down for a positive angle), the nearest skin point
+    ``gap`` m above it (``height`` m raises the plane)."""
+    q = neutral(model) if pose is None else np.array(pose, float)
     centre = np.asarray(centre, float) + np.array([0.0, height, 0.0])
     Rz = _rotation_z(incline)
     q[3:7] = matrix_to_quat(Rz @ _rotation_z(np.pi / 2))
@@ -87,24 +105,30 @@ def contact_for(spacing: float, stiffness: float = ContactParameters.stiffness,
 
 
 def _body_landmarks(model, skin, q) -> dict:
-    """Skin vertex groups watched by the outcomes, by their main bone (at ``q``)."""
+    """Skin vertex groups watched by the outcomes (the seed's Fig. 5 regions), from the body's landmarks at ``q``:
+    ``knees`` each leg's skin (main bone its femur or tibia) within ``KNEE_SITE`` of its knee's centre along the
+    thigh's axis (a band across the leg from the distal thigh to below the tibial plateau); ``hip`` the pelvis's skin
+    (its main bone: the buttocks and sacrum); ``upper back`` the torso's skin on the shoulders' side of the midpoint
+    between the shoulder and hip centres (the thoracic half of the trunk); ``arms`` the arms' skin (main bone)."""
     main = skin.bone[np.arange(skin.n_vertices), np.argmax(skin.weight, axis=1)]
     names = {b: i for i, b in enumerate(skin.bodies)}
-    x = skin.vertices(model, Data(model), q)
-    knee_y = {}
-    groups = {"upper back": main == names["torso"], "hip": main == names["pelvis"]}
-    for side in ("l", "r"):
-        tib, fem = names[f"tibia_{side}"], names[f"femur_{side}"]
-        near_knee = np.zeros(skin.n_vertices, bool)
-        for i in np.flatnonzero((main == tib) | (main == fem)):
-            near_knee[i] = skin.weight[i][skin.bone[i] == tib].sum() > 0.2 and skin.weight[i][skin.bone[i] == fem].sum() > 0.2
-        knee_y[side] = near_knee
-    groups["knees"] = knee_y["l"] | knee_y["r"]
-    upper = x[:, 0] < np.median(x[groups["upper back"], 0])          # the shoulder half of the torso
-    groups["upper back"] &= upper
-    groups["arms"] = np.isin(main, [names[f"{b}_{s}"] for b in ("humerus", "forearm", "hand") for s in "lr"
-                                    if f"{b}_{s}" in names])
-    return groups
+    data = Data(model)
+    x = skin.vertices(model, data, q)                    # forward kinematics at q, for the joint centres below
+    centre = {b: frame_placement(model, data, b).p for b in ("humerus_l", "humerus_r", "femur_l", "femur_r",
+                                                              "tibia_l", "tibia_r")}
+    knees = np.zeros(skin.n_vertices, bool)
+    for side in "lr":
+        knee, hip = centre[f"tibia_{side}"], centre[f"femur_{side}"]
+        axis = (knee - hip) / np.linalg.norm(knee - hip)
+        leg = np.isin(main, [names[f"femur_{side}"], names[f"tibia_{side}"]])
+        knees |= leg & (np.abs((x - knee) @ axis) < KNEE_SITE)
+    shoulders = (centre["humerus_l"] + centre["humerus_r"]) / 2
+    hips = (centre["femur_l"] + centre["femur_r"]) / 2
+    axis = (shoulders - hips) / np.linalg.norm(shoulders - hips)
+    thoracic = (x - (shoulders + hips) / 2) @ axis > 0
+    return {"upper back": (main == names["torso"]) & thoracic, "hip": main == names["pelvis"], "knees": knees,
+            "arms": np.isin(main, [names[f"{b}_{s}"] for b in ("humerus", "forearm", "hand") for s in "lr"
+                                   if f"{b}_{s}" in names])}
 
 
 def robotic_lift(incline_deg: float, spacing: float = SKIN_SPACING, board_vertices: int = 20000) -> Scene:
@@ -125,24 +149,83 @@ def robotic_lift(incline_deg: float, spacing: float = SKIN_SPACING, board_vertic
                  watch={"board": np.array([centre[0] - length / 2, centre[0] + length / 2])})
 
 
+def _strip(x0: float, x1: float, z0: float, z1: float, spacing: float, y: float = 0.0):
+    """A flat rectangle ``[x0, x1] x [z0, z1]`` (m) at height ``y``, normals up, vertices about ``spacing`` m apart:
+    its mesh and its vertices along x and along z (``grid_sheet``'s order, z fastest)."""
+    nx, nz = (max(int(round((b - a) / spacing)) + 1, 2) for a, b in ((x0, x1), (z0, z1)))
+    mesh = grid_sheet(x1 - x0, z1 - z0, nx, nz)
+    return TriangleMesh(mesh.vertices + np.array([(x0 + x1) / 2, y, (z0 + z1) / 2]), mesh.triangles), nx, nz
+
+
+def _inside_the_arms(mesh: TriangleMesh, arms: np.ndarray, spacing: float) -> TriangleMesh:
+    """``mesh`` (a sheet centred on z = 0) narrowed where the arms lie: each vertex's z scaled so that the sheet's
+    side stays ``ARM_CLEARANCE`` inside the arms' skin ``arms`` (k, 3) within ``spacing`` of its x, on either side
+    (the arms outside the sling)."""
+    v = mesh.vertices.copy()
+    half = np.abs(v[:, 2]).max()
+    for x in np.unique(v[:, 0]):
+        row = v[:, 0] == x
+        near = arms[np.abs(arms[:, 0] - x) <= spacing]
+        limit = half
+        for sign in (1.0, -1.0):
+            side = near[sign * near[:, 2] > 0]
+            if len(side):
+                limit = min(limit, np.abs(side[:, 2]).min() - ARM_CLEARANCE)
+        v[row, 2] *= limit / half
+    return TriangleMesh(v, mesh.triangles)
+
+
 def sling_lift(spacing: float = SKIN_SPACING, sheet_vertices: int = 4000, bed_spacing: float = 0.015) -> Scene:
-    model, skin = athlete_and_skin(spacing)
-    q = supine(model, skin, gap=0.004)
-    length, width = 1.0, 0.7
-    nx = int(round(np.sqrt(sheet_vertices * length / width)))
-    nz = max(int(round(sheet_vertices / nx)), 2)
-    mesh = grid_sheet(length, width, nx, nz)
-    mesh = type(mesh)(mesh.vertices + np.array([0.05, 0.0, 0.0]), mesh.triangles)   # shoulders to knees
-    corners = (0, nz - 1, nz * (nx - 1), nx * nz - 1)
-    sheet = MassSpringSheet("sling", mesh, pinned=corners, stiffness=SLING_STIFFNESS,
-                            motion=LiftMotion(height=0.35, start=0.2, end=1.7))
+    """The seed's sling lift (section VI-B, Fig. 5) on a skin with separate limbs (generated in the A-pose, lying in
+    it): a back piece from above the shoulders to below the buttocks, as wide as the trunk and its flanks, hung by
+    its four corners, the arms outside it; and a leg strap under each thigh just above the knee (``STRAP_ABOVE_KNEE``
+    from the knee's centre to the strap's middle, ``STRAP_WIDTH`` wide), hung by both its ends: a patient sling's
+    back-and-leg-pieces layout (the seed does not draw its sling; it does not say the leg straps cross, so they do
+    not). Every hook rises with the spreader bar, ``SLING_RISE`` from 0.2 to 1.7 s; the pieces share Table I's 10 kg
+    and ``sheet_vertices`` (the seed's 4k) by area. The watched regions are the seed's Fig. 5 sites (``_body_landmarks``),
+    read as its tactile sensor over the hang (``outcomes.hanging_window``, ``outcomes.sensor_window_summary``). The
+    A-pose skin holds together down to 5 cm spacing (its forearms come apart beyond)."""
+    model, skin = athlete_and_skin(spacing, rest="a-pose")
+    q = supine(model, skin, gap=0.004, pose=skin.q_rest)
+    data = Data(model)
+    forward_kinematics(model, data, q)
+    shoulder = min(frame_placement(model, data, f"humerus_{s}").p[0] for s in "lr")     # the head is towards -x
+    x = skin.vertices(model, data, q)
+    trunk = x[np.isin(skin.bone[:, 0], [skin.bodies.index(b) for b in ("torso", "pelvis")])]
+    half = np.abs(trunk[:, 2]).max() + BACK_FLANK
+    knees = {s: frame_placement(model, data, f"tibia_{s}").p for s in "lr"}
+    hips = {s: frame_placement(model, data, f"femur_{s}").p for s in "lr"}
+    back = (shoulder - BACK_ABOVE_SHOULDER, max(hips[s][0] for s in "lr") + BACK_BELOW_HIP, -half, half)
+    straps = []
+    for s in "lr":
+        k, h = knees[s], hips[s]
+        xm = k[0] - STRAP_ABOVE_KNEE
+        zm = h[2] + (k[2] - h[2]) * (xm - h[0]) / (k[0] - h[0])         # the thigh's axis there
+        straps.append((xm - STRAP_WIDTH / 2, xm + STRAP_WIDTH / 2, zm - STRAP_HALF_LENGTH, zm + STRAP_HALF_LENGTH))
+    arms = x[np.isin(skin.bone[:, 0], [skin.bodies.index(f"{b}_{s}") for b in ("humerus", "forearm", "hand")
+                                           for s in "lr"])]
+    pieces = [back, *straps]
+    areas = np.array([(x1 - x0) * (z1 - z0) for x0, x1, z0, z1 in pieces])
+    h = float(np.sqrt(areas.sum() / sheet_vertices))
+    motion = LiftMotion(height=SLING_RISE, start=0.2, end=1.7)
+    sheets = []
+    for name, piece, area in zip(("sling back", "sling strap l", "sling strap r"), pieces, areas):
+        mesh, nx, nz = _strip(*piece, h)
+        if name == "sling back":
+            mesh = _inside_the_arms(mesh, arms, h)
+            pins = (0, nz - 1, nz * (nx - 1), nx * nz - 1)                 # its corners
+        else:
+            pins = tuple(range(nx * nz)[::nz]) + tuple(range(nz - 1, nx * nz, nz))   # both ends (z0 and z1 edges)
+        sheets.append(MassSpringSheet(name, mesh, mass=10.0 * area / areas.sum(), pinned=pins,
+                                      stiffness=SLING_STIFFNESS, motion=motion))
     # the bed's vertices closer than the contact's reach, so that the body lying on it cannot pass between them
     # the sling lies on the bed, BED_GAP below it
     bed = RigidDevice("bed", grid_sheet(2.2, 1.0, int(round(2.2 / bed_spacing)) + 1, int(round(1.0 / bed_spacing)) + 1),
                       placement0=SE3(np.eye(3), np.array([0.0, -BED_GAP, 0.0])))
-    return Scene("sling-lift", model, skin, q, table_one(model, q, limit=SLING_LIMIT, margin=SLING_MARGIN), devices=(bed,), sheets=(sheet,),
-                 contact=contact_for(spacing, SLING_STIFFNESS, SLING_EPS), dt=SLING_DT,
-                 integrator="linearly-implicit-euler", duration=3.5, description="sling lift from a bed: the sling's corners hang from a rising bar",
+    return Scene("sling-lift", model, skin, q, table_one(model, q, limit=SLING_LIMIT, margin=SLING_MARGIN),
+                 devices=(bed,), sheets=tuple(sheets), contact=contact_for(spacing, SLING_STIFFNESS, SLING_EPS),
+                 dt=SLING_DT, integrator="linearly-implicit-euler", duration=3.5,
+                 description="sling lift from a bed: a back piece and two leg straps hang from a rising bar",
                  watch=_body_landmarks(model, skin, q))
 
 

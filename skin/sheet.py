@@ -22,9 +22,11 @@ had a contact at the last factorization still have one). A rigid device under th
 second kind the same way.
 
 The springs are the mesh's edges: on ``grid_sheet`` structural springs along x and z and one shear diagonal per cell,
-no bending springs. A sheet pinned at its corners has no converged static sag under refinement (a point support of
-a membrane is a log singularity); pinned along two opposite edges its centre converges faster than h^2 to a value
-between two elastic catenaries: docs/mass-spring-sheet.md.
+no bending springs. A sheet pinned at its corner vertices has no converged static sag under refinement (a point
+support of a membrane is a log singularity); held by patches of a size in metres (``PinRegion``, ``corner_patches``:
+a strap over a finite width) its sag converges (order 1.1 to 1.3, the patches' inner corners being singular); pinned
+along two opposite edges its centre converges faster than h^2 to a value between two elastic catenaries:
+docs/mass-spring-sheet.md.
 """
 from __future__ import annotations
 
@@ -40,14 +42,57 @@ from . import _kernels_sheet as _k
 from .mesh import TriangleMesh
 
 BUFFER = 2      # sheet edges around the contact vertices that also get a contact spring in the factored matrix
+REGION_TOL = 1e-9   # a PinRegion's faces, relative to the mesh's bounding-box diagonal
+
+
+@dataclass(frozen=True)
+class PinRegion:
+    """A patch of a sheet held by its device (a strap or a clip over a finite width, not a point): every vertex of
+    the sheet's rest mesh inside the axis-aligned box from ``lo`` to ``hi`` (3,) (world frame, m; faces included,
+    up to ``REGION_TOL`` of the mesh's size, so that a vertex computed onto a face is not lost to rounding)."""
+
+    lo: tuple
+    hi: tuple
+
+    def vertices(self, mesh: TriangleMesh) -> np.ndarray:
+        """Indices of ``mesh``'s vertices inside the box, ascending."""
+        v = mesh.vertices
+        tol = REGION_TOL * float(np.linalg.norm(np.ptp(v, axis=0)))
+        inside = np.all((v >= np.asarray(self.lo, float) - tol) & (v <= np.asarray(self.hi, float) + tol), axis=1)
+        return np.flatnonzero(inside)
+
+
+def corner_patches(mesh: TriangleMesh, size: float) -> tuple[PinRegion, ...]:
+    """The four square patches of side ``size`` (m) at the corners of a flat sheet (its rest mesh's bounding box;
+    the box's thinnest axis is its normal and is taken whole), in the order (-, -), (-, +), (+, -), (+, +) of the
+    two other axes (x then z for ``grid_sheet``)."""
+    v = mesh.vertices
+    lo, hi = v.min(axis=0), v.max(axis=0)
+    normal = int(np.argmin(hi - lo))
+    a, b = (axis for axis in range(3) if axis != normal)
+    if not 0.0 < size < 0.5 * min(hi[a] - lo[a], hi[b] - lo[b]):
+        raise ModelError(f"corner patch size {size!r} m is not in (0, half the sheet's shorter side "
+                         f"{0.5 * min(hi[a] - lo[a], hi[b] - lo[b]):g} m)", "corner patches")
+    patches = []
+    for end_a in (0, 1):
+        for end_b in (0, 1):
+            p_lo, p_hi = lo.copy(), hi.copy()
+            for axis, end in ((a, end_a), (b, end_b)):
+                if end == 0:
+                    p_hi[axis] = lo[axis] + size
+                else:
+                    p_lo[axis] = hi[axis] - size
+            patches.append(PinRegion(tuple(p_lo), tuple(p_hi)))
+    return tuple(patches)
 
 
 @dataclass(frozen=True)
 class MassSpringSheet:
     """A sheet: its rest surface ``mesh`` (world frame, m; the springs are its edges at their rest lengths),
     total ``mass`` (kg, Table I's sum_k M(k, k), lumped to the vertices by area), spring ``stiffness``
-    k_sheet (N/m, Table I), ``pinned`` vertex indices held by the device (the sling's hooks; integers, each once,
-    kept in the order given: :meth:`pinned_positions` lists them so) and their
+    k_sheet (N/m, Table I), the vertices held by the device (the sling's hooks): ``pinned`` vertex indices
+    (integers, each once) and the vertices of each ``regions`` patch (:class:`PinRegion`, e.g. :func:`corner_patches`:
+    a patch of a size in metres holds the same part of the sheet whatever its mesh), together :attr:`held`, and their
     ``motion`` (``placement(t) -> (R, p, w, pdot)``, see ``skin.device``; None: fixed)."""
 
     name: str
@@ -56,12 +101,13 @@ class MassSpringSheet:
     stiffness: float = 1000.0
     pinned: tuple = ()
     motion: object = None
+    regions: tuple = ()
 
     def __post_init__(self):
         if not (self.mass > 0 and self.stiffness > 0):
             raise ModelError("mass and stiffness must be positive", f"sheet '{self.name}'")
         where = f"sheet '{self.name}'"
-        pins, seen = [], set()
+        pins, seen = [], {}
         for pin in self.pinned:
             if not (isinstance(pin, (int, np.integer)) and not isinstance(pin, bool)
                     or isinstance(pin, (float, np.floating)) and float(pin).is_integer()):
@@ -71,14 +117,38 @@ class MassSpringSheet:
             if int(pin) in seen:
                 raise ModelError(f"pinned vertex {int(pin)} is named twice", where)
             pins.append(int(pin))
-            seen.add(int(pin))
+            seen[int(pin)] = "the pinned vertices"
+        held = list(pins)
+        for i, region in enumerate(self.regions):
+            if not isinstance(region, PinRegion):
+                raise ModelError(f"pin region {i} is {region!r}, not a PinRegion", where)
+            lo, hi = np.asarray(region.lo, float), np.asarray(region.hi, float)
+            what = f"pin region {i} (from ({', '.join(f'{c:.6g}' for c in lo)}) to ({', '.join(f'{c:.6g}' for c in hi)}) m)"
+            if lo.shape != (3,) or hi.shape != (3,) or not np.all(np.isfinite(lo) & np.isfinite(hi) & (lo <= hi)):
+                raise ModelError(f"{what} is not a box: lo and hi must be 3 finite coordinates with lo <= hi", where)
+            inside = region.vertices(self.mesh)
+            if len(inside) == 0:
+                raise ModelError(f"{what} holds no vertex of the mesh", where)
+            for v in inside.tolist():
+                if v in seen:
+                    raise ModelError(f"vertex {v} is held twice: by {seen[v]} and by {what}", where)
+                seen[v] = what
+            held.extend(inside.tolist())
         edges = self.mesh.edges()
         rest = np.linalg.norm(self.mesh.vertices[edges[:, 0]] - self.mesh.vertices[edges[:, 1]], axis=1)
         _, areas = self.mesh.normals_areas()
         object.__setattr__(self, "pinned", tuple(pins))
+        object.__setattr__(self, "regions", tuple(self.regions))
+        object.__setattr__(self, "_held", tuple(held))
         object.__setattr__(self, "_edges", edges)
         object.__setattr__(self, "_rest", rest)
         object.__setattr__(self, "_masses", self.mass * areas / areas.sum())
+
+    @property
+    def held(self) -> tuple:
+        """Every vertex the device holds: ``pinned`` in the order given, then each region's vertices ascending;
+        :meth:`pinned_positions` lists them so."""
+        return self._held
 
     @property
     def edges(self) -> np.ndarray:
@@ -96,8 +166,8 @@ class MassSpringSheet:
         return self._masses
 
     def pinned_positions(self, t: float) -> np.ndarray:
-        """World positions (p, 3) of the pinned vertices at time ``t``."""
-        x = self.mesh.vertices[list(self.pinned)]
+        """World positions (p, 3) of the :attr:`held` vertices at time ``t``."""
+        x = self.mesh.vertices[list(self.held)]
         if self.motion is None:
             return x
         R, p, _, _ = self.motion.placement(t)
@@ -124,12 +194,12 @@ class LocalGlobalSolver:
         self.At = (A.T * sheet.stiffness).tocsr()                   # k A^T: spring vectors -> vertex forces
         Q = (self.w * sp.diags(sheet.masses) + sheet.stiffness * (A.T @ A)).tocsc()
         self.pinned = np.zeros(n, bool)
-        self.pinned[list(sheet.pinned)] = True
+        self.pinned[list(sheet.held)] = True
         self.free = np.flatnonzero(~self.pinned)
         self.fixed = np.flatnonzero(self.pinned)                # the pins sorted: the solver's order
-        self.pins = np.array(sheet.pinned, np.int64)             # the sheet's order, which fixed_positions follow
+        self.pins = np.array(sheet.held, np.int64)               # the sheet's order, which fixed_positions follow
         if self.w == 0 and len(self.fixed) == 0:
-            raise ModelError("a sheet with no pinned vertex has no static equilibrium", f"sheet '{sheet.name}'")
+            raise ModelError("a sheet with no held vertex has no static equilibrium", f"sheet '{sheet.name}'")
         self.Q_free = Q[self.free][:, self.free].tocsc()
         self.Q_fp = Q[self.free][:, self.fixed].tocsr()       # a diagonal added to Q leaves it as it is
         self.members = (np.zeros(0, np.int64), np.zeros(0, np.int64))   # the vertices with a contact spring of
@@ -191,8 +261,8 @@ class LocalGlobalSolver:
 
     def solve(self, x0, y, f, fixed_positions, iterations: int = 10, tol: float = 0.0, record: bool = False,
               contact=None, support=None):
-        """Minimise ``g`` from ``x0`` (n, 3) with the pinned vertices at ``fixed_positions`` (p, 3) (in the order of
-        ``sheet.pinned``, as :meth:`MassSpringSheet.pinned_positions` gives them); ``y`` (n, 3) the
+        """Minimise ``g`` from ``x0`` (n, 3) with the held vertices at ``fixed_positions`` (p, 3) (in the order of
+        ``sheet.held``, as :meth:`MassSpringSheet.pinned_positions` gives them); ``y`` (n, 3) the
         inertial target, ``f`` (n, 3) the external forces (N); ``contact``: ``(idx (n,) int, anchor (n, 6), k_contact
         N/m)``, each vertex's skin vertex (-1: none) with its position and outward unit normal (m, world frame), as
         ``_kernels_contact.contact_forces`` finds them; ``support``: ``(idx (n,) int, anchor (n, 6))`` the same for the
@@ -239,4 +309,4 @@ def static_shape(sheet: MassSpringSheet, gravity=(0.0, -9.80665, 0.0), iteration
     solver = LocalGlobalSolver(sheet, 0.0)
     f = sheet.masses[:, None] * np.asarray(gravity, float)
     x = sheet.mesh.vertices
-    return solver.solve(x, x, f, x[list(sheet.pinned)], iterations, tol, record)
+    return solver.solve(x, x, f, x[list(sheet.held)], iterations, tol, record)

@@ -2,17 +2,22 @@
 outward by a liner's thickness); the socket's load from inverse dynamics is carried by the liner between them. The
 liner is a thin elastic layer on the skin: it presses along the socket wall's normal ``n`` (the device's normal, as the
 issue's contact model; the wall is rigid in the limb's frame) as eq. 6 with a stiffness per area ``k = E / t`` (its
-compressive modulus over its thickness) and shears with ``k_s = G / t`` (its shear modulus ``G = E / 3``: the liners
+compressive modulus over its thickness; in series with the soft tissue's below, when given) and shears with
+``k_s = G / t`` (its shear modulus ``G = E / 3``: the liners
 are incompressible, Cagle et al. 2018). With ``u = [theta; delta]`` the socket's small rigid displacement relative to
 the limb, the wall at stump vertex ``i`` moves by ``d_i = delta + theta x r_i``, tangentially by
 ``d_t,i = (I - n_i n_i^T) d_i``, and::
 
-    p_i = k max(0, c_i),   c_i = (t - gap_i) - n_i . d_i,
+    p_i = k max(0, c_i),   c_i = delta_0 + (t - gap_i) - n_i . d_i,
     sum_i A_i (-p_i g_i + B_i^T s_i) = W,   g_i = [r_i x n_i; n_i],   B_i^T s = [r_i x s; s]
 
-where ``gap_i`` is the distance from skin vertex ``i`` to the socket wall along the wall's normal at the frame's pose
-(``n_i``: the normal of the wall point nearest the vertex), ``A_i`` the vertex's area on the rest skin and ``W`` the
-load (the socket's push on the limb). The liner's shear traction ``s_i`` is either
+where ``gap_i`` is the distance from skin vertex ``i`` to its own wall point (the one moulded on it, ``t`` out along
+its normal ``n_i``) along that normal at the frame's pose, ``A_i`` the vertex's area on the rest skin and ``W`` the
+load (the socket's push on the limb). The skin the socket holds moves with the limb alone, so ``gap_i = t`` at every
+pose (to round-off): the liner is at rest at zero load. (The nearest wall point is not the vertex's own where the skin
+is concave between close vertices: the neighbour's point, offset along a normal tilted towards the vertex, lies nearer
+than ``t``; ``t - gap`` was up to 0.14 mm at four brim vertices of the demo's stump, 9 kPa at zero load.) The liner's
+shear traction ``s_i`` is either
 
 - bonded (``friction`` None): ``s_i = k_s d_t,i`` wherever the liner is, pressed or not; ``u`` minimises the convex
   ``sum_i A_i (k/2 max(0, c_i)^2 + k_s/2 |d_t,i|^2) - W . u`` (Newton). On the demo's stances this shear carries
@@ -23,6 +28,24 @@ load (the socket's push on the limb). The liner's shear traction ``s_i`` is eith
   (``k_s d_t,i``) until its traction reaches ``mu p_i``, and slides beyond (``|s_i| = mu p_i``), so that shear needs
   pressure and the wall's pressure carries what the friction cannot. Not a potential (the bound moves with ``p``): the
   bonded solution is carried to it by damped Newton on the wrench residual, with its non-symmetric Jacobian.
+
+Two options stand for what a rigid limb under a moulded socket leaves out (docs/socket-pressure.md measures them):
+
+- soft tissue under the liner (``tissue``: its thickness ``h`` m, ``tissue_modulus`` ``E_t`` Pa, 100 kPa by default, an
+  assumed value of the order of in vivo indentation moduli of limb soft tissue, see ``TISSUE_MODULUS``): a second thin
+  layer in series with the liner, each a Winkler layer as the liner is (no load spreads sideways), so that per area
+  ``k = 1 / (t / E + h / E_t)`` and ``k_s = 1 / (t / G + h / G_t)`` with ``G_t = E_t / 3`` (the tissue, as the liner,
+  nearly incompressible); the pressure compresses the liner by ``p t / E`` and the tissue by ``p h / E_t``. Under the
+  slipping liner, liner and tissue shear together (``k_s``) until the traction reaches ``mu p``;
+- the socket's pre-compression (``fit``: the fit pressure ``p_0`` Pa at donning): the socket is rectified smaller than
+  the limb by the uniform interference ``delta_0 = p_0 / k`` (along the wall's normals), so that with ``u = 0`` every
+  stump vertex is pressed by ``p_0``, which on a closed surface is in equilibrium by itself; the load's response comes
+  on top of it. The stump is open at the brim, so the fit alone pushes the limb out of the socket by ``p_0`` times the
+  brim's opening: the bonded liner's shear, or the slipping liner's friction (which the fit makes available before
+  the load comes, ``mu p_0``), holds it, and the solve includes that in the map's totals, which equal the load. Where
+  the socket moves away from the skin by more than ``delta_0`` the contact unloads: ``p = k max(0, c)`` is never
+  negative (no suction), and the slipping liner's shear goes with its pressure; the bonded liner stays bonded.
+  The liner's tangential displacement is measured from the donned fit (``u = 0``).
 
 Without any shear, normal pressure on a limb whose sides are nearly parallel to its axis must wedge: carrying the axial
 load through the small axial part of the normals takes pressures many times the load over the area (MPa).
@@ -45,12 +68,16 @@ from engine.data import Data
 from engine.errors import ModelError
 from engine.progress import Progress, run
 
-from ._kernels_contact import wall_gaps
-from .contact import SkinGrid
-
 LINER_THICKNESS = 0.006      # m, a common silicone liner (3-9 mm)
 LINER_MODULUS = 0.4e6        # Pa, silicone liner compressive modulus (Sanders et al. 2004, J Rehabil Res Dev 41(2):
                              # 0.1-1 MPa at the stresses measured on transtibial amputees)
+TISSUE_MODULUS = 100e3       # Pa, the residual limb's soft tissue's effective Young's modulus where ``tissue`` > 0:
+                             # assumed, of the order of in vivo indentation moduli of limb soft tissue, not measured on
+                             # a residual limb. Checked: Zheng and Mak 1999 (J Biomech Eng 121(3):330-339; four lower
+                             # limb sites of eight normal young subjects in three postures) fit an initial modulus of
+                             # 0.22-58.4 kPa and a nonlinear factor of 21.7-547 kPa: the tissue stiffens as it is
+                             # compressed. Not checked: 53-141 kPa over below-knee residual limbs (attributed to Mak,
+                             # Liu and Lee 1994, J Rehabil Res Dev 31(3):188-198); docs/socket-pressure.md
 LINER_FRICTION = 0.61        # silicone on skin in vivo, 0.61 +- 0.21 (Zhang and Mak 1999, Prosthet Orthot Int 23(2):
                              # 135-141: the highest of five prosthetic materials on ten subjects' dry skin)
 THRESHOLD = 100e3            # Pa, regions above this pressure are listed (pain thresholds ~ 100-200 kPa)
@@ -64,10 +91,12 @@ ROTATION_LIMIT = 0.1         # rad: the largest socket rotation the model's smal
 
 @dataclass(frozen=True)
 class Socket:
-    """A socket on ``body`` (the residual limb) of ``skin``: the stump's vertices ``vertices`` (indices into the
-    skin), the socket's inner wall ``wall`` (k, 3) in ``body``'s frame (m) with its outward unit ``normals`` (k, 3), and
-    the liner (``thickness`` m, ``modulus`` Pa; ``friction``: Coulomb's coefficient of the liner on the skin, or None
-    for a liner bonded to it). ``from_stump`` checks that the wall encloses every stump vertex."""
+    """A socket on ``body`` (the residual limb) of ``skin``: the stump's vertices ``vertices`` (k,) (indices into the
+    skin), the socket's inner wall ``wall`` (k, 3) in ``body``'s frame (m), one point moulded on each stump vertex, with
+    its outward unit ``normals`` (k, 3), and the liner (``thickness`` m, ``modulus`` Pa; ``friction``: Coulomb's coefficient of the liner on the skin, or None
+    for a liner bonded to it), the soft tissue under it (``tissue`` m thick, 0: the limb rigid under the liner, of
+    ``tissue_modulus`` Pa) and the fit pressure ``fit`` Pa of the socket's pre-compression (0: moulded on the unloaded
+    stump). ``from_stump`` checks that each wall point lies outside its vertex's skin and near it."""
 
     skin: object
     body: str
@@ -77,18 +106,28 @@ class Socket:
     thickness: float = LINER_THICKNESS
     modulus: float = LINER_MODULUS
     friction: float | None = None
+    tissue: float = 0.0
+    tissue_modulus: float = TISSUE_MODULUS
+    fit: float = 0.0
 
     def __post_init__(self):
         if not (self.thickness > 0 and self.modulus > 0):
             raise ModelError("liner thickness and modulus must be positive", f"socket on '{self.body}'")
+        if not (0 <= self.tissue < np.inf and 0 < self.tissue_modulus < np.inf):
+            raise ModelError(f"the soft tissue's thickness must be finite and non-negative and its modulus positive, "
+                             f"got {self.tissue!r} m and {self.tissue_modulus!r} Pa", f"socket on '{self.body}'")
+        if not 0 <= self.fit < np.inf:
+            raise ModelError(f"the fit pressure must be finite and non-negative, got {self.fit!r} Pa",
+                             f"socket on '{self.body}'")
         if self.friction is not None and not 0 <= self.friction < np.inf:
             raise ModelError(f"the liner's friction coefficient must be finite and non-negative, got "
                              f"{self.friction!r}", f"socket on '{self.body}'")
         if self.body not in self.skin.bodies:
             raise ModelError(f"the skin has no bone '{self.body}'", "socket")
-        if np.shape(self.normals) != np.shape(self.wall) or np.shape(self.wall)[1:] != (3,):
+        k = len(self.vertices)
+        if np.shape(self.wall) != (k, 3) or np.shape(self.normals) != (k, 3):
             raise ModelError(f"the wall's points {np.shape(self.wall)} and normals {np.shape(self.normals)} must both "
-                             f"be (k, 3)", f"socket on '{self.body}'")
+                             f"be ({k}, 3), one per stump vertex", f"socket on '{self.body}'")
 
     @cached_property
     def areas(self) -> np.ndarray:
@@ -96,23 +135,24 @@ class Socket:
         rigidly."""
         return self.skin.mesh.normals_areas()[1][self.vertices]
 
-    @cached_property
-    def wall_grid(self) -> SkinGrid:
-        """The wall's points binned in a grid of cell ``3 t + 1 cm`` (the farthest a stump vertex's wall point is
-        looked for), built once: the wall is fixed in the limb's frame."""
-        return SkinGrid(self.wall, 3.0 * self.thickness + 0.01)
-
     @property
     def stiffness(self) -> float:
-        """k: the liner's pressure per compression, Pa/m."""
-        return self.modulus / self.thickness
+        """k: the pressure per compression of the liner and the tissue in series, Pa/m (``1 / (t / E + h / E_t)``)."""
+        return 1.0 / (self.thickness / self.modulus + self.tissue / self.tissue_modulus)
+
+    @property
+    def interference(self) -> float:
+        """delta_0: how much smaller than the limb the socket is rectified along its normals (m), ``fit / k``."""
+        return self.fit / self.stiffness
 
     @classmethod
     def from_stump(cls, model, skin, body: str, thickness: float = LINER_THICKNESS, modulus: float = LINER_MODULUS,
-                   q=None, friction: float | None = None) -> "Socket":
+                   q=None, friction: float | None = None, tissue: float = 0.0, tissue_modulus: float = TISSUE_MODULUS,
+                   fit: float = 0.0) -> "Socket":
         """The socket moulded on the stump: the skin vertices that ``body`` carries alone (its brim where the thigh's
         weight ends, ``skin.weights.carried_alone``), offset outward along their normals by the liner's ``thickness``, at
-        pose ``q`` (default the skin's rest pose); the liner bonded to the skin or slipping on it with ``friction``."""
+        pose ``q`` (default the skin's rest pose); the liner bonded to the skin or slipping on it with ``friction``,
+        on ``tissue`` m of soft tissue of ``tissue_modulus`` Pa, pre-compressed to the fit pressure ``fit`` Pa."""
         if body not in skin.bodies:
             raise ModelError(f"the skin has no bone '{body}'", "socket")
         j = skin.bodies.index(body)
@@ -122,35 +162,31 @@ class Socket:
         normals = skin.mesh.normals_areas(x)[0][vertices] @ T.R
         x = (x[vertices] - T.p) @ T.R
         wall = x + thickness * normals
-        socket = cls(skin, body, vertices, wall, normals, thickness, modulus, friction)
+        socket = cls(skin, body, vertices, wall, normals, thickness, modulus, friction, tissue, tissue_modulus, fit)
         socket.check(model, q)
         return socket
 
     def gaps(self, model, q):
-        """Stump vertices' positions ``x`` (limb frame), the wall's normal ``n`` nearest each, the vertices' areas (on
-        the rest skin: the liner's area over each, which the limb carries rigidly) and the gap (m) from each vertex to
-        the wall along that normal at pose ``q``; -inf (and a zero normal) where no wall point is near (uncovered)."""
+        """Stump vertices' positions ``x`` (limb frame), their wall points' normals ``n``, the vertices' areas (on the
+        rest skin: the liner's area over each, which the limb carries rigidly) and the gap (m) from each vertex to its
+        own wall point along that point's normal at pose ``q``."""
         x_world, T = _skin_in_limb(model, self.skin, self.body, q)
         x = (x_world[self.vertices] - T.p) @ T.R
-        areas = self.areas
-        grid = self.wall_grid
-        gaps = np.empty(len(x))
-        n = np.empty_like(x)
-        wall_gaps(np.ascontiguousarray(x), grid.x, np.ascontiguousarray(self.normals, float), grid.h, grid.lo,
-                  grid.dims, grid.start, grid.order, grid.near, n, gaps)
-        return x, n, areas, gaps
+        return x, self.normals, self.areas, np.einsum("ia,ia->i", self.normals, self.wall - x)
 
     def check(self, model, q=None) -> None:
-        """ModelError unless the wall surrounds every stump vertex, outside the skin, within ``3 t + 1 cm``."""
+        """ModelError unless each wall point lies outside its stump vertex's skin (the gap above ``-t / 2``) and within
+        ``3 t + 1 cm`` of it."""
         x, _, _, gaps = self.gaps(model, self.skin.q_rest if q is None else q)
         where = f"socket on '{self.body}'"
         if not len(x):
             raise ModelError("the skin has no vertex on the residual limb", where)
-        uncovered = ~np.isfinite(gaps)
-        if uncovered.any():
-            raise ModelError(f"does not enclose the stump: {int(uncovered.sum())} of its {len(x)} skin vertices have "
-                             f"no socket wall within {3 * self.thickness + 0.01:.3f} m (lowest at "
-                             f"{x[uncovered, 1].min():.3f} m along the limb)", where)
+        reach = 3 * self.thickness + 0.01
+        far = np.linalg.norm(self.wall - x, axis=1) > reach
+        if far.any():
+            raise ModelError(f"does not enclose the stump: {int(far.sum())} of its {len(x)} skin vertices have their "
+                             f"socket wall point farther than {reach:.3f} m (lowest at {x[far, 1].min():.3f} m along "
+                             f"the limb)", where)
         inside = gaps < -0.5 * self.thickness
         if inside.any():
             raise ModelError(f"cuts into the stump: the wall lies inside the skin at {int(inside.sum())} vertices "
@@ -158,16 +194,22 @@ class Socket:
 
     @property
     def shear_stiffness(self) -> float:
-        """k_s: the liner's shear traction per tangential displacement, Pa/m (``G / t``, ``G = E / 3``)."""
-        return self.modulus / 3.0 / self.thickness
+        """k_s: the shear traction per tangential displacement of the liner and the tissue in series, Pa/m
+        (``1 / (t / G + h / G_t)``, ``G = E / 3``, ``G_t = E_t / 3``)."""
+        return 1.0 / (3.0 * (self.thickness / self.modulus + self.tissue / self.tissue_modulus))
 
     def pressure(self, model, q, load) -> "SocketPressure":
         """The pressure and shear maps carrying ``load`` (6,) ``[moment about the limb frame's origin; force]``, limb
-        axes (N m, N), the socket's push on the limb, with the limb at pose ``q``: the bonded liner's solution (convex),
-        continued by Newton's method to the liner that slips when the socket has a ``friction``."""
-        x, n, areas, gaps = self.gaps(model, q)
+        axes (N m, N), the socket's push on the limb, with the limb at pose ``q``: :meth:`carry` on :meth:`gaps`."""
+        return self.carry(*self.gaps(model, q), load)
+
+    def carry(self, x, n, areas, gaps, load) -> "SocketPressure":
+        """The maps carrying ``load`` (6,) on the stump vertices ``x`` (k, 3) m (limb frame) with the wall's normals
+        ``n`` (k, 3), the vertices' ``areas`` (k,) m^2 and their ``gaps`` (k,) m to the wall, as :meth:`gaps` gives
+        them: the bonded liner's solution (convex), continued by Newton's method to the liner that
+        slips when the socket has a ``friction``."""
         g = np.hstack([np.cross(x, n), n])
-        c0 = np.where(np.isfinite(gaps), self.thickness - gaps, -np.inf)
+        c0 = self.thickness + self.interference - gaps
         k, ks, mu = self.stiffness, self.shear_stiffness, self.friction
         # B_i u = theta x r_i + delta, and its tangential part T_i u = (I - n_i n_i^T) B_i u (the liner's shear)
         B = np.zeros((len(x), 3, 6))
@@ -210,11 +252,12 @@ class Socket:
         c = c0 - g @ u
         p = k * np.maximum(c, 0.0)
         shear = ks * np.einsum("iab,b->ia", T, u) if mu is None else _traction(T @ u, p, ks, mu)[0]
-        compression = float(c.max(initial=0.0))
+        compression = p.max(initial=0.0) * self.thickness / self.modulus
+        tissue = p.max(initial=0.0) * self.tissue / self.tissue_modulus
         return SocketPressure(self.vertices, p, shear, areas, -(p * areas) @ g,
                               np.einsum("i,iab,ia->b", areas, B, shear), W, u, bool(np.linalg.norm(r) <= tolerance),
-                              compression, compression <= self.thickness
-                              and float(np.linalg.norm(u[:3])) <= ROTATION_LIMIT)
+                              compression, compression <= self.thickness and tissue <= self.tissue
+                              and float(np.linalg.norm(u[:3])) <= ROTATION_LIMIT, tissue)
 
 
 def _traction(d, p, ks, mu):
@@ -257,9 +300,10 @@ class SocketPressure:
     ``by_shear``, and the ``load`` asked (6,) (limb axes, N m about the limb's origin, N); the socket's rigid
     displacement ``u`` (rad, m); ``converged``: whether the solve carried the load to ``TOLERANCE`` (a result, not
     an exception: a frame that did not is flagged by the map and the report); the liner's largest ``compression``
-    (m) and ``in_range``: whether the solution stays within the model's small displacements (the compression at most
-    the liner's thickness, the socket's rotation ``|theta|`` at most ``ROTATION_LIMIT``), flagged as ``converged``
-    is (the slipping liner leaves them on the demo's stances, docs/socket-pressure.md)."""
+    (m), the soft tissue's ``tissue_compression`` (m, 0 without tissue) and ``in_range``: whether the solution stays
+    within the model's small displacements (each layer's compression at most its thickness, the socket's rotation
+    ``|theta|`` at most ``ROTATION_LIMIT``), flagged as ``converged`` is (the slipping liner leaves them on the demo's
+    stances, docs/socket-pressure.md)."""
 
     vertices: np.ndarray
     pressure: np.ndarray
@@ -272,6 +316,7 @@ class SocketPressure:
     converged: bool
     compression: float
     in_range: bool
+    tissue_compression: float
 
     @property
     def carried(self) -> np.ndarray:
@@ -323,13 +368,15 @@ def _skin_in_limb(model, skin, body, q):
 def pressure_steps(model, socket: Socket, Q, loads, threshold: float = THRESHOLD, frames=None):
     """Per frame of configurations ``Q`` (T, nq) and socket loads ``loads`` (T, 6): ``peak``, ``mean`` (Pa),
     ``area`` (loaded, m^2), ``regions`` (patches above ``threshold``), ``hot_area`` (m^2 above it), the force the map
-    carries (T, 3, limb axes, N), the ``pressure`` maps (T, k) Pa on ``socket.vertices`` and ``converged`` and
-    ``in_range`` (T,) bool (``SocketPressure``'s; True where not computed); ``frames`` (indices)
+    carries (T, 3, limb axes, N), the ``pressure`` maps (T, k) Pa on ``socket.vertices``, the liner's and the tissue's
+    largest ``compression`` and ``tissue_compression`` (m), the socket's ``rotation`` ``|theta|`` (rad), and
+    ``converged`` and ``in_range`` (T,) bool (``SocketPressure``'s; True where not computed); ``frames`` (indices)
     restricts the frames computed (the others stay zero). A step generator (``engine.progress``): yields Progress
     per frame, returns the dict; closing it stops between frames."""
     T = len(Q)
     frames = range(T) if frames is None else [int(f) for f in frames]
-    out = {k: np.zeros(T) for k in ("peak", "mean", "area", "regions", "hot_area")}
+    out = {k: np.zeros(T) for k in ("peak", "mean", "area", "regions", "hot_area", "compression", "tissue_compression",
+                                     "rotation")}
     out["force"] = np.zeros((T, 3))
     out["pressure"] = np.zeros((T, len(socket.vertices)), np.float32)
     out["converged"] = np.ones(T, bool)
@@ -343,6 +390,8 @@ def pressure_steps(model, socket: Socket, Q, loads, threshold: float = THRESHOLD
         out["regions"][f], out["hot_area"][f] = len(hot), sum(r["area"] for r in hot)
         out["force"][f] = m.carried[3:]
         out["pressure"][f] = m.pressure
+        out["compression"][f], out["tissue_compression"][f] = m.compression, m.tissue_compression
+        out["rotation"][f] = np.linalg.norm(m.u[:3])
         out["converged"][f] = m.converged
         out["in_range"][f] = m.in_range
     return out

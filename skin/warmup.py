@@ -15,8 +15,9 @@ from .skinning import Skin
 from .socket import Socket, pressure_over_trial
 from .socket_load import socket_loads
 
-SPACING = 0.08
-"""m: the warm-up's skin spacing for the scene (a few hundred vertices, quick to build)."""
+SPACING = 0.05
+"""m: the warm-up's skin spacing for the scene (under a thousand vertices, quick to build; the sling's skin, generated
+in the A-pose, comes apart at the forearms beyond 5 cm)."""
 SOCKET_SPACING = 0.04
 """m: the skin spacing of the socket's stump (coarser, too few vertices carry the socket's shear: a singular system)."""
 SCENE = "sling-lift"

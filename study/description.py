@@ -3,10 +3,10 @@
 A study names its subjects; each subject its model (the generic model to scale, or the subject's own), what
 scales it (an OpenSim ScaleTool setup and/or a static trial, the subject's mass), and its trials, each a marker
 file with its loads; a subject without a model has each trial analysed alone (``hybrid analyze TRIAL``: the default
-model made for it), with the subject's height as its stature. Analysis settings are given for the whole study
-(``settings``), overridden per subject and per trial. The settings are ``hybrid analyze``'s options
-(:data:`OPTIONS`), so a trial of a batch is exactly the ``hybrid analyze`` run :func:`analyze_arguments` spells.
-File names are read relative to the study file.
+model made for it), with the subject's height as its stature and its mass as the model's. Analysis settings are
+given for the whole study (``settings``), overridden per subject and per trial. The settings are ``hybrid analyze``'s
+options (:data:`OPTIONS`), so a trial of a batch is exactly the ``hybrid analyze`` run :func:`analyze_arguments`
+spells. File names are read relative to the study file.
 
 The file is read with the project's bounded YAML loader (``engine.io.yaml_documents``); every field is checked
 (unknown fields, wrong types, missing files, identifiers given twice) and an error is a
@@ -21,6 +21,7 @@ from pathlib import Path
 from engine.errors import ModelError, SettingsError
 from engine.io.model_fields import ABSENT, Fields, describe
 from engine.io.yaml_documents import read_document
+from engine.trial.body_measures import check_height, check_mass
 
 FORMAT, VERSION = "hybridlab-study", 1
 
@@ -41,8 +42,8 @@ _IDENTIFIER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 @dataclass(frozen=True)
 class TrialSpec:
     """One trial: ``id`` (unique within its subject), the marker file (.c3d or .trc), a TRC trial's GRF .mot and
-    ExternalLoads .xml, its settings (the study's, the subject's and its own merged) and its subject's ``height``
-    (m, analysed alone: ``hybrid analyze --height``; None: not given)."""
+    ExternalLoads .xml, its settings (the study's, the subject's and its own merged) and, analysed alone, its
+    subject's ``height`` (m, ``hybrid analyze --height``) and ``mass`` (kg, ``--mass``; None: not given)."""
 
     subject: str
     id: str
@@ -51,6 +52,7 @@ class TrialSpec:
     external_loads: Path | None
     settings: dict
     height: float | None = None
+    mass: float | None = None
 
     @property
     def key(self) -> str:
@@ -61,9 +63,9 @@ class TrialSpec:
 @dataclass(frozen=True)
 class SubjectSpec:
     """One subject: ``model`` (generic or the subject's own; None: each trial analysed alone, the default model made
-    for it), ``scale_setup`` (an OpenSim ScaleTool setup), ``static`` (the static trial), ``mass`` (kg), ``height``
-    (m, the stature of a subject without model); without a setup or a static trial the model is analysed as given
-    (not scaled)."""
+    for it), ``scale_setup`` (an OpenSim ScaleTool setup), ``static`` (the static trial), ``mass`` (kg: the scaled
+    model's, or with no model the mass of the default model made for each trial), ``height`` (m, the stature of a
+    subject without model); without a setup or a static trial the model is analysed as given (not scaled)."""
 
     id: str
     model: Path | None
@@ -131,13 +133,16 @@ def _read_subject(f: Fields, folder: Path, defaults: dict) -> SubjectSpec:
     model = _file(f, "model", folder)
     setup, static = _file(f, "scale_setup", folder), _file(f, "static", folder)
     mass = f.number("mass", required=False)
-    if mass is not ABSENT and not mass > 0:
-        raise SettingsError(f"mass must be positive (kg), got {mass}", f.where)
+    mass = None if mass is ABSENT else check_mass(mass, f.where)
     height = _height(f, model)
-    given = [k for k, v in (("scale_setup", setup), ("static", static), ("mass", mass)) if v not in (None, ABSENT)]
+    given = [k for k, v in (("scale_setup", setup), ("static", static)) if v is not None]
     if model is None and given:
         raise SettingsError(f"{', '.join(given)} given without a model: they scale the subject's model (without one, "
-                            "each trial is analysed alone, with the default model made for it)", f.where)
+                            "each trial is analysed alone, with the default model made for it and scaled on the "
+                            "static setting's trial)", f.where)
+    if model is not None and mass is not None and setup is None and static is None:
+        raise SettingsError("mass scales the subject's model, which without a scale_setup or a static trial is "
+                            "analysed as given, with its own mass", f.where)
     settings = {**defaults, **_settings(f, f.where, folder)}
     items = f.items("trials", required=True)
     f.close()
@@ -157,27 +162,24 @@ def _read_subject(f: Fields, folder: Path, defaults: dict) -> SubjectSpec:
         trial_settings = {**settings, **_settings(t, t.where, folder)}
         t.close()
         _check_range(trial_settings, t.where)
-        trials.append(TrialSpec(sid, tid, marker_file, grf, loads, trial_settings, height))
+        trials.append(TrialSpec(sid, tid, marker_file, grf, loads, trial_settings, height,
+                                mass if model is None else None))
     if not trials:
         raise SettingsError("has no trial", f"subject '{sid}'")
-    return SubjectSpec(sid, model, setup, static, None if mass is ABSENT else float(mass), tuple(trials), height)
+    return SubjectSpec(sid, model, setup, static, mass, tuple(trials), height)
 
 
 def _height(f: Fields, model: Path | None) -> float | None:
     """The subject's ``height`` (m; None: not given): a stature within
-    :data:`~engine.protocols.fitting.STATURE_RANGE`, for a subject without model (``hybrid analyze --height``)."""
-    from engine.protocols.fitting import STATURE_RANGE
+    :data:`~engine.trial.body_measures.STATURE_RANGE`, for a subject without model (``hybrid analyze --height``)."""
     height = f.number("height", required=False)
     if height is ABSENT:
         return None
-    lo, hi = STATURE_RANGE
-    if not lo <= height <= hi:
-        raise SettingsError(f"height must be the subject's height in metres, between {lo:g} and {hi:g}; got "
-                            f"{height}", f.where)
+    height = check_height(height, f.where)
     if model is not None:
         raise SettingsError("height is the stature of the default model made for each trial of a subject without "
                             "model; a model is analysed as given (its scaling does not use a height)", f.where)
-    return float(height)
+    return height
 
 
 def _file(f: Fields, key: str, folder: Path, required: bool = False) -> Path | None:
@@ -237,10 +239,12 @@ def _check_range(settings: dict, where: str) -> None:
 
 def analyze_arguments(trial: TrialSpec, model) -> list[str]:
     """``hybrid analyze``'s arguments (without ``--out``) for ``trial`` analysed with the model file ``model`` (None:
-    the trial alone, with its subject's height)."""
+    the trial alone, with its subject's height and mass)."""
     argv = [str(trial.file)] if model is None else [str(model), str(trial.file)]
     if trial.height is not None:
         argv += ["--height", repr(trial.height)]
+    if trial.mass is not None:
+        argv += ["--mass", repr(trial.mass)]
     if trial.grf is not None:
         argv += ["--grf", str(trial.grf), "--external-loads", str(trial.external_loads)]
     for key, value in sorted(trial.settings.items()):

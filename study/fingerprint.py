@@ -2,8 +2,8 @@
 
 A scaling depends on the generic model, the ScaleTool setup and the files it names (marker set, static trials),
 the static trial and the mass; a trial on its subject's scaling, its own files (marker file, loads, setups,
-contacts, EMG), its settings and its subject's height (a trial analysed alone). The version of HybridLab is part of
-both: results of another version are never taken for this one's. A step whose outputs carry the same fingerprint
+contacts, EMG), its settings and its subject's height and mass (a trial analysed alone; the mass through its
+subject's fingerprint). The version of HybridLab is part of both: results of another version are never taken for this one's. A step whose outputs carry the same fingerprint
 is not run again (``hybrid batch``'s resume).
 """
 from __future__ import annotations

@@ -5,8 +5,16 @@ Per subject folder: the model is the one ``.osim`` or ``.yaml`` model file in it
 folder, shared by all subjects); a ScaleTool setup (an ``.xml`` with ``scale`` in its name) and a static trial
 (a marker file with ``static`` in its name) make it scaled; every other ``.c3d``/``.trc`` is a trial, named by its
 session folder and file stem; a TRC trial's plates are ``<stem>_grf.mot`` with ``<stem>_grf.xml`` beside it.
-What could not be matched (a subject without a model, two candidate models, a TRC's loads half there, files of
-no known role) is listed, never guessed.
+
+A subject with no model file in its folder or at the top has each trial analysed alone (``hybrid analyze TRIAL``:
+the default athlete made for it), its static trial as its ``static`` setting; its ``height`` (m) and ``mass`` (kg)
+are those its own C3D trials record (``engine.trial.body_measures``: SUBJECT:HEIGHT, PROCESSING:Height in mm,
+SUBJECT:WEIGHT, PROCESSING:Bodymass ...), converted to m and kg and said with the parameter and trial read, when
+every trial recording one records the same; else the field is left for the user and the reason listed. Nothing is
+carried from one subject to another.
+
+What could not be matched (two candidate models, a TRC's loads half there, a ScaleTool setup without a model,
+heights or masses the trials do not give or disagree on, files of no known role) is listed, never guessed.
 """
 from __future__ import annotations
 
@@ -14,6 +22,7 @@ import os
 import re
 from pathlib import Path
 
+from engine.demo.athlete import MASS
 from engine.errors import SettingsError
 from engine.io.atomic import write_text
 from engine.io.yaml_documents import dump_document
@@ -42,38 +51,40 @@ def _single(candidates: list, what: str, where: str, unmatched: list):
     return candidates[0] if candidates else None
 
 
-def propose_study(folder, study_file) -> tuple[dict, list[str]]:
-    """``(body of a study document, what could not be matched)`` for the lab folder ``folder`` (module notes), with
-    file names relative to ``study_file``'s folder."""
+def propose_study(folder, study_file) -> tuple[dict, list[str], list[str]]:
+    """``(body of a study document, what was proposed from the files' contents, what could not be matched)`` for
+    the lab folder ``folder`` (module notes), with file names relative to ``study_file``'s folder."""
     folder = Path(folder).resolve()
     if not folder.is_dir():
         raise SettingsError("is not a folder", file=folder)
     base = Path(study_file).resolve().parent
-    unmatched = []
-    shared = _single([p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in MODEL_FILES], "model",
-                     "top folder", unmatched)
+    unmatched, proposed = [], []
+    top = [p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in MODEL_FILES]
+    shared = _single(top, "model", "top folder", unmatched)
     subjects = []
     for sub in sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")):
-        subject, rest = _subject(sub, shared, base, unmatched)
+        subject, rest = _subject(sub, shared, len(top) > 1, base, proposed, unmatched)
         unmatched += [f"{f.relative_to(folder)}: no role found (not a model, setup, static trial, trial or its "
                       "loads)" for f in rest]
         if subject is not None:
             subjects.append(subject)
     if not subjects:
-        unmatched.append(f"{folder}: no subject folder with a model and a trial")
-    return {"name": _ident(folder.name), "settings": {}, "subjects": subjects}, unmatched
+        unmatched.append(f"{folder}: no subject folder with a trial")
+    return {"name": _ident(folder.name), "settings": {}, "subjects": subjects}, proposed, unmatched
 
 
 def _rel(path: Path, base: Path) -> str:
     return Path(os.path.relpath(path, base)).as_posix()
 
 
-def _subject(sub: Path, shared, base: Path, unmatched: list):
+def _subject(sub: Path, shared, shared_ambiguous: bool, base: Path, proposed: list, unmatched: list):
     files = _files(sub)
     used = set()
-    model = _single([p for p in files if p.suffix.lower() in MODEL_FILES], "model", sub.name, unmatched)
-    if model is None and not any(p.suffix.lower() in MODEL_FILES for p in files):
+    own = [p for p in files if p.suffix.lower() in MODEL_FILES]
+    model = _single(own, "model", sub.name, unmatched)
+    if model is None and not own:
         model = shared
+    ambiguous = len(own) > 1 or (not own and shared_ambiguous)
     markers = [p for p in files if p.suffix.lower() in MARKER_FILES]
     static = _single([p for p in markers if "static" in p.name.lower()], "static trial", sub.name, unmatched)
     setup = _single([p for p in files if p.suffix.lower() == ".xml" and "scale" in p.name.lower()], "scale setup",
@@ -83,7 +94,7 @@ def _subject(sub: Path, shared, base: Path, unmatched: list):
         if path is not None:
             entry[key] = _rel(path, base)
             used.add(path)
-    trials, ids = [], set()
+    trials, trial_paths, ids = [], [], set()
     for path in markers:
         if "static" in path.name.lower():
             used.add(path)
@@ -105,16 +116,79 @@ def _subject(sub: Path, shared, base: Path, unmatched: list):
                                  "exists: its loads are left out")
         ids.add(tid)
         trials.append(trial)
-    if model is None:
-        unmatched.append(f"{sub.name}: no model file (.osim or .yaml) in it or at the top: subject left out")
+        trial_paths.append(path)
+    if ambiguous:
+        unmatched.append(f"{sub.name}: which model is its own is not clear (above): subject left out")
         return None, [p for p in files if p not in used]
-    used.add(model)
-    entry["model"] = _rel(model, base)
     if not trials:
         unmatched.append(f"{sub.name}: no trial (.c3d or .trc other than a static one): subject left out")
         return None, [p for p in files if p not in used]
+    if model is None:
+        del entry["model"]
+        _alone(entry, sub, setup, static, trial_paths, proposed, unmatched)
+    else:
+        used.add(model)
+        entry["model"] = _rel(model, base)
     entry["trials"] = trials
     return entry, [p for p in files if p not in used]
+
+
+def _alone(entry: dict, sub: Path, setup, static, paths: list, proposed: list, unmatched: list) -> None:
+    """``entry`` of a subject without a model made one whose trials (files ``paths``) are analysed alone: its static
+    trial as its ``static`` setting, its ``height`` and ``mass`` those its C3D trials record (module notes)."""
+    proposed.append(f"{sub.name}: no model file (.osim or .yaml) in it or at the top: each trial analysed alone, with the "
+                "default athlete made for it (hybrid analyze TRIAL)")
+    if setup is not None:
+        del entry["scale_setup"]
+        unmatched.append(f"{sub.name}/{setup.relative_to(sub)}: a ScaleTool setup scales a model, and the subject has "
+                         "none: left out")
+    if static is not None:
+        entry["settings"] = {"static": entry.pop("static")}
+    recorded, unreadable = _recorded([static] + paths)
+    for path, problem in unreadable:
+        unmatched.append(f"{sub.name}/{path.relative_to(sub)}: could not be read for the subject's height and mass "
+                         f"({problem})")
+    for key, what, unit, digits, fields in (("height", "height", "m", 4, "SUBJECT:HEIGHT or PROCESSING:Height"),
+                                            ("mass", "body mass", "kg", 2, "SUBJECT:WEIGHT or PROCESSING:Bodymass")):
+        readings = [(path, r) for path, r in recorded if r[key].value is not None]
+        rejected = [f"{path.name}: {note}" for path, r in recorded for note in r[key].rejected]
+        values = sorted({round(r[key].value, digits) for _, r in readings})
+        if len(values) == 1:
+            entry[key] = values[0]
+            sources = sorted({r[key].source.removeprefix("the trial's ") for _, r in readings})
+            without = [p.name for p, r in recorded if r[key].value is None]
+            proposed.append(f"{sub.name}: {key} {values[0]:g} {unit}, read from {', '.join(sources)} in "
+                        f"{', '.join(p.name for p, _ in readings)}" +
+                        (f"; {', '.join(without)} record none: this subject's value applies to them too" if without else ""))
+        elif values:
+            unmatched.append(f"{sub.name}: its trials record different values of its {what} ("
+                             + ", ".join(f"{p.name} {r[key].value:g} {unit}" for p, r in readings)
+                             + f"): {key} left for you to give ({unit})")
+        else:
+            unmatched.append(f"{sub.name}: no trial records the subject's {what} ({fields}"
+                             + (f"; {'; '.join(rejected)}" if rejected else "")
+                             + f"): {key} left for you to give ({unit}); without it "
+                             + ("each trial's stature is the default athlete's scaled by its markers" if key == "height"
+                                else f"each trial keeps the default athlete's {MASS:g} kg"))
+
+
+def _recorded(paths: list) -> tuple[list, list]:
+    """``[(path, {'height': Recorded, 'mass': Recorded})]`` of the C3D files among ``paths`` (TRC files record
+    neither), and ``[(path, problem)]`` of those that could not be read."""
+    from engine.errors import DataError
+    from engine.io.c3d import read_c3d
+    from engine.trial.body_measures import recorded_height, recorded_mass
+    recorded, unreadable = [], []
+    for path in paths:
+        if path is None or path.suffix.lower() != ".c3d":
+            continue
+        try:
+            trial = read_c3d(path)
+        except DataError as exc:
+            unreadable.append((path, exc.problem))
+            continue
+        recorded.append((path, {"height": recorded_height(trial), "mass": recorded_mass(trial)}))
+    return recorded, unreadable
 
 
 def write_study(path, body: dict) -> None:

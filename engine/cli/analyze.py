@@ -48,6 +48,10 @@ def add_parser(sub) -> None:
                    help="with a trial alone: the subject's height, m; it overrides the trial's SUBJECT:Height as the "
                         "stature that gives the knee and ankle widths the trial does not (Heinz et al. 2003's "
                         "proportions); the notes say which was used")
+    p.add_argument("--mass", type=float, metavar="KG",
+                   help="with a trial alone: the subject's body mass, kg; it overrides the trial's (SUBJECT:WEIGHT, "
+                        "PROCESSING:Bodymass) as the scaled model's mass, which the moments (N m/kg) and ground "
+                        "reactions (%%BW) are normalised by; the notes say which was used")
     p.add_argument("--axes", help="lab axes of the trial, e.g. 'Z-up, X-forward' (default: proposed from the data)")
     p.add_argument("--start", type=float, help="start time, s")
     p.add_argument("--end", type=float, help="end time, s")
@@ -92,7 +96,7 @@ def _inputs(args, open_model=None):
     if args.demo:
         if args.model or args.trial:
             raise SettingsError("--demo analyses the bundled demo; give either --demo or MODEL and TRIAL")
-        _check_height(args.height, False)
+        _check_body(args, False)
         from ..demo import demo_inputs
         return demo_inputs()
     from ..io.open import open_model as read_model
@@ -100,7 +104,7 @@ def _inputs(args, open_model=None):
     trial_only = bool(args.model and not args.trial and Path(args.model).suffix.lower() in TRIAL_SUFFIXES)
     if not (args.model and (args.trial or trial_only)):
         raise SettingsError("give MODEL and TRIAL, or a TRIAL alone (or --demo)")
-    _check_height(args.height, trial_only)
+    _check_body(args, trial_only)
     model = None if trial_only else (open_model or read_model)(args.model)
     channels = _names(args.emg_channels)
     trial = open_trial(args.model if trial_only else args.trial, grf=args.grf, external_loads=args.external_loads,
@@ -114,7 +118,8 @@ def _inputs(args, open_model=None):
         settings.static_trial = open_trial(args.static, c3d_timeout=args.c3d_timeout)
     if trial_only:
         from ..demo.for_trial import model_for_trial
-        made = model_for_trial(trial, settings.static_trial, args.axes, with_muscles=args.muscles, height=args.height)
+        made = model_for_trial(trial, settings.static_trial, args.axes, with_muscles=args.muscles, height=args.height,
+                               mass=args.mass)
         model, trial, settings.static_trial = made.model, made.trial, made.static
         settings.ik.notes = made.notes
     if args.contacts:
@@ -130,19 +135,18 @@ def _inputs(args, open_model=None):
     return model, trial, settings
 
 
-def _check_height(height: float | None, trial_only: bool) -> None:
-    """SettingsError unless ``--height`` is absent, or given with a trial alone as a stature in metres
-    (:data:`~engine.protocols.fitting.STATURE_RANGE`)."""
-    from ..protocols.fitting import STATURE_RANGE
-    if height is None:
-        return
-    if not trial_only:
-        raise SettingsError("--height is the stature of the default model made for a trial alone (TRIAL.c3d); a "
-                            "MODEL is analysed as given (scale it with 'hybrid scale')", "--height")
-    lo, hi = STATURE_RANGE
-    if not lo <= height <= hi:
-        raise SettingsError(f"--height must be the subject's height in metres, between {lo:g} and {hi:g}; got "
-                            f"{height:g}", "--height")
+def _check_body(args, trial_only: bool) -> None:
+    """SettingsError unless ``--height`` and ``--mass`` are absent, or given with a trial alone as a stature in metres
+    and a body mass in kilograms within their plausible ranges (``engine.trial.body_measures``)."""
+    from ..trial.body_measures import check_height, check_mass
+    for option, value, check in (("--height", args.height, check_height), ("--mass", args.mass, check_mass)):
+        if value is None:
+            continue
+        if not trial_only:
+            what = "stature" if option == "--height" else "body mass"
+            raise SettingsError(f"{option} is the {what} of the default model made for a trial alone (TRIAL.c3d); a "
+                                "MODEL is analysed as given (scale it with 'hybrid scale')", option)
+        check(value, option, option)
 
 
 def _muscle_settings(args):
@@ -207,6 +211,8 @@ def analyse_to_folder(args, also=None, open_model=None):
     the model file (default ``engine.io.open.open_model``; ``hybrid batch``'s workers keep the models they read).
     Returns ``(model, trial, result, truth, files written)``."""
     model, trial, settings = analysis_inputs(args, open_model)
+    for warning in model.metadata.get("import_warnings", ()):    # what reading the model file said
+        print(f"model: {warning}")
     inputs = (args.model, args.trial, args.grf, args.external_loads, args.ik_setup, args.contacts, args.static)
     said: list = []
     with output_folder(args.out, OUTPUT_NAMES, expected_bytes(model, trial, settings.muscles), inputs,

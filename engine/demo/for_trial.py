@@ -75,10 +75,11 @@ def trial_matching(trial, model, edits: dict | None = None) -> MatchingTable:
 
 
 def model_for_trial(trial, static=None, axes=None, with_muscles: bool = False, model=None,
-                    edits: dict | None = None, height: float | None = None) -> TrialModel:
+                    edits: dict | None = None, height: float | None = None, mass: float | None = None) -> TrialModel:
     """The protocol recognised in ``trial`` (with the user's ``edits`` of the matching, see :func:`trial_matching`)
     put on ``model`` (default: :func:`default_model`), scaled and its markers placed, ``height`` (m) the subject's
-    stature given by the user (None: the trial's, :func:`~engine.protocols.fitting.stature`); DataError if no
+    stature and ``mass`` (kg) the body mass given by the user (None: the trial's,
+    :func:`~engine.protocols.fitting.stature` and :func:`~engine.protocols.fitting.body_mass`); DataError if no
     protocol's marker is recognised."""
     notes = []
     if model is None:
@@ -87,30 +88,21 @@ def model_for_trial(trial, static=None, axes=None, with_muscles: bool = False, m
     catalogue, placements, _ = builtin()
     matching = trial_matching(trial, model, edits).matching
     fitted = fit_protocol(model, trial, matching, placements_for(model, placements), catalogue, static, axes,
-                          mass=_mass(trial), height=height)
+                          mass=mass, height=height)
     static = None if static is None else renamed_trial(static, matching, stature(trial, model, matching, height))[0]
     return TrialModel(fitted.model, fitted.trial, static, matching, tuple(notes + notes_of(matching) + list(fitted.notes)))
 
 
-def trial_analysis_steps(trial, settings, edits: dict | None = None, with_muscles: bool = False):
-    """``hybrid analyze TRIAL.c3d`` as a step generator (the application's drop of a C3D): the model made for
-    ``trial`` (:func:`model_for_trial`, with the lab axes and static trial of ``settings``), then
+def trial_analysis_steps(trial, settings, edits: dict | None = None, with_muscles: bool = False,
+                         height: float | None = None, mass: float | None = None):
+    """``hybrid analyze TRIAL.c3d [--height M --mass KG]`` as a step generator (the application's drop of a C3D): the
+    model made for ``trial`` (:func:`model_for_trial`, with the lab axes and static trial of ``settings``, the subject's
+    ``height`` m and ``mass`` kg given by the user or None), then
     :func:`~engine.analysis.pipeline.analysis_steps`. Returns ``(TrialModel, settings as run, AnalysisResult)``."""
     yield Progress("model", 0.0, "the marker protocol matched, the default model scaled and its markers placed")
-    made = model_for_trial(trial, settings.static_trial, settings.axes, with_muscles=with_muscles, edits=edits)
+    made = model_for_trial(trial, settings.static_trial, settings.axes, with_muscles=with_muscles, edits=edits,
+                           height=height, mass=mass)
     settings = replace(settings, static_trial=made.static, ik=replace(settings.ik, notes=made.notes))
     result = yield from analysis_steps(made.model, made.trial, settings)
     return made, settings, result
 
-
-def _mass(trial):
-    """The subject's mass (kg) if the trial records a plausible one, else None (the model's is kept)."""
-    for key in ("BODY_MASS", "MASS", "WEIGHT", "Bodymass", "Weight"):
-        value = trial.subject.get(key)
-        try:
-            mass = float(value[0] if isinstance(value, (list, tuple)) else value)
-        except (TypeError, ValueError, IndexError):
-            continue
-        if 20.0 <= mass <= 250.0:
-            return mass
-    return None

@@ -76,6 +76,26 @@ def read_model(document: dict) -> Model:
     return Model(name, **parts, **given(metadata=metadata))
 
 
+def clamp_matters(c: Coordinate) -> bool:
+    """Whether IK's treatment of ``c`` depends on its ``clamped`` flag: a coordinate IK moves (not locked, not coupled
+    to another) with a finite end to its range. The writer gives the flag of such a coordinate even when false."""
+    return not c.locked and c.coupled_to is None and bool(np.isfinite(c.range).any())
+
+
+def unflagged_clamps(document: dict, model: Model) -> dict:
+    """``{joint name: [coordinate names]}``: the coordinates of ``model``, read from the model file's mapping
+    ``document``, that the file gives no ``clamped`` flag although it matters (:func:`clamp_matters`): a file written
+    before IK followed the flag, whose ranges IK then kept, now leaves them free."""
+    unflagged = {c.get("name") for j in document.get("joints") or () for c in j.get("coordinates") or ()
+                 if "clamped" not in c}
+    out = {}
+    for j in model.joints:
+        names = [c.name for c in j.coordinates if c.name in unflagged and clamp_matters(c)]
+        if names:
+            out[j.name] = names
+    return out
+
+
 def _coordinate_factors(joints: list, rods: list, u: Units) -> dict:
     """SI factor of every coordinate's values by name, looked up before the joints are read
     because couplers, joint axes and moving path points may use coordinates defined further on.
@@ -338,12 +358,12 @@ def write_model(model: Model) -> dict:
     return _plain(out)
 
 
-def _element(obj, where: str) -> dict:
-    """The fields of a model dataclass, under their own names, except those equal to the class default;
-    the long ``segments`` and ``path`` come last."""
+def _element(obj, where: str, always=()) -> dict:
+    """The fields of a model dataclass, under their own names, except those equal to the class default (but the
+    fields named in ``always``); the long ``segments`` and ``path`` come last."""
     defaults = _defaults(type(obj))
     out = {f.name: _value(getattr(obj, f.name), f"{where}, {f.name}") for f in fields(obj)
-           if f.name not in defaults or not _same(getattr(obj, f.name), defaults[f.name])}
+           if f.name in always or f.name not in defaults or not _same(getattr(obj, f.name), defaults[f.name])}
     out.update((key, out.pop(key)) for key in ("segments", "path") if key in out)
     return out
 
@@ -357,6 +377,8 @@ def _value(value, where: str):
         return value.name
     if isinstance(value, PathPoint):
         return _path_point(value, where)
+    if isinstance(value, Coordinate):
+        return _element(value, where, ("clamped",) if clamp_matters(value) else ())
     if is_dataclass(value):
         return _element(value, where)
     if isinstance(value, tuple) and any(is_dataclass(v) for v in value):

@@ -64,7 +64,7 @@ def write_report(path, summary) -> None:
     run(_page_steps(Path(path), summary, 0.0))
 
 
-def trials_report_steps(path, analyses, origins=None, settings=None):
+def trials_report_steps(path, analyses, origins=None, settings=None, options=None):
     """The clinical report of one trial or several trials of one patient side by side, written to ``path`` ('.pdf'
     or '.html'): ``analyses`` [(result, forward, events)], an AnalysisResult, the forward direction and the events as
     :func:`engine.clinical.summary.clinical_summary` takes them (None: from the kinematics, plates and C3D); each
@@ -72,8 +72,9 @@ def trials_report_steps(path, analyses, origins=None, settings=None):
     analysis was read from (results or session files; default: each trial's C3D), which tells apart trials of the
     same C3D name, and windows of one C3D by their analysed time (:func:`engine.clinical.trials.trial_names`). ``settings``: the settings each analysis was run with
     (None where not known), which the sections of the packages beside the engine use (``engine.io.report_sections``:
-    skin's socket pressure). A generator: yields Progress, returns ``path``; closed before its end, it writes
-    nothing."""
+    skin's socket pressure); ``options``: each analysis's options of those sections (entry point name -> keyword
+    arguments, ``engine.io.report_sections.section_steps``; None: none). A generator: yields Progress, returns
+    ``path``; closed before its end, it writes nothing."""
     path = Path(path)
     _check_suffix(path)         # refused before any work
     if origins is None:
@@ -81,13 +82,15 @@ def trials_report_steps(path, analyses, origins=None, settings=None):
     spans = [(float(result.ik.time[0]), float(result.ik.time[-1])) for result, _, _ in analyses]
     labels = trial_names([names(result.trial)[1] for result, _, _ in analyses], origins, spans)
     settings = [None] * len(analyses) if settings is None else list(settings)
+    options = [None] * len(analyses) if options is None else list(options)
     summaries, sections = [], []
     share = 0.6 / len(analyses)
     for i, ((result, forward, events), label) in enumerate(zip(analyses, labels)):
         yield Progress("gait cycles and parameters", share * i,
                        f"trial {i + 1} of {len(analyses)}: events, cycles, parameters, symmetry")
         summary = clinical_summary(result, forward, events, label)
-        found = yield from section_steps(result, settings[i], summary.events, label, share * (i + 0.1), share * (i + 1))
+        found = yield from section_steps(result, settings[i], summary.events, label, share * (i + 0.1), share * (i + 1),
+                                         options[i])
         summary.notes += [note for s in found for note in s.notes]
         summaries.append(summary)
         sections += found

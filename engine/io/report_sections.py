@@ -1,7 +1,8 @@
 """The clinical report's sections from the packages beside the engine, which the engine never imports: each entry point
 of the group ``hybridlab.report_sections`` (as ``hybridlab.commands`` adds commands) names a function
-``steps(result, settings, events, trial)`` of one analysed trial (its AnalysisResult, the settings it was analysed
-with or None, its gait events, its name in the report), a step generator (``engine.progress``) that returns a
+``steps(result, settings, events, trial, **options)`` of one analysed trial (its AnalysisResult, the settings it was
+analysed with or None, its gait events, its name in the report, and the report's options for that section: keyword
+arguments under the entry point's name, e.g. ``{"socket-pressure": {"friction": 0.61}}``), a step generator (``engine.progress``) that returns a
 :class:`ReportSection`: its pages, and its notes, which say too why a section has no pages for that trial (skin's
 socket pressure: the model has no socket). A section that fails with HybridLab's own error (``engine.errors``: bad
 input, a model its numerics cannot take) becomes a note saying so, and the report goes on with the other sections and
@@ -27,15 +28,17 @@ class ReportSection:
     notes: list = field(default_factory=list)
 
 
-def section_steps(result, settings, events, trial, start: float = 0.0, end: float = 1.0):
-    """Every registered section of one trial, in the order of the entry points' names: yields their Progress (its
-    fraction mapped to ``start``-``end``), returns ``[ReportSection]``; a section failing with a HybridLabError
-    returns one with no page and a note naming the entry point and the error."""
+def section_steps(result, settings, events, trial, start: float = 0.0, end: float = 1.0, options=None):
+    """Every registered section of one trial, in the order of the entry points' names, each given its ``options``
+    (entry point name -> keyword arguments; none by default): yields their Progress (its fraction mapped to
+    ``start``-``end``), returns ``[ReportSection]``; a section failing with a HybridLabError returns one with no page
+    and a note naming the entry point and the error."""
     plugins = sorted(entry_points(group=GROUP), key=lambda ep: ep.name)
+    options = options or {}
     sections = []
     for i, plugin in enumerate(plugins):
         share = (end - start) / len(plugins)
-        steps = plugin.load()(result, settings, events, trial)
+        steps = plugin.load()(result, settings, events, trial, **options.get(plugin.name, {}))
         while True:
             try:
                 p = next(steps)

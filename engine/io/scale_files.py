@@ -1,7 +1,8 @@
 """The files of a subject scaling (``engine.scaling``): reading a setup's inputs, writing what it made.
 
 :func:`scale_from_files` opens the generic model (its marker set added), the static trials, and runs
-:func:`engine.scaling.tool.run_scale`. :func:`write_scale_outputs` writes the scaled model (.osim in the
+:func:`engine.scaling.tool.run_scale`; an .osim generic model is read once, and the scaled .osim files are written
+from that reading. :func:`write_scale_outputs` writes the scaled model (.osim in the
 generic model's schema when that is an .osim, and our YAML), the scale factors applied (OpenSim's ScaleSet
 file), the static pose (.mot, OpenSim's coordinate layout, rotations in degrees) and the residual tables
 (CSV): one row per marker pair of the measurements, one per marker of the placement. Every write is atomic,
@@ -27,7 +28,9 @@ from .atomic import synced_together, write_text
 from .model_file import save_model
 from .open import open_model
 from .open_trial import open_trial
+from .osim.document import OsimDocument
 from .osim.marker_set import read_marker_set, with_marker_set
+from .osim.reader import read_osim_document
 from .osim.scale_setup import read_scale_setup
 from .osim.scaled_document import write_scaled_osim
 from .storage import write_storage
@@ -35,10 +38,12 @@ from .storage import write_storage
 
 @dataclass(frozen=True)
 class ScaleRun:
-    """A scaling and the generic model file it started from (the .osim its output is written from)."""
+    """A scaling, the generic model file it started from and, when that is an .osim, the document read from it (the
+    scaled .osim files are written from it)."""
 
     result: ScaleResult
     generic_file: Path
+    generic_document: OsimDocument | None
 
 
 def scale_from_files(setup, generic=None, static=None, mass: float | None = None) -> ScaleRun:
@@ -61,11 +66,14 @@ def scale_steps(setup=None, generic=None, static=None, mass: float | None = None
             raise SettingsError("give a static trial (--static) or a ScaleTool setup (--setup)", "--static")
         if not generic:
             raise SettingsError("give the generic model to scale", "generic")
-        setup = default_setup(open_model(generic), open_trial(static).markers, generic, static)
-    elif not isinstance(setup, ScaleSetup):
-        setup = read_scale_setup(setup)
-    generic_file = Path(generic) if generic else setup.input_file("model_file")
-    model = open_model(generic_file)
+        generic_file = Path(generic)
+        model, document = _read_generic(generic_file)
+        setup = default_setup(model, open_trial(static).markers, generic, static)
+    else:
+        if not isinstance(setup, ScaleSetup):
+            setup = read_scale_setup(setup)
+        generic_file = Path(generic) if generic else setup.input_file("model_file")
+        model, document = _read_generic(generic_file)
     if setup.marker_set_file is not None:
         model = with_marker_set(model, read_marker_set(setup.input_file("marker_set_file"), model))
     trials = {}
@@ -79,7 +87,15 @@ def scale_steps(setup=None, generic=None, static=None, mass: float | None = None
     scaler_trial = trial("scaler.static_file") if setup.scaler.apply and setup.scaler.measurements else None
     placer_trial = trial("placer.static_file") if setup.placer is not None and setup.placer.apply else None
     yield Progress("scaling", 0.3, "scale factors from the static trial, the scaled model, marker placement")
-    return ScaleRun(run_scale(model, setup, scaler_trial, placer_trial, mass), generic_file), setup
+    return ScaleRun(run_scale(model, setup, scaler_trial, placer_trial, mass), generic_file, document), setup
+
+
+def _read_generic(path: Path):
+    """``(model, document)`` of the generic model file ``path``: an .osim's document as read, else None (and a
+    missing file is ``open_model``'s error)."""
+    if path.suffix.lower() == ".osim" and path.is_file():
+        return read_osim_document(path)
+    return open_model(path), None
 
 
 def write_scale_set(path, factors: dict) -> None:
@@ -178,9 +194,9 @@ def _write_outputs(run: ScaleRun, setup, out) -> list:
         models.append((Path(paths["scaled_only"]), result.scaled.model, False))
     osims = [(path, model.markers) for path, model, _ in models if path.suffix.lower() == ".osim"]
     if osims:
-        if run.generic_file.suffix.lower() != ".osim":
+        if run.generic_document is None:
             raise SettingsError("an .osim is written only from an .osim generic model; write .yaml", "--out")
-        write_scaled_osim(run.generic_file, result.scaled, osims)   # both from one reading of the generic file
+        write_scaled_osim(run.generic_document, result.scaled, osims)   # both from the one reading of the generic file
     written = []
     for path, model, yaml_too in models:
         if path.suffix.lower() == ".osim":

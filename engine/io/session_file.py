@@ -8,9 +8,13 @@ A session holds a whole patient: every trial with its own settings, result and e
 at ``current``), the static trial, and how the model was scaled (``patient``: generic model, scale setup, mass,
 scaled model; paths), and the user's edits of the shown trial's marker matching when it was analysed with the
 default model (``marker_matching``: ``edits``, ``{label: protocol marker or None}``, and ``edits_run``, those of its
-result; ``engine.protocols.edits``). The shown trial's are also the top-level ``trial``, ``settings``, ``result`` and ``events``
-(stored once: its entry in ``trials`` keeps only its path), so files written before the trials were kept open
-as one trial, and readers of one trial (``hybrid report``) read the shown one."""
+result; ``engine.protocols.edits``; ``body``, the subject's ``height`` m and ``mass`` kg the user gave, None: the
+trial's, and ``body_run``, those of its result), and the report's options of the sections from the packages beside
+the engine (``report``: entry point name -> keyword arguments, ``engine.io.report_sections``; skin's socket liner),
+which ``hybrid report`` of the session uses as the application did. The shown trial's are also the top-level
+``trial``, ``settings``, ``result`` and ``events`` (stored once: its entry in ``trials`` keeps only its path), so files
+written before the trials were kept open as one trial, and readers of one trial (``hybrid report``) read the shown
+one."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -47,6 +51,7 @@ class Session:
     static_trial_path: str | None = None
     patient: dict = field(default_factory=dict)
     marker_matching: dict = field(default_factory=dict)
+    report: dict = field(default_factory=dict)
 
 
 TRIAL_ENTRY = ("path", "trial", "settings", "result", "events", "reasons")
@@ -55,7 +60,7 @@ why its settings are what they are)."""
 PATIENT_PATHS = ("generic_model", "scale_setup", "scaled_model")
 """The file paths of ``Session.patient`` (its other key is ``mass``, kg)."""
 _FIELDS = ("model", "trial", "settings", "result", "events", "time", "model_path", "trial_path", "channels", "view",
-           "trials", "current", "static_trial", "static_trial_path", "patient", "marker_matching")
+           "trials", "current", "static_trial", "static_trial_path", "patient", "marker_matching", "report")
 _PATHS = ("model_path", "trial_path", "static_trial_path")
 
 
@@ -120,6 +125,9 @@ def load_session(path) -> Session:
     if not isinstance(session.marker_matching, dict) or not all(
             isinstance(e, dict) for e in session.marker_matching.values()):
         raise DataError("its marker matching is damaged", element="marker_matching", file=path)
+    if not isinstance(session.report, dict) or not all(isinstance(k, str) and isinstance(v, dict)
+                                                       for k, v in session.report.items()):
+        raise DataError("its report options are damaged (section name -> options)", element="report", file=path)
     if not isinstance(session.patient, dict):
         raise DataError("its patient is damaged", element="patient", file=path)
     session.patient = _paths(session.patient, PATIENT_PATHS, convert)

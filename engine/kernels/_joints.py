@@ -266,7 +266,7 @@ def _pcs(nd, segs, sc, q, v, R, p, S, c, with_bias):
         c[i] = 0.0
     sg = segs[nd.pcs_seg]
     x = nd.pcs_x
-    xi = sc.xi
+    xi = sc.xi[:]               # a plain view of the scratch field: segment_strain is compiled for plain arrays
     segment_strain(nd, segs, q, xi)
     phx = x * xi[0]
     phy = x * xi[1]

@@ -365,8 +365,8 @@ def frame_jacobian(nodes, frames, ws, scr, k, J):
     n = frames[k].node
     if n < 0:
         return
-    R = scr[0].XR
-    x = scr[0].Xp
+    R = scr[0].XR[:]            # plain views of the scratch fields: frame_placement is compiled for plain arrays
+    x = scr[0].Xp[:]
     frame_placement(frames, ws, k, R, x)
     a = n
     while a >= 0:

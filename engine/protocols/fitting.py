@@ -9,7 +9,6 @@ the first second's frames (one frame's pose and noise would stay in every later 
 """
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -21,10 +20,11 @@ from ..errors import DataError
 from ..scaling.apply import scale_model
 from ..scaling.defaults import default_measurements
 from ..scaling.measurements import compute_scale_factors
-from ..scaling.placement import place_markers
+from ..scaling.placement import averaged_frame, place_markers
 from ..scaling.setup import ScalerSetup
 from ..tree import compile_tree
 from ..trial.axes import propose_rotation, rotation_from_axes
+from ..trial.body_measures import recorded_height, recorded_mass
 from ..trial.trial import Markers
 from .description import model_markers
 from .joint_centres import add_virtual_markers
@@ -44,39 +44,16 @@ class FittedProtocol:
     notes: tuple
 
 
-STATURE_RANGE = (1.0, 2.5)   # m: a SUBJECT:HEIGHT read as m, cm or mm is taken as the stature within these
-
-
-def _trial_height(trial) -> tuple[str, object, float | None]:
-    """The trial's ``SUBJECT:HEIGHT`` (any case): its key, the value as written (None: absent) and as a number (None:
-    absent or not a number)."""
-    key, raw = next(((k, v) for k, v in trial.subject.items() if k.lower() == "height"), ("HEIGHT", None))
-    try:
-        value = float(raw[0] if isinstance(raw, (list, tuple)) else raw)
-    except (TypeError, ValueError, IndexError):
-        value = None
-    return key, raw, value
-
-
-def _as_stature(value: float | None) -> tuple | None:
-    """``(m, unit)``: ``value`` read as m, cm or mm (by its size), the first within :data:`STATURE_RANGE`; None."""
-    for unit, factor in (("m", 1.0), ("cm", 0.01), ("mm", 0.001)):
-        if value is not None and STATURE_RANGE[0] <= value * factor <= STATURE_RANGE[1]:
-            return value * factor, unit
-    return None
-
-
 def stature(trial, model, matching: Matching, height: float | None = None) -> tuple | None:
     """The subject's stature ``(m, where it comes from)``: ``height`` (m) when given (the user's, ``hybrid analyze
-    --height``: it overrides the trial's), else the trial's ``SUBJECT:HEIGHT`` (any case; m, cm or mm, read by its
-    size) when plausible (:data:`STATURE_RANGE`; else :func:`rejected_height` says why not), else ``model``'s height
-    times the matching's geometric scale; None if none is known."""
+    --height``: it overrides the trial's), else the height the trial records when plausible
+    (:func:`~engine.trial.body_measures.recorded_height`; else :func:`height_notes` says why not), else ``model``'s
+    height times the matching's geometric scale; None if none is known."""
     if height is not None:
         return float(height), "the height given with --height"
-    key, _, value = _trial_height(trial)
-    read = _as_stature(value)
-    if read is not None:
-        return read[0], f"the trial's SUBJECT:{key} {value:g} {read[1]}"
+    read = recorded_height(trial)
+    if read.value is not None:
+        return read.value, read.source
     height = model.metadata.get("subject", {}).get("height_m") if isinstance(model.metadata, dict) else None
     if height and matching.scale:
         return float(height) * matching.scale, (f"the model's {float(height):.2f} m times the {matching.scale:.2f} "
@@ -84,29 +61,46 @@ def stature(trial, model, matching: Matching, height: float | None = None) -> tu
     return None
 
 
-def height_notes(trial, height: float | None) -> list:
-    """The notes on the trial's ``SUBJECT:HEIGHT`` beside the stature used: with ``height`` given (m), that it
-    was used instead of the trial's (which is named, or said absent); else :func:`rejected_height`'s, if any."""
-    if height is None:
-        return [n for n in (rejected_height(trial),) if n is not None]
-    key, raw, value = _trial_height(trial)
-    said = f"the subject's stature is the height given with --height, {float(height):.3f} m"
-    if raw is None:
+def _given_notes(read, said: str) -> list:
+    """``said`` (a measure the user gave is used), naming the trial's own it replaces, or saying it has none."""
+    if read.found is None:
         return [f"{said}; the trial gives none"]
-    return [f"{said}, instead of the trial's SUBJECT:{key} {repr(raw) if value is None else f'{value:g}'}"]
+    parameter, raw = read.found
+    return [f"{said}, instead of the trial's {parameter} {_plain(raw)}"]
+
+
+def _plain(raw) -> str:
+    """A parameter's value as written: a number by ``:g``, anything else by ``repr``."""
+    value = raw[0] if isinstance(raw, (list, tuple)) and len(raw) == 1 else raw
+    return f"{value:g}" if isinstance(value, (int, float)) and not isinstance(value, bool) else repr(value)
+
+
+def height_notes(trial, height: float | None) -> list:
+    """The notes on the height the trial records beside the stature used: with ``height`` given (m), that it
+    was used instead of the trial's (which is named, or said absent); else why the trial's were not used, if any."""
+    read = recorded_height(trial)
+    if height is None:
+        return list(read.rejected)
+    return _given_notes(read, f"the subject's stature is the height given with --height, {float(height):.3f} m")
+
+
+def body_mass(trial, mass: float | None = None) -> tuple[float | None, list]:
+    """The subject's body mass (kg; None: none known, the model's is kept) and the notes saying where it comes from:
+    ``mass`` when given (the user's, ``hybrid analyze --mass``: it overrides the trial's), else the mass the trial
+    records when plausible (:func:`~engine.trial.body_measures.recorded_mass`)."""
+    read = recorded_mass(trial)
+    if mass is not None:
+        return float(mass), _given_notes(read, f"the subject's body mass is the mass given with --mass, "
+                                               f"{float(mass):.3f} kg")
+    if read.value is not None:
+        return read.value, [*read.rejected, f"the subject's body mass is {read.source}"]
+    return None, [*read.rejected, "no body mass in the trial nor given (--mass): the model's is kept"]
 
 
 def rejected_height(trial) -> str | None:
-    """The note saying that the trial's ``SUBJECT:HEIGHT`` was not taken as the stature, and why (None: it was, or
+    """The note saying that the height the trial records was not taken as the stature, and why (None: it was, or
     the trial has none)."""
-    key, raw, value = _trial_height(trial)
-    if raw is None or _as_stature(value) is not None:
-        return None
-    lo, hi = STATURE_RANGE
-    why = ("it is not a number" if value is None else "it is 0 (not recorded)" if value == 0 else
-           f"read as m, cm or mm it is not within {lo:g}-{hi:g} m")
-    written = repr(raw) if value is None else f"{value:g}"
-    return f"the trial's SUBJECT:{key} {written} was not used as the subject's stature: {why}"
+    return "; ".join(recorded_height(trial).rejected) or None
 
 
 def renamed_trial(trial, matching: Matching, stature: tuple | None = None):
@@ -170,8 +164,9 @@ def fit_protocol(model, trial, matching: Matching, placements, catalogue: dict, 
     """``model`` with ``matching``'s protocol markers, scaled to the subject and its markers placed.
 
     ``static`` a standing trial of the same subject and lab (its labels read as the trial's); ``axes`` the lab
-    axes (None: proposed from the trial, and used for the static too); ``mass`` kg (None keeps the model's);
-    ``height`` the subject's stature, m, given by the user (None: the trial's, :func:`stature`).
+    axes (None: proposed from the trial, and used for the static too); ``mass`` the subject's body mass, kg, given
+    by the user (None: the trial's, else the model's kept; :func:`body_mass`); ``height`` the subject's stature, m,
+    given by the user (None: the trial's, :func:`stature`).
     The model keeps those of its own markers (a blade's, a socket's) that the trial has under their own names and
     the protocol does not name; every other marker is the protocol's.
     """
@@ -179,6 +174,8 @@ def fit_protocol(model, trial, matching: Matching, placements, catalogue: dict, 
     given, height = height, stature(trial, model, matching, height)
     moving, renamed, added, notes = renamed_trial(trial, matching, height)
     notes += height_notes(trial, given)
+    mass, mass_notes = body_mass(trial, mass)
+    notes += mass_notes
     used = {**matching.used, **added}
     protocol_markers, missing = model_markers(matching.protocol, used, points, catalogue)
     if missing:
@@ -197,10 +194,7 @@ def fit_protocol(model, trial, matching: Matching, placements, catalogue: dict, 
     if static is not None:
         source = renamed_trial(static, matching, height)[0]
         static_markers = source.transformed(R).markers
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)      # a marker never seen stays missing
-            mean = np.nanmean(static_markers.positions, axis=0)
-        frame = Markers(static_markers.names, static_markers.time[:1], mean[None], static_markers.rate)
+        frame = averaged_frame(static_markers, None, static.source)      # a marker never seen stays missing
         notes.append(f"scaled and markers placed on the static trial {static.source}")
     else:
         static_markers = moving.transformed(R).markers

@@ -56,12 +56,9 @@ def harrington(rasi, lasi, posterior) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _find(matching, landmark: str, side) -> str | None:
-    """The full name of the matched marker on ``landmark`` (and ``side``), or None."""
-    for full, (name, s) in matching.used.items():
-        if matching.protocol.marker(name).landmark == landmark and s == side and \
-                not getattr(matching.protocol.marker(name), "technical", False):
-            return full
-    return None
+    """The full name of the matched anatomical marker on ``landmark`` (and ``side``), or None."""
+    label = matching.label_on(landmark, side)
+    return None if label is None else matching.labels[label]
 
 
 def chord_delta(parameters: dict, landmark: str, side: str, stature: tuple | None = None) -> tuple[float, str]:

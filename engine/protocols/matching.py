@@ -15,7 +15,6 @@ landmark to the one within: a joint centre, or the foot's axis) it is matched to
 """
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -64,6 +63,14 @@ class Matching:
         return [label for label, full in self.labels.items()
                 if not getattr(self.protocol.marker(self.used[full][0]), "technical", False)]
 
+    def label_on(self, landmark: str, side) -> str | None:
+        """The matched label whose marker sits on ``landmark`` (and ``side``: 'R', 'L' or None), or None."""
+        for label in self.anatomical():
+            name, s = self.used[self.labels[label]]
+            if self.protocol.marker(name).landmark == landmark and s == side:
+                return label
+        return None
+
 
 def _index(protocol: Protocol, catalogue: dict) -> dict:
     """``{(side, key): (marker name, side, rank)}`` over the protocol's names (rank 0) and aliases."""
@@ -103,12 +110,20 @@ def match_labels(labels, protocol: Protocol, catalogue: dict) -> Matching:
                     how=how)
 
 
-def _distance(markers, a: str, b: str, frames: int) -> float:
+def _seen_positions(markers) -> np.ndarray:
+    """A copy of the trial's marker positions (F, N, 3) m with the samples at (0, 0, 0) missing (NaN): not seen, by
+    some systems."""
+    P = np.array(markers.positions)
+    P[(P == 0.0).all(axis=2)] = np.nan
+    return P
+
+
+def _distance(P, markers, a: str, b: str, frames: int) -> float:
     """The median distance (m) between labels ``a`` and ``b`` over the first ``frames`` frames that see both (over
     all such frames when none of the first does); NaN when no frame does. Frame by frame: in a walking trial two
-    markers' positions from different frames are not their distance apart."""
-    P = markers.positions[:, [markers.index(a), markers.index(b)]]
-    seen = np.isfinite(P).all(axis=(1, 2)) & (P != 0.0).any(axis=2).all(axis=1)  # (0, 0, 0): not seen, by some
+    markers' positions from different frames are not their distance apart. ``P``: :func:`_seen_positions`."""
+    P = P[:, [markers.index(a), markers.index(b)]]
+    seen = np.isfinite(P).all(axis=(1, 2))
     if not seen.any():
         return np.nan
     first = np.flatnonzero(seen)
@@ -136,11 +151,12 @@ def confirm_by_geometry(matching: Matching, markers, points: dict, catalogue: di
         if where is not None:
             place[label] = where
     distances: dict = {}
-    pairs = _pairs(place, markers, frames, distances)
+    P = _seen_positions(markers)
+    pairs = _pairs(place, P, markers, frames, distances)
     if not pairs:
         checked = Matching(protocol, matching.labels, matching.used, matching.unmatched, None,
                            matching.notes + ("geometry not checked: no two matched markers on one body",), matching.how)
-        return hip_labels(derived_markers(checked, markers, points, catalogue), markers, points, catalogue)
+        return _told_by_place(checked, P, markers, points, catalogue)
     scale = float(np.median([r for _, _, r in pairs]))
     if not PLAUSIBLE_SCALE[0] <= scale <= PLAUSIBLE_SCALE[1]:
         raise DataError(f"the markers matched to protocol '{protocol.name}' are {scale:.2f} times the model's "
@@ -156,7 +172,7 @@ def confirm_by_geometry(matching: Matching, markers, points: dict, catalogue: di
             if where is None or full_name(other, side) in used:
                 continue
             tried = {**place, label: where}
-            again = _disagreeing(_pairs(tried, markers, frames, distances), scale)
+            again = _disagreeing(_pairs(tried, P, markers, frames, distances), scale)
             if label in bad and label not in again and len(again) < len(bad):
                 place, bad = tried, again
                 del used[labels[label]]
@@ -165,7 +181,7 @@ def confirm_by_geometry(matching: Matching, markers, points: dict, catalogue: di
                              f"segment, as {full_name(other, side)} ({landmark.replace('_', ' ')}) it does: matched so")
                 how[label] = (BY_ALTERNATIVE, notes[-1])
                 break
-    pairs = _pairs(place, markers, frames, distances)
+    pairs = _pairs(place, P, markers, frames, distances)
     unmatched = matching.unmatched + tuple((b, f"read as {labels[b]}, but its distances to the other "
                                                f"markers on its segment do not fit the model") for b in bad)
     used = {labels[k]: used[labels[k]] for k in labels if k not in bad}
@@ -174,12 +190,18 @@ def confirm_by_geometry(matching: Matching, markers, points: dict, catalogue: di
                  "the model's size")
     how = {k: v for k, v in how.items() if k in labels}
     checked = Matching(protocol, labels, used, unmatched, scale, tuple(notes), how)
-    return hip_labels(derived_markers(checked, markers, points, catalogue), markers, points, catalogue)
+    return _told_by_place(checked, P, markers, points, catalogue)
 
 
-def _pairs(place: dict, markers, frames: int, distances: dict) -> list:
+def _told_by_place(matching: Matching, P, markers, points: dict, catalogue: dict) -> Matching:
+    """``matching`` with the labels of a lab's computed points and of hips told by their places
+    (:func:`derived_markers`, then :func:`hip_labels`); ``P``: :func:`_seen_positions`."""
+    return hip_labels(derived_markers(matching, P, markers, points, catalogue), P, markers, points, catalogue)
+
+
+def _pairs(place: dict, P, markers, frames: int, distances: dict) -> list:
     """``(a, b, measured / model distance)`` of the labels ``place``d on one model body more than 3 cm apart and
-    seen together; ``distances`` caches the measured ones."""
+    seen together (``P``: :func:`_seen_positions`); ``distances`` caches the measured ones."""
     out = []
     for i, a in enumerate(place):
         for b in list(place)[i + 1:]:
@@ -187,7 +209,7 @@ def _pairs(place: dict, markers, frames: int, distances: dict) -> list:
             if place[a][0] != place[b][0] or model <= 0.03:
                 continue
             if (a, b) not in distances:
-                distances[(a, b)] = _distance(markers, a, b, frames)
+                distances[(a, b)] = _distance(P, markers, a, b, frames)
             if np.isfinite(distances[(a, b)]):
                 out.append((a, b, distances[(a, b)] / model))
     return out
@@ -216,20 +238,18 @@ def _derived_from(label: str, index: dict, matching: Matching) -> str | None:
     return None
 
 
-def derived_markers(matching: Matching, markers, points: dict, catalogue: dict) -> Matching:
+def derived_markers(matching: Matching, P, markers, points: dict, catalogue: dict) -> Matching:
     """``matching`` with its unmatched labels that a lab computed from a matched marker told by geometry (module
     notes): over the frames both are seen, a label within :data:`COPY_DISTANCE` of the marker it reads as is a copy
     of that landmark (left unmatched, said why); one whose offset from a lateral marker (on a landmark of
     :data:`WITHIN`) points medially (towards the other side's same marker) over a distance the model's landmark
     within times the geometry's scale by a factor in :data:`INSIDE_RATIO` lies inside the limb: it is matched to
     the protocol's marker on that inner landmark (a joint centre the lab computed is then used, not computed again).
-    Any other label stays as it was."""
+    Any other label stays as it was. ``P``: the trial's positions as :func:`_seen_positions` gives them."""
     protocol, scale = matching.protocol, matching.scale or 1.0
     index = _index(protocol, catalogue)
     labels, used, notes, how = dict(matching.labels), dict(matching.used), list(matching.notes), dict(matching.how)
     unmatched = []
-    P = np.array(markers.positions)
-    P[(P == 0.0).all(axis=2)] = np.nan          # (0, 0, 0): not seen, by some systems
     for label, why in matching.unmatched:
         source = _derived_from(label, index, matching) if label in markers.names else None
         if source is None or source not in markers.names:
@@ -292,42 +312,31 @@ def _inside(matching, marker, offset, distance, scale, P, markers, points, used)
     return inner, side
 
 
-def _label_on(matching: Matching, landmark: str, side) -> str | None:
-    """The trial label matched to an anatomical marker on ``landmark`` (and ``side``), or None."""
-    for label, full in matching.labels.items():
-        name, s = matching.used[full]
-        marker = matching.protocol.marker(name)
-        if marker.landmark == landmark and s == side and not getattr(marker, "technical", False):
-            return label
-    return None
-
-
-def hip_labels(matching: Matching, markers, points: dict, catalogue: dict) -> Matching:
+def hip_labels(matching: Matching, P, markers, points: dict, catalogue: dict) -> Matching:
     """``matching`` with each label read as a hip centre or a greater trochanter (a 'Hip' is either: Codamotion's
     optional 'Hip' marker is on the skin, its computed centre 'HipCentre'; BTS exports its computed centre as 'RHIP')
     told by its distance from Harrington's hip centre of the matched ASIS and PSIS (or sacrum), over the frames both
     are seen: nearer than half the model's trochanter-to-centre distance (times the geometry's scale) it is the hip
     centre (then used, not computed again); farther, lateral of it by most of that distance and within
     :data:`INSIDE_RATIO` of it, the greater trochanter (the centre is then computed). Said in the notes either way; a
-    label that fits neither, or whose landmark the protocol lacks, is left as it was (said)."""
+    label that fits neither, or whose landmark the protocol lacks, is left as it was (said). ``P``: the trial's
+    positions as :func:`_seen_positions` gives them."""
     protocol, scale = matching.protocol, matching.scale or 1.0
-    asis = [_label_on(matching, "asis", s) for s in ("R", "L")]
-    back = [_label_on(matching, "psis", s) for s in ("R", "L")]
-    back = back if all(back) else [_label_on(matching, "sacrum", None)]
+    asis = [matching.label_on("asis", s) for s in ("R", "L")]
+    back = [matching.label_on("psis", s) for s in ("R", "L")]
+    back = back if all(back) else [matching.label_on("sacrum", None)]
     centre, trochanter = (next((m for m in protocol.markers if m.landmark == landmark and not m.technical), None)
                           for landmark in ("hip_centre", "greater_trochanter"))
     model = {s: (points.get(("hip_centre", s)), points.get(("greater_trochanter", s))) for s in ("R", "L")}
     if not all(asis) or not all(back) or centre is None:
         return matching
-    P = np.array(markers.positions)
-    P[(P == 0.0).all(axis=2)] = np.nan
     posterior = np.mean([P[:, markers.index(b)] for b in back], axis=0)
     hips = dict(zip(("R", "L"), harrington(P[:, markers.index(asis[0])], P[:, markers.index(asis[1])], posterior)))
     labels, used, notes, how = dict(matching.labels), dict(matching.used), list(matching.notes), dict(matching.how)
     unmatched = list(matching.unmatched)
     for side, other in (("R", "L"), ("L", "R")):
-        label = _label_on(matching, "hip_centre", side) or \
-            (_label_on(matching, "greater_trochanter", side) if trochanter is not None else None)
+        label = matching.label_on("hip_centre", side) or \
+            (matching.label_on("greater_trochanter", side) if trochanter is not None else None)
         here, there = model[side]
         if label is None or here is None or there is None or here[0] != there[0]:
             continue
@@ -386,9 +395,10 @@ def recognise(markers, protocols, catalogue: dict, points: dict | None = None) -
         raise DataError(f"none of the trial's markers ({', '.join(labels[:8])}{'...' if len(labels) > 8 else ''}) "
                         f"matches a marker of any protocol ({', '.join(p.name for p in protocols)})",
                         element="marker labels")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        return best if points is None else confirm_by_geometry(best, markers, points, catalogue)
+    if points is None:
+        return best
+    with np.errstate(divide="ignore", invalid="ignore"):    # coincident markers: NaN directions, which fit nothing
+        return confirm_by_geometry(best, markers, points, catalogue)
 
 
 def notes_of(matching: Matching) -> list:

@@ -9,7 +9,6 @@ removed, as OpenSim does; both are said in the notes.
 """
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -63,11 +62,11 @@ def moving_markers(markers: Markers, time_range, limit: float) -> list[str]:
     """Markers whose coordinates span more than ``limit`` (m) over the frames averaged (OpenSim's
     ``max_marker_movement`` warning), as 'name (span mm)'."""
     frames = frame_range(markers.time, *time_range) if time_range else np.arange(markers.n_frames)
-    with np.errstate(invalid="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)     # markers never seen: all-NaN spans
-        span = np.nanmax(np.nanmax(markers.positions[frames], axis=0) - np.nanmin(markers.positions[frames], axis=0),
-                         axis=1)
-    return [f"{n} ({s * 1e3:.1f} mm)" for n, s in zip(markers.names, span) if s > limit]
+    window = markers.positions[frames]
+    seen = np.isfinite(window).all(axis=2)[:, :, None]
+    span = (np.where(seen, window, -np.inf).max(axis=0) - np.where(seen, window, np.inf).min(axis=0)).max(axis=1)
+    return [f"{n} ({s * 1e3:.1f} mm)" for n, s, any_seen in zip(markers.names, span, seen.any(axis=0)[:, 0])
+            if any_seen and s > limit]
 
 
 def place_markers(model, static: Markers, settings: IKSettings, trial_file=None) -> Placement:

@@ -20,7 +20,7 @@ PRESSURE = "socket pressure (kPa)"
 class SocketLayer:
     """``socket_map`` (a SocketMap) drawn at the display frames whose map frames are ``frames`` (one map frame per
     display frame); ``scale`` the colour scale's top, kPa. :meth:`attach` puts it into a renderer (again after the
-    scene was built anew), :meth:`show_frame` moves it."""
+    scene was built anew: its VTK objects are made at the first and kept), :meth:`show_frame` moves it."""
 
     def __init__(self, socket_map, frames, scale: float):
         frames = np.asarray(frames, int)
@@ -48,8 +48,18 @@ class SocketLayer:
     def attach(self, renderer, annotations) -> None:
         """Draw into ``renderer`` (its props were removed: the scene was built anew), the colour bar into
         ``annotations`` (the scene overlay's renderer: the bar does not change while the frames are scrubbed; the
-        readout, which does, stays in ``renderer``)."""
+        readout, which does, stays in ``renderer``). The surface and the bar are made at the first attach; later ones
+        put the same objects back."""
         self.renderer, self.annotations = renderer, annotations
+        if self.actor is None:
+            self._build(renderer, annotations)
+        else:
+            renderer.AddViewProp(self.actor)
+            annotations.AddViewProp(self.bar)
+        renderer.AddViewProp(self.readout)
+        self.set_visible(self.visible)
+
+    def _build(self, renderer, annotations) -> None:
         self.poly, self.actor = surface(renderer, self.points[self.frame], self.map.triangles)
         self.poly.GetPointData().SetScalars(scalars(self.kpa[self.frame], PRESSURE))
         smooth = vtkPolyDataNormals()          # shaded smoothly: point normals, again whenever the points move
@@ -66,8 +76,6 @@ class SocketLayer:
         self.bar.GetPositionCoordinate().SetValue(0.55, 0.22)       # above the blade's bar
         self.bar.DrawAboveRangeSwatchOn()
         self.bar.SetAboveRangeAnnotation("above")
-        renderer.AddViewProp(self.readout)
-        self.set_visible(self.visible)
 
     def detach(self) -> None:
         """Take the layer out of its renderer."""

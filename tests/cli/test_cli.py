@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from engine import __version__
 from engine.cli.main import main
@@ -54,7 +55,7 @@ def test_bad_input_gives_one_line_naming_the_file(tmp_path):
     assert out.returncode == 2 and "missing.yaml" in out.stderr and "no such file" in out.stderr
 
 
-def test_analyze_writes_opensim_files_and_metrics(test_data, tmp_path):
+def test_analyze_writes_opensim_files_and_metrics(test_data, tmp_path, capsys):
     d = test_data / "opensim" / "gait2354"
     out = tmp_path / "results"
     code = main(["analyze", str(d / "subject01_simbody.osim"), str(d / "subject01_walk1.trc"),
@@ -62,6 +63,7 @@ def test_analyze_writes_opensim_files_and_metrics(test_data, tmp_path):
                  "--ik-setup", str(d / "subject01_Setup_IK.xml"), "--contacts", str(DATA / "gait2354_contacts.yaml"),
                  "--estimate-grf", "--filter-loads", "6", "--out", str(out), "--quiet"])
     assert code == 0
+    assert "model: <groups> at /forceset: not imported" in capsys.readouterr().out   # what reading the model said
     metrics = json.loads((out / "metrics.json").read_text())
     assert metrics["id"]["filter_hz"] == metrics["id"]["loads_filter_hz"] == 6.0
     assert any("plates low-pass filtered at 6 Hz, then 6 Hz" in n for n in metrics["notes"])
@@ -101,7 +103,7 @@ def test_lab_axes_that_contradict_the_trial_are_refused_before_the_analysis(test
     assert "clear the lab axes" in err and "Traceback" not in err and not (tmp_path / "out").exists()
 
 
-def test_a_height_outside_a_stature_in_metres_or_with_a_model_is_refused_naming_the_option(test_data, tmp_path,
+def test_a_height_or_mass_outside_its_range_or_with_a_model_is_refused_naming_the_option(test_data, tmp_path,
                                                                                           capsys):
     trial = Path(__file__).parents[1] / "data" / "c3d" / "Sample26" / "Capture0002.c3d"
     d = test_data / "opensim" / "gait2354"
@@ -111,7 +113,40 @@ def test_a_height_outside_a_stature_in_metres_or_with_a_model_is_refused_naming_
                        ([trial, "--height", "nan"], "got nan"),
                        ([d / "subject01_simbody.osim", d / "subject01_walk1.trc", "--height", "1.8"],
                         "--height is the stature of the default model made for a trial alone"),
-                       (["--demo", "--height", "1.8"], "a MODEL is analysed as given")):
+                       (["--demo", "--height", "1.8"], "a MODEL is analysed as given"),
+                       ([trial, "--mass", "0"], "--mass must be the subject's body mass in kilograms, positive and "
+                                                "between 20 and 250; got 0"),
+                       ([trial, "--mass", "-70"], "got -70"),
+                       ([trial, "--mass", "700"], "between 20 and 250; got 700"),
+                       ([d / "subject01_simbody.osim", d / "subject01_walk1.trc", "--mass", "70"],
+                        "--mass is the body mass of the default model made for a trial alone")):
         assert main(["analyze", *map(str, argv), "--out", str(tmp_path / "out"), "--quiet"]) == 2, argv
         assert said in capsys.readouterr().err, argv
     assert not (tmp_path / "out").exists()
+
+
+def test_a_mass_given_is_the_model_of_a_trial_alone_and_overrides_the_trials(test_data, tmp_path):
+    # the moments (N m/kg) and ground reactions (%BW) of the report and the study table are divided by the model's
+    # total mass: the mass given, else the one the trial records (Nexus's PROCESSING:Bodymass, added here by ezc3d
+    # to a copy of Sample26's Capture0002, which records none)
+    import ezc3d
+
+    from engine.cli.analyze import analysis_inputs, parse_arguments
+    from engine.demo.athlete import MASS
+    source = test_data / "c3d" / "Sample26" / "Capture0002.c3d"
+    model, _, settings = analysis_inputs(parse_arguments([str(source), "--mass", "64.5"]))
+    assert model.total_mass == pytest.approx(64.5, rel=1e-12)
+    assert "the subject's body mass is the mass given with --mass, 64.500 kg; the trial gives none" in settings.ik.notes
+    model, _, settings = analysis_inputs(parse_arguments([str(source)]))
+    assert model.total_mass == pytest.approx(MASS, rel=1e-12)
+    assert "no body mass in the trial nor given (--mass): the model's is kept" in settings.ik.notes
+    c3d = ezc3d.c3d(str(source))
+    c3d.add_parameter("PROCESSING", "Bodymass", [81.25])
+    c3d.write(str(tmp_path / "nexus.c3d"))
+    model, _, settings = analysis_inputs(parse_arguments([str(tmp_path / "nexus.c3d")]))
+    assert model.total_mass == pytest.approx(81.25, rel=1e-12)
+    assert "the subject's body mass is the trial's PROCESSING:Bodymass 81.25 kg" in settings.ik.notes
+    model, _, settings = analysis_inputs(parse_arguments([str(tmp_path / "nexus.c3d"), "--mass", "64.5"]))
+    assert model.total_mass == pytest.approx(64.5, rel=1e-12)
+    assert ("the subject's body mass is the mass given with --mass, 64.500 kg, instead of the trial's "
+            "PROCESSING:Bodymass 81.25") in settings.ik.notes

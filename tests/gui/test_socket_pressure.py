@@ -117,14 +117,135 @@ def test_scrubbing_the_socket_map_takes_no_new_picture_of_its_colour_bar(compute
 
 
 def test_the_status_line_names_the_frames_flagged():
-    """The status bar after the computation: the peak and when, then how many frames were not carried to tolerance
-    and how many leave the model's small displacements (the slipping liner's, docs/socket-pressure.md)."""
+    """The status bar after the computation: the liner, the peak and when, then the frames not carried to tolerance and
+    those that leave the model's small displacements (the slipping liner's, docs/socket-pressure.md), named as the CLI
+    and the report name them: how many and when."""
     from types import SimpleNamespace
 
     from hybridgui.socket_pressure import status_text
     m = SimpleNamespace(peak=np.array([0.0, 2.5e5, 1e5]), time=np.array([0.0, 0.01, 0.02]),
-                        converged=np.ones(3, bool), in_range=np.ones(3, bool))
-    assert status_text(m) == "Socket pressure: peak 250.0 kPa over the trial, at 0.010 s."
-    m.converged[0], m.in_range[1:] = False, False
-    assert status_text(m).endswith("at 0.010 s. The liner does not carry the load to tolerance at 1 frame. "
-                                   "The liner's solution leaves the model's small displacements at 2 frames.")
+                        converged=np.ones(3, bool), in_range=np.ones(3, bool), thickness=0.006, modulus=0.4e6,
+                        friction=None, tissue=0.0, tissue_modulus=100e3, fit=0.0)
+    assert status_text(m) == ("Socket pressure (liner 6 mm at 0.4 MPa bonded to the skin on a rigid limb): peak "
+                              "250.0 kPa over the trial, at 0.010 s.")
+    m.converged[0], m.in_range[1:], m.friction = False, False, 0.61
+    assert status_text(m) == (
+        "Socket pressure (liner 6 mm at 0.4 MPa slipping on the skin at mu 0.61 on a rigid limb): peak 250.0 kPa over "
+        "the trial, at 0.010 s. The liner does not carry the socket's load to tolerance at 1 frame (0.000 s); their "
+        "pressures are not the load's. The liner's solution leaves the model's small displacements (a compression "
+        "beyond the liner's 6 mm or a socket rotation beyond 0.1 rad) at 2 frames (0.010, 0.020 s); their pressures "
+        "are not valid.")
+
+
+def test_the_slipping_liner_chosen_in_the_view_menu_is_the_map_s_and_the_session_s(shown, make_window, qtbot,
+                                                                                    monkeypatch, tmp_path):
+    """View > Socket liner > Slipping on the skin... asks the coefficient; the map is then the slipping liner's (as
+    `hybrid socket-pressure --friction` computes it), the status bar names the frames outside the small displacements,
+    the session keeps the choice, and going back to the bonded liner computes its map again."""
+    from hybridgui import menus
+    monkeypatch.setattr(socket_map, "SPACING", 0.03)       # coarser still: the slipping liner's Newton costs more
+    monkeypatch.setattr(menus.QInputDialog, "getDouble", lambda *a, **k: (0.61, True))
+    window, doc = shown, shown.document
+    window.actions_by["socket slipping"].trigger()
+    assert window.socket_pressure.friction == 0.61 and not window.socket_pressure.runner.running  # not shown: none
+    assert window.actions_by["socket slipping"].text() == "Slipping on the skin (mu 0.61)..."
+    assert not window.actions_by["socket bonded"].isChecked()
+    with qtbot.waitSignal(window.socket_pressure.runner.ended, timeout=300_000):
+        window.actions_by["socket pressure"].trigger()
+    m = window.socket_pressure.map
+    assert window.last_error is None and m.friction == 0.61
+    # the first frame flagged and the one before, by the socket model here
+    model, result = doc.result.model, doc.result
+    socket = socket_map.socket_for(model, "socket_weld", "tibia_r", 0.03, friction=0.61)
+    _, loads, _ = socket_loads(result, doc.settings, "socket_weld")
+    first = int(np.flatnonzero(~m.in_range)[0])
+    assert first > 0
+    before, at = (socket.pressure(model, result.motion.q[f], loads[f]) for f in (first - 1, first))
+    assert before.in_range and not at.in_range
+    doc.set_frame(first)
+    np.testing.assert_allclose(window.socket_pressure.layer.drawn()[1], at.pressure * 1e-3, rtol=1e-6,
+                               atol=1e-6 * at.pressure.max() * 1e-3)
+    status = window.statusBar().currentMessage()
+    assert "(liner 6 mm at 0.4 MPa slipping on the skin at mu 0.61 on a rigid limb)" in status
+    assert (f"leaves the model's small displacements (a compression beyond the liner's 6 mm or a socket rotation "
+            f"beyond 0.1 rad) at {int((~m.in_range).sum())} frames ({doc.time[first]:.3f}, ") in status
+    # saved with the session, opened again with it
+    path = tmp_path / "work.hls"
+    window.save_session(path)
+    other = make_window()
+    other.open_session(path)
+    assert other.socket_pressure.friction == 0.61 and other.actions_by["socket slipping"].isChecked()
+    # the bonded liner again: its map computed, no frame outside the small displacements
+    with qtbot.waitSignal(window.socket_pressure.runner.ended, timeout=300_000):
+        window.actions_by["socket bonded"].trigger()
+    assert window.socket_pressure.map.friction is None and window.socket_pressure.map.in_range.all()
+    assert "bonded to the skin" in window.statusBar().currentMessage()
+    assert "small displacements" not in window.statusBar().currentMessage()
+
+
+def test_the_report_is_written_with_the_liner_chosen(shown, monkeypatch, tmp_path, qtbot):
+    """File > Report... gives the report's socket section the liner of View > Socket liner (its option ``friction``),
+    for every trial pooled; ``engine.io.report_sections`` passes it to the section (tests/io), which computes the
+    slipping liner's map by the CLI's function (tests/skin)."""
+    from engine.io import report_file
+    from hybridgui import report_export
+    asked = []
+
+    def recorded(path, analyses, origins=None, settings=None, options=None):
+        asked.append(options)
+        return path
+        yield
+
+    monkeypatch.setattr(report_file, "trials_report_steps", recorded)
+    shown.socket_pressure.set_friction(0.61)
+    with qtbot.waitSignal(report_export.start_report(shown, tmp_path / "report.pdf").ended, timeout=60_000):
+        pass
+    assert asked == [[{"socket-pressure": {"friction": 0.61}}]]
+
+
+def test_a_scene_built_anew_keeps_the_socket_layer_of_the_same_map(computed, monkeypatch):
+    """The map's layer (its points and pressures gathered per display frame, its VTK surface and colour bar) is built
+    once per map and display times: a scene built anew without a change of map puts the same layer back; a map of
+    other display times builds another."""
+    from hybridgui import socket_pressure
+    from hybridgui.viewport import socket_layer
+    built, surfaces = [], []
+
+    class Counted(socket_layer.SocketLayer):
+        def __init__(self, *args):
+            built.append(args)
+            super().__init__(*args)
+
+    made = socket_layer.surface
+    monkeypatch.setattr(socket_pressure, "SocketLayer", Counted)
+    monkeypatch.setattr(socket_layer, "surface", lambda *a: surfaces.append(a) or made(*a))
+    window, doc = computed, computed.document
+    layer = window.socket_pressure.layer
+    doc.set_time(mid_stance(doc.result))
+    drawn = layer.drawn()
+    for _ in range(3):
+        window.set_geometry_paths([])           # the scene built anew, the document unchanged
+        assert window.scene.layers["socket"] is window.socket_pressure.layer is layer
+        assert window.scene.renderer.HasViewProp(layer.actor) and window.scene.overlay.renderer.HasViewProp(layer.bar)
+    assert built == [] and surfaces == []
+    np.testing.assert_array_equal(layer.drawn()[0], drawn[0])
+    np.testing.assert_array_equal(layer.drawn()[1], drawn[1])
+    doc.set_frame(2)
+    other = doc.result.motion.time[::2]         # other display times of the same map: a layer of their own
+    monkeypatch.setattr(window.scene.content, "time", other)
+    window.socket_pressure.refresh()
+    assert len(built) == 1 and len(surfaces) == 1 and window.scene.layers["socket"] is window.socket_pressure.layer
+    assert window.socket_pressure.layer is not layer and not window.scene.renderer.HasViewProp(layer.actor)
+
+
+def test_a_session_with_a_bad_liner_is_refused_naming_the_file_and_the_option(make_window, tmp_path):
+    from engine.errors import DataError
+    from engine.io.session_file import Session, save_session
+    window = make_window()
+    for bad in (-0.1, float("nan"), "0.6"):
+        path = tmp_path / "bad.hls"
+        save_session(path, Session(report={"socket-pressure": {"friction": bad}}))
+        with pytest.raises(DataError, match=r"bad.hls: report option socket-pressure: the socket liner's friction must "
+                                            r"be a finite non-negative number or none, got"):
+            window.open_session(path)
+        assert window.socket_pressure.friction is None and window.actions_by["socket bonded"].isChecked()

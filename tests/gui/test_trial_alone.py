@@ -119,3 +119,44 @@ def test_an_unsupported_file_dropped_is_explained(make_window, tmp_path):
     text = window.last_error.text()
     assert "notes.docx" in text and ".docx" in text and ".c3d" in text and "hybrid analyze" in text
     assert not window.runner.running and window.document.result is None
+
+
+def test_the_subjects_height_and_mass_are_prefilled_from_the_trial_and_a_mass_given_is_the_analysis(
+        make_window, qtbot, test_data, tmp_path):
+    # a Nexus-like copy of the trial (PROCESSING:Height in mm and Bodymass in kg, added by ezc3d): the panel shows
+    # them; a mass given in the panel makes the model the CLI's `--mass` makes (same engine function), and the
+    # session keeps it
+    import ezc3d
+
+    from engine.cli.analyze import analysis_inputs, parse_arguments
+    nexus = ezc3d.c3d(str(test_data.joinpath(*TRIAL)))
+    nexus.add_parameter("PROCESSING", "Height", [1745.0])
+    nexus.add_parameter("PROCESSING", "Bodymass", [68.5])
+    path = tmp_path / "nexus.c3d"
+    nexus.write(str(path))
+    window = make_window()
+    first = _ran(window, qtbot, lambda: _drop(window, [path]))
+    panel = window.matching
+    assert (panel.height.value(), panel.mass.value()) == (1.745, 68.5)
+    assert panel.height_said.text() == "from the trial: PROCESSING:Height 1745 mm"
+    assert first.model.total_mass == pytest.approx(68.5, rel=1e-12) and not panel.run.isEnabled()
+    panel.mass.setValue(75.0)                                    # the user's
+    assert panel.run.isEnabled() and panel.mass_said.text() == "given by you; the trial: PROCESSING:Bodymass 68.5 kg"
+    panel.body_edited.emit("height", 3.1)                        # out of range: refused, naming the range
+    assert "between 1 and 2.5; got 3.1" in window.reported[-1] and panel.height.value() == 1.745
+    window.last_error.close()
+    window.last_error = None
+    window.save_session(tmp_path / "mass.hls")
+    again = _ran(window, qtbot, window.run_analysis)
+    cli = analysis_inputs(parse_arguments([str(path), "--mass", "75"]))[0]
+    assert again.model.total_mass == pytest.approx(75.0, rel=1e-12) == cli.total_mass
+    assert [b.mass for b in again.model.bodies] == [b.mass for b in cli.bodies]
+    assert any("mass given with --mass, 75.000 kg, instead of the trial's PROCESSING:Bodymass 68.5" in n
+               for n in again.notes)
+    assert not panel.run.isEnabled()
+    panel.mass.setValue(68.5)                                    # the trial's value again: not the user's
+    assert window.trial_alone.body == {"height": None, "mass": None} and panel.run.isEnabled()
+    other = make_window()
+    other.open_session(tmp_path / "mass.hls")
+    assert other.matching.mass.value() == 75.0 and other.matching.run.isEnabled()
+    assert other.trial_alone.body == {"height": None, "mass": 75.0}

@@ -379,7 +379,7 @@ def small_document() -> dict:
         "joints": [{"name": "hip", "type": "free", "parent": "ground", "child": "thigh"},
                    {"name": "knee", "type": "revolute", "parent": "thigh", "child": "shank",
                     "parent_offset": {"translation": [0.0, -0.4, 0.0]},
-                    "coordinates": [{"name": "knee_angle", "range": [-2.0, 0.1]}]},
+                    "coordinates": [{"name": "knee_angle", "range": [-2.0, 0.1], "clamped": True}]},
                    {"name": "toe_weld", "type": "weld", "parent": "blade", "child": "toe"}],
         "materials": [{"name": "carbon", "youngs_modulus": 7e10, "shear_modulus": 5e9, "density": 1600.0}],
         "rods": [{"name": "blade", "parent": "mount", "segments": [

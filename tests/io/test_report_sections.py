@@ -46,3 +46,26 @@ def test_a_section_failing_on_a_bug_stops_the_report(monkeypatch):
     monkeypatch.setattr(report_sections, "entry_points", lambda group: plugins)
     with pytest.raises(IndexError, match="a bug"):
         run(section_steps(None, None, None, "walk1"))
+
+
+def test_each_section_gets_its_own_options(monkeypatch):
+    """The report's options are keyword arguments per section (entry point name): the socket's liner reaches the
+    socket section alone; a section without options is called without any."""
+    got = {}
+
+    def socket(result, settings, events, trial, friction=None):
+        got["socket"] = friction
+        return ReportSection("socket")
+        yield
+
+    def other(result, settings, events, trial):
+        got["other"] = trial
+        return ReportSection("other")
+        yield
+
+    monkeypatch.setattr(report_sections, "entry_points", lambda group: [_Plugin("a-socket", socket),
+                                                                         _Plugin("b-other", other)])
+    run(section_steps(None, None, None, "walk1", options={"a-socket": {"friction": 0.61}}))
+    assert got == {"socket": 0.61, "other": "walk1"}
+    run(section_steps(None, None, None, "walk1"))
+    assert got == {"socket": None, "other": "walk1"}

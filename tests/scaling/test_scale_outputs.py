@@ -2,6 +2,8 @@
 the static pose and the tables; the command line writes them all."""
 import csv
 import xml.etree.ElementTree as ET
+from collections import Counter
+from pathlib import Path
 
 import numpy as np
 
@@ -9,7 +11,10 @@ from engine.cli.main import main
 from engine.io.model_file import load_model
 from engine.io.osim import read_osim
 from engine.io.storage import read_storage
-from engine.io.scale_files import write_scale_outputs
+from engine.progress import run as run_steps
+from engine.io.osim import document
+from engine.io.osim.scale_setup import read_scale_setup
+from engine.io.scale_files import scale_from_files, scale_steps, write_scale_outputs
 from engine.tree import compile_tree
 from tests.scaling.gait2354_scale import FOLDER, SETUP, scaling
 
@@ -46,6 +51,27 @@ def test_written_osim_and_yaml_read_back_as_the_scaled_models(tmp_path):
     with open(tmp_path / "subject_marker_residuals.csv") as f:
         markers = {r["marker"]: r for r in csv.DictReader(f)}
     assert len(markers) == 39 and markers["R.ASIS"]["weight"] == "1000"
+
+
+def test_one_scaling_reads_the_generic_osim_once(tmp_path, monkeypatch):
+    """From the setup, or with the default setup made from the generic model: its .osim parsed once, and the scaled
+    .osim files written from that reading, which writing leaves as read (a second writing gives the same files)."""
+    parsed = Counter()
+    parse = document.parse_bounded
+    monkeypatch.setattr(document, "parse_bounded", lambda path, *a: parsed.update([Path(path).name]) or parse(path, *a))
+    setup = read_scale_setup(SETUP)
+    run = scale_from_files(setup)
+    for out in ("a", "b"):
+        (tmp_path / out).mkdir()
+        write_scale_outputs(run, setup, tmp_path / out / "subject.osim")
+    assert parsed == {"gait2354_simbody.osim": 1}
+    for name in ("subject.osim", "subject01_scaledOnly.osim"):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+    parsed.clear()        # gait10dof18musc has its markers (gait2354's are in a marker set file)
+    gait = FOLDER.parents[1] / "gait10dof18musc"
+    default, default_setup = run_steps(scale_steps(None, gait / "subject01.osim", gait / "subject01_walk.trc", 72.6))
+    write_scale_outputs(default, default_setup, tmp_path / "walk.osim")
+    assert parsed == {"subject01.osim": 1}
 
 
 def test_command_line_scales_from_the_setup(tmp_path, capsys):

@@ -1,4 +1,5 @@
-"""A coarse skin of the default athlete (the prosthesis left out), shared by the skin tests."""
+"""Coarse skins of the default athlete (the prosthesis left out), shared by the skin tests: one generated in the
+neutral pose, one in the A-pose (``skin.rest_pose``, separate limbs)."""
 from __future__ import annotations
 
 import numpy as np
@@ -6,6 +7,7 @@ import pytest
 
 from engine.algorithms import neutral
 from engine.demo.athlete import build_athlete
+from skin.rest_pose import a_pose
 from skin.skinning import Skin
 
 
@@ -14,9 +16,24 @@ def athlete():
     return build_athlete(with_muscles=False)
 
 
+def _bodies(model):
+    return [b.name for b in model.bodies if b.name != "socket_r"]
+
+
 @pytest.fixture(scope="session")
 def coarse_skin(athlete):
-    return Skin.generate(athlete, spacing=0.03, bodies=[b.name for b in athlete.bodies if b.name != "socket_r"])
+    return Skin.generate(athlete, spacing=0.03, bodies=_bodies(athlete))
+
+
+@pytest.fixture(scope="session")
+def a_pose_skin(athlete):
+    return Skin.generate(athlete, q_rest=a_pose(athlete), spacing=0.03, bodies=_bodies(athlete))
+
+
+@pytest.fixture(scope="session", params=["neutral", "a-pose"])
+def any_skin(request):
+    """Each coarse skin in turn: eq. 3 and its Jacobian hold whatever the rest pose."""
+    return request.getfixturevalue("coarse_skin" if request.param == "neutral" else "a_pose_skin")
 
 
 def random_pose(model, rng, scale=0.3):

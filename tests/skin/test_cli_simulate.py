@@ -1,9 +1,18 @@
-"""``hybrid simulate``: a short coarse run of a built-in scene, its file and its errors."""
+"""``hybrid simulate``: a short coarse run of a built-in scene, its file and its errors; ``hybrid socket-pressure``'s
+errors, warnings and CSV."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
+import pytest
 
 from engine.cli.main import main
+from engine.demo import demo_results
+from skin.cli_socket_pressure import COLUMNS
+from skin.skinning import Skin
+from skin.socket import Socket
+from skin.socket_load import socket_loads
 
 
 def test_simulate_back_pressure_writes_the_run(tmp_path, capsys):
@@ -32,13 +41,65 @@ def test_socket_pressure_refuses_a_negative_friction(capsys):
     assert "--friction must be finite and non-negative, got -0.1" in capsys.readouterr().err
 
 
-def test_socket_pressure_warns_of_frames_outside_the_small_displacements(capsys):
+def test_socket_pressure_warns_of_frames_outside_the_small_displacements(capsys, tmp_path):
     """The slipping liner's solutions leave the model's small displacements in stance (docs/socket-pressure.md: up to
-    9 mm of the 6 mm liner, 0.3 rad): the command says so, as it does for frames that do not converge; the bonded
-    liner's stay within them, with no such warning."""
-    assert main(["socket-pressure", "--spacing", "0.03", "--friction", "0.61"]) == 0
+    9 mm of the 6 mm liner, 0.3 rad): the command says so, naming the frames, as it does for frames that do not
+    converge, and its CSV flags each row with what judges it; the bonded liner's stay within them, with no warning."""
+    out = tmp_path / "socket.csv"
+    assert main(["socket-pressure", "--spacing", "0.03", "--friction", "0.61", "--out", str(out)]) == 0
     text = capsys.readouterr().out
-    assert "warning: the liner's solution leaves the model's small displacements at " in text
-    assert "beyond the liner's 6 mm or a socket rotation beyond 0.1 rad" in text
+    warning = re.search(r"warning: the liner's solution leaves the model's small displacements \(a compression beyond "
+                        r"the liner's 6 mm or a socket rotation beyond 0.1 rad\) at (\d+) frames \((\d\.\d{3}), ", text)
+    assert warning is not None, text
+    rows = np.genfromtxt(out, delimiter=",", names=True)
+    assert rows.dtype.names == COLUMNS
+    outside = rows["in_range"] == 0
+    assert 0 < outside.sum() < len(rows) and outside.sum() == int(warning[1])
+    assert f"{rows['time'][outside][0]:.3f}" == warning[2]
+    # each row's flag is its own compression and rotation against the liner's thickness and the rotation limit
+    np.testing.assert_array_equal(~outside, (rows["compression_mm"] <= 6.0) & (rows["rotation_rad"] <= 0.1))
+    assert rows["loaded"][outside].any() and rows["converged"][rows["loaded"] == 1].all()
+    # rows against the frames computed here by the socket model: one flagged, one loaded and within range, one in the air
+    result, settings = demo_results()
+    model = result.model
+    _, loads, _ = socket_loads(result, settings, "socket_weld")
+    socket = Socket.from_stump(model, Skin.generate(model, spacing=0.03, bodies=[b.name for b in model.bodies
+                                                                                  if b.name != "socket_r"]),
+                               "tibia_r", friction=0.61)
+    within = np.flatnonzero(~outside & (rows["loaded"] == 1))
+    for f in (np.flatnonzero(outside)[0], within[0], np.flatnonzero(rows["loaded"] == 0)[0]):
+        m = socket.pressure(model, result.motion.q[f], loads[f])
+        assert (rows["converged"][f], rows["in_range"][f]) == (m.converged, m.in_range)
+        assert rows["loaded"][f] == (np.linalg.norm(loads[f, 3:]) > 200.0)
+        assert rows["compression_mm"][f] == pytest.approx(m.compression * 1e3, abs=1e-3)
+        assert rows["rotation_rad"][f] == pytest.approx(np.linalg.norm(m.u[:3]), abs=1e-5)
+        assert rows["peak_kPa"][f] == pytest.approx(m.peak * 1e-3, abs=1e-3)
+        np.testing.assert_allclose([rows[f"f{a}_N"][f] for a in "xyz"], m.carried[3:], rtol=0, atol=1e-3)
     assert main(["socket-pressure", "--spacing", "0.03"]) == 0
     assert "small displacements" not in capsys.readouterr().out
+
+
+def test_socket_pressure_refuses_a_negative_tissue_or_fit(capsys):
+    for option in ("--tissue", "--fit"):
+        assert main(["socket-pressure", option, "-1"]) == 2
+        assert f"{option} must be finite and non-negative, got -1.0" in capsys.readouterr().err
+    assert main(["socket-pressure", "--tissue-modulus", "0"]) == 2
+    assert "--tissue-modulus must be positive, got 0.0" in capsys.readouterr().err
+
+
+def test_socket_pressure_takes_the_soft_tissue_and_the_fit(capsys):
+    """``--tissue``, ``--tissue-modulus`` and ``--fit`` reach the socket: a uniform layer in series scales the socket's
+    displacements by the liner's stiffness over the series one (E / t over 1 / (t / E + h / E_t): 14.33 for 20 mm at
+    100 kPa under the 6 mm, 0.4 MPa liner), with or without a fit pressure, and leaves the maps
+    (docs/socket-pressure.md)."""
+    def rotation(*options):
+        assert main(["socket-pressure", "--spacing", "0.03", "--friction", "0.61", "--fit", "40", *options]) == 0
+        text = capsys.readouterr().out
+        return text, float(text.split("mm, socket rotation ")[1].split(" rad")[0])
+
+    text, alone = rotation()
+    assert "on a rigid limb, pre-compressed to 40 kPa" in text
+    text, on_tissue = rotation("--tissue", "20", "--tissue-modulus", "100")
+    assert "on 20 mm of soft tissue at 100 kPa, pre-compressed to 40 kPa" in text
+    assert "or the tissue's 20 mm or a socket rotation" in text
+    assert on_tissue == pytest.approx(alone * (1 + (0.02 / 100e3) / (0.006 / 0.4e6)), rel=0.02)

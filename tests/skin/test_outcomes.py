@@ -84,3 +84,38 @@ def test_a_sensor_cell_lies_on_one_surface_of_two_facing_ones():
     areas = np.full(800, h * h)
     pressure = np.repeat([2e4, 5e4], 400)
     assert sensor_pressure(x, normals, pressure * areas, areas, 0.03) == pytest.approx(pressure, rel=1e-12)
+
+
+def _recorded(scene, time, q, pressure):
+    from skin.simulation import SimulationResult
+    T = len(time)
+    return SimulationResult(scene.name, np.asarray(time, float), np.asarray(q), np.zeros((T, scene.model.nv)),
+                            np.asarray(pressure), np.zeros((T, 3)), np.zeros(T, int))
+
+
+def test_the_hanging_sensor_reads_each_cells_mean_over_the_window(rng):
+    """The sling's sensor window opens HANGING_SETTLE s after the hooks stop and closes at the run's end; over it each
+    cell reads the mean of its readings: one record gives that record's reading (``sensor_summary``), two records at
+    the same pose with pressures p and 3p give twice the first's (the mean is linear), records outside the window do
+    not count. A run ending before the window, or a window without records, is an error."""
+    from skin.outcomes import HANGING_SETTLE, hanging_window, sensor_summary, sensor_window_summary
+    from skin.scenes import sling_lift
+    scene = sling_lift(spacing=0.04, sheet_vertices=400, bed_spacing=0.04)
+    n = scene.skin.n_vertices
+    end = scene.sheets[0].motion.end + HANGING_SETTLE
+    p = rng.uniform(0.0, 2e4, n)
+    q = np.repeat(scene.q0[None], 4, axis=0)
+    junk = rng.uniform(0.0, 1e6, n)                                       # before the window: must not count
+    run = _recorded(scene, [0.5, end, end + 0.5, end + 1.0], q, [junk, p, 3 * p, junk])
+    assert hanging_window(scene, run) == pytest.approx((end, end + 1.0))
+    one = sensor_window_summary(scene, run, (end, end))
+    at = sensor_summary(scene, run, 1)
+    two = sensor_window_summary(scene, run, (end, end + 0.5))
+    for name in at:
+        assert one[name] == pytest.approx(at[name], rel=1e-12)
+        assert two[name] == pytest.approx((2 * at[name][0], 2 * at[name][1]), rel=1e-12)
+    short = _recorded(scene, [0.0, end - 0.1], q[:2], [p, p])
+    with pytest.raises(SettingsError, match="before the body hangs"):
+        hanging_window(scene, short)
+    with pytest.raises(SettingsError, match="no record between"):
+        sensor_window_summary(scene, run, (end + 0.1, end + 0.2))

@@ -92,3 +92,30 @@ def test_frames_outside_the_small_displacements_get_a_note(monkeypatch):
     monkeypatch.setattr(socket_module, "ROTATION_LIMIT", 0.0)
     notes = [n for n in run(socket_section_steps(result, settings, events, "demo")).notes if "small displacements" in n]
     assert len(notes) == 1 and re.search(r"at \d+ frames \(\d\.\d{3}, ", notes[0]), notes
+
+
+def test_the_slipping_liner_s_section_names_its_liner_and_the_frames_outside_the_small_displacements():
+    """The report's option ``friction`` (the application's View > Socket liner) gives the section the slipping liner's
+    map, computed by the function ``hybrid socket-pressure --friction`` uses: its notes name the liner and the frames
+    outside the small displacements (the first named is flagged by the socket model here, the stance frame before it
+    is not)."""
+    from skin.report_socket import socket_section_steps
+    from skin.socket_map import SPACING, socket_for
+    result, settings = demo_results()
+    events, _ = gait_events(result)
+    section = run(socket_section_steps(result, settings, events, "demo", friction=0.61))
+    assert len(section.pages) == 1
+    assert any("liner 6 mm at 0.4 MPa slipping on the skin at mu 0.61" in n for n in section.notes)
+    (note,) = [n for n in section.notes if "small displacements" in n]
+    named = re.search(r"rotation beyond 0.1 rad\) at (\d+) frames \((\d\.\d{3}), ", note)
+    assert named is not None, note
+    model, time = result.model, result.motion.time
+    stances = [(a, b) for a, b in stances_of(events, "Right") if b is not None]
+    frames = np.flatnonzero(np.any([(time >= a) & (time <= b) for a, b in stances], axis=0))
+    first = int(np.flatnonzero(np.isclose(time, float(named[2]), atol=6e-4))[0])
+    assert first in frames and first - 1 in frames
+    _, loads, _ = socket_loads(result, settings, "socket_weld")
+    socket = socket_for(model, "socket_weld", "tibia_r", SPACING, friction=0.61)
+    before, at = (socket.pressure(model, result.motion.q[f], loads[f]) for f in (first - 1, first))
+    assert before.in_range and not at.in_range
+    assert 0 < int(named[1]) <= len(frames)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.algorithms import forward_kinematics, frame_placement, integrate, neutral
+from engine.algorithms import forward_kinematics, frame_placement, integrate
 from engine.data import Data
 from skin.frames import body_frames
 from skin.skinning import Skin
@@ -12,26 +12,26 @@ from skin.volumes import body_volumes
 from skin.weights import BRIM, skinning_weights, volume_weights
 
 
-def test_generated_skin_is_closed_and_weights_are_partitions(coarse_skin):
-    mesh = coarse_skin.mesh
+def test_generated_skin_is_closed_and_weights_are_partitions(any_skin):
+    mesh = any_skin.mesh
     edges = np.sort(np.concatenate([mesh.triangles[:, [0, 1]], mesh.triangles[:, [1, 2]],
                                     mesh.triangles[:, [2, 0]]]), axis=1)
     _, counts = np.unique(edges, axis=0, return_counts=True)
     assert (counts == 2).all()          # every edge shared by exactly two triangles: closed, manifold
     assert mesh.enclosed_volume() > 0   # normals outward
-    np.testing.assert_allclose(coarse_skin.weight.sum(axis=1), 1.0, atol=1e-12)
-    blended = (coarse_skin.weight > 0.1).sum(axis=1) > 1
+    np.testing.assert_allclose(any_skin.weight.sum(axis=1), 1.0, atol=1e-12)
+    blended = (any_skin.weight > 0.1).sum(axis=1) > 1
     assert 0.05 < blended.mean() < 0.7  # joints blend bones, segments' middles do not
 
 
-def test_identity_weights_move_rigidly(athlete, coarse_skin, pose):
-    """One bone per vertex with weight 1: every vertex follows its body's placement exactly."""
-    owner = coarse_skin.bone[:, :1]
-    skin = Skin.bind(athlete, coarse_skin.mesh, coarse_skin.bodies, owner, np.ones_like(owner, dtype=float))
+def test_identity_weights_move_rigidly(athlete, any_skin, pose):
+    """One bone per vertex with weight 1: every vertex follows its body's placement from the rest pose exactly."""
+    owner = any_skin.bone[:, :1]
+    skin = Skin.bind(athlete, any_skin.mesh, any_skin.bodies, owner, np.ones_like(owner, dtype=float), any_skin.q_rest)
     data = Data(athlete)
     x = skin.vertices(athlete, data, pose)
     rest, now = {}, {}
-    forward_kinematics(athlete, data, neutral(athlete))
+    forward_kinematics(athlete, data, any_skin.q_rest)
     for b in skin.bodies:
         rest[b] = frame_placement(athlete, data, b)
     forward_kinematics(athlete, data, pose)
@@ -40,33 +40,33 @@ def test_identity_weights_move_rigidly(athlete, coarse_skin, pose):
     for j, b in enumerate(skin.bodies):
         mask = owner[:, 0] == j
         T = now[b] @ rest[b].inverse()
-        expected = coarse_skin.mesh.vertices[mask] @ T.R.T + T.p
+        expected = any_skin.mesh.vertices[mask] @ T.R.T + T.p
         np.testing.assert_allclose(x[mask], expected, rtol=0, atol=1e-14)
 
 
-def test_jacobian_matches_finite_differences_of_skinning_and_kinematics(athlete, coarse_skin, pose):
+def test_jacobian_matches_finite_differences_of_skinning_and_kinematics(athlete, any_skin, pose):
     data = Data(athlete)
-    J = coarse_skin.jacobian(athlete, data, pose)
+    J = any_skin.jacobian(athlete, data, pose)
     h = 1e-6
     worst = 0.0
     for d in range(athlete.nv):
         e = np.zeros(athlete.nv)
         e[d] = h
-        xp = coarse_skin.vertices(athlete, data, integrate(athlete, pose, e))
-        xm = coarse_skin.vertices(athlete, data, integrate(athlete, pose, -e))
+        xp = any_skin.vertices(athlete, data, integrate(athlete, pose, e))
+        xm = any_skin.vertices(athlete, data, integrate(athlete, pose, -e))
         fd = (xp - xm) / (2 * h)
         scale = max(np.abs(fd).max(), 1e-3)
         worst = max(worst, np.abs(J[:, :, d] - fd).max() / scale)
     assert worst < 1e-7
 
 
-def test_virtual_power_of_skin_forces(athlete, coarse_skin, pose, velocity, rng):
+def test_virtual_power_of_skin_forces(athlete, any_skin, pose, velocity, rng):
     """v_dot . f (vertex velocities from eq. 8) equals v . tau_ext (eq. 12), and J v gives the same velocities."""
     data = Data(athlete)
-    f = rng.standard_normal((coarse_skin.n_vertices, 3))
-    _, xdot = coarse_skin.vertices_velocities(athlete, data, pose, velocity)
-    tau = coarse_skin.generalized_forces(athlete, data, pose, f)
-    J = coarse_skin.jacobian(athlete, data, pose)
+    f = rng.standard_normal((any_skin.n_vertices, 3))
+    _, xdot = any_skin.vertices_velocities(athlete, data, pose, velocity)
+    tau = any_skin.generalized_forces(athlete, data, pose, f)
+    J = any_skin.jacobian(athlete, data, pose)
     power = float(np.sum(xdot * f))
     assert abs(power - velocity @ tau) <= 1e-10 * max(1.0, abs(power))
     np.testing.assert_allclose(np.einsum("icd,d->ic", J, velocity), xdot, rtol=0, atol=1e-12 * np.abs(xdot).max())

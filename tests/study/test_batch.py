@@ -85,6 +85,7 @@ subjects:
         settings: {{start: 0.1, end: 0.3}}
   - id: alone
     height: 1.8
+    mass: 64.5
     settings: {{start: 0.1, end: 0.3}}
     trials:
       - id: run
@@ -117,8 +118,8 @@ subjects:
                                   "--external-loads", str(t / "subject01_walk_grf.xml")],
               "demo/run": [str(ROOT / "resources" / "athlete.yaml"), str(ROOT / "resources" / "demo" / "run.c3d"),
                            "--start", "0.1", "--end", "0.3"],
-              "alone/run": [str(ROOT / "resources" / "demo" / "run.c3d"), "--height", "1.8", "--start", "0.1", "--end",
-                            "0.3"]}
+              "alone/run": [str(ROOT / "resources" / "demo" / "run.c3d"), "--height", "1.8", "--mass", "64.5", "--start",
+                            "0.1", "--end", "0.3"]}
     for key, argv in direct.items():
         here = tmp_path / "direct" / key
         assert main(["analyze", *argv, "--out", str(here), "--quiet"]) == 0
@@ -135,6 +136,7 @@ subjects:
     notes = json.loads((out / "trials" / "alone" / "run" / "metrics.json").read_text())["notes"]
     assert "the subject's stature is the height given with --height, 1.800 m, instead of the trial's " \
            "SUBJECT:HEIGHT '1.75 m'" in notes          # the subject's height reached the trial analysed alone
+    assert any(n.startswith("the subject's body mass is the mass given with --mass, 64.500 kg") for n in notes)
     result, _ = run_steps(trial_result_steps(open_study(study_file), "alone", "run"))      # browsed: computed again alike
     write_outputs(result, tmp_path / "browsed")
     assert (tmp_path / "browsed" / "ik.mot").read_bytes() == (out / "trials" / "alone" / "run" / "ik.mot").read_bytes()

@@ -44,10 +44,14 @@ def test_settings_merge_study_subject_trial_and_spell_hybrid_analyze(test_data, 
 @pytest.mark.parametrize("subject_extra, trial_extra, settings, element, problem", [
     ("", "", "{stat: 0.5}", "top level, settings", "unknown field 'stat' (did you mean 'start'?)"),
     ("", "", "{filter: fast}", "top level, settings", "filter must be a number"),
-    ("    mass: -3\n", "", "{}", "subject 's1'", "mass must be positive"),
+    ("    mass: -3\n", "", "{}", "subject 's1'",
+     "mass must be the subject's body mass in kilograms, positive and between 20 and 250; got -3"),
+    ("    mass: 720\n", "", "{}", "subject 's1'", "between 20 and 250; got 720"),
     ("    height: 180\n", "", "{}", "subject 's1'",
      "height must be the subject's height in metres, between 1 and 2.5; got 180"),
     ("    height: 1.8 m\n", "", "{}", "subject 's1'", "height must be a number"),
+    ("    mass: 64.5\n", "", "{}", "subject 's1'", "mass scales the subject's model, which without a scale_setup or a "
+     "static trial is analysed as given, with its own mass"),
     ("    height: 1.8\n", "", "{}", "subject 's1'",
      "height is the stature of the default model made for each trial of a subject without model"),
     ("    static: nowhere.trc\n", "", "{}", "subject 's1'", "static names 'nowhere.trc', which does not exist"),
@@ -66,7 +70,7 @@ def test_errors_name_the_file_and_the_element(test_data, tmp_path, subject_extra
     assert problem in err.value.problem
 
 
-def test_a_subject_without_model_has_its_trials_analysed_alone_with_its_height(test_data, tmp_path):
+def test_a_subject_without_model_has_its_trials_analysed_alone_with_its_height_and_mass(test_data, tmp_path):
     d = test_data / G10
     text = (f"subjects:\n  - id: s1\n    height: 1.72\n    trials:\n      - id: walk\n"
             f"        file: {d / 'subject01_walk.trc'}\n")
@@ -74,11 +78,22 @@ def test_a_subject_without_model_has_its_trials_analysed_alone_with_its_height(t
     (subject,) = study.subjects
     assert (subject.model, subject.height, subject.scaled) == (None, 1.72, False)
     assert analyze_arguments(study.trials[0], None) == [str(d / "subject01_walk.trc"), "--height", "1.72"]
-    path = _write(tmp_path, text.replace("height: 1.72", "mass: 70"))
+    study = load_study(_write(tmp_path, text.replace("height: 1.72", "mass: 64.5")))
+    assert analyze_arguments(study.trials[0], None) == [str(d / "subject01_walk.trc"), "--mass", "64.5"]
+    path = _write(tmp_path, text.replace("height: 1.72", f"static: {d / 'subject01_walk.trc'}"))
     with pytest.raises(SettingsError) as err:
         load_study(path)
     assert (err.value.file, err.value.element) == (str(path.resolve()), "subject 's1'")
-    assert err.value.problem.startswith("mass given without a model: they scale the subject's model")
+    assert err.value.problem.startswith("static given without a model: they scale the subject's model")
+
+
+def test_a_subjects_mass_with_a_model_scales_it_and_is_no_analysis_option(test_data, tmp_path):
+    g = test_data / "opensim" / "gait2354" / "scale"
+    text = (f"subjects:\n  - id: s1\n    model: {g / 'gait2354_simbody.osim'}\n    static: {g / 'subject01_static.trc'}\n"
+            f"    mass: 64.5\n    trials:\n      - id: walk\n        file: {g / 'subject01_static.trc'}\n")
+    study = load_study(_write(tmp_path, text))
+    assert study.subjects[0].mass == 64.5 and study.trials[0].mass is None
+    assert "--mass" not in analyze_arguments(study.trials[0], "scaled.osim")
 
 
 def test_study_init_proposes_a_study_and_lists_what_it_could_not_match(test_data, tmp_path, capsys):
@@ -96,12 +111,65 @@ def test_study_init_proposes_a_study_and_lists_what_it_could_not_match(test_data
     assert main(["study", "init", str(lab)]) == 0
     out = capsys.readouterr().out
     assert "not matched: P01/notes.txt: no role found" in out
-    assert "not matched: P02: no model file" in out
+    assert "proposed: P02: no model file (.osim or .yaml) in it or at the top: each trial analysed alone" in out
+    assert "not matched: P02/run.trc: only one of run_grf.mot and run_grf.xml exists" in out
+    assert "not matched: P02: no trial records the subject's height (SUBJECT:HEIGHT or PROCESSING:Height)" in out
     study = load_study(lab / "study.yaml")
-    (subject,) = study.subjects
+    subject, alone = study.subjects
+    assert (alone.id, alone.model, alone.height, alone.mass, [t.id for t in alone.trials]) == (
+        "P02", None, None, None, ["run"])
     assert (subject.id, subject.model.name, subject.scale_setup.name, subject.static.name) == (
         "P01", "gait2354_simbody.osim", "subject01_Setup_Scale.xml", "subject01_static.trc")
     (trial,) = subject.trials
     assert (trial.id, trial.grf.name, trial.external_loads.name) == (
         "2026-11-02_subject01_walk1", "subject01_walk1_grf.mot", "subject01_walk1_grf.xml")
     assert main(["study", "init", str(lab)]) == 2          # an existing study file is never overwritten
+
+
+def test_study_init_takes_each_model_less_subjects_height_and_mass_from_its_own_c3d_trials(test_data, tmp_path,
+                                                                                          capsys):
+    import ezc3d
+    c3d, lab = test_data / "c3d", tmp_path / "lab"
+    for subject, files in {"A": [("Sample01/Eb015pi.c3d", "walk.c3d"), ("Sample01/Eb015vr.c3d", "static1.c3d")],
+                           "B": [("Sample28/dynamic.C3D", "gait.c3d")],
+                           "C": [("Sample02/pc_real.c3d", "one.c3d"), ("Sample01/Eb015pi.c3d", "two.c3d")]}.items():
+        (lab / subject).mkdir(parents=True)
+        for source, name in files:
+            shutil.copy(c3d / source, lab / subject / name)
+    (lab / "D").mkdir()
+    nexus = ezc3d.c3d(str(c3d / "Sample26" / "Capture0002.c3d"))
+    nexus.add_parameter("PROCESSING", "Height", [1745.0])       # Vicon Nexus: mm
+    nexus.add_parameter("PROCESSING", "Bodymass", [0.0])        # not filled in
+    nexus.write(str(lab / "D" / "run.c3d"))
+    shutil.copy(test_data / "opensim" / "gait2354" / "scale" / "subject01_Setup_Scale.xml", lab / "D" / "scale.xml")
+
+    def written(name, parameter):
+        return float(ezc3d.c3d(str(c3d / name))["parameters"]["SUBJECT"][parameter]["value"][0])
+
+    assert main(["study", "init", str(lab)]) == 0
+    out = capsys.readouterr().out
+    study = load_study(lab / "study.yaml")
+    a, b, c, d = study.subjects
+    assert a.model is None and a.height == pytest.approx(written("Sample01/Eb015pi.c3d", "HEIGHT"), abs=5e-5)
+    assert a.mass == pytest.approx(written("Sample01/Eb015pi.c3d", "WEIGHT"), abs=5e-3)
+    (walk,) = a.trials
+    assert walk.settings == {"static": lab / "A" / "static1.c3d"}
+    argv = analyze_arguments(walk, None)
+    assert argv[argv.index("--height") + 1] == "1.63" and argv[argv.index("--mass") + 1] == "82.7"
+    assert "proposed: A: height 1.63 m, read from SUBJECT:HEIGHT 1.63 m in static1.c3d, walk.c3d" in out
+    assert "proposed: A: mass 82.7 kg, read from SUBJECT:WEIGHT 82.7 kg in static1.c3d, walk.c3d" in out
+    # BTS writes cm: 166 is 1.66 m, said
+    assert (b.height, b.mass) == (pytest.approx(written("Sample28/dynamic.C3D", "Height") / 100, abs=5e-5),
+                                  pytest.approx(written("Sample28/dynamic.C3D", "Weight"), abs=5e-3))
+    assert "proposed: B: height 1.66 m, read from SUBJECT:Height 166 cm in gait.c3d" in out
+    # two trials of one folder that disagree: left for the user, never one of them (nor B's, the subject before)
+    assert (c.height, c.mass) == (None, None)
+    assert ("not matched: C: its trials record different values of its height (one.c3d 1.78 m, two.c3d 1.63 m): "
+            "height left for you to give (m)") in out
+    # Nexus's PROCESSING:Height in mm; its Bodymass 0 (not filled in) is said, not taken; the setup has no model
+    assert (d.height, d.mass) == (1.745, None)
+    assert "proposed: D: height 1.745 m, read from PROCESSING:Height 1745 mm in run.c3d" in out
+    assert ("not matched: D: no trial records the subject's body mass (SUBJECT:WEIGHT or PROCESSING:Bodymass; "
+            "run.c3d: the trial's PROCESSING:Bodymass 0 was not used as the subject's body mass: it is 0 (not "
+            "recorded)): mass left for you to give (kg)") in out
+    assert "not matched: D/scale.xml: a ScaleTool setup scales a model, and the subject has none: left out" in out

@@ -6,6 +6,7 @@ by :meth:`OsimDocument.leftovers`, so nothing in the file is dropped silently.
 """
 from __future__ import annotations
 
+import copy
 import xml.etree.ElementTree as ET
 from collections import OrderedDict
 from pathlib import Path
@@ -63,6 +64,19 @@ class OsimDocument:
         self._parent = {child: parent for parent in self.root.iter() for child in parent}
         self.use(self.root)
         self.use(self.model)
+
+    def copy(self) -> OsimDocument:
+        """An independent copy of the document as read (its tree deep-copied, nothing marked as read), for a writer
+        that changes it (``scaled_document``) without reading the file again."""
+        other = copy.copy(self)
+        other.root = copy.deepcopy(self.root)
+        other.model = other.root.find("Model")
+        other.warnings = list(self.warnings)
+        other._used = set()
+        other._parent = {child: parent for parent in other.root.iter() for child in parent}
+        other.use(other.root)
+        other.use(other.model)
+        return other
 
     def _version(self) -> int:
         text = self.root.get("Version")

@@ -21,6 +21,11 @@ _UNMODELLED_SETS = {"ControllerSet": "controller", "ProbeSet": "probe", "Contact
 
 
 def read_osim(path) -> Model:
+    """The model of the OpenSim model file ``path`` (see :func:`read_osim_document`)."""
+    return read_osim_document(path)[0]
+
+
+def read_osim_document(path) -> tuple[Model, OsimDocument]:
     """Read an OpenSim model of OpenSim 4.x (``Version`` 40000 or later) or 3.x (30000 or later, rewritten
     in 4.x's layout first as OpenSim 4 does, see :mod:`.upgrade`).
 
@@ -31,6 +36,8 @@ def read_osim(path) -> Model:
     not imported is listed in ``model.metadata["import_warnings"]``.
     ``model.metadata`` also holds ``source``, ``opensim_version``, OpenSim's
     ``coordinate_motion_types``, the names of the joints' child frames (``joint_child_frames``) and the file's ``credits`` and ``publications``.
+
+    Returns the model and the document read (``scale_files`` writes the scaled .osim from it).
 
     Raises
     ------
@@ -47,7 +54,7 @@ def read_osim(path) -> Model:
         if exc.file is None:
             raise exc.in_file(doc.file) from None
         raise
-    return model
+    return model, doc
 
 
 def _build(doc) -> Model:

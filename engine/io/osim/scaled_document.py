@@ -63,15 +63,16 @@ def _multiply(holder, scale: float, properties=()) -> None:
     parent.insert(index, multiplier)
 
 
-def write_scaled_osim(generic_file, scaled, outputs) -> None:
-    """Write the scaled model as .osim files derived from ``generic_file``, one per ``(path, markers)`` of
-    ``outputs``: each is the scaled model with those markers (before or after their placement, which moves
-    nothing else). The generic document is read and scaled once for all of them.
+def write_scaled_osim(generic: OsimDocument, scaled, outputs) -> None:
+    """Write the scaled model as .osim files derived from the generic model's document ``generic`` (as
+    ``read_osim_document`` read it; not changed), one per ``(path, markers)`` of ``outputs``: each is the scaled
+    model with those markers (before or after their placement, which moves nothing else). A copy of the generic
+    document is scaled once for all of them.
 
-    ``scaled`` is the :class:`~engine.scaling.apply.ScaledModel` made from the model read from ``generic_file``
-    (its model, factors and muscle length ratios).
+    ``scaled`` is the :class:`~engine.scaling.apply.ScaledModel` made from the model read with ``generic`` (its
+    model, factors and muscle length ratios).
     """
-    doc = OsimDocument(generic_file)
+    doc = generic.copy()
     model = scaled.model
     paths = ComponentPaths(doc)
     frames = FrameTable(doc, paths)

@@ -38,12 +38,12 @@ coordinates not tracked) has no unique minimum at any frame: that is a ``Setting
 from __future__ import annotations
 
 import time as _time
-import weakref
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ...errors import SettingsError
+from ...per_model import PerModel
 from ...tree import compile_tree
 from .balance import crossed, muscles_alone_unbalanced
 from .hill import HillMuscles, RigidTendonForces
@@ -148,26 +148,17 @@ class _ModelMuscles:
     matched: np.ndarray
 
 
-_per_model: dict[int, _ModelMuscles] = {}
-
-
-def _model_muscles(model) -> _ModelMuscles:
-    """The :class:`_ModelMuscles` of ``model``, built on the first call and kept while the model lives (the model is
-    immutable, as ``engine.tree.compile_tree`` keeps its tree): an estimate per trial or per settings change does
-    not build them again."""
-    try:
-        return _per_model[id(model)]
-    except KeyError:
-        pass
+def _build_model_muscles(model) -> _ModelMuscles:
+    """The :class:`_ModelMuscles` of ``model``, which ``_model_muscles`` builds once per model and keeps while the
+    model lives (the model is immutable): an estimate per trial or per settings change does not build them again."""
     bounds = muscle_control_bounds(model.muscles)
     matched = ~locked_speeds(model)
     for a in (*bounds, matched):
         a.flags.writeable = False
-    parts = _ModelMuscles(HillMuscles(model.muscles), bounds, matched)
-    # the entry goes when the model does, before its id can be given to another object
-    weakref.finalize(model, _per_model.pop, id(model), None)
-    _per_model[id(model)] = parts
-    return parts
+    return _ModelMuscles(HillMuscles(model.muscles), bounds, matched)
+
+
+_model_muscles = PerModel(_build_model_muscles)
 
 
 def solve_muscle_forces(J_l, tau, hill: RigidTendonForces, settings: MuscleForceSettings, *,

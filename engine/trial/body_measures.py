@@ -1,0 +1,134 @@
+"""The subject's height and body mass as a trial records them, converted to SI (m, kg) here, with where each came
+from; and the checks of a height or mass the user gives (``hybrid analyze --height/--mass``, a study's subject).
+
+C3D files have no standard parameter for either; these are read (names in any case):
+
+* height: the SUBJECT (or SUBJECTS) group's ``HEIGHT``, written without a unit (AMASS and Vicon 370 in m, c3d.org's
+  Sample01 and Sample02; BTS in cm, Sample28): read as m, cm or mm by its size, the first within
+  :data:`STATURE_RANGE`, and the unit said; else Vicon Nexus's ``PROCESSING:Height`` (Plug-in Gait's subject
+  measurement, in mm);
+* body mass: the SUBJECT group's ``WEIGHT``, ``MASS``, ``BODY_MASS`` or ``BODYMASS`` (kg, as in Sample01, Sample02 and
+  Sample28); else Nexus's ``PROCESSING:Bodymass`` (kg).
+
+A value found but not usable (0, as Nexus writes a measurement not filled in; text; outside the plausible range) is
+never taken: :attr:`Recorded.rejected` says which and why.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import SettingsError
+
+STATURE_RANGE = (1.0, 2.5)
+"""m: the statures taken as a subject's (a trial's height read as m, cm or mm; a height the user gives)."""
+MASS_RANGE = (20.0, 250.0)
+"""kg: the body masses taken as a subject's (a trial's; one the user gives)."""
+
+_HEIGHT_KEYS = ("height",)
+_MASS_KEYS = ("weight", "mass", "body_mass", "bodymass")
+_BY_SIZE = (("m", 1.0), ("cm", 0.01), ("mm", 0.001))
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A body measure a trial records: ``value`` in SI (m or kg; None: none usable), ``source`` where it was read
+    and its unit (e.g. "the trial's PROCESSING:Height 1780 mm"; None without a value), ``found`` the first parameter
+    holding one as ``(GROUP:NAME, value as written)`` (None: the trial has none), ``rejected`` a note for each
+    parameter found but not used, saying why."""
+
+    value: float | None
+    source: str | None
+    found: tuple | None
+    rejected: tuple = ()
+
+
+def _candidates(trial, keys, processing_keys) -> list:
+    """``(GROUP:NAME, value as written, group)`` of the trial's parameters named ``keys`` in its SUBJECT group, then
+    ``processing_keys`` in its PROCESSING group."""
+    subject = [(f"SUBJECT:{k}", v, "SUBJECT") for k, v in trial.subject.items() if k.lower() in keys]
+    processing = (trial.metadata or {}).get("processing", {})
+    return subject + [(f"PROCESSING:{k}", v, "PROCESSING") for k, v in processing.items()
+                      if k.lower() in processing_keys]
+
+
+def _number(raw) -> float | None:
+    if isinstance(raw, (list, tuple)):
+        if len(raw) != 1:
+            return None
+        raw = raw[0]
+    if isinstance(raw, bool):
+        return None
+    try:
+        return float(raw)
+    except (TypeError, ValueError):
+        return None
+
+
+def _written(raw, value) -> str:
+    return repr(raw) if value is None else f"{value:g}"
+
+
+def _why(value, what: str, within: str) -> str:
+    return ("it is not a number" if value is None else "it is 0 (not recorded)" if value == 0 else
+            f"{within} it is not within {what}")
+
+
+def _read(candidates, convert, what: str) -> Recorded:
+    """The first candidate ``convert(parameter, value)`` turns into ``(SI value, unit said)``; the others' notes."""
+    rejected = []
+    for parameter, raw, group in candidates:
+        value = _number(raw)
+        taken = None if value is None else convert(group, value)
+        if taken is not None:
+            return Recorded(taken[0], f"the trial's {parameter} {value:g} {taken[1]}", (parameter, raw),
+                            tuple(rejected))
+        within = "read as m, cm or mm" if what == "stature" and group == "SUBJECT" else (
+            "read in mm" if what == "stature" else "read in kg")
+        lo, hi = STATURE_RANGE if what == "stature" else MASS_RANGE
+        unit = "m" if what == "stature" else "kg"
+        rejected.append(f"the trial's {parameter} {_written(raw, value)} was not used as the subject's {what}: "
+                        f"{_why(value, f'{lo:g}-{hi:g} {unit}', within)}")
+    found = (candidates[0][0], candidates[0][1]) if candidates else None
+    return Recorded(None, None, found, tuple(rejected))
+
+
+def _stature(group: str, value: float):
+    lo, hi = STATURE_RANGE
+    units = _BY_SIZE if group == "SUBJECT" else (("mm", 0.001),)
+    return next(((value * f, unit) for unit, f in units if lo <= value * f <= hi), None)
+
+
+def _mass(group: str, value: float):
+    return (value, "kg") if MASS_RANGE[0] <= value <= MASS_RANGE[1] else None
+
+
+def recorded_height(trial) -> Recorded:
+    """The subject's height (m) ``trial`` records (module notes)."""
+    return _read(_candidates(trial, _HEIGHT_KEYS, _HEIGHT_KEYS), _stature, "stature")
+
+
+def recorded_mass(trial) -> Recorded:
+    """The subject's body mass (kg) ``trial`` records (module notes)."""
+    return _read(_candidates(trial, _MASS_KEYS, ("bodymass",)), _mass, "body mass")
+
+
+def _given(value) -> str:
+    return f"{value:g}" if isinstance(value, (int, float)) and not isinstance(value, bool) else repr(value)
+
+
+def check_height(height, where: str, name: str = "height") -> float:
+    """``height`` (m) as a float; SettingsError at ``where`` unless a stature within :data:`STATURE_RANGE`."""
+    lo, hi = STATURE_RANGE
+    if not (isinstance(height, (int, float)) and not isinstance(height, bool) and lo <= height <= hi):
+        raise SettingsError(f"{name} must be the subject's height in metres, between {lo:g} and {hi:g}; got "
+                            f"{_given(height)}", where)
+    return float(height)
+
+
+def check_mass(mass, where: str, name: str = "mass") -> float:
+    """``mass`` (kg) as a float; SettingsError at ``where`` unless positive and within :data:`MASS_RANGE`."""
+    lo, hi = MASS_RANGE
+    if not (isinstance(mass, (int, float)) and not isinstance(mass, bool) and lo <= mass <= hi):
+        raise SettingsError(f"{name} must be the subject's body mass in kilograms, positive and between {lo:g} and "
+                            f"{hi:g}; got {_given(mass)}", where)
+    return float(mass)

@@ -1,0 +1,87 @@
+"""The subject's height and body mass a trial records, read from the C3D parameters labs write (c3d.org's samples:
+SUBJECT:HEIGHT in m or cm, SUBJECT:WEIGHT in kg; Vicon Nexus's PROCESSING:Height in mm and Bodymass in kg, added
+to a copy of a sample by ezc3d), converted to m and kg with where each came from; values not usable are said, never
+taken; a height or mass given by the user outside the plausible range is refused naming it."""
+from pathlib import Path
+from types import SimpleNamespace
+
+import ezc3d
+import pytest
+
+from engine.errors import SettingsError
+from engine.io.c3d import read_c3d
+from engine.trial.body_measures import check_height, check_mass, recorded_height, recorded_mass
+
+
+def _parameter(path: Path, group: str, name: str) -> float:
+    """The parameter's value as ezc3d reads it from the file (the independent reference)."""
+    return float(ezc3d.c3d(str(path))["parameters"][group][name]["value"][0])
+
+
+@pytest.mark.parametrize("sample, height_name, metres_per_unit, unit", [
+    (("Sample01", "Eb015pi.c3d"), "HEIGHT", 1.0, "m"),            # AMASS (Vicon 370): 1.63
+    (("Sample02", "pc_real.c3d"), "HEIGHT", 1.0, "m"),            # 1.78
+    (("Sample28", "dynamic.C3D"), "Height", 0.01, "cm"),          # BTS: 166
+])
+def test_the_c3d_samples_heights_and_weights_in_si_with_their_source(test_data, sample, height_name,
+                                                                      metres_per_unit, unit):
+    path = test_data.joinpath("c3d", *sample)
+    trial = read_c3d(path)
+    written = _parameter(path, "SUBJECT", height_name)
+    height = recorded_height(trial)
+    assert height.value == pytest.approx(written * metres_per_unit, rel=1e-12)
+    assert height.source == f"the trial's SUBJECT:{height_name} {written:g} {unit}" and height.rejected == ()
+    weight_name = height_name.replace("HEIGHT", "WEIGHT").replace("Height", "Weight")
+    mass = recorded_mass(trial)
+    assert mass.value == pytest.approx(_parameter(path, "SUBJECT", weight_name), rel=1e-12)
+    assert mass.source.startswith(f"the trial's SUBJECT:{weight_name} ") and mass.source.endswith(" kg")
+
+
+def test_nexus_processing_height_is_read_in_millimetres_and_bodymass_in_kilograms(test_data, tmp_path):
+    c3d = ezc3d.c3d(str(test_data / "c3d" / "Sample26" / "Capture0002.c3d"))      # Qualisys: neither recorded
+    assert recorded_height(read_c3d(test_data / "c3d" / "Sample26" / "Capture0002.c3d")).found is None
+    c3d.add_parameter("PROCESSING", "Height", [1745.0])
+    c3d.add_parameter("PROCESSING", "Bodymass", [68.4])
+    c3d.write(str(tmp_path / "nexus.c3d"))
+    trial = read_c3d(tmp_path / "nexus.c3d")
+    height, mass = recorded_height(trial), recorded_mass(trial)
+    assert height.value == pytest.approx(1.745, rel=1e-12) and height.source == "the trial's PROCESSING:Height 1745 mm"
+    assert mass.value == pytest.approx(68.4, rel=1e-6) and mass.source.startswith("the trial's PROCESSING:Bodymass 68.4")
+
+
+def _trial(subject=None, processing=None):
+    return SimpleNamespace(subject=subject or {}, metadata={"processing": processing or {}})
+
+
+def test_values_not_usable_are_said_and_never_taken():
+    unfilled = recorded_height(_trial(processing={"Height": 0.0}))       # Nexus's measurement not filled in
+    assert unfilled.value is None and unfilled.found == ("PROCESSING:Height", 0.0)
+    assert unfilled.rejected == ("the trial's PROCESSING:Height 0 was not used as the subject's stature: it is 0 "
+                                 "(not recorded)",)
+    metres = recorded_height(_trial(processing={"Height": 1.75}))        # PROCESSING is mm: 1.75 mm is no stature
+    assert metres.value is None and "read in mm it is not within 1-2.5 m" in metres.rejected[0]
+    text = recorded_mass(_trial(subject={"WEIGHT": "heavy"}))
+    assert text.value is None and text.rejected == ("the trial's SUBJECT:WEIGHT 'heavy' was not used as the "
+                                                    "subject's body mass: it is not a number",)
+    pounds = recorded_mass(_trial(subject={"Weight": 400.0}, processing={"Bodymass": 72.0}))
+    assert pounds.value == 72.0 and "PROCESSING:Bodymass" in pounds.source
+    assert pounds.rejected == ("the trial's SUBJECT:Weight 400 was not used as the subject's body mass: read in kg "
+                               "it is not within 20-250 kg",)
+
+
+@pytest.mark.parametrize("check, value, said", [
+    (check_height, 180.0, "height must be the subject's height in metres, between 1 and 2.5; got 180"),
+    (check_height, float("nan"), "got nan"),
+    (check_mass, 0.0, "mass must be the subject's body mass in kilograms, positive and between 20 and 250; got 0"),
+    (check_mass, -70.0, "got -70"),
+    (check_mass, 7000.0, "between 20 and 250; got 7000"),
+])
+def test_a_given_height_or_mass_outside_its_range_is_refused_naming_the_range(check, value, said):
+    with pytest.raises(SettingsError) as err:
+        check(value, "--x")
+    assert said in err.value.problem and err.value.element == "--x"
+
+
+def test_a_given_height_or_mass_within_its_range_is_taken():
+    assert (check_height(1.0, "h"), check_height(2.5, "h"), check_mass(20, "m"), check_mass(250.0, "m")) == (
+        1.0, 2.5, 20.0, 250.0)
