@@ -189,7 +189,8 @@ def test_the_sling_presses_the_knees_most(lifted):
     """The seed's Fig. 5 (section VI-B): "highest pressure areas at the knees and slightly low pressures at the upper
     back and the hip". The sites are the body's landmarks (``scenes._body_landmarks``), the reading the sling's 3 cm
     sensor between skin and sheet over the hang, each site's 95th percentile of its loaded cells
-    (``outcomes.sensor_window_summary``): the knees' exceeds the upper back's and the hip's."""
+    (``outcomes.sensor_window_summary``): the knees' exceeds the upper back's and the hip's. (It rests on the 10 cm
+    straps by the knees: 15 cm straps spread the knees' load below the upper back's.)"""
     scene, result = lifted
     read = {name: p95 for name, (p95, _, _) in sensor_window_summary(scene, result, hanging_window(scene, result)).items()}
     assert read["knees"] > read["upper back"]
