@@ -14,7 +14,7 @@ from engine.analysis.pipeline import AnalysisSettings
 from engine.child_process import Cancelled
 from engine.demo.athlete import MASS
 from engine.demo.for_trial import default_model, matching_table, trial_analysis_steps, trial_matching
-from engine.trial.body_measures import check_height, check_mass, recorded_height, recorded_mass
+from engine.trial.body_measures import Given, check_height, check_mass, recorded_height, recorded_mass
 
 from . import patient
 
@@ -39,6 +39,14 @@ class TrialAlone:
     def pending(self) -> bool:
         """Whether the matching, height or mass were edited since the shown result."""
         return self.edits != self.edits_run or self.body != self.body_run
+
+    def given(self) -> Given:
+        """The height and mass the user gave in the Markers panel, for the analysis."""
+        return Given(self.body["height"], self.body["mass"], GIVEN_IN, GIVEN_IN)
+
+
+GIVEN_IN = "in the application's Markers panel"
+"""Where the application's height and mass are given, as the analysis notes say it."""
 
 
 def connect(window) -> None:
@@ -75,8 +83,8 @@ def analyse_file(window, path) -> None:
 def start(window, alone: TrialAlone, settings) -> None:
     """Run the default model's analysis of ``alone`` with its edits in the worker."""
     window._check_idle(alone.path)
-    window.start_prepared(trial_analysis_steps(alone.trial, settings, dict(alone.edits), **alone.body), show_result,
-                          (alone, dict(alone.body)))
+    window.start_prepared(trial_analysis_steps(alone.trial, settings, dict(alone.edits), given=alone.given()),
+                          show_result, (alone, dict(alone.body)))
     window.statusBar().showMessage(f"{Path(alone.path or 'the trial').name}: matching its markers to a protocol, "
                                    "scaling the default model to it, then analysing (as `hybrid analyze TRIAL.c3d`; "
                                    "File > Open trial opens a trial with the open model)",

@@ -151,7 +151,8 @@ def test_the_subjects_height_and_mass_are_prefilled_from_the_trial_and_a_mass_gi
     cli = analysis_inputs(parse_arguments([str(path), "--mass", "75"]))[0]
     assert again.model.total_mass == pytest.approx(75.0, rel=1e-12) == cli.total_mass
     assert [b.mass for b in again.model.bodies] == [b.mass for b in cli.bodies]
-    assert any("mass given with --mass, 75.000 kg, instead of the trial's PROCESSING:Bodymass 68.5" in n
+    assert any("mass given in the application's Markers panel, 75.000 kg, instead of the trial's PROCESSING:Bodymass "
+               "68.5" in n
                for n in again.notes)
     assert not panel.run.isEnabled()
     panel.mass.setValue(68.5)                                    # the trial's value again: not the user's

@@ -78,8 +78,12 @@ def test_a_subject_without_model_has_its_trials_analysed_alone_with_its_height_a
     (subject,) = study.subjects
     assert (subject.model, subject.height, subject.scaled) == (None, 1.72, False)
     assert analyze_arguments(study.trials[0], None) == [str(d / "subject01_walk.trc"), "--height", "1.72"]
+    # the analysis notes say where the height was given: this subject of this file (engine.cli.analyze's given_in)
+    assert study.trials[0].given_in == f"for subject s1 in the study {(tmp_path / 'study.yaml').resolve()}"
     study = load_study(_write(tmp_path, text.replace("height: 1.72", "mass: 64.5")))
     assert analyze_arguments(study.trials[0], None) == [str(d / "subject01_walk.trc"), "--mass", "64.5"]
+    assert study.trials[0].given_in == f"for subject s1 in the study {(tmp_path / 'study.yaml').resolve()}"
+    assert load_study(_write(tmp_path, text.replace("    height: 1.72\n", ""))).trials[0].given_in is None
     path = _write(tmp_path, text.replace("height: 1.72", f"static: {d / 'subject01_walk.trc'}"))
     with pytest.raises(SettingsError) as err:
         load_study(path)
