@@ -229,20 +229,18 @@ def _agreed(entry: dict, sub: Path, key: str, recorded: list, proposed: list, un
 
 def _recorded(paths: list) -> tuple[list, list]:
     """``[(path, {'height': Recorded, 'mass': Recorded})]`` of the C3D files among ``paths`` (TRC files record
-    neither), and ``[(path, problem)]`` of those that could not be read."""
+    neither) from their parameters (``engine.io.c3d.read_c3d_parameters``), and ``[(path, problem)]`` of those that
+    could not be read."""
     from engine.errors import DataError
-    from engine.io.c3d import read_c3d
+    from engine.io.c3d import read_c3d_parameters
     from engine.trial.body_measures import recorded_height, recorded_mass
     recorded, unreadable = [], []
-    for path in paths:
-        if path is None or path.suffix.lower() != ".c3d":
-            continue
-        try:
-            trial = read_c3d(path)
-        except DataError as exc:
-            unreadable.append((path, exc.problem))
-            continue
-        recorded.append((path, {"height": recorded_height(trial), "mass": recorded_mass(trial)}))
+    c3d = [p for p in paths if p is not None and p.suffix.lower() == ".c3d"]
+    for path, read in zip(c3d, read_c3d_parameters(c3d)):        # one reader process for them all
+        if isinstance(read, DataError):
+            unreadable.append((path, read.problem))
+        else:
+            recorded.append((path, {"height": recorded_height(read), "mass": recorded_mass(read)}))
     return recorded, unreadable
 
 

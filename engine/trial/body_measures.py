@@ -121,12 +121,14 @@ def _mass(group: str, value: float):
 
 
 def recorded_height(trial) -> Recorded:
-    """The subject's height (m) ``trial`` records (module notes)."""
+    """The subject's height (m) ``trial`` records (module notes): a Trial, or the
+    :class:`~engine.io.c3d.C3DParameters` of its file (its ``subject`` and ``metadata``)."""
     return _read(_candidates(trial, _HEIGHT_KEYS, _HEIGHT_KEYS), _stature, "stature")
 
 
 def recorded_mass(trial) -> Recorded:
-    """The subject's body mass (kg) ``trial`` records (module notes)."""
+    """The subject's body mass (kg) ``trial`` records (module notes): a Trial, or the
+    :class:`~engine.io.c3d.C3DParameters` of its file."""
     return _read(_candidates(trial, _MASS_KEYS, ("bodymass",)), _mass, "body mass")
 
 
