@@ -136,9 +136,10 @@ subjects:
     notes = json.loads((out / "trials" / "alone" / "run" / "metrics.json").read_text())["notes"]
     assert f"the subject's stature is the height given {given_in}, 1.800 m, instead of the trial's " \
            "SUBJECT:HEIGHT '1.75 m'" in notes          # the subject's height reached the trial analysed alone
-    assert f"the subject's body mass is the mass given {given_in}, 64.500 kg; the trial gives none" in notes
+    mass_note = f"the subject's body mass is the mass given {given_in}, 64.500 kg"
+    assert any(n.startswith(mass_note) for n in notes)
     result, _ = run_steps(trial_result_steps(open_study(study_file), "alone", "run"))      # browsed: computed again alike
-    assert f"the subject's body mass is the mass given {given_in}, 64.500 kg; the trial gives none" in result.notes
+    assert any(n.startswith(mass_note) for n in result.notes)
     write_outputs(result, tmp_path / "browsed")
     assert (tmp_path / "browsed" / "ik.mot").read_bytes() == (out / "trials" / "alone" / "run" / "ik.mot").read_bytes()
 
