@@ -382,6 +382,8 @@ class MainWindow(QMainWindow):
         doc = self.document
         if self.busy():
             return False
+        if trial_alone.run_waiting(self):       # a trial dropped alone, read and shown in the Markers panel
+            return True
         if doc.model is None or doc.trial is None:
             self.statusBar().showMessage("Open a model and a trial first.", 8000)
             return False
@@ -389,7 +391,7 @@ class MainWindow(QMainWindow):
         if settings is None:
             return False
         doc.settings = settings                 # the shown trial's, as run
-        if trial_alone.active(self) is not None:       # its model is made for it, with the matching's edits
+        if trial_alone.shown(self) is not None:        # its model is made for it, with the matching's edits
             trial_alone.rerun(self, patient.analysis_settings(self, settings))
             return True
         self.progress.reset()
@@ -574,8 +576,9 @@ class MainWindow(QMainWindow):
             event.acceptProposedAction()
 
     def dropEvent(self, event):
-        """Dropped files open by their type; a C3D dropped alone is analysed as ``hybrid analyze TRIAL.c3d`` (the
-        default model made for it); a file of a type the window does not open is explained."""
+        """Dropped files open by their type; a C3D dropped alone is read and shown in the Markers panel, to be analysed
+        as ``hybrid analyze TRIAL.c3d`` (the default model made for it) once the user confirms the subject's height
+        and mass there; a file of a type the window does not open is explained."""
         paths = [Path(u.toLocalFile()) for u in event.mimeData().urls() if u.isLocalFile()]
         event.acceptProposedAction()
         unknown = [p for p in paths if p.suffix.lower() not in OPENED]

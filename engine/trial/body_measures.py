@@ -30,6 +30,24 @@ _BY_SIZE = (("m", 1.0), ("cm", 0.01), ("mm", 0.001))
 
 
 @dataclass(frozen=True)
+class Given:
+    """The subject's ``height`` (m) and body ``mass`` (kg) the user gave (None: not given, the trial's are used), and
+    where each was given, as the notes say it after "given" (``height_from``, ``mass_from``; e.g. "with --height on
+    the command line", "for subject s01 in the study /data/study.yaml", "in the application's Markers panel"); the
+    caller says where, ValueError for a value given without it."""
+
+    height: float | None = None
+    mass: float | None = None
+    height_from: str | None = None
+    mass_from: str | None = None
+
+    def __post_init__(self):
+        for name, value, where in (("height", self.height, self.height_from), ("mass", self.mass, self.mass_from)):
+            if value is not None and not where:
+                raise ValueError(f"a {name} given must say where it was given")
+
+
+@dataclass(frozen=True)
 class Recorded:
     """A body measure a trial records: ``value`` in SI (m or kg; None: none usable), ``source`` where it was read
     and its unit (e.g. "the trial's PROCESSING:Height 1780 mm"; None without a value), ``found`` the first parameter
@@ -103,12 +121,14 @@ def _mass(group: str, value: float):
 
 
 def recorded_height(trial) -> Recorded:
-    """The subject's height (m) ``trial`` records (module notes)."""
+    """The subject's height (m) ``trial`` records (module notes): a Trial, or the
+    :class:`~engine.io.c3d.C3DParameters` of its file (its ``subject`` and ``metadata``)."""
     return _read(_candidates(trial, _HEIGHT_KEYS, _HEIGHT_KEYS), _stature, "stature")
 
 
 def recorded_mass(trial) -> Recorded:
-    """The subject's body mass (kg) ``trial`` records (module notes)."""
+    """The subject's body mass (kg) ``trial`` records (module notes): a Trial, or the
+    :class:`~engine.io.c3d.C3DParameters` of its file."""
     return _read(_candidates(trial, _MASS_KEYS, ("bodymass",)), _mass, "body mass")
 
 

@@ -69,3 +69,31 @@ def test_missing_and_foreign_files(tmp_path):
     short.write_bytes(b"\x02\x50" + bytes(100))
     with pytest.raises(DataError, match="fewer than a C3D header"):
         read_c3d(short)
+
+
+def test_the_parameters_of_many_files_are_read_in_one_process_as_read_c3d_reads_them(test_data, tmp_path,
+                                                                                     monkeypatch):
+    # read_c3d_parameters (hybrid study init) gives each file's subject and metadata as read_c3d's Trial has them,
+    # the files it cannot read a DataError each; a crashing file among good ones fails alone (its reader process
+    # crashes: all are read again one process each)
+    from engine.io.c3d import C3DParameters, read_c3d_parameters
+    names = ("Sample01/Eb015pi.c3d", "Sample28/dynamic.C3D", "Sample26/Capture0002.c3d", "Sample10/TYPE-2.C3D")
+    files = [test_data / "c3d" / n for n in names]
+    crash = mutated(test_data, tmp_path, "Sample02/dec_int.c3d", 2835, 236)
+    mips = test_data / "c3d" / "Sample02" / "sgi_real.c3d"
+    started = []
+    run_child = c3d.run_child
+    monkeypatch.setattr(c3d, "run_child", lambda command, **kw: started.append(command) or run_child(command, **kw))
+    read = read_c3d_parameters([*files, mips, tmp_path / "gone.c3d"])
+    assert len(started) == 1                          # one process for the four readable files
+    for path, got in zip(files, read):
+        trial = read_c3d(path)
+        assert isinstance(got, C3DParameters) and (got.subject, got.metadata, got.source) == (
+            trial.subject, trial.metadata, str(path)), path
+    assert isinstance(read[4], DataError) and "SGI/MIPS" in read[4].problem and read[4].file == str(mips)
+    assert isinstance(read[5], DataError) and "does not exist" in read[5].problem
+    started.clear()
+    first, bad = read_c3d_parameters([files[0], crash])
+    assert len(started) == 3                          # both together, crashed; then one each
+    assert first.subject == read_c3d(files[0]).subject
+    assert isinstance(bad, DataError) and bad.file == str(crash)

@@ -143,9 +143,10 @@ def test_a_height_given_is_the_stature_of_the_chords_and_is_said(height):
     from pathlib import Path
 
     from engine.demo.for_trial import model_for_trial
+    from engine.trial.body_measures import Given
     from engine.io.c3d import read_c3d
     trial = read_c3d(Path(__file__).parents[1] / "data" / "c3d" / "Sample26" / "Capture0002.c3d")
-    made = model_for_trial(trial, height=height)
+    made = model_for_trial(trial, given=Given(height, None, "with --height on the command line"))
     m = made.trial.markers
     for centre, lateral, ratio in (("RKJC", "RKNJNTLN", 0.055), ("LKJC", "LKNJNTLN", 0.055),
                                    ("RAJC", "RMALL", 0.0405), ("LAJC", "LMALL", 0.0405)):
@@ -153,8 +154,10 @@ def test_a_height_given_is_the_stature_of_the_chords_and_is_said(height):
         seen = np.isfinite(gap)
         assert seen.sum() > 10
         assert np.allclose(gap[seen], 0.5 * (ratio * height + 0.014), rtol=0, atol=1e-9), centre
-    assert sum(f"stature {height:.2f} m (the height given with --height" in n for n in made.notes) == 4
-    said = f"the subject's stature is the height given with --height, {height:.3f} m; the trial gives none"
+    assert sum(f"stature {height:.2f} m (the height given with --height on the command line" in n
+               for n in made.notes) == 4
+    said = (f"the subject's stature is the height given with --height on the command line, {height:.3f} m; the trial "
+            "gives none")
     assert said in made.notes
 
 
@@ -164,12 +167,17 @@ def test_a_height_given_overrides_the_trials_and_the_note_names_both():
     from engine.demo.for_trial import default_model, trial_matching
     from engine.io.c3d import read_c3d
     from engine.protocols.fitting import height_notes, stature
+    from engine.trial.body_measures import Given
     trial = read_c3d(Path(__file__).parents[1] / "data" / "c3d" / "Sample01" / "Eb015pi.c3d")   # SUBJECT:HEIGHT 1.63
     model = default_model(trial)[0]
     matching = trial_matching(trial, model).matching
     assert stature(trial, model, matching)[0] == pytest.approx(1.63, abs=1e-6)
-    assert stature(trial, model, matching, 1.81) == (1.81, "the height given with --height")
-    (note,) = height_notes(trial, 1.81)
-    assert note == ("the subject's stature is the height given with --height, 1.810 m, instead of the trial's "
-                    "SUBJECT:HEIGHT 1.63")
-    assert height_notes(trial, None) == []            # the trial's own, plausible: nothing to say
+    given = Given(1.81, None, "for subject s01 in the study /lab/study.yaml")     # where it was given, said
+    assert stature(trial, model, matching, given) == (1.81, "the height given for subject s01 in the study "
+                                                            "/lab/study.yaml")
+    (note,) = height_notes(trial, given)
+    assert note == ("the subject's stature is the height given for subject s01 in the study /lab/study.yaml, 1.810 m, "
+                    "instead of the trial's SUBJECT:HEIGHT 1.63")
+    assert height_notes(trial, None) == height_notes(trial, Given(None, 70.0, None, "x")) == []   # the trial's own
+    with pytest.raises(ValueError, match="a height given must say where it was given"):
+        Given(1.81)

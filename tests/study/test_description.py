@@ -78,8 +78,12 @@ def test_a_subject_without_model_has_its_trials_analysed_alone_with_its_height_a
     (subject,) = study.subjects
     assert (subject.model, subject.height, subject.scaled) == (None, 1.72, False)
     assert analyze_arguments(study.trials[0], None) == [str(d / "subject01_walk.trc"), "--height", "1.72"]
+    # the analysis notes say where the height was given: this subject of this file (engine.cli.analyze's given_in)
+    assert study.trials[0].given_in == f"for subject s1 in the study {(tmp_path / 'study.yaml').resolve()}"
     study = load_study(_write(tmp_path, text.replace("height: 1.72", "mass: 64.5")))
     assert analyze_arguments(study.trials[0], None) == [str(d / "subject01_walk.trc"), "--mass", "64.5"]
+    assert study.trials[0].given_in == f"for subject s1 in the study {(tmp_path / 'study.yaml').resolve()}"
+    assert load_study(_write(tmp_path, text.replace("    height: 1.72\n", ""))).trials[0].given_in is None
     path = _write(tmp_path, text.replace("height: 1.72", f"static: {d / 'subject01_walk.trc'}"))
     with pytest.raises(SettingsError) as err:
         load_study(path)
@@ -173,3 +177,31 @@ def test_study_init_takes_each_model_less_subjects_height_and_mass_from_its_own_
             "run.c3d: the trial's PROCESSING:Bodymass 0 was not used as the subject's body mass: it is 0 (not "
             "recorded)): mass left for you to give (kg)") in out
     assert "not matched: D/scale.xml: a ScaleTool setup scales a model, and the subject has none: left out" in out
+
+
+def test_study_init_gives_a_scaled_model_the_mass_its_c3d_trials_record_unless_its_scale_setup_gives_one(
+        test_data, tmp_path, capsys):
+    # E: model, static C3D, trial C3D, no setup: the mass Sample01 records (SUBJECT:WEIGHT) is the scaled model's.
+    # F: the same with a ScaleTool setup giving 72.6 kg: the setup's is used, the trials' other mass listed.
+    # G: a model not scaled: analysed with its own mass, nothing proposed (a study refuses a mass there).
+    import ezc3d
+    c3d, g, lab = test_data / "c3d", test_data / "opensim" / "gait2354" / "scale", tmp_path / "lab"
+    for subject in "EFG":
+        (lab / subject).mkdir(parents=True)
+        shutil.copy(g / "gait2354_simbody.osim", lab / subject / "model.osim")
+        shutil.copy(c3d / "Sample01" / "Eb015pi.c3d", lab / subject / "walk.c3d")
+    for subject in "EF":
+        shutil.copy(c3d / "Sample01" / "Eb015vr.c3d", lab / subject / "static1.c3d")
+    shutil.copy(g / "subject01_Setup_Scale.xml", lab / "F" / "scale.xml")
+    weight = float(ezc3d.c3d(str(c3d / "Sample01" / "Eb015pi.c3d"))["parameters"]["SUBJECT"]["WEIGHT"]["value"][0])
+    assert main(["study", "init", str(lab)]) == 0
+    out = capsys.readouterr().out
+    e, f, g_ = load_study(lab / "study.yaml").subjects
+    assert (e.scaled, e.mass, e.height) == (True, pytest.approx(weight, abs=5e-3), None)
+    assert f"proposed: E: mass {round(weight, 2):g} kg, read from SUBJECT:WEIGHT {weight:g} kg in static1.c3d, walk.c3d" \
+        in out
+    assert (f.scaled, f.mass) == (True, None)
+    assert (f"not matched: F: its ScaleTool setup scale.xml gives a mass of 72.6 kg, which scales its model; its trials "
+            f"record another (static1.c3d SUBJECT:WEIGHT {weight:g} kg, walk.c3d SUBJECT:WEIGHT {weight:g} kg): the "
+            "setup's is used") in out
+    assert (g_.scaled, g_.mass) == (False, None) and "G:" not in out
