@@ -195,12 +195,12 @@ def general_kernel_indexed() -> bool:
     (numba's reader checks the sources' stamp and numba's version; about 1 ms, where loading the kernel initialises
     numba's code generation, about 0.4 CPU-s): a later launch, not a first one. :func:`compile_display` only decides by
     it whether to ask the window's process first; a wrong answer costs time, never a stale kernel (the window's process
-    loads every kernel it draws, and this process checks them all before it compiles). False when numba's cache layout
-    is not the one read here."""
+    loads every kernel it draws, and this process checks them all before it compiles). False when the index cannot be
+    read here (numba's cache off or laid out otherwise, a damaged file): decided as on a first launch."""
     from .algorithms.joint_kernels import joint_kernel, joint_signatures
     try:
         index = joint_kernel("general")._cache._cache_file._load_index()
-    except (AttributeError, OSError):
+    except Exception:           # any reason: the exact check that follows (``compile_display``) decides
         return False
     signature = joint_signatures()["general"]
     return any(key[0] == signature for key in index)
