@@ -213,9 +213,8 @@ def compile_display(result=None, needed: Callable[[], bool] | None = None) -> No
     kernel is indexed in the cache (:func:`general_kernel_indexed`: not a first launch), ``needed()``
     (:func:`told_to_compile`), if given, says whether anything is missing: the window's process loads every kernel of
     the 3D view from the cache to draw, so it checks them exactly anyway, and this process neither reads the demo nor
-    loads them to check them a second time (about 0.8 CPU-s); without ``needed`` it checks them itself. This one
-    starts a helper
-    (:data:`HELPER`, :func:`compile_display_helper`; at once when the general joint's kernel is not cached, before
+    loads them to check them a second time (it costs about 0.5 CPU-s instead of 1.4); without ``needed`` it checks
+    them itself. This one starts a helper (:data:`HELPER`, :func:`compile_display_helper`; at once when the general joint's kernel is not cached, before
     the demo is read) and compiles the general and the simple joints' kernels while
     the helper compiles the PCS joint's, then the kinematics pass and the bodies' kernels once the PCS joint's is
     cached, and the bodies' placements; the helper goes on with the markers' positions, the blade's and (at a lower
