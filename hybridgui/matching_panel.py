@@ -9,10 +9,10 @@ is the user's, as ``hybrid analyze TRIAL.c3d --height M --mass KG``. A trial jus
 first analysis, which the button below starts with the values shown."""
 from __future__ import annotations
 
-from PySide6.QtCore import QMimeData, Qt, Signal
+from PySide6.QtCore import QMimeData, QSize, Qt, Signal
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDoubleSpinBox, QFormLayout, QLabel, QPushButton,
-                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDoubleSpinBox, QFormLayout, QFrame, QLabel, QPushButton,
+                               QScrollArea, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from engine.protocols.edits import ALIAS, ALTERNATIVE, EDITED, GEOMETRY, NAME, REJECTED, UNMATCHED
 from engine.trial.body_measures import MASS_RANGE, STATURE_RANGE
@@ -98,13 +98,27 @@ class MatchingPanel(QWidget):
         self.body = QWidget()
         self.body.setLayout(body)
         self.body.setEnabled(False)
-        layout = QVBoxLayout(self)
+        self.content = content = QWidget()
+        layout = QVBoxLayout(content)
         layout.addWidget(self.summary)
         layout.addWidget(self.body)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.run)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(content)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
         self.rows: list = []
         self.combos: dict = {}
+
+    def sizeHint(self) -> QSize:
+        """The panel without the height and mass fields, which scroll: the results dock, where the panel is a tab,
+        keeps the height it had before they were added, and the 3D view above it its size."""
+        hint = self.content.sizeHint()
+        return QSize(hint.width(), hint.height() - self.body.sizeHint().height())
 
     def clear(self) -> None:
         self.rows, self.combos = [], {}
