@@ -19,6 +19,7 @@ from engine.child_process import Cancelled
 from engine.display.mesh_files import geometry_folders
 from engine.errors import HybridLabError
 from engine.io.open import open_model
+from engine.model.import_notes import import_notes
 from engine.model.summary import describe_model
 from engine.trial.summary import describe_trial
 
@@ -502,7 +503,7 @@ class MainWindow(QMainWindow):
     def _update_status(self) -> None:
         doc = self.document
         parts = [describe_model(doc.model).splitlines()[0]]
-        warnings = list(doc.model.metadata.get("import_warnings") or [])
+        warnings = import_notes(doc.model)
         if doc.trial is not None:
             lines = describe_trial(doc.trial).splitlines()
             parts.append(lines[1].strip())

@@ -100,12 +100,6 @@ def body_mass(trial, given: Given | None = None) -> tuple[float | None, list]:
     return None, [*read.rejected, "no body mass in the trial nor given: the model's is kept"]
 
 
-def rejected_height(trial) -> str | None:
-    """The note saying that the height the trial records was not taken as the stature, and why (None: it was, or
-    the trial has none)."""
-    return "; ".join(recorded_height(trial).rejected) or None
-
-
 def renamed_trial(trial, matching: Matching, stature: tuple | None = None):
     """``trial`` with its matched labels renamed to the protocol's names (an unmatched label that would clash
     with one is suffixed ' (unmatched)') and its virtual markers added (``stature`` the subject's, :func:`stature`,

@@ -103,7 +103,8 @@ def test_the_stature_is_the_trials_else_the_model_scaled_by_the_geometry():
 
     from engine.demo.for_trial import default_model, trial_matching
     from engine.io.c3d import read_c3d
-    from engine.protocols.fitting import rejected_height, stature
+    from engine.protocols.fitting import stature
+    from engine.trial.body_measures import recorded_height
     c3d = Path(__file__).parents[1] / "data" / "c3d"
     bts = read_c3d(c3d / "Sample28" / "dynamic.C3D")          # SUBJECT:Height 166 (cm)
     model = default_model(bts)[0]
@@ -113,7 +114,7 @@ def test_the_stature_is_the_trials_else_the_model_scaled_by_the_geometry():
     height, said = stature(unknown, model, matching)
     assert height == pytest.approx(1.75 * matching.scale) and "times" in said
     assert stature(changed(bts, subject={"HEIGHT": 1630.0}), model, matching)[0] == pytest.approx(1.63)
-    assert rejected_height(bts) is None and rejected_height(unknown) is None
+    assert recorded_height(bts).rejected == () and recorded_height(unknown).rejected == ()
 
 
 def test_an_implausible_stature_in_the_trial_is_said_rejected():
@@ -122,7 +123,8 @@ def test_an_implausible_stature_in_the_trial_is_said_rejected():
 
     from engine.demo.for_trial import default_model, model_for_trial, trial_matching
     from engine.io.c3d import read_c3d
-    from engine.protocols.fitting import rejected_height, stature
+    from engine.protocols.fitting import stature
+    from engine.trial.body_measures import recorded_height
     bts = read_c3d(Path(__file__).parents[1] / "data" / "c3d" / "Sample28" / "dynamic.C3D")
     model = default_model(bts)[0]
     matching = trial_matching(bts, model).matching
@@ -131,8 +133,9 @@ def test_an_implausible_stature_in_the_trial_is_said_rejected():
     assert height == pytest.approx(1.75 * matching.scale) and "times" in said          # the model's, scaled
     said = ("the trial's SUBJECT:Height 0.9 was not used as the subject's stature: read as m, cm or mm it is not "
             "within 1-2.5 m")
-    assert rejected_height(short) == said and said in model_for_trial(short).notes
-    assert "not a number" in rejected_height(changed(bts, subject={"HEIGHT": "tall"}))
+    assert recorded_height(short).rejected == (said,) and said in model_for_trial(short).notes
+    (tall,) = recorded_height(changed(bts, subject={"HEIGHT": "tall"})).rejected
+    assert "SUBJECT:HEIGHT 'tall' was not used" in tall and "not a number" in tall
 
 
 @pytest.mark.parametrize("height", [1.60, 1.95])
