@@ -9,9 +9,11 @@ session folder and file stem; a TRC trial's plates are ``<stem>_grf.mot`` with `
 A subject with no model file in its folder or at the top has each trial analysed alone (``hybrid analyze TRIAL``:
 the default athlete made for it), its static trial as its ``static`` setting; its ``height`` (m) and ``mass`` (kg)
 are those its own C3D trials record (``engine.trial.body_measures``: SUBJECT:HEIGHT, PROCESSING:Height in mm,
-SUBJECT:WEIGHT, PROCESSING:Bodymass ...), converted to m and kg and said with the parameter and trial read, when
-every trial recording one records the same; else the field is left for the user and the reason listed. Nothing is
-carried from one subject to another.
+SUBJECT:WEIGHT, PROCESSING:Bodymass ...), converted to m and kg and said with the parameter and trial read (and an
+assumption made: a SUBJECT:WEIGHT has no unit and is taken as kg), when every trial recording one records the same and
+none records one not usable (17.8 for a height: a typo, a wrong unit, or another subject's file); else the field is
+left for the user and the reason listed. Each value not used is listed, with its trial; the trials recording none
+(TRC files cannot) are named as taking the subject's value. Nothing is carried from one subject to another.
 
 A subject with a model that is scaled (a ScaleTool setup or a static trial) gets its ``mass`` (the scaled model's) the
 same way from its C3D trials, static included, unless its ScaleTool setup gives one (``<mass>`` other than OpenSim's
@@ -142,10 +144,11 @@ def _subject(sub: Path, shared, shared_ambiguous: bool, base: Path, proposed: li
 
 
 def _alone(entry: dict, sub: Path, setup, static, paths: list, proposed: list, unmatched: list) -> None:
-    """``entry`` of a subject without a model made one whose trials (files ``paths``) are analysed alone: its static
-    trial as its ``static`` setting, its ``height`` and ``mass`` those its C3D trials record (module notes)."""
-    proposed.append(f"{sub.name}: no model file (.osim or .yaml) in it or at the top: each trial analysed alone, with the "
-                "default athlete made for it (hybrid analyze TRIAL)")
+    """``entry`` of a subject without a model, whose trials (files ``paths``) are each analysed alone with the
+    default athlete made for it: given its ``static`` trial as its ``static`` setting, and the ``height`` and ``mass``
+    its C3D trials record (module notes)."""
+    proposed.append(f"{sub.name}: no model file (.osim or .yaml) in it or at the top: each trial analysed alone, with "
+                    "the default athlete made for it (hybrid analyze TRIAL)")
     if setup is not None:
         del entry["scale_setup"]
         unmatched.append(f"{sub.name}/{setup.relative_to(sub)}: a ScaleTool setup scales a model, and the subject has "
@@ -153,10 +156,12 @@ def _alone(entry: dict, sub: Path, setup, static, paths: list, proposed: list, u
     if static is not None:
         entry["settings"] = {"static": entry.pop("static")}
     recorded = _readable(sub, [static] + paths, "height and mass", unmatched)
+    trc = [p for p in [static] + paths if p is not None and p.suffix.lower() == ".trc"]
     for key in ("height", "mass"):
+        _not_used(sub, key, recorded, unmatched)
         _agreed(entry, sub, key, recorded, proposed, unmatched,
                 "each trial's stature is the default athlete's scaled by its markers" if key == "height"
-                else f"each trial keeps the default athlete's {MASS:g} kg")
+                else f"each trial keeps the default athlete's {MASS:g} kg", trc)
 
 
 def _scaled_mass(entry: dict, sub: Path, setup, paths: list, proposed: list, unmatched: list) -> None:
@@ -167,6 +172,7 @@ def _scaled_mass(entry: dict, sub: Path, setup, paths: list, proposed: list, unm
     recorded = _readable(sub, paths, "body mass", unmatched)
     if not recorded:
         return                                  # TRC trials record no mass: the setup's, or the model's, as scaled
+    _not_used(sub, "mass", recorded, unmatched)
     if setup is not None:
         try:
             given = read_scale_setup(setup).mass
@@ -202,29 +208,48 @@ _MEASURES = {"height": ("height", "m", 4, "SUBJECT:HEIGHT or PROCESSING:Height")
              "mass": ("body mass", "kg", 2, "SUBJECT:WEIGHT or PROCESSING:Bodymass")}
 
 
-def _agreed(entry: dict, sub: Path, key: str, recorded: list, proposed: list, unmatched: list, without_it: str):
+def _not_used(sub: Path, key: str, recorded: list, unmatched: list) -> None:
+    """Each value of ``key`` (``height`` or ``mass``) a trial of ``recorded`` records and was not used, with why."""
+    unmatched += [f"{sub.name}/{path.relative_to(sub)}: {note}" for path, r in recorded for note in r[key].rejected]
+
+
+def _agreed(entry: dict, sub: Path, key: str, recorded: list, proposed: list, unmatched: list, without_it: str,
+            trc: list = ()):
     """``entry[key]`` (``height`` m or ``mass`` kg) the value every trial of ``recorded`` recording one records, said
-    in ``proposed``; else left out, the reason in ``unmatched`` with what happens ``without_it``."""
+    in ``proposed`` with the trials recording none (those of ``trc``, TRC files, cannot); else left out (a trial
+    records another, or one not usable: the caller lists it, :func:`_not_used`), the reason in ``unmatched`` with
+    what happens ``without_it``."""
     what, unit, digits, fields = _MEASURES[key]
     readings = [(path, r) for path, r in recorded if r[key].value is not None]
-    rejected = [f"{path.name}: {note}" for path, r in recorded for note in r[key].rejected]
+    refused = [path.name for path, r in recorded if r[key].refused]
     values = sorted({round(r[key].value, digits) for _, r in readings})
-    if len(values) == 1:
-        entry[key] = values[0]
-        sources = sorted({r[key].source.removeprefix(_TRIALS) for _, r in readings})
-        without = [p.name for p, r in recorded if r[key].value is None]
-        proposed.append(f"{sub.name}: {key} {values[0]:g} {unit}, read from {', '.join(sources)} in "
-                        f"{', '.join(p.name for p, _ in readings)}" +
-                        (f"; {', '.join(without)} record none: this subject's value applies to them too" if without
-                         else ""))
-    elif values:
+    left = f"{key} left for you to give ({unit}); without it {without_it}"
+    if not values:
+        unmatched.append(f"{sub.name}: no trial records the subject's {what} ({fields}"
+                         + (f"; not usable in {', '.join(refused)}, above" if refused else "")
+                         + (f"; {', '.join(p.name for p in trc)}: TRC, which records none" if trc else "")
+                         + f"): {left}")
+    elif len(values) > 1:
         unmatched.append(f"{sub.name}: its trials record different values of its {what} ("
                          + ", ".join(f"{p.name} {r[key].value:g} {unit}" for p, r in readings)
-                         + f"): {key} left for you to give ({unit})")
+                         + f"): {left}")
+    elif refused:
+        unmatched.append(f"{sub.name}: {_record([p.name for p, _ in readings])} {values[0]:g} {unit} for its "
+                         f"{what}, but {_record(refused)} one not usable (above), which may be another "
+                         f"subject's file: {left}")
     else:
-        unmatched.append(f"{sub.name}: no trial records the subject's {what} ({fields}"
-                         + (f"; {'; '.join(rejected)}" if rejected else "")
-                         + f"): {key} left for you to give ({unit}); without it {without_it}")
+        entry[key] = values[0]
+        sources = sorted({r[key].source.removeprefix(_TRIALS) for _, r in readings})
+        without = [p.name for p, r in recorded if r[key].value is None] + [f"{p.name} (TRC)" for p in trc]
+        proposed.append(f"{sub.name}: {key} {values[0]:g} {unit}, read from {', '.join(sources)} in "
+                        f"{', '.join(p.name for p, _ in readings)}" +
+                        (f"; {_record(without)} none: this subject's value applies to "
+                         f"{'it' if len(without) == 1 else 'them'} too" if without else ""))
+
+
+def _record(names: list) -> str:
+    """``names`` (of trials) and the verb "record", agreed."""
+    return f"{', '.join(names)} {'records' if len(names) == 1 else 'record'}"
 
 
 def _recorded(paths: list) -> tuple[list, list]:

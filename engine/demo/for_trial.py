@@ -90,7 +90,8 @@ def model_for_trial(trial, static=None, axes=None, with_muscles: bool = False, m
     matching = trial_matching(trial, model, edits).matching
     fitted = fit_protocol(model, trial, matching, placements_for(model, placements), catalogue, static, axes,
                           given)
-    static = None if static is None else renamed_trial(static, matching, stature(trial, model, matching, given))[0]
+    static = None if static is None else renamed_trial(static, matching, stature(trial, model, matching, given,
+                                                                                     static))[0]
     return TrialModel(fitted.model, fitted.trial, static, matching, tuple(notes + notes_of(matching) + list(fitted.notes)))
 
 

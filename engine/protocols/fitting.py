@@ -44,14 +44,29 @@ class FittedProtocol:
     notes: tuple
 
 
-def stature(trial, model, matching: Matching, given: Given | None = None) -> tuple | None:
+def _or_static(read, static, recorded):
+    """``read`` (a Recorded of the trial), else the measure the ``static`` trial records (``recorded(static)``, its
+    source and notes naming the static trial) when the trial records none (nothing, or 0: not a value refused)."""
+    if read.value is not None or read.refused or static is None:
+        return read
+    other = recorded(static)
+    notes = read.rejected + tuple(n.replace("the trial's", f"the static trial {static.source}'s", 1)
+                                  for n in other.rejected)
+    if other.value is None:
+        return replace(read, rejected=notes)
+    return replace(other, source=other.source.replace("the trial's", f"the static trial {static.source}'s", 1)
+                   + " (the trial records none)", rejected=notes)
+
+
+def stature(trial, model, matching: Matching, given: Given | None = None, static=None) -> tuple | None:
     """The subject's stature ``(m, where it comes from)``: the height ``given`` by the user when there is one (``hybrid
     analyze --height``, a study's subject, the application: it overrides the trial's), else the height the trial
     records when plausible (:func:`~engine.trial.body_measures.recorded_height`; else :func:`height_notes` says why
-    not), else ``model``'s height times the matching's geometric scale; None if none is known."""
+    not), else the one the ``static`` trial records when the trial records none, else ``model``'s height times the
+    matching's geometric scale; None if none is known."""
     if given is not None and given.height is not None:
         return float(given.height), f"the height given {given.height_from}"
-    read = recorded_height(trial)
+    read = _or_static(recorded_height(trial), static, recorded_height)
     if read.value is not None:
         return read.value, read.source
     height = model.metadata.get("subject", {}).get("height_m") if isinstance(model.metadata, dict) else None
@@ -75,26 +90,30 @@ def _plain(raw) -> str:
     return f"{value:g}" if isinstance(value, (int, float)) and not isinstance(value, bool) else repr(value)
 
 
-def height_notes(trial, given: Given | None) -> list:
+def height_notes(trial, given: Given | None, static=None) -> list:
     """The notes on the height the trial records beside the stature used: with a height ``given`` (m), that it was
-    used instead of the trial's (which is named, or said absent) and where it was given; else why the trial's were
-    not used, if any."""
+    used instead of the trial's (which is named, or said absent) and where it was given; else why the trial's (and
+    the ``static`` trial's, read when the trial records none) were not used, if any, and that the static's is."""
     read = recorded_height(trial)
     if given is None or given.height is None:
-        return list(read.rejected)
+        used = _or_static(read, static, recorded_height)
+        return [*used.rejected] + ([f"the subject's stature is {used.source}"] if read.value is None and
+                                   used.value is not None else [])
     return _given_notes(read, f"the subject's stature is the height given {given.height_from}, "
                               f"{float(given.height):.3f} m")
 
 
-def body_mass(trial, given: Given | None = None) -> tuple[float | None, list]:
+def body_mass(trial, given: Given | None = None, static=None) -> tuple[float | None, list]:
     """The subject's body mass (kg; None: none known, the model's is kept) and the notes saying where it comes from:
     the mass ``given`` by the user when there is one (``hybrid analyze --mass``, a study's subject, the application:
     it overrides the trial's; the notes say where it was given), else the mass the trial records when plausible
-    (:func:`~engine.trial.body_measures.recorded_mass`)."""
+    (:func:`~engine.trial.body_measures.recorded_mass`), else the one the ``static`` trial records when the trial
+    records none."""
     read = recorded_mass(trial)
     if given is not None and given.mass is not None:
         return float(given.mass), _given_notes(read, f"the subject's body mass is the mass given {given.mass_from}, "
                                                      f"{float(given.mass):.3f} kg")
+    read = _or_static(read, static, recorded_mass)
     if read.value is not None:
         return read.value, [*read.rejected, f"the subject's body mass is {read.source}"]
     return None, [*read.rejected, "no body mass in the trial nor given: the model's is kept"]
@@ -162,15 +181,16 @@ def fit_protocol(model, trial, matching: Matching, placements, catalogue: dict, 
 
     ``static`` a standing trial of the same subject and lab (its labels read as the trial's); ``axes`` the lab
     axes (None: proposed from the trial, and used for the static too); ``given`` the subject's height (m) and body
-    mass (kg) the user gave and where (None, or a field None: the trial's; :func:`stature`, :func:`body_mass`).
+    mass (kg) the user gave and where (None, or a field None: the trial's, else the static's; :func:`stature`,
+    :func:`body_mass`).
     The model keeps those of its own markers (a blade's, a socket's) that the trial has under their own names and
     the protocol does not name; every other marker is the protocol's.
     """
     points = placements.points(model, catalogue)
-    height = stature(trial, model, matching, given)
+    height = stature(trial, model, matching, given, static)
     moving, renamed, added, notes = renamed_trial(trial, matching, height)
-    notes += height_notes(trial, given)
-    mass, mass_notes = body_mass(trial, given)
+    notes += height_notes(trial, given, static)
+    mass, mass_notes = body_mass(trial, given, static)
     notes += mass_notes
     used = {**matching.used, **added}
     protocol_markers, missing = model_markers(matching.protocol, used, points, catalogue)

@@ -184,3 +184,40 @@ def test_a_height_given_overrides_the_trials_and_the_note_names_both():
     assert height_notes(trial, None) == height_notes(trial, Given(None, 70.0, None, "x")) == []   # the trial's own
     with pytest.raises(ValueError, match="a height given must say where it was given"):
         Given(1.81)
+
+
+def test_the_static_trials_height_and_mass_are_used_when_the_trial_records_none_and_said():
+    # a lab recording the subject's height and mass only in its static trial: hybrid analyze TRIAL --static S takes
+    # them (as study init does), said; a trial recording one not usable does not take the static's (it may be another
+    # subject's file), said
+    from dataclasses import replace as changed
+    from pathlib import Path
+
+    import ezc3d
+
+    from engine.demo.for_trial import default_model, model_for_trial, trial_matching
+    from engine.io.c3d import read_c3d
+    from engine.protocols.fitting import body_mass, height_notes, stature
+    path = Path(__file__).parents[1] / "data" / "c3d" / "Sample28" / "dynamic.C3D"
+    static = read_c3d(path)                                      # SUBJECT:Height 166 (cm), SUBJECT:Weight 59
+    written = ezc3d.c3d(str(path))["parameters"]["SUBJECT"]
+    height, weight = float(written["Height"]["value"][0]) / 100, float(written["Weight"]["value"][0])
+    trial = changed(static, subject={})
+    model = default_model(trial)[0]
+    matching = trial_matching(trial, model).matching
+    said = f"the static trial {static.source}'s SUBJECT:Height 166 cm (the trial records none)"
+    assert stature(trial, model, matching, None, static) == (pytest.approx(height), said)
+    assert height_notes(trial, None, static) == [f"the subject's stature is {said}"]
+    mass, notes = body_mass(trial, None, static)
+    assert mass == weight and notes == [f"the subject's body mass is the static trial {static.source}'s SUBJECT:Weight "
+                                        "59, taken as kg (C3D gives no unit) (the trial records none)"]
+    made = model_for_trial(trial, static=static)
+    assert made.model.total_mass == pytest.approx(weight, rel=1e-9) and notes[0] in made.notes
+    assert f"the subject's stature is {said}" in made.notes
+    # the trial's own are kept; its value not usable is not replaced by the static's
+    assert body_mass(static, None, changed(static, subject={"Weight": 80.0}))[0] == weight
+    typo = changed(static, subject={"Height": 16.6, "Weight": 5.9})
+    assert stature(typo, model, matching, None, static)[1].startswith("the model's")
+    mass, notes = body_mass(typo, None, static)
+    assert mass is None and notes[-1] == "no body mass in the trial nor given: the model's is kept"
+    assert "SUBJECT:Height 16.6 was not used" in height_notes(typo, None, static)[0]
