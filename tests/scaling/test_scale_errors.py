@@ -47,11 +47,14 @@ def test_marker_set_naming_an_unknown_body(copy):
     assert "Sternum" in err.value.element and "'trunk'" in err.value.problem
 
 
-def test_mass_of_zero_in_the_setup(copy):
-    _replace(copy / "subject01_Setup_Scale.xml", "<mass>      72.60000000 </mass>", "<mass> 0 </mass>")
+@pytest.mark.parametrize("mass", ["0", "700", "5"])
+def test_a_setup_mass_out_of_range_is_refused(copy, mass):
+    """The setup's ``<mass>`` in the same 20-250 kg as every body mass given (a 700 was taken before)."""
+    _replace(copy / "subject01_Setup_Scale.xml", "<mass>      72.60000000 </mass>", f"<mass> {mass} </mass>")
     with pytest.raises(DataError) as err:
         read_scale_setup(copy / "subject01_Setup_Scale.xml")
     assert err.value.file.endswith("subject01_Setup_Scale.xml") and "<mass>" in err.value.element
+    assert "between 20 and 250" in err.value.problem
 
 
 @pytest.mark.parametrize("mass", ["0", "700", "nan"])
