@@ -207,7 +207,7 @@ def test_the_sheets_share_of_the_pressure_is_the_slings(lifted):
 def test_the_sensor_leaves_out_little_of_the_slings_load(lifted):
     """Over the hang the sensor (``outcomes.sensor_window_summary``) reads every region the sling carries (the upper
     back, hip and knees read above zero), and the cells it leaves out there (skin folded below ``FOLDED`` of its rest
-    area, behind the knees and at the shoulders) carry under a tenth of each region's force from the sling: the
+    area, behind the knees and around the shoulders) carry under a tenth of each region's force from the sling: the
     reading is of the load, not of what is left of it. (The seed's Fig. 5 order, knees highest, is not tested: with
     the back piece held by its strap loops the seed-size sling reads the upper back 22.2 kPa above the knees' 19.4.)"""
     scene, result = lifted
