@@ -24,7 +24,7 @@ def run_command(args) -> int:
         raise SettingsError(f"--spacing must be between 0.005 and 0.1 m, got {args.spacing}")
     if args.duration is not None and not args.duration > 0:
         raise SettingsError(f"--duration must be positive, got {args.duration}")
-    from skin.outcomes import (HANGING_SETTLE, SENSOR_DIAMETER, body_held, hanging_window, pressure_summary, save_run,
+    from skin.outcomes import (FOLDED, HANGING_SETTLE, SENSOR_DIAMETER, body_held, hanging_window, pressure_summary, save_run,
                                sensor_summary, sensor_window_summary)
     from skin.scenes import scene
     from skin.simulation import simulate
@@ -43,16 +43,19 @@ def run_command(args) -> int:
     if "board" in sc.watch:
         print("outcome: the support " + ("holds the body" if body_held(sc, result) else "loses the body"))
     sensor = sensor_summary(sc, result)
+    print(f"  a sensor cell is left out where the skin is folded, its area under {FOLDED:g} of its rest area "
+          f"(linear blend skinning collapses it behind a flexed joint)")
     for name, (peak, p95, count) in pressure_summary(sc, result).items():
         print(f"  {name:12s} peak {peak / 1e3:8.2f} kPa   95th percentile {p95 / 1e3:8.2f} kPa   {count} vertices loaded   "
-              f"{100 * SENSOR_DIAMETER:g} cm sensor peak {sensor[name][0] / 1e3:8.2f} kPa   force {sensor[name][1]:7.1f} N")
+              f"{100 * SENSOR_DIAMETER:g} cm sensor peak {sensor[name][0] / 1e3:8.2f} kPa   force {sensor[name][1]:7.1f} N   "
+              f"{sensor[name][2]} cells left out")
     hooks = [s.motion.end for s in sc.sheets if s.motion is not None]
     if hooks and result.time[-1] >= max(hooks) + HANGING_SETTLE:
         window = hanging_window(sc, result)
         print(f"  {100 * SENSOR_DIAMETER:g} cm sensor between skin and sling over the hang, {window[0]:.2f}-{window[1]:.2f} s:")
-        for name, (p95, peak, force) in sensor_window_summary(sc, result, window).items():
+        for name, (p95, peak, force, left, left_force) in sensor_window_summary(sc, result, window).items():
             print(f"  {name:12s} 95th percentile {p95 / 1e3:8.2f} kPa   highest cell mean {peak / 1e3:8.2f} kPa   "
-                  f"force {force:7.1f} N")
+                  f"force {force:7.1f} N   {left} cells left out, carrying {left_force:.1f} N")
     if args.out:
         save_run(args.out, sc, result)
         print(f"wrote {args.out}")

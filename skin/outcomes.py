@@ -15,6 +15,9 @@ from engine.io.atomic import write_bytes
 SENSOR_DIAMETER = 0.03     # m: a tactile sensor's cell (the seed's Fig. 5 compares with a tactile sensor's map)
 SENSOR_NORMALS = 0.5       # a cell holds the vertices whose normal's cosine with its centre's exceeds this (60 deg)
 HANGING_SETTLE = 0.3       # s after the bar stops before the hanging body's sensor window opens (the jolt's decay)
+FOLDED = 0.5               # a skin vertex whose area at the pose is below this fraction of its rest area is folded:
+                           # linear blend skinning collapses the skin behind a flexed knee (its triangles to a third
+                           # of their area), where skin would bulge, so its pressure there is not a sensor's
 
 
 def body_held(scene, result) -> bool:
@@ -45,16 +48,18 @@ def pressure_summary(scene, result, frame: int = -1) -> dict:
             for name, mask in _watched(scene)}
 
 
-def sensor_pressure(x, normals, force, areas, diameter: float = SENSOR_DIAMETER) -> np.ndarray:
+def sensor_pressure(x, normals, force, areas, diameter: float = SENSOR_DIAMETER, left_out=None) -> np.ndarray:
     """What a tactile sensor's cell centred on each skin vertex reads (Pa): the normal contact force (N) on the skin
     vertices within ``diameter``/2 m of it (positions ``x`` (n, 3) m, world frame) whose unit ``normals`` (n, 3) agree
     with the centre's (cosine above ``SENSOR_NORMALS``: a sensor lies on one surface, so skin folded against it or an
     arm against the trunk is not in its cell) over their area (m^2). A cell smaller than the skin's spacing holds its
-    own vertex only and reads the vertex's pressure."""
+    own vertex only and reads the vertex's pressure. The vertices ``left_out`` (bool (n,), default none) are in no
+    cell, and their own cells read NaN (not read)."""
     x = np.asarray(x, float)
     normals = np.asarray(normals, float)
-    force = np.asarray(force, float)
-    areas = np.asarray(areas, float)
+    keep = np.ones(len(x), bool) if left_out is None else ~np.asarray(left_out, bool)
+    force = np.where(keep, np.asarray(force, float), 0.0)
+    areas = np.where(keep, np.asarray(areas, float), 0.0)
     if not diameter > 0:
         raise SettingsError(f"a sensor cell's diameter must be positive, got {diameter} m", "sensor")
     pairs = cKDTree(x).query_pairs(diameter / 2, output_type="ndarray")
@@ -64,27 +69,33 @@ def sensor_pressure(x, normals, force, areas, diameter: float = SENSOR_DIAMETER)
     np.add.at(f, pairs[:, 1], force[pairs[:, 0]])
     np.add.at(a, pairs[:, 0], areas[pairs[:, 1]])
     np.add.at(a, pairs[:, 1], areas[pairs[:, 0]])
-    return f / a
+    reading = np.full(len(x), np.nan)
+    reading[keep] = f[keep] / a[keep]
+    return reading
 
 
 def _sensor_reading(scene, result, frame: int, diameter: float, pressure=None):
-    """The sensor cells' readings (n,) Pa and the vertices' normal forces (n,) N at record ``frame``: the forces (the
-    recorded ``pressure`` (T, n) Pa, default ``result.pressure``, times each vertex's area at that pose) of the cell's
-    vertices at the pose over their areas at rest. A sensor's cell has a fixed area; the skin's own area changes only
-    where linear blend skinning folds it (behind a flexed knee its triangles collapse to a third of their area and one
-    record read 3.4 MPa there), so the skin's rest area stands for the cell's."""
+    """The sensor cells' readings (n,) Pa (NaN for a folded vertex's), the vertices' normal forces (n,) N and which
+    vertices are folded (bool (n,)) at record ``frame``: each cell's force (the recorded ``pressure`` (T, n) Pa,
+    default ``result.pressure``, times each vertex's area at that pose) over the area it covers at that pose, so that
+    a uniform pressure reads as itself at any pose. A vertex whose area at the pose is below ``FOLDED`` of its rest
+    area is folded (linear blend skinning collapses the skin behind a flexed knee; its force over its collapsed area
+    read 3.4 MPa in one record): it is left out of every cell (``sensor_pressure``'s ``left_out``) and counted."""
     x = scene.skin.vertices(scene.model, Data(scene.model), result.q[frame])
     normals, areas = scene.skin.mesh.normals_areas(x)
+    folded = areas < FOLDED * scene.skin.mesh.normals_areas()[1]
     force = (result.pressure if pressure is None else pressure)[frame] * areas
-    return sensor_pressure(x, normals, force, scene.skin.mesh.normals_areas()[1], diameter), force
+    return sensor_pressure(x, normals, force, areas, diameter, folded), force, folded
 
 
 def sensor_summary(scene, result, frame: int = -1, diameter: float = SENSOR_DIAMETER) -> dict:
-    """``{group: (sensor peak Pa, normal force N)}`` of the watched skin groups at ``frame``, the peak as a tactile
-    sensor with cells of ``diameter`` m reads it (:func:`sensor_pressure` over the skin's rest areas, see
-    ``_sensor_reading``)."""
-    reading, force = _sensor_reading(scene, result, frame, diameter)
-    return {name: (float(reading[mask].max()), float(force[mask].sum())) for name, mask in _watched(scene)}
+    """``{group: (sensor peak Pa, normal force N, cells left out)}`` of the watched skin groups at ``frame``, the
+    peak as a tactile sensor with cells of ``diameter`` m reads it (:func:`sensor_pressure` over the skin's areas at
+    that pose, see ``_sensor_reading``), the cells left out those of the group's folded vertices (their force is in
+    the group's force, not in its reading). A group whose every cell is left out reads NaN."""
+    reading, force, folded = _sensor_reading(scene, result, frame, diameter)
+    return {name: (float(np.nanmax(reading[mask])) if (mask & ~folded).any() else float("nan"),
+                   float(force[mask].sum()), int(folded[mask].sum())) for name, mask in _watched(scene)}
 
 
 def hanging_window(scene, result) -> tuple[float, float]:
@@ -103,29 +114,40 @@ def hanging_window(scene, result) -> tuple[float, float]:
 
 
 def sensor_window_summary(scene, result, window, diameter: float = SENSOR_DIAMETER) -> dict:
-    """``{group: (95th percentile Pa, peak Pa, normal force N)}`` of the watched skin groups as the sling's tactile
-    sensor reads them over ``window`` (start, end) s, with cells of ``diameter`` m on the skin (as
-    :func:`sensor_summary`'s). The seed's sensor lies between the skin and the sling sheet, so it reads the sheets'
-    contact only (``result.sheet_pressure``), not the bed's under the hanging hands or heels. The reading is the 95th
-    percentile of the group's loaded cells (reading above zero) pooled over the window's records: a pressure map's
-    high end over the area the sling touches, which one cell's spike in one record (at the seed's sizes a 1.9 MPa
-    cell behind a knee) cannot move, where the highest cell's mean over the records follows that spike (the peak, the
-    second figure, is that: each cell's mean over the records, the group's highest). The force is the group's mean
-    normal force from the sheets. A group the sheets never touch reads 0."""
+    """``{group: (95th percentile Pa, peak Pa, normal force N, cells left out, their force N)}`` of the watched skin
+    groups as the sling's tactile sensor reads them over ``window`` (start, end) s, with cells of ``diameter`` m on
+    the skin (as :func:`sensor_summary`'s). The seed's sensor lies between the skin and the sling sheet, so it reads
+    the sheets' contact only (``result.sheet_pressure``), not the bed's under the hanging hands or heels. The reading
+    is the 95th percentile of the group's loaded cells (reading above zero) pooled over the window's records: a
+    pressure map's high end over the area the sling touches, which one cell's spike in one record (at the seed's
+    sizes a 1.9 MPa cell behind a knee) cannot move, where the highest cell's mean over the records follows that spike
+    (the peak, the second figure, is that: each cell's mean over the records it is read in, the group's highest).
+    The force is the group's mean normal force from the sheets. A folded vertex's cell (``_sensor_reading``) is not
+    read in that record: the cells left out are the group's vertices folded in any record of the window, and their
+    force the mean sheet force on the group's folded vertices (in the group's force, not in its reading). A group the
+    sheets never touch reads 0."""
     frames = np.flatnonzero((result.time >= window[0] - 1e-9) & (result.time <= window[1] + 1e-9))
     if not len(frames):
         raise SettingsError(f"no record between {window[0]:.3f} and {window[1]:.3f} s", f"scene '{scene.name}'")
     readings = np.empty((len(frames), scene.skin.n_vertices))
     force = np.zeros(scene.skin.n_vertices)
+    folded_force = np.zeros(scene.skin.n_vertices)
+    folded = np.zeros(scene.skin.n_vertices, bool)
     for i, k in enumerate(frames):
-        readings[i], f = _sensor_reading(scene, result, k, diameter, result.sheet_pressure)
+        readings[i], f, fold = _sensor_reading(scene, result, k, diameter, result.sheet_pressure)
         force += f / len(frames)
+        folded_force += np.where(fold, f, 0.0) / len(frames)
+        folded |= fold
     out = {}
     for name, mask in _watched(scene):
         group = readings[:, mask]
-        loaded = group[group > 0]
-        out[name] = (float(np.percentile(loaded, 95)) if len(loaded) else 0.0, float(group.mean(axis=0).max()),
-                     float(force[mask].sum()))
+        loaded = group[group > 0]                                      # NaN (a folded vertex's cell) is not loaded
+        read = np.isfinite(group)
+        counts = read.sum(axis=0)
+        means = np.where(read, group, 0.0).sum(axis=0)[counts > 0] / counts[counts > 0]
+        out[name] = (float(np.percentile(loaded, 95)) if len(loaded) else 0.0,
+                     float(means.max()) if len(means) else 0.0, float(force[mask].sum()), int(folded[mask].sum()),
+                     float(folded_force[mask].sum()))
     return out
 
 

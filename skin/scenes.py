@@ -34,7 +34,7 @@ from .device import LiftMotion, RigidDevice
 from .mesh import TriangleMesh, grid_sheet
 from .rest_pose import a_pose
 from .scene import Scene
-from .sheet import MassSpringSheet
+from .sheet import MassSpringSheet, PinRegion
 from .skinning import Skin
 from .stiffness import table_one
 
@@ -59,6 +59,9 @@ STRAP_BEHIND_KNEE = 0.05   # m from a knee's centre to its leg strap's near edge
                            # knee", Mackworth's Hazel sling fitting instructions; Liko's: nearer the crotch for weak
                            # muscles, nearer the knees' bends for high tone)
 STRAP_ABOVE_KNEE = STRAP_BEHIND_KNEE + STRAP_WIDTH / 2     # m from a knee's centre to its strap's middle
+HOOK_LOOP = 0.05           # m: the back piece is held at each corner over this much of both its edges, by the strap
+                           # loop a hook takes (webbing some 2.5-5 cm wide sewn across the sheet's corner; assumed,
+                           # not measured): a patch, not a vertex, so that its sag converges (docs/mass-spring-sheet.md)
 STRAP_HALF_LENGTH = 0.14   # m either side of the thigh's axis: about the thigh's half-circumference (r = 7.7 cm)
 SLING_RISE = 0.6           # m: the bar's rise: the body's limp shanks hang clear of the bed (0.45 m long)
 KNEE_SITE = 0.1            # m: a knee's site, the leg's skin this close to its centre along the thigh (condyles, plateau)
@@ -179,10 +182,27 @@ def _inside_the_arms(mesh: TriangleMesh, arms: np.ndarray, spacing: float) -> Tr
     return TriangleMesh(v, mesh.triangles)
 
 
+def _hook_loops(mesh: TriangleMesh, corners, size: float) -> tuple[PinRegion, ...]:
+    """Patches of ``mesh`` (a flat sheet in the x-z plane) held by its hooks' strap loops: at each of its ``corners``
+    (vertex indices) the box reaching ``size`` m from that vertex into the sheet along x and along z (the sheet's
+    own corners, which ``_inside_the_arms`` may have moved inside the rest mesh's bounding box)."""
+    v = mesh.vertices
+    centre = v.mean(axis=0)
+    loops = []
+    for c in corners:
+        p = v[c]
+        inward = np.sign(centre - p)
+        far = p + size * inward
+        lo, hi = np.minimum(p, far), np.maximum(p, far)
+        lo[1], hi[1] = p[1] - size, p[1] + size                       # the sheet's thickness, whole
+        loops.append(PinRegion(tuple(lo), tuple(hi)))
+    return tuple(loops)
+
+
 def sling_lift(spacing: float = SKIN_SPACING, sheet_vertices: int = 4000, bed_spacing: float = 0.015) -> Scene:
     """The seed's sling lift (section VI-B, Fig. 5) on a skin with separate limbs (generated in the A-pose, lying in
     it): a back piece from above the shoulders to below the buttocks, as wide as the trunk and its flanks, hung by
-    its four corners, the arms outside it; and a leg strap under each thigh above the knee (its near edge
+    its four corners (each held over ``HOOK_LOOP`` m of both its edges, a hook's strap loop), the arms outside it; and a leg strap under each thigh above the knee (its near edge
     ``STRAP_BEHIND_KNEE`` from the knee's centre, ``STRAP_WIDTH`` wide), hung by both its ends: a patient sling's
     back-and-leg-pieces layout (the seed does not draw its sling; it does not say the leg straps cross, so they do
     not). Every hook rises with the spreader bar, ``SLING_RISE`` from 0.2 to 1.7 s; the pieces share Table I's 10 kg
@@ -218,10 +238,11 @@ def sling_lift(spacing: float = SKIN_SPACING, sheet_vertices: int = 4000, bed_sp
         mesh, nx, nz = _strip(*piece, h)
         if name == "sling back":
             mesh = _inside_the_arms(mesh, arms, h)
-            pins = (0, nz - 1, nz * (nx - 1), nx * nz - 1)                 # its corners
+            pins, loops = (), _hook_loops(mesh, (0, nz - 1, nz * (nx - 1), nx * nz - 1), HOOK_LOOP)
         else:
             pins = tuple(range(nx * nz)[::nz]) + tuple(range(nz - 1, nx * nz, nz))   # both ends (z0 and z1 edges)
-        sheets.append(MassSpringSheet(name, mesh, mass=10.0 * area / areas.sum(), pinned=pins,
+            loops = ()
+        sheets.append(MassSpringSheet(name, mesh, mass=10.0 * area / areas.sum(), pinned=pins, regions=loops,
                                       stiffness=SLING_STIFFNESS, motion=motion))
     # the bed's vertices closer than the contact's reach, so that the body lying on it cannot pass between them
     # the sling lies on the bed, BED_GAP below it

@@ -21,6 +21,8 @@ def test_simulate_back_pressure_writes_the_run(tmp_path, capsys):
     assert code == 0
     text = capsys.readouterr().out
     assert "back-pressure" in text and "simulated 0.01 s" in text
+    assert "a sensor cell is left out where the skin is folded, its area under 0.5 of its rest area" in text
+    assert len(re.findall(r"force +[\d.]+ N   \d+ cells left out", text)) == 4      # each watched region's count
     run = np.load(out)
     assert run["pressure"].shape == (len(run["time"]), len(run["skin_vertices"]))
     assert run["q"].shape[0] == len(run["time"])

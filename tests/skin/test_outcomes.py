@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from engine.data import Data
 from engine.errors import SettingsError
 from skin.outcomes import body_held, sensor_pressure
 from skin.scenes import TILT, robotic_lift
@@ -55,7 +56,8 @@ def test_the_held_body_creeps_at_the_regularised_friction_speed(lifts):
 def test_a_tactile_sensor_cell_reads_the_force_on_it_over_its_area():
     """On a flat grid of 1 cm spacing: a uniform pressure reads as itself in every cell; a single vertex's force,
     read by 2.5 cm cells (the vertex and its four neighbours within 1.25 cm), is that force over five vertex areas at
-    the five, and nothing elsewhere; a cell must have a size."""
+    the five, and nothing elsewhere; left out, that vertex is in no cell (all read 0) and its own is not read (NaN);
+    a cell must have a size."""
     h = 0.01
     g = np.arange(20) * h
     x = np.column_stack([np.repeat(g, 20), np.zeros(400), np.tile(g, 20)])
@@ -70,6 +72,10 @@ def test_a_tactile_sensor_cell_reads_the_force_on_it_over_its_area():
     assert near.sum() == 5
     assert reading[near] == pytest.approx(np.full(5, 3.0 / (5 * h * h)), rel=1e-12)
     assert not reading[~near].any()
+    out = np.zeros(400, bool)                               # the loaded vertex left out: in no cell, its own not read
+    out[centre] = True
+    reading = sensor_pressure(x, up, force, areas, 0.025, left_out=out)
+    assert np.isnan(reading[centre]) and not np.nan_to_num(reading).any()
     with pytest.raises(SettingsError, match="diameter"):
         sensor_pressure(x, up, force, areas, 0.0)
 
@@ -99,7 +105,65 @@ def _recorded(scene, time, q, pressure, sheet_pressure=None):
                             np.zeros((T, 3)), np.zeros(T, int))
 
 
-def test_the_hanging_sensor_reads_the_slings_cells_over_the_window(rng):
+def _vertex_areas(x, triangles):
+    """A third of each vertex's adjacent triangles' areas (m^2), from the cross products."""
+    a, b, c = (x[triangles[:, k]] for k in range(3))
+    third = np.linalg.norm(np.cross(b - a, c - a), axis=1) / 6.0
+    out = np.zeros(len(x))
+    for k in range(3):
+        np.add.at(out, triangles[:, k], third)
+    return out
+
+
+def test_a_uniform_pressure_reads_as_itself_at_a_flexed_pose_and_folded_cells_are_left_out(sling):
+    """Hips flexed 70 and knees 90 degrees on the sling's A-pose skin: linear blend skinning stretches the skin's
+    area (to over 1.5 times its rest area at the knees) and folds it behind the knees and at the groin (below half).
+    A uniform pressure p0 reads p0 in every cell read, in every region, at the pose (``sensor_summary``) and over a
+    window (``sensor_window_summary``), where the force over the rest area would not. The vertices whose area
+    (computed here from the triangles) is below ``FOLDED`` of their rest area are left out and counted, and a
+    thousandfold pressure on them in the second record moves no reading; the force they carried is reported."""
+    from engine.tree import compile_tree
+    from skin.outcomes import FOLDED, sensor_summary, sensor_window_summary
+    scene = sling
+    tree = compile_tree(scene.model)
+    q = scene.q0.copy()
+    for side in "lr":
+        q[tree.coordinates[f"hip_flexion_{side}"].qi] = np.radians(70.0)
+        q[tree.coordinates[f"knee_angle_{side}"].qi] = np.radians(-90.0)
+    x = scene.skin.vertices(scene.model, Data(scene.model), q)
+    mesh = scene.skin.mesh
+    ratio = _vertex_areas(x, mesh.triangles) / _vertex_areas(mesh.vertices, mesh.triangles)
+    folded = ratio < FOLDED
+    knees, hip = scene.watch["knees"], scene.watch["hip"]
+    assert folded[knees].any() and folded[hip].any() and ratio[knees].max() > 1.5     # the pose folds and stretches
+    n = scene.skin.n_vertices
+    p0 = 1e4
+    uniform = np.full(n, p0)
+    spiked = np.where(folded, 1000 * p0, p0)
+    run = _recorded(scene, [0.0, 0.5], np.array([q, q]), [uniform, spiked])
+    at = sensor_summary(scene, run, 0)
+    over = sensor_window_summary(scene, run, (0.0, 0.5))
+    areas = _vertex_areas(x, mesh.triangles)
+    for name, mask in scene.watch.items():
+        if not isinstance(mask, np.ndarray):
+            continue
+        assert at[name][0] == pytest.approx(p0, rel=1e-9), name
+        assert at[name][1] == pytest.approx(p0 * areas[mask].sum(), rel=1e-9), name
+        assert at[name][2] == folded[mask].sum(), name
+        p95, peak, force, left, left_force = over[name]
+        assert p95 == pytest.approx(p0, rel=1e-9) and peak == pytest.approx(p0, rel=1e-9), name
+        assert left == folded[mask].sum(), name
+        assert left_force == pytest.approx(500.5 * p0 * areas[mask & folded].sum(), rel=1e-9), name
+        assert force == pytest.approx(p0 * areas[mask].sum() + 499.5 * p0 * areas[mask & folded].sum(), rel=1e-9), name
+
+
+@pytest.fixture(scope="module")
+def sling():
+    from skin.scenes import sling_lift
+    return sling_lift(spacing=0.04, sheet_vertices=400, bed_spacing=0.04)
+
+
+def test_the_hanging_sensor_reads_the_slings_cells_over_the_window(rng, sling):
     """The sling's sensor window opens HANGING_SETTLE s after the hooks stop and closes at the run's end; the sensor
     lies between skin and sling, so the bed's share of the pressure does not count. Over the window each cell's mean
     is its readings' mean: one record gives that record's peak (``sensor_summary``), two records at the same pose with
@@ -108,8 +172,7 @@ def test_the_hanging_sensor_reads_the_slings_cells_over_the_window(rng):
     1000 p0 in one record leaves it at p0 while the highest cell's mean follows the spike. A run ending before the
     window, or a window without records, is an error."""
     from skin.outcomes import HANGING_SETTLE, hanging_window, sensor_summary, sensor_window_summary
-    from skin.scenes import sling_lift
-    scene = sling_lift(spacing=0.04, sheet_vertices=400, bed_spacing=0.04)
+    scene = sling
     n = scene.skin.n_vertices
     end = scene.sheets[0].motion.end + HANGING_SETTLE
     p = rng.uniform(0.0, 2e4, n)
@@ -123,8 +186,8 @@ def test_the_hanging_sensor_reads_the_slings_cells_over_the_window(rng):
     at = sensor_summary(scene, _recorded(scene, run.time, q, sheets), 1)
     two = sensor_window_summary(scene, run, (end, end + 0.5))
     for name in at:
-        assert one[name][1:] == pytest.approx(at[name], rel=1e-12)
-        assert two[name][1:] == pytest.approx((2 * at[name][0], 2 * at[name][1]), rel=1e-12)
+        assert one[name][1:4] == pytest.approx(at[name], rel=1e-12)
+        assert two[name][1:4] == pytest.approx((2 * at[name][0], 2 * at[name][1], at[name][2]), rel=1e-12)
     p0 = 1e4
     uniform = np.full(n, p0)
     spiked = uniform.copy()
@@ -132,7 +195,7 @@ def test_the_hanging_sensor_reads_the_slings_cells_over_the_window(rng):
     spiked[back[len(back) // 2]] = 1000 * p0
     run = _recorded(scene, [end, end + 0.5], q[:2], [uniform, spiked])
     read = sensor_window_summary(scene, run, (end, end + 0.5))
-    for name, (p95, peak, _) in read.items():
+    for name, (p95, *_) in read.items():
         assert p95 == pytest.approx(p0, rel=1e-12), name
     assert read["upper back"][1] > 10 * p0
     short = _recorded(scene, [0.0, end - 0.1], q[:2], [p, p])
