@@ -49,6 +49,7 @@ class BodyBox(QDoubleSpinBox):
         self.setSuffix(suffix)
         self.setSpecialValueText("not given")
         self.setToolTip(tip)
+        self.setKeyboardTracking(False)     # a value when typed out (Return or leaving the box), not at each key
 
     def given(self) -> float | None:
         return None if self.value() == self.minimum() else self.value()

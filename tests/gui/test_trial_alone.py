@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
+from PySide6.QtTest import QTest
 
 from engine.analysis.coordinate_values import coordinate_values
 from engine.cli.main import main
@@ -159,6 +160,12 @@ def test_the_subjects_height_and_mass_are_shown_before_the_first_analysis_which_
     assert panel.height_said.text() == "from the trial: PROCESSING:Height 1745 mm"
     assert panel.mass_said.text() == "from the trial: PROCESSING:Bodymass 68.5 kg"
     assert panel.run.isEnabled() and "Not analysed yet" in panel.summary.text() and panel.table.rowCount() == 18
+    panel.height.selectAll()                                     # typed: one value when typed out, not one a key
+    QTest.keyClicks(panel.height, "1.62")
+    QTest.keyClick(panel.height, Qt.Key.Key_Return)
+    assert panel.height.value() == 1.62 and trial_alone.active(window).body["height"] == 1.62
+    panel.height.setValue(1.745)                                 # the trial's value again
+    assert trial_alone.active(window).body["height"] is None
     panel.mass.setValue(75.0)                                    # the user's
     assert panel.mass_said.text() == "given by you; the trial: PROCESSING:Bodymass 68.5 kg"
     panel.body_edited.emit("height", 3.1)                        # out of range: refused, naming the range
