@@ -52,6 +52,9 @@ def run_command(args) -> int:
         print(f"  {100 * SENSOR_DIAMETER:g} cm sensor over the hang, {window[0]:.2f}-{window[1]:.2f} s (mean of each cell):")
         for name, (peak, force) in sensor_window_summary(sc, result, window).items():
             print(f"  {name:12s} peak {peak / 1e3:8.2f} kPa   force {force:7.1f} N")
+    elif hooks:
+        print(f"  no reading over the hang: the run ends at {result.time[-1]:.2f} s, before the window opens at "
+              f"{max(hooks) + HANGING_SETTLE:.2f} s")
     if args.out:
         save_run(args.out, sc, result)
         print(f"wrote {args.out}")

@@ -26,6 +26,18 @@ def test_simulate_back_pressure_writes_the_run(tmp_path, capsys):
     assert run["q"].shape[0] == len(run["time"])
 
 
+def test_simulate_says_when_the_run_ends_before_the_hang(capsys):
+    """A sling run too short for the hang window (it opens ``HANGING_SETTLE`` after the sling's hooks stop) says so,
+    with both times, in place of the hang's sensor reading (it was left out silently)."""
+    from skin.outcomes import HANGING_SETTLE
+    from skin.scenes import scene
+    opens = max(s.motion.end for s in scene("sling-lift", spacing=0.05).sheets if s.motion is not None) + HANGING_SETTLE
+    assert main(["simulate", "sling-lift", "--duration", "0.01", "--spacing", "0.05"]) == 0
+    text = capsys.readouterr().out
+    assert (f"no reading over the hang: the run ends at 0.01 s, before the window opens at {opens:.2f} s" in text), text
+    assert "sensor over the hang" not in text
+
+
 def test_simulate_rejects_a_bad_spacing(capsys):
     assert main(["simulate", "sling-lift", "--spacing", "2"]) == 2
     assert "--spacing must be between" in capsys.readouterr().err
