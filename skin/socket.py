@@ -68,25 +68,19 @@ from engine.data import Data
 from engine.errors import ModelError
 from engine.progress import Progress, run
 
-LINER_THICKNESS = 0.006      # m, a common silicone liner (3-9 mm)
-LINER_MODULUS = 0.4e6        # Pa, silicone liner compressive modulus (Sanders et al. 2004, J Rehabil Res Dev 41(2):
-                             # 0.1-1 MPa at the stresses measured on transtibial amputees)
-TISSUE_MODULUS = 100e3       # Pa, the residual limb's soft tissue's effective Young's modulus where ``tissue`` > 0:
-                             # assumed, of the order of in vivo indentation moduli of limb soft tissue, not measured on
-                             # a residual limb. Checked: Zheng and Mak 1999 (J Biomech Eng 121(3):330-339; four lower
-                             # limb sites of eight normal young subjects in three postures) fit an initial modulus of
-                             # 0.22-58.4 kPa and a nonlinear factor of 21.7-547 kPa: the tissue stiffens as it is
-                             # compressed. Not checked: 53-141 kPa over below-knee residual limbs (attributed to Mak,
-                             # Liu and Lee 1994, J Rehabil Res Dev 31(3):188-198); docs/socket-pressure.md
-LINER_FRICTION = 0.61        # silicone on skin in vivo, 0.61 +- 0.21 (Zhang and Mak 1999, Prosthet Orthot Int 23(2):
-                             # 135-141: the highest of five prosthetic materials on ten subjects' dry skin)
-THRESHOLD = 100e3            # Pa, regions above this pressure are listed (pain thresholds ~ 100-200 kPa)
+from .socket_defaults import LINER_MODULUS, LINER_THICKNESS, THRESHOLD, TISSUE_MODULUS
+
 NEWTON_ITERATIONS = 100      # the socket's Newton solve's limit; a frame not carried to TOLERANCE by then is flagged
 TOLERANCE = 1e-10            # the wrench residual's tolerance, relative to the load (or 1 N, 1 N m)
 ROTATION_LIMIT = 0.1         # rad: the largest socket rotation the model's small displacements stand for. The wall
                              # moves by theta x r, which leaves out the rotation's second-order part, |r| theta^2 / 2:
                              # 0.65 mm at 0.1 rad over the demo stump's 13 cm, a ninth of a 6 mm liner (and
                              # 1 - sin(theta) / theta = theta^2 / 6 = 0.2% of the first-order part)
+STRAIN_LIMIT = 0.3           # the largest nominal compressive strain (compression over thickness) of each layer, liner
+                             # and soft tissue, that their linear (Winkler) law stands for: assumed, no published
+                             # linear range was found (both stiffen as they are compressed: the tissue, Zheng and Mak
+                             # 1999; the liners were tested to a strain or stress maximum, Cagle et al. 2017, J Biomech
+                             # Eng 139(4):045001); a solution beyond it is flagged, not the modulus's consequence
 
 
 @dataclass(frozen=True)
@@ -198,6 +192,19 @@ class Socket:
         (``1 / (t / G + h / G_t)``, ``G = E / 3``, ``G_t = E_t / 3``)."""
         return 1.0 / (3.0 * (self.thickness / self.modulus + self.tissue / self.tissue_modulus))
 
+    def unloaded(self, x, n, areas, gaps) -> dict:
+        """The donned socket at zero load (on the stump as :meth:`gaps` gives it, e.g. at the skin's rest pose), which
+        the fit pressure alone presses: the fit's nominal ``push`` (N) out of the socket along the limb's axis (y,
+        proximal; ``fit`` times the axial part of the brim's ``opening``, m^2, the stump's vector area
+        ``-sum_i A_i n_i``: a closed stump's is zero), the axial force the liner's shear ``held`` (N) once the limb
+        ``settled`` (m, proximally out of the socket) where the wrench balances, the least and largest pressure there,
+        ``low`` and ``high`` (Pa; the nominal ``fit`` on a closed stump), and whether that solve ``converged``."""
+        m = self.carry(x, n, areas, gaps, np.zeros(6))
+        opening = float(-(areas @ n)[1])
+        return {"push": self.fit * opening, "opening": opening, "held": float(-m.by_shear[4]),
+                "settled": float(-m.u[4]), "low": float(m.pressure.min()) if len(m.pressure) else 0.0, "high": m.peak,
+                "converged": m.converged}
+
     def pressure(self, model, q, load) -> "SocketPressure":
         """The pressure and shear maps carrying ``load`` (6,) ``[moment about the limb frame's origin; force]``, limb
         axes (N m, N), the socket's push on the limb, with the limb at pose ``q``: :meth:`carry` on :meth:`gaps`."""
@@ -256,7 +263,8 @@ class Socket:
         tissue = p.max(initial=0.0) * self.tissue / self.tissue_modulus
         return SocketPressure(self.vertices, p, shear, areas, -(p * areas) @ g,
                               np.einsum("i,iab,ia->b", areas, B, shear), W, u, bool(np.linalg.norm(r) <= tolerance),
-                              compression, compression <= self.thickness and tissue <= self.tissue
+                              compression, compression <= STRAIN_LIMIT * self.thickness
+                              and tissue <= STRAIN_LIMIT * self.tissue
                               and float(np.linalg.norm(u[:3])) <= ROTATION_LIMIT, tissue)
 
 
@@ -301,8 +309,8 @@ class SocketPressure:
     displacement ``u`` (rad, m); ``converged``: whether the solve carried the load to ``TOLERANCE`` (a result, not
     an exception: a frame that did not is flagged by the map and the report); the liner's largest ``compression``
     (m), the soft tissue's ``tissue_compression`` (m, 0 without tissue) and ``in_range``: whether the solution stays
-    within the model's small displacements (each layer's compression at most its thickness, the socket's rotation
-    ``|theta|`` at most ``ROTATION_LIMIT``), flagged as ``converged`` is (the slipping liner leaves them on the demo's
+    within the model's small, linear displacements (each layer's compression at most ``STRAIN_LIMIT`` of its
+    thickness, the socket's rotation ``|theta|`` at most ``ROTATION_LIMIT``), flagged as ``converged`` is (the slipping liner leaves them on the demo's
     stances, docs/socket-pressure.md)."""
 
     vertices: np.ndarray
