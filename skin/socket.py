@@ -14,7 +14,9 @@ the limb, the wall at stump vertex ``i`` moves by ``d_i = delta + theta x r_i``,
 where ``gap_i`` is the distance from skin vertex ``i`` to its own wall point (the one moulded on it, ``t`` out along
 its normal ``n_i``) along that normal at the frame's pose, ``A_i`` the vertex's area on the rest skin and ``W`` the
 load (the socket's push on the limb). The skin the socket holds moves with the limb alone, so ``gap_i = t`` at every
-pose (to round-off): the liner is at rest at zero load. (The nearest wall point is not the vertex's own where the skin
+pose (to round-off): the liner is at rest at zero load, and the pose is inert for a socket moulded on the stump,
+whose maps are computed on the rest stump once (``Socket.moulded_stump``; ``gaps`` and ``check`` guard walls built by
+hand). (The nearest wall point is not the vertex's own where the skin
 is concave between close vertices: the neighbour's point, offset along a normal tilted towards the vertex, lies nearer
 than ``t``; ``t - gap`` was up to 0.14 mm at four brim vertices of the demo's stump, 9 kPa at zero load.) The liner's
 shear traction ``s_i`` is either
@@ -90,7 +92,9 @@ class Socket:
     its outward unit ``normals`` (k, 3), and the liner (``thickness`` m, ``modulus`` Pa; ``friction``: Coulomb's coefficient of the liner on the skin, or None
     for a liner bonded to it), the soft tissue under it (``tissue`` m thick, 0: the limb rigid under the liner, of
     ``tissue_modulus`` Pa) and the fit pressure ``fit`` Pa of the socket's pre-compression (0: moulded on the unloaded
-    stump). ``from_stump`` checks that each wall point lies outside its vertex's skin and near it."""
+    stump); ``stump`` (k, 3) m: the stump's vertices in ``body``'s frame that the wall was moulded on (``from_stump``,
+    which checks that each wall point lies outside its vertex's skin and near it; the limb alone carries them, so the
+    pose is inert, :meth:`gaps`), None for a wall built by hand."""
 
     skin: object
     body: str
@@ -103,6 +107,7 @@ class Socket:
     tissue: float = 0.0
     tissue_modulus: float = TISSUE_MODULUS
     fit: float = 0.0
+    stump: np.ndarray | None = None
 
     def __post_init__(self):
         if not (self.thickness > 0 and self.modulus > 0):
@@ -122,6 +127,8 @@ class Socket:
         if np.shape(self.wall) != (k, 3) or np.shape(self.normals) != (k, 3):
             raise ModelError(f"the wall's points {np.shape(self.wall)} and normals {np.shape(self.normals)} must both "
                              f"be ({k}, 3), one per stump vertex", f"socket on '{self.body}'")
+        if self.stump is not None and np.shape(self.stump) != (k, 3):
+            raise ModelError(f"the stump's vertices {np.shape(self.stump)} must be ({k}, 3)", f"socket on '{self.body}'")
 
     @cached_property
     def areas(self) -> np.ndarray:
@@ -156,14 +163,24 @@ class Socket:
         normals = skin.mesh.normals_areas(x)[0][vertices] @ T.R
         x = (x[vertices] - T.p) @ T.R
         wall = x + thickness * normals
-        socket = cls(skin, body, vertices, wall, normals, thickness, modulus, friction, tissue, tissue_modulus, fit)
+        socket = cls(skin, body, vertices, wall, normals, thickness, modulus, friction, tissue, tissue_modulus, fit, x)
         socket.check(model, q)
         return socket
+
+    @cached_property
+    def moulded_stump(self):
+        """:meth:`gaps` of a socket moulded on the ``stump``, the same at every pose: its vertices (limb frame), the
+        normals, the areas and each vertex's gap to its own wall point (``t``, to round-off, unless the wall was
+        changed since)."""
+        return self.stump, self.normals, self.areas, np.einsum("ia,ia->i", self.normals, self.wall - self.stump)
 
     def gaps(self, model, q):
         """Stump vertices' positions ``x`` (limb frame), their wall points' normals ``n``, the vertices' areas (on the
         rest skin: the liner's area over each, which the limb carries rigidly) and the gap (m) from each vertex to its
-        own wall point along that point's normal at pose ``q``."""
+        own wall point along that point's normal at pose ``q``. For a socket moulded on the stump (``from_stump``, its
+        ``stump`` kept) the pose is inert: the limb alone carries the stump's skin, so each vertex stays ``t`` from its own
+        wall point at every pose (to round-off) and :meth:`pressure` takes ``moulded_stump`` instead; the gaps (and
+        :meth:`check`) matter for a wall built by hand, which they guard."""
         x_world, T = _skin_in_limb(model, self.skin, self.body, q)
         x = (x_world[self.vertices] - T.p) @ T.R
         return x, self.normals, self.areas, np.einsum("ia,ia->i", self.normals, self.wall - x)
@@ -207,8 +224,9 @@ class Socket:
 
     def pressure(self, model, q, load) -> "SocketPressure":
         """The pressure and shear maps carrying ``load`` (6,) ``[moment about the limb frame's origin; force]``, limb
-        axes (N m, N), the socket's push on the limb, with the limb at pose ``q``: :meth:`carry` on :meth:`gaps`."""
-        return self.carry(*self.gaps(model, q), load)
+        axes (N m, N), the socket's push on the limb, with the limb at pose ``q``: :meth:`carry` on :meth:`gaps`, or,
+        for a moulded socket, on ``moulded_stump`` (the pose inert: the stump is not skinned per frame)."""
+        return self.carry(*(self.gaps(model, q) if self.stump is None else self.moulded_stump), load)
 
     def carry(self, x, n, areas, gaps, load) -> "SocketPressure":
         """The maps carrying ``load`` (6,) on the stump vertices ``x`` (k, 3) m (limb frame) with the wall's normals

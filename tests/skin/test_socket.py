@@ -281,3 +281,31 @@ def test_a_solution_outside_the_small_displacements_is_flagged(demo, loads):
     assert flags == [(True, True, True), (False, False, True), (False, False, False), (False, False, False)]
     series = socket_module.pressure_over_trial(model, slipping, result.motion.q[STANCE][[0, f_max]], W[[0, f_max]])
     assert series["converged"].all() and not series["in_range"].any()
+
+
+def test_the_pose_is_inert_for_a_moulded_socket(demo, loads, monkeypatch):
+    """The limb alone carries the stump's skin, so each vertex's gap to its own moulded wall point is ``t`` at every
+    pose: a moulded socket's maps are computed on the rest stump without skinning the skin per frame, and equal
+    :meth:`carry` on the gaps at the frame's pose (skinned here) to round-off; a wall built by hand (no ``stump``) is
+    still measured at the pose (its wall moved 1 mm in along the normals presses the liner at zero load)."""
+    result, _, skin = demo
+    model = result.model
+    _, W, _ = loads
+    socket = Socket.from_stump(model, skin, "tibia_r")
+    f = _largest(W)
+    q = result.motion.q[STANCE][f]
+    at_pose = socket.carry(*socket.gaps(model, q), W[f])
+    x, _, _, gaps = socket.gaps(model, q)
+    np.testing.assert_allclose(gaps, socket.thickness, rtol=0, atol=1e-12)
+    skinned = []
+    monkeypatch.setattr(type(skin), "vertices", lambda self, *a, **k: skinned.append(1) or 1 / 0)
+    m = socket.pressure(model, q, W[f])
+    assert skinned == []
+    np.testing.assert_allclose(m.pressure, at_pose.pressure, rtol=0, atol=1e-6 * at_pose.peak)
+    monkeypatch.undo()
+    hand = Socket(skin, "tibia_r", socket.vertices, socket.wall - 0.001 * socket.normals, socket.normals)
+    x, n, areas, gaps = hand.gaps(model, q)
+    np.testing.assert_allclose(gaps, socket.thickness - 0.001, rtol=0, atol=1e-12)
+    zero = hand.pressure(model, q, np.zeros(6))
+    assert socket.pressure(model, q, np.zeros(6)).peak < 1e-6 < zero.peak
+    np.testing.assert_allclose(zero.pressure, hand.carry(x, n, areas, gaps, np.zeros(6)).pressure, rtol=1e-9)
