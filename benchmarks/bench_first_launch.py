@@ -15,7 +15,9 @@ launches), first analysis under 3 s. The machine's load average and each child's
 the figures (the project's machines are shared: on a loaded machine the CPU seconds say more than the wall clock).
 
 Last line: RESULT first_visible_s=.. first_window_cold_s=.. muscles_cold_s=.. first_window_warm_s=.. first_analysis_s=..
-(first_visible_s is the cold launch's; the warm launches' are printed above it).
+compile_child_warm_cpu_s=.. (first_visible_s is the cold launch's; the warm launches' are printed above it;
+compile_child_warm_cpu_s: the median CPU seconds of the compile child run alone on the warm cache, as a later launch
+starts it on the second core, :func:`compile_child_cpu`).
 """
 from __future__ import annotations
 
@@ -29,6 +31,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 WARM = 3
 EVENTS = ("first window shown", "main window shown")
 MUSCLES = "muscle paths drawn"
@@ -75,6 +78,17 @@ def launch(cache: Path, work: Path) -> dict:
     return seen
 
 
+def compile_child_cpu(cache: Path, work: Path) -> float:
+    """CPU seconds of the application's compile child (``hybridgui.muscle_kernels.CHILD``) run alone with numba's cache
+    in ``cache``, its standard input closed at once: on a warm cache, what a later launch's child costs the second core
+    when the window's process finds every kernel of the 3D view cached."""
+    from hybridgui.muscle_kernels import CHILD
+    cpu0 = child_cpu()
+    subprocess.run([sys.executable, "-P", *CHILD], cwd=ROOT, env=dict(environment(cache, work), PYTHONPATH=str(ROOT)),
+                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    return child_cpu() - cpu0
+
+
 def analyse(cache: Path, work: Path) -> tuple[float, float]:
     """Seconds of one ``hybrid analyze`` of gait2354 in a fresh process with numba's cache in ``cache``, and the CPU
     seconds it used."""
@@ -108,6 +122,9 @@ def main() -> None:
             print(f"warm: first visible {w[EVENTS[0]]:.2f} s, main window {w[EVENTS[1]]:.2f} s (at "
                   f"{w[EVENTS[1] + ' cpu']:.1f} CPU s of the window's process), {w['cpu']:.1f} CPU s "
                   f"(load average {os.getloadavg()[0]:.1f})")
+        children = [compile_child_cpu(cache, work) for _ in range(WARM)]
+        print("warm: the compile child alone (its input closed: every kernel cached) " +
+              ", ".join(f"{c:.2f}" for c in children) + " CPU s")
         filling = analyse(cache, work)
         analyses = [analyse(cache, work) for _ in range(WARM)]
         print(f"first analysis of gait2354 (fresh process): {filling[0]:.2f} s ({filling[1]:.1f} CPU s) filling the "
@@ -115,7 +132,9 @@ def main() -> None:
         print(f"load average after: {os.getloadavg()[0]:.1f}")
     first_window_warm = statistics.median(w[EVENTS[1]] for w in warm)
     print(f"RESULT first_visible_s={cold[EVENTS[0]]:.2f} first_window_cold_s={cold[EVENTS[1]]:.1f} "
-          f"muscles_cold_s={cold.get(MUSCLES, cold[EVENTS[1]]):.1f} first_window_warm_s={first_window_warm:.2f} first_analysis_s={statistics.median(a for a, _ in analyses):.2f}")
+          f"muscles_cold_s={cold.get(MUSCLES, cold[EVENTS[1]]):.1f} first_window_warm_s={first_window_warm:.2f} "
+          f"first_analysis_s={statistics.median(a for a, _ in analyses):.2f} "
+          f"compile_child_warm_cpu_s={statistics.median(children):.2f}")
 
 if __name__ == "__main__":
     main()

@@ -32,7 +32,7 @@ from scipy.interpolate import make_interp_spline
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.opensim_runs import opensim_runner, ratio_fields  # noqa: E402
+from benchmarks.opensim_runs import STORED, side_by_side, stored_fields  # noqa: E402
 from benchmarks.timing import paired_timings  # noqa: E402
 from engine.io.osim import read_osim  # noqa: E402
 from engine.io.storage import read_storage  # noqa: E402
@@ -95,32 +95,21 @@ def main():
     wall, cpu = paired_timings(runs["seed"], REPEATS)
     print(f"  whole step, seed    objective: {T / np.median(wall):8.0f} frames/s (median of {REPEATS}; "
           f"{median_ms(wall):.2f} ms wall, {median_ms(cpu):.2f} ms CPU)")
-    ours_wall, ours_cpu, os_wall, os_cpu, round_ratios = [], [], [], [], []
-    with opensim_runner("so") as opensim_run:
-        for _ in range(ROUNDS if opensim_run else 1):
-            if opensim_run:
-                w, c = opensim_run()
-                os_wall.append(w)
-                os_cpu.append(c)
-            wall, cpu = paired_timings(runs["opensim"], BATCH)
-            ours_wall += wall
-            ours_cpu += cpu
-            if opensim_run:
-                round_ratios.append(w / np.median(wall))
-    fps = T / np.median(ours_wall)
-    print(f"  whole step, opensim objective: {fps:8.0f} frames/s (median of {len(ours_wall)}; "
-          f"{median_ms(ours_wall):.2f} ms wall, best {min(ours_wall) * 1e3:.2f}; {median_ms(ours_cpu):.2f} ms CPU)")
-    if not os_wall:
-        field, ref_fps, label = ratio_fields("so_vs_opensim", fps, T, "so")
-        print(f"  OpenSim 4.6 StaticOptimization: {ref_fps:8.1f} frames/s ({T} frames; {label})")
-        print(f'RESULT muscles_fps={fps:.0f} {field} opensim="{label}" load={os.getloadavg()[0]:.1f}')
+    both = side_by_side("so", runs["opensim"], ROUNDS, BATCH)
+    fps = T / np.median(both.wall)
+    print(f"  whole step, opensim objective: {fps:8.0f} frames/s (median of {len(both.wall)}; "
+          f"{median_ms(both.wall):.2f} ms wall, best {min(both.wall) * 1e3:.2f}; {median_ms(both.cpu):.2f} ms CPU)")
+    if not both.same_run:
+        field, ref_fps = stored_fields("so_vs_opensim", T, "so")
+        print(f"  OpenSim 4.6 StaticOptimization: {ref_fps:8.1f} frames/s ({T} frames; {STORED})")
+        print(f'RESULT muscles_fps={fps:.0f} {field} opensim="{STORED}" load={os.getloadavg()[0]:.1f}')
         return
-    wall_ratio = np.median(os_wall) / np.median(ours_wall)
-    cpu_ratio = np.median(os_cpu) / np.median(ours_cpu)
+    wall_ratio, cpu_ratio = both.ratios()
+    os_wall, os_cpu = both.opensim_wall, both.opensim_cpu
     print(f"  OpenSim 4.6 StaticOptimization: {T / np.median(os_wall):8.1f} frames/s ({T} frames; same run; median of "
           f"{ROUNDS}: {np.median(os_wall):.2f} s wall, best {min(os_wall):.2f}; {np.median(os_cpu):.2f} s CPU)")
     print(f"  ratio, medians: {wall_ratio:.1f} wall, {cpu_ratio:.1f} CPU; per round (OpenSim's run / our batch's "
-          f"median, wall): {min(round_ratios):.0f}-{max(round_ratios):.0f}")
+          f"median, wall): {min(both.round_ratios):.0f}-{max(both.round_ratios):.0f}")
     print(f"RESULT muscles_fps={fps:.0f} so_vs_opensim={wall_ratio:.1f} so_cpu_vs_opensim={cpu_ratio:.1f} "
           f'opensim="same run" load={os.getloadavg()[0]:.1f}')
 

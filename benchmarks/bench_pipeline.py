@@ -3,28 +3,30 @@
 same process (``benchmarks.opensim_runs``; without ``opensim`` installed, the figures stored in
 reference/timings.txt are printed and labelled "stored reference", with no ratio).
 
-Each figure is the best of several runs after a warm-up (numba compiled); IK includes its
-initial-pose search, ID includes filtering and differentiating the coordinates. OpenSim's figures are
-``tool.run()`` (which also reads its inputs and writes its outputs). ``ik_cpu_fps`` is IK's frames per CPU second of
-this process (best of the runs), and ``ik_cpu_vs_opensim`` its ratio to OpenSim's IK timed likewise: the wall-clock
-figures of a machine that other processes share vary with their load, CPU time much less (IK of a short trial runs
-on one thread, so the two agree on an idle machine).
+IK includes its initial-pose search, ID includes filtering and differentiating the coordinates. OpenSim's figures
+are ``tool.run()`` (which also reads its inputs and writes its outputs). OpenSim's runs are interleaved with batches
+of ours (``opensim_runs.side_by_side``: ``ROUNDS`` runs, each followed by ``BATCH`` of our calls after an untimed one),
+so that both sides see the same load; every figure is a median, by the wall clock and in CPU seconds of this process
+(all its threads), both read around the same calls: one scheduling hiccup, or one lucky run, on either side does not
+decide the ratio, and the CPU figures hardly move with other processes' load (IK and ID of a short trial run on one
+thread, so the two clocks agree on an idle machine). ``*_cpu_*`` fields are the CPU-second figures.
 Last line: RESULT ik_fps=.. ik_cpu_fps=.. id_fps=.. qp_id_fps=.. ik_vs_opensim=.. [ik_cpu_vs_opensim=..] id_vs_opensim=..
-opensim=.. load=..
+[id_cpu_vs_opensim=..] opensim=.. load=..
 """
 from __future__ import annotations
 
 import os
 import sys
-import time
 from pathlib import Path
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 GAIT2354 = ROOT / "tests" / "data" / "opensim" / "gait2354"
 
-from benchmarks.opensim_runs import SAME_RUN, opensim_seconds, ratio_fields  # noqa: E402
-from benchmarks.timing import cpu_timings, timings  # noqa: E402
+from benchmarks.opensim_runs import SAME_RUN, STORED, side_by_side, stored_fields  # noqa: E402
+from benchmarks.timing import paired_timings  # noqa: E402
 from engine.analysis.derivatives import motion_from_coordinates  # noqa: E402
 from engine.analysis.ik import solve_ik  # noqa: E402
 from engine.analysis.inverse_dynamics import classic_inverse_dynamics  # noqa: E402
@@ -35,11 +37,24 @@ from engine.io.osim import read_osim  # noqa: E402
 from engine.io.setup_xml import ik_settings_from_setup, read_ik_setup  # noqa: E402
 from engine.io.trc import read_trc  # noqa: E402
 
-REPEATS = 7
+ROUNDS = 7            # OpenSim runs (IK about 0.5 s, ID about 0.1 s), each followed by a batch of ours
+BATCH = 7             # our timed calls per round (IK about 5 ms, ID about 2 ms)
 
 
-def best(fn):
-    return min(timings(fn, REPEATS))
+def compared(name: str, tool: str, frames: int, fn) -> tuple[float, float, str, str, str]:
+    """Our median frames/s of ``fn`` (wall, CPU) side by side with OpenSim's ``tool``; the ratio fields (OpenSim's
+    median seconds over ours, wall ``name`` and CPU) or the stored figure's, the line printed for it, and the label of
+    OpenSim's figure."""
+    both = side_by_side(tool, fn, ROUNDS, BATCH)
+    fps, cpu_fps = frames / np.median(both.wall), frames / np.median(both.cpu)
+    if not both.same_run:
+        fields, theirs = stored_fields(name, frames, tool)
+        return fps, cpu_fps, fields, f"{fps:14.0f} {theirs:12.0f} {'-':>8s}   (CPU: {cpu_fps:.0f})", STORED
+    wall_ratio, cpu_ratio = both.ratios()
+    fields = f"{name}={wall_ratio:.1f} {name.replace('_vs_', '_cpu_vs_')}={cpu_ratio:.1f}"
+    return fps, cpu_fps, fields, (f"{fps:14.0f} {frames / np.median(both.opensim_wall):12.0f} {wall_ratio:8.1f}   "
+                                  f"(CPU: {cpu_fps:.0f}, {frames / np.median(both.opensim_cpu):.0f}, {cpu_ratio:.1f}; "
+                                  f"per round {min(both.round_ratios):.0f}-{max(both.round_ratios):.0f})"), SAME_RUN
 
 
 def main():
@@ -52,30 +67,23 @@ def main():
     bodies = [load.body for load in external.loads]
     ik = solve_ik(model, trial.markers, settings)
     frames = ik.n_frames
-    t_ik = best(lambda: solve_ik(model, trial.markers, settings))
-    cpu_ik = min(cpu_timings(lambda: solve_ik(model, trial.markers, settings), REPEATS))
     motion = motion_from_coordinates(model, ik.time, ik.q, cutoff=6.0)
-    t_id = best(lambda: classic_inverse_dynamics(model, motion_from_coordinates(model, ik.time, ik.q, cutoff=6.0),
-                                                 plates, bodies))
-    t_qp = best(lambda: solve_qp_id(model, motion))
-    ik_fps, id_fps, qp_fps = frames / t_ik, frames / t_id, frames / t_qp
-    ik_field, os_ik, label = ratio_fields("ik_vs_opensim", ik_fps, frames, "ik")
-    id_field, os_id, _ = ratio_fields("id_vs_opensim", id_fps, frames, "id")
-    same = label != "stored reference"
-    cpu_field = ""
-    if same:     # OpenSim's IK in CPU seconds too: a ratio that other processes' load hardly moves
-        os_cpu, cpu_label = opensim_seconds("ik", clock=time.process_time)
-        if cpu_label == SAME_RUN:
-            cpu_field = f" ik_cpu_vs_opensim={os_cpu / cpu_ik:.1f}"
+    ik_fps, ik_cpu_fps, ik_fields, ik_line, label = compared("ik_vs_opensim", "ik", frames,
+                                                      lambda: solve_ik(model, trial.markers, settings))
+    id_fps, _, id_fields, id_line, _ = compared(
+        "id_vs_opensim", "id", frames,
+        lambda: classic_inverse_dynamics(model, motion_from_coordinates(model, ik.time, ik.q, cutoff=6.0), plates,
+                                         bodies))
+    qp_wall, qp_cpu = paired_timings(lambda: solve_qp_id(model, motion), ROUNDS * BATCH)
+    qp_fps = frames / np.median(qp_wall)
     print(f"gait2354 walk1, {frames} frames, {model.nv} DoF, {len(model.markers)} markers, "
           f"{len(model.contacts)} contact candidates")
-    print(f"{'step':28s} {'ours frames/s':>14s} {'OpenSim 4.6':>12s} {'ratio':>8s}   OpenSim figure: {label}")
-    for step, ours, theirs in (("inverse kinematics", ik_fps, os_ik), ("inverse dynamics (plates)", id_fps, os_id)):
-        ratio = f"{ours / theirs:8.1f}" if same else f"{'-':>8s}"
-        print(f"{step:28s} {ours:14.0f} {theirs:12.0f} {ratio}")
-    print(f"{'QP inverse dynamics (GRF)':28s} {qp_fps:14.0f} {'-':>12s} {'-':>8s}")
-    print(f"RESULT ik_fps={ik_fps:.0f} ik_cpu_fps={frames / cpu_ik:.0f} id_fps={id_fps:.0f} qp_id_fps={qp_fps:.0f} "
-          f'{ik_field}{cpu_field} {id_field} opensim="{label}" load={os.getloadavg()[0]:.1f}')
+    print(f"{'step (medians)':28s} {'ours frames/s':>14s} {'OpenSim 4.6':>12s} {'ratio':>8s}   OpenSim figure: {label}")
+    print(f"{'inverse kinematics':28s} {ik_line}")
+    print(f"{'inverse dynamics (plates)':28s} {id_line}")
+    print(f"{'QP inverse dynamics (GRF)':28s} {qp_fps:14.0f} {'-':>12s} {'-':>8s}   (CPU: {frames / np.median(qp_cpu):.0f})")
+    print(f"RESULT ik_fps={ik_fps:.0f} ik_cpu_fps={ik_cpu_fps:.0f} id_fps={id_fps:.0f} qp_id_fps={qp_fps:.0f} "
+          f'{ik_fields} {id_fields} opensim="{label}" load={os.getloadavg()[0]:.1f}')
 
 
 if __name__ == "__main__":

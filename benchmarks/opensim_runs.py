@@ -1,13 +1,15 @@
-"""OpenSim 4.6's own tools on gait2354 walk 1, run in the benchmark's process beside ours.
+"""OpenSim 4.6's own tools on gait2354, run in the benchmark's process beside ours.
 
 When the ``opensim`` package imports (``pip install -e ".[bench]"``), each tool runs from the setup the
 dataset ships (IK: subject01_Setup_IK.xml; ID: subject01_Setup_InverseDynamics.xml; static optimisation:
-reference/so_setup.xml) in a scratch copy of tests/data/opensim/gait2354, each run with a fresh tool and
-model (a tool run twice, or an IK/ID tool left to load its own model, crashes OpenSim 4.6's wheel), and the best
-wall time of ``tool.run()`` over a few runs is returned with the label ``"same run"``. OpenSim's console
-output (it prints the model's summary) is sent to /dev/null meanwhile. When it does not,
-the figure is the one stored in reference/timings.txt (another machine), labelled ``"stored reference"``:
-such a figure is printed beside ours, never divided into a ratio.
+reference/so_setup.xml; scaling: scale/subject01_Setup_Scale.xml) in a scratch copy of its folder, each run with a
+fresh tool and model (a tool run twice, or an IK/ID tool left to load its own model, crashes OpenSim 4.6's wheel).
+:func:`side_by_side` interleaves OpenSim's runs with batches of our calls, so that both sides see the same load, and
+reads the wall clock and this process's CPU seconds around the same calls; a benchmark gives each side's median (one
+scheduling hiccup, or one lucky run, does not decide the ratio). OpenSim's console output (it prints the model's
+summary) is sent to /dev/null meanwhile. When it does not import, the figure is the one stored in
+reference/timings.txt (another machine), labelled ``"stored reference"``: such a figure is printed beside ours, never
+divided into a ratio (:func:`stored_fields`).
 """
 from __future__ import annotations
 
@@ -18,12 +20,18 @@ import sys
 import tempfile
 import time
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
+
+import numpy as np
+
+from benchmarks.timing import paired_timings
 
 GAIT2354 = Path(__file__).resolve().parents[1] / "tests" / "data" / "opensim" / "gait2354"
 SAME_RUN = "same run"
 STORED = "stored reference"
-SETUPS = {"ik": "subject01_Setup_IK.xml", "id": "subject01_Setup_InverseDynamics.xml", "so": "so_setup.xml"}
+SETUPS = {"ik": "subject01_Setup_IK.xml", "id": "subject01_Setup_InverseDynamics.xml", "so": "so_setup.xml",
+          "scale": "subject01_Setup_Scale.xml"}
 STORED_LINES = {"ik": "InverseKinematicsTool", "id": "InverseDynamicsTool", "so": "StaticOptimization"}
 
 
@@ -58,23 +66,30 @@ def _quiet():
             os.close(saved)
 
 
-def _timed_run(opensim, tool: str, work: Path, clocks: tuple) -> tuple:
-    """Seconds of ``run()`` of a freshly built tool (building it and loading its model are not timed), by each of
-    ``clocks``."""
+def _timed_run(opensim, tool: str, work: Path) -> tuple[float, float]:
+    """(wall, CPU) seconds of ``run()`` of a freshly built tool (building it and loading its model are not timed)."""
     setup = str(work / SETUPS[tool])
     if tool == "so":
         runner = opensim.AnalyzeTool(setup)
+    elif tool == "scale":
+        runner = opensim.ScaleTool(setup)
     else:
         runner = opensim.InverseKinematicsTool(setup) if tool == "ik" else opensim.InverseDynamicsTool(setup)
         model = opensim.Model(str(work / "subject01_simbody.osim"))   # the tool holds no reference: keep one
         runner.setModel(model)
-    t0 = [c() for c in clocks]
+    t0, c0 = time.perf_counter(), time.process_time()
     runner.run()
-    return tuple(c() - t for c, t in zip(clocks, t0))
+    return time.perf_counter() - t0, time.process_time() - c0
 
 
-def _scratch_copy(work: Path) -> None:
-    """The dataset's files and the static-optimisation setup copied into ``work``, where the tools write."""
+def _scratch_copy(work: Path, tool: str) -> None:
+    """The files ``tool`` reads copied into ``work``, where it writes: the scaling's folder, or the dataset's files and
+    the static-optimisation setup."""
+    if tool == "scale":
+        for f in (GAIT2354 / "scale").iterdir():
+            if f.is_file():
+                shutil.copy(f, work / f.name)
+        return
     for f in GAIT2354.iterdir():
         if f.is_file():
             shutil.copy(f, work / f.name)
@@ -84,48 +99,65 @@ def _scratch_copy(work: Path) -> None:
 
 @contextmanager
 def opensim_runner(tool: str):
-    """A function running OpenSim's ``tool`` ("ik", "id" or "so") once, as :func:`opensim_seconds` runs it, and
-    returning its (wall, CPU) seconds: for a benchmark that interleaves OpenSim's runs with its own, so that both
-    sides see the same load. None when ``opensim`` does not import."""
+    """A function running OpenSim's ``tool`` ("ik", "id", "so" or "scale") once and returning its (wall, CPU)
+    seconds (:func:`side_by_side`). None when ``opensim`` does not import."""
     opensim = _opensim()
     if opensim is None:
         yield None
         return
     with tempfile.TemporaryDirectory() as scratch:
         work = Path(scratch)
-        _scratch_copy(work)
+        _scratch_copy(work, tool)
 
         def run() -> tuple[float, float]:
             with _quiet():
-                return _timed_run(opensim, tool, work, (time.perf_counter, time.process_time))
+                return _timed_run(opensim, tool, work)
 
         yield run
 
 
-def opensim_seconds(tool: str, repeats: int = 3, clock=time.perf_counter) -> tuple[float, str]:
-    """(seconds, label) of OpenSim's ``tool`` ("ik", "id" or "so") on the 73 frames of walk 1 (0.4-1.6 s), wall-clock
-    or by ``clock`` (``time.process_time``: the CPU seconds of this process; the stored figures are wall-clock).
+@dataclass
+class SideBySide:
+    """Seconds of our calls and of OpenSim's runs, each read by the wall clock and in CPU seconds of this process (all
+    its threads) around the same call; ``round_ratios``: each OpenSim run's wall seconds over the median of the batch
+    of ours that followed it. OpenSim's lists are empty when it does not import."""
 
-    The label is ``SAME_RUN`` when OpenSim ran here, ``STORED`` when the figure is read from timings.txt.
-    """
-    opensim = _opensim()
-    if opensim is None:
-        return _stored_seconds(tool), STORED
-    with tempfile.TemporaryDirectory() as scratch:
-        work = Path(scratch)
-        _scratch_copy(work)
-        with _quiet():
-            return min(_timed_run(opensim, tool, work, (clock,))[0] for _ in range(repeats)), SAME_RUN
+    wall: list = field(default_factory=list)
+    cpu: list = field(default_factory=list)
+    opensim_wall: list = field(default_factory=list)
+    opensim_cpu: list = field(default_factory=list)
+    round_ratios: list = field(default_factory=list)
+
+    @property
+    def same_run(self) -> bool:
+        return bool(self.opensim_wall)
+
+    def ratios(self) -> tuple[float, float]:
+        """OpenSim's median seconds over ours, wall and CPU."""
+        return (float(np.median(self.opensim_wall) / np.median(self.wall)),
+                float(np.median(self.opensim_cpu) / np.median(self.cpu)))
 
 
-def ratio_fields(name: str, ours_fps: float, frames: int, tool: str) -> tuple[str, float, str]:
-    """RESULT fields comparing ``ours_fps`` with OpenSim's ``tool``, OpenSim's frames/s and its label.
+def side_by_side(tool: str, ours, rounds: int, batch: int) -> SideBySide:
+    """OpenSim's ``tool`` run ``rounds`` times, each run followed by ``batch`` timed calls of ``ours`` (after one untimed
+    call, OpenSim having just run), so that both sides see the same load; without OpenSim, one batch of ours."""
+    out = SideBySide()
+    with opensim_runner(tool) as opensim_run:
+        for _ in range(rounds if opensim_run else 1):
+            if opensim_run:
+                w, c = opensim_run()
+                out.opensim_wall.append(w)
+                out.opensim_cpu.append(c)
+            wall, cpu = paired_timings(ours, batch)
+            out.wall += wall
+            out.cpu += cpu
+            if opensim_run:
+                out.round_ratios.append(w / float(np.median(wall)))
+    return out
 
-    Same run: ``name=R`` (ours / OpenSim's frames/s). Stored: ``name="stored reference"`` and
-    ``opensim_<tool>_fps_stored=F``, no ratio.
-    """
-    seconds, label = opensim_seconds(tool)
-    fps = frames / seconds
-    if label == SAME_RUN:
-        return f"{name}={ours_fps / fps:.1f}", fps, label
-    return f'{name}="{STORED}" opensim_{tool}_fps_stored={fps:.0f}', fps, label
+
+def stored_fields(name: str, frames: int, tool: str) -> tuple[str, float]:
+    """Without OpenSim: RESULT fields giving the frames/s of ``tool`` stored in reference/timings.txt, labelled, no
+    ratio (``name="stored reference" opensim_<tool>_fps_stored=F``), and that frames/s."""
+    fps = frames / _stored_seconds(tool)
+    return f'{name}="{STORED}" opensim_{tool}_fps_stored={fps:.0f}', fps

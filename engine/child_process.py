@@ -58,11 +58,13 @@ def die_with_parent() -> None:
         os._exit(1)
 
 
-def start_child(command: list[str], *, env: dict, capture: bool = True, stderr=None) -> subprocess.Popen:
+def start_child(command: list[str], *, env: dict, capture: bool = True, stderr=None,
+                stdin=subprocess.DEVNULL) -> subprocess.Popen:
     """Start ``command`` (stdout and stderr piped when ``capture``; else ``stderr``, a file or None: this
-    process's) and return it; :func:`wait_child` waits for it."""
+    process's; its standard input ``stdin``, nothing by default) and return it; :func:`wait_child` waits for it
+    (closing a piped standard input first)."""
     pipe = subprocess.PIPE if capture else None
-    return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=pipe, stderr=pipe if capture else stderr,
+    return subprocess.Popen(command, stdin=stdin, stdout=pipe, stderr=pipe if capture else stderr,
                             env=env, creationflags=getattr(subprocess, "CREATE_NO_WINDOW", 0))
 
 

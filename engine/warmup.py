@@ -177,11 +177,44 @@ HELPER = ("-c", "from engine.child_process import die_with_parent; die_with_pare
 """The Python arguments of :func:`compile_display`'s helper process."""
 
 
-def compile_display(result=None) -> None:
+COMPILE = b"compile\n"
+"""What the window's process writes to its compile child's standard input when it found a kernel of the 3D view
+missing from numba's cache (:func:`told_to_compile`); it closes that input without a word when it found them all."""
+
+
+def told_to_compile() -> bool:
+    """The compile child's question to the window's process, which checks the 3D view's kernels itself as it loads
+    them to draw (``display_steps``): waits for its word on this process's standard input; True when it found a kernel
+    missing from numba's cache (:data:`COMPILE`), False when it found them all (end of input)."""
+    import sys
+    return sys.stdin.buffer.readline() == COMPILE
+
+
+def general_kernel_indexed() -> bool:
+    """Whether numba's cache indexes the general joint's kernel for the pass's argument types, from its index file alone
+    (numba's reader checks the sources' stamp and numba's version; about 1 ms, where loading the kernel initialises
+    numba's code generation, about 0.4 CPU-s): a later launch, not a first one. :func:`compile_display` only decides by
+    it whether to ask the window's process first; a wrong answer costs time, never a stale kernel (the window's process
+    loads every kernel it draws, and this process checks them all before it compiles). False when the index cannot be
+    read here (numba's cache off or laid out otherwise, a damaged file): decided as on a first launch."""
+    from .algorithms.joint_kernels import joint_kernel, joint_signatures
+    try:
+        index = joint_kernel("general")._cache._cache_file._load_index()
+    except Exception:           # any reason: the exact check that follows (``compile_display``) decides
+        return False
+    signature = joint_signatures()["general"]
+    return any(key[0] == signature for key in index)
+
+
+def compile_display(result=None, needed: Callable[[], bool] | None = None) -> None:
     """The work of the compile child of the application's launch (``hybridgui.muscle_kernels``), started before the
     window's process reads the demo: nothing when the kernels that draw ``result`` (default the demo) are all
-    in numba's cache; else they are compiled into it by two processes, one for each core. This one starts a helper
-    (:data:`HELPER`, :func:`compile_display_helper`; at once when the general joint's kernel is not cached, before
+    in numba's cache; else they are compiled into it by two processes, one for each core. When the general joint's
+    kernel is indexed in the cache (:func:`general_kernel_indexed`: not a first launch), ``needed()``
+    (:func:`told_to_compile`), if given, says whether anything is missing: the window's process loads every kernel of
+    the 3D view from the cache to draw, so it checks them exactly anyway, and this process neither reads the demo nor
+    loads them to check them a second time (it costs about 0.5 CPU-s instead of 1.4); without ``needed`` it checks
+    them itself. This one starts a helper (:data:`HELPER`, :func:`compile_display_helper`; at once when the general joint's kernel is not cached, before
     the demo is read) and compiles the general and the simple joints' kernels while
     the helper compiles the PCS joint's, then the kinematics pass and the bodies' kernels once the PCS joint's is
     cached, and the bodies' placements; the helper goes on with the markers' positions, the blade's and (at a lower
@@ -190,6 +223,8 @@ def compile_display(result=None) -> None:
     this process ends). Should the helper fail, this process compiles what is left."""
     from .algorithms.joint_kernels import compile_joint_kernel
     from .child_process import child_environment, python_command, start_child, wait_child
+    if needed is not None and general_kernel_indexed() and not needed():
+        return
     helper = None
     if not loads_cached(lambda: compile_joint_kernel("general")):     # a first launch: the helper starts at once
         helper = start_child(python_command(*HELPER), env=child_environment(), capture=False)

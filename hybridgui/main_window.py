@@ -19,6 +19,7 @@ from engine.child_process import Cancelled
 from engine.display.mesh_files import geometry_folders
 from engine.errors import HybridLabError
 from engine.io.open import open_model
+from engine.model.import_notes import import_notes
 from engine.model.summary import describe_model
 from engine.trial.summary import describe_trial
 
@@ -382,6 +383,8 @@ class MainWindow(QMainWindow):
         doc = self.document
         if self.busy():
             return False
+        if trial_alone.run_waiting(self):       # a trial dropped alone, read and shown in the Markers panel
+            return True
         if doc.model is None or doc.trial is None:
             self.statusBar().showMessage("Open a model and a trial first.", 8000)
             return False
@@ -389,7 +392,7 @@ class MainWindow(QMainWindow):
         if settings is None:
             return False
         doc.settings = settings                 # the shown trial's, as run
-        if trial_alone.active(self) is not None:       # its model is made for it, with the matching's edits
+        if trial_alone.shown(self) is not None:        # its model is made for it, with the matching's edits
             trial_alone.rerun(self, patient.analysis_settings(self, settings))
             return True
         self.progress.reset()
@@ -500,7 +503,7 @@ class MainWindow(QMainWindow):
     def _update_status(self) -> None:
         doc = self.document
         parts = [describe_model(doc.model).splitlines()[0]]
-        warnings = list(doc.model.metadata.get("import_warnings") or [])
+        warnings = import_notes(doc.model)
         if doc.trial is not None:
             lines = describe_trial(doc.trial).splitlines()
             parts.append(lines[1].strip())
@@ -574,8 +577,9 @@ class MainWindow(QMainWindow):
             event.acceptProposedAction()
 
     def dropEvent(self, event):
-        """Dropped files open by their type; a C3D dropped alone is analysed as ``hybrid analyze TRIAL.c3d`` (the
-        default model made for it); a file of a type the window does not open is explained."""
+        """Dropped files open by their type; a C3D dropped alone is read and shown in the Markers panel, to be analysed
+        as ``hybrid analyze TRIAL.c3d`` (the default model made for it) once the user confirms the subject's height
+        and mass there; a file of a type the window does not open is explained."""
         paths = [Path(u.toLocalFile()) for u in event.mimeData().urls() if u.isLocalFile()]
         event.acceptProposedAction()
         unknown = [p for p in paths if p.suffix.lower() not in OPENED]

@@ -4,14 +4,15 @@ as a lab's computed point, or on an alternative marker's landmark), or unmatched
 user. The protocol marker of a label is chosen in a combo box ('none' clears it), or by dragging the
 label onto a marker of the model in the 3D view; every label of the trial is listed, matched or not. The rows are ``engine.protocols.edits.MatchRow``s; the edits are the window's, kept with the
 session and used by the next analysis (Analysis > Run). Above the table, the subject's height (m) and body mass (kg),
-prefilled with those the trial records (``engine.trial.body_measures``); another value is the user's, as
-``hybrid analyze TRIAL.c3d --height M --mass KG``."""
+prefilled with those the trial records (``engine.trial.body_measures``) and saying where each came from; another value
+is the user's, as ``hybrid analyze TRIAL.c3d --height M --mass KG``. A trial just dropped is shown here before its
+first analysis, which the button below starts with the values shown."""
 from __future__ import annotations
 
-from PySide6.QtCore import QMimeData, Qt, Signal
+from PySide6.QtCore import QMimeData, QSize, Qt, Signal
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDoubleSpinBox, QFormLayout, QLabel, QPushButton,
-                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDoubleSpinBox, QFormLayout, QFrame, QLabel, QPushButton,
+                               QScrollArea, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from engine.protocols.edits import ALIAS, ALTERNATIVE, EDITED, GEOMETRY, NAME, REJECTED, UNMATCHED
 from engine.trial.body_measures import MASS_RANGE, STATURE_RANGE
@@ -97,13 +98,27 @@ class MatchingPanel(QWidget):
         self.body = QWidget()
         self.body.setLayout(body)
         self.body.setEnabled(False)
-        layout = QVBoxLayout(self)
+        self.content = content = QWidget()
+        layout = QVBoxLayout(content)
         layout.addWidget(self.summary)
         layout.addWidget(self.body)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.run)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(content)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
         self.rows: list = []
         self.combos: dict = {}
+
+    def sizeHint(self) -> QSize:
+        """The panel without the height and mass fields, which scroll: the results dock, where the panel is a tab,
+        keeps the height it had before they were added, and the 3D view above it its size."""
+        hint = self.content.sizeHint()
+        return QSize(hint.width(), hint.height() - self.body.sizeHint().height())
 
     def clear(self) -> None:
         self.rows, self.combos = [], {}
@@ -114,14 +129,17 @@ class MatchingPanel(QWidget):
         self.summary.setText("No marker matching: the trial shown was not matched to a protocol (drop a C3D file to "
                              "analyse it with the default model).")
 
-    def show_rows(self, protocol: str, rows, options, pending: bool) -> None:
+    def show_rows(self, protocol: str, rows, options, pending: bool, first: bool = False) -> None:
         """Show ``rows`` (MatchRow per label) of ``protocol`` (its title), the markers a label can take
-        (``options``, full names); ``pending`` when edits were made since the shown result."""
+        (``options``, full names); ``pending`` when edits were made since the shown result; ``first`` when the trial
+        waits for its first analysis (the button starts it)."""
         self.rows, self.combos = list(rows), {}
         self.table.setRowCount(len(self.rows))
         matched = sum(r.marker is not None for r in self.rows)
         self.summary.setText(f"Protocol {protocol}: {matched} of {len(self.rows)} labels matched"
-                             + (" (edited: analyse again to use the edits)" if pending else ""))
+                             + (". Not analysed yet: check the subject's height and body mass and the matching, then "
+                                "analyse" if first else " (edited: analyse again to use the edits)" if pending else ""))
+        self.run.setText("Analyse with these values" if first else "Analyse again with these matches")
         for i, row in enumerate(self.rows):
             label = QTableWidgetItem(row.label)
             label.setFlags(label.flags() & ~Qt.ItemFlag.ItemIsEditable)

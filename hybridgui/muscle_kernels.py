@@ -4,8 +4,10 @@ launch.
 Drawing the demo calls 82 numba kernels (65 of them for the muscle paths): compiled in the window's process they
 would hold its GIL (numba compiles mostly in Python) for most of a minute of CPU. :class:`MusclePreparation`
 starts a compile child as soon as the first window is shown (:meth:`MusclePreparation.launch`, before the window's
-process reads anything), which ends at once when the kernels are in numba's cache, else compiles them with a helper of its
-own, the two sharing both cores (``engine.warmup.compile_display``: the bodies' and the blade's first, which the
+process reads anything). When the kernels are in numba's cache the child waits for the window's process, which loads
+them from there to draw and so checks them anyway, and ends when told that they all were (:meth:`MusclePreparation.release`,
+its standard input closed); on a first launch, or when the window's process finds one missing
+(:meth:`MusclePreparation.start`), it compiles them with a helper of its own, the two sharing both cores (``engine.warmup.compile_display``: the bodies' and the blade's first, which the
 window's process loads from the cache once it has imported its main window's modules, then the muscle paths'). The
 window shows the bodies meanwhile, the muscle layer draws nothing (:data:`PATHS`) and the status bar says why. When
 the child ends the kernels are loaded from the cache it filled (in a worker thread: compiled there if the child
@@ -14,6 +16,7 @@ child (``cancel``), and the children die with the application (``engine.child_pr
 """
 from __future__ import annotations
 
+import subprocess
 import tempfile
 import threading
 import traceback
@@ -21,8 +24,9 @@ import traceback
 from PySide6.QtCore import QObject, Signal as QtSignal, Slot
 
 CHILD = ("-c", "from engine.child_process import die_with_parent; die_with_parent(); "
-               "from engine.warmup import compile_display; compile_display()")
-"""The child's Python arguments: compile the 3D view's kernels into numba's cache unless they are there."""
+               "from engine.warmup import compile_display, told_to_compile; compile_display(needed=told_to_compile)")
+"""The child's Python arguments: compile the 3D view's kernels into numba's cache unless they are there (the window's
+process says so on the child's standard input when the general joint's kernel is cached)."""
 
 
 class PathKernels:
@@ -62,7 +66,7 @@ class MusclePreparation(QObject):
         self._stderr = tempfile.TemporaryFile()
         try:
             self._child = start_child(self.command or python_command(*CHILD), env=child_environment(), capture=False,
-                                      stderr=self._stderr)
+                                      stderr=self._stderr, stdin=subprocess.PIPE)
         except Exception as exc:       # said by _run, where the kernels are then compiled in this process
             self._child = exc
 
@@ -74,9 +78,28 @@ class MusclePreparation(QObject):
         PATHS.ready = False
         if self._child is None:
             self.launch()
+        if self._piped():       # unless it found the general joint's kernel missing, the child waits for this word
+            from engine.warmup import COMPILE
+            try:
+                self._child.stdin.write(COMPILE)
+                self._child.stdin.flush()
+            except OSError:             # the child has ended: its status says why (``_run``)
+                pass
         self.thread = threading.Thread(target=self._run, args=(result,), name="hybridlab-muscle-kernels", daemon=True)
         self.thread.start()
         return lambda: not self.child_ended.is_set()
+
+    def release(self) -> None:
+        """The 3D view's kernels were all found in numba's cache (:meth:`start` was not called): the child, waiting for
+        that word on a launch that is not the first, ends (its standard input closed)."""
+        if self._piped():
+            self._child.stdin.close()
+
+    def _piped(self) -> bool:
+        """Whether the child runs with its standard input still open."""
+        child = self._child
+        return child is not None and not isinstance(child, Exception) and child.stdin is not None \
+            and not child.stdin.closed
 
     @property
     def running(self) -> bool:

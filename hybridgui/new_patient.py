@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (QDoubleSpinBox, QFileDialog, QFormLayout, QHBoxLa
                                QWizard, QWizardPage)
 
 from engine.io.scale_files import scale_steps, write_scale_outputs
+from engine.trial.body_measures import MASS_RANGE
 
 from . import menus, patient
 from .progress_panel import ProgressPanel
@@ -98,7 +99,7 @@ class NewPatientWizard(QWizard):
                          "uses it (without one, segments are scaled between the markers nearest their joints).")
         self.static, self.setup_file, self.output = QLineEdit(), QLineEdit(), QLineEdit()
         self.mass = QDoubleSpinBox()
-        self.mass.setRange(0.0, 1000.0)
+        self.mass.setRange(0.0, MASS_RANGE[1])          # 0: not given; below 20 kg the engine refuses it
         self.mass.setDecimals(2)
         self.mass.setSuffix(" kg")
         self.mass.setSpecialValueText("the setup's (or the model's)")

@@ -79,6 +79,8 @@ class Launcher(QObject):
 
     @Slot(object)
     def show_main(self, report) -> None:
+        if self.muscles is not None and not (report is not None and report.muscles_deferred):
+            self.muscles.release()      # the 3D view's kernels were loaded from numba's cache: the child ends
         from .main_window import MainWindow
         window = self.window = MainWindow()
         sys.excepthook = lambda kind, exc, tb: window.report(exc, "Unexpected error",

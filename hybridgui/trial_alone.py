@@ -1,10 +1,14 @@
-"""A C3D trial with nothing else, as ``hybrid analyze TRIAL.c3d``: dropped on the window, it is read, and
-``engine.demo.for_trial.trial_analysis_steps`` (the default model chosen, the marker protocol matched, the model
-scaled and its markers placed, then the analysis) runs in the worker with progress and Cancel. The matching is shown
-in the Markers panel (``matching_panel``), where the user edits it; the edits stay with the trial and the session
-and are used by the next analysis of that trial (Analysis > Run, or the panel's button). So do the subject's height
-and body mass the panel shows above the table, prefilled with those the trial records: another value is the user's
-(``hybrid analyze TRIAL.c3d --height M --mass KG``, checked by the same engine functions). Presentation only."""
+"""A C3D trial with nothing else, as ``hybrid analyze TRIAL.c3d``: dropped on the window, it is read and shown in
+the Markers panel (``matching_panel``) before anything runs: the subject's height and body mass, prefilled with those
+the trial records and saying where each came from, and its labels matched to a protocol on the default model. The
+user checks or changes them there (no dialog: the window stays as it was meanwhile) and starts the analysis with the
+panel's button (or Analysis > Run): ``engine.demo.for_trial.trial_analysis_steps`` (the default model chosen, the
+marker protocol matched, the model scaled and its markers placed, then the analysis) runs in the worker with progress
+and Cancel, with the values shown. Opening anything else first leaves the dropped trial. The matching edits stay with
+the trial and the session and are used by the next analysis of that trial (Analysis > Run, or the panel's button);
+so do the height and mass: a value other than the trial's is the user's (``hybrid analyze TRIAL.c3d --height M
+--mass KG``, checked by the same engine functions; the notes say it was given in the application). Presentation
+only."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -14,7 +18,7 @@ from engine.analysis.pipeline import AnalysisSettings
 from engine.child_process import Cancelled
 from engine.demo.athlete import MASS
 from engine.demo.for_trial import default_model, matching_table, trial_analysis_steps, trial_matching
-from engine.trial.body_measures import check_height, check_mass, recorded_height, recorded_mass
+from engine.trial.body_measures import Given, check_height, check_mass, recorded_height, recorded_mass
 
 from . import patient
 
@@ -25,7 +29,9 @@ class TrialAlone:
     ``made`` the TrialModel of the shown result (None after a session opened); ``edits_run`` the edits it used;
     ``default`` the default model chosen for the trial, built once (when ``made`` is None); ``body`` the subject's
     height (m) and mass (kg) the user gave (``{'height': ..., 'mass': ...}``, None: the trial's), ``body_run`` those
-    the shown result used."""
+    the shown result used; ``waiting`` the model and trial the window showed when the trial was read, whose first
+    analysis waits for the user's go in the Markers panel while the window shows them (None: analysed, or from a
+    session)."""
 
     trial: object
     path: str | None
@@ -35,15 +41,26 @@ class TrialAlone:
     default: object = None
     body: dict = field(default_factory=lambda: {"height": None, "mass": None})
     body_run: dict = field(default_factory=lambda: {"height": None, "mass": None})
+    waiting: tuple | None = None
 
     def pending(self) -> bool:
-        """Whether the matching, height or mass were edited since the shown result."""
-        return self.edits != self.edits_run or self.body != self.body_run
+        """Whether the trial waits for its first analysis, or the matching, height or mass were edited since the
+        shown result."""
+        return self.waiting is not None or self.edits != self.edits_run or self.body != self.body_run
+
+    def given(self) -> Given:
+        """The height and mass the user gave in the Markers panel, for the analysis."""
+        return Given(self.body["height"], self.body["mass"], GIVEN_IN, GIVEN_IN)
+
+
+GIVEN_IN = "in the application's Markers panel"
+"""Where the application's height and mass are given, as the analysis notes say it."""
 
 
 def connect(window) -> None:
     """Wire the Markers panel of ``window`` (a MainWindow)."""
     window.trial_alone = None
+    window.trial_waiting = None
     panel = window.matching
     panel.edited.connect(lambda label, marker: window.attempt("Cannot change the marker matching", edit, window,
                                                               label, marker))
@@ -55,28 +72,57 @@ def connect(window) -> None:
 
 
 def active(window):
+    """The TrialAlone the Markers panel shows: the trial dropped and waiting for its first analysis while the window
+    shows what it showed then (:func:`waiting`), else that of the shown trial (:func:`shown`), or None."""
+    return waiting(window) or shown(window)
+
+
+def shown(window):
     """The TrialAlone of the shown trial, or None when the shown trial is not one."""
     alone = window.trial_alone
     return alone if alone is not None and window.document.trial is alone.trial else None
 
 
+def waiting(window):
+    """The trial dropped and waiting for its first analysis, while the window still shows the model and trial it
+    showed when the trial was read (None: none, or something else was opened since)."""
+    alone, doc = window.trial_waiting, window.document
+    return alone if alone is not None and alone.waiting[0] is doc.model and alone.waiting[1] is doc.trial else None
+
+
 def analyse_file(window, path) -> None:
-    """Read ``path`` (off the GUI thread, with Cancel) and analyse it with the default model."""
+    """Read ``path`` (off the GUI thread, with Cancel) and show it in the Markers panel, its analysis with the
+    default model waiting for the user's go (:func:`run_waiting`)."""
     window._check_idle(path)
     try:
         trial = patient.read_trial(window, path)
     except Cancelled:
         window.statusBar().showMessage(f"Reading {Path(path).name} cancelled.", 8000)
         return
-    start(window, TrialAlone(trial, str(path)), AnalysisSettings())      # hybrid analyze's settings
+    doc = window.document
+    window.trial_waiting = TrialAlone(trial, str(path), waiting=(doc.model, doc.trial))
     window.add_recent(path)
+    show(window)
+    window.docks["markers"].raise_()
+    window.statusBar().showMessage(f"{Path(path).name} read: check the subject's height and body mass (and the marker "
+                                   "matching) in the Markers panel, then analyse it there (or Analysis > Run).", 0)
+
+
+def run_waiting(window) -> bool:
+    """Start the first analysis of the trial waiting for it (:func:`waiting`) with ``hybrid analyze``'s settings and
+    the values the Markers panel shows; False when none waits."""
+    alone = waiting(window)
+    if alone is None:
+        return False
+    start(window, alone, AnalysisSettings())      # hybrid analyze's settings
+    return True
 
 
 def start(window, alone: TrialAlone, settings) -> None:
     """Run the default model's analysis of ``alone`` with its edits in the worker."""
     window._check_idle(alone.path)
-    window.start_prepared(trial_analysis_steps(alone.trial, settings, dict(alone.edits), **alone.body), show_result,
-                          (alone, dict(alone.body)))
+    window.start_prepared(trial_analysis_steps(alone.trial, settings, dict(alone.edits), given=alone.given()),
+                          show_result, (alone, dict(alone.body)))
     window.statusBar().showMessage(f"{Path(alone.path or 'the trial').name}: matching its markers to a protocol, "
                                    "scaling the default model to it, then analysing (as `hybrid analyze TRIAL.c3d`; "
                                    "File > Open trial opens a trial with the open model)",
@@ -85,7 +131,7 @@ def start(window, alone: TrialAlone, settings) -> None:
 
 def rerun(window, settings) -> None:
     """Analyse the shown trial again with the edits made since (Analysis > Run)."""
-    start(window, active(window), settings)
+    start(window, shown(window), settings)
 
 
 def show_result(window, what, value) -> None:
@@ -95,15 +141,17 @@ def show_result(window, what, value) -> None:
     made, settings, result = value
     doc = window.document
     doc.set_inputs(model=result.model, model_path=None)    # made.model, with the contact candidates generated
-    if active(window) is alone:             # analysed again: the same trial entry
+    if alone.waiting is None and shown(window) is alone:            # analysed again: the same trial entry
         doc.settings = settings
         doc.reasons = list(made.notes)
         doc.set_result(result, settings)
     else:
         doc.add_trial(alone.trial, alone.path, settings, list(made.notes))
         doc.set_result(result, settings)
-    alone.made, alone.edits_run, alone.body_run = made, dict(alone.edits), body
+    alone.made, alone.edits_run, alone.body_run, alone.waiting = made, dict(alone.edits), body, None
     window.trial_alone = alone
+    if window.trial_waiting is alone:
+        window.trial_waiting = None
     show(window)
     window.docks["markers"].raise_()
     window.statusBar().showMessage(f"Analysis done with {made.model.name}: {result.ik.n_frames} frames; "
@@ -122,14 +170,14 @@ def table(window):
 
 
 def show(window) -> None:
-    """The Markers panel for the shown trial."""
+    """The Markers panel for the trial it shows (:func:`active`)."""
     alone = active(window)
     if alone is None:
         window.matching.clear()
         return
-    shown = table(window)
-    window.matching.show_rows(f"'{shown.matching.protocol.name}' ({shown.matching.protocol.title})", shown.rows,
-                              shown.options, alone.pending())
+    matched = table(window)
+    window.matching.show_rows(f"'{matched.matching.protocol.name}' ({matched.matching.protocol.title})", matched.rows,
+                              matched.options, alone.pending(), alone.waiting is not None)
     height, mass = recorded_height(alone.trial), recorded_mass(alone.trial)
     given_height, given_mass = alone.body["height"], alone.body["mass"]
     window.matching.show_body(height.value if given_height is None else given_height,
@@ -158,8 +206,9 @@ def body_edit(window, key: str, value) -> None:
         value = None
     alone.body[key] = value
     show(window)
-    window.statusBar().showMessage(f"{key} {'given' if value is not None else 'from the trial'}: run the analysis "
-                                   "again to use it", 10000)
+    window.statusBar().showMessage(f"{key} {'given' if value is not None else 'from the trial'}: "
+                                   + ("analyse the trial" if alone.waiting is not None else "run the analysis again")
+                                   + " to use it", 10000)
 
 
 def edit(window, label: str, marker) -> None:
@@ -187,6 +236,9 @@ def dropped(window, label: str, marker) -> None:
     if active(window) is None:
         window.statusBar().showMessage("The marker matching is edited on a trial analysed with the default model "
                                        "(a C3D dropped on the window).", 10000)
+    elif waiting(window) is not None:
+        window.statusBar().showMessage("The model shown is not the dropped trial's yet: choose the label's marker in "
+                                       "the Markers panel, or analyse the trial first.", 10000)
     elif marker is None:
         window.statusBar().showMessage(f"{label}: drop it onto a marker of the model (a small dot) to give it that "
                                        "marker.", 10000)
@@ -200,7 +252,7 @@ def dropped(window, label: str, marker) -> None:
 def session_field(window) -> dict:
     """The shown trial's matching edits, height and mass as kept in the session (``{}`` when it is not a trial
     alone)."""
-    alone = active(window)
+    alone = shown(window)
     return {} if alone is None else {"edits": dict(alone.edits), "edits_run": dict(alone.edits_run),
                                      "body": dict(alone.body), "body_run": dict(alone.body_run)}
 

@@ -267,14 +267,15 @@ def rigid_contact(x, normals, xdot, sk, h, lo, dims, start, order, near, rest, r
 
 @njit(cache=True, nogil=True)
 def contact_pass(x, normals, xdot, sk, h, rest, rest_n, bounds, R, p, w, pdot, sheet_p, sheet_n, sheet_v, sheet_soft,
-                 k_contact, mu, eps, f_skin, f_normal, k_skin, f_sheet, sheet_idx, sheet_anchor, forces):
+                 k_contact, mu, eps, f_skin, f_normal, k_skin, f_sheet, sheet_idx, sheet_anchor, forces, f_rigid):
     """One pass of every device against the skin: the grid of the skin ``x`` (cell ``h``; ``sk`` the skin's
     description for its normals and velocities, see ``skin_vertex``), then the rigid devices
     (``rest``/``rest_n`` their stacked vertices and normals, device ``d`` owning rows ``bounds[d]:bounds[d + 1]``,
     placed by ``R[d]``, ``p[d]`` and moving at ``w[d]``, ``pdot[d]``) and the sheets' vertices ``sheet_p`` (normals
     ``sheet_n``, velocities ``sheet_v``, ``dt / m`` ``sheet_soft``). ``f_skin``, ``f_normal``, ``k_skin`` are zeroed and filled; ``f_sheet`` gets the skin's
-    friction on the sheets' vertices and ``sheet_idx``, ``sheet_anchor`` their contacts (see ``contact_forces``), ``forces`` (D, 3) each rigid device's total force on the skin. Returns the
-    number of device vertices in contact."""
+    friction on the sheets' vertices and ``sheet_idx``, ``sheet_anchor`` their contacts (see ``contact_forces``), ``forces`` (D, 3) each rigid device's total force on the skin, ``f_rigid``
+    (n,) N the rigid devices' share of ``f_normal`` (the rest is the sheets'). Returns the number of device vertices in
+    contact."""
     f_skin[:] = 0.0
     f_normal[:] = 0.0
     k_skin[:] = 0.0
@@ -286,6 +287,7 @@ def contact_pass(x, normals, xdot, sk, h, rest, rest_n, bounds, R, p, w, pdot, s
         count += rigid_contact(x, normals, xdot, sk, h, lo, dims, start, order, near, rest[bounds[d]:bounds[d + 1]],
                                rest_n[bounds[d]:bounds[d + 1]], R[d], p[d], w[d], pdot[d], k_contact, mu, eps,
                                f_skin, f_normal, k_skin, forces[d])
+    f_rigid[:] = f_normal
     count += contact_forces(x, normals, xdot, sk, h, lo, dims, start, order, near, sheet_p, sheet_n, sheet_v, sheet_soft,
                             k_contact, mu, eps, f_skin, f_normal, k_skin, f_sheet, sheet_idx, sheet_anchor)
     return count

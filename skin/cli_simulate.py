@@ -49,9 +49,10 @@ def run_command(args) -> int:
     hooks = [s.motion.end for s in sc.sheets if s.motion is not None]
     if hooks and result.time[-1] >= max(hooks) + HANGING_SETTLE:
         window = hanging_window(sc, result)
-        print(f"  {100 * SENSOR_DIAMETER:g} cm sensor over the hang, {window[0]:.2f}-{window[1]:.2f} s (mean of each cell):")
-        for name, (peak, force) in sensor_window_summary(sc, result, window).items():
-            print(f"  {name:12s} peak {peak / 1e3:8.2f} kPa   force {force:7.1f} N")
+        print(f"  {100 * SENSOR_DIAMETER:g} cm sensor between skin and sling over the hang, {window[0]:.2f}-{window[1]:.2f} s:")
+        for name, (p95, peak, force) in sensor_window_summary(sc, result, window).items():
+            print(f"  {name:12s} 95th percentile {p95 / 1e3:8.2f} kPa   highest cell mean {peak / 1e3:8.2f} kPa   "
+                  f"force {force:7.1f} N")
     elif hooks:
         print(f"  no reading over the hang: the run ends at {result.time[-1]:.2f} s, before the window opens at "
               f"{max(hooks) + HANGING_SETTLE:.2f} s")

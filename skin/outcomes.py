@@ -67,15 +67,15 @@ def sensor_pressure(x, normals, force, areas, diameter: float = SENSOR_DIAMETER)
     return f / a
 
 
-def _sensor_reading(scene, result, frame: int, diameter: float):
+def _sensor_reading(scene, result, frame: int, diameter: float, pressure=None):
     """The sensor cells' readings (n,) Pa and the vertices' normal forces (n,) N at record ``frame``: the forces (the
-    recorded pressure times each vertex's area at that pose) of the cell's vertices at the pose over their areas at
-    rest. A sensor's cell has a fixed area; the skin's own area changes only where linear blend skinning folds it
-    (behind a flexed knee its triangles collapse to a third of their area and one record read 3.4 MPa there), so the
-    skin's rest area stands for the cell's."""
+    recorded ``pressure`` (T, n) Pa, default ``result.pressure``, times each vertex's area at that pose) of the cell's
+    vertices at the pose over their areas at rest. A sensor's cell has a fixed area; the skin's own area changes only
+    where linear blend skinning folds it (behind a flexed knee its triangles collapse to a third of their area and one
+    record read 3.4 MPa there), so the skin's rest area stands for the cell's."""
     x = scene.skin.vertices(scene.model, Data(scene.model), result.q[frame])
     normals, areas = scene.skin.mesh.normals_areas(x)
-    force = result.pressure[frame] * areas
+    force = (result.pressure if pressure is None else pressure)[frame] * areas
     return sensor_pressure(x, normals, force, scene.skin.mesh.normals_areas()[1], diameter), force
 
 
@@ -103,26 +103,38 @@ def hanging_window(scene, result) -> tuple[float, float]:
 
 
 def sensor_window_summary(scene, result, window, diameter: float = SENSOR_DIAMETER) -> dict:
-    """``{group: (peak Pa, normal force N)}`` of the watched skin groups as a tactile sensor reads them over ``window``
-    (start, end) s: each cell's reading (as :func:`sensor_summary`'s, cells of ``diameter`` m on the skin) averaged
-    over the records in the window, the group's peak the highest of those means; the force the group's mean normal
-    force."""
+    """``{group: (95th percentile Pa, peak Pa, normal force N)}`` of the watched skin groups as the sling's tactile
+    sensor reads them over ``window`` (start, end) s, with cells of ``diameter`` m on the skin (as
+    :func:`sensor_summary`'s). The seed's sensor lies between the skin and the sling sheet, so it reads the sheets'
+    contact only (``result.sheet_pressure``), not the bed's under the hanging hands or heels. The reading is the 95th
+    percentile of the group's loaded cells (reading above zero) pooled over the window's records: a pressure map's
+    high end over the area the sling touches, which one cell's spike in one record (at the seed's sizes a 1.9 MPa
+    cell behind a knee) cannot move, where the highest cell's mean over the records follows that spike (the peak, the
+    second figure, is that: each cell's mean over the records, the group's highest). The force is the group's mean
+    normal force from the sheets. A group the sheets never touch reads 0."""
     frames = np.flatnonzero((result.time >= window[0] - 1e-9) & (result.time <= window[1] + 1e-9))
     if not len(frames):
         raise SettingsError(f"no record between {window[0]:.3f} and {window[1]:.3f} s", f"scene '{scene.name}'")
-    reading, force = np.zeros(scene.skin.n_vertices), np.zeros(scene.skin.n_vertices)
-    for k in frames:
-        r, f = _sensor_reading(scene, result, k, diameter)
-        reading += r / len(frames)
+    readings = np.empty((len(frames), scene.skin.n_vertices))
+    force = np.zeros(scene.skin.n_vertices)
+    for i, k in enumerate(frames):
+        readings[i], f = _sensor_reading(scene, result, k, diameter, result.sheet_pressure)
         force += f / len(frames)
-    return {name: (float(reading[mask].max()), float(force[mask].sum())) for name, mask in _watched(scene)}
+    out = {}
+    for name, mask in _watched(scene):
+        group = readings[:, mask]
+        loaded = group[group > 0]
+        out[name] = (float(np.percentile(loaded, 95)) if len(loaded) else 0.0, float(group.mean(axis=0).max()),
+                     float(force[mask].sum()))
+    return out
 
 
 def save_run(path, scene, result) -> None:
-    """The run as a NumPy archive (time, q, v, pressure, contact force, the skin's rest mesh and weights, the
+    """The run as a NumPy archive (time, q, v, pressure and the sheets' share of it, contact force, the skin's rest mesh and weights, the
     sheets' positions), written atomically."""
     buffer = io.BytesIO()
     np.savez_compressed(buffer, time=result.time, q=result.q, v=result.v, pressure=result.pressure,
+                        sheet_pressure=result.sheet_pressure,
                         contact_force=result.contact_force, contacts=result.contacts,
                         skin_vertices=scene.skin.mesh.vertices, skin_triangles=scene.skin.mesh.triangles,
                         skin_bone=scene.skin.bone, skin_weight=scene.skin.weight, bodies=np.array(scene.skin.bodies),

@@ -11,10 +11,10 @@ the lift, 4k on the sling, 14k on the skin) and with Table I's parameters:
   inclined one (18) holds it.
 * ``sling-lift``: the athlete, skinned in the A-pose (``skin.rest_pose``: arms and legs apart) and lying in it on a
   bed, on a sling of three mass-spring sheets: a back piece from the shoulders to the buttocks, the arms outside it,
-  and a strap under each thigh above the knee; their hooks hang from a spreader bar that rises 0.6 m; the sling lifts
-  the body off the bed and carries it (contact as stiff as the sheet, Table I, implicit in the sheet's step and in the
-  body's linearly implicit step); the outcome is the pressure on the skin (Fig. 5) as a tactile sensor reads it over
-  the hang. The sheets start on the bed, which holds them up (a rigid device under a sheet is a contact of the
+  and a strap under each thigh, its near edge ``STRAP_BEHIND_KNEE`` above the knee; their hooks hang from a spreader
+  bar that rises 0.6 m; the sling lifts the body off the bed and carries it (contact as stiff as the sheet, Table I,
+  implicit in the sheet's step and in the body's linearly implicit step); the outcome is the pressure on the skin
+  (Fig. 5) as a tactile sensor between skin and sling reads it over the hang. The sheets start on the bed, which holds them up (a rigid device under a sheet is a contact of the
   sheet's implicit step too) until they rise.
 * ``back-pressure``: the athlete lies on a flat rigid bed; the outcome is the pressure map on the back.
 """
@@ -53,8 +53,12 @@ BACK_ABOVE_SHOULDER = 0.08  # m: the back piece's head end beyond the shoulders'
 BACK_BELOW_HIP = 0.07      # m: its foot end beyond the hips' centres (under the buttocks, to the thighs)
 ARM_CLEARANCE = 0.02       # m: the back piece's sides stay this far inside the arms' skin (the arms outside it)
 BACK_FLANK = 0.06          # m: its sides beyond the trunk's widest skin (up the flanks)
-STRAP_ABOVE_KNEE = 0.06    # m from a knee's centre to its leg strap's middle, along the thigh (the distal thigh)
 STRAP_WIDTH = 0.1          # m
+STRAP_BEHIND_KNEE = 0.05   # m from a knee's centre to its leg strap's near edge, along the thigh: where a patient
+                           # sling's leg piece sits ("the front of the sling legs should be about 2 inches behind the
+                           # knee", Mackworth's Hazel sling fitting instructions; Liko's: nearer the crotch for weak
+                           # muscles, nearer the knees' bends for high tone)
+STRAP_ABOVE_KNEE = STRAP_BEHIND_KNEE + STRAP_WIDTH / 2     # m from a knee's centre to its strap's middle
 STRAP_HALF_LENGTH = 0.14   # m either side of the thigh's axis: about the thigh's half-circumference (r = 7.7 cm)
 SLING_RISE = 0.6           # m: the bar's rise: the body's limp shanks hang clear of the bed (0.45 m long)
 KNEE_SITE = 0.1            # m: a knee's site, the leg's skin this close to its centre along the thigh (condyles, plateau)
@@ -178,13 +182,14 @@ def _inside_the_arms(mesh: TriangleMesh, arms: np.ndarray, spacing: float) -> Tr
 def sling_lift(spacing: float = SKIN_SPACING, sheet_vertices: int = 4000, bed_spacing: float = 0.015) -> Scene:
     """The seed's sling lift (section VI-B, Fig. 5) on a skin with separate limbs (generated in the A-pose, lying in
     it): a back piece from above the shoulders to below the buttocks, as wide as the trunk and its flanks, hung by
-    its four corners, the arms outside it; and a leg strap under each thigh just above the knee (``STRAP_ABOVE_KNEE``
-    from the knee's centre to the strap's middle, ``STRAP_WIDTH`` wide), hung by both its ends: a patient sling's
+    its four corners, the arms outside it; and a leg strap under each thigh above the knee (its near edge
+    ``STRAP_BEHIND_KNEE`` from the knee's centre, ``STRAP_WIDTH`` wide), hung by both its ends: a patient sling's
     back-and-leg-pieces layout (the seed does not draw its sling; it does not say the leg straps cross, so they do
     not). Every hook rises with the spreader bar, ``SLING_RISE`` from 0.2 to 1.7 s; the pieces share Table I's 10 kg
     and ``sheet_vertices`` (the seed's 4k) by area. The watched regions are the seed's Fig. 5 sites (``_body_landmarks``),
-    read as its tactile sensor over the hang (``outcomes.hanging_window``, ``outcomes.sensor_window_summary``). The
-    A-pose skin holds together down to 5 cm spacing (its forearms come apart beyond)."""
+    read as its tactile sensor between skin and sling over the hang (``outcomes.hanging_window``,
+    ``outcomes.sensor_window_summary``). The A-pose skin holds together down to 5 cm spacing (its forearms come apart
+    beyond)."""
     model, skin = athlete_and_skin(spacing, rest="a-pose")
     q = supine(model, skin, gap=0.004, pose=skin.q_rest)
     data = Data(model)

@@ -47,7 +47,8 @@ SHEET_ITERATIONS = 10   # at most, from the inertial prediction x + dt u (Liu et
 @dataclass
 class SimulationResult:
     """What a run produced, sampled every ``record_every`` steps: ``time`` (T,) s, ``q`` (T, nq), ``v`` (T, nv),
-    ``pressure`` (T, n) Pa per skin vertex (normal contact force over the vertex's area), ``contact_force``
+    ``pressure`` (T, n) Pa per skin vertex (normal contact force over the vertex's area), ``sheet_pressure``
+    (T, n) Pa the sheets' share of it (what a sensor between the skin and a sling reads), ``contact_force``
     (T, 3) N the total force of the devices on the skin, ``contacts`` (T,) device vertices in contact,
     ``sheets`` ``{name: (T, N, 3)}`` sheet positions (m), ``wall_seconds`` the time spent stepping."""
 
@@ -56,6 +57,7 @@ class SimulationResult:
     q: np.ndarray
     v: np.ndarray
     pressure: np.ndarray
+    sheet_pressure: np.ndarray
     contact_force: np.ndarray
     contacts: np.ndarray
     sheets: dict = field(default_factory=dict)
@@ -114,6 +116,7 @@ class Simulator:
         self.vertex_starts = np.searchsorted(np.sort(tris.ravel()), np.arange(n + 1)).astype(np.int64)
         self.done = np.zeros(n, np.bool_)
         self.f_skin, self.f_normal, self.k_skin = np.zeros((n, 3)), np.zeros(n), np.zeros((n, 2))
+        self.f_rigid = np.zeros(n)                                # the rigid devices' share of f_normal
         self.rows, self.rates = np.empty((0, 0)), np.empty(0)     # the implicit step's contact rows
         self.bone_w = np.empty((len(skin.bodies), 6))
         self.fext = np.zeros((1, compile_tree(model).n_nodes, 6))
@@ -150,7 +153,7 @@ class Simulator:
         self.count = _kc.contact_pass(self.x, self.normals, self.xdot, sk, c.reach, self.rest, self.rest_n, self.bounds,
                                       self.dR, self.dp, self.dw, self.dpdot, self.P, self.Pn, self.Pdot, self.sheet_soft, c.stiffness,
                                       c.friction, c.eps, self.f_skin, self.f_normal, self.k_skin, self.f_sheet,
-                                      self.sheet_idx, self.sheet_anchor, self.device_forces)
+                                      self.sheet_idx, self.sheet_anchor, self.device_forces, self.f_rigid)
         _ks.bone_wrenches(R, skin.bone, skin.weight, skin.local, self.f_skin, self.bone_w)
         self.fext[:] = 0.0
         _ks.node_wrenches(p, self.frames.nodes, self.bone_w, self.fext[0])
@@ -284,10 +287,12 @@ class Simulator:
             self.sheet_x[i] = new
 
     def record(self) -> tuple:
-        """Pressure (n,) Pa, total skin force (3,) N and contacts at the current state."""
+        """Pressure (n,) Pa, the sheets' share of it (n,) Pa, total skin force (3,) N and contacts at the current
+        state."""
         self.forces(self.t, self.q, self.v)
         vertex_normals_areas(self.x, self.scene.skin.mesh.triangles, np.empty_like(self.x), self.areas)
-        return self.f_normal / self.areas, self.f_skin.sum(axis=0), self.count
+        return (self.f_normal / self.areas, (self.f_normal - self.f_rigid) / self.areas, self.f_skin.sum(axis=0),
+                self.count)
 
 
 def simulate(scene: Scene, duration: float | None = None, record_every: int = 10, progress=None) -> SimulationResult:
@@ -303,17 +308,18 @@ def simulation_steps(scene: Scene, duration: float | None = None, record_every: 
     the run there (a worker thread's Cancel)."""
     sim = Simulator(scene)
     steps = int(round((scene.duration if duration is None else duration) / scene.dt))
-    times, Q, V, P, F, C = [], [], [], [], [], []
+    times, Q, V, P, S, F, C = [], [], [], [], [], [], []
     sheets = {s.name: [] for s in scene.sheets}
     wall = 0.0
     notes = []
     for k in range(steps + 1):
         if k % record_every == 0 or k == steps:
-            pressure, force, count = sim.record()
+            pressure, on_sheets, force, count = sim.record()
             times.append(sim.t)
             Q.append(sim.q.copy())
             V.append(sim.v.copy())
             P.append(pressure.astype(np.float32))
+            S.append(on_sheets.astype(np.float32))
             F.append(force)
             C.append(count)
             for s, x in zip(scene.sheets, sim.sheet_x):
@@ -329,5 +335,5 @@ def simulation_steps(scene: Scene, duration: float | None = None, record_every: 
                          f"step than {scene.dt} s)")
             break
         wall += _time.perf_counter() - t0
-    return SimulationResult(scene.name, np.array(times), np.array(Q), np.array(V), np.array(P), np.array(F),
-                            np.array(C), {n: np.array(x) for n, x in sheets.items()}, wall, notes)
+    return SimulationResult(scene.name, np.array(times), np.array(Q), np.array(V), np.array(P), np.array(S),
+                            np.array(F), np.array(C), {n: np.array(x) for n, x in sheets.items()}, wall, notes)

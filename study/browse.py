@@ -134,6 +134,6 @@ def trial_result_steps(table: StudyTable, subject: str, trial: str):
     from engine.cli.analyze import analysis_inputs, parse_arguments
     args = parse_arguments(analyze_arguments(spec, None if model is None else str(model))
                            + ["--out", str(folder), "--quiet"])
-    model, data, settings = analysis_inputs(args)
+    model, data, settings = analysis_inputs(args, given_in=spec.given_in)
     result = yield from analysis_steps(model, data, settings)
     return result, settings

@@ -34,7 +34,7 @@ def add_parser(sub) -> None:
 def run_command(args) -> int:
     from engine.errors import SettingsError
 
-    from .cluster import dashboard, study_client
+    from .cluster import dashboard, local_cluster_notes, study_client
     from .description import load_study
     from .runner import run_study
     if args.workers is not None and not 1 <= args.workers <= 1024:
@@ -45,6 +45,9 @@ def run_command(args) -> int:
     print(f"study '{study.name}': {len(study.subjects)} subjects, {total} trials -> {Path(args.out).resolve()}")
     with study_client(args.scheduler, args.workers, not args.no_warm_up, memory_limit) as client:
         print(f"Dask: {len(client.scheduler_info()['workers'])} workers; dashboard {dashboard(client)}", flush=True)
+        if not args.scheduler:
+            print("Dask settings of this local cluster (docs/batch.md):\n" + "\n".join(
+                f"  {note}" for note in local_cluster_notes()), flush=True)
 
         def progress(outcome, run):
             done, failed = run.count("done") + run.count("skipped"), run.failed

@@ -30,12 +30,29 @@ libraries it loads later and the processes it starts; numba reads ``NUMBA_NUM_TH
 paths' threads follow it, ``engine.muscles.path.geometry``; OpenBLAS and OpenMP read theirs when loaded). What the
 worker process loaded before, :class:`OneThread` limits."""
 
-LOCAL_CLUSTER_CONFIG = {
-    "distributed.worker.memory.target": False, "distributed.worker.memory.spill": False,
-    "distributed.worker.memory.pause": False, "distributed.worker.memory.terminate": 0.95,
-    "distributed.worker.memory.monitor-interval": "500ms", "distributed.nanny.pre-spawn-environ": {},
-    "distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "1s",
-    "distributed.admin.system-monitor.interval": "10s", "distributed.admin.system-monitor.disk": False}
+LOCAL_CLUSTER_SETTINGS = {
+    "distributed.worker.memory.target": (False, "nothing spilled to disk: a task's results are small and written by "
+                                                "the task"),
+    "distributed.worker.memory.spill": (False, "the same"),
+    "distributed.worker.memory.pause": (False, "no worker paused above 80%: it would never take another trial, and "
+                                               "the study would wait for ever"),
+    "distributed.worker.memory.terminate": (0.95, "a worker over 95% of its memory limit is restarted by its nanny"),
+    "distributed.worker.memory.monitor-interval": ("500ms", "the nanny checks its worker's memory twice a second "
+                                                            "(Dask's 100 ms: 4 ms of processor a second more)"),
+    "distributed.nanny.pre-spawn-environ": ({}, "no MALLOC_TRIM_THRESHOLD_: about 1% more processor time a trial "
+                                                "with it"),
+    "distributed.worker.profile.enabled": (False, "no statistical profiler sampling the task's thread every 10 ms "
+                                                  "(22 ms of the worker's processor a second)"),
+    "distributed.admin.tick.interval": ("1s", "event-loop health checks once a second (Dask's 20 ms: 12 ms of the "
+                                              "worker's and 16 ms of the scheduler's processor a second)"),
+    "distributed.admin.system-monitor.interval": ("10s", "the dashboard's resource samples every 10 s (Dask's 0.5 s)"),
+    "distributed.admin.system-monitor.disk": (False, "no disk counters read"),
+}
+"""Each setting Dask's scheduler and nannies of a local cluster read as they are made, with its value and why (``hybrid
+batch`` prints them; an existing cluster, ``--scheduler``, keeps its own). Processor times: ``benchmarks/
+bench_task_cpu.py``, an idle one-worker cluster's threads (docs/batch.md, "Dask's overhead")."""
+
+LOCAL_CLUSTER_CONFIG = {name: value for name, (value, _) in LOCAL_CLUSTER_SETTINGS.items()}
 """Dask's settings for a local cluster (its scheduler and each nanny read them as they are made). Memory: a worker is
 restarted by its nanny over 95% of its limit, checked twice a second, and nothing else (a task's results are small
 and written by the task: nothing to spill; a worker paused above 80% would never take another trial, and the study
@@ -48,8 +65,10 @@ for good, so that the processes it starts inherit it; the thread limits come fro
 :class:`OneThread`; its ``MALLOC_TRIM_THRESHOLD_``, which turns off glibc's adaptive thresholds: a trial then maps
 and faults in its large arrays afresh, 1,300 page faults and about 1% more processor time a trial, for no less
 resident memory). With :data:`SYNC_INTERVAL`, an idle cluster of one worker takes about 0.0065 s of processor a
-second, most of it the worker's heartbeats (0.011 with the nanny's check ten times a second, the system monitor every
-2 s and the cluster's description every second; 0.06 with Dask's defaults; bench_batch's processor overhead)."""
+second (0.011 with the nanny's check ten times a second, the system monitor every 2 s and the cluster's description
+every second; 0.06 with Dask's defaults; bench_batch's processor overhead): per thread, 0.0022-0.0025 the worker's
+event loop (mostly its heartbeats, twice a second), 0.0040-0.0045 the scheduler's process (bench_task_cpu;
+docs/batch.md gives each setting's measured effect)."""
 
 NANNY_WRITES = ("PYTHONHASHSEED", "__DASK_PARENT_PID")
 """The variables Dask's nanny sets in this process's environment, for good, as it starts a worker: the workers' hash
@@ -135,6 +154,11 @@ def _restore(values: dict) -> None:
             os.environ.pop(name, None)
         else:
             os.environ[name] = value
+
+
+def local_cluster_notes() -> list[str]:
+    """One line per setting of :data:`LOCAL_CLUSTER_SETTINGS`: its name, value and reason."""
+    return [f"{name}={value!r}: {reason}" for name, (value, reason) in LOCAL_CLUSTER_SETTINGS.items()]
 
 
 def dashboard(client: Client) -> str:

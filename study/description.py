@@ -43,7 +43,9 @@ _IDENTIFIER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 class TrialSpec:
     """One trial: ``id`` (unique within its subject), the marker file (.c3d or .trc), a TRC trial's GRF .mot and
     ExternalLoads .xml, its settings (the study's, the subject's and its own merged) and, analysed alone, its
-    subject's ``height`` (m, ``hybrid analyze --height``) and ``mass`` (kg, ``--mass``; None: not given)."""
+    subject's ``height`` (m, ``hybrid analyze --height``) and ``mass`` (kg, ``--mass``; None: not given), with
+    ``given_in`` where they were given, as the analysis notes say it after "given" ("for subject s01 in the study
+    /data/study.yaml"; None when neither is)."""
 
     subject: str
     id: str
@@ -53,6 +55,7 @@ class TrialSpec:
     settings: dict
     height: float | None = None
     mass: float | None = None
+    given_in: str | None = None
 
     @property
     def key(self) -> str:
@@ -111,7 +114,7 @@ def _read_study(document: dict, path: Path) -> Study:
         raise SettingsError("names no subject", "subjects")
     read, seen = [], set()
     for i, item in enumerate(subjects, 1):
-        subject = _read_subject(Fields(item, f"subject {i}"), path.parent, defaults)
+        subject = _read_subject(Fields(item, f"subject {i}"), path, defaults)
         if subject.id in seen:
             raise SettingsError("is given twice", f"subject '{subject.id}'")
         seen.add(subject.id)
@@ -127,7 +130,9 @@ def _identifier(f: Fields) -> str:
     return value
 
 
-def _read_subject(f: Fields, folder: Path, defaults: dict) -> SubjectSpec:
+def _read_subject(f: Fields, study: Path, defaults: dict) -> SubjectSpec:
+    """The subject ``f`` of the study file ``study``."""
+    folder = study.parent
     sid = _identifier(f)
     f.where = f"subject '{sid}'"
     model = _file(f, "model", folder)
@@ -162,8 +167,10 @@ def _read_subject(f: Fields, folder: Path, defaults: dict) -> SubjectSpec:
         trial_settings = {**settings, **_settings(t, t.where, folder)}
         t.close()
         _check_range(trial_settings, t.where)
-        trials.append(TrialSpec(sid, tid, marker_file, grf, loads, trial_settings, height,
-                                mass if model is None else None))
+        alone_mass = mass if model is None else None
+        trials.append(TrialSpec(sid, tid, marker_file, grf, loads, trial_settings, height, alone_mass,
+                                None if height is None and alone_mass is None else
+                                f"for subject {sid} in the study {study}"))
     if not trials:
         raise SettingsError("has no trial", f"subject '{sid}'")
     return SubjectSpec(sid, model, setup, static, mass, tuple(trials), height)

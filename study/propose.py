@@ -9,9 +9,17 @@ session folder and file stem; a TRC trial's plates are ``<stem>_grf.mot`` with `
 A subject with no model file in its folder or at the top has each trial analysed alone (``hybrid analyze TRIAL``:
 the default athlete made for it), its static trial as its ``static`` setting; its ``height`` (m) and ``mass`` (kg)
 are those its own C3D trials record (``engine.trial.body_measures``: SUBJECT:HEIGHT, PROCESSING:Height in mm,
-SUBJECT:WEIGHT, PROCESSING:Bodymass ...), converted to m and kg and said with the parameter and trial read, when
-every trial recording one records the same; else the field is left for the user and the reason listed. Nothing is
-carried from one subject to another.
+SUBJECT:WEIGHT, PROCESSING:Bodymass ...), converted to m and kg and said with the parameter and trial read (and an
+assumption made: a SUBJECT:WEIGHT has no unit and is taken as kg), when every trial recording one records the same and
+none records one not usable (17.8 for a height: a typo, a wrong unit, or another subject's file); else the field is
+left for the user and the reason listed. Each value not used is listed, with its trial; the trials recording none
+(TRC files cannot) are named as taking the subject's value. Nothing is carried from one subject to another.
+
+A subject with a model that is scaled (a ScaleTool setup or a static trial) gets its ``mass`` (the scaled model's) the
+same way from its C3D trials, static included, unless its ScaleTool setup gives one (``<mass>`` other than OpenSim's
+-1): the setup's is then the lab's choice and is used; trials recording another mass are listed beside it, never
+written over it. A subject with a model is given no ``height`` (a model's scaling does not use one), and a model not
+scaled is analysed with its own mass (a study refuses a ``mass`` there): their trials are not read for either.
 
 What could not be matched (two candidate models, a TRC's loads half there, a ScaleTool setup without a model,
 heights or masses the trials do not give or disagree on, files of no known role) is listed, never guessed.
@@ -129,65 +137,135 @@ def _subject(sub: Path, shared, shared_ambiguous: bool, base: Path, proposed: li
     else:
         used.add(model)
         entry["model"] = _rel(model, base)
+        if setup is not None or static is not None:
+            _scaled_mass(entry, sub, setup, [static] + trial_paths, proposed, unmatched)
     entry["trials"] = trials
     return entry, [p for p in files if p not in used]
 
 
 def _alone(entry: dict, sub: Path, setup, static, paths: list, proposed: list, unmatched: list) -> None:
-    """``entry`` of a subject without a model made one whose trials (files ``paths``) are analysed alone: its static
-    trial as its ``static`` setting, its ``height`` and ``mass`` those its C3D trials record (module notes)."""
-    proposed.append(f"{sub.name}: no model file (.osim or .yaml) in it or at the top: each trial analysed alone, with the "
-                "default athlete made for it (hybrid analyze TRIAL)")
+    """``entry`` of a subject without a model, whose trials (files ``paths``) are each analysed alone with the
+    default athlete made for it: given its ``static`` trial as its ``static`` setting, and the ``height`` and ``mass``
+    its C3D trials record (module notes)."""
+    proposed.append(f"{sub.name}: no model file (.osim or .yaml) in it or at the top: each trial analysed alone, with "
+                    "the default athlete made for it (hybrid analyze TRIAL)")
     if setup is not None:
         del entry["scale_setup"]
         unmatched.append(f"{sub.name}/{setup.relative_to(sub)}: a ScaleTool setup scales a model, and the subject has "
                          "none: left out")
     if static is not None:
         entry["settings"] = {"static": entry.pop("static")}
-    recorded, unreadable = _recorded([static] + paths)
+    recorded = _readable(sub, [static] + paths, "height and mass", unmatched)
+    trc = [p for p in [static] + paths if p is not None and p.suffix.lower() == ".trc"]
+    for key in ("height", "mass"):
+        _not_used(sub, key, recorded, unmatched)
+        _agreed(entry, sub, key, recorded, proposed, unmatched,
+                "each trial's stature is the default athlete's scaled by its markers" if key == "height"
+                else f"each trial keeps the default athlete's {MASS:g} kg", trc)
+
+
+def _scaled_mass(entry: dict, sub: Path, setup, paths: list, proposed: list, unmatched: list) -> None:
+    """``entry``'s ``mass`` of a subject whose model is scaled (``setup`` its ScaleTool setup or None, ``paths`` its
+    static trial and trials): the one its C3D files record, unless the setup gives one (module notes)."""
+    from engine.errors import HybridLabError
+    from engine.io.osim.scale_setup import read_scale_setup
+    recorded = _readable(sub, paths, "body mass", unmatched)
+    if not recorded:
+        return                                  # TRC trials record no mass: the setup's, or the model's, as scaled
+    _not_used(sub, "mass", recorded, unmatched)
+    if setup is not None:
+        try:
+            given = read_scale_setup(setup).mass
+        except HybridLabError as exc:
+            unmatched.append(f"{sub.name}/{setup.relative_to(sub)}: could not be read for its mass ({exc}); the "
+                             "subject's mass is not proposed")
+            return
+        if given is not None:
+            differ = [(p, r["mass"]) for p, r in recorded
+                      if r["mass"].value is not None and round(r["mass"].value, 2) != round(given, 2)]
+            if differ:
+                unmatched.append(f"{sub.name}: its ScaleTool setup {setup.name} gives a mass of {given:g} kg, which "
+                                 "scales its model; its trials record another ("
+                                 + ", ".join(f"{p.name} {m.source.removeprefix(_TRIALS)}" for p, m in differ)
+                                 + "): the setup's is used; give the subject's mass (kg) to use another")
+            return
+    _agreed(entry, sub, "mass", recorded, proposed, unmatched,
+            "its model's masses are scaled with its segments" + (f" ({setup.name} gives none)" if setup else ""))
+
+
+def _readable(sub: Path, paths: list, what: str, unmatched: list) -> list:
+    """:func:`_recorded` of ``paths``, each file that could not be read listed in ``unmatched`` (``what`` was
+    sought)."""
+    recorded, unreadable = _recorded(paths)
     for path, problem in unreadable:
-        unmatched.append(f"{sub.name}/{path.relative_to(sub)}: could not be read for the subject's height and mass "
+        unmatched.append(f"{sub.name}/{path.relative_to(sub)}: could not be read for the subject's {what} "
                          f"({problem})")
-    for key, what, unit, digits, fields in (("height", "height", "m", 4, "SUBJECT:HEIGHT or PROCESSING:Height"),
-                                            ("mass", "body mass", "kg", 2, "SUBJECT:WEIGHT or PROCESSING:Bodymass")):
-        readings = [(path, r) for path, r in recorded if r[key].value is not None]
-        rejected = [f"{path.name}: {note}" for path, r in recorded for note in r[key].rejected]
-        values = sorted({round(r[key].value, digits) for _, r in readings})
-        if len(values) == 1:
-            entry[key] = values[0]
-            sources = sorted({r[key].source.removeprefix("the trial's ") for _, r in readings})
-            without = [p.name for p, r in recorded if r[key].value is None]
-            proposed.append(f"{sub.name}: {key} {values[0]:g} {unit}, read from {', '.join(sources)} in "
+    return recorded
+
+
+_TRIALS = "the trial's "       # how a Recorded's source starts
+_MEASURES = {"height": ("height", "m", 4, "SUBJECT:HEIGHT or PROCESSING:Height"),
+             "mass": ("body mass", "kg", 2, "SUBJECT:WEIGHT or PROCESSING:Bodymass")}
+
+
+def _not_used(sub: Path, key: str, recorded: list, unmatched: list) -> None:
+    """Each value of ``key`` (``height`` or ``mass``) a trial of ``recorded`` records and was not used, with why."""
+    unmatched += [f"{sub.name}/{path.relative_to(sub)}: {note}" for path, r in recorded for note in r[key].rejected]
+
+
+def _agreed(entry: dict, sub: Path, key: str, recorded: list, proposed: list, unmatched: list, without_it: str,
+            trc: list = ()):
+    """``entry[key]`` (``height`` m or ``mass`` kg) the value every trial of ``recorded`` recording one records, said
+    in ``proposed`` with the trials recording none (those of ``trc``, TRC files, cannot); else left out (a trial
+    records another, or one not usable: the caller lists it, :func:`_not_used`), the reason in ``unmatched`` with
+    what happens ``without_it``."""
+    what, unit, digits, fields = _MEASURES[key]
+    readings = [(path, r) for path, r in recorded if r[key].value is not None]
+    refused = [path.name for path, r in recorded if r[key].refused]
+    values = sorted({round(r[key].value, digits) for _, r in readings})
+    left = f"{key} left for you to give ({unit}); without it {without_it}"
+    if not values:
+        unmatched.append(f"{sub.name}: no trial records the subject's {what} ({fields}"
+                         + (f"; not usable in {', '.join(refused)}, above" if refused else "")
+                         + (f"; {', '.join(p.name for p in trc)}: TRC, which records none" if trc else "")
+                         + f"): {left}")
+    elif len(values) > 1:
+        unmatched.append(f"{sub.name}: its trials record different values of its {what} ("
+                         + ", ".join(f"{p.name} {r[key].value:g} {unit}" for p, r in readings)
+                         + f"): {left}")
+    elif refused:
+        unmatched.append(f"{sub.name}: {_record([p.name for p, _ in readings])} {values[0]:g} {unit} for its "
+                         f"{what}, but {_record(refused)} one not usable (above), which may be another "
+                         f"subject's file: {left}")
+    else:
+        entry[key] = values[0]
+        sources = sorted({r[key].source.removeprefix(_TRIALS) for _, r in readings})
+        without = [p.name for p, r in recorded if r[key].value is None] + [f"{p.name} (TRC)" for p in trc]
+        proposed.append(f"{sub.name}: {key} {values[0]:g} {unit}, read from {', '.join(sources)} in "
                         f"{', '.join(p.name for p, _ in readings)}" +
-                        (f"; {', '.join(without)} record none: this subject's value applies to them too" if without else ""))
-        elif values:
-            unmatched.append(f"{sub.name}: its trials record different values of its {what} ("
-                             + ", ".join(f"{p.name} {r[key].value:g} {unit}" for p, r in readings)
-                             + f"): {key} left for you to give ({unit})")
-        else:
-            unmatched.append(f"{sub.name}: no trial records the subject's {what} ({fields}"
-                             + (f"; {'; '.join(rejected)}" if rejected else "")
-                             + f"): {key} left for you to give ({unit}); without it "
-                             + ("each trial's stature is the default athlete's scaled by its markers" if key == "height"
-                                else f"each trial keeps the default athlete's {MASS:g} kg"))
+                        (f"; {_record(without)} none: this subject's value applies to "
+                         f"{'it' if len(without) == 1 else 'them'} too" if without else ""))
+
+
+def _record(names: list) -> str:
+    """``names`` (of trials) and the verb "record", agreed."""
+    return f"{', '.join(names)} {'records' if len(names) == 1 else 'record'}"
 
 
 def _recorded(paths: list) -> tuple[list, list]:
     """``[(path, {'height': Recorded, 'mass': Recorded})]`` of the C3D files among ``paths`` (TRC files record
-    neither), and ``[(path, problem)]`` of those that could not be read."""
+    neither) from their parameters (``engine.io.c3d.read_c3d_parameters``), and ``[(path, problem)]`` of those that
+    could not be read."""
     from engine.errors import DataError
-    from engine.io.c3d import read_c3d
+    from engine.io.c3d import read_c3d_parameters
     from engine.trial.body_measures import recorded_height, recorded_mass
     recorded, unreadable = [], []
-    for path in paths:
-        if path is None or path.suffix.lower() != ".c3d":
-            continue
-        try:
-            trial = read_c3d(path)
-        except DataError as exc:
-            unreadable.append((path, exc.problem))
-            continue
-        recorded.append((path, {"height": recorded_height(trial), "mass": recorded_mass(trial)}))
+    c3d = [p for p in paths if p is not None and p.suffix.lower() == ".c3d"]
+    for path, read in zip(c3d, read_c3d_parameters(c3d)):        # one reader process for them all
+        if isinstance(read, DataError):
+            unreadable.append((path, read.problem))
+        else:
+            recorded.append((path, {"height": recorded_height(read), "mass": recorded_mass(read)}))
     return recorded, unreadable
 
 

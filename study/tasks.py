@@ -99,6 +99,6 @@ def analyse_trial(trial, model, folder, fingerprint: str, models=MODELS) -> dict
 
     def work():
         analyse_to_folder(parse_arguments(analyze_arguments(trial, model) + ["--out", str(folder), "--quiet"]),
-                          record, None if models is None else models.open)
+                          record, None if models is None else models.open, trial.given_in)
         return {"rows": rows}
     return _measured(trial.key, work)

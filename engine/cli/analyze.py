@@ -14,6 +14,7 @@ from ..analysis.pipeline import AnalysisSettings, analysis_steps
 from ..progress import run
 from ..demo import CUTOFF
 from ..errors import SettingsError
+from ..model.import_notes import import_notes
 from ..io.output_folder import output_folder
 from . import c3d_timeout
 from ..warmup import counting_compiles
@@ -92,7 +93,11 @@ def add_parser(sub) -> None:
     p.set_defaults(run=run_command)
 
 
-def _inputs(args, open_model=None):
+COMMAND_LINE = ("with --height on the command line", "with --mass on the command line")
+"""Where ``--height`` and ``--mass`` were given when the caller does not say (the notes' words after "given")."""
+
+
+def _inputs(args, open_model=None, given_in=None):
     if args.demo:
         if args.model or args.trial:
             raise SettingsError("--demo analyses the bundled demo; give either --demo or MODEL and TRIAL")
@@ -118,8 +123,9 @@ def _inputs(args, open_model=None):
         settings.static_trial = open_trial(args.static, c3d_timeout=args.c3d_timeout)
     if trial_only:
         from ..demo.for_trial import model_for_trial
-        made = model_for_trial(trial, settings.static_trial, args.axes, with_muscles=args.muscles, height=args.height,
-                               mass=args.mass)
+        from ..trial.body_measures import Given
+        given = Given(args.height, args.mass, *((given_in, given_in) if given_in else COMMAND_LINE))
+        made = model_for_trial(trial, settings.static_trial, args.axes, with_muscles=args.muscles, given=given)
         model, trial, settings.static_trial = made.model, made.trial, made.static
         settings.ik.notes = made.notes
     if args.contacts:
@@ -204,15 +210,14 @@ def parse_arguments(argv) -> argparse.Namespace:
     return parser.parse_args(["analyze", *argv])
 
 
-def analyse_to_folder(args, also=None, open_model=None):
+def analyse_to_folder(args, also=None, open_model=None, given_in: str | None = None):
     """The command's work on parsed arguments: inputs read, the analysis run and its files written into
     ``args.out`` as a unit (``engine.io.output_folder``). ``also(result, settings, staging)`` writes further files
     into the same unit and returns their paths (``hybrid batch``'s record of the run); ``open_model(path)`` reads
-    the model file (default ``engine.io.open.open_model``; ``hybrid batch``'s workers keep the models they read).
+    the model file (default ``engine.io.open.open_model``; ``hybrid batch``'s workers keep the models they read);
+    ``given_in`` where ``--height`` and ``--mass`` were given (:func:`analysis_inputs`).
     Returns ``(model, trial, result, truth, files written)``."""
-    model, trial, settings = analysis_inputs(args, open_model)
-    for warning in model.metadata.get("import_warnings", ()):    # what reading the model file said
-        print(f"model: {warning}")
+    model, trial, settings = analysis_inputs(args, open_model, given_in)
     inputs = (args.model, args.trial, args.grf, args.external_loads, args.ik_setup, args.contacts, args.static)
     said: list = []
     with output_folder(args.out, OUTPUT_NAMES, expected_bytes(model, trial, settings.muscles), inputs,
@@ -226,13 +231,16 @@ def analyse_to_folder(args, also=None, open_model=None):
     return model, trial, result, truth, count
 
 
-def analysis_inputs(args, open_model=None):
+def analysis_inputs(args, open_model=None, given_in: str | None = None):
     """The model, trial and analysis settings the command line gives (what the command analyses; ``hybrid batch``
     and the application's study browser rebuild a trial's with it); the model file read by ``open_model(path)``
-    (default ``engine.io.open.open_model``)."""
+    (default ``engine.io.open.open_model``); ``given_in`` where ``--height`` and ``--mass`` were given, as the notes
+    say it after "given" (e.g. "for subject s01 in the study /data/study.yaml"; None: :data:`COMMAND_LINE`). What
+    reading the model file said (``engine.model.import_notes``) leads the IK settings' notes, so the analysis's notes
+    carry it (metrics.json, the .hlr, the report, a study's table)."""
     cutoff, loads_cutoff = (None if v is None else _cutoff(v, o) for v, o in ((args.filter, "--filter"),
                                                                              (args.filter_loads, "--filter-loads")))
-    model, trial, settings = _inputs(args, open_model)
+    model, trial, settings = _inputs(args, open_model, given_in)
     if args.start is not None:
         settings.ik.start = args.start
     if args.end is not None:
@@ -246,6 +254,8 @@ def analysis_inputs(args, open_model=None):
         settings.estimate_unmeasured = False
     settings.muscles = settings.muscles or args.muscles
     settings.muscle_settings = _muscle_settings(args) or settings.muscle_settings
+    said = tuple(f"model: {note}" for note in import_notes(model))     # what reading the model file said
+    settings.ik.notes = said + tuple(settings.ik.notes)
     return model, trial, settings
 
 

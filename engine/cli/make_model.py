@@ -3,8 +3,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import SettingsError
-
 
 def add_parser(sub) -> None:
     p = sub.add_parser("make-model", help="build the default athlete model for a subject's height and mass",
@@ -23,10 +21,9 @@ def add_parser(sub) -> None:
 def run_command(args) -> int:
     from ..demo.athlete import build_athlete
     from ..io.model_file import save_model
-    if not (1.2 <= args.height <= 2.3):
-        raise SettingsError(f"--height must be a height in metres between 1.2 and 2.3, got {args.height}")
-    if not (30.0 <= args.mass <= 200.0):
-        raise SettingsError(f"--mass must be a mass in kilograms between 30 and 200, got {args.mass}")
+    from ..trial.body_measures import check_height, check_mass
+    check_height(args.height, "--height", "--height")          # the ranges hybrid analyze and a study take
+    check_mass(args.mass, "--mass", "--mass")
     model = build_athlete(args.height, args.mass, with_muscles=not args.no_muscles)
     save_model(model, args.out)
     print(f"wrote {Path(args.out).resolve()} ({args.height} m, {args.mass} kg)")

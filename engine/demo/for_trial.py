@@ -16,6 +16,7 @@ from ..progress import Progress
 from ..protocols.edits import choices, edited_matching, match_rows
 from ..protocols.fitting import fit_protocol, renamed_trial, stature
 from ..protocols.matching import Matching, notes_of, recognise
+from ..trial.body_measures import Given
 from . import blade as blade_design
 from .athlete import build_athlete
 
@@ -75,10 +76,10 @@ def trial_matching(trial, model, edits: dict | None = None) -> MatchingTable:
 
 
 def model_for_trial(trial, static=None, axes=None, with_muscles: bool = False, model=None,
-                    edits: dict | None = None, height: float | None = None, mass: float | None = None) -> TrialModel:
+                    edits: dict | None = None, given: Given | None = None) -> TrialModel:
     """The protocol recognised in ``trial`` (with the user's ``edits`` of the matching, see :func:`trial_matching`)
-    put on ``model`` (default: :func:`default_model`), scaled and its markers placed, ``height`` (m) the subject's
-    stature and ``mass`` (kg) the body mass given by the user (None: the trial's,
+    put on ``model`` (default: :func:`default_model`), scaled and its markers placed, ``given`` the subject's height
+    (m, the stature) and body mass (kg) the user gave and where (None: the trial's,
     :func:`~engine.protocols.fitting.stature` and :func:`~engine.protocols.fitting.body_mass`); DataError if no
     protocol's marker is recognised."""
     notes = []
@@ -88,20 +89,21 @@ def model_for_trial(trial, static=None, axes=None, with_muscles: bool = False, m
     catalogue, placements, _ = builtin()
     matching = trial_matching(trial, model, edits).matching
     fitted = fit_protocol(model, trial, matching, placements_for(model, placements), catalogue, static, axes,
-                          mass=mass, height=height)
-    static = None if static is None else renamed_trial(static, matching, stature(trial, model, matching, height))[0]
+                          given)
+    static = None if static is None else renamed_trial(static, matching, stature(trial, model, matching, given,
+                                                                                     static))[0]
     return TrialModel(fitted.model, fitted.trial, static, matching, tuple(notes + notes_of(matching) + list(fitted.notes)))
 
 
 def trial_analysis_steps(trial, settings, edits: dict | None = None, with_muscles: bool = False,
-                         height: float | None = None, mass: float | None = None):
+                         given: Given | None = None):
     """``hybrid analyze TRIAL.c3d [--height M --mass KG]`` as a step generator (the application's drop of a C3D): the
-    model made for ``trial`` (:func:`model_for_trial`, with the lab axes and static trial of ``settings``, the subject's
-    ``height`` m and ``mass`` kg given by the user or None), then
+    model made for ``trial`` (:func:`model_for_trial`, with the lab axes and static trial of ``settings``, ``given``
+    the subject's height and mass the user gave and where, or None), then
     :func:`~engine.analysis.pipeline.analysis_steps`. Returns ``(TrialModel, settings as run, AnalysisResult)``."""
     yield Progress("model", 0.0, "the marker protocol matched, the default model scaled and its markers placed")
     made = model_for_trial(trial, settings.static_trial, settings.axes, with_muscles=with_muscles, edits=edits,
-                           height=height, mass=mass)
+                           given=given)
     settings = replace(settings, static_trial=made.static, ik=replace(settings.ik, notes=made.notes))
     result = yield from analysis_steps(made.model, made.trial, settings)
     return made, settings, result

@@ -5,7 +5,8 @@ Stations are spread along each segment; at each one the rod's frame comes from t
 and the rectangle is the section's display ``width`` (along y) by ``thickness`` (along z). Sections
 without display sizes use the rectangle with the same area and second moments
 (``width = sqrt(12 I_z / A)``, ``thickness = sqrt(12 I_y / A)``). Sizes are interpolated linearly
-between segment centres, so a tapered rod looks smooth.
+between segment centres, so a tapered rod looks smooth. The stations and sizes do not depend on the configuration:
+:class:`RodSurfaces` computes them once per rod, and each frame only places them (``RodSurfaces.at``).
 """
 from __future__ import annotations
 
@@ -47,17 +48,30 @@ def stations(rod, per_segment: int = 8) -> tuple[np.ndarray, np.ndarray]:
     return s, segment
 
 
+class RodSurfaces:
+    """The surfaces of ``rod`` of ``model``: its stations (``per_segment`` intervals per segment) and their section
+    sizes computed once, placed at each configuration by :meth:`at`."""
+
+    def __init__(self, model, rod: str, per_segment: int = 8):
+        r = model.rod(rod)
+        self.model, self.rod = model, rod
+        self.s, self.segment = stations(r, per_segment)
+        centres = 0.5 * (r.boundaries[:-1] + r.boundaries[1:])
+        sizes = np.array([section_size(seg.section) for seg in r.segments])
+        self._half_width = 0.5 * np.interp(self.s, centres, sizes[:, 0])[:, None]         # (n, 1), m
+        self._half_thickness = 0.5 * np.interp(self.s, centres, sizes[:, 1])[:, None]
+
+    def at(self, data, q) -> RodSurface:
+        """The surface at configuration ``q`` (fills ``data`` by forward kinematics)."""
+        forward_kinematics(self.model, data, q)
+        R, p = rod_frames(self.model, data, self.rod, self.s)
+        y = self._half_width * R[:, :, 1]
+        z = self._half_thickness * R[:, :, 2]
+        corners = np.stack([p + y + z, p - y + z, p - y - z, p + y - z], axis=1)
+        return RodSurface(self.s, self.segment, p, corners, R)
+
+
 def rod_surface(model, data, rod: str, q, per_segment: int = 8) -> RodSurface:
-    """The surface of ``rod`` at configuration ``q`` (fills ``data`` by forward kinematics)."""
-    r = model.rod(rod)
-    s, segment = stations(r, per_segment)
-    forward_kinematics(model, data, q)
-    R, p = rod_frames(model, data, rod, s)
-    centres = 0.5 * (r.boundaries[:-1] + r.boundaries[1:])
-    sizes = np.array([section_size(seg.section) for seg in r.segments])
-    width = np.interp(s, centres, sizes[:, 0])
-    thickness = np.interp(s, centres, sizes[:, 1])
-    y = 0.5 * width[:, None] * R[:, :, 1]
-    z = 0.5 * thickness[:, None] * R[:, :, 2]
-    corners = np.stack([p + y + z, p - y + z, p - y - z, p + y - z], axis=1)
-    return RodSurface(s, segment, p, corners, R)
+    """The surface of ``rod`` at configuration ``q`` (fills ``data`` by forward kinematics); at many configurations,
+    :class:`RodSurfaces` computes the stations once."""
+    return RodSurfaces(model, rod, per_segment).at(data, q)

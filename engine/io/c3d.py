@@ -51,6 +51,7 @@ import signal
 import struct
 import subprocess
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -125,6 +126,46 @@ def _extract(path: str, memory_limit: int) -> None:
         data = pickle.dumps({"error": f"{type(exc).__name__}: {exc}"})
     with os.fdopen(result_fd, "wb") as fh:
         fh.write(data)
+
+
+def _extract_parameters(paths: list, memory_limit: int) -> None:
+    """Body of the parameters reader process: parse each of ``paths`` with ezc3d (which reads the data too: version
+    1.7 has no way to read the parameters alone) and write to stdout a pickle of a list of ``(None, {group: {name:
+    value}})`` or ``(problem, None)``, one per file. Self-contained, as :func:`_extract`."""
+    import os
+    import pickle
+    import sys
+
+    result_fd = os.dup(1)
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+    import ezc3d
+    if memory_limit and sys.platform.startswith("linux"):
+        import resource
+        with open("/proc/self/statm") as fh:
+            limit = int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE") + memory_limit
+        hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+        if hard != resource.RLIM_INFINITY:
+            limit = min(limit, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    read = []
+    for path in paths:
+        try:
+            c = ezc3d.c3d(path)
+            read.append((None, {group: {name: p["value"] for name, p in values.items() if name != "__METADATA__"}
+                                for group, values in c["parameters"].items()}))
+            del c
+        except MemoryError:
+            read.append(("memory", None))
+        except Exception as exc:  # ezc3d raises many types (OSError, RuntimeError, ValueError ...)
+            read.append((f"{type(exc).__name__}: {exc}", None))
+    with os.fdopen(result_fd, "wb") as fh:
+        fh.write(pickle.dumps(read, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+@functools.lru_cache(maxsize=None)
+def _parameters_code() -> str:
+    return (f"import sys\n{inspect.getsource(die_with_parent)}\ndie_with_parent()\n"
+            f"{inspect.getsource(_extract_parameters)}\n_extract_parameters(sys.argv[2:], int(sys.argv[1]))\n")
 
 
 @functools.lru_cache(maxsize=None)
@@ -662,7 +703,85 @@ def _analog_channels(analogs, names, units, descriptions, rate, t0, plate_channe
     return tuple(channels)
 
 
+def _subject_and_metadata(P: _Params, raw: dict) -> tuple[dict, dict]:
+    """A trial's ``subject`` (the SUBJECT and SUBJECTS groups) and ``metadata`` (format, processor, first frame,
+    MANUFACTURER and PROCESSING groups), as :func:`read_c3d` and :func:`read_c3d_parameters` give them."""
+    subject = {}
+    for group in ("SUBJECT", "SUBJECTS"):
+        subject.update({name: _plain(value) for name, value in P.params.get(group, {}).items()})
+    metadata = {"format": "C3D", "processor": raw["processor"], "first_frame": max(raw["first"], 1),
+                "manufacturer": {k: _plain(v) for k, v in P.params.get("MANUFACTURER", {}).items()},
+                "processing": {k: _plain(v) for k, v in P.params.get("PROCESSING", {}).items()}}
+    return subject, metadata
+
+
 # ---------------------------------------------------------------------------- public
+@dataclass(frozen=True)
+class C3DParameters:
+    """What a C3D file's parameters say of its subject, as :func:`read_c3d`'s Trial has it: ``subject`` (the SUBJECT
+    and SUBJECTS groups), ``metadata`` (format, processor, first frame, MANUFACTURER and PROCESSING groups) and
+    ``source`` (the file). ``engine.trial.body_measures`` reads a height and mass from it as from the Trial."""
+
+    subject: dict
+    metadata: dict
+    source: str
+
+
+def read_c3d_parameters(paths, timeout: float | None = None) -> list:
+    """Each C3D file of ``paths``'s :class:`C3DParameters`, or the DataError saying why it could not be read, in one
+    reader process for all (a process per file costs about 0.3-0.5 s to start, the parsing 0.01-0.05 s a file:
+    ``benchmarks/bench_c3d_parameters.py``); ezc3d 1.7 reads each file's data too, having no way to read only its
+    header and parameters. When that process crashes or times out (a corrupt file), the files are read again one
+    process each, so that only the file at fault fails. ``timeout``: s for each file (default as :func:`read_c3d`).
+    The data are not checked (:func:`read_c3d` does): a file that passes here may still fail there."""
+    paths = [Path(p) for p in paths]
+    out: list = [None] * len(paths)
+    todo, raws = [], {}
+    for i, path in enumerate(paths):
+        try:
+            if not path.is_file():
+                raise DataError("the file does not exist", file=path)
+            raws[i] = _raw_header(path)      # ezc3d reads a file without ANALOG:RATE (read_c3d repairs it for its data)
+            todo.append(i)
+        except DataError as exc:
+            out[i] = exc
+    if not todo:
+        return out
+
+    def limits(indices):
+        seconds = sum(BASE_TIMEOUT + TIMEOUT_PER_MB * raws[i]["size"] / 2 ** 20 if timeout is None else timeout
+                      for i in indices)
+        return seconds, BASE_MEMORY + MEMORY_PER_BYTE * max(raws[i]["size"] for i in indices)
+
+    def run(indices):
+        seconds, memory = limits(indices)
+        proc = run_child(python_command("-c", _parameters_code(), str(int(memory)), *(str(paths[i]) for i in indices)),
+                         env=child_environment(), timeout=seconds)
+        if proc.returncode != 0 or not proc.stdout:
+            return None
+        return pickle.loads(proc.stdout)
+
+    try:
+        read = run(todo)
+    except subprocess.TimeoutExpired:
+        read = None
+    if read is None or len(read) != len(todo):
+        for i in todo:                         # one process each: the file at fault is the one that fails
+            try:
+                trial = read_c3d(paths[i], timeout=timeout)
+                out[i] = C3DParameters(trial.subject, trial.metadata, str(paths[i]))
+            except DataError as exc:
+                out[i] = exc
+        return out
+    for i, (error, params) in zip(todo, read):
+        if error is not None:
+            out[i] = DataError(f"reading the file needed more than {limits([i])[1] / 2 ** 20:.0f} MB of memory"
+                               if error == "memory" or "bad_alloc" in error else _ezc3d_problem(error), file=paths[i])
+        else:
+            out[i] = C3DParameters(*_subject_and_metadata(_Params(params, paths[i]), raws[i]), str(paths[i]))
+    return out
+
+
 def read_c3d(path, *, threshold: float = DEFAULT_THRESHOLD, zero_baseline: bool = True, emg_channels=None,
              timeout: float | None = None, memory_limit: int | None = None, cancel=None) -> Trial:
     """Read a C3D file into a :class:`~engine.trial.trial.Trial` (SI units, lab frame).
@@ -752,12 +871,7 @@ def read_c3d(path, *, threshold: float = DEFAULT_THRESHOLD, zero_baseline: bool 
     channels = _analog_channels(analogs, analog_names, units, descriptions, analog_rate, t0, plate_channels, emg,
                                 notes)
 
-    subject = {}
-    for group in ("SUBJECT", "SUBJECTS"):
-        subject.update({name: _plain(value) for name, value in P.params.get(group, {}).items()})
-    metadata = {"format": "C3D", "processor": raw["processor"], "first_frame": first,
-                "manufacturer": {k: _plain(v) for k, v in P.params.get("MANUFACTURER", {}).items()},
-                "processing": {k: _plain(v) for k, v in P.params.get("PROCESSING", {}).items()}}
+    subject, metadata = _subject_and_metadata(P, raw)
     if P.scalar("ROTATION", "USED", 0):
         warnings.append("the file holds rotation data (ROTATION group), which HybridLab does not import")
     return Trial(markers=markers, analogs=channels, plates=tuple(plates),

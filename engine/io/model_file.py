@@ -7,14 +7,16 @@ describes the model (the schema is in docs/model-format.md and
 model classes; any problem is a ModelError naming the file, the element and the
 problem. Saving writes SI units with full float precision, atomically, so that
 ``load_model`` gives back an equal model and saving that again gives the same text.
-A file that gives no ``clamped`` flag to a coordinate whose range IK would follow loads with a note in
-``model.metadata["import_warnings"]`` (:func:`unflagged_clamps_note`): IK leaves such a coordinate free. Saving
-leaves that note out (the file written gives every flag).
+A file that gives no ``clamped`` flag to a coordinate whose range IK would follow loads with those coordinates in
+``model.metadata["unflagged_clamps"]`` (``{"file": path, "joints": {joint: [coordinates]}}``; the note said of it is
+``engine.model.import_notes``): IK leaves such a coordinate free. Saving leaves that key out (the file written gives
+every flag).
 """
 from __future__ import annotations
 
 from ..errors import ModelError
 from ..model import Model
+from ..model.import_notes import UNFLAGGED_CLAMPS
 from .atomic import write_text
 from .model_fields import SI_UNITS
 from .model_schema import read_model, unflagged_clamps, write_model
@@ -23,7 +25,6 @@ from .yaml_documents import dump_document, read_document
 FORMAT = "hybridlab-model"
 VERSION = 1
 _COMMENT = "HybridLab model file, SI units (schema: docs/model-format.md)"
-_CLAMPS_NOTE_END = "and this note goes"       # the end of unflagged_clamps_note's notes, which save_model leaves out
 
 
 def load_model(path) -> Model:
@@ -43,25 +44,14 @@ def load_model(path) -> Model:
     unflagged = unflagged_clamps(body, model)
     if not unflagged:
         return model
-    warnings = [*model.metadata.get("import_warnings", ()), unflagged_clamps_note(path, unflagged)]
-    return model.replace(metadata={**model.metadata, "import_warnings": warnings})
-
-
-def unflagged_clamps_note(path, unflagged: dict) -> str:
-    """The note saying that the model file ``path`` gives no ``clamped`` flag to the coordinates ``unflagged``
-    (``{joint: [coordinates]}``, ``model_schema.unflagged_clamps``), so IK leaves them free, and how to say."""
-    joints = "; ".join(f"{joint} ({', '.join(names)})" for joint, names in unflagged.items())
-    return (f"{path}: the coordinates of joints {joints} have a range but no 'clamped' flag, so IK leaves them free "
-            "to leave their ranges (IK keeps only clamped coordinates within their ranges, as OpenSim's IK does; a "
-            "model file written before it did so was kept within them): add 'clamped: true' to a coordinate to keep "
-            f"it within its range, or 'clamped: false' to leave it free, {_CLAMPS_NOTE_END}")
+    return model.replace(metadata={**model.metadata, UNFLAGGED_CLAMPS: {"file": str(path), "joints": unflagged}})
 
 
 def save_model(model: Model, path) -> None:
     """Write ``model`` to ``path`` in SI units, atomically: if anything fails, an existing file is untouched.
-    A note that its model file gave no ``clamped`` flags (:func:`unflagged_clamps_note`, in
-    ``metadata["import_warnings"]``) is left out: the file written gives every flag. Other import warnings (what an
-    .osim held that the model lacks) are kept: they stay true of the model written.
+    The coordinates its model file gave no ``clamped`` flag (``metadata["unflagged_clamps"]``) are left out: the
+    file written gives every flag. The import warnings (what an .osim held that the model lacks) are kept: they stay
+    true of the model written.
 
     Raises
     ------
@@ -71,14 +61,10 @@ def save_model(model: Model, path) -> None:
     DataError
         If the folder does not exist.
     """
+    if UNFLAGGED_CLAMPS in model.metadata:      # the file written gives the flags
+        model = model.replace(metadata={k: v for k, v in model.metadata.items() if k != UNFLAGGED_CLAMPS})
     try:
         body = {"units": dict(SI_UNITS), **write_model(model)}
     except ModelError as exc:
         raise exc.in_file(path) from None
-    metadata = body.get("metadata", {})
-    if "import_warnings" in metadata:       # the notes on flags, which the file written gives, are left out
-        notes = [n for n in metadata["import_warnings"] if not n.endswith(_CLAMPS_NOTE_END)]
-        kept = {key: notes if key == "import_warnings" else value for key, value in metadata.items()
-                if key != "import_warnings" or notes}
-        body = {key: kept if key == "metadata" else value for key, value in body.items() if key != "metadata" or kept}
     write_text(path, dump_document(FORMAT, VERSION, body, _COMMENT))

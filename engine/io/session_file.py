@@ -24,7 +24,8 @@ import numpy as np
 
 from .report_sections import checked_options
 from .results_file import portable_path, read_archive, write_archive
-from ..errors import DataError
+from ..errors import DataError, SettingsError
+from ..trial.body_measures import check_height, check_mass
 
 SUFFIX = ".hls"
 KIND = "hybridlab-session"
@@ -126,6 +127,7 @@ def load_session(path) -> Session:
     if not isinstance(session.marker_matching, dict) or not all(
             isinstance(e, dict) for e in session.marker_matching.values()):
         raise DataError("its marker matching is damaged", element="marker_matching", file=path)
+    _check_body(session.marker_matching, path)
     if not isinstance(session.report, dict) or not all(isinstance(k, str) and isinstance(v, dict)
                                                        for k, v in session.report.items()):
         raise DataError("its report options are damaged (section name -> options)", element="report", file=path)
@@ -142,3 +144,18 @@ def load_session(path) -> Session:
                                                settings=session.settings, result=session.result,
                                                events=session.events)
     return session
+
+
+def _check_body(matching: dict, path) -> None:
+    """The subject's height (m) and mass (kg) the user gave (``body``) and those of the result (``body_run``): each
+    None or absent (the trial's), or within the range ``hybrid analyze --height/--mass`` accepts; DataError
+    naming ``path`` and ``marker_matching.body`` (or ``body_run``) otherwise, so a bad session changes nothing."""
+    for key in ("body", "body_run"):
+        body = matching.get(key) or {}
+        element = f"marker_matching.{key}"
+        for name, check in (("height", check_height), ("mass", check_mass)):
+            if body.get(name) is not None:
+                try:
+                    check(body[name], element, name)
+                except SettingsError as error:
+                    raise DataError(error.problem, element=element, file=path) from None

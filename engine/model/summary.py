@@ -5,6 +5,8 @@ from collections import Counter
 
 import numpy as np
 
+from .import_notes import import_notes
+
 
 def describe_model(model) -> str:
     """Bodies, degrees of freedom, joints, rods, markers, contacts, muscles, mass and import warnings."""
@@ -38,7 +40,7 @@ def describe_model(model) -> str:
         kinds = Counter(m.model for m in model.muscles)
         lines.append(f"  muscles: {len(model.muscles)} (" + ", ".join(f"{n} {k}" for k, n in kinds.items()) + ")"
                      + (f", {len(model.wrap_objects)} wrap objects" if model.wrap_objects else ""))
-    warnings = model.metadata.get("import_warnings") or []
+    warnings = import_notes(model)
     if warnings:
         lines.append(f"  import warnings ({len(warnings)}):")
         lines += [f"    - {w}" for w in warnings]

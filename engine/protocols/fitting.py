@@ -24,7 +24,7 @@ from ..scaling.placement import averaged_frame, place_markers
 from ..scaling.setup import ScalerSetup
 from ..tree import compile_tree
 from ..trial.axes import propose_rotation, rotation_from_axes
-from ..trial.body_measures import recorded_height, recorded_mass
+from ..trial.body_measures import Given, recorded_height, recorded_mass
 from ..trial.trial import Markers
 from .description import model_markers
 from .joint_centres import add_virtual_markers
@@ -44,14 +44,29 @@ class FittedProtocol:
     notes: tuple
 
 
-def stature(trial, model, matching: Matching, height: float | None = None) -> tuple | None:
-    """The subject's stature ``(m, where it comes from)``: ``height`` (m) when given (the user's, ``hybrid analyze
-    --height``: it overrides the trial's), else the height the trial records when plausible
-    (:func:`~engine.trial.body_measures.recorded_height`; else :func:`height_notes` says why not), else ``model``'s
-    height times the matching's geometric scale; None if none is known."""
-    if height is not None:
-        return float(height), "the height given with --height"
-    read = recorded_height(trial)
+def _or_static(read, static, recorded):
+    """``read`` (a Recorded of the trial), else the measure the ``static`` trial records (``recorded(static)``, its
+    source and notes naming the static trial) when the trial records none (nothing, or 0: not a value refused)."""
+    if read.value is not None or read.refused or static is None:
+        return read
+    other = recorded(static)
+    notes = read.rejected + tuple(n.replace("the trial's", f"the static trial {static.source}'s", 1)
+                                  for n in other.rejected)
+    if other.value is None:
+        return replace(read, rejected=notes)
+    return replace(other, source=other.source.replace("the trial's", f"the static trial {static.source}'s", 1)
+                   + " (the trial records none)", rejected=notes)
+
+
+def stature(trial, model, matching: Matching, given: Given | None = None, static=None) -> tuple | None:
+    """The subject's stature ``(m, where it comes from)``: the height ``given`` by the user when there is one (``hybrid
+    analyze --height``, a study's subject, the application: it overrides the trial's), else the height the trial
+    records when plausible (:func:`~engine.trial.body_measures.recorded_height`; else :func:`height_notes` says why
+    not), else the one the ``static`` trial records when the trial records none, else ``model``'s height times the
+    matching's geometric scale; None if none is known."""
+    if given is not None and given.height is not None:
+        return float(given.height), f"the height given {given.height_from}"
+    read = _or_static(recorded_height(trial), static, recorded_height)
     if read.value is not None:
         return read.value, read.source
     height = model.metadata.get("subject", {}).get("height_m") if isinstance(model.metadata, dict) else None
@@ -75,32 +90,33 @@ def _plain(raw) -> str:
     return f"{value:g}" if isinstance(value, (int, float)) and not isinstance(value, bool) else repr(value)
 
 
-def height_notes(trial, height: float | None) -> list:
-    """The notes on the height the trial records beside the stature used: with ``height`` given (m), that it
-    was used instead of the trial's (which is named, or said absent); else why the trial's were not used, if any."""
+def height_notes(trial, given: Given | None, static=None) -> list:
+    """The notes on the height the trial records beside the stature used: with a height ``given`` (m), that it was
+    used instead of the trial's (which is named, or said absent) and where it was given; else why the trial's (and
+    the ``static`` trial's, read when the trial records none) were not used, if any, and that the static's is."""
     read = recorded_height(trial)
-    if height is None:
-        return list(read.rejected)
-    return _given_notes(read, f"the subject's stature is the height given with --height, {float(height):.3f} m")
+    if given is None or given.height is None:
+        used = _or_static(read, static, recorded_height)
+        return [*used.rejected] + ([f"the subject's stature is {used.source}"] if read.value is None and
+                                   used.value is not None else [])
+    return _given_notes(read, f"the subject's stature is the height given {given.height_from}, "
+                              f"{float(given.height):.3f} m")
 
 
-def body_mass(trial, mass: float | None = None) -> tuple[float | None, list]:
+def body_mass(trial, given: Given | None = None, static=None) -> tuple[float | None, list]:
     """The subject's body mass (kg; None: none known, the model's is kept) and the notes saying where it comes from:
-    ``mass`` when given (the user's, ``hybrid analyze --mass``: it overrides the trial's), else the mass the trial
-    records when plausible (:func:`~engine.trial.body_measures.recorded_mass`)."""
+    the mass ``given`` by the user when there is one (``hybrid analyze --mass``, a study's subject, the application:
+    it overrides the trial's; the notes say where it was given), else the mass the trial records when plausible
+    (:func:`~engine.trial.body_measures.recorded_mass`), else the one the ``static`` trial records when the trial
+    records none."""
     read = recorded_mass(trial)
-    if mass is not None:
-        return float(mass), _given_notes(read, f"the subject's body mass is the mass given with --mass, "
-                                               f"{float(mass):.3f} kg")
+    if given is not None and given.mass is not None:
+        return float(given.mass), _given_notes(read, f"the subject's body mass is the mass given {given.mass_from}, "
+                                                     f"{float(given.mass):.3f} kg")
+    read = _or_static(read, static, recorded_mass)
     if read.value is not None:
         return read.value, [*read.rejected, f"the subject's body mass is {read.source}"]
-    return None, [*read.rejected, "no body mass in the trial nor given (--mass): the model's is kept"]
-
-
-def rejected_height(trial) -> str | None:
-    """The note saying that the height the trial records was not taken as the stature, and why (None: it was, or
-    the trial has none)."""
-    return "; ".join(recorded_height(trial).rejected) or None
+    return None, [*read.rejected, "no body mass in the trial nor given: the model's is kept"]
 
 
 def renamed_trial(trial, matching: Matching, stature: tuple | None = None):
@@ -160,21 +176,21 @@ def _nearest_neutral(model, markers: Markers, window, weights, names) -> tuple[i
 
 
 def fit_protocol(model, trial, matching: Matching, placements, catalogue: dict, static=None, axes=None,
-                 mass: float | None = None, height: float | None = None) -> FittedProtocol:
+                 given: Given | None = None) -> FittedProtocol:
     """``model`` with ``matching``'s protocol markers, scaled to the subject and its markers placed.
 
     ``static`` a standing trial of the same subject and lab (its labels read as the trial's); ``axes`` the lab
-    axes (None: proposed from the trial, and used for the static too); ``mass`` the subject's body mass, kg, given
-    by the user (None: the trial's, else the model's kept; :func:`body_mass`); ``height`` the subject's stature, m,
-    given by the user (None: the trial's, :func:`stature`).
+    axes (None: proposed from the trial, and used for the static too); ``given`` the subject's height (m) and body
+    mass (kg) the user gave and where (None, or a field None: the trial's, else the static's; :func:`stature`,
+    :func:`body_mass`).
     The model keeps those of its own markers (a blade's, a socket's) that the trial has under their own names and
     the protocol does not name; every other marker is the protocol's.
     """
     points = placements.points(model, catalogue)
-    given, height = height, stature(trial, model, matching, height)
+    height = stature(trial, model, matching, given, static)
     moving, renamed, added, notes = renamed_trial(trial, matching, height)
-    notes += height_notes(trial, given)
-    mass, mass_notes = body_mass(trial, mass)
+    notes += height_notes(trial, given, static)
+    mass, mass_notes = body_mass(trial, given, static)
     notes += mass_notes
     used = {**matching.used, **added}
     protocol_markers, missing = model_markers(matching.protocol, used, points, catalogue)

@@ -50,8 +50,10 @@ def averaged_frame(markers: Markers, time_range, trial_file=None) -> Markers:
     window = markers.positions[frames]
     seen = ~np.isnan(window[:, :, 0])
     if not seen.any():
-        raise DataError(f"no marker is seen between {time_range[0]} and {time_range[1]} s",
-                        element="<time_range>", file=trial_file)
+        if time_range:
+            raise DataError(f"no marker is seen between {time_range[0]} and {time_range[1]} s",
+                            element="<time_range>", file=trial_file)
+        raise DataError("no marker is seen in the trial", element="markers", file=trial_file)
     with np.errstate(invalid="ignore"):
         mean = np.nansum(np.where(seen[:, :, None], window, 0.0), axis=0) / seen.sum(axis=0)[:, None]
     mean[~seen.any(axis=0)] = np.nan

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..analysis.ik import IKSettings
-from ..errors import DataError, SettingsError
+from ..errors import DataError
+from ..trial.body_measures import check_mass
 from ..trial.axes import LENGTH_UNITS
 from .apply import ScaledModel, scale_model
 from .measurements import ScaleFactors, compute_scale_factors
@@ -78,8 +79,8 @@ def run_scale(model, setup: ScaleSetup, static=None, placement_static=None, mass
     notes = list(setup.notes)
     if mass is None:
         mass = setup.mass
-    elif not mass > 0:
-        raise SettingsError(f"the subject's mass must be positive (kg), got {mass}", "--mass")
+    else:
+        mass = check_mass(mass, "--mass", "--mass")
     scaler, factors = setup.scaler, None
     if scaler.apply:
         factors = compute_scale_factors(model, None if static is None else static.markers, scaler,

@@ -7,11 +7,15 @@ C3D files have no standard parameter for either; these are read (names in any ca
   Sample01 and Sample02; BTS in cm, Sample28): read as m, cm or mm by its size, the first within
   :data:`STATURE_RANGE`, and the unit said; else Vicon Nexus's ``PROCESSING:Height`` (Plug-in Gait's subject
   measurement, in mm);
-* body mass: the SUBJECT group's ``WEIGHT``, ``MASS``, ``BODY_MASS`` or ``BODYMASS`` (kg, as in Sample01, Sample02 and
-  Sample28); else Nexus's ``PROCESSING:Bodymass`` (kg).
+* body mass: the SUBJECT group's ``WEIGHT``, ``MASS``, ``BODY_MASS`` or ``BODYMASS``, written without a unit and
+  taken as kg (as in Sample01, Sample02 and Sample28), the assumption said; else Nexus's ``PROCESSING:Bodymass`` (kg).
 
-A value found but not usable (0, as Nexus writes a measurement not filled in; text; outside the plausible range) is
-never taken: :attr:`Recorded.rejected` says which and why.
+A value found but not usable (0, as Nexus writes a measurement not filled in; text; outside the plausible range; a
+mass giving, with the height the trial records, a body mass index outside :data:`BMI_RANGE`, as 154 lb taken as kg
+for a 1.6 m subject) is never taken: :attr:`Recorded.rejected` says which and why.
+
+The ranges are limits: a child under 1 m or 20 kg is refused (its height and mass are to be given by hand, and are
+refused there too).
 """
 from __future__ import annotations
 
@@ -23,6 +27,8 @@ STATURE_RANGE = (1.0, 2.5)
 """m: the statures taken as a subject's (a trial's height read as m, cm or mm; a height the user gives)."""
 MASS_RANGE = (20.0, 250.0)
 """kg: the body masses taken as a subject's (a trial's; one the user gives)."""
+BMI_RANGE = (12.0, 50.0)
+"""kg/m^2: the body mass indices (mass / height^2) of a mass a trial records with its height, taken as a subject's."""
 
 _HEIGHT_KEYS = ("height",)
 _MASS_KEYS = ("weight", "mass", "body_mass", "bodymass")
@@ -30,16 +36,36 @@ _BY_SIZE = (("m", 1.0), ("cm", 0.01), ("mm", 0.001))
 
 
 @dataclass(frozen=True)
+class Given:
+    """The subject's ``height`` (m) and body ``mass`` (kg) the user gave (None: not given, the trial's are used), and
+    where each was given, as the notes say it after "given" (``height_from``, ``mass_from``; e.g. "with --height on
+    the command line", "for subject s01 in the study /data/study.yaml", "in the application's Markers panel"); the
+    caller says where, ValueError for a value given without it."""
+
+    height: float | None = None
+    mass: float | None = None
+    height_from: str | None = None
+    mass_from: str | None = None
+
+    def __post_init__(self):
+        for name, value, where in (("height", self.height, self.height_from), ("mass", self.mass, self.mass_from)):
+            if value is not None and not where:
+                raise ValueError(f"a {name} given must say where it was given")
+
+
+@dataclass(frozen=True)
 class Recorded:
     """A body measure a trial records: ``value`` in SI (m or kg; None: none usable), ``source`` where it was read
     and its unit (e.g. "the trial's PROCESSING:Height 1780 mm"; None without a value), ``found`` the first parameter
     holding one as ``(GROUP:NAME, value as written)`` (None: the trial has none), ``rejected`` a note for each
-    parameter found but not used, saying why."""
+    parameter found but not used, saying why; ``refused`` True when one of those is not 0 (0 is a measurement not
+    filled in: the trial records none; any other may be a wrong unit, a typo, another subject's value)."""
 
     value: float | None
     source: str | None
     found: tuple | None
     rejected: tuple = ()
+    refused: bool = False
 
 
 def _candidates(trial, keys, processing_keys) -> list:
@@ -73,43 +99,61 @@ def _why(value, what: str, within: str) -> str:
             f"{within} it is not within {what}")
 
 
-def _read(candidates, convert, what: str) -> Recorded:
-    """The first candidate ``convert(parameter, value)`` turns into ``(SI value, unit said)``; the others' notes."""
-    rejected = []
+def _read(candidates, convert, what: str, unlikely=lambda value: None) -> Recorded:
+    """The first candidate ``convert(parameter, value)`` turns into ``(SI value, unit said after the value)`` and
+    ``unlikely(SI value)`` finds no reason to refuse; the others' notes."""
+    rejected, refused = [], False
     for parameter, raw, group in candidates:
         value = _number(raw)
         taken = None if value is None else convert(group, value)
-        if taken is not None:
-            return Recorded(taken[0], f"the trial's {parameter} {value:g} {taken[1]}", (parameter, raw),
-                            tuple(rejected))
-        within = "read as m, cm or mm" if what == "stature" and group == "SUBJECT" else (
-            "read in mm" if what == "stature" else "read in kg")
-        lo, hi = STATURE_RANGE if what == "stature" else MASS_RANGE
-        unit = "m" if what == "stature" else "kg"
-        rejected.append(f"the trial's {parameter} {_written(raw, value)} was not used as the subject's {what}: "
-                        f"{_why(value, f'{lo:g}-{hi:g} {unit}', within)}")
+        why = None if taken is None else unlikely(taken[0])
+        if taken is not None and why is None:
+            return Recorded(taken[0], f"the trial's {parameter} {value:g}{taken[1]}", (parameter, raw),
+                            tuple(rejected), refused)
+        if why is None:
+            within = "read as m, cm or mm" if what == "stature" and group == "SUBJECT" else (
+                "read in mm" if what == "stature" else "read in kg")
+            lo, hi = STATURE_RANGE if what == "stature" else MASS_RANGE
+            unit = "m" if what == "stature" else "kg"
+            why = _why(value, f"{lo:g}-{hi:g} {unit}", within)
+        refused = refused or value != 0
+        rejected.append(f"the trial's {parameter} {_written(raw, value)} was not used as the subject's {what}: {why}")
     found = (candidates[0][0], candidates[0][1]) if candidates else None
-    return Recorded(None, None, found, tuple(rejected))
+    return Recorded(None, None, found, tuple(rejected), refused)
 
 
 def _stature(group: str, value: float):
     lo, hi = STATURE_RANGE
     units = _BY_SIZE if group == "SUBJECT" else (("mm", 0.001),)
-    return next(((value * f, unit) for unit, f in units if lo <= value * f <= hi), None)
+    return next(((value * f, f" {unit}") for unit, f in units if lo <= value * f <= hi), None)
 
 
 def _mass(group: str, value: float):
-    return (value, "kg") if MASS_RANGE[0] <= value <= MASS_RANGE[1] else None
+    if not MASS_RANGE[0] <= value <= MASS_RANGE[1]:
+        return None
+    return value, (" kg" if group == "PROCESSING" else ", taken as kg (C3D gives no unit)")
 
 
 def recorded_height(trial) -> Recorded:
-    """The subject's height (m) ``trial`` records (module notes)."""
+    """The subject's height (m) ``trial`` records (module notes): a Trial, or the
+    :class:`~engine.io.c3d.C3DParameters` of its file (its ``subject`` and ``metadata``)."""
     return _read(_candidates(trial, _HEIGHT_KEYS, _HEIGHT_KEYS), _stature, "stature")
 
 
 def recorded_mass(trial) -> Recorded:
-    """The subject's body mass (kg) ``trial`` records (module notes)."""
-    return _read(_candidates(trial, _MASS_KEYS, ("bodymass",)), _mass, "body mass")
+    """The subject's body mass (kg) ``trial`` records (module notes): a Trial, or the
+    :class:`~engine.io.c3d.C3DParameters` of its file; a mass giving, with the height it records, a body mass index
+    outside :data:`BMI_RANGE` is refused, both named."""
+    height = recorded_height(trial)
+
+    def unlikely(mass: float) -> str | None:
+        bmi = None if height.value is None else mass / height.value ** 2
+        lo, hi = BMI_RANGE
+        return None if bmi is None or lo <= bmi <= hi else (
+            f"taken as kg, with {height.source} (the stature used) it gives a body mass index of {bmi:.1f} kg/m^2, "
+            f"not within {lo:g}-{hi:g} kg/m^2 (pounds, or another subject's mass?)")
+
+    return _read(_candidates(trial, _MASS_KEYS, ("bodymass",)), _mass, "body mass", unlikely)
 
 
 def _given(value) -> str:

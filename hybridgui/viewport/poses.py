@@ -6,7 +6,7 @@ import numpy as np
 
 from engine.algorithms import frame_placements_batch, frame_positions_batch, marker_positions_batch
 from engine.data import Data
-from engine.display.rod_surface import rod_surface
+from engine.display.rod_surface import RodSurfaces
 from engine.muscles.path.geometry import MuscleGeometry
 
 from ..muscle_kernels import PATHS
@@ -28,10 +28,11 @@ class Poses:
         self.contacts = (frame_positions_batch(model, self.data, self.Q, self.contact_names) if model.contacts
                          else np.zeros((len(self.Q), 0, 3)))
         self.geometry = MuscleGeometry(model, threads=1) if model.muscles else None
+        self._rods = {r.name: RodSurfaces(model, r.name) for r in model.rods}
 
     def rod(self, rod: str, frame: int):
         """The :class:`~engine.display.rod_surface.RodSurface` of ``rod`` at ``frame``."""
-        return rod_surface(self.model, self.data, rod, self.Q[frame])
+        return self._rods[rod].at(self.data, self.Q[frame])
 
     def muscle_paths(self, frame: int) -> list[np.ndarray]:
         """Per muscle of the model, its path (k, 3) in the world at ``frame``, wrap surfaces sampled every 2 mm; none

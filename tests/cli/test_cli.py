@@ -136,10 +136,11 @@ def test_a_mass_given_is_the_model_of_a_trial_alone_and_overrides_the_trials(tes
     source = test_data / "c3d" / "Sample26" / "Capture0002.c3d"
     model, _, settings = analysis_inputs(parse_arguments([str(source), "--mass", "64.5"]))
     assert model.total_mass == pytest.approx(64.5, rel=1e-12)
-    assert "the subject's body mass is the mass given with --mass, 64.500 kg; the trial gives none" in settings.ik.notes
+    assert ("the subject's body mass is the mass given with --mass on the command line, 64.500 kg; the trial gives "
+            "none") in settings.ik.notes
     model, _, settings = analysis_inputs(parse_arguments([str(source)]))
     assert model.total_mass == pytest.approx(MASS, rel=1e-12)
-    assert "no body mass in the trial nor given (--mass): the model's is kept" in settings.ik.notes
+    assert "no body mass in the trial nor given: the model's is kept" in settings.ik.notes
     c3d = ezc3d.c3d(str(source))
     c3d.add_parameter("PROCESSING", "Bodymass", [81.25])
     c3d.write(str(tmp_path / "nexus.c3d"))
@@ -148,5 +149,5 @@ def test_a_mass_given_is_the_model_of_a_trial_alone_and_overrides_the_trials(tes
     assert "the subject's body mass is the trial's PROCESSING:Bodymass 81.25 kg" in settings.ik.notes
     model, _, settings = analysis_inputs(parse_arguments([str(tmp_path / "nexus.c3d"), "--mass", "64.5"]))
     assert model.total_mass == pytest.approx(64.5, rel=1e-12)
-    assert ("the subject's body mass is the mass given with --mass, 64.500 kg, instead of the trial's "
-            "PROCESSING:Bodymass 81.25") in settings.ik.notes
+    assert ("the subject's body mass is the mass given with --mass on the command line, 64.500 kg, instead of the "
+            "trial's PROCESSING:Bodymass 81.25") in settings.ik.notes

@@ -35,3 +35,22 @@ def test_make_model_scales_the_default_athlete(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "engine.cli.main", "make-model", "--height", "182", "--mass", "77",
                           "--out", str(path)], capture_output=True, text=True, timeout=300)
     assert bad.returncode == 2 and "--height" in bad.stderr
+
+
+def test_make_model_takes_the_heights_and_masses_hybrid_analyze_takes(tmp_path, capsys):
+    # the shared ranges (engine.trial.body_measures: 1-2.5 m, 20-250 kg), not make-model's own 1.2-2.3 m and 30-200 kg
+    from engine.cli.main import main
+    from engine.demo.athlete import build_athlete
+    from engine.io.model_file import load_model
+    from engine.trial.body_measures import MASS_RANGE, STATURE_RANGE
+    path = tmp_path / "short.yaml"
+    assert main(["make-model", "--height", "1.1", "--mass", "240", "--no-muscles", "--out", str(path)]) == 0
+    assert load_model(path) == build_athlete(1.1, 240.0, with_muscles=False)
+    for option, value, said in (("--height", "2.6", f"between {STATURE_RANGE[0]:g} and {STATURE_RANGE[1]:g}; got 2.6"),
+                                ("--mass", "251", f"between {MASS_RANGE[0]:g} and {MASS_RANGE[1]:g}; got 251")):
+        given = {"--height": "1.8", "--mass": "70", option: value}
+        assert main(["make-model", "--height", given["--height"], "--mass", given["--mass"], "--no-muscles", "--out",
+                     str(tmp_path / "bad.yaml")]) == 2
+        err = capsys.readouterr().err
+        assert option in err and said in err, err
+    assert not (tmp_path / "bad.yaml").exists()

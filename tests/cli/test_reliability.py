@@ -90,6 +90,15 @@ def test_a_read_only_output_folder_is_an_error_before_the_work(tmp_path):
     assert contents(out) == before
 
 
+def test_the_watched_command_says_when_its_analysis_starts(tmp_path):
+    """The positive control of WATCHED: in a folder that can be written, the hook says the analysis started (so a
+    renamed ``_analyse`` fails here instead of making the read-only test pass without watching anything)."""
+    done = subprocess.run([sys.executable, "-c", WATCHED, *arguments(tmp_path / "out", "--end", "0.5")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("the analysis started") == 1
+
+
 def test_a_run_leaves_no_file_of_an_earlier_run(tmp_path):
     out = tmp_path / "out"
     previous_run(out)

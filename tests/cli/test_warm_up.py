@@ -7,6 +7,7 @@ import threading
 from dataclasses import replace
 
 import numba
+import pytest
 
 from engine.analysis.pipeline import analysis_steps
 from engine.progress import run
@@ -88,3 +89,40 @@ def test_the_first_window_leaves_uncached_muscle_paths_to_its_caller(monkeypatch
                                       meanwhile=lambda: looks.append("meanwhile")))
     assert report.muscles_deferred and deferred == [report.demo[0]]
     assert looks == ["meanwhile", "look", "look", "look"]   # the caller's work, then awaited, not compiled beside it
+
+
+def test_the_compile_child_of_a_later_launch_leaves_the_check_to_the_window(monkeypatch):
+    """With the general joint's kernel in numba's cache, the compile child asks the window's process (which loads the
+    3D view's kernels to draw, and so checks them) whether anything is missing: told no, it ends without reading the
+    demo; told yes, it reads the demo to check and compile."""
+    from engine.algorithms.joint_kernels import compile_joint_kernel
+    from engine import demo
+
+    compile_joint_kernel("general")             # compiled (and written to numba's cache) or loaded from it
+    assert warmup.general_kernel_indexed()
+
+    def read_demo():
+        raise LookupError("the demo was read")
+
+    monkeypatch.setattr(demo, "demo_results", read_demo)
+    asked = []
+    warmup.compile_display(needed=lambda: asked.append("asked") or False)
+    assert asked == ["asked"]
+    with pytest.raises(LookupError, match="the demo was read"):
+        warmup.compile_display(needed=lambda: True)
+
+
+def test_the_compile_child_is_told_by_one_line_or_by_the_end_of_its_input():
+    told = "from engine.warmup import told_to_compile; print(told_to_compile())"
+    for given, answer in ((warmup.COMPILE, "True"), (b"", "False"), (b"something else\n", "False")):
+        done = subprocess.run([sys.executable, "-c", told], input=given, capture_output=True, timeout=120)
+        assert done.stdout.decode().strip() == answer, done.stderr.decode()[-2000:]
+
+
+def test_a_cache_written_from_other_sources_is_not_taken_for_a_later_launch(monkeypatch):
+    from engine.algorithms.joint_kernels import compile_joint_kernel, joint_kernel
+
+    compile_joint_kernel("general")
+    assert warmup.general_kernel_indexed()
+    monkeypatch.setattr(joint_kernel("general")._cache._cache_file, "_source_stamp", "another tree's sources")
+    assert not warmup.general_kernel_indexed()

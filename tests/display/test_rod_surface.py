@@ -4,7 +4,7 @@ import numpy as np
 
 from engine import algorithms as alg
 from engine.data import Data
-from engine.display.rod_surface import rod_surface, section_size, stations
+from engine.display.rod_surface import RodSurfaces, rod_surface, section_size, stations
 from engine.model import Section
 from engine.tree import compile_tree
 from tests.muscles.path_models import wrap_model
@@ -36,6 +36,23 @@ def test_bending_moves_the_tip():
     rest = rod_surface(model, data, "strip", q).centreline[-1]
     q[compile_tree(model).coordinates["strip_s1_kz"].qi] += 3.0
     assert np.linalg.norm(rod_surface(model, data, "strip", q).centreline[-1] - rest) > 0.01
+
+
+def test_one_rod_s_surfaces_follow_each_configuration():
+    """Stations computed once and placed at configurations in turn: each surface ends at that configuration's tip
+    frame, its sections square to the centreline with the display sizes."""
+    model = wrap_model()
+    data, check = Data(model), Data(model)
+    surfaces = RodSurfaces(model, "strip", 4)
+    q = alg.neutral(model)
+    for bend in (0.0, 3.0, -5.0):
+        q[compile_tree(model).coordinates["strip_s1_kz"].qi] = bend
+        surface = surfaces.at(data, q)
+        alg.forward_kinematics(model, check, q)
+        assert np.allclose(surface.centreline[-1], alg.frame_placement(model, check, "strip").p, atol=1e-12)
+        across = surface.corners[:, 0] - surface.corners[:, 1]           # +y edge to -y edge: the width
+        assert np.allclose(np.einsum("ij,ij->i", across, surface.frames[:, :, 0]), 0.0, atol=1e-12)
+        assert np.allclose(np.linalg.norm(across, axis=1)[[0, -1]], 0.03)
 
 
 def test_section_without_display_size_uses_the_equivalent_rectangle():

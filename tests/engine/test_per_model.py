@@ -6,6 +6,8 @@ import time
 import weakref
 from dataclasses import replace
 
+import pytest
+
 from engine import tree as tree_module
 from engine.muscles.forces import static_optimization
 from engine.muscles.forces.hill import thelen
@@ -74,3 +76,49 @@ def test_static_optimisation_builds_a_models_hill_models_once_for_two_threads(mo
     arm = arm.replace(muscles=[replace(m, model="thelen2003", parameters=thelen.PARAMETERS) for m in arm.muscles])
     first, second = _at_once(static_optimization._model_muscles, arm)
     assert first is second and len(calls) == 1
+
+
+def test_a_compiled_tree_goes_with_its_model_and_so_do_its_entries():
+    model = hybrid_chain()
+    key = id(model)
+    tree_module.compile_tree(model)
+    assert key in tree_module._compiled._built and key in tree_module._compiled._locks
+    model_gone = weakref.ref(model)
+    del model
+    gc.collect()
+    assert model_gone() is None                 # the cache does not keep the model alive
+    assert key not in tree_module._compiled._built and key not in tree_module._compiled._locks
+
+
+def test_two_models_build_at_once():
+    """Each build waits until the other has started: with one lock for every model the second could not start and
+    the barrier would break (its timeout only stops a broken cache from hanging the tests)."""
+    both = threading.Barrier(2, timeout=30)
+
+    def build(model):
+        both.wait()
+        return _Built()
+    kept = PerModel(build)
+    a, b = hybrid_chain(), hybrid_chain()
+    first, second = [None], [None]
+    threads = [threading.Thread(target=lambda: first.__setitem__(0, kept(a))),
+               threading.Thread(target=lambda: second.__setitem__(0, kept(b)))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not both.broken and first[0] is kept(a) and second[0] is kept(b) and first[0] is not second[0]
+
+
+def test_a_build_asking_for_its_own_model_is_an_error_not_a_deadlock():
+    def build(model):
+        return kept(model)
+    kept = PerModel(build)
+    with pytest.raises(RuntimeError, match="asks for its own result"):
+        kept(hybrid_chain())
+
+
+def test_a_build_may_ask_the_same_cache_for_another_model():
+    other = hybrid_chain()
+    kept = PerModel(lambda model: _Built() if model is other else kept(other))
+    assert kept(hybrid_chain()) is kept(other)

@@ -9,8 +9,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from engine.child_process import child_environment, python_command, run_child
-from engine.warmup import compile_muscle_paths
+from engine.child_process import child_environment, python_command
+from engine.warmup import COMPILE, compile_muscle_paths
 from hybridgui import main_window
 from hybridgui.muscle_kernels import CHILD, PATHS, MusclePreparation
 from hybridgui.startup import PREPARING, Launcher
@@ -84,8 +84,39 @@ def test_closing_while_the_child_compiles_kills_it_at_once(tmp_path, pending, qt
 
 
 def test_the_childs_command_compiles_or_loads_the_muscle_paths():
-    done = run_child(python_command(*CHILD), env=child_environment(), timeout=600)
+    done = subprocess.run(python_command(*CHILD), input=COMPILE, env=child_environment(), capture_output=True,
+                          timeout=600)
     assert done.returncode == 0, done.stderr.decode()[-2000:]
+
+
+RECORDER = "import sys; open(sys.argv[1], 'wb').write(sys.stdin.buffer.read())"
+"""A child that writes what the window's process told it on its standard input to the file named, once it is closed."""
+
+
+def test_the_child_is_told_to_compile_when_a_kernel_is_missing(tmp_path, work, compiled, pending, qtbot):
+    told = tmp_path / "told"
+    preparation = MusclePreparation([sys.executable, "-c", RECORDER, str(told)])
+    preparation.launch()
+    with qtbot.waitSignal(preparation.finished, timeout=300_000) as finished:
+        preparation.start(work[0])
+    assert finished.args == [""] and told.read_bytes() == COMPILE
+
+
+def test_the_child_ends_when_the_main_window_shows_with_every_kernel_loaded(make_window, work, tmp_path,
+                                                                           monkeypatch):
+    """A launch that is not the first: the window's process found the 3D view's kernels in numba's cache (it loaded
+    them), so the child, waiting for its word, is released and ends without checking them again."""
+    window = make_window()
+    monkeypatch.setattr(main_window, "MainWindow", lambda: window)
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)
+    told = tmp_path / "told"
+    preparation = MusclePreparation([sys.executable, "-c", RECORDER, str(told)])
+    preparation.launch()
+    launcher = Launcher(None, SimpleNamespace(close=lambda: None), lambda window, demo: window.open_demo(work) or [],
+                        None, (1500, 950), "hybridgui", lambda what: None, preparation)
+    launcher.show_main(SimpleNamespace(muscles_deferred=False, demo=work))
+    assert preparation._child.wait(timeout=60) == 0 and told.read_bytes() == b""
+    assert PATHS.ready and window.statusBar().currentMessage() != PREPARING
 
 
 LAUNCH = """

@@ -7,7 +7,7 @@ import pytest
 
 from engine.errors import DataError
 from engine.trial.trial import Event
-from engine.io.session_file import load_session
+from engine.io.session_file import load_session, save_session
 
 
 def _arrays_equal(a, b):
@@ -90,3 +90,20 @@ def test_muscles_edited_after_the_analysis_open_again_with_their_result(shown, m
     assert d.model == edited and removed not in [m.name for m in d.model.muscles]
     assert d.result.model == result.model and removed in [m.name for m in d.result.model.muscles]
     assert _arrays_equal(d.result.ik, result.ik)
+
+
+@pytest.mark.parametrize("key, body, said", [("body", {"height": None, "mass": 900.0}, "between 20 and 250; got 900"),
+                                             ("body_run", {"height": 3.1, "mass": None}, "between 1 and 2.5; got 3.1")])
+def test_a_session_with_a_bad_height_or_mass_is_refused_naming_the_file_and_changes_nothing(shown, tmp_path, key,
+                                                                                          body, said):
+    window, doc = shown, shown.document
+    window.save_session(tmp_path / "good.hls")
+    session = load_session(tmp_path / "good.hls")
+    session.marker_matching = {"edits": {}, "edits_run": {}, "body": {"height": None, "mass": None},
+                               "body_run": {"height": None, "mass": None}, key: body}
+    save_session(tmp_path / "bad.hls", session)
+    result, model, events = doc.result, doc.model, list(doc.events)
+    with pytest.raises(DataError, match=said) as refused:
+        window.open_session(tmp_path / "bad.hls")
+    assert refused.value.file.endswith("bad.hls") and refused.value.element == f"marker_matching.{key}"
+    assert doc.result is result and doc.model is model and doc.events == events     # not the bad session's

@@ -1,8 +1,12 @@
-"""A C3D dropped alone (issue 26, items 2 and 4): analysed as `hybrid analyze TRIAL.c3d` (the default model made
-for it, the protocol matched, scaled, analysed) in the worker, to the command's coordinates; its matching shown as
+"""A C3D dropped alone (issue 26, items 2 and 4): read and shown in the Markers panel (the subject's height and mass
+the trial records, editable) before anything runs, then, at the user's go there, analysed as `hybrid analyze
+TRIAL.c3d` (the default model made for it, the protocol matched, scaled, analysed) in the worker, to the command's
+coordinates, with the values the user confirmed; its matching shown as
 a table (every label, matched or not, with its status) that the user edits, the edits kept with the session and used
 by the next analysis; a label dragged onto a model marker in the 3D view gets it; an unsupported file dropped
 is explained."""
+import dataclasses
+
 import numpy as np
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
@@ -12,6 +16,7 @@ from engine.analysis.coordinate_values import coordinate_values
 from engine.cli.main import main
 from engine.io.storage import read_storage
 from engine.protocols.edits import ALIAS, EDITED, NAME
+from hybridgui import trial_alone
 from hybridgui.matching_panel import NONE
 
 TRIAL = ("c3d", "Sample26", "Capture0002.c3d")       # Helen Hayes, Qualisys: 18 labels
@@ -22,6 +27,13 @@ def _drop(window, paths):
     mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
     window.dropEvent(QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
                                 Qt.KeyboardModifier.NoModifier))
+
+
+def _drop_and_analyse(window, path):
+    """Drop ``path`` and, the trial shown in the Markers panel, analyse it with the values shown (the panel's button)."""
+    _drop(window, [path])
+    assert not window.runner.running and window.matching.run.text() == "Analyse with these values"
+    window.matching.run.click()
 
 
 def _ran(window, qtbot, start):
@@ -35,7 +47,7 @@ def _ran(window, qtbot, start):
 def dropped(make_window, qtbot, test_data):
     window = make_window()
     path = test_data.joinpath(*TRIAL)
-    return window, path, _ran(window, qtbot, lambda: _drop(window, [path]))
+    return window, path, _ran(window, qtbot, lambda: _drop_and_analyse(window, path))
 
 
 def test_a_dropped_c3d_is_analysed_as_hybrid_analyze(dropped, tmp_path):
@@ -121,42 +133,63 @@ def test_an_unsupported_file_dropped_is_explained(make_window, tmp_path):
     assert not window.runner.running and window.document.result is None
 
 
-def test_the_subjects_height_and_mass_are_prefilled_from_the_trial_and_a_mass_given_is_the_analysis(
-        make_window, qtbot, test_data, tmp_path):
-    # a Nexus-like copy of the trial (PROCESSING:Height in mm and Bodymass in kg, added by ezc3d): the panel shows
-    # them; a mass given in the panel makes the model the CLI's `--mass` makes (same engine function), and the
-    # session keeps it
+def test_the_subjects_height_and_mass_are_shown_before_the_first_analysis_which_uses_those_confirmed(
+        shown, make_window, qtbot, test_data, tmp_path):
+    # a Nexus-like copy of the trial (PROCESSING:Height in mm and Bodymass in kg, added by ezc3d) dropped on a window
+    # showing a result: read, it is shown in the Markers panel with the values it records and where they come from,
+    # and nothing runs nor changes in the window until the user's go; a mass given there is the first analysis's and
+    # makes the model the CLI's `--mass` makes (same engine function), the notes saying it was given in the
+    # application; the session keeps it
     import ezc3d
 
     from engine.cli.analyze import analysis_inputs, parse_arguments
+    window = shown
+    before = (window.document.model, window.document.trial, window.document.result)
     nexus = ezc3d.c3d(str(test_data.joinpath(*TRIAL)))
     nexus.add_parameter("PROCESSING", "Height", [1745.0])
     nexus.add_parameter("PROCESSING", "Bodymass", [68.5])
     path = tmp_path / "nexus.c3d"
     nexus.write(str(path))
-    window = make_window()
-    first = _ran(window, qtbot, lambda: _drop(window, [path]))
+    _drop(window, [path])
     panel = window.matching
-    assert (panel.height.value(), panel.mass.value()) == (1.745, 68.5)
+    assert window.last_error is None, window.reported
+    assert not window.runner.running
+    assert all(a is b for a, b in zip((window.document.model, window.document.trial, window.document.result), before))
+    assert (panel.height.value(), panel.mass.value()) == (1.745, 68.5) and panel.body.isEnabled()
     assert panel.height_said.text() == "from the trial: PROCESSING:Height 1745 mm"
-    assert first.model.total_mass == pytest.approx(68.5, rel=1e-12) and not panel.run.isEnabled()
+    assert panel.mass_said.text() == "from the trial: PROCESSING:Bodymass 68.5 kg"
+    assert panel.run.isEnabled() and "Not analysed yet" in panel.summary.text() and panel.table.rowCount() == 18
     panel.mass.setValue(75.0)                                    # the user's
-    assert panel.run.isEnabled() and panel.mass_said.text() == "given by you; the trial: PROCESSING:Bodymass 68.5 kg"
+    assert panel.mass_said.text() == "given by you; the trial: PROCESSING:Bodymass 68.5 kg"
     panel.body_edited.emit("height", 3.1)                        # out of range: refused, naming the range
     assert "between 1 and 2.5; got 3.1" in window.reported[-1] and panel.height.value() == 1.745
     window.last_error.close()
     window.last_error = None
-    window.save_session(tmp_path / "mass.hls")
-    again = _ran(window, qtbot, window.run_analysis)
+    first = _ran(window, qtbot, panel.run.click)
     cli = analysis_inputs(parse_arguments([str(path), "--mass", "75"]))[0]
-    assert again.model.total_mass == pytest.approx(75.0, rel=1e-12) == cli.total_mass
-    assert [b.mass for b in again.model.bodies] == [b.mass for b in cli.bodies]
-    assert any("mass given with --mass, 75.000 kg, instead of the trial's PROCESSING:Bodymass 68.5" in n
-               for n in again.notes)
-    assert not panel.run.isEnabled()
+    assert first.model.total_mass == pytest.approx(75.0, rel=1e-12) == cli.total_mass
+    assert [b.mass for b in first.model.bodies] == [b.mass for b in cli.bodies]
+    assert ("the subject's body mass is the mass given in the application's Markers panel, 75.000 kg, instead of the "
+            "trial's PROCESSING:Bodymass 68.5") in first.notes
+    assert window.document.trial is window.trial_alone.trial and window.trial_waiting is None
+    assert not panel.run.isEnabled() and panel.run.text() == "Analyse again with these matches"
+    window.save_session(tmp_path / "mass.hls")
     panel.mass.setValue(68.5)                                    # the trial's value again: not the user's
     assert window.trial_alone.body == {"height": None, "mass": None} and panel.run.isEnabled()
+    again = _ran(window, qtbot, window.run_analysis)
+    assert again.model.total_mass == pytest.approx(68.5, rel=1e-12)
+    assert "the subject's body mass is the trial's PROCESSING:Bodymass 68.5 kg" in again.notes
     other = make_window()
     other.open_session(tmp_path / "mass.hls")
-    assert other.matching.mass.value() == 75.0 and other.matching.run.isEnabled()
+    assert other.matching.mass.value() == 75.0 and not other.matching.run.isEnabled()
     assert other.trial_alone.body == {"height": None, "mass": 75.0}
+
+
+def test_a_dropped_trial_waiting_for_its_analysis_is_left_when_something_else_opens(shown, test_data):
+    window = shown
+    _drop(window, [test_data.joinpath(*TRIAL)])
+    assert window.matching.run.isEnabled() and "Not analysed yet" in window.matching.summary.text()
+    result = window.document.result
+    window.document.set_inputs(model=result.model, trial=dataclasses.replace(result.trial))   # another trial opened
+    assert window.matching.rows == [] and not window.matching.run.isEnabled()
+    assert trial_alone.active(window) is None and not trial_alone.run_waiting(window)   # Run analyses what is shown

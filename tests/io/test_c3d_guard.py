@@ -1,10 +1,11 @@
 """ezc3d runs in a child process: crashes, hangs and runaway allocations become DataError (POSIX CI)."""
 from __future__ import annotations
 
-import time
+import signal
 
 import pytest
 
+import engine.child_process as child_process
 import engine.io.c3d as c3d
 from engine.errors import DataError
 from engine.io.c3d import read_c3d
@@ -41,13 +42,15 @@ def test_child_crashes_are_reported(test_data, monkeypatch, code, expected):
 
 
 def test_a_hanging_reader_is_stopped(test_data, monkeypatch):
+    """The reader sleeps 60 s: at its 1 s limit it is killed (SIGKILL, and reaped) before the DataError, not waited
+    for (it would then have ended by itself, exit code 0)."""
     monkeypatch.setattr(c3d, "_worker_code", lambda: "import time; time.sleep(60)")
-    start = time.monotonic()
+    started = []
+    start = child_process.start_child
+    monkeypatch.setattr(child_process, "start_child", lambda *a, **k: started.append(start(*a, **k)) or started[-1])
     with pytest.raises(DataError, match="did not finish reading the file within 1 s"):
         read_c3d(test_data / "c3d" / "Sample10" / "TYPE-2.C3D", timeout=1.0)
-    # Not a speed figure: a reader that is not stopped at its 1 s limit sleeps 60 s; 10 s is a margin that only a
-    # broken time limit exceeds, however loaded the machine.
-    assert time.monotonic() - start < 10
+    assert len(started) == 1 and started[0].returncode == -signal.SIGKILL
 
 
 def test_a_runaway_allocation_is_stopped_by_the_memory_limit(test_data, tmp_path):
@@ -69,3 +72,31 @@ def test_missing_and_foreign_files(tmp_path):
     short.write_bytes(b"\x02\x50" + bytes(100))
     with pytest.raises(DataError, match="fewer than a C3D header"):
         read_c3d(short)
+
+
+def test_the_parameters_of_many_files_are_read_in_one_process_as_read_c3d_reads_them(test_data, tmp_path,
+                                                                                     monkeypatch):
+    # read_c3d_parameters (hybrid study init) gives each file's subject and metadata as read_c3d's Trial has them,
+    # the files it cannot read a DataError each; a crashing file among good ones fails alone (its reader process
+    # crashes: all are read again one process each)
+    from engine.io.c3d import C3DParameters, read_c3d_parameters
+    names = ("Sample01/Eb015pi.c3d", "Sample28/dynamic.C3D", "Sample26/Capture0002.c3d", "Sample10/TYPE-2.C3D")
+    files = [test_data / "c3d" / n for n in names]
+    crash = mutated(test_data, tmp_path, "Sample02/dec_int.c3d", 2835, 236)
+    mips = test_data / "c3d" / "Sample02" / "sgi_real.c3d"
+    started = []
+    run_child = c3d.run_child
+    monkeypatch.setattr(c3d, "run_child", lambda command, **kw: started.append(command) or run_child(command, **kw))
+    read = read_c3d_parameters([*files, mips, tmp_path / "gone.c3d"])
+    assert len(started) == 1                          # one process for the four readable files
+    for path, got in zip(files, read):
+        trial = read_c3d(path)
+        assert isinstance(got, C3DParameters) and (got.subject, got.metadata, got.source) == (
+            trial.subject, trial.metadata, str(path)), path
+    assert isinstance(read[4], DataError) and "SGI/MIPS" in read[4].problem and read[4].file == str(mips)
+    assert isinstance(read[5], DataError) and "does not exist" in read[5].problem
+    started.clear()
+    first, bad = read_c3d_parameters([files[0], crash])
+    assert len(started) == 3                          # both together, crashed; then one each
+    assert first.subject == read_c3d(files[0]).subject
+    assert isinstance(bad, DataError) and bad.file == str(crash)

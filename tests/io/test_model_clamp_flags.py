@@ -1,7 +1,14 @@
 """A model file written before IK followed the coordinates' ``clamped`` flags (when every range bounded IK) gives no
-flag: loading it says which joints' coordinates IK now leaves free, in the file's name, and how to say otherwise."""
+flag: loading it keeps which joints' coordinates IK now leaves free (``metadata["unflagged_clamps"]``, data, not the
+words of a note), said in the file's name with how to say otherwise wherever the model's notes are shown (``hybrid
+info``, the analysis's notes)."""
+import json
+import re
+
 from engine.cli.main import main
 from engine.io.model_file import load_model, save_model
+from engine.io.open import open_model
+from engine.model.import_notes import import_notes
 
 OLD_MODEL = """\
 format: hybridlab-model
@@ -49,7 +56,9 @@ def _old_file(tmp_path):
 def test_loading_names_the_file_and_the_coordinates_ik_now_leaves_free(tmp_path):
     path = _old_file(tmp_path)
     model = load_model(path)
-    notes = model.metadata["import_warnings"]
+    assert model.metadata == {"unflagged_clamps": {"file": str(path), "joints": {"knee": ["knee_angle"],
+                                                                               "ankle": ["subtalar_angle"]}}}
+    notes = import_notes(model)
     assert len(notes) == 1
     note = notes[0]
     assert note.startswith(f"{path}:")
@@ -74,7 +83,8 @@ def test_a_file_giving_the_flags_loads_without_a_note(tmp_path):
     path = tmp_path / "flagged.yaml"
     path.write_text(OLD_MODEL.replace("range: [-120, 5]}", "range: [-120, 5], clamped: false}")
                     .replace("range: [-20, .inf]}", "range: [-20, .inf], clamped: true}"))
-    assert "import_warnings" not in load_model(path).metadata
+    model = load_model(path)
+    assert "unflagged_clamps" not in model.metadata and import_notes(model) == []
 
 
 def test_saving_writes_the_flags_that_matter_so_the_saved_file_has_no_note(tmp_path):
@@ -85,25 +95,42 @@ def test_saving_writes_the_flags_that_matter_so_the_saved_file_has_no_note(tmp_p
     text = saved.read_text()
     assert text.count("clamped: false") == 2 and text.count("clamped: true") == 1   # knee, subtalar; ankle
     again = load_model(saved)
-    assert "import_warnings" not in again.metadata and again == bare
+    assert import_notes(again) == [] and again == bare
 
 
 def test_a_flagless_model_saved_and_loaded_again_has_no_note(tmp_path):
     """The note names the file read; the file written gives every flag, and carries no note of the old file."""
     model = load_model(_old_file(tmp_path))
-    assert model.metadata["import_warnings"]
+    assert import_notes(model)
     saved = tmp_path / "saved.yaml"
     save_model(model, saved)
-    assert "old.yaml" not in saved.read_text() and "import_warnings" not in saved.read_text()
+    assert "old.yaml" not in saved.read_text() and "unflagged" not in saved.read_text()
     again = load_model(saved)
-    assert "import_warnings" not in again.metadata and again == model.replace(metadata={})
+    assert import_notes(again) == [] and again == model.replace(metadata={})
 
 
 def test_saving_keeps_the_other_import_warnings(tmp_path):
     """What an .osim held that the model lacks stays true of the model saved; only the flags' note goes."""
     model = load_model(_old_file(tmp_path))
-    imported = model.replace(metadata={"import_warnings": ["controller 'c' is not imported", *model.metadata[
-        "import_warnings"]], "source": "old.osim"})
+    imported = model.replace(metadata={**model.metadata, "import_warnings": ["controller 'c' is not imported"],
+                                       "source": "old.osim"})
+    assert len(import_notes(imported)) == 2
     saved = tmp_path / "saved.yaml"
     save_model(imported, saved)
     assert load_model(saved).metadata == {"import_warnings": ["controller 'c' is not imported"], "source": "old.osim"}
+
+
+def test_hybrid_analyze_puts_what_reading_the_model_said_in_the_analysis_notes(test_data, tmp_path):
+    """The note changes what IK does, so it is one of the analysis's notes (metrics.json; the .hlr, the report and a
+    batch's study table read them), not only a line printed on the console (lost in a batch's worker)."""
+    d = test_data / "opensim" / "gait2354"
+    flagged = tmp_path / "flagged.yaml"
+    save_model(open_model(d / "subject01_simbody.osim"), flagged)
+    flagless = tmp_path / "flagless.yaml"
+    flagless.write_text(re.sub(r",? ?clamped: (true|false)", "", flagged.read_text()))
+    expected = import_notes(load_model(flagless))
+    assert any("knee_angle_r" in n and "no 'clamped' flag" in n for n in expected)
+    assert main(["analyze", str(flagless), str(d / "subject01_walk1.trc"), "--end", "0.6", "--out",
+                 str(tmp_path / "out"), "--quiet"]) == 0
+    notes = json.loads((tmp_path / "out" / "metrics.json").read_text())["notes"]
+    assert [n for n in notes if n.startswith("model: ")] == [f"model: {n}" for n in expected]

@@ -8,7 +8,7 @@ import zipfile
 import numpy as np
 import pytest
 
-from engine.io.results_file import load_result, pack, save_result, unpack
+from engine.io.results_file import load_result, pack, read_archive, save_result, unpack, write_archive
 from engine.progress import Progress
 from engine.errors import DataError
 from engine.model import Model
@@ -165,9 +165,8 @@ def test_identical_contents_give_identical_bytes_without_the_machine_s_paths(ana
     assert load_result(tmp_path / "a" / "walk1.hlr")[0].trial.source == source
 
 
-def _refusal(fn, monkeypatch):
-    """(bytes unpacked from the archive's members, peak traced bytes, message) of ``fn()``, which must raise
-    DataError. (The time a refusal takes is printed by benchmarks/bench_refusals.py.)"""
+def _counting_unpacked(monkeypatch) -> list:
+    """``[bytes]``: from now on, the bytes read from archives' members (the one counter the refusals use)."""
     unpacked = [0]
     read = zipfile.ZipExtFile.read
 
@@ -176,6 +175,13 @@ def _refusal(fn, monkeypatch):
         unpacked[0] += len(data)
         return data
     monkeypatch.setattr(zipfile.ZipExtFile, "read", counted)
+    return unpacked
+
+
+def _refusal(fn, monkeypatch):
+    """(bytes unpacked from the archive's members, peak traced bytes, message) of ``fn()``, which must raise
+    DataError. (The time a refusal takes is printed by benchmarks/bench_refusals.py.)"""
+    unpacked = _counting_unpacked(monkeypatch)
     tracemalloc.start()
     try:
         with pytest.raises(DataError) as info:
@@ -184,6 +190,17 @@ def _refusal(fn, monkeypatch):
     finally:
         tracemalloc.stop()
     return unpacked[0], peak, str(info.value)
+
+
+def test_the_counter_of_unpacked_bytes_counts_a_valid_archive(tmp_path, monkeypatch):
+    """The positive control of ``unpacked == 0`` below: the same counter sees the bytes of a small valid archive
+    read as a results file is (``read_archive``, which ``load_result`` starts with)."""
+    small = tmp_path / "small.hlr"
+    x = np.arange(100.0)
+    write_archive(small, {"x": x}, "test archive")
+    unpacked = _counting_unpacked(monkeypatch)
+    assert np.array_equal(read_archive(small)["x"], x)
+    assert unpacked[0] >= x.nbytes
 
 
 def test_a_zip_bomb_is_refused_before_it_is_unpacked(tmp_path, monkeypatch):

@@ -103,7 +103,8 @@ def test_the_stature_is_the_trials_else_the_model_scaled_by_the_geometry():
 
     from engine.demo.for_trial import default_model, trial_matching
     from engine.io.c3d import read_c3d
-    from engine.protocols.fitting import rejected_height, stature
+    from engine.protocols.fitting import stature
+    from engine.trial.body_measures import recorded_height
     c3d = Path(__file__).parents[1] / "data" / "c3d"
     bts = read_c3d(c3d / "Sample28" / "dynamic.C3D")          # SUBJECT:Height 166 (cm)
     model = default_model(bts)[0]
@@ -113,7 +114,7 @@ def test_the_stature_is_the_trials_else_the_model_scaled_by_the_geometry():
     height, said = stature(unknown, model, matching)
     assert height == pytest.approx(1.75 * matching.scale) and "times" in said
     assert stature(changed(bts, subject={"HEIGHT": 1630.0}), model, matching)[0] == pytest.approx(1.63)
-    assert rejected_height(bts) is None and rejected_height(unknown) is None
+    assert recorded_height(bts).rejected == () and recorded_height(unknown).rejected == ()
 
 
 def test_an_implausible_stature_in_the_trial_is_said_rejected():
@@ -122,7 +123,8 @@ def test_an_implausible_stature_in_the_trial_is_said_rejected():
 
     from engine.demo.for_trial import default_model, model_for_trial, trial_matching
     from engine.io.c3d import read_c3d
-    from engine.protocols.fitting import rejected_height, stature
+    from engine.protocols.fitting import stature
+    from engine.trial.body_measures import recorded_height
     bts = read_c3d(Path(__file__).parents[1] / "data" / "c3d" / "Sample28" / "dynamic.C3D")
     model = default_model(bts)[0]
     matching = trial_matching(bts, model).matching
@@ -131,8 +133,9 @@ def test_an_implausible_stature_in_the_trial_is_said_rejected():
     assert height == pytest.approx(1.75 * matching.scale) and "times" in said          # the model's, scaled
     said = ("the trial's SUBJECT:Height 0.9 was not used as the subject's stature: read as m, cm or mm it is not "
             "within 1-2.5 m")
-    assert rejected_height(short) == said and said in model_for_trial(short).notes
-    assert "not a number" in rejected_height(changed(bts, subject={"HEIGHT": "tall"}))
+    assert recorded_height(short).rejected == (said,) and said in model_for_trial(short).notes
+    (tall,) = recorded_height(changed(bts, subject={"HEIGHT": "tall"})).rejected
+    assert "SUBJECT:HEIGHT 'tall' was not used" in tall and "not a number" in tall
 
 
 @pytest.mark.parametrize("height", [1.60, 1.95])
@@ -143,9 +146,10 @@ def test_a_height_given_is_the_stature_of_the_chords_and_is_said(height):
     from pathlib import Path
 
     from engine.demo.for_trial import model_for_trial
+    from engine.trial.body_measures import Given
     from engine.io.c3d import read_c3d
     trial = read_c3d(Path(__file__).parents[1] / "data" / "c3d" / "Sample26" / "Capture0002.c3d")
-    made = model_for_trial(trial, height=height)
+    made = model_for_trial(trial, given=Given(height, None, "with --height on the command line"))
     m = made.trial.markers
     for centre, lateral, ratio in (("RKJC", "RKNJNTLN", 0.055), ("LKJC", "LKNJNTLN", 0.055),
                                    ("RAJC", "RMALL", 0.0405), ("LAJC", "LMALL", 0.0405)):
@@ -153,8 +157,10 @@ def test_a_height_given_is_the_stature_of_the_chords_and_is_said(height):
         seen = np.isfinite(gap)
         assert seen.sum() > 10
         assert np.allclose(gap[seen], 0.5 * (ratio * height + 0.014), rtol=0, atol=1e-9), centre
-    assert sum(f"stature {height:.2f} m (the height given with --height" in n for n in made.notes) == 4
-    said = f"the subject's stature is the height given with --height, {height:.3f} m; the trial gives none"
+    assert sum(f"stature {height:.2f} m (the height given with --height on the command line" in n
+               for n in made.notes) == 4
+    said = (f"the subject's stature is the height given with --height on the command line, {height:.3f} m; the trial "
+            "gives none")
     assert said in made.notes
 
 
@@ -164,12 +170,54 @@ def test_a_height_given_overrides_the_trials_and_the_note_names_both():
     from engine.demo.for_trial import default_model, trial_matching
     from engine.io.c3d import read_c3d
     from engine.protocols.fitting import height_notes, stature
+    from engine.trial.body_measures import Given
     trial = read_c3d(Path(__file__).parents[1] / "data" / "c3d" / "Sample01" / "Eb015pi.c3d")   # SUBJECT:HEIGHT 1.63
     model = default_model(trial)[0]
     matching = trial_matching(trial, model).matching
     assert stature(trial, model, matching)[0] == pytest.approx(1.63, abs=1e-6)
-    assert stature(trial, model, matching, 1.81) == (1.81, "the height given with --height")
-    (note,) = height_notes(trial, 1.81)
-    assert note == ("the subject's stature is the height given with --height, 1.810 m, instead of the trial's "
-                    "SUBJECT:HEIGHT 1.63")
-    assert height_notes(trial, None) == []            # the trial's own, plausible: nothing to say
+    given = Given(1.81, None, "for subject s01 in the study /lab/study.yaml")     # where it was given, said
+    assert stature(trial, model, matching, given) == (1.81, "the height given for subject s01 in the study "
+                                                            "/lab/study.yaml")
+    (note,) = height_notes(trial, given)
+    assert note == ("the subject's stature is the height given for subject s01 in the study /lab/study.yaml, 1.810 m, "
+                    "instead of the trial's SUBJECT:HEIGHT 1.63")
+    assert height_notes(trial, None) == height_notes(trial, Given(None, 70.0, None, "x")) == []   # the trial's own
+    with pytest.raises(ValueError, match="a height given must say where it was given"):
+        Given(1.81)
+
+
+def test_the_static_trials_height_and_mass_are_used_when_the_trial_records_none_and_said():
+    # a lab recording the subject's height and mass only in its static trial: hybrid analyze TRIAL --static S takes
+    # them (as study init does), said; a trial recording one not usable does not take the static's (it may be another
+    # subject's file), said
+    from dataclasses import replace as changed
+    from pathlib import Path
+
+    import ezc3d
+
+    from engine.demo.for_trial import default_model, model_for_trial, trial_matching
+    from engine.io.c3d import read_c3d
+    from engine.protocols.fitting import body_mass, height_notes, stature
+    path = Path(__file__).parents[1] / "data" / "c3d" / "Sample28" / "dynamic.C3D"
+    static = read_c3d(path)                                      # SUBJECT:Height 166 (cm), SUBJECT:Weight 59
+    written = ezc3d.c3d(str(path))["parameters"]["SUBJECT"]
+    height, weight = float(written["Height"]["value"][0]) / 100, float(written["Weight"]["value"][0])
+    trial = changed(static, subject={})
+    model = default_model(trial)[0]
+    matching = trial_matching(trial, model).matching
+    said = f"the static trial {static.source}'s SUBJECT:Height 166 cm (the trial records none)"
+    assert stature(trial, model, matching, None, static) == (pytest.approx(height), said)
+    assert height_notes(trial, None, static) == [f"the subject's stature is {said}"]
+    mass, notes = body_mass(trial, None, static)
+    assert mass == weight and notes == [f"the subject's body mass is the static trial {static.source}'s SUBJECT:Weight "
+                                        "59, taken as kg (C3D gives no unit) (the trial records none)"]
+    made = model_for_trial(trial, static=static)
+    assert made.model.total_mass == pytest.approx(weight, rel=1e-9) and notes[0] in made.notes
+    assert f"the subject's stature is {said}" in made.notes
+    # the trial's own are kept; its value not usable is not replaced by the static's
+    assert body_mass(static, None, changed(static, subject={"Weight": 80.0}))[0] == weight
+    typo = changed(static, subject={"Height": 16.6, "Weight": 5.9})
+    assert stature(typo, model, matching, None, static)[1].startswith("the model's")
+    mass, notes = body_mass(typo, None, static)
+    assert mass is None and notes[-1] == "no body mass in the trial nor given: the model's is kept"
+    assert "SUBJECT:Height 16.6 was not used" in height_notes(typo, None, static)[0]

@@ -2,9 +2,11 @@
 de Leva's tables, an independent reference) standing in a Z-up lab, the Plug-in Gait markers on its landmarks
 recorded, is recovered from the 1.75 m default athlete with its segment lengths within 3%."""
 import numpy as np
+import pytest
 
 from engine import algorithms as alg
 from engine.data import Data
+from engine.errors import DataError
 from engine.demo.athlete import build_athlete
 from engine.demo.for_trial import model_for_trial
 from engine.io.protocol_file import builtin, placements_for
@@ -58,6 +60,17 @@ def test_a_marker_never_seen_does_not_stop_the_scaling_and_is_named():
     made = model_for_trial(static, static=static, axes="Z-up, X-forward")
     assert any(n.startswith("not used for scaling, never seen in the first 1 s: RTOE") for n in made.notes)
     assert abs(_length(made.model, "knee_r") / _length(subject, "knee_r") - 1.0) < 0.03
+
+
+def test_a_static_trial_where_no_marker_is_ever_seen_is_refused_naming_the_file_and_markers():
+    """The moving trial is fine; the static one has every marker missing in every frame."""
+    subject = build_athlete(height=1.90, with_muscles=False, amputated=False)
+    moving = _standing_trial(subject)
+    static = Trial(Markers(moving.markers.names, moving.markers.time, np.full_like(moving.markers.positions, np.nan),
+                           100.0), source="empty_static.c3d")
+    with pytest.raises(DataError, match="no marker is seen in the trial") as refused:
+        model_for_trial(moving, static=static, axes="Z-up, X-forward")
+    assert refused.value.file == "empty_static.c3d" and refused.value.element == "markers"
 
 
 def test_without_a_static_trial_the_calibration_frame_is_the_one_nearest_the_default_pose():

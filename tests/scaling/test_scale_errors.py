@@ -47,16 +47,23 @@ def test_marker_set_naming_an_unknown_body(copy):
     assert "Sternum" in err.value.element and "'trunk'" in err.value.problem
 
 
-def test_mass_of_zero_in_the_setup(copy):
-    _replace(copy / "subject01_Setup_Scale.xml", "<mass>      72.60000000 </mass>", "<mass> 0 </mass>")
+@pytest.mark.parametrize("mass", ["0", "700", "5"])
+def test_a_setup_mass_out_of_range_is_refused(copy, mass):
+    """The setup's ``<mass>`` in the same 20-250 kg as every body mass given (a 700 was taken before)."""
+    _replace(copy / "subject01_Setup_Scale.xml", "<mass>      72.60000000 </mass>", f"<mass> {mass} </mass>")
     with pytest.raises(DataError) as err:
         read_scale_setup(copy / "subject01_Setup_Scale.xml")
     assert err.value.file.endswith("subject01_Setup_Scale.xml") and "<mass>" in err.value.element
+    assert "between 20 and 250" in err.value.problem
 
 
-def test_mass_of_zero_on_the_command_line(capsys):
-    code = main(["scale", str(FOLDER / "gait2354_simbody.osim"), "--setup", str(SETUP), "--mass", "0"])
-    assert code == 2 and "--mass" in capsys.readouterr().err
+@pytest.mark.parametrize("mass", ["0", "700", "nan"])
+def test_a_mass_out_of_range_on_the_command_line_is_refused_as_hybrid_analyze_refuses_it(capsys, mass):
+    """The range of every body mass given (``check_mass``, 20-250 kg), not only a positive one."""
+    code = main(["scale", str(FOLDER / "gait2354_simbody.osim"), "--setup", str(SETUP), "--mass", mass])
+    assert code == 2
+    assert f"--mass must be the subject's body mass in kilograms, positive and between 20 and 250; got {mass}" in (
+        capsys.readouterr().err)
 
 
 @pytest.mark.parametrize("name, element", [("gait2354_simbody.osim", "<GenericModelMaker><model_file>"),

@@ -35,6 +35,8 @@ def test_the_slope_against_the_friction_cone_decides_the_outcome(lifts):
     assert np.tan(np.radians(TILT)) > mu > np.tan(np.radians(TILT - 7.0))     # the scenes straddle the cone
     flat, inclined = lifts[0.0], lifts[7.0]
     assert not flat[1].notes and not inclined[1].notes
+    for _, result in (flat, inclined):                                 # no sheet: the sheets' share is none of it
+        assert result.pressure.max() > 0 and not result.sheet_pressure.any()
     assert not body_held(*flat)
     assert body_held(*inclined)
 
@@ -86,18 +88,25 @@ def test_a_sensor_cell_lies_on_one_surface_of_two_facing_ones():
     assert sensor_pressure(x, normals, pressure * areas, areas, 0.03) == pytest.approx(pressure, rel=1e-12)
 
 
-def _recorded(scene, time, q, pressure):
+def _recorded(scene, time, q, pressure, sheet_pressure=None):
+    """A run of ``scene`` with the given records; the sheets' share of the pressure ``sheet_pressure`` (default all of
+    it)."""
     from skin.simulation import SimulationResult
     T = len(time)
+    pressure = np.asarray(pressure)
     return SimulationResult(scene.name, np.asarray(time, float), np.asarray(q), np.zeros((T, scene.model.nv)),
-                            np.asarray(pressure), np.zeros((T, 3)), np.zeros(T, int))
+                            pressure, pressure if sheet_pressure is None else np.asarray(sheet_pressure),
+                            np.zeros((T, 3)), np.zeros(T, int))
 
 
-def test_the_hanging_sensor_reads_each_cells_mean_over_the_window(rng):
-    """The sling's sensor window opens HANGING_SETTLE s after the hooks stop and closes at the run's end; over it each
-    cell reads the mean of its readings: one record gives that record's reading (``sensor_summary``), two records at
-    the same pose with pressures p and 3p give twice the first's (the mean is linear), records outside the window do
-    not count. A run ending before the window, or a window without records, is an error."""
+def test_the_hanging_sensor_reads_the_slings_cells_over_the_window(rng):
+    """The sling's sensor window opens HANGING_SETTLE s after the hooks stop and closes at the run's end; the sensor
+    lies between skin and sling, so the bed's share of the pressure does not count. Over the window each cell's mean
+    is its readings' mean: one record gives that record's peak (``sensor_summary``), two records at the same pose with
+    pressures p and 3p give twice the first's (the mean is linear), records outside the window do not count. The 95th
+    percentile of a uniform pressure p0 on the skin at rest (every cell reads p0) is p0, and one vertex's spike of
+    1000 p0 in one record leaves it at p0 while the highest cell's mean follows the spike. A run ending before the
+    window, or a window without records, is an error."""
     from skin.outcomes import HANGING_SETTLE, hanging_window, sensor_summary, sensor_window_summary
     from skin.scenes import sling_lift
     scene = sling_lift(spacing=0.04, sheet_vertices=400, bed_spacing=0.04)
@@ -106,16 +115,28 @@ def test_the_hanging_sensor_reads_each_cells_mean_over_the_window(rng):
     p = rng.uniform(0.0, 2e4, n)
     q = np.repeat(scene.q0[None], 4, axis=0)
     junk = rng.uniform(0.0, 1e6, n)                                       # before the window: must not count
-    run = _recorded(scene, [0.5, end, end + 0.5, end + 1.0], q, [junk, p, 3 * p, junk])
+    bed = rng.uniform(0.0, 1e6, n)                                        # the bed's share: must not count
+    sheets = [junk, p, 3 * p, junk]
+    run = _recorded(scene, [0.5, end, end + 0.5, end + 1.0], q, [s + bed for s in sheets], sheets)
     assert hanging_window(scene, run) == pytest.approx((end, end + 1.0))
     one = sensor_window_summary(scene, run, (end, end))
-    at = sensor_summary(scene, run, 1)
+    at = sensor_summary(scene, _recorded(scene, run.time, q, sheets), 1)
     two = sensor_window_summary(scene, run, (end, end + 0.5))
     for name in at:
-        assert one[name] == pytest.approx(at[name], rel=1e-12)
-        assert two[name] == pytest.approx((2 * at[name][0], 2 * at[name][1]), rel=1e-12)
+        assert one[name][1:] == pytest.approx(at[name], rel=1e-12)
+        assert two[name][1:] == pytest.approx((2 * at[name][0], 2 * at[name][1]), rel=1e-12)
+    p0 = 1e4
+    uniform = np.full(n, p0)
+    spiked = uniform.copy()
+    back = np.flatnonzero(scene.watch["upper back"])
+    spiked[back[len(back) // 2]] = 1000 * p0
+    run = _recorded(scene, [end, end + 0.5], q[:2], [uniform, spiked])
+    read = sensor_window_summary(scene, run, (end, end + 0.5))
+    for name, (p95, peak, _) in read.items():
+        assert p95 == pytest.approx(p0, rel=1e-12), name
+    assert read["upper back"][1] > 10 * p0
     short = _recorded(scene, [0.0, end - 0.1], q[:2], [p, p])
     with pytest.raises(SettingsError, match="before the body hangs"):
         hanging_window(scene, short)
     with pytest.raises(SettingsError, match="no record between"):
-        sensor_window_summary(scene, run, (end + 0.1, end + 0.2))
+        sensor_window_summary(scene, run, (end + 0.6, end + 0.7))

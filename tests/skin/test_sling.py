@@ -3,7 +3,7 @@ sling: back piece and two leg straps, the bed every 3 cm; at 4 cm a 10 cm leg st
 and the body slips out of the sling while it hangs): the rising sling lifts the body off the bed and carries
 it, the sheets stay outside the skin (their contact with the skin is as stiff as the sheet, Table I, and implicit in
 the sheet's step), the arms lie outside the sling and the straps under the thighs by the knees, and the pressure
-lands on the back."""
+lands on the back, read highest at the knees by a sensor between skin and sling (the seed's Fig. 5)."""
 from __future__ import annotations
 
 import numpy as np
@@ -12,7 +12,7 @@ from scipy.spatial import cKDTree
 
 from engine.algorithms import forward_kinematics, frame_placement
 from engine.data import Data
-from skin.outcomes import hanging_window
+from skin.outcomes import hanging_window, sensor_window_summary
 from skin.scenes import ARM_CLEARANCE, STRAP_ABOVE_KNEE, STRAP_WIDTH, sling_lift
 from skin.simulation import simulate
 from skin.volumes import body_volumes
@@ -166,3 +166,32 @@ def test_the_leg_straps_stay_under_the_thighs_by_the_knees(lifted):
             own, far = (np.linalg.norm(p - knees[s], axis=1) for s in (side, other))
             assert own.max() < reach and (own < far).all()
 
+
+
+
+def test_the_sheets_share_of_the_pressure_is_the_slings(lifted):
+    """``sheet_pressure`` is the sheets' share of the skin's pressure: at every record between zero and the whole
+    (float32 records), and while the body hangs the rest (the bed's) lies only on skin within 0.1 m of the bed's top
+    (the hands and heels), where the sling does not press."""
+    scene, result = lifted
+    P, S = result.pressure.astype(float), result.sheet_pressure.astype(float)
+    assert (S >= 0).all() and (S <= P * (1 + 1e-6)).all()
+    start, _ = hanging_window(scene, result)
+    bed_top = scene.devices[0].placement0.p[1]
+    for k in np.flatnonzero(result.time >= start - 1e-9):
+        x, _, _ = _skin(scene, result.q[k])
+        bed = P[k] - S[k] > 1e-6 * P[k].max()
+        low = x[:, 1] < bed_top + 0.1
+        assert bed.any() and (low | ~bed).all()
+        assert (S[k][low] == 0).all()
+
+def test_the_sling_presses_the_knees_most(lifted):
+    """The seed's Fig. 5 (section VI-B): "highest pressure areas at the knees and slightly low pressures at the upper
+    back and the hip". The sites are the body's landmarks (``scenes._body_landmarks``), the reading the sling's 3 cm
+    sensor between skin and sheet over the hang, each site's 95th percentile of its loaded cells
+    (``outcomes.sensor_window_summary``): the knees' exceeds the upper back's and the hip's. (It rests on the 10 cm
+    straps by the knees: 15 cm straps spread the knees' load below the upper back's.)"""
+    scene, result = lifted
+    read = {name: p95 for name, (p95, _, _) in sensor_window_summary(scene, result, hanging_window(scene, result)).items()}
+    assert read["knees"] > read["upper back"]
+    assert read["knees"] > read["hip"]

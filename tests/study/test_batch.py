@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -27,6 +28,8 @@ from study.tasks import analyse_trial
 ROOT = Path(__file__).resolve().parents[2]
 ENVIRONMENT_BEFORE = dict(os.environ)
 """This process's environment before any cluster of this module started."""
+HOLD_GUARD = 60.0
+"""Seconds after which a held event loop lets go whatever happened (a guard against a hang, not a measure)."""
 
 
 @pytest.fixture(scope="module")
@@ -94,6 +97,7 @@ subjects:
     printed = capsys.readouterr().out
     assert status == 1, printed
     assert "remaining 0" in printed and "dashboard" in printed
+    assert "settings of this local cluster" not in printed        # an existing cluster keeps its own
     summary = json.loads((out / "study_summary.json").read_text())
     assert summary["done"] == 5 and list(summary["failed"]) == ["s10dof/corrupt"]
     assert "bad.trc" in summary["failed"]["s10dof/corrupt"]
@@ -116,6 +120,7 @@ subjects:
                            "--start", "0.1", "--end", "0.3"],
               "alone/run": [str(ROOT / "resources" / "demo" / "run.c3d"), "--height", "1.8", "--mass", "64.5", "--start",
                             "0.1", "--end", "0.3"]}
+    given_in = f"for subject alone in the study {study_file.resolve()}"      # the notes name where, not the options
     for key, argv in direct.items():
         here = tmp_path / "direct" / key
         assert main(["analyze", *argv, "--out", str(here), "--quiet"]) == 0
@@ -125,15 +130,20 @@ subjects:
             names + ["study-record.json"])
         for name in names:
             if name == "metrics.json":
-                assert _metrics(there / name) == _metrics(here / name), key
+                direct_metrics = _metrics(here / name)
+                direct_metrics["notes"] = [n.replace("with --height on the command line", given_in).replace(
+                    "with --mass on the command line", given_in) for n in direct_metrics["notes"]]
+                assert _metrics(there / name) == direct_metrics, key
             else:
                 assert (there / name).read_bytes() == (here / name).read_bytes(), (key, name)
     capsys.readouterr()
     notes = json.loads((out / "trials" / "alone" / "run" / "metrics.json").read_text())["notes"]
-    assert "the subject's stature is the height given with --height, 1.800 m, instead of the trial's " \
+    assert f"the subject's stature is the height given {given_in}, 1.800 m, instead of the trial's " \
            "SUBJECT:HEIGHT '1.75 m'" in notes          # the subject's height reached the trial analysed alone
-    assert any(n.startswith("the subject's body mass is the mass given with --mass, 64.500 kg") for n in notes)
+    mass_note = f"the subject's body mass is the mass given {given_in}, 64.500 kg"
+    assert any(n.startswith(mass_note) for n in notes)
     result, _ = run_steps(trial_result_steps(open_study(study_file), "alone", "run"))      # browsed: computed again alike
+    assert any(n.startswith(mass_note) for n in result.notes)
     write_outputs(result, tmp_path / "browsed")
     assert (tmp_path / "browsed" / "ik.mot").read_bytes() == (out / "trials" / "alone" / "run" / "ik.mot").read_bytes()
 
@@ -229,6 +239,67 @@ def test_a_warmed_worker_neither_compiles_nor_loads_a_kernel_for_a_trial(client,
                                                  tmp_path / worker.split(":")[-1], workers=[worker],
                                                  pure=False).result()
         assert status == "done" and loaded == [] and compiled == [], (loaded, compiled)
+
+
+def _worker_overheads(dask_worker) -> tuple:
+    return "profile" in dask_worker.periodic_callbacks, dask_worker._tick_interval
+
+
+def test_a_local_cluster_has_its_settings_and_hybrid_batch_prints_each_with_its_reason(client, test_data, tmp_path,
+                                                                                      capsys, monkeypatch):
+    import contextlib
+
+    import study.cluster
+    from study.cluster import LOCAL_CLUSTER_SETTINGS
+    assert set(client.run(_worker_overheads).values()) == {(False, 1.0)}      # no profiler; health checks once a second
+    assert client.run_on_scheduler(lambda dask_scheduler: dask_scheduler._tick_interval) == 1.0
+    g = test_data / "opensim" / "gait2354"
+    study_file = _write(tmp_path, f"""subjects:
+  - id: s
+    model: {g / 'subject01_simbody.osim'}
+    trials:
+      - id: walk1
+        file: {g / 'subject01_walk1.trc'}
+{_loads(g, 'subject01_walk1')}        settings: {{start: 0.5, end: 0.7}}
+""")
+    monkeypatch.setattr(study.cluster, "study_client", lambda *a: contextlib.nullcontext(client))   # the local one
+    assert main(["batch", str(study_file), "--out", str(tmp_path / "out")]) == 0
+    printed = capsys.readouterr().out
+    for name, (value, reason) in LOCAL_CLUSTER_SETTINGS.items():
+        assert f"  {name}={value!r}: {reason}\n" in printed and reason
+
+
+def test_a_study_gets_its_results_on_its_own_client_while_a_newer_client_s_loop_is_held(client, test_data, tmp_path):
+    """run_study waits for its futures on its own client's event loop (``as_completed(..., loop=client.loop)``),
+    not on the newest client's (distributed's default): with a second client alive and its loop held, the study
+    still ends, and it ends while that loop is still held (the hold lets go only when the study has ended, or after
+    HOLD_GUARD seconds so that the test cannot hang; the assertion is the order of the two events, no duration)."""
+    from distributed import Client
+    g = test_data / "opensim" / "gait2354"
+    study = load_study(_write(tmp_path, f"""subjects:
+  - id: s
+    model: {g / 'subject01_simbody.osim'}
+    trials:
+      - id: walk1
+        file: {g / 'subject01_walk1.trc'}
+{_loads(g, 'subject01_walk1')}        settings: {{start: 0.5, end: 0.7}}
+"""))
+    held, release, timed_out = threading.Event(), threading.Event(), threading.Event()
+
+    def hold():                     # runs on the second client's loop, which does nothing else meanwhile
+        held.set()
+        if not release.wait(HOLD_GUARD):
+            timed_out.set()
+    with Client(client.scheduler.address) as newer:       # the newest client: distributed's default from now on
+        newer.loop.add_callback(hold)
+        assert held.wait(HOLD_GUARD)
+        try:
+            run = run_study(study, tmp_path / "out", client)
+            ended_while_held = not timed_out.is_set()
+        finally:
+            release.set()
+    assert [o["status"] for o in run.outcomes.values()] == ["done"]
+    assert ended_while_held, "the study's results waited for the newer client's loop"
 
 
 class _Cancelled(Exception):

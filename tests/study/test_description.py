@@ -78,8 +78,12 @@ def test_a_subject_without_model_has_its_trials_analysed_alone_with_its_height_a
     (subject,) = study.subjects
     assert (subject.model, subject.height, subject.scaled) == (None, 1.72, False)
     assert analyze_arguments(study.trials[0], None) == [str(d / "subject01_walk.trc"), "--height", "1.72"]
+    # the analysis notes say where the height was given: this subject of this file (engine.cli.analyze's given_in)
+    assert study.trials[0].given_in == f"for subject s1 in the study {(tmp_path / 'study.yaml').resolve()}"
     study = load_study(_write(tmp_path, text.replace("height: 1.72", "mass: 64.5")))
     assert analyze_arguments(study.trials[0], None) == [str(d / "subject01_walk.trc"), "--mass", "64.5"]
+    assert study.trials[0].given_in == f"for subject s1 in the study {(tmp_path / 'study.yaml').resolve()}"
+    assert load_study(_write(tmp_path, text.replace("    height: 1.72\n", ""))).trials[0].given_in is None
     path = _write(tmp_path, text.replace("height: 1.72", f"static: {d / 'subject01_walk.trc'}"))
     with pytest.raises(SettingsError) as err:
         load_study(path)
@@ -113,7 +117,8 @@ def test_study_init_proposes_a_study_and_lists_what_it_could_not_match(test_data
     assert "not matched: P01/notes.txt: no role found" in out
     assert "proposed: P02: no model file (.osim or .yaml) in it or at the top: each trial analysed alone" in out
     assert "not matched: P02/run.trc: only one of run_grf.mot and run_grf.xml exists" in out
-    assert "not matched: P02: no trial records the subject's height (SUBJECT:HEIGHT or PROCESSING:Height)" in out
+    assert ("not matched: P02: no trial records the subject's height (SUBJECT:HEIGHT or PROCESSING:Height; run.trc: "
+            "TRC, which records none): height left for you to give (m)") in out
     study = load_study(lab / "study.yaml")
     subject, alone = study.subjects
     assert (alone.id, alone.model, alone.height, alone.mass, [t.id for t in alone.trials]) == (
@@ -157,7 +162,8 @@ def test_study_init_takes_each_model_less_subjects_height_and_mass_from_its_own_
     argv = analyze_arguments(walk, None)
     assert argv[argv.index("--height") + 1] == "1.63" and argv[argv.index("--mass") + 1] == "82.7"
     assert "proposed: A: height 1.63 m, read from SUBJECT:HEIGHT 1.63 m in static1.c3d, walk.c3d" in out
-    assert "proposed: A: mass 82.7 kg, read from SUBJECT:WEIGHT 82.7 kg in static1.c3d, walk.c3d" in out
+    assert ("proposed: A: mass 82.7 kg, read from SUBJECT:WEIGHT 82.7, taken as kg (C3D gives no unit) in static1.c3d, "
+            "walk.c3d") in out
     # BTS writes cm: 166 is 1.66 m, said
     assert (b.height, b.mass) == (pytest.approx(written("Sample28/dynamic.C3D", "Height") / 100, abs=5e-5),
                                   pytest.approx(written("Sample28/dynamic.C3D", "Weight"), abs=5e-3))
@@ -169,7 +175,80 @@ def test_study_init_takes_each_model_less_subjects_height_and_mass_from_its_own_
     # Nexus's PROCESSING:Height in mm; its Bodymass 0 (not filled in) is said, not taken; the setup has no model
     assert (d.height, d.mass) == (1.745, None)
     assert "proposed: D: height 1.745 m, read from PROCESSING:Height 1745 mm in run.c3d" in out
-    assert ("not matched: D: no trial records the subject's body mass (SUBJECT:WEIGHT or PROCESSING:Bodymass; "
-            "run.c3d: the trial's PROCESSING:Bodymass 0 was not used as the subject's body mass: it is 0 (not "
-            "recorded)): mass left for you to give (kg)") in out
+    assert ("not matched: D/run.c3d: the trial's PROCESSING:Bodymass 0 was not used as the subject's body mass: it is "
+            "0 (not recorded)") in out
+    assert ("not matched: D: no trial records the subject's body mass (SUBJECT:WEIGHT or PROCESSING:Bodymass): mass "
+            "left for you to give (kg)") in out
     assert "not matched: D/scale.xml: a ScaleTool setup scales a model, and the subject has none: left out" in out
+
+
+def test_study_init_proposes_no_height_or_mass_a_trial_of_the_subject_records_one_not_usable_for(test_data, tmp_path,
+                                                                                                capsys):
+    # H: a.c3d records SUBJECT:HEIGHT 16.3 (a typo? another subject's file?), b.c3d 1.63, run.trc cannot record one:
+    # the height is left to the user, a.c3d's value listed; the mass both record (70) is proposed, run.trc named.
+    # J: one.c3d records 1.63 m and 82.7 kg, none.c3d (Qualisys) records neither: J's values, none.c3d named.
+    # K: 154 (lb) as SUBJECT:WEIGHT with SUBJECT:HEIGHT 1.6: a body mass index of 60.2: refused, the mass left.
+    import ezc3d
+    c3d, lab = test_data / "c3d", tmp_path / "lab"
+    for subject in "HJK":
+        (lab / subject).mkdir(parents=True)
+
+    def subject(path, height, weight):      # Qualisys's Capture0002 records neither: given a SUBJECT group
+        written = ezc3d.c3d(str(c3d / "Sample26" / "Capture0002.c3d"))
+        written.add_parameter("SUBJECT", "HEIGHT", [height])
+        written.add_parameter("SUBJECT", "WEIGHT", [weight])
+        written.write(str(path))
+
+    subject(lab / "H" / "a.c3d", 16.3, 70.0)
+    subject(lab / "H" / "b.c3d", 1.63, 70.0)
+    shutil.copy(test_data / "opensim" / "gait2354" / "subject01_walk1.trc", lab / "H" / "run.trc")
+    shutil.copy(c3d / "Sample01" / "Eb015pi.c3d", lab / "J" / "one.c3d")
+    shutil.copy(c3d / "Sample26" / "Capture0002.c3d", lab / "J" / "none.c3d")
+    subject(lab / "K" / "walk.c3d", 1.6, 154.0)
+    assert main(["study", "init", str(lab)]) == 0
+    out = capsys.readouterr().out
+    h, j, k = load_study(lab / "study.yaml").subjects
+    assert (h.height, h.mass) == (None, 70.0)
+    assert ("not matched: H/a.c3d: the trial's SUBJECT:HEIGHT 16.3 was not used as the subject's stature: read as m, "
+            "cm or mm it is not within 1-2.5 m") in out
+    assert ("not matched: H: b.c3d records 1.63 m for its height, but a.c3d records one not usable (above), which may "
+            "be another subject's file: height left for you to give (m)") in out
+    assert ("proposed: H: mass 70 kg, read from SUBJECT:WEIGHT 70, taken as kg (C3D gives no unit) in a.c3d, b.c3d; run.trc (TRC) records none: this subject's value applies to it too") in out
+    assert "H: height" not in out.replace("not matched: H: b.c3d", "")
+    assert (j.height, j.mass) == (1.63, 82.7)
+    assert ("proposed: J: height 1.63 m, read from SUBJECT:HEIGHT 1.63 m in one.c3d; none.c3d records none: this "
+            "subject's value applies to it too") in out
+    assert (k.height, k.mass) == (1.6, None)
+    assert (f"not matched: K/walk.c3d: the trial's SUBJECT:WEIGHT 154 was not used as the subject's body mass: taken as "
+            f"kg, with the trial's SUBJECT:HEIGHT 1.6 m (the stature used) it gives a body mass index of "
+            f"{154 / 1.6 ** 2:.1f} kg/m^2") in out
+    assert ("not matched: K: no trial records the subject's body mass (SUBJECT:WEIGHT or PROCESSING:Bodymass; not "
+            "usable in walk.c3d, above): mass left for you to give (kg)") in out
+
+
+def test_study_init_gives_a_scaled_model_the_mass_its_c3d_trials_record_unless_its_scale_setup_gives_one(
+        test_data, tmp_path, capsys):
+    # E: model, static C3D, trial C3D, no setup: the mass Sample01 records (SUBJECT:WEIGHT) is the scaled model's.
+    # F: the same with a ScaleTool setup giving 72.6 kg: the setup's is used, the trials' other mass listed.
+    # G: a model not scaled: analysed with its own mass, nothing proposed (a study refuses a mass there).
+    import ezc3d
+    c3d, g, lab = test_data / "c3d", test_data / "opensim" / "gait2354" / "scale", tmp_path / "lab"
+    for subject in "EFG":
+        (lab / subject).mkdir(parents=True)
+        shutil.copy(g / "gait2354_simbody.osim", lab / subject / "model.osim")
+        shutil.copy(c3d / "Sample01" / "Eb015pi.c3d", lab / subject / "walk.c3d")
+    for subject in "EF":
+        shutil.copy(c3d / "Sample01" / "Eb015vr.c3d", lab / subject / "static1.c3d")
+    shutil.copy(g / "subject01_Setup_Scale.xml", lab / "F" / "scale.xml")
+    weight = float(ezc3d.c3d(str(c3d / "Sample01" / "Eb015pi.c3d"))["parameters"]["SUBJECT"]["WEIGHT"]["value"][0])
+    assert main(["study", "init", str(lab)]) == 0
+    out = capsys.readouterr().out
+    e, f, g_ = load_study(lab / "study.yaml").subjects
+    assert (e.scaled, e.mass, e.height) == (True, pytest.approx(weight, abs=5e-3), None)
+    assert (f"proposed: E: mass {round(weight, 2):g} kg, read from SUBJECT:WEIGHT {weight:g}, taken as kg (C3D gives no "
+            "unit) in static1.c3d, walk.c3d") in out
+    assert (f.scaled, f.mass) == (True, None)
+    assert (f"not matched: F: its ScaleTool setup scale.xml gives a mass of 72.6 kg, which scales its model; its trials "
+            f"record another (static1.c3d SUBJECT:WEIGHT {weight:g}, taken as kg (C3D gives no unit), walk.c3d "
+            f"SUBJECT:WEIGHT {weight:g}, taken as kg (C3D gives no unit)): the setup's is used") in out
+    assert (g_.scaled, g_.mass) == (False, None) and "G:" not in out

@@ -10,7 +10,7 @@ import pytest
 
 from engine.errors import SettingsError
 from engine.io.c3d import read_c3d
-from engine.trial.body_measures import check_height, check_mass, recorded_height, recorded_mass
+from engine.trial.body_measures import BMI_RANGE, check_height, check_mass, recorded_height, recorded_mass
 
 
 def _parameter(path: Path, group: str, name: str) -> float:
@@ -34,7 +34,7 @@ def test_the_c3d_samples_heights_and_weights_in_si_with_their_source(test_data, 
     weight_name = height_name.replace("HEIGHT", "WEIGHT").replace("Height", "Weight")
     mass = recorded_mass(trial)
     assert mass.value == pytest.approx(_parameter(path, "SUBJECT", weight_name), rel=1e-12)
-    assert mass.source.startswith(f"the trial's SUBJECT:{weight_name} ") and mass.source.endswith(" kg")
+    assert mass.source == f"the trial's SUBJECT:{weight_name} {mass.value:g}, taken as kg (C3D gives no unit)"
 
 
 def test_nexus_processing_height_is_read_in_millimetres_and_bodymass_in_kilograms(test_data, tmp_path):
@@ -67,6 +67,32 @@ def test_values_not_usable_are_said_and_never_taken():
     assert pounds.value == 72.0 and "PROCESSING:Bodymass" in pounds.source
     assert pounds.rejected == ("the trial's SUBJECT:Weight 400 was not used as the subject's body mass: read in kg "
                                "it is not within 20-250 kg",)
+
+
+def test_a_mass_in_pounds_is_refused_by_the_body_mass_index_it_gives_with_the_trials_height():
+    # 154 lb (69.9 kg) taken as kg for a 1.60 m subject: 154 / 1.60^2 = 60.16 kg/m^2, over 50; the note names both
+    pounds = recorded_mass(_trial(subject={"HEIGHT": 1.60, "WEIGHT": 154.0}))
+    assert pounds.value is None and pounds.refused
+    assert pounds.rejected == ("the trial's SUBJECT:WEIGHT 154 was not used as the subject's body mass: taken as kg, "
+                               "with the trial's SUBJECT:HEIGHT 1.6 m (the stature used) it gives a body mass index "
+                               f"of {154 / 1.6 ** 2:.1f} kg/m^2, not within 12-50 kg/m^2 (pounds, or another "
+                               "subject's mass?)",)
+    assert BMI_RANGE == (12.0, 50.0)
+    light = recorded_mass(_trial(subject={"Height": 190.0, "MASS": 40.0}))       # 40 / 1.9^2 = 11.08 < 12
+    assert light.value is None and "SUBJECT:Height 190 cm" in light.rejected[0] and "of 11.1 kg/m^2" in light.rejected[0]
+    # the next parameter is still read: Nexus's Bodymass (kg) gives 70 / 1.6^2 = 27.3
+    nexus = recorded_mass(_trial(subject={"HEIGHT": 1.60, "WEIGHT": 154.0}, processing={"Bodymass": 70.0}))
+    assert nexus.value == 70.0 and nexus.source == "the trial's PROCESSING:Bodymass 70 kg" and len(nexus.rejected) == 1
+    # without a height there is nothing to check it by: taken, the assumption said
+    alone = recorded_mass(_trial(subject={"WEIGHT": 154.0}))
+    assert alone.value == 154.0 and alone.source == "the trial's SUBJECT:WEIGHT 154, taken as kg (C3D gives no unit)"
+    assert not alone.refused and alone.rejected == ()
+
+
+def test_only_a_value_other_than_0_is_refused():
+    assert not recorded_height(_trial(processing={"Height": 0.0})).refused       # Nexus: not filled in
+    assert recorded_height(_trial(subject={"HEIGHT": 17.8})).refused
+    assert recorded_mass(_trial(subject={"WEIGHT": "heavy"})).refused
 
 
 @pytest.mark.parametrize("check, value, said", [

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ...errors import DataError
+from ...trial.body_measures import MASS_RANGE
 from ...scaling.setup import AXES, MANUAL, MEASUREMENTS, BodyScale, ManualScale, Measurement, PlacerSetup, \
     ScalerSetup, ScaleSetup
 from .._xml import boolean_of, parse_xml, text_of
@@ -45,9 +46,9 @@ def read_scale_setup(path) -> ScaleSetup:
     mass = parse_number(text_of(tool, "mass", path, "-1"), "the mass", "<ScaleTool>/<mass>", path)
     if mass == -1.0:
         mass = None
-    elif mass <= 0:
-        raise DataError(f"the subject's mass must be positive (kg), got {mass}", element="<ScaleTool>/<mass>",
-                        file=path)
+    elif not MASS_RANGE[0] <= mass <= MASS_RANGE[1]:
+        raise DataError(f"the subject's mass must be in kilograms, between {MASS_RANGE[0]:g} and {MASS_RANGE[1]:g} "
+                        f"(hybrid analyze --mass's range), got {mass:g}", element="<ScaleTool>/<mass>", file=path)
     maker = tool.find("GenericModelMaker")
     model_file = marker_set_file = None
     if maker is not None:

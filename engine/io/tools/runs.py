@@ -29,6 +29,7 @@ from ...analysis.ik import solve_ik
 from ...analysis.ik_bounds import range_notes
 from ...analysis.inverse_dynamics import classic_inverse_dynamics
 from ...errors import SettingsError
+from ...model.import_notes import import_notes
 from ...muscles.forces.reserves import read_actuator_files
 from ...muscles.forces.static_optimization import MuscleForceSettings, estimate_muscle_forces
 from ..external_loads import ground_reaction_plates
@@ -82,7 +83,7 @@ def _model(path) -> tuple:
     """``(model, notes)``: the model file and the notes naming its elements HybridLab did not import (they take no
     part in the run)."""
     model = open_model(path)
-    return model, [f"{Path(path).name}: {w}" for w in model.metadata.get("import_warnings", ())]
+    return model, [f"{Path(path).name}: {w}" for w in import_notes(model)]
 
 
 _IK_HANDLED = ("model_file", "marker_file", "IKTaskSet", "time_range", "output_motion_file", "results_directory",
