@@ -343,7 +343,7 @@ class MainWindow(QMainWindow):
     def open_session(self, path) -> None:
         self._check_idle(path)
         s = load_session(path)
-        liner = saved_liner(s.report, path)
+        liner = saved_liner(s.report)
         doc = self.document
         if s.settings is not None:
             doc.settings = s.settings

@@ -207,11 +207,11 @@ def preferences_dialog(window) -> None:
 def socket_liner_dialog(window) -> None:
     """The liner slipping on the skin: its Coulomb coefficient asked (silicone on skin by default); cancelled, the
     liner stays as it was."""
-    from skin.socket import LINER_FRICTION
+    from skin.socket_defaults import LINER_FRICTION
     current = window.socket_pressure.liner["friction"]
     value, ok = QInputDialog.getDouble(window, "Socket liner", "Coulomb friction of the liner on the skin (silicone "
                                        f"on skin: {LINER_FRICTION:g}, Zhang and Mak 1999):",
-                                       LINER_FRICTION if current is None else current, 0.0, 10.0, 2)
+                                       LINER_FRICTION if current is None else current, *_limits("friction", 2), 2)
     _set_liner(window, friction=value if ok else current)
 
 
@@ -219,24 +219,33 @@ def socket_tissue_dialog(window) -> None:
     """The soft tissue under the liner (its thickness, and its modulus when it has one) and the socket's fit pressure,
     asked in turn (``hybrid socket-pressure --tissue MM --tissue-modulus KPA --fit KPA``); cancelled at any, the liner
     stays as it was."""
-    from skin.socket import TISSUE_MODULUS
+    from skin.socket_defaults import TISSUE_MODULUS
     liner = window.socket_pressure.liner
     tissue, ok = QInputDialog.getDouble(window, "Socket liner", "Soft tissue under the liner, mm (0: the limb rigid "
                                         "under the liner; a few mm over the tibia, centimetres behind):",
-                                        liner.get("tissue", 0.0) * 1e3, 0.0, 200.0, 1)
+                                        liner.get("tissue", 0.0) * 1e3, *_limits("tissue", 1), 1)
     if not ok:
         return
     modulus = liner.get("tissue_modulus", TISSUE_MODULUS) * 1e-3
     if tissue > 0:
-        modulus, ok = QInputDialog.getDouble(window, "Socket liner", "The soft tissue's Young's modulus, kPa (100 assumed; "
-                                             "see docs/socket-pressure.md for the sources):", modulus, 1.0, 10000.0, 1)
+        modulus, ok = QInputDialog.getDouble(window, "Socket liner", f"The soft tissue's Young's modulus, kPa "
+                                             f"({TISSUE_MODULUS * 1e-3:g} assumed; see docs/socket-pressure.md for the "
+                                             "sources):", modulus, *_limits("tissue_modulus", 1), 1)
         if not ok:
             return
-    fit, ok = QInputDialog.getDouble(window, "Socket liner", "Pre-compression: the socket's fit pressure at zero load, "
-                                     "kPa (0: moulded on the unloaded stump; not measured, tens of kPa assumed):", liner.get("fit", 0.0) * 1e-3,
-                                     0.0, 1000.0, 1)
+    fit, ok = QInputDialog.getDouble(window, "Socket liner", "Pre-compression: the socket's nominal fit pressure at "
+                                     "zero load, kPa (0: moulded on the unloaded stump; not measured, tens of kPa "
+                                     "assumed):", liner.get("fit", 0.0) * 1e-3, *_limits("fit", 1), 1)
     if ok:
         _set_liner(window, tissue=tissue * 1e-3, tissue_modulus=modulus * 1e3, fit=fit * 1e3)
+
+
+def _limits(name: str, decimals: int) -> tuple[float, float]:
+    """The dialog's range of the liner's option ``name`` in its command-line unit (``skin.liner_options.OPTIONS``): from
+    0 (the smallest step of ``decimals`` when it must be positive) to its largest value."""
+    from skin.liner_options import OPTIONS
+    _, unit, positive, _, largest = OPTIONS[name]
+    return (10.0 ** -decimals if positive else 0.0), largest / unit
 
 
 def _set_liner(window, **changes) -> None:

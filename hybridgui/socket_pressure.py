@@ -11,7 +11,6 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QObject
 
-from engine.errors import DataError
 from skin.liner_options import checked
 from skin.socket_site import unavailable
 
@@ -37,11 +36,11 @@ def status_text(socket_map) -> str:
             f"{m.time[m.peak.argmax()]:.3f} s.{notes}")
 
 
-def saved_liner(report: dict, path) -> dict:
-    """The liner's keyword arguments in a session's report options ``report`` (``Session.report`` of the file ``path``;
-    none: the bonded liner on a rigid limb), ``{"friction": None}`` at least; DataError naming the file and the option
-    when one is unknown, not a number or out of range (``skin.liner_options.checked``)."""
-    return {"friction": None, **checked(report.get(SECTION, {}), f"report option {SECTION}", path, DataError)}
+def saved_liner(report: dict) -> dict:
+    """The liner's keyword arguments in a session's report options ``report`` (``Session.report``, which
+    ``load_session`` checked: ``engine.io.report_sections.checked_options``; none: the bonded liner on a rigid limb),
+    ``{"friction": None}`` at least."""
+    return {"friction": None, **report.get(SECTION, {})}
 
 
 class SocketPressure(QObject):

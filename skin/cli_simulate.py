@@ -56,6 +56,9 @@ def run_command(args) -> int:
         for name, (p95, peak, force, left, left_force) in sensor_window_summary(sc, result, window).items():
             print(f"  {name:12s} 95th percentile {p95 / 1e3:8.2f} kPa   highest cell mean {peak / 1e3:8.2f} kPa   "
                   f"force {force:7.1f} N   {left} cells left out, carrying {left_force:.1f} N")
+    elif hooks:
+        print(f"  no reading over the hang: the run ends at {result.time[-1]:.2f} s, before the window opens at "
+              f"{max(hooks) + HANGING_SETTLE:.2f} s")
     if args.out:
         save_run(args.out, sc, result)
         print(f"wrote {args.out}")

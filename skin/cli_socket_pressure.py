@@ -4,6 +4,7 @@ from __future__ import annotations
 import io
 
 from .liner_options import add_arguments, options
+from .socket_defaults import THRESHOLD
 
 
 COLUMNS = ("time", "loaded", "converged", "in_range", "peak_kPa", "mean_kPa", "loaded_area_cm2", "regions",
@@ -11,7 +12,8 @@ COLUMNS = ("time", "loaded", "converged", "in_range", "peak_kPa", "mean_kPa", "l
 """The CSV's columns per frame: time (s); ``loaded`` 1 where the socket's force exceeds 200 N (the frames the report
 counts); ``converged`` 1 where the liner carries the load to tolerance, ``in_range`` 1 where its solution stays within
 the model's small displacements (0: the frame's pressures are not valid), judged on the liner's largest
-``compression`` and the soft tissue's (mm, against their thicknesses; 0 without tissue) and the socket's ``rotation``
+``compression`` and the soft tissue's (mm, each against ``skin.socket.STRAIN_LIMIT`` of its layer's thickness; 0
+without tissue) and the socket's ``rotation``
 (rad, against ``skin.socket.ROTATION_LIMIT``);
 the pressure figures; the force the map carries (limb axes, N)."""
 
@@ -27,7 +29,8 @@ def add_parser(sub) -> None:
                                   "(default: the weld to the body named socket...)")
     p.add_argument("--limb", help="the residual limb's body (default: the weld's parent)")
     add_arguments(p)
-    p.add_argument("--threshold", type=float, default=100.0, help="pressure threshold for the regions, kPa")
+    p.add_argument("--threshold", type=float, default=THRESHOLD * 1e-3,
+                   help=f"pressure threshold for the regions, kPa (default {THRESHOLD * 1e-3:g})")
     p.add_argument("--spacing", type=float, default=0.012, help="skin vertex spacing, m")
     p.add_argument("--out", help="write the per-frame figures to this CSV file: " + ", ".join(COLUMNS))
     p.set_defaults(run=run_command)
@@ -42,7 +45,7 @@ def run_command(args) -> int:
     from engine.io.atomic import write_text
     from engine.io.results_file import load_result
     from engine.progress import run
-    from skin.socket_map import LOADED, flag_notes, liner_words, loaded, socket_map_steps
+    from skin.socket_map import LOADED, fit_words, flag_notes, liner_words, loaded, socket_map_steps
     from skin.socket_site import socket_site
     for name in ("threshold", "spacing"):
         if not 0 < getattr(args, name) < float("inf"):
@@ -61,6 +64,8 @@ def run_command(args) -> int:
     stance = loaded(m.load)          # as the report counts them
     print(f"socket on {site[1]} (weld {site[0]}): {len(m.vertices)} skin vertices, {liner_words(m)}; {int(stance.sum())} of "
           f"{len(m.time)} frames loaded (socket force above {LOADED:g} N)")
+    if m.unloaded is not None:
+        print(f"fit: {fit_words(m)}")
     for note in flag_notes(m):
         print(f"warning: {note}")
     if stance.any():

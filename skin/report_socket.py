@@ -14,7 +14,7 @@ from engine.io.report_figures import A4
 from engine.io.report_sections import ReportSection
 
 from .liner_options import checked
-from .socket_map import LOADED, SCALE, flag_notes, liner_words, loaded, socket_map_steps
+from .socket_map import LOADED, SCALE, fit_words, flag_notes, liner_words, loaded, socket_map_steps
 from .socket_site import residual_limb, unavailable
 
 TITLE = "Socket interface pressure"
@@ -142,5 +142,5 @@ def socket_section_steps(result, settings, events, trial: str, **liner):
                                            f"{LOADED:g} N in the stances of the {side.lower()} side"])
     notes = [f"socket interface pressure on {limb}: {liner_words(m)}, skin as `hybrid socket-pressure` "
              f"(docs/socket-pressure.md); regions are connected patches above {m.threshold * 1e-3:g} kPa"]
-    notes += [f"socket interface pressure: {note}" for note in flag_notes(m)]
+    notes += [f"socket interface pressure: {note}" for note in [fit_words(m)] + flag_notes(m) if note]
     return ReportSection(TITLE, [socket_page(m, rows, trial, side)], notes)

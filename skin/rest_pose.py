@@ -15,7 +15,8 @@ from engine.tree import compile_tree
 
 ARM_ABDUCTION = 0.7     # rad (40 degrees): the elbow 11 cm clear of the athlete's trunk
 LEG_ABDUCTION = 0.26    # rad (15 degrees) each: the thighs' flesh apart from below the crotch, the knees 24 cm apart
-LIMBS = (("shoulder_adduction", ARM_ABDUCTION), ("hip_adduction", LEG_ABDUCTION))
+A_POSE_SPACING = 0.05   # m: the default athlete's skin generated in the A-pose is one piece up to this spacing
+                        # (measured: 0.06 m leaves its hands and forearms apart, skin.surface names the pieces)
 
 
 def _child(model, coordinate: str) -> str:

@@ -14,7 +14,9 @@ the limb, the wall at stump vertex ``i`` moves by ``d_i = delta + theta x r_i``,
 where ``gap_i`` is the distance from skin vertex ``i`` to its own wall point (the one moulded on it, ``t`` out along
 its normal ``n_i``) along that normal at the frame's pose, ``A_i`` the vertex's area on the rest skin and ``W`` the
 load (the socket's push on the limb). The skin the socket holds moves with the limb alone, so ``gap_i = t`` at every
-pose (to round-off): the liner is at rest at zero load. (The nearest wall point is not the vertex's own where the skin
+pose (to round-off): the liner is at rest at zero load, and the pose is inert for a socket moulded on the stump,
+whose maps are computed on the rest stump once (``Socket.moulded_stump``; ``gaps`` and ``check`` guard walls built by
+hand). (The nearest wall point is not the vertex's own where the skin
 is concave between close vertices: the neighbour's point, offset along a normal tilted towards the vertex, lies nearer
 than ``t``; ``t - gap`` was up to 0.14 mm at four brim vertices of the demo's stump, 9 kPa at zero load.) The liner's
 shear traction ``s_i`` is either
@@ -68,25 +70,19 @@ from engine.data import Data
 from engine.errors import ModelError
 from engine.progress import Progress, run
 
-LINER_THICKNESS = 0.006      # m, a common silicone liner (3-9 mm)
-LINER_MODULUS = 0.4e6        # Pa, silicone liner compressive modulus (Sanders et al. 2004, J Rehabil Res Dev 41(2):
-                             # 0.1-1 MPa at the stresses measured on transtibial amputees)
-TISSUE_MODULUS = 100e3       # Pa, the residual limb's soft tissue's effective Young's modulus where ``tissue`` > 0:
-                             # assumed, of the order of in vivo indentation moduli of limb soft tissue, not measured on
-                             # a residual limb. Checked: Zheng and Mak 1999 (J Biomech Eng 121(3):330-339; four lower
-                             # limb sites of eight normal young subjects in three postures) fit an initial modulus of
-                             # 0.22-58.4 kPa and a nonlinear factor of 21.7-547 kPa: the tissue stiffens as it is
-                             # compressed. Not checked: 53-141 kPa over below-knee residual limbs (attributed to Mak,
-                             # Liu and Lee 1994, J Rehabil Res Dev 31(3):188-198); docs/socket-pressure.md
-LINER_FRICTION = 0.61        # silicone on skin in vivo, 0.61 +- 0.21 (Zhang and Mak 1999, Prosthet Orthot Int 23(2):
-                             # 135-141: the highest of five prosthetic materials on ten subjects' dry skin)
-THRESHOLD = 100e3            # Pa, regions above this pressure are listed (pain thresholds ~ 100-200 kPa)
+from .socket_defaults import LINER_MODULUS, LINER_THICKNESS, THRESHOLD, TISSUE_MODULUS
+
 NEWTON_ITERATIONS = 100      # the socket's Newton solve's limit; a frame not carried to TOLERANCE by then is flagged
 TOLERANCE = 1e-10            # the wrench residual's tolerance, relative to the load (or 1 N, 1 N m)
 ROTATION_LIMIT = 0.1         # rad: the largest socket rotation the model's small displacements stand for. The wall
                              # moves by theta x r, which leaves out the rotation's second-order part, |r| theta^2 / 2:
                              # 0.65 mm at 0.1 rad over the demo stump's 13 cm, a ninth of a 6 mm liner (and
                              # 1 - sin(theta) / theta = theta^2 / 6 = 0.2% of the first-order part)
+STRAIN_LIMIT = 0.3           # the largest nominal compressive strain (compression over thickness) of each layer, liner
+                             # and soft tissue, that their linear (Winkler) law stands for: assumed, no published
+                             # linear range was found (both stiffen as they are compressed: the tissue, Zheng and Mak
+                             # 1999; the liners were tested to a strain or stress maximum, Cagle et al. 2017, J Biomech
+                             # Eng 139(4):045001); a solution beyond it is flagged, not the modulus's consequence
 
 
 @dataclass(frozen=True)
@@ -96,7 +92,9 @@ class Socket:
     its outward unit ``normals`` (k, 3), and the liner (``thickness`` m, ``modulus`` Pa; ``friction``: Coulomb's coefficient of the liner on the skin, or None
     for a liner bonded to it), the soft tissue under it (``tissue`` m thick, 0: the limb rigid under the liner, of
     ``tissue_modulus`` Pa) and the fit pressure ``fit`` Pa of the socket's pre-compression (0: moulded on the unloaded
-    stump). ``from_stump`` checks that each wall point lies outside its vertex's skin and near it."""
+    stump); ``stump`` (k, 3) m: the stump's vertices in ``body``'s frame that the wall was moulded on (``from_stump``,
+    which checks that each wall point lies outside its vertex's skin and near it; the limb alone carries them, so the
+    pose is inert, :meth:`gaps`), None for a wall built by hand."""
 
     skin: object
     body: str
@@ -109,6 +107,7 @@ class Socket:
     tissue: float = 0.0
     tissue_modulus: float = TISSUE_MODULUS
     fit: float = 0.0
+    stump: np.ndarray | None = None
 
     def __post_init__(self):
         if not (self.thickness > 0 and self.modulus > 0):
@@ -128,6 +127,8 @@ class Socket:
         if np.shape(self.wall) != (k, 3) or np.shape(self.normals) != (k, 3):
             raise ModelError(f"the wall's points {np.shape(self.wall)} and normals {np.shape(self.normals)} must both "
                              f"be ({k}, 3), one per stump vertex", f"socket on '{self.body}'")
+        if self.stump is not None and np.shape(self.stump) != (k, 3):
+            raise ModelError(f"the stump's vertices {np.shape(self.stump)} must be ({k}, 3)", f"socket on '{self.body}'")
 
     @cached_property
     def areas(self) -> np.ndarray:
@@ -162,14 +163,24 @@ class Socket:
         normals = skin.mesh.normals_areas(x)[0][vertices] @ T.R
         x = (x[vertices] - T.p) @ T.R
         wall = x + thickness * normals
-        socket = cls(skin, body, vertices, wall, normals, thickness, modulus, friction, tissue, tissue_modulus, fit)
+        socket = cls(skin, body, vertices, wall, normals, thickness, modulus, friction, tissue, tissue_modulus, fit, x)
         socket.check(model, q)
         return socket
+
+    @cached_property
+    def moulded_stump(self):
+        """:meth:`gaps` of a socket moulded on the ``stump``, the same at every pose: its vertices (limb frame), the
+        normals, the areas and each vertex's gap to its own wall point (``t``, to round-off, unless the wall was
+        changed since)."""
+        return self.stump, self.normals, self.areas, np.einsum("ia,ia->i", self.normals, self.wall - self.stump)
 
     def gaps(self, model, q):
         """Stump vertices' positions ``x`` (limb frame), their wall points' normals ``n``, the vertices' areas (on the
         rest skin: the liner's area over each, which the limb carries rigidly) and the gap (m) from each vertex to its
-        own wall point along that point's normal at pose ``q``."""
+        own wall point along that point's normal at pose ``q``. For a socket moulded on the stump (``from_stump``, its
+        ``stump`` kept) the pose is inert: the limb alone carries the stump's skin, so each vertex stays ``t`` from its own
+        wall point at every pose (to round-off) and :meth:`pressure` takes ``moulded_stump`` instead; the gaps (and
+        :meth:`check`) matter for a wall built by hand, which they guard."""
         x_world, T = _skin_in_limb(model, self.skin, self.body, q)
         x = (x_world[self.vertices] - T.p) @ T.R
         return x, self.normals, self.areas, np.einsum("ia,ia->i", self.normals, self.wall - x)
@@ -198,10 +209,24 @@ class Socket:
         (``1 / (t / G + h / G_t)``, ``G = E / 3``, ``G_t = E_t / 3``)."""
         return 1.0 / (3.0 * (self.thickness / self.modulus + self.tissue / self.tissue_modulus))
 
+    def unloaded(self, x, n, areas, gaps) -> dict:
+        """The donned socket at zero load (on the stump as :meth:`gaps` gives it, e.g. at the skin's rest pose), which
+        the fit pressure alone presses: the fit's nominal ``push`` (N) out of the socket along the limb's axis (y,
+        proximal; ``fit`` times the axial part of the brim's ``opening``, m^2, the stump's vector area
+        ``-sum_i A_i n_i``: a closed stump's is zero), the axial force the liner's shear ``held`` (N) once the limb
+        ``settled`` (m, proximally out of the socket) where the wrench balances, the least and largest pressure there,
+        ``low`` and ``high`` (Pa; the nominal ``fit`` on a closed stump), and whether that solve ``converged``."""
+        m = self.carry(x, n, areas, gaps, np.zeros(6))
+        opening = float(-(areas @ n)[1])
+        return {"push": self.fit * opening, "opening": opening, "held": float(-m.by_shear[4]),
+                "settled": float(-m.u[4]), "low": float(m.pressure.min()) if len(m.pressure) else 0.0, "high": m.peak,
+                "converged": m.converged}
+
     def pressure(self, model, q, load) -> "SocketPressure":
         """The pressure and shear maps carrying ``load`` (6,) ``[moment about the limb frame's origin; force]``, limb
-        axes (N m, N), the socket's push on the limb, with the limb at pose ``q``: :meth:`carry` on :meth:`gaps`."""
-        return self.carry(*self.gaps(model, q), load)
+        axes (N m, N), the socket's push on the limb, with the limb at pose ``q``: :meth:`carry` on :meth:`gaps`, or,
+        for a moulded socket, on ``moulded_stump`` (the pose inert: the stump is not skinned per frame)."""
+        return self.carry(*(self.gaps(model, q) if self.stump is None else self.moulded_stump), load)
 
     def carry(self, x, n, areas, gaps, load) -> "SocketPressure":
         """The maps carrying ``load`` (6,) on the stump vertices ``x`` (k, 3) m (limb frame) with the wall's normals
@@ -256,7 +281,8 @@ class Socket:
         tissue = p.max(initial=0.0) * self.tissue / self.tissue_modulus
         return SocketPressure(self.vertices, p, shear, areas, -(p * areas) @ g,
                               np.einsum("i,iab,ia->b", areas, B, shear), W, u, bool(np.linalg.norm(r) <= tolerance),
-                              compression, compression <= self.thickness and tissue <= self.tissue
+                              compression, compression <= STRAIN_LIMIT * self.thickness
+                              and tissue <= STRAIN_LIMIT * self.tissue
                               and float(np.linalg.norm(u[:3])) <= ROTATION_LIMIT, tissue)
 
 
@@ -301,8 +327,8 @@ class SocketPressure:
     displacement ``u`` (rad, m); ``converged``: whether the solve carried the load to ``TOLERANCE`` (a result, not
     an exception: a frame that did not is flagged by the map and the report); the liner's largest ``compression``
     (m), the soft tissue's ``tissue_compression`` (m, 0 without tissue) and ``in_range``: whether the solution stays
-    within the model's small displacements (each layer's compression at most its thickness, the socket's rotation
-    ``|theta|`` at most ``ROTATION_LIMIT``), flagged as ``converged`` is (the slipping liner leaves them on the demo's
+    within the model's small, linear displacements (each layer's compression at most ``STRAIN_LIMIT`` of its
+    thickness, the socket's rotation ``|theta|`` at most ``ROTATION_LIMIT``), flagged as ``converged`` is (the slipping liner leaves them on the demo's
     stances, docs/socket-pressure.md)."""
 
     vertices: np.ndarray

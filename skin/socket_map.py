@@ -17,7 +17,8 @@ from engine.errors import SettingsError
 from engine.progress import Progress, forward_progress
 
 from .skinning import Skin
-from .socket import LINER_MODULUS, LINER_THICKNESS, ROTATION_LIMIT, THRESHOLD, TISSUE_MODULUS, Socket, pressure_steps
+from .socket import ROTATION_LIMIT, STRAIN_LIMIT, Socket, pressure_steps
+from .socket_defaults import LINER_MODULUS, LINER_THICKNESS, THRESHOLD, TISSUE_MODULUS
 from .socket_load import socket_loads
 from .socket_site import residual_limb, socket_site, unavailable
 
@@ -79,7 +80,9 @@ class SocketMap:
     largest ``compression`` (T,) m, the soft tissue's ``tissue_compression`` (T,) m and the socket's ``rotation`` (T,)
     rad. ``limb``: the residual limb's body; ``rest`` (k, 3) m: the stump's vertices at the skin's rest pose in the
     limb's frame; the liner's ``thickness`` m, ``modulus`` Pa and ``friction`` (None: bonded to the skin), the soft
-    tissue's ``tissue`` m (0: none) and ``tissue_modulus`` Pa, the ``fit`` pressure Pa (``skin.socket.Socket``'s)."""
+    tissue's ``tissue`` m (0: none) and ``tissue_modulus`` Pa, the nominal ``fit`` pressure Pa (``skin.socket.Socket``'s)
+    and, with a fit, the donned socket at zero load (``unloaded``: ``Socket.unloaded``'s, the fit's push through the
+    open brim and the pressures it leaves; None without a fit)."""
 
     limb: str
     time: np.ndarray
@@ -108,6 +111,7 @@ class SocketMap:
     tissue_modulus: float
     fit: float
     threshold: float = THRESHOLD
+    unloaded: dict | None = None
 
 
 def liner_words(socket) -> str:
@@ -117,8 +121,22 @@ def liner_words(socket) -> str:
     how = "bonded to the skin" if socket.friction is None else f"slipping on the skin at mu {socket.friction:g}"
     under = (f"on {socket.tissue * 1e3:g} mm of soft tissue at {socket.tissue_modulus * 1e-3:g} kPa" if socket.tissue > 0
              else "on a rigid limb")
-    fit = f", pre-compressed to {socket.fit * 1e-3:g} kPa" if socket.fit > 0 else ""
+    fit = f", pre-compressed to a nominal {socket.fit * 1e-3:g} kPa" if socket.fit > 0 else ""
     return f"liner {socket.thickness * 1e3:g} mm at {socket.modulus * 1e-6:g} MPa {how} {under}{fit}"
+
+
+def fit_words(m) -> str | None:
+    """What the fit of the map ``m`` (a SocketMap) does at zero load, in words (None without a fit): the nominal fit
+    pressure pushes the limb out through the open brim, the liner's shear holds it, and the pressures are not the
+    nominal one (docs/socket-pressure.md)."""
+    u = m.unloaded
+    if u is None:
+        return None
+    return (f"the fit (nominal {m.fit * 1e-3:g} kPa) pushes the limb out of the socket through its open brim with "
+            f"{u['push']:.0f} N along the limb at zero load ({m.fit * 1e-3:g} kPa over the opening's "
+            f"{u['opening'] * 1e4:.0f} cm^2); the limb settles {u['settled'] * 1e3:.2f} mm out, the liner's shear "
+            f"holding {u['held']:.0f} N, and the zero-load pressures are {u['low'] * 1e-3:.1f}-{u['high'] * 1e-3:.1f} "
+            f"kPa, not the nominal {m.fit * 1e-3:g}")
 
 
 def frames_in_words(time, flagged) -> str:
@@ -137,9 +155,11 @@ def flag_notes(m) -> list[str]:
         notes.append(f"the liner does not carry the socket's load to tolerance at {frames_in_words(m.time, ~m.converged)}"
                      "; their pressures are not the load's")
     if not m.in_range.all():
-        tissue = f" or the tissue's {m.tissue * 1e3:g} mm" if m.tissue > 0 else ""
-        notes.append(f"the liner's solution leaves the model's small displacements (a compression beyond the liner's "
-                     f"{m.thickness * 1e3:g} mm{tissue} or a socket rotation beyond {ROTATION_LIMIT:g} rad) at "
+        tissue = f" or the tissue's {STRAIN_LIMIT * m.tissue * 1e3:g} mm" if m.tissue > 0 else ""
+        notes.append(f"the liner's solution leaves the model's small displacements (a compression beyond "
+                     f"{STRAIN_LIMIT:g} of a layer's thickness, the strain its linear law is assumed to hold to: the "
+                     f"liner's {STRAIN_LIMIT * m.thickness * 1e3:g} mm{tissue}; or a socket rotation beyond "
+                     f"{ROTATION_LIMIT:g} rad) at "
                      f"{frames_in_words(m.time, ~m.in_range)}; their pressures are not valid")
     return notes
 
@@ -197,4 +217,5 @@ def socket_map_steps(result, settings, shown=None, frames=None, spacing: float =
                      series["hot_area"], loads, series["force"], computed, series["converged"], series["in_range"],
                      series["compression"], series["tissue_compression"], series["rotation"],
                      socket.wall - socket.thickness * socket.normals, socket.thickness, socket.modulus,
-                     socket.friction, socket.tissue, socket.tissue_modulus, socket.fit, threshold)
+                     socket.friction, socket.tissue, socket.tissue_modulus, socket.fit, threshold,
+                     socket.unloaded(*socket.gaps(model, skin.q_rest)) if socket.fit > 0 else None)

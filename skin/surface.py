@@ -13,6 +13,7 @@ from ._contour import iso_surface
 from .frames import body_frames
 from .mesh import TriangleMesh
 from . import _kernels_surface as _ks
+from .rest_pose import A_POSE_SPACING
 from .volumes import TaperedCapsule, packed
 
 BLEND = 0.01    # m, smooth-union radius: joins of the volumes round off over about this distance
@@ -55,13 +56,16 @@ def skin_surface(model, volumes: dict, q, spacing: float = 0.012, blend: float =
     field = np.empty(tuple(n))
     _ks.union_field(kind, params, R, p, lo, float(spacing), float(blend), field)
     vertices, triangles = iso_surface(-field, lo, spacing)     # -field: larger inside
-    mesh = _largest_piece(vertices, triangles)
+    mesh = _largest_piece(vertices, triangles, spacing, lambda x: np.array(list(volumes))[
+        np.argmin(world_distances(volumes, R, p, x), axis=1)])
     if mesh.enclosed_volume() < 0:
         mesh = TriangleMesh(mesh.vertices, mesh.triangles[:, ::-1])
     return mesh
 
 
-def _largest_piece(vertices, triangles) -> TriangleMesh:
+def _largest_piece(vertices, triangles, spacing: float, bodies_at) -> TriangleMesh:
+    """The largest connected piece of the mesh; ModelError when another holds more than 1% of the vertices, naming the
+    ``spacing`` (m) and each piece's bodies (``bodies_at(x)``: the body whose volume is nearest each point)."""
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import connected_components
     e = np.concatenate([triangles[:, [0, 1]], triangles[:, [1, 2]]])
@@ -70,8 +74,14 @@ def _largest_piece(vertices, triangles) -> TriangleMesh:
     sizes = np.bincount(label)
     main = int(np.argmax(sizes))
     if (sizes[np.arange(count) != main] > 0.01 * len(vertices)).any():
-        raise ModelError(f"the bodies' volumes form {count} separate pieces; the skin must be one closed surface",
-                         "skin")
+        apart = sorted((label == k for k in range(count) if k != main), key=lambda m: -m.sum())
+        words = "; ".join(f"{int(m.sum())} vertices on {', '.join(sorted(set(bodies_at(vertices[m]))))}"
+                          for m in apart)
+        raise ModelError(f"the bodies' volumes sampled every {spacing:g} m form {count} separate pieces (the largest "
+                         f"{sizes[main]} vertices, apart from it: {words}); "
+                         f"the skin must be one closed surface: a finer spacing keeps thin parts joined (the default "
+                         f"athlete's skin in the A-pose holds together up to {A_POSE_SPACING:g} m, "
+                         f"skin.rest_pose.A_POSE_SPACING)", "skin")
     keep = label == main
     new = -np.ones(len(vertices), np.int64)
     new[keep] = np.arange(keep.sum())

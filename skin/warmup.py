@@ -9,15 +9,16 @@ from dataclasses import replace
 from engine.data import Data
 
 from .playback import Playback
+from .rest_pose import A_POSE_SPACING
 from .scenes import scene
 from .simulation import simulate
 from .skinning import Skin
 from .socket import Socket, pressure_over_trial
 from .socket_load import socket_loads
 
-SPACING = 0.05
-"""m: the warm-up's skin spacing for the scene (under a thousand vertices, quick to build; the sling's skin, generated
-in the A-pose, comes apart at the forearms beyond 5 cm)."""
+SPACING = A_POSE_SPACING
+"""m: the warm-up's skin spacing for the scene (under a thousand vertices, quick to build): the coarsest at which the
+sling's skin, generated in the A-pose, holds together (``skin.rest_pose.A_POSE_SPACING``)."""
 SOCKET_SPACING = 0.04
 """m: the skin spacing of the socket's stump (coarser, too few vertices carry the socket's shear: a singular system)."""
 SCENE = "sling-lift"

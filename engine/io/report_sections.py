@@ -17,8 +17,19 @@ from ..progress import Progress
 
 GROUP = "hybridlab.report_sections"
 OPTIONS = "hybridlab.report_options"
-"""The entry points of the sections' command-line options (``hybrid report``), named as the sections: each a module
-with ``add_arguments(parser, defaults)`` and ``options(args)`` (the section's keyword arguments of those given)."""
+"""The entry points of the sections' options (``hybrid report``, a session's), named as the sections: each a module
+with ``add_arguments(parser, defaults)`` and ``options(args)`` (the section's keyword arguments of those given), and
+``checked(values, element, file, error)`` (the keyword arguments ``values`` as a session holds them, when each is known
+and in range; else ``error`` naming the file, the element and the option)."""
+
+
+def checked_options(report: dict, file, error: type[HybridLabError]) -> dict:
+    """The report's options ``report`` (section name -> keyword arguments, as ``Session.report`` of ``file`` holds
+    them), each section's checked by its options entry point (``OPTIONS``: an unknown option, a value that is not a
+    number or out of range raises ``error`` naming ``file`` and the option); a section without one is kept as it is."""
+    plugins = {ep.name: ep for ep in entry_points(group=OPTIONS)}
+    return {name: plugins[name].load().checked(values, f"report option {name}", file, error) if name in plugins
+            else values for name, values in report.items()}
 
 
 @dataclass(frozen=True)

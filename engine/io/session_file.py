@@ -10,8 +10,8 @@ scaled model; paths), and the user's edits of the shown trial's marker matching 
 default model (``marker_matching``: ``edits``, ``{label: protocol marker or None}``, and ``edits_run``, those of its
 result; ``engine.protocols.edits``; ``body``, the subject's ``height`` m and ``mass`` kg the user gave, None: the
 trial's, and ``body_run``, those of its result), and the report's options of the sections from the packages beside
-the engine (``report``: entry point name -> keyword arguments, ``engine.io.report_sections``; skin's socket liner),
-which ``hybrid report`` of the session uses as the application did. The shown trial's are also the top-level
+the engine (``report``: entry point name -> keyword arguments, ``engine.io.report_sections``; skin's socket liner,
+checked on reading by the section's options entry point: ``checked_options``), which ``hybrid report`` of the session uses as the application did. The shown trial's are also the top-level
 ``trial``, ``settings``, ``result`` and ``events`` (stored once: its entry in ``trials`` keeps only its path), so files
 written before the trials were kept open as one trial, and readers of one trial (``hybrid report``) read the shown
 one."""
@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .report_sections import checked_options
 from .results_file import portable_path, read_archive, write_archive
 from ..errors import DataError, SettingsError
 from ..trial.body_measures import check_height, check_mass
@@ -130,6 +131,7 @@ def load_session(path) -> Session:
     if not isinstance(session.report, dict) or not all(isinstance(k, str) and isinstance(v, dict)
                                                        for k, v in session.report.items()):
         raise DataError("its report options are damaged (section name -> options)", element="report", file=path)
+    session.report = checked_options(session.report, path, DataError)
     if not isinstance(session.patient, dict):
         raise DataError("its patient is damaged", element="patient", file=path)
     session.patient = _paths(session.patient, PATIENT_PATHS, convert)

@@ -51,6 +51,25 @@ def test_a_session_with_damaged_report_options_is_refused(tmp_path):
         load_session(path)
 
 
+@pytest.mark.parametrize("bad, words", [
+    ({"friction": "0.6"}, "friction must be a finite non-negative number or none, got '0.6'"),
+    ({"frction": 0.6}, "has no option 'frction'"),
+    ({"friction": -1}, "friction must be a finite non-negative number or none, got -1"),
+    ({"thickness": True}, "thickness must be a positive number, got True")])
+def test_hybrid_report_refuses_a_session_with_a_damaged_socket_option(tmp_path, capsys, bad, words):
+    """A session's socket liner option that is not a number, misspelt or out of range is refused when the session is
+    read (by the section's options entry point, ``engine.io.report_sections.checked_options``), naming the session file
+    and the option; no report is written (it reached the section as keyword arguments: a TypeError or a note)."""
+    from engine.io.session_file import Session, save_session
+    path = tmp_path / "damaged.hls"
+    save_session(path, Session(report={"socket-pressure": bad}))
+    out = tmp_path / "report.pdf"
+    assert main(["report", str(path), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "damaged.hls" in err and "report option socket-pressure" in err and words in err, err
+    assert not out.exists()
+
+
 def test_the_socket_liner_s_arguments_replace_a_session_s_for_every_file(tmp_path, monkeypatch, capsys):
     """``hybrid report`` takes the socket liner's arguments of ``hybrid socket-pressure`` (defined once, by skin's
     entry point ``hybridlab.report_options``): those given, in SI, replace the session's own options of the socket
@@ -97,5 +116,5 @@ def test_the_report_draws_the_socket_liner_given(tmp_path):
     out = tmp_path / "report.html"
     assert main(["report", str(demo_files().results), "--out", str(out), "--tissue", "20", "--fit", "40"]) == 0
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", out.read_text(encoding="utf-8")))
-    assert "liner 6 mm at 0.4 MPa bonded to the skin on 20 mm of soft tissue at 100 kPa, pre-compressed to 40 kPa" \
-        in text
+    assert ("liner 6 mm at 0.4 MPa bonded to the skin on 20 mm of soft tissue at 100 kPa, pre-compressed to a nominal "
+            "40 kPa") in text

@@ -133,8 +133,8 @@ def test_the_status_line_names_the_frames_flagged():
         "Socket pressure (liner 6 mm at 0.4 MPa slipping on the skin at mu 0.61 on a rigid limb): peak 250.0 kPa over "
         "the trial, at 0.010 s. The liner does not carry the socket's load to tolerance at 1 frame (0.000 s); their "
         "pressures are not the load's. The liner's solution leaves the model's small displacements (a compression "
-        "beyond the liner's 6 mm or a socket rotation beyond 0.1 rad) at 2 frames (0.010, 0.020 s); their pressures "
-        "are not valid.")
+        "beyond 0.3 of a layer's thickness, the strain its linear law is assumed to hold to: the liner's 1.8 mm; or a "
+        "socket rotation beyond 0.1 rad) at 2 frames (0.010, 0.020 s); their pressures are not valid.")
 
 
 def test_the_slipping_liner_chosen_in_the_view_menu_is_the_map_s_and_the_session_s(shown, make_window, qtbot,
@@ -167,8 +167,9 @@ def test_the_slipping_liner_chosen_in_the_view_menu_is_the_map_s_and_the_session
                                atol=1e-6 * at.pressure.max() * 1e-3)
     status = window.statusBar().currentMessage()
     assert "(liner 6 mm at 0.4 MPa slipping on the skin at mu 0.61 on a rigid limb)" in status
-    assert (f"leaves the model's small displacements (a compression beyond the liner's 6 mm or a socket rotation "
-            f"beyond 0.1 rad) at {int((~m.in_range).sum())} frames ({doc.time[first]:.3f}, ") in status
+    assert (f"leaves the model's small displacements (a compression beyond 0.3 of a layer's thickness, the strain its "
+            f"linear law is assumed to hold to: the liner's 1.8 mm; or a socket rotation beyond 0.1 rad) at "
+            f"{int((~m.in_range).sum())} frames ({doc.time[first]:.3f}, ") in status
     # saved with the session, opened again with it
     path = tmp_path / "work.hls"
     window.save_session(path)
@@ -285,7 +286,7 @@ def test_the_soft_tissue_and_the_fit_chosen_in_the_view_menu_are_the_map_s_the_r
         window.actions_by["socket pressure"].trigger()
     m = window.socket_pressure.map
     assert window.last_error is None and (m.tissue, m.tissue_modulus, m.fit) == pytest.approx((0.02, 141e3, 40e3))
-    assert "on 20 mm of soft tissue at 141 kPa, pre-compressed to 40 kPa)" in window.statusBar().currentMessage()
+    assert "on 20 mm of soft tissue at 141 kPa, pre-compressed to a nominal 40 kPa)" in window.statusBar().currentMessage()
     # the frame shown drawn with the pressure of the socket model with these layers, not the default's
     model, result = doc.result.model, doc.result
     _, loads, _ = socket_loads(result, doc.settings, "socket_weld")

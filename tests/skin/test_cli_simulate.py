@@ -28,6 +28,18 @@ def test_simulate_back_pressure_writes_the_run(tmp_path, capsys):
     assert run["q"].shape[0] == len(run["time"])
 
 
+def test_simulate_says_when_the_run_ends_before_the_hang(capsys):
+    """A sling run too short for the hang window (it opens ``HANGING_SETTLE`` after the sling's hooks stop) says so,
+    with both times, in place of the hang's sensor reading (it was left out silently)."""
+    from skin.outcomes import HANGING_SETTLE
+    from skin.scenes import scene
+    opens = max(s.motion.end for s in scene("sling-lift", spacing=0.05).sheets if s.motion is not None) + HANGING_SETTLE
+    assert main(["simulate", "sling-lift", "--duration", "0.01", "--spacing", "0.05"]) == 0
+    text = capsys.readouterr().out
+    assert (f"no reading over the hang: the run ends at 0.01 s, before the window opens at {opens:.2f} s" in text), text
+    assert "sensor over the hang" not in text
+
+
 def test_simulate_rejects_a_bad_spacing(capsys):
     assert main(["simulate", "sling-lift", "--spacing", "2"]) == 2
     assert "--spacing must be between" in capsys.readouterr().err
@@ -45,21 +57,22 @@ def test_socket_pressure_refuses_a_negative_friction(capsys):
 
 def test_socket_pressure_warns_of_frames_outside_the_small_displacements(capsys, tmp_path):
     """The slipping liner's solutions leave the model's small displacements in stance (docs/socket-pressure.md: up to
-    9 mm of the 6 mm liner, 0.3 rad): the command says so, naming the frames, as it does for frames that do not
+    9 mm of the 6 mm liner, whose linear law is assumed to hold to 1.8 mm, 0.3 rad): the command says so, naming the frames, as it does for frames that do not
     converge, and its CSV flags each row with what judges it; the bonded liner's stay within them, with no warning."""
     out = tmp_path / "socket.csv"
     assert main(["socket-pressure", "--spacing", "0.03", "--friction", "0.61", "--out", str(out)]) == 0
     text = capsys.readouterr().out
     warning = re.search(r"warning: the liner's solution leaves the model's small displacements \(a compression beyond "
-                        r"the liner's 6 mm or a socket rotation beyond 0.1 rad\) at (\d+) frames \((\d\.\d{3}), ", text)
+                        r"0.3 of a layer's thickness, the strain its linear law is assumed to hold to: the liner's 1.8 "
+                        r"mm; or a socket rotation beyond 0.1 rad\) at (\d+) frames \((\d\.\d{3}), ", text)
     assert warning is not None, text
     rows = np.genfromtxt(out, delimiter=",", names=True)
     assert rows.dtype.names == COLUMNS
     outside = rows["in_range"] == 0
     assert 0 < outside.sum() < len(rows) and outside.sum() == int(warning[1])
     assert f"{rows['time'][outside][0]:.3f}" == warning[2]
-    # each row's flag is its own compression and rotation against the liner's thickness and the rotation limit
-    np.testing.assert_array_equal(~outside, (rows["compression_mm"] <= 6.0) & (rows["rotation_rad"] <= 0.1))
+    # each row's flag is its own compression and rotation against 0.3 of the liner's thickness and the rotation limit
+    np.testing.assert_array_equal(~outside, (rows["compression_mm"] <= 0.3 * 6.0) & (rows["rotation_rad"] <= 0.1))
     assert rows["loaded"][outside].any() and rows["converged"][rows["loaded"] == 1].all()
     # rows against the frames computed here by the socket model: one flagged, one loaded and within range, one in the air
     result, settings = demo_results()
@@ -89,6 +102,30 @@ def test_socket_pressure_refuses_a_negative_tissue_or_fit(capsys):
     assert "--tissue-modulus must be positive, got 0.0" in capsys.readouterr().err
 
 
+def test_the_liner_s_limits_and_defaults_are_one_table_s(capsys):
+    """The command line, a session's check and the application's dialogs take the liner's largest values from
+    ``skin.liner_options.OPTIONS`` (the dialogs capped the friction at 10, the command line took any): a value beyond
+    it is refused by both the command line and the check; the defaults are ``skin.socket_defaults``'."""
+    import argparse
+
+    from engine.errors import DataError
+    from skin import socket_defaults
+    from skin.liner_options import OPTIONS, add_arguments, checked, options
+    assert OPTIONS["friction"][4] == 10.0
+    for name, too_much in (("friction", 10.5), ("tissue", 0.25), ("tissue_modulus", 11e6), ("fit", 1.5e6)):
+        flag, unit = OPTIONS[name][:2]
+        assert main(["socket-pressure", flag, f"{too_much / unit:g}"]) == 2
+        assert f"{flag} must be at most {OPTIONS[name][4] / unit:g}, got" in capsys.readouterr().err
+        with pytest.raises(DataError, match=re.escape(f"s.hls: report option socket-pressure: the socket liner's "
+                                                      f"{name} must be at most {OPTIONS[name][4]:g}, got")):
+            checked({name: too_much}, "report option socket-pressure", "s.hls", DataError)
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    assert options(parser.parse_args([])) == pytest.approx(
+        {"thickness": socket_defaults.LINER_THICKNESS, "modulus": socket_defaults.LINER_MODULUS, "friction": None,
+         "tissue": 0.0, "tissue_modulus": socket_defaults.TISSUE_MODULUS, "fit": 0.0})
+
+
 def test_socket_pressure_takes_the_soft_tissue_and_the_fit(capsys):
     """``--tissue``, ``--tissue-modulus`` and ``--fit`` reach the socket: a uniform layer in series scales the socket's
     displacements by the liner's stiffness over the series one (E / t over 1 / (t / E + h / E_t): 14.33 for 20 mm at
@@ -100,8 +137,23 @@ def test_socket_pressure_takes_the_soft_tissue_and_the_fit(capsys):
         return text, float(text.split("mm, socket rotation ")[1].split(" rad")[0])
 
     text, alone = rotation()
-    assert "on a rigid limb, pre-compressed to 40 kPa" in text
+    assert "on a rigid limb, pre-compressed to a nominal 40 kPa" in text
+    # the fit's push through the open brim: 40 kPa over the axial part of the stump's vector area -sum A_i n_i (the
+    # skin's own areas and normals at rest), and the zero-load pressures, not the nominal 40 kPa
+    result, _ = demo_results()
+    model = result.model
+    skin = Skin.generate(model, spacing=0.03, bodies=[b.name for b in model.bodies if b.name != "socket_r"])
+    stump = Socket.from_stump(model, skin, "tibia_r").vertices
+    normals, areas = skin.mesh.normals_areas()
+    opening = -(areas[stump] @ normals[stump])[1]
+    fit = re.search(r"fit: the fit \(nominal 40 kPa\) pushes the limb out of the socket through its open brim with "
+                    r"(\d+) N along the limb at zero load \(40 kPa over the opening's (\d+) cm\^2\); the limb settles "
+                    r"[\d.]+ mm out, the liner's shear holding (\d+) N, and the zero-load pressures are "
+                    r"([\d.]+)-([\d.]+) kPa, not the nominal 40\n", text)
+    assert fit is not None, text
+    assert int(fit[1]) == round(40e3 * opening) and int(fit[2]) == round(opening * 1e4)
+    assert 0 < int(fit[3]) < int(fit[1]) and float(fit[4]) < 40.0
     text, on_tissue = rotation("--tissue", "20", "--tissue-modulus", "100")
-    assert "on 20 mm of soft tissue at 100 kPa, pre-compressed to 40 kPa" in text
-    assert "or the tissue's 20 mm or a socket rotation" in text
+    assert "on 20 mm of soft tissue at 100 kPa, pre-compressed to a nominal 40 kPa" in text
+    assert "or the tissue's 6 mm; or a socket rotation" in text
     assert on_tissue == pytest.approx(alone * (1 + (0.02 / 100e3) / (0.006 / 0.4e6)), rel=0.02)

@@ -105,3 +105,21 @@ def test_the_a_pose_skin_deforms_smoothly_into_the_neutral_pose(athlete, a_pose_
     ratio = now / rest
     assert ratio.max() < 2.5
     assert a_pose_skin.mesh.enclosed_volume(x) == pytest.approx(a_pose_skin.mesh.enclosed_volume(), rel=0.05)
+
+
+def test_an_a_pose_skin_too_coarse_to_hold_together_names_the_spacing_the_pieces_and_the_limit(athlete):
+    """Sampled every 6 cm the A-pose's hands and forearms come apart from the body: the error names the spacing, the
+    pieces apart and their bodies (the volume nearest each vertex), and the coarsest spacing that holds together,
+    ``A_POSE_SPACING``, at which the skin is one closed piece (it said only how many pieces)."""
+    from skin.rest_pose import A_POSE_SPACING
+    bodies = [b.name for b in athlete.bodies if b.name != "socket_r"]
+    q = a_pose(athlete)
+    with pytest.raises(ModelError) as error:
+        Skin.generate(athlete, q_rest=q, spacing=0.06, bodies=bodies)
+    text = str(error.value)
+    assert "the bodies' volumes sampled every 0.06 m form" in text and "separate pieces" in text
+    apart = text.split("apart from it: ")[1].split(")")[0]
+    assert "hand_l" in apart and "hand_r" in apart and "torso" not in apart and "pelvis" not in apart
+    assert f"holds together up to {A_POSE_SPACING:g} m" in text and A_POSE_SPACING == 0.05
+    skin = Skin.generate(athlete, q_rest=q, spacing=A_POSE_SPACING, bodies=bodies)
+    assert skin.mesh.enclosed_volume() > 0

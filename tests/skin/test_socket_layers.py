@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from engine.errors import ModelError
-from skin.socket import Socket
+from skin.socket import STRAIN_LIMIT, Socket
 
 HALF = 0.04           # m, the cube's half side
 PER_SIDE = 6          # vertices along a face's side
@@ -62,7 +62,7 @@ def test_liner_and_tissue_press_and_shear_as_springs_in_series(tissue):
     """The bonded liner on tissue, the cube pushed down by F: the top face's pressure k |d_z| and the four sides' shear
     k_s |d_z| carry F, so d_z = -F / (A (k + 4 k_s)) with k = 1 / (t / E + h / E_t) and k_s = 1 / (t / G + h / G_t),
     G = E / 3; the bottom face lifts off (no pressure, never negative). The pressure compresses the liner by p t / E and
-    the tissue by p h / E_t, and the frame is in range while each stays within its layer's thickness."""
+    the tissue by p h / E_t, and the frame is in range while each stays within its layer's thickness (the test below: its STRAIN_LIMIT of it)."""
     F = 300.0
     socket = _socket(tissue=tissue, tissue_modulus=E_T)
     m, face = _carry(socket, -F)
@@ -81,11 +81,24 @@ def test_liner_and_tissue_press_and_shear_as_springs_in_series(tissue):
     assert m.compression == pytest.approx(p * T / E, rel=1e-9)
     assert m.tissue_compression == pytest.approx(p * tissue / E_T, rel=1e-9)
     assert m.in_range
-    # pushed harder, the tissue (if any) is compressed beyond its thickness: out of range; the liner alone is not yet
-    hard, _ = _carry(socket, -F * 1.2 * E_T / p)
-    assert hard.in_range == (tissue == 0.0)
-    if tissue:
-        assert hard.tissue_compression > tissue
+
+
+@pytest.mark.parametrize("tissue", [0.0, H])
+def test_each_layer_is_in_range_up_to_its_nominal_strain_limit(tissue):
+    """The frame is in range while each layer's compression stays within ``STRAIN_LIMIT`` of its thickness (the
+    strain its linear law is assumed to hold to), not up to the whole thickness: the cube pushed so that the softer
+    layer's strain ``p / E`` (the tissue's ``p / E_t`` when there is tissue) is just below the limit, just above it,
+    and at half the thickness."""
+    socket = _socket(tissue=tissue, tissue_modulus=E_T)
+    k, ks = socket.stiffness, socket.shear_stiffness
+    softest = min(E, E_T) if tissue else E
+    for strain, in_range in ((0.99 * STRAIN_LIMIT, True), (1.01 * STRAIN_LIMIT, False), (0.5, False)):
+        p = strain * softest
+        m, _ = _carry(socket, -p * _face_area() * (k + 4 * ks) / k)
+        assert m.converged and m.peak == pytest.approx(p, rel=1e-9)
+        layers = (m.compression / T, m.tissue_compression / tissue if tissue else 0.0)
+        assert max(layers) == pytest.approx(strain, rel=1e-9)
+        assert m.in_range == in_range, (strain, layers)
 
 
 def test_the_tissue_in_series_scales_the_displacements_and_leaves_the_maps():
@@ -177,3 +190,31 @@ def test_bad_tissue_or_fit_is_an_error():
                           ({"fit": np.nan}, "fit pressure")):
         with pytest.raises(ModelError, match=words):
             _socket(**layers)
+
+
+@pytest.mark.parametrize("friction", [None, 0.61], ids=["bonded", "slipping"])
+def test_the_fit_pushes_the_limb_out_through_an_open_brim(friction):
+    """The fit pressure on a stump open at the top (the cube without its +y face, as the stump is open at its brim)
+    pushes the limb out with ``p_0`` over the opening's area ``A``; the limb settles out by ``p_0 / (k + 4 k_s)``, where
+    the four sides' shear ``4 A k_s`` times that holds it and the bottom's pressure has fallen to
+    ``p_0 4 k_s / (k + 4 k_s)``: the zero-load pressures are not the nominal ``p_0`` (the sides keep it). Closed, the
+    cube is pressed by ``p_0`` everywhere and not pushed (the slipping liner's friction ``mu p_0`` on the sides is more
+    than the shear asked, so it holds as the bonded one does)."""
+    p0 = 20e3
+    x, n, areas, face = _cube()
+    socket = _socket(fit=p0, friction=friction)
+    closed = socket.unloaded(x, n, areas, np.full(len(x), T))
+    assert closed["push"] == pytest.approx(0.0, abs=1e-9) and closed["settled"] == pytest.approx(0.0, abs=1e-12)
+    assert closed["low"] == pytest.approx(p0, rel=1e-9) and closed["high"] == pytest.approx(p0, rel=1e-9)
+    open_ = face != 2
+    sub = Socket(SimpleNamespace(bodies=("limb",)), "limb", np.arange(open_.sum()), (x + T * n)[open_], n[open_], T, E,
+                 fit=p0, friction=friction)
+    out = sub.unloaded(x[open_], n[open_], areas[open_], np.full(open_.sum(), T))
+    k, ks = sub.stiffness, sub.shear_stiffness
+    assert out["converged"]
+    assert out["opening"] == pytest.approx(_face_area(), rel=1e-12)
+    assert out["push"] == pytest.approx(p0 * _face_area(), rel=1e-12)
+    assert out["settled"] == pytest.approx(p0 / (k + 4 * ks), rel=1e-6)
+    assert out["held"] == pytest.approx(4 * _face_area() * ks * p0 / (k + 4 * ks), rel=1e-6)
+    assert out["low"] == pytest.approx(p0 * 4 * ks / (k + 4 * ks), rel=1e-6)
+    assert out["high"] == pytest.approx(p0, rel=1e-6)
