@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QObject
 
-from skin.liner_options import checked
+from skin.liner_options import SECTION, checked
 from skin.socket_site import unavailable
 
 from .progress_dialog import export_dialog
@@ -20,8 +20,6 @@ from .viewport.socket_layer import SocketLayer
 from .worker import StepsRunner
 
 LAYER = "socket"
-SECTION = "socket-pressure"
-"""The report's socket section (its entry point's name), whose options hold the liner's keyword arguments."""
 ABOUT = "the socket's pressure on the residual limb's skin at each frame (computed once per analysis and liner)"
 
 

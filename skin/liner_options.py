@@ -16,6 +16,10 @@ from engine.errors import HybridLabError, SettingsError
 
 from .socket_defaults import LINER_FRICTION, LINER_MODULUS, LINER_THICKNESS, TISSUE_MODULUS
 
+SECTION = "socket-pressure"
+"""The report's socket section's entry point name (``hybridlab.report_sections``), under which the report's options
+and a session hold the liner's."""
+
 # option -> (its command-line flag, the flag's unit over SI, whether it must be positive (else non-negative), its
 # default (SI), its largest value (SI))
 OPTIONS = {"thickness": ("--liner", 1e-3, True, LINER_THICKNESS, math.inf),

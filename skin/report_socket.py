@@ -13,13 +13,11 @@ from engine.clinical.parameters import stances_of
 from engine.io.report_figures import A4
 from engine.io.report_sections import ReportSection
 
-from .liner_options import checked
+from .liner_options import SECTION, checked
 from .socket_map import LOADED, SCALE, fit_words, flag_notes, liner_words, loaded, socket_map_steps
 from .socket_site import residual_limb, unavailable
 
 TITLE = "Socket interface pressure"
-SECTION = "socket-pressure"
-"""The section's entry point name (``hybridlab.report_sections``), under which the report's options hold its liner's."""
 SKIN = (0.85, 0.72, 0.62)        # unloaded skin, as the 3D view draws it (hybridgui.viewport.style.SKIN)
 COLOURS = LinearSegmentedColormap.from_list(
     "socket_pressure", [SKIN, (1.0, 0.85, 0.1), (1.0, 0.1, 0.1)]).with_extremes(over=(0.55, 0.0, 0.25))
