@@ -45,17 +45,15 @@ class FittedProtocol:
 
 
 def _or_static(read, static, recorded):
-    """``read`` (a Recorded of the trial), else the measure the ``static`` trial records (``recorded(static)``, its
-    source and notes naming the static trial) when the trial records none (nothing, or 0: not a value refused)."""
+    """``read`` (a Recorded of the trial), else the measure the ``static`` trial records (``recorded(static, whose)``,
+    its source and notes naming the static trial) when the trial records none (nothing, or 0: not a value refused)."""
     if read.value is not None or read.refused or static is None:
         return read
-    other = recorded(static)
-    notes = read.rejected + tuple(n.replace("the trial's", f"the static trial {static.source}'s", 1)
-                                  for n in other.rejected)
+    other = recorded(static, f"the static trial {static.source}'s")
+    notes = read.rejected + other.rejected
     if other.value is None:
         return replace(read, rejected=notes)
-    return replace(other, source=other.source.replace("the trial's", f"the static trial {static.source}'s", 1)
-                   + " (the trial records none)", rejected=notes)
+    return replace(other, source=other.source + " (the trial records none)", rejected=notes)
 
 
 def stature(trial, model, matching: Matching, given: Given | None = None, static=None) -> tuple | None:

@@ -221,3 +221,20 @@ def test_the_static_trials_height_and_mass_are_used_when_the_trial_records_none_
     mass, notes = body_mass(typo, None, static)
     assert mass is None and notes[-1] == "no body mass in the trial nor given: the model's is kept"
     assert "SUBJECT:Height 16.6 was not used" in height_notes(typo, None, static)[0]
+
+
+def test_a_static_trials_mass_refused_by_its_body_mass_index_names_the_static_trials_height():
+    # the static records HEIGHT 1.6 and WEIGHT 154 (pounds taken as kg: a body mass index of 60); the trial records
+    # none: the note refusing the static's mass names the static's height, not "the trial's"
+    from types import SimpleNamespace
+
+    from engine.protocols.fitting import body_mass
+    trial = SimpleNamespace(subject={}, metadata={}, source="walk.c3d")
+    static = SimpleNamespace(subject={"HEIGHT": 1.6, "WEIGHT": 154.0}, metadata={}, source="static.c3d")
+    mass, notes = body_mass(trial, None, static)
+    assert mass is None
+    assert notes[0] == ("the static trial static.c3d's SUBJECT:WEIGHT 154 was not used as the subject's body mass: "
+                        "taken as kg, with the static trial static.c3d's SUBJECT:HEIGHT 1.6 m (the stature used) it "
+                        "gives a body mass index of 60.2 kg/m^2, not within 12-50 kg/m^2 (pounds, or another "
+                        "subject's mass?)")
+    assert "the trial's" not in " ".join(notes)

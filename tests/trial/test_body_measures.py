@@ -111,3 +111,12 @@ def test_a_given_height_or_mass_outside_its_range_is_refused_naming_the_range(ch
 def test_a_given_height_or_mass_within_its_range_is_taken():
     assert (check_height(1.0, "h"), check_height(2.5, "h"), check_mass(20, "m"), check_mass(250.0, "m")) == (
         1.0, 2.5, 20.0, 250.0)
+
+
+def test_whose_names_the_trial_in_the_source_and_notes_and_the_reading_is_bare():
+    trial = _trial({"HEIGHT": 178.0, "WEIGHT": 0})
+    height, mass = recorded_height(trial, "the static trial s.c3d's"), recorded_mass(trial, "the static trial s.c3d's")
+    assert (height.source, height.reading) == ("the static trial s.c3d's SUBJECT:HEIGHT 178 cm", "SUBJECT:HEIGHT 178 cm")
+    assert mass.rejected == ("the static trial s.c3d's SUBJECT:WEIGHT 0 was not used as the subject's body mass: it "
+                             "is 0 (not recorded)",)
+    assert recorded_height(trial).source == "the trial's SUBJECT:HEIGHT 178 cm"
