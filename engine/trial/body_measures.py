@@ -163,19 +163,26 @@ def _given(value) -> str:
     return f"{value:g}" if isinstance(value, (int, float)) and not isinstance(value, bool) else repr(value)
 
 
+def _named(name: str, where: str) -> str:
+    """``name`` to start a check's message, none when ``where`` (before it in the message) says it already."""
+    return "" if name == where else f"{name} "
+
+
 def check_height(height, where: str, name: str = "height") -> float:
-    """``height`` (m) as a float; SettingsError at ``where`` unless a stature within :data:`STATURE_RANGE`."""
+    """``height`` (m) as a float; SettingsError at ``where`` unless a stature within :data:`STATURE_RANGE` (the
+    message names ``name`` unless it is ``where``)."""
     lo, hi = STATURE_RANGE
     if not (isinstance(height, (int, float)) and not isinstance(height, bool) and lo <= height <= hi):
-        raise SettingsError(f"{name} must be the subject's height in metres, between {lo:g} and {hi:g}; got "
+        raise SettingsError(f"{_named(name, where)}must be the subject's height in metres, between {lo:g} and {hi:g}; got "
                             f"{_given(height)}", where)
     return float(height)
 
 
 def check_mass(mass, where: str, name: str = "mass") -> float:
-    """``mass`` (kg) as a float; SettingsError at ``where`` unless positive and within :data:`MASS_RANGE`."""
+    """``mass`` (kg) as a float; SettingsError at ``where`` unless positive and within :data:`MASS_RANGE` (the
+    message names ``name`` unless it is ``where``)."""
     lo, hi = MASS_RANGE
     if not (isinstance(mass, (int, float)) and not isinstance(mass, bool) and lo <= mass <= hi):
-        raise SettingsError(f"{name} must be the subject's body mass in kilograms, positive and between {lo:g} and "
+        raise SettingsError(f"{_named(name, where)}must be the subject's body mass in kilograms, positive and between {lo:g} and "
                             f"{hi:g}; got {_given(mass)}", where)
     return float(mass)

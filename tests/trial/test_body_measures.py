@@ -120,3 +120,14 @@ def test_whose_names_the_trial_in_the_source_and_notes_and_the_reading_is_bare()
     assert mass.rejected == ("the static trial s.c3d's SUBJECT:WEIGHT 0 was not used as the subject's body mass: it "
                              "is 0 (not recorded)",)
     assert recorded_height(trial).source == "the trial's SUBJECT:HEIGHT 178 cm"
+
+
+def test_a_check_named_by_where_it_was_given_says_the_name_once():
+    # hybrid analyze/scale check --mass under its own name: "--mass: must be ...", not "--mass: --mass must be ..."
+    with pytest.raises(SettingsError) as err:
+        check_mass(0.0, "--mass", "--mass")
+    assert str(err.value) == ("--mass: must be the subject's body mass in kilograms, positive and between 20 and 250; "
+                              "got 0")
+    with pytest.raises(SettingsError) as err:
+        check_height(3.0, "Markers panel")
+    assert str(err.value).startswith("Markers panel: height must be")
