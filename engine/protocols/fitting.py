@@ -36,12 +36,14 @@ CALIBRATION_WINDOW = 1.0   # s of a dynamic trial searched for its best-seen fra
 @dataclass(frozen=True)
 class FittedProtocol:
     """``model`` scaled with the protocol's markers placed; ``trial`` with the protocol's marker names and
-    virtual markers; ``renamed`` trial label -> marker name; ``notes`` what was decided."""
+    virtual markers; ``renamed`` trial label -> marker name; ``notes`` what was decided; ``stature`` the subject's
+    stature used, ``(m, where it comes from)`` as :func:`stature` gives it (None: none known)."""
 
     model: object
     trial: object
     renamed: dict
     notes: tuple
+    stature: tuple | None = None
 
 
 def _or_static(read, static, recorded):
@@ -271,7 +273,7 @@ def fit_protocol(model, trial, matching: Matching, placements, catalogue: dict, 
     single = sorted(technical - set(averaged))
     if single:
         notes.append(f"technical markers calibrated (placed where the trial saw them): {', '.join(single)}")
-    return FittedProtocol(placed, moving, renamed, tuple(notes))
+    return FittedProtocol(placed, moving, renamed, tuple(notes), height)
 
 
 def _technical_over_window(model, markers: Markers, window, chosen, technical):

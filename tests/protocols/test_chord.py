@@ -211,6 +211,11 @@ def test_the_static_trials_height_and_mass_are_used_when_the_trial_records_none_
     mass, notes = body_mass(trial, None, static)
     assert mass == weight and notes == [f"the subject's body mass is the static trial {static.source}'s SUBJECT:Weight "
                                         "59, taken as kg (C3D gives no unit) (the trial records none)"]
+    from engine.io.protocol_file import builtin, placements_for
+    from engine.protocols.fitting import fit_protocol
+    catalogue, placements, _ = builtin()
+    fitted = fit_protocol(model, trial, matching, placements_for(model, placements), catalogue, static)
+    assert fitted.stature == (pytest.approx(height), said)      # the stature used, for the static's renaming too
     made = model_for_trial(trial, static=static)
     assert made.model.total_mass == pytest.approx(weight, rel=1e-9) and notes[0] in made.notes
     assert f"the subject's stature is {said}" in made.notes
