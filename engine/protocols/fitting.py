@@ -24,7 +24,8 @@ from ..scaling.placement import averaged_frame, place_markers
 from ..scaling.setup import ScalerSetup
 from ..tree import compile_tree
 from ..trial.axes import propose_rotation, rotation_from_axes
-from ..trial.body_measures import Given, recorded_height, recorded_mass
+from ..trial.body_measures import Given, as_written, recorded_height, recorded_mass
+from ..trial.origin_samples import seen_positions
 from ..trial.trial import Markers
 from .description import model_markers
 from .joint_centres import add_virtual_markers
@@ -81,13 +82,7 @@ def _given_notes(read, said: str) -> list:
     if read.found is None:
         return [f"{said}; the trial gives none"]
     parameter, raw = read.found
-    return [f"{said}, instead of the trial's {parameter} {_plain(raw)}"]
-
-
-def _plain(raw) -> str:
-    """A parameter's value as written: a number by ``:g``, anything else by ``repr``."""
-    value = raw[0] if isinstance(raw, (list, tuple)) and len(raw) == 1 else raw
-    return f"{value:g}" if isinstance(value, (int, float)) and not isinstance(value, bool) else repr(value)
+    return [f"{said}, instead of the trial's {parameter} {as_written(raw)}"]
 
 
 def height_notes(trial, given: Given | None, static=None) -> list:
@@ -138,9 +133,7 @@ def renamed_trial(trial, matching: Matching, stature: tuple | None = None):
 def without_origin_samples(markers: Markers) -> tuple[np.ndarray, list]:
     """Marker positions with samples at exactly (0, 0, 0) missing (some systems write the lab origin for a
     marker not seen), and a note naming the markers that had any."""
-    positions = np.array(markers.positions)
-    origin = (positions == 0.0).all(axis=2)
-    positions[origin] = np.nan
+    positions, origin = seen_positions(markers)
     hit = [f"{n} ({int(c)})" for n, c in zip(markers.names, origin.sum(axis=0)) if c]
     return positions, ([f"marker samples at exactly the lab origin read as missing: {', '.join(hit)}"] if hit else [])
 

@@ -92,8 +92,11 @@ def _number(raw) -> float | None:
         return None
 
 
-def _written(raw, value) -> str:
-    return repr(raw) if value is None else f"{value:g}"
+def as_written(raw) -> str:
+    """A value read or given, as the notes and errors quote it: a number (or a list of one) by ``:g``, anything else
+    by ``repr``."""
+    value = raw[0] if isinstance(raw, (list, tuple)) and len(raw) == 1 else raw
+    return f"{value:g}" if isinstance(value, (int, float)) and not isinstance(value, bool) else repr(value)
 
 
 def _why(value, what: str, within: str) -> str:
@@ -119,7 +122,7 @@ def _read(candidates, convert, what: str, whose: str, unlikely=lambda value: Non
             unit = "m" if what == "stature" else "kg"
             why = _why(value, f"{lo:g}-{hi:g} {unit}", within)
         refused = refused or value != 0
-        rejected.append(f"{whose} {parameter} {_written(raw, value)} was not used as the subject's {what}: {why}")
+        rejected.append(f"{whose} {parameter} {as_written(raw)} was not used as the subject's {what}: {why}")
     found = (candidates[0][0], candidates[0][1]) if candidates else None
     return Recorded(None, None, found, tuple(rejected), refused)
 
@@ -159,10 +162,6 @@ def recorded_mass(trial, whose: str = "the trial's") -> Recorded:
     return _read(_candidates(trial, _MASS_KEYS, ("bodymass",)), _mass, "body mass", whose, unlikely)
 
 
-def _given(value) -> str:
-    return f"{value:g}" if isinstance(value, (int, float)) and not isinstance(value, bool) else repr(value)
-
-
 def _named(name: str, where: str) -> str:
     """``name`` to start a check's message, none when ``where`` (before it in the message) says it already."""
     return "" if name == where else f"{name} "
@@ -174,7 +173,7 @@ def check_height(height, where: str, name: str = "height") -> float:
     lo, hi = STATURE_RANGE
     if not (isinstance(height, (int, float)) and not isinstance(height, bool) and lo <= height <= hi):
         raise SettingsError(f"{_named(name, where)}must be the subject's height in metres, between {lo:g} and {hi:g}; got "
-                            f"{_given(height)}", where)
+                            f"{as_written(height)}", where)
     return float(height)
 
 
@@ -184,5 +183,5 @@ def check_mass(mass, where: str, name: str = "mass") -> float:
     lo, hi = MASS_RANGE
     if not (isinstance(mass, (int, float)) and not isinstance(mass, bool) and lo <= mass <= hi):
         raise SettingsError(f"{_named(name, where)}must be the subject's body mass in kilograms, positive and between {lo:g} and "
-                            f"{hi:g}; got {_given(mass)}", where)
+                            f"{hi:g}; got {as_written(mass)}", where)
     return float(mass)

@@ -131,3 +131,9 @@ def test_a_check_named_by_where_it_was_given_says_the_name_once():
     with pytest.raises(SettingsError) as err:
         check_height(3.0, "Markers panel")
     assert str(err.value).startswith("Markers panel: height must be")
+
+
+def test_values_are_quoted_as_written():
+    from engine.trial.body_measures import as_written
+    assert [as_written(v) for v in (1.60, [154.0], 80, "heavy", [1.0, 2.0], True)] == [
+        "1.6", "154", "80", "'heavy'", "[1.0, 2.0]", "True"]
