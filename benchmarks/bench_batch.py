@@ -152,11 +152,13 @@ def block(wall: float, cpu: float, outcomes) -> dict:
             "peak": max(o["peak_rss_mb"] for o in outcomes)}
 
 
-def plain_loop(study, out: str) -> dict:
+def plain_loop(study, out: str, task=None) -> dict:
     """In the loop's process: ``study`` without Dask, with the work ``study.runner.run_study`` does around its tasks
     (each trial's fingerprint, the manifest at the start, at most once every ``MANIFEST_INTERVAL`` and at the end,
-    the study table and summary) and the same task function writing the same folders, the trials one after the
-    other: the :func:`block`."""
+    the study table and summary) and ``task`` (default :func:`calibrated_trial`, the task function the clusters run)
+    writing the same folders, the trials one after the other: ``{"outcomes", "start", "end", "cpu"}`` (its tasks'
+    outcomes, its ``perf_counter`` start and end, its processor seconds; :func:`plain_block` makes them a block)."""
+    task = task or calibrated_trial
     start, cpu = time.perf_counter(), time.process_time()
     out, subject = Path(out), study.subjects[0]
     out.mkdir(parents=True)
@@ -165,14 +167,21 @@ def plain_loop(study, out: str) -> dict:
     write_manifest(out, study, run, fingerprints)
     written = time.monotonic()
     for trial in study.trials:
-        run.outcomes[trial.key] = calibrated_trial(trial, str(subject.model), out / "trials" / subject.id / trial.id,
-                                                   fingerprints[trial.key])
+        run.outcomes[trial.key] = task(trial, str(subject.model), out / "trials" / subject.id / trial.id,
+                                       fingerprints[trial.key])
         if time.monotonic() - written >= MANIFEST_INTERVAL:
             write_manifest(out, study, run, fingerprints)
             written = time.monotonic()
     write_manifest(out, study, run, fingerprints)
     finish_study(study, out, run)
-    return block(time.perf_counter() - start, time.process_time() - cpu, run.outcomes.values())
+    return {"outcomes": list(run.outcomes.values()), "start": start, "end": time.perf_counter(),
+            "cpu": time.process_time() - cpu}
+
+
+def plain_block(study, out: str) -> dict:
+    """:func:`plain_loop`'s run of ``study`` as a :func:`block`."""
+    loop = plain_loop(study, out)
+    return block(loop["end"] - loop["start"], loop["cpu"], loop["outcomes"])
 
 
 def _thread_seconds(pid: int) -> dict:
@@ -288,7 +297,7 @@ def main() -> None:
         pool = stack.enter_context(ProcessPoolExecutor(1, mp_context=spawn))
         loop_pid = pool.submit(os.getpid).result()
         (out / "warm").mkdir()
-        pool.submit(plain_loop, load_study(write_study(out / "warm", 1)), str(out / "warm" / "out")).result()
+        pool.submit(plain_block, load_study(write_study(out / "warm", 1)), str(out / "warm" / "out")).result()
         clusters = {"one": Cluster(stack, study, out, 1), "two": Cluster(stack, study, out, 2)}
         procs = [psutil.Process(p) for p in (os.getpid(), loop_pid, *clusters["one"].pids, *clusters["two"].pids)]
         own, busy, wall0 = -sum(_process_seconds(p.pid) for p in procs), _busy_seconds(), time.perf_counter()
@@ -296,7 +305,7 @@ def main() -> None:
             for mode in orders[i % len(orders)]:
                 folder = out / f"{mode}{i}"
                 if mode == "loop":
-                    blocks[mode].append(pool.submit(plain_loop, study, str(folder)).result())
+                    blocks[mode].append(pool.submit(plain_block, study, str(folder)).result())
                 else:
                     other = clusters["two" if mode == "one" else "one"]
                     blocks[mode].append(clusters[mode].run(study, folder, (other.loop_thread,)))

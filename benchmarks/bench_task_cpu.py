@@ -53,12 +53,11 @@ from study.cluster import WORKER_ENVIRONMENT, study_client  # noqa: E402
 os.environ.update(WORKER_ENVIRONMENT)
 import study.runner as study_runner  # noqa: E402
 from study.description import load_study  # noqa: E402
-from study.fingerprint import subject_fingerprint, trial_fingerprint  # noqa: E402
-from study.runner import MANIFEST_INTERVAL, StudyRun, finish_study, run_study, write_manifest  # noqa: E402
+from study.runner import run_study  # noqa: E402
 from study.tasks import analyse_trial  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from bench_batch import write_study  # noqa: E402
+from bench_batch import plain_loop, write_study  # noqa: E402
 
 VARIANTS = {
     "base": {},
@@ -89,26 +88,10 @@ def probe_trial(trial, model, folder, fingerprint: str) -> dict:
 
 
 def loop_block(study, out: str) -> dict:
-    """In the loop's process: ``study`` without Dask, as bench_batch's ``plain_loop`` runs it (the same bookkeeping
-    as ``run_study``: fingerprints, manifests, table and summary) with :func:`probe_trial`: its outcomes, its start
-    and end, and its processor seconds."""
-    start, cpu = time.perf_counter(), time.process_time()
-    out, subject = Path(out), study.subjects[0]
-    out.mkdir(parents=True)
-    run, digest = StudyRun(), subject_fingerprint(subject)
-    fingerprints = {trial.key: trial_fingerprint(trial, digest) for trial in study.trials}
-    write_manifest(out, study, run, fingerprints)
-    written = time.monotonic()
-    for trial in study.trials:
-        run.outcomes[trial.key] = probe_trial(trial, str(subject.model), out / "trials" / subject.id / trial.id,
-                                              fingerprints[trial.key])
-        if time.monotonic() - written >= MANIFEST_INTERVAL:
-            write_manifest(out, study, run, fingerprints)
-            written = time.monotonic()
-    write_manifest(out, study, run, fingerprints)
-    finish_study(study, out, run)
-    return {"outcomes": list(run.outcomes.values()), "start": start, "end": time.perf_counter(),
-            "cpu": time.process_time() - cpu}
+    """In the loop's process: ``study`` without Dask, as bench_batch's :func:`plain_loop` runs it (the same
+    bookkeeping as ``run_study``: fingerprints, manifests, table and summary) with :func:`probe_trial`: its outcomes,
+    its start and end, and its processor seconds."""
+    return plain_loop(study, out, task=probe_trial)
 
 
 def timeline(outcomes, start: float, end: float) -> dict:

@@ -99,8 +99,9 @@ class NewPatientWizard(QWizard):
                          "uses it (without one, segments are scaled between the markers nearest their joints).")
         self.static, self.setup_file, self.output = QLineEdit(), QLineEdit(), QLineEdit()
         self.mass = QDoubleSpinBox()
-        self.mass.setRange(0.0, MASS_RANGE[1])          # 0: not given; below 20 kg the engine refuses it
-        self.mass.setDecimals(2)
+        self.mass.setDecimals(2)        # the minimum, one step below the engine's, shows "not given" (None)
+        self.mass.setRange(MASS_RANGE[0] - self.mass.singleStep(), MASS_RANGE[1])
+        self.mass.setValue(self.mass.minimum())
         self.mass.setSuffix(" kg")
         self.mass.setSpecialValueText("the setup's (or the model's)")
         self.static.textChanged.connect(self._default_output)
@@ -163,7 +164,11 @@ class NewPatientWizard(QWizard):
         self.scale_page.residuals.setRowCount(0)
         self.scale_page.notes.clear()
         self.runner.start_steps(scale_steps(self.setup_file.text() or None, self.generic.text(), self.static.text(),
-                                            self.mass.value() or None))
+                                            self.given_mass()))
+
+    def given_mass(self) -> float | None:
+        """The mass (kg) given on the static trial's page; None at the spin box's minimum, which says not given."""
+        return None if self.mass.value() == self.mass.minimum() else self.mass.value()
 
     def _failed(self, exc, details: str) -> None:
         self.scale_page.progress.message.setText("failed: nothing was written")
@@ -190,7 +195,7 @@ class NewPatientWizard(QWizard):
                 table.setItem(r, c, QTableWidgetItem(text))
         self.scale_page.notes.setText("\n".join(result.notes))
         doc = self.main.document
-        mass = self.mass.value() or setup.mass
+        mass = self.given_mass() or setup.mass
         doc.start_patient({"generic_model": self.generic.text(), "scale_setup": self.setup_file.text() or None,
                            "scaled_model": str(Path(self.output.text())), "mass": mass}, static, self.static.text())
         pose = None if result.placement is None else result.placement.q

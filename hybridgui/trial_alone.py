@@ -189,7 +189,7 @@ def show(window) -> None:
 
 def _said(read, given, unit: str, without: str) -> str:
     """Where the panel's height or mass comes from: the trial (``read``, a Recorded), or the user (``given``)."""
-    trial = (read.source.removeprefix("the trial's ") if read.value is not None else
+    trial = (read.reading if read.value is not None else
              "; ".join(read.rejected) or without)
     return f"given by you; the trial: {trial}" if given is not None else f"from the trial: {trial}"
 

@@ -50,25 +50,16 @@ LOCAL_CLUSTER_SETTINGS = {
 }
 """Each setting Dask's scheduler and nannies of a local cluster read as they are made, with its value and why (``hybrid
 batch`` prints them; an existing cluster, ``--scheduler``, keeps its own). Processor times: ``benchmarks/
-bench_task_cpu.py``, an idle one-worker cluster's threads (docs/batch.md, "Dask's overhead")."""
+bench_task_cpu.py``, an idle one-worker cluster's threads (docs/batch.md, "Dask's overhead"): with
+:data:`SYNC_INTERVAL`, about 0.0065 s of processor a second (0.06 with Dask's defaults), per thread 0.0022-0.0025 the
+worker's event loop (mostly its heartbeats), 0.0040-0.0045 the scheduler's process. The emptied pre-spawn environment:
+Dask would set ``MALLOC_TRIM_THRESHOLD_`` in this process's environment, for good, for the processes it starts to
+inherit; it turns off glibc's adaptive thresholds, so that a trial maps and faults in its large arrays afresh (1,300
+page faults a trial) for no less resident memory. The thread limits come from :data:`WORKER_ENVIRONMENT` and
+:class:`OneThread`."""
 
 LOCAL_CLUSTER_CONFIG = {name: value for name, (value, _) in LOCAL_CLUSTER_SETTINGS.items()}
-"""Dask's settings for a local cluster (its scheduler and each nanny read them as they are made). Memory: a worker is
-restarted by its nanny over 95% of its limit, checked twice a second, and nothing else (a task's results are small
-and written by the task: nothing to spill; a worker paused above 80% would never take another trial, and the study
-would wait for ever). Overhead, whose processor time goes on for as long as the study runs, however slowly a loaded
-machine runs it: no statistical profiler sampling the task's thread every 10 ms (its thread took 0.030 s of processor
-a gait2354 trial, 14% of the trial's own: 24 trials run in turn in a worker and in a plain process); the event loops'
-health checks, the system monitor and the nanny's memory check 50, 20 and 5 times less often, no disk counters read;
-no ``MALLOC_TRIM_THRESHOLD_`` (Dask's pre-spawn environment is emptied: Dask sets it in this process's environment,
-for good, so that the processes it starts inherit it; the thread limits come from :data:`WORKER_ENVIRONMENT` and
-:class:`OneThread`; its ``MALLOC_TRIM_THRESHOLD_``, which turns off glibc's adaptive thresholds: a trial then maps
-and faults in its large arrays afresh, 1,300 page faults and about 1% more processor time a trial, for no less
-resident memory). With :data:`SYNC_INTERVAL`, an idle cluster of one worker takes about 0.0065 s of processor a
-second (0.011 with the nanny's check ten times a second, the system monitor every 2 s and the cluster's description
-every second; 0.06 with Dask's defaults; bench_batch's processor overhead): per thread, 0.0022-0.0025 the worker's
-event loop (mostly its heartbeats, twice a second), 0.0040-0.0045 the scheduler's process (bench_task_cpu;
-docs/batch.md gives each setting's measured effect)."""
+""":data:`LOCAL_CLUSTER_SETTINGS`'s values, as ``dask.config.set`` takes them (the reasons are there)."""
 
 NANNY_WRITES = ("PYTHONHASHSEED", "__DASK_PARENT_PID")
 """The variables Dask's nanny sets in this process's environment, for good, as it starts a worker: the workers' hash

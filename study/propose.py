@@ -186,7 +186,7 @@ def _scaled_mass(entry: dict, sub: Path, setup, paths: list, proposed: list, unm
             if differ:
                 unmatched.append(f"{sub.name}: its ScaleTool setup {setup.name} gives a mass of {given:g} kg, which "
                                  "scales its model; its trials record another ("
-                                 + ", ".join(f"{p.name} {m.source.removeprefix(_TRIALS)}" for p, m in differ)
+                                 + ", ".join(f"{p.name} {m.reading}" for p, m in differ)
                                  + "): the setup's is used; give the subject's mass (kg) to use another")
             return
     _agreed(entry, sub, "mass", recorded, proposed, unmatched,
@@ -203,7 +203,6 @@ def _readable(sub: Path, paths: list, what: str, unmatched: list) -> list:
     return recorded
 
 
-_TRIALS = "the trial's "       # how a Recorded's source starts
 _MEASURES = {"height": ("height", "m", 4, "SUBJECT:HEIGHT or PROCESSING:Height"),
              "mass": ("body mass", "kg", 2, "SUBJECT:WEIGHT or PROCESSING:Bodymass")}
 
@@ -239,7 +238,7 @@ def _agreed(entry: dict, sub: Path, key: str, recorded: list, proposed: list, un
                          f"subject's file: {left}")
     else:
         entry[key] = values[0]
-        sources = sorted({r[key].source.removeprefix(_TRIALS) for _, r in readings})
+        sources = sorted({r[key].reading for _, r in readings})
         without = [p.name for p, r in recorded if r[key].value is None] + [f"{p.name} (TRC)" for p in trc]
         proposed.append(f"{sub.name}: {key} {values[0]:g} {unit}, read from {', '.join(sources)} in "
                         f"{', '.join(p.name for p, _ in readings)}" +

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ..errors import DataError, ModelError, SettingsError
+from ..model.import_notes import import_notes
 from ..tree import compile_tree
 from ..trial.axes import to_model_axes
 from ..trial.coverage import covered_range
@@ -177,12 +178,14 @@ def _attached(model, name: str) -> bool:
 
 
 def analysis_steps(model, trial, settings: AnalysisSettings | None = None):
-    """Generator step of the whole analysis of ``trial`` with ``model``."""
+    """Generator step of the whole analysis of ``trial`` with ``model``. What reading the model file said
+    (``engine.model.import_notes``, "model: ...") leads the notes, before the IK settings' own, so every caller's
+    analysis carries it (the command line's, the application's, an OpenSim setup's)."""
     s = settings or AnalysisSettings()
     if not trial.markers.n_frames:
         raise DataError("the trial has no marker frames: nothing to analyse", file=trial.source)
     check_settings(model, trial, s)
-    notes: list = list(s.ik.notes)
+    notes: list = [f"model: {note}" for note in import_notes(model)] + list(s.ik.notes)
     seconds: dict = {}
     trial, outliers = remove_outliers(trial)
     notes += outliers.notes() + rigid_departures(trial.markers)

@@ -14,7 +14,6 @@ from ..analysis.pipeline import AnalysisSettings, analysis_steps
 from ..progress import run
 from ..demo import CUTOFF
 from ..errors import SettingsError
-from ..model.import_notes import import_notes
 from ..io.output_folder import output_folder
 from . import c3d_timeout
 from ..warmup import counting_compiles
@@ -235,9 +234,7 @@ def analysis_inputs(args, open_model=None, given_in: str | None = None):
     """The model, trial and analysis settings the command line gives (what the command analyses; ``hybrid batch``
     and the application's study browser rebuild a trial's with it); the model file read by ``open_model(path)``
     (default ``engine.io.open.open_model``); ``given_in`` where ``--height`` and ``--mass`` were given, as the notes
-    say it after "given" (e.g. "for subject s01 in the study /data/study.yaml"; None: :data:`COMMAND_LINE`). What
-    reading the model file said (``engine.model.import_notes``) leads the IK settings' notes, so the analysis's notes
-    carry it (metrics.json, the .hlr, the report, a study's table)."""
+    say it after "given" (e.g. "for subject s01 in the study /data/study.yaml"; None: :data:`COMMAND_LINE`)."""
     cutoff, loads_cutoff = (None if v is None else _cutoff(v, o) for v, o in ((args.filter, "--filter"),
                                                                              (args.filter_loads, "--filter-loads")))
     model, trial, settings = _inputs(args, open_model, given_in)
@@ -254,8 +251,6 @@ def analysis_inputs(args, open_model=None, given_in: str | None = None):
         settings.estimate_unmeasured = False
     settings.muscles = settings.muscles or args.muscles
     settings.muscle_settings = _muscle_settings(args) or settings.muscle_settings
-    said = tuple(f"model: {note}" for note in import_notes(model))     # what reading the model file said
-    settings.ik.notes = said + tuple(settings.ik.notes)
     return model, trial, settings
 
 

@@ -24,6 +24,9 @@ def add_parser(sub) -> None:
 def run_command(args) -> int:
     from ..io.scale_files import scale_steps, write_scale_outputs
     from ..progress import run as run_steps
+    from ..trial.body_measures import check_mass
+    if args.mass is not None:
+        check_mass(args.mass, "--mass", "--mass")           # as hybrid analyze checks it: named by its option
     run, setup = run_steps(scale_steps(args.setup, args.generic, args.static, args.mass))
     result = run.result
     for name, f in result.scaled.factors.items():

@@ -14,7 +14,7 @@ from ..analysis.pipeline import analysis_steps
 from ..io.protocol_file import builtin, placements_for
 from ..progress import Progress
 from ..protocols.edits import choices, edited_matching, match_rows
-from ..protocols.fitting import fit_protocol, renamed_trial, stature
+from ..protocols.fitting import fit_protocol, renamed_trial
 from ..protocols.matching import Matching, notes_of, recognise
 from ..trial.body_measures import Given
 from . import blade as blade_design
@@ -90,8 +90,7 @@ def model_for_trial(trial, static=None, axes=None, with_muscles: bool = False, m
     matching = trial_matching(trial, model, edits).matching
     fitted = fit_protocol(model, trial, matching, placements_for(model, placements), catalogue, static, axes,
                           given)
-    static = None if static is None else renamed_trial(static, matching, stature(trial, model, matching, given,
-                                                                                     static))[0]
+    static = None if static is None else renamed_trial(static, matching, fitted.stature)[0]
     return TrialModel(fitted.model, fitted.trial, static, matching, tuple(notes + notes_of(matching) + list(fitted.notes)))
 
 

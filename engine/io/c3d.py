@@ -182,6 +182,21 @@ def _ezc3d_problem(message: str) -> str:
     return f"ezc3d, the C3D library HybridLab uses, cannot read the file ({message})"
 
 
+def _timeout_problem(seconds: float) -> str:
+    """What a reader process stopped after ``seconds`` says of its file."""
+    return (f"ezc3d did not finish reading the file within {seconds:g} s; the file is probably corrupt (for a very "
+            "large file allow more time: hybrid's --c3d-timeout option, or File > Preferences in the application)")
+
+
+def _crash_problem(proc) -> str:
+    """What a reader process that crashed (or gave nothing) says of its file."""
+    code = proc.returncode
+    how = f"crashed with signal {signal.Signals(-code).name}" if code < 0 else f"stopped with exit code {code}"
+    detail = proc.stderr.decode(errors="replace").strip().splitlines()[-1:]
+    return (f"ezc3d, the C3D library HybridLab uses, {how} while reading the file; the file is corrupt or in a form "
+            "ezc3d cannot handle" + (f" ({detail[0]})" if detail else ""))
+
+
 def _run_ezc3d(path: Path, timeout: float, memory_limit: int, cancel=None) -> dict:
     """Parse ``path`` with ezc3d in a child process (killed with this one, on a timeout or when ``cancel``, a
     ``threading.Event``, is set: :func:`~engine.child_process.run_child`); every failure becomes a DataError."""
@@ -189,17 +204,9 @@ def _run_ezc3d(path: Path, timeout: float, memory_limit: int, cancel=None) -> di
     try:
         proc = run_child(command, env=child_environment(), timeout=timeout, cancel=cancel)
     except subprocess.TimeoutExpired:
-        raise DataError(f"ezc3d did not finish reading the file within {timeout:g} s; the file is probably "
-                        "corrupt (for a very large file allow more time: hybrid's --c3d-timeout option, or "
-                        "File > Preferences in the application)", file=path) from None
+        raise DataError(_timeout_problem(timeout), file=path) from None
     if proc.returncode != 0 or not proc.stdout:
-        code = proc.returncode
-        how = (f"crashed with signal {signal.Signals(-code).name}" if code < 0
-               else f"stopped with exit code {code}")
-        detail = proc.stderr.decode(errors="replace").strip().splitlines()[-1:]
-        raise DataError(f"ezc3d, the C3D library HybridLab uses, {how} while reading the file; the file is "
-                        "corrupt or in a form ezc3d cannot handle" + (f" ({detail[0]})" if detail else ""),
-                        file=path)
+        raise DataError(_crash_problem(proc), file=path)
     try:
         result = pickle.loads(proc.stdout)
     except Exception:  # the child is ours; anything unreadable means it was interrupted
@@ -731,9 +738,11 @@ def read_c3d_parameters(paths, timeout: float | None = None) -> list:
     """Each C3D file of ``paths``'s :class:`C3DParameters`, or the DataError saying why it could not be read, in one
     reader process for all (a process per file costs about 0.3-0.5 s to start, the parsing 0.01-0.05 s a file:
     ``benchmarks/bench_c3d_parameters.py``); ezc3d 1.7 reads each file's data too, having no way to read only its
-    header and parameters. When that process crashes or times out (a corrupt file), the files are read again one
-    process each, so that only the file at fault fails. ``timeout``: s for each file (default as :func:`read_c3d`).
-    The data are not checked (:func:`read_c3d` does): a file that passes here may still fail there."""
+    header and parameters. That process may take one ``BASE_TIMEOUT`` plus ``TIMEOUT_PER_MB`` per MB of every file,
+    and ``BASE_MEMORY`` plus ``MEMORY_PER_BYTE`` per byte of the largest. When it crashes or times out (a corrupt
+    file), the same parameters-only reading runs again one process per file, with that file's own limits, so that
+    only the file at fault fails. ``timeout``: s allowed to each reader process instead (None: as above). The data
+    are not checked (:func:`read_c3d` does): a file that passes here may still fail there."""
     paths = [Path(p) for p in paths]
     out: list = [None] * len(paths)
     todo, raws = [], {}
@@ -748,37 +757,41 @@ def read_c3d_parameters(paths, timeout: float | None = None) -> list:
     if not todo:
         return out
 
-    def limits(indices):
-        seconds = sum(BASE_TIMEOUT + TIMEOUT_PER_MB * raws[i]["size"] / 2 ** 20 if timeout is None else timeout
-                      for i in indices)
-        return seconds, BASE_MEMORY + MEMORY_PER_BYTE * max(raws[i]["size"] for i in indices)
-
-    def run(indices):
-        seconds, memory = limits(indices)
-        proc = run_child(python_command("-c", _parameters_code(), str(int(memory)), *(str(paths[i]) for i in indices)),
-                         env=child_environment(), timeout=seconds)
+    def read(indices) -> str | None:
+        """Read the files ``indices`` in one process into ``out``; what went wrong with the process, if it did."""
+        seconds = (BASE_TIMEOUT + sum(TIMEOUT_PER_MB * raws[i]["size"] / 2 ** 20 for i in indices)
+                   if timeout is None else timeout)
+        memory = BASE_MEMORY + MEMORY_PER_BYTE * max(raws[i]["size"] for i in indices)
+        command = python_command("-c", _parameters_code(), str(int(memory)), *(str(paths[i]) for i in indices))
+        try:
+            proc = run_child(command, env=child_environment(), timeout=seconds)
+        except subprocess.TimeoutExpired:
+            return _timeout_problem(seconds)
         if proc.returncode != 0 or not proc.stdout:
-            return None
-        return pickle.loads(proc.stdout)
+            return _crash_problem(proc)
+        try:
+            got = pickle.loads(proc.stdout)
+        except Exception:  # the child is ours; anything unreadable means it was interrupted
+            got = None
+        if not isinstance(got, list) or len(got) != len(indices):
+            return "the reader process returned an incomplete result"
+        for i, (error, params) in zip(indices, got):
+            if error is None:
+                out[i] = C3DParameters(*_subject_and_metadata(_Params(params, paths[i]), raws[i]), str(paths[i]))
+            elif error == "memory" or "bad_alloc" in error:
+                out[i] = DataError(f"reading the file needed more than {memory / 2 ** 20:.0f} MB of memory (the limit "
+                                   f"of the reader process of {len(indices)} file(s)): its header or parameters "
+                                   "declare far more data than a file of this size can hold (corrupt file)",
+                                   file=paths[i])
+            else:
+                out[i] = DataError(_ezc3d_problem(error), file=paths[i])
+        return None
 
-    try:
-        read = run(todo)
-    except subprocess.TimeoutExpired:
-        read = None
-    if read is None or len(read) != len(todo):
+    if read(todo) is not None:
         for i in todo:                         # one process each: the file at fault is the one that fails
-            try:
-                trial = read_c3d(paths[i], timeout=timeout)
-                out[i] = C3DParameters(trial.subject, trial.metadata, str(paths[i]))
-            except DataError as exc:
-                out[i] = exc
-        return out
-    for i, (error, params) in zip(todo, read):
-        if error is not None:
-            out[i] = DataError(f"reading the file needed more than {limits([i])[1] / 2 ** 20:.0f} MB of memory"
-                               if error == "memory" or "bad_alloc" in error else _ezc3d_problem(error), file=paths[i])
-        else:
-            out[i] = C3DParameters(*_subject_and_metadata(_Params(params, paths[i]), raws[i]), str(paths[i]))
+            problem = read([i])
+            if problem is not None:
+                out[i] = DataError(problem, file=paths[i])
     return out
 
 

@@ -24,7 +24,8 @@ from ..scaling.placement import averaged_frame, place_markers
 from ..scaling.setup import ScalerSetup
 from ..tree import compile_tree
 from ..trial.axes import propose_rotation, rotation_from_axes
-from ..trial.body_measures import Given, recorded_height, recorded_mass
+from ..trial.body_measures import Given, as_written, recorded_height, recorded_mass
+from ..trial.origin_samples import seen_positions
 from ..trial.trial import Markers
 from .description import model_markers
 from .joint_centres import add_virtual_markers
@@ -36,26 +37,26 @@ CALIBRATION_WINDOW = 1.0   # s of a dynamic trial searched for its best-seen fra
 @dataclass(frozen=True)
 class FittedProtocol:
     """``model`` scaled with the protocol's markers placed; ``trial`` with the protocol's marker names and
-    virtual markers; ``renamed`` trial label -> marker name; ``notes`` what was decided."""
+    virtual markers; ``renamed`` trial label -> marker name; ``notes`` what was decided; ``stature`` the subject's
+    stature used, ``(m, where it comes from)`` as :func:`stature` gives it (None: none known)."""
 
     model: object
     trial: object
     renamed: dict
     notes: tuple
+    stature: tuple | None = None
 
 
 def _or_static(read, static, recorded):
-    """``read`` (a Recorded of the trial), else the measure the ``static`` trial records (``recorded(static)``, its
-    source and notes naming the static trial) when the trial records none (nothing, or 0: not a value refused)."""
+    """``read`` (a Recorded of the trial), else the measure the ``static`` trial records (``recorded(static, whose)``,
+    its source and notes naming the static trial) when the trial records none (nothing, or 0: not a value refused)."""
     if read.value is not None or read.refused or static is None:
         return read
-    other = recorded(static)
-    notes = read.rejected + tuple(n.replace("the trial's", f"the static trial {static.source}'s", 1)
-                                  for n in other.rejected)
+    other = recorded(static, f"the static trial {static.source}'s")
+    notes = read.rejected + other.rejected
     if other.value is None:
         return replace(read, rejected=notes)
-    return replace(other, source=other.source.replace("the trial's", f"the static trial {static.source}'s", 1)
-                   + " (the trial records none)", rejected=notes)
+    return replace(other, source=other.source + " (the trial records none)", rejected=notes)
 
 
 def stature(trial, model, matching: Matching, given: Given | None = None, static=None) -> tuple | None:
@@ -81,13 +82,7 @@ def _given_notes(read, said: str) -> list:
     if read.found is None:
         return [f"{said}; the trial gives none"]
     parameter, raw = read.found
-    return [f"{said}, instead of the trial's {parameter} {_plain(raw)}"]
-
-
-def _plain(raw) -> str:
-    """A parameter's value as written: a number by ``:g``, anything else by ``repr``."""
-    value = raw[0] if isinstance(raw, (list, tuple)) and len(raw) == 1 else raw
-    return f"{value:g}" if isinstance(value, (int, float)) and not isinstance(value, bool) else repr(value)
+    return [f"{said}, instead of the trial's {parameter} {as_written(raw)}"]
 
 
 def height_notes(trial, given: Given | None, static=None) -> list:
@@ -138,9 +133,7 @@ def renamed_trial(trial, matching: Matching, stature: tuple | None = None):
 def without_origin_samples(markers: Markers) -> tuple[np.ndarray, list]:
     """Marker positions with samples at exactly (0, 0, 0) missing (some systems write the lab origin for a
     marker not seen), and a note naming the markers that had any."""
-    positions = np.array(markers.positions)
-    origin = (positions == 0.0).all(axis=2)
-    positions[origin] = np.nan
+    positions, origin = seen_positions(markers)
     hit = [f"{n} ({int(c)})" for n, c in zip(markers.names, origin.sum(axis=0)) if c]
     return positions, ([f"marker samples at exactly the lab origin read as missing: {', '.join(hit)}"] if hit else [])
 
@@ -273,7 +266,7 @@ def fit_protocol(model, trial, matching: Matching, placements, catalogue: dict, 
     single = sorted(technical - set(averaged))
     if single:
         notes.append(f"technical markers calibrated (placed where the trial saw them): {', '.join(single)}")
-    return FittedProtocol(placed, moving, renamed, tuple(notes))
+    return FittedProtocol(placed, moving, renamed, tuple(notes), height)
 
 
 def _technical_over_window(model, markers: Markers, window, chosen, technical):

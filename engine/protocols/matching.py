@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import DataError
+from ..trial.origin_samples import seen_positions
 from .description import Protocol, full_name
 from .joint_centres import harrington
 from .labels import key, readings
@@ -110,18 +111,10 @@ def match_labels(labels, protocol: Protocol, catalogue: dict) -> Matching:
                     how=how)
 
 
-def _seen_positions(markers) -> np.ndarray:
-    """A copy of the trial's marker positions (F, N, 3) m with the samples at (0, 0, 0) missing (NaN): not seen, by
-    some systems."""
-    P = np.array(markers.positions)
-    P[(P == 0.0).all(axis=2)] = np.nan
-    return P
-
-
 def _distance(P, markers, a: str, b: str, frames: int) -> float:
     """The median distance (m) between labels ``a`` and ``b`` over the first ``frames`` frames that see both (over
     all such frames when none of the first does); NaN when no frame does. Frame by frame: in a walking trial two
-    markers' positions from different frames are not their distance apart. ``P``: :func:`_seen_positions`."""
+    markers' positions from different frames are not their distance apart. ``P``: :func:`~engine.trial.origin_samples.seen_positions`."""
     P = P[:, [markers.index(a), markers.index(b)]]
     seen = np.isfinite(P).all(axis=(1, 2))
     if not seen.any():
@@ -151,7 +144,7 @@ def confirm_by_geometry(matching: Matching, markers, points: dict, catalogue: di
         if where is not None:
             place[label] = where
     distances: dict = {}
-    P = _seen_positions(markers)
+    P = seen_positions(markers)[0]
     pairs = _pairs(place, P, markers, frames, distances)
     if not pairs:
         checked = Matching(protocol, matching.labels, matching.used, matching.unmatched, None,
@@ -195,13 +188,13 @@ def confirm_by_geometry(matching: Matching, markers, points: dict, catalogue: di
 
 def _told_by_place(matching: Matching, P, markers, points: dict, catalogue: dict) -> Matching:
     """``matching`` with the labels of a lab's computed points and of hips told by their places
-    (:func:`derived_markers`, then :func:`hip_labels`); ``P``: :func:`_seen_positions`."""
+    (:func:`derived_markers`, then :func:`hip_labels`); ``P``: :func:`~engine.trial.origin_samples.seen_positions`."""
     return hip_labels(derived_markers(matching, P, markers, points, catalogue), P, markers, points, catalogue)
 
 
 def _pairs(place: dict, P, markers, frames: int, distances: dict) -> list:
     """``(a, b, measured / model distance)`` of the labels ``place``d on one model body more than 3 cm apart and
-    seen together (``P``: :func:`_seen_positions`); ``distances`` caches the measured ones."""
+    seen together (``P``: :func:`~engine.trial.origin_samples.seen_positions`); ``distances`` caches the measured ones."""
     out = []
     for i, a in enumerate(place):
         for b in list(place)[i + 1:]:
@@ -245,7 +238,7 @@ def derived_markers(matching: Matching, P, markers, points: dict, catalogue: dic
     :data:`WITHIN`) points medially (towards the other side's same marker) over a distance the model's landmark
     within times the geometry's scale by a factor in :data:`INSIDE_RATIO` lies inside the limb: it is matched to
     the protocol's marker on that inner landmark (a joint centre the lab computed is then used, not computed again).
-    Any other label stays as it was. ``P``: the trial's positions as :func:`_seen_positions` gives them."""
+    Any other label stays as it was. ``P``: the trial's positions as :func:`~engine.trial.origin_samples.seen_positions` gives them."""
     protocol, scale = matching.protocol, matching.scale or 1.0
     index = _index(protocol, catalogue)
     labels, used, notes, how = dict(matching.labels), dict(matching.used), list(matching.notes), dict(matching.how)
@@ -320,7 +313,7 @@ def hip_labels(matching: Matching, P, markers, points: dict, catalogue: dict) ->
     centre (then used, not computed again); farther, lateral of it by most of that distance and within
     :data:`INSIDE_RATIO` of it, the greater trochanter (the centre is then computed). Said in the notes either way; a
     label that fits neither, or whose landmark the protocol lacks, is left as it was (said). ``P``: the trial's
-    positions as :func:`_seen_positions` gives them."""
+    positions as :func:`~engine.trial.origin_samples.seen_positions` gives them."""
     protocol, scale = matching.protocol, matching.scale or 1.0
     asis = [matching.label_on("asis", s) for s in ("R", "L")]
     back = [matching.label_on("psis", s) for s in ("R", "L")]

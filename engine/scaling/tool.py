@@ -80,7 +80,7 @@ def run_scale(model, setup: ScaleSetup, static=None, placement_static=None, mass
     if mass is None:
         mass = setup.mass
     else:
-        mass = check_mass(mass, "--mass", "--mass")
+        mass = check_mass(mass, "mass")
     scaler, factors = setup.scaler, None
     if scaler.apply:
         factors = compute_scale_factors(model, None if static is None else static.markers, scaler,

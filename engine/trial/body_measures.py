@@ -56,7 +56,8 @@ class Given:
 @dataclass(frozen=True)
 class Recorded:
     """A body measure a trial records: ``value`` in SI (m or kg; None: none usable), ``source`` where it was read
-    and its unit (e.g. "the trial's PROCESSING:Height 1780 mm"; None without a value), ``found`` the first parameter
+    and its unit, whose the trial is first (e.g. "the trial's PROCESSING:Height 1780 mm"; None without a value),
+    ``reading`` the same without whose (e.g. "PROCESSING:Height 1780 mm"; None without a value), ``found`` the first parameter
     holding one as ``(GROUP:NAME, value as written)`` (None: the trial has none), ``rejected`` a note for each
     parameter found but not used, saying why; ``refused`` True when one of those is not 0 (0 is a measurement not
     filled in: the trial records none; any other may be a wrong unit, a typo, another subject's value)."""
@@ -66,6 +67,7 @@ class Recorded:
     found: tuple | None
     rejected: tuple = ()
     refused: bool = False
+    reading: str | None = None
 
 
 def _candidates(trial, keys, processing_keys) -> list:
@@ -90,8 +92,11 @@ def _number(raw) -> float | None:
         return None
 
 
-def _written(raw, value) -> str:
-    return repr(raw) if value is None else f"{value:g}"
+def as_written(raw) -> str:
+    """A value read or given, as the notes and errors quote it: a number (or a list of one) by ``:g``, anything else
+    by ``repr``."""
+    value = raw[0] if isinstance(raw, (list, tuple)) and len(raw) == 1 else raw
+    return f"{value:g}" if isinstance(value, (int, float)) and not isinstance(value, bool) else repr(value)
 
 
 def _why(value, what: str, within: str) -> str:
@@ -99,17 +104,17 @@ def _why(value, what: str, within: str) -> str:
             f"{within} it is not within {what}")
 
 
-def _read(candidates, convert, what: str, unlikely=lambda value: None) -> Recorded:
+def _read(candidates, convert, what: str, whose: str, unlikely=lambda value: None) -> Recorded:
     """The first candidate ``convert(parameter, value)`` turns into ``(SI value, unit said after the value)`` and
-    ``unlikely(SI value)`` finds no reason to refuse; the others' notes."""
+    ``unlikely(SI value)`` finds no reason to refuse; the others' notes, saying ``whose`` parameter each is."""
     rejected, refused = [], False
     for parameter, raw, group in candidates:
         value = _number(raw)
         taken = None if value is None else convert(group, value)
         why = None if taken is None else unlikely(taken[0])
         if taken is not None and why is None:
-            return Recorded(taken[0], f"the trial's {parameter} {value:g}{taken[1]}", (parameter, raw),
-                            tuple(rejected), refused)
+            reading = f"{parameter} {value:g}{taken[1]}"
+            return Recorded(taken[0], f"{whose} {reading}", (parameter, raw), tuple(rejected), refused, reading)
         if why is None:
             within = "read as m, cm or mm" if what == "stature" and group == "SUBJECT" else (
                 "read in mm" if what == "stature" else "read in kg")
@@ -117,7 +122,7 @@ def _read(candidates, convert, what: str, unlikely=lambda value: None) -> Record
             unit = "m" if what == "stature" else "kg"
             why = _why(value, f"{lo:g}-{hi:g} {unit}", within)
         refused = refused or value != 0
-        rejected.append(f"the trial's {parameter} {_written(raw, value)} was not used as the subject's {what}: {why}")
+        rejected.append(f"{whose} {parameter} {as_written(raw)} was not used as the subject's {what}: {why}")
     found = (candidates[0][0], candidates[0][1]) if candidates else None
     return Recorded(None, None, found, tuple(rejected), refused)
 
@@ -134,17 +139,18 @@ def _mass(group: str, value: float):
     return value, (" kg" if group == "PROCESSING" else ", taken as kg (C3D gives no unit)")
 
 
-def recorded_height(trial) -> Recorded:
+def recorded_height(trial, whose: str = "the trial's") -> Recorded:
     """The subject's height (m) ``trial`` records (module notes): a Trial, or the
-    :class:`~engine.io.c3d.C3DParameters` of its file (its ``subject`` and ``metadata``)."""
-    return _read(_candidates(trial, _HEIGHT_KEYS, _HEIGHT_KEYS), _stature, "stature")
+    :class:`~engine.io.c3d.C3DParameters` of its file (its ``subject`` and ``metadata``); ``whose`` names it before
+    a parameter in the source and the notes (e.g. "the static trial s.c3d's")."""
+    return _read(_candidates(trial, _HEIGHT_KEYS, _HEIGHT_KEYS), _stature, "stature", whose)
 
 
-def recorded_mass(trial) -> Recorded:
+def recorded_mass(trial, whose: str = "the trial's") -> Recorded:
     """The subject's body mass (kg) ``trial`` records (module notes): a Trial, or the
     :class:`~engine.io.c3d.C3DParameters` of its file; a mass giving, with the height it records, a body mass index
-    outside :data:`BMI_RANGE` is refused, both named."""
-    height = recorded_height(trial)
+    outside :data:`BMI_RANGE` is refused, both named; ``whose`` as :func:`recorded_height`."""
+    height = recorded_height(trial, whose)
 
     def unlikely(mass: float) -> str | None:
         bmi = None if height.value is None else mass / height.value ** 2
@@ -153,26 +159,29 @@ def recorded_mass(trial) -> Recorded:
             f"taken as kg, with {height.source} (the stature used) it gives a body mass index of {bmi:.1f} kg/m^2, "
             f"not within {lo:g}-{hi:g} kg/m^2 (pounds, or another subject's mass?)")
 
-    return _read(_candidates(trial, _MASS_KEYS, ("bodymass",)), _mass, "body mass", unlikely)
+    return _read(_candidates(trial, _MASS_KEYS, ("bodymass",)), _mass, "body mass", whose, unlikely)
 
 
-def _given(value) -> str:
-    return f"{value:g}" if isinstance(value, (int, float)) and not isinstance(value, bool) else repr(value)
+def _named(name: str, where: str) -> str:
+    """``name`` to start a check's message, none when ``where`` (before it in the message) says it already."""
+    return "" if name == where else f"{name} "
 
 
 def check_height(height, where: str, name: str = "height") -> float:
-    """``height`` (m) as a float; SettingsError at ``where`` unless a stature within :data:`STATURE_RANGE`."""
+    """``height`` (m) as a float; SettingsError at ``where`` unless a stature within :data:`STATURE_RANGE` (the
+    message names ``name`` unless it is ``where``)."""
     lo, hi = STATURE_RANGE
     if not (isinstance(height, (int, float)) and not isinstance(height, bool) and lo <= height <= hi):
-        raise SettingsError(f"{name} must be the subject's height in metres, between {lo:g} and {hi:g}; got "
-                            f"{_given(height)}", where)
+        raise SettingsError(f"{_named(name, where)}must be the subject's height in metres, between {lo:g} and {hi:g}; got "
+                            f"{as_written(height)}", where)
     return float(height)
 
 
 def check_mass(mass, where: str, name: str = "mass") -> float:
-    """``mass`` (kg) as a float; SettingsError at ``where`` unless positive and within :data:`MASS_RANGE`."""
+    """``mass`` (kg) as a float; SettingsError at ``where`` unless positive and within :data:`MASS_RANGE` (the
+    message names ``name`` unless it is ``where``)."""
     lo, hi = MASS_RANGE
     if not (isinstance(mass, (int, float)) and not isinstance(mass, bool) and lo <= mass <= hi):
-        raise SettingsError(f"{name} must be the subject's body mass in kilograms, positive and between {lo:g} and "
-                            f"{hi:g}; got {_given(mass)}", where)
+        raise SettingsError(f"{_named(name, where)}must be the subject's body mass in kilograms, positive and between {lo:g} and "
+                            f"{hi:g}; got {as_written(mass)}", where)
     return float(mass)

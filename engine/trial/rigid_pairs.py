@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .intervals import runs
+from .origin_samples import seen_positions
 
 MIN_FRAMES = 20
 RIGID_MAD = 0.002      # m
@@ -43,8 +44,7 @@ def _rigid_pairs(P):
 
 def rigid_departures(markers) -> list[str]:
     """Notes naming each marker's runs of frames off its rigid partners (module notes); [] when there are none."""
-    P = np.array(markers.positions, float)
-    P[(P == 0.0).all(axis=2)] = np.nan            # (0, 0, 0): not seen, by some systems
+    P = seen_positions(markers)[0]
     n = P.shape[1]
     if n < 2 or not len(P):
         return []

@@ -107,14 +107,14 @@ def test_a_height_or_mass_outside_its_range_or_with_a_model_is_refused_naming_th
                                                                                           capsys):
     trial = Path(__file__).parents[1] / "data" / "c3d" / "Sample26" / "Capture0002.c3d"
     d = test_data / "opensim" / "gait2354"
-    for argv, said in (([trial, "--height", "180"], "--height must be the subject's height in metres, between 1 and "
+    for argv, said in (([trial, "--height", "180"], "--height: must be the subject's height in metres, between 1 and "
                                                    "2.5; got 180"),
                        ([trial, "--height", "0.9"], "between 1 and 2.5; got 0.9"),
                        ([trial, "--height", "nan"], "got nan"),
                        ([d / "subject01_simbody.osim", d / "subject01_walk1.trc", "--height", "1.8"],
                         "--height is the stature of the default model made for a trial alone"),
                        (["--demo", "--height", "1.8"], "a MODEL is analysed as given"),
-                       ([trial, "--mass", "0"], "--mass must be the subject's body mass in kilograms, positive and "
+                       ([trial, "--mass", "0"], "--mass: must be the subject's body mass in kilograms, positive and "
                                                 "between 20 and 250; got 0"),
                        ([trial, "--mass", "-70"], "got -70"),
                        ([trial, "--mass", "700"], "between 20 and 250; got 700"),

@@ -195,3 +195,18 @@ def test_new_patient_wizard_scales_gait2354_and_analyses_its_trial(make_window, 
     session = load_session(tmp_path / "patient.hls")
     assert Path(session.patient["scaled_model"]).resolve() == (tmp_path / "subject01_scaled.osim").resolve()
     assert Path(session.static_trial_path).resolve() == scale / "subject01_static.trc" and len(session.trials) == 1
+
+
+def test_new_patient_wizard_mass_is_not_given_or_within_the_engines_range(make_window):
+    """The spin box's minimum says "not given" (None); any other value it allows is one the engine takes (20-250
+    kg), so the wizard never passes a mass the engine refuses."""
+    from engine.trial.body_measures import MASS_RANGE
+    from hybridgui.new_patient import NewPatientWizard
+    wizard = NewPatientWizard(make_window())
+    assert wizard.given_mass() is None and wizard.mass.text() == wizard.mass.specialValueText()
+    wizard.mass.stepUp()
+    assert wizard.given_mass() == MASS_RANGE[0]
+    wizard.mass.setValue(72.6)
+    assert wizard.given_mass() == 72.6
+    wizard.mass.setValue(5.0)                   # below: clamped to "not given", not passed on
+    assert wizard.given_mass() is None

@@ -69,7 +69,7 @@ class _Reading:
 
 
 def refused_early(monkeypatch, read, path, error, match, nodes=0, bytes_read=None):
-    """``read(path)`` raises ``error`` matching ``match`` and naming the file, having built at most ``nodes`` YAML
+    """``read(path)`` raises ``error`` matching ``match`` and naming the file, having built exactly ``nodes`` YAML
     nodes and read at most ``bytes_read`` bytes of the file (any number when None), within 100 MB of Python
     allocations."""
     counted = Counted(monkeypatch, path)
@@ -80,7 +80,7 @@ def refused_early(monkeypatch, read, path, error, match, nodes=0, bytes_read=Non
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert counted.nodes <= nodes, counted.nodes
+    assert counted.nodes == nodes, counted.nodes
     assert bytes_read is None or 0 < counted.bytes <= bytes_read, counted.bytes
     assert peak < 100 * 2 ** 20, peak
     assert info.value.file == str(path)
@@ -106,6 +106,18 @@ def test_hostile_yaml_is_refused_before_it_is_built(tmp_path, monkeypatch, body,
     else:       # the file is refused before the model is looked at
         path.write_text("format: hybridlab-contacts\nversion: 1\n" + body)
         refused_early(monkeypatch, lambda p: load_contacts(p, None), path, ModelError, match, nodes=nodes)
+
+
+def test_the_nodes_of_a_valid_file_are_counted(tmp_path, monkeypatch):
+    """The count the refusals are measured by sees a file that is read (else a count of 0 would prove nothing)."""
+    path = tmp_path / "valid.yaml"
+    path.write_text(HEADER + "units: {length: m, mass: kg, angle: deg, modulus: Pa, "
+                    "density: kg/m^3}\nname: one\n"
+                    "bodies:\n  - {name: b, mass: 1.0, inertia: [0.1, 0.1, 0.1, 0, 0, 0]}\n"
+                    "joints:\n  - {name: j, type: free, parent: ground, child: b}\n")
+    counted = Counted(monkeypatch, path)
+    assert load_model(path).bodies[0].name == "b"
+    assert counted.nodes > 0
 
 
 def test_a_few_aliases_are_still_read(tmp_path):

@@ -84,11 +84,15 @@ def test_the_parameters_of_many_files_are_read_in_one_process_as_read_c3d_reads_
     files = [test_data / "c3d" / n for n in names]
     crash = mutated(test_data, tmp_path, "Sample02/dec_int.c3d", 2835, 236)
     mips = test_data / "c3d" / "Sample02" / "sgi_real.c3d"
-    started = []
+    started, allowed = [], []
     run_child = c3d.run_child
-    monkeypatch.setattr(c3d, "run_child", lambda command, **kw: started.append(command) or run_child(command, **kw))
+    monkeypatch.setattr(c3d, "run_child", lambda command, **kw: started.append(command) or allowed.append(
+        kw["timeout"]) or run_child(command, **kw))
     read = read_c3d_parameters([*files, mips, tmp_path / "gone.c3d"])
     assert len(started) == 1                          # one process for the four readable files
+    # its time: one start, and the per-MB part of each file read (not a whole allowance per file)
+    megabytes = sum(p.stat().st_size for p in files) / 2 ** 20      # the MIPS file fails at its header
+    assert allowed == [pytest.approx(c3d.BASE_TIMEOUT + c3d.TIMEOUT_PER_MB * megabytes)]
     for path, got in zip(files, read):
         trial = read_c3d(path)
         assert isinstance(got, C3DParameters) and (got.subject, got.metadata, got.source) == (
@@ -98,5 +102,24 @@ def test_the_parameters_of_many_files_are_read_in_one_process_as_read_c3d_reads_
     started.clear()
     first, bad = read_c3d_parameters([files[0], crash])
     assert len(started) == 3                          # both together, crashed; then one each
+    assert all("_extract_parameters" in " ".join(command) for command in started)   # the parameters alone, each time
     assert first.subject == read_c3d(files[0]).subject
     assert isinstance(bad, DataError) and bad.file == str(crash)
+
+
+def test_a_file_out_of_memory_among_many_names_the_shared_process_limit(test_data, monkeypatch):
+    """The reader process of several files may take the memory the largest needs: a file that ran out of it is told
+    that limit, not the one it would have had alone."""
+    import pickle
+    import subprocess
+
+    from engine.io.c3d import read_c3d_parameters
+    small, large = test_data / "c3d" / "Sample01" / "Eb015pi.c3d", test_data / "c3d" / "Sample26" / "Capture0002.c3d"
+    assert small.stat().st_size < large.stat().st_size
+    result = pickle.dumps([("memory", None), ("memory", None)])
+    monkeypatch.setattr(c3d, "run_child", lambda command, **kw: subprocess.CompletedProcess(command, 0, result, b""))
+    read = read_c3d_parameters([small, large])
+    shared = (c3d.BASE_MEMORY + c3d.MEMORY_PER_BYTE * large.stat().st_size) / 2 ** 20
+    alone = (c3d.BASE_MEMORY + c3d.MEMORY_PER_BYTE * small.stat().st_size) / 2 ** 20
+    assert f"{shared:.0f}" != f"{alone:.0f}"
+    assert all(f"more than {shared:.0f} MB of memory" in r.problem for r in read)

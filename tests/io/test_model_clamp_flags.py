@@ -134,3 +134,24 @@ def test_hybrid_analyze_puts_what_reading_the_model_said_in_the_analysis_notes(t
                  str(tmp_path / "out"), "--quiet"]) == 0
     notes = json.loads((tmp_path / "out" / "metrics.json").read_text())["notes"]
     assert [n for n in notes if n.startswith("model: ")] == [f"model: {n}" for n in expected]
+
+
+def test_analysis_steps_itself_puts_what_reading_the_model_said_first_in_the_notes(test_data, tmp_path):
+    """The application and an OpenSim setup call ``analysis_steps`` without the command line's inputs: the notes of
+    reading the model file come from the analysis itself, once, ahead of the IK settings' own."""
+    from engine.analysis.ik import IKSettings
+    from engine.analysis.pipeline import AnalysisSettings, analysis_steps
+    from engine.progress import run
+    from engine.io.open_trial import open_trial
+    d = test_data / "opensim" / "gait2354"
+    flagged = tmp_path / "flagged.yaml"
+    save_model(open_model(d / "subject01_simbody.osim"), flagged)
+    flagless = tmp_path / "flagless.yaml"
+    flagless.write_text(re.sub(r",? ?clamped: (true|false)", "", flagged.read_text()))
+    model = load_model(flagless)
+    expected = [f"model: {n}" for n in import_notes(model)]
+    assert expected
+    settings = AnalysisSettings(ik=IKSettings(end=0.6, notes=("the settings' own",)))
+    result = run(analysis_steps(model, open_trial(d / "subject01_walk1.trc"), settings))
+    assert result.notes[:len(expected) + 1] == expected + ["the settings' own"]
+    assert sum(n.startswith("model: ") for n in result.notes) == len(expected)

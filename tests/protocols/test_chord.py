@@ -211,6 +211,11 @@ def test_the_static_trials_height_and_mass_are_used_when_the_trial_records_none_
     mass, notes = body_mass(trial, None, static)
     assert mass == weight and notes == [f"the subject's body mass is the static trial {static.source}'s SUBJECT:Weight "
                                         "59, taken as kg (C3D gives no unit) (the trial records none)"]
+    from engine.io.protocol_file import builtin, placements_for
+    from engine.protocols.fitting import fit_protocol
+    catalogue, placements, _ = builtin()
+    fitted = fit_protocol(model, trial, matching, placements_for(model, placements), catalogue, static)
+    assert fitted.stature == (pytest.approx(height), said)      # the stature used, for the static's renaming too
     made = model_for_trial(trial, static=static)
     assert made.model.total_mass == pytest.approx(weight, rel=1e-9) and notes[0] in made.notes
     assert f"the subject's stature is {said}" in made.notes
@@ -221,3 +226,20 @@ def test_the_static_trials_height_and_mass_are_used_when_the_trial_records_none_
     mass, notes = body_mass(typo, None, static)
     assert mass is None and notes[-1] == "no body mass in the trial nor given: the model's is kept"
     assert "SUBJECT:Height 16.6 was not used" in height_notes(typo, None, static)[0]
+
+
+def test_a_static_trials_mass_refused_by_its_body_mass_index_names_the_static_trials_height():
+    # the static records HEIGHT 1.6 and WEIGHT 154 (pounds taken as kg: a body mass index of 60); the trial records
+    # none: the note refusing the static's mass names the static's height, not "the trial's"
+    from types import SimpleNamespace
+
+    from engine.protocols.fitting import body_mass
+    trial = SimpleNamespace(subject={}, metadata={}, source="walk.c3d")
+    static = SimpleNamespace(subject={"HEIGHT": 1.6, "WEIGHT": 154.0}, metadata={}, source="static.c3d")
+    mass, notes = body_mass(trial, None, static)
+    assert mass is None
+    assert notes[0] == ("the static trial static.c3d's SUBJECT:WEIGHT 154 was not used as the subject's body mass: "
+                        "taken as kg, with the static trial static.c3d's SUBJECT:HEIGHT 1.6 m (the stature used) it "
+                        "gives a body mass index of 60.2 kg/m^2, not within 12-50 kg/m^2 (pounds, or another "
+                        "subject's mass?)")
+    assert "the trial's" not in " ".join(notes)

@@ -62,7 +62,7 @@ def test_a_mass_out_of_range_on_the_command_line_is_refused_as_hybrid_analyze_re
     """The range of every body mass given (``check_mass``, 20-250 kg), not only a positive one."""
     code = main(["scale", str(FOLDER / "gait2354_simbody.osim"), "--setup", str(SETUP), "--mass", mass])
     assert code == 2
-    assert f"--mass must be the subject's body mass in kilograms, positive and between 20 and 250; got {mass}" in (
+    assert f"--mass: must be the subject's body mass in kilograms, positive and between 20 and 250; got {mass}" in (
         capsys.readouterr().err)
 
 
@@ -83,3 +83,13 @@ def test_max_marker_movement_names_the_markers_that_moved(copy):
     setup = read_scale_setup(copy / "subject01_Setup_Scale.xml")
     note = next(n for n in scale_from_files(setup).result.notes if "max_marker_movement" in n)
     assert "0.001 mm" in note and "Top.Head" in note
+
+
+def test_run_scale_refuses_a_mass_out_of_range_under_its_own_name_not_a_command_line_option():
+    """The engine (the New Patient wizard calls it too) names no command-line option."""
+    from engine.errors import SettingsError
+    from engine.io.open import open_model
+    from engine.scaling.tool import run_scale
+    with pytest.raises(SettingsError) as err:
+        run_scale(open_model(FOLDER / "gait2354_simbody.osim"), read_scale_setup(SETUP), mass=5.0)
+    assert err.value.element == "mass" and "--mass" not in str(err.value)

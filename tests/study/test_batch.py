@@ -48,6 +48,20 @@ def _loads(d, stem):
     return f"        grf: {d / f'{stem}_grf.mot'}\n        external_loads: {d / f'{stem}_grf.xml'}\n"
 
 
+def _one_walk(folder: Path, test_data) -> Path:
+    """A study of one gait2354 walk (0.5-0.7 s, its plates' loads) with OpenSim's subject01 model (an OpenSim pelvis:
+    the first pose fitted on one frame), written in ``folder``."""
+    g = test_data / "opensim" / "gait2354"
+    return _write(folder, f"""subjects:
+  - id: s
+    model: {g / 'subject01_simbody.osim'}
+    trials:
+      - id: walk1
+        file: {g / 'subject01_walk1.trc'}
+{_loads(g, 'subject01_walk1')}        settings: {{start: 0.5, end: 0.7}}
+""")
+
+
 def _metrics(path: Path) -> dict:
     doc = json.loads(path.read_text())
     for part in ("ik", "id"):
@@ -225,15 +239,7 @@ def _cold_work(trial, model, folder):
 
 
 def test_a_warmed_worker_neither_compiles_nor_loads_a_kernel_for_a_trial(client, test_data, tmp_path):
-    g = test_data / "opensim" / "gait2354"        # an OpenSim pelvis: the first pose fitted on one frame
-    study = load_study(_write(tmp_path, f"""subjects:
-  - id: s
-    model: {g / 'subject01_simbody.osim'}
-    trials:
-      - id: walk1
-        file: {g / 'subject01_walk1.trc'}
-{_loads(g, 'subject01_walk1')}        settings: {{start: 0.5, end: 0.7}}
-"""))
+    study = load_study(_one_walk(tmp_path, test_data))
     for worker in client.scheduler_info()["workers"]:
         status, loaded, compiled = client.submit(_cold_work, study.trials[0], str(study.subjects[0].model),
                                                  tmp_path / worker.split(":")[-1], workers=[worker],
@@ -253,15 +259,7 @@ def test_a_local_cluster_has_its_settings_and_hybrid_batch_prints_each_with_its_
     from study.cluster import LOCAL_CLUSTER_SETTINGS
     assert set(client.run(_worker_overheads).values()) == {(False, 1.0)}      # no profiler; health checks once a second
     assert client.run_on_scheduler(lambda dask_scheduler: dask_scheduler._tick_interval) == 1.0
-    g = test_data / "opensim" / "gait2354"
-    study_file = _write(tmp_path, f"""subjects:
-  - id: s
-    model: {g / 'subject01_simbody.osim'}
-    trials:
-      - id: walk1
-        file: {g / 'subject01_walk1.trc'}
-{_loads(g, 'subject01_walk1')}        settings: {{start: 0.5, end: 0.7}}
-""")
+    study_file = _one_walk(tmp_path, test_data)
     monkeypatch.setattr(study.cluster, "study_client", lambda *a: contextlib.nullcontext(client))   # the local one
     assert main(["batch", str(study_file), "--out", str(tmp_path / "out")]) == 0
     printed = capsys.readouterr().out
@@ -275,15 +273,7 @@ def test_a_study_gets_its_results_on_its_own_client_while_a_newer_client_s_loop_
     still ends, and it ends while that loop is still held (the hold lets go only when the study has ended, or after
     HOLD_GUARD seconds so that the test cannot hang; the assertion is the order of the two events, no duration)."""
     from distributed import Client
-    g = test_data / "opensim" / "gait2354"
-    study = load_study(_write(tmp_path, f"""subjects:
-  - id: s
-    model: {g / 'subject01_simbody.osim'}
-    trials:
-      - id: walk1
-        file: {g / 'subject01_walk1.trc'}
-{_loads(g, 'subject01_walk1')}        settings: {{start: 0.5, end: 0.7}}
-"""))
+    study = load_study(_one_walk(tmp_path, test_data))
     held, release, timed_out = threading.Event(), threading.Event(), threading.Event()
 
     def hold():                     # runs on the second client's loop, which does nothing else meanwhile

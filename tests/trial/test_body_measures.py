@@ -111,3 +111,29 @@ def test_a_given_height_or_mass_outside_its_range_is_refused_naming_the_range(ch
 def test_a_given_height_or_mass_within_its_range_is_taken():
     assert (check_height(1.0, "h"), check_height(2.5, "h"), check_mass(20, "m"), check_mass(250.0, "m")) == (
         1.0, 2.5, 20.0, 250.0)
+
+
+def test_whose_names_the_trial_in_the_source_and_notes_and_the_reading_is_bare():
+    trial = _trial({"HEIGHT": 178.0, "WEIGHT": 0})
+    height, mass = recorded_height(trial, "the static trial s.c3d's"), recorded_mass(trial, "the static trial s.c3d's")
+    assert (height.source, height.reading) == ("the static trial s.c3d's SUBJECT:HEIGHT 178 cm", "SUBJECT:HEIGHT 178 cm")
+    assert mass.rejected == ("the static trial s.c3d's SUBJECT:WEIGHT 0 was not used as the subject's body mass: it "
+                             "is 0 (not recorded)",)
+    assert recorded_height(trial).source == "the trial's SUBJECT:HEIGHT 178 cm"
+
+
+def test_a_check_named_by_where_it_was_given_says_the_name_once():
+    # hybrid analyze/scale check --mass under its own name: "--mass: must be ...", not "--mass: --mass must be ..."
+    with pytest.raises(SettingsError) as err:
+        check_mass(0.0, "--mass", "--mass")
+    assert str(err.value) == ("--mass: must be the subject's body mass in kilograms, positive and between 20 and 250; "
+                              "got 0")
+    with pytest.raises(SettingsError) as err:
+        check_height(3.0, "Markers panel")
+    assert str(err.value).startswith("Markers panel: height must be")
+
+
+def test_values_are_quoted_as_written():
+    from engine.trial.body_measures import as_written
+    assert [as_written(v) for v in (1.60, [154.0], 80, "heavy", [1.0, 2.0], True)] == [
+        "1.6", "154", "80", "'heavy'", "[1.0, 2.0]", "True"]
