@@ -182,12 +182,12 @@ def show(window) -> None:
     given_height, given_mass = alone.body["height"], alone.body["mass"]
     window.matching.show_body(height.value if given_height is None else given_height,
                               mass.value if given_mass is None else given_mass,
-                              _said(height, given_height, "m", "none: the stature the markers give (the default "
-                                                                "athlete's scaled to them)"),
-                              _said(mass, given_mass, "kg", f"none: the default athlete's {MASS:g} kg"))
+                              _said(height, given_height, "none: the stature the markers give (the default "
+                                                          "athlete's scaled to them)"),
+                              _said(mass, given_mass, f"none: the default athlete's {MASS:g} kg"))
 
 
-def _said(read, given, unit: str, without: str) -> str:
+def _said(read, given, without: str) -> str:
     """Where the panel's height or mass comes from: the trial (``read``, a Recorded), or the user (``given``)."""
     trial = (read.reading if read.value is not None else
              "; ".join(read.rejected) or without)
@@ -268,8 +268,8 @@ def restore(window, stored: dict) -> None:
 
 
 def _body(stored) -> dict:
-    """A session's height (m) and mass (kg) given by the user (None or absent: the trial's), checked as given."""
+    """A session's height (m) and mass (kg) given by the user (None or absent: the trial's), which
+    ``engine.io.session_file.load_session`` checked before the window changed."""
     stored = stored or {}
     height, mass = stored.get("height"), stored.get("mass")
-    return {"height": None if height is None else check_height(height, "session, marker matching", "height"),
-            "mass": None if mass is None else check_mass(mass, "session, marker matching", "mass")}
+    return {"height": None if height is None else float(height), "mass": None if mass is None else float(mass)}
