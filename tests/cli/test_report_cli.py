@@ -21,24 +21,16 @@ def test_report_of_a_file_that_is_not_a_result(tmp_path):
         load_analysis(bad)
 
 
-def test_a_session_s_report_options_are_its_report_s(tmp_path, monkeypatch):
+def test_a_session_s_report_options_are_its_report_s(tmp_path, report_options_asked):
     """``hybrid report SESSION.hls`` gives the report's sections the session's options (the application's socket
     liner, ``Session.report``); a results file has none."""
     from engine.demo import demo_results
-    from engine.io import report_file
     from engine.io.session_file import Session, save_session
     result, settings = demo_results()
     session = tmp_path / "work.hls"
     save_session(session, Session(model=result.model, trial=result.trial, settings=settings, result=result,
                                   report={"socket-pressure": {"friction": 0.61}}))
-    asked = []
-
-    def recorded(path, analyses, origins=None, settings=None, options=None):
-        asked.append(options)
-        return path
-        yield
-
-    monkeypatch.setattr(report_file, "trials_report_steps", recorded)
+    asked = report_options_asked
     assert main(["report", str(session), str(demo_files().results), "--out", str(tmp_path / "r.pdf")]) == 0
     assert asked == [[{"socket-pressure": {"friction": 0.61}}, {}]]
 
@@ -70,26 +62,18 @@ def test_hybrid_report_refuses_a_session_with_a_damaged_socket_option(tmp_path, 
     assert not out.exists()
 
 
-def test_the_socket_liner_s_arguments_replace_a_session_s_for_every_file(tmp_path, monkeypatch, capsys):
+def test_the_socket_liner_s_arguments_replace_a_session_s_for_every_file(tmp_path, report_options_asked, capsys):
     """``hybrid report`` takes the socket liner's arguments of ``hybrid socket-pressure`` (defined once, by skin's
     entry point ``hybridlab.report_options``): those given, in SI, replace the session's own options of the socket
     section and reach a results file's too; those not given leave the session's; a bad value is refused naming the
     argument."""
     from engine.demo import demo_results
-    from engine.io import report_file
     from engine.io.session_file import Session, save_session
     result, settings = demo_results()
     session = tmp_path / "work.hls"
     save_session(session, Session(model=result.model, trial=result.trial, settings=settings, result=result,
                                   report={"socket-pressure": {"friction": 0.61, "fit": 10e3}, "other": {"a": 1}}))
-    asked = []
-
-    def recorded(path, analyses, origins=None, settings=None, options=None):
-        asked.append(options)
-        return path
-        yield
-
-    monkeypatch.setattr(report_file, "trials_report_steps", recorded)
+    asked = report_options_asked
     files = [str(session), str(demo_files().results), "--out", str(tmp_path / "r.pdf")]
     assert main(["report", *files, "--tissue", "20", "--tissue-modulus", "141", "--fit", "40", "--liner", "4"]) == 0
     given = {"tissue": 20 * 1e-3, "tissue_modulus": 141e3, "fit": 40e3, "thickness": 4 * 1e-3}

@@ -184,20 +184,12 @@ def test_the_slipping_liner_chosen_in_the_view_menu_is_the_map_s_and_the_session
     assert "small displacements" not in window.statusBar().currentMessage()
 
 
-def test_the_report_is_written_with_the_liner_chosen(shown, monkeypatch, tmp_path, qtbot):
+def test_the_report_is_written_with_the_liner_chosen(shown, report_options_asked, tmp_path, qtbot):
     """File > Report... gives the report's socket section the liner of View > Socket liner (its option ``friction``),
     for every trial pooled; ``engine.io.report_sections`` passes it to the section (tests/io), which computes the
     slipping liner's map by the CLI's function (tests/skin)."""
-    from engine.io import report_file
     from hybridgui import report_export
-    asked = []
-
-    def recorded(path, analyses, origins=None, settings=None, options=None):
-        asked.append(options)
-        return path
-        yield
-
-    monkeypatch.setattr(report_file, "trials_report_steps", recorded)
+    asked = report_options_asked
     shown.socket_pressure.set_liner({"friction": 0.61})
     with qtbot.waitSignal(report_export.start_report(shown, tmp_path / "report.pdf").ended, timeout=60_000):
         pass
@@ -265,11 +257,10 @@ def test_a_session_with_a_bad_liner_is_refused_naming_the_file_and_the_option(ma
 
 
 def test_the_soft_tissue_and_the_fit_chosen_in_the_view_menu_are_the_map_s_the_report_s_and_the_session_s(
-        shown, make_window, qtbot, monkeypatch, tmp_path):
+        shown, make_window, qtbot, monkeypatch, tmp_path, report_options_asked):
     """View > Socket liner > Soft tissue and fit... asks the tissue's thickness and modulus and the fit pressure (as
     `hybrid socket-pressure --tissue --tissue-modulus --fit` take them); the map is then that socket's, the status bar
     and the menu name them, the report and the session take them; cancelled, the liner stays as it was."""
-    from engine.io import report_file
     from hybridgui import menus, report_export
     monkeypatch.setattr(socket_map, "SPACING", 0.03)
     answers = iter([(20.0, True), (141.0, True), (40.0, True)])
@@ -302,14 +293,7 @@ def test_the_soft_tissue_and_the_fit_chosen_in_the_view_menu_are_the_map_s_the_r
     tissue.trigger()
     assert window.socket_pressure.liner == pytest.approx(liner) and window.socket_pressure.map is m
     # the report's options, then the session's
-    asked = []
-
-    def recorded(path, analyses, origins=None, settings=None, options=None):
-        asked.append(options)
-        return path
-        yield
-
-    monkeypatch.setattr(report_file, "trials_report_steps", recorded)
+    asked = report_options_asked
     with qtbot.waitSignal(report_export.start_report(window, tmp_path / "report.pdf").ended, timeout=60_000):
         pass
     assert asked == [[{"socket-pressure": pytest.approx(liner)}]]
