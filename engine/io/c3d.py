@@ -81,6 +81,29 @@ _SI_UNITS = {"v": (1.0, "V"), "volt": (1.0, "V"), "volts": (1.0, "V"), "mv": (1e
 
 
 # ---------------------------------------------------------------------------- child process
+def _limit_memory(memory_limit: int) -> None:
+    """In a reader process (Linux): its address space limited to what it has now plus ``memory_limit`` bytes (within
+    the hard limit), so that a file declaring more data than that is a MemoryError, not the machine's swap.
+    Self-contained: its source runs in the reader processes (:func:`_helpers_code`)."""
+    import os
+    import sys
+    if memory_limit and sys.platform.startswith("linux"):
+        import resource
+        with open("/proc/self/statm") as fh:
+            limit = int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE") + memory_limit
+        hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+        if hard != resource.RLIM_INFINITY:
+            limit = min(limit, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+def _parameters_of(c) -> dict:
+    """An ezc3d ``c3d``'s parameters as ``{group: {name: value}}`` (their metadata left out). Self-contained, as
+    :func:`_limit_memory`."""
+    return {group: {name: p["value"] for name, p in values.items() if name != "__METADATA__"}
+            for group, values in c["parameters"].items()}
+
+
 def _extract(path: str, memory_limit: int) -> None:
     """Body of the reader process: parse ``path`` with ezc3d and write a pickle to stdout.
 
@@ -90,25 +113,16 @@ def _extract(path: str, memory_limit: int) -> None:
     """
     import os
     import pickle
-    import sys
 
     result_fd = os.dup(1)
     os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
     try:
         import ezc3d
-        if memory_limit and sys.platform.startswith("linux"):
-            import resource
-            with open("/proc/self/statm") as fh:
-                limit = int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE") + memory_limit
-            hard = resource.getrlimit(resource.RLIMIT_AS)[1]
-            if hard != resource.RLIM_INFINITY:
-                limit = min(limit, hard)
-            resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+        _limit_memory(memory_limit)
         c = ezc3d.c3d(path)
         swig = c.c3d_swig
         h = swig.header()
-        params = {group: {name: p["value"] for name, p in values.items() if name != "__METADATA__"}
-                  for group, values in c["parameters"].items()}
+        params = _parameters_of(c)
         result = {
             "header": {"rate": h.frameRate(), "n_points": h.nb3dPoints(), "n_analogs": h.nbAnalogs(),
                        "analog_per_frame": h.nbAnalogByFrame(), "events": list(zip(h.eventsLabel(), h.eventsTime()))},
@@ -134,25 +148,16 @@ def _extract_parameters(paths: list, memory_limit: int) -> None:
     value}})`` or ``(problem, None)``, one per file. Self-contained, as :func:`_extract`."""
     import os
     import pickle
-    import sys
 
     result_fd = os.dup(1)
     os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
     import ezc3d
-    if memory_limit and sys.platform.startswith("linux"):
-        import resource
-        with open("/proc/self/statm") as fh:
-            limit = int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE") + memory_limit
-        hard = resource.getrlimit(resource.RLIMIT_AS)[1]
-        if hard != resource.RLIM_INFINITY:
-            limit = min(limit, hard)
-        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    _limit_memory(memory_limit)
     read = []
     for path in paths:
         try:
             c = ezc3d.c3d(path)
-            read.append((None, {group: {name: p["value"] for name, p in values.items() if name != "__METADATA__"}
-                                for group, values in c["parameters"].items()}))
+            read.append((None, _parameters_of(c)))
             del c
         except MemoryError:
             read.append(("memory", None))
@@ -163,14 +168,20 @@ def _extract_parameters(paths: list, memory_limit: int) -> None:
 
 
 @functools.lru_cache(maxsize=None)
+def _helpers_code() -> str:
+    """The source of what both reader processes run before their own function."""
+    return f"{inspect.getsource(_limit_memory)}\n{inspect.getsource(_parameters_of)}\n"
+
+
+@functools.lru_cache(maxsize=None)
 def _parameters_code() -> str:
-    return (f"import sys\n{inspect.getsource(die_with_parent)}\ndie_with_parent()\n"
+    return (f"import sys\n{inspect.getsource(die_with_parent)}\ndie_with_parent()\n{_helpers_code()}"
             f"{inspect.getsource(_extract_parameters)}\n_extract_parameters(sys.argv[2:], int(sys.argv[1]))\n")
 
 
 @functools.lru_cache(maxsize=None)
 def _worker_code() -> str:
-    return (f"import sys\n{inspect.getsource(die_with_parent)}\ndie_with_parent()\n"
+    return (f"import sys\n{inspect.getsource(die_with_parent)}\ndie_with_parent()\n{_helpers_code()}"
             f"{inspect.getsource(_extract)}\n_extract(sys.argv[1], int(sys.argv[2]))\n")
 
 
