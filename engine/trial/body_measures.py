@@ -170,18 +170,19 @@ def _named(name: str, where: str) -> str:
 def check_height(height, where: str, name: str = "height") -> float:
     """``height`` (m) as a float; SettingsError at ``where`` unless a stature within :data:`STATURE_RANGE` (the
     message names ``name`` unless it is ``where``)."""
-    lo, hi = STATURE_RANGE
-    if not (isinstance(height, (int, float)) and not isinstance(height, bool) and lo <= height <= hi):
-        raise SettingsError(f"{_named(name, where)}must be the subject's height in metres, between {lo:g} and {hi:g}; got "
-                            f"{as_written(height)}", where)
-    return float(height)
+    return _checked(height, STATURE_RANGE, "the subject's height in metres, between", where, name)
 
 
 def check_mass(mass, where: str, name: str = "mass") -> float:
     """``mass`` (kg) as a float; SettingsError at ``where`` unless positive and within :data:`MASS_RANGE` (the
     message names ``name`` unless it is ``where``)."""
-    lo, hi = MASS_RANGE
-    if not (isinstance(mass, (int, float)) and not isinstance(mass, bool) and lo <= mass <= hi):
-        raise SettingsError(f"{_named(name, where)}must be the subject's body mass in kilograms, positive and between {lo:g} and "
-                            f"{hi:g}; got {as_written(mass)}", where)
-    return float(mass)
+    return _checked(mass, MASS_RANGE, "the subject's body mass in kilograms, positive and between", where, name)
+
+
+def _checked(value, limits, what: str, where: str, name: str) -> float:
+    """``value`` as a float if a number within ``limits``; else SettingsError at ``where``: "must be ``what`` lo and
+    hi; got ..."."""
+    lo, hi = limits
+    if not (isinstance(value, (int, float)) and not isinstance(value, bool) and lo <= value <= hi):
+        raise SettingsError(f"{_named(name, where)}must be {what} {lo:g} and {hi:g}; got {as_written(value)}", where)
+    return float(value)
