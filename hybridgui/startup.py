@@ -6,11 +6,13 @@ prepares them, else the first analysis compiles them and says so in its progress
 GUI thread, after ``ready``."""
 from __future__ import annotations
 
+import html
 import sys
 import threading
 import traceback
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
+from PySide6.QtWidgets import QLabel
 
 from .muscle_kernels import PATHS
 
@@ -70,16 +72,24 @@ class Launcher(QObject):
         self.muscles = muscles       # the MusclePreparation of a first launch, or None
         self.code = 0
         self.window = None
+        self.failure = None          # the status bar's notice of a failed warm-up (failure_notice)
 
     @Slot(object, str)
     def warm_up_failed(self, exc, details: str) -> None:
-        print(f"{self.prog}: the kernels could not be prepared ahead (the analysis will compile them): {exc}",
+        """The warm-up failed (``details``: its traceback): the window opens as without one, its kernels compiled
+        where first used, the muscle paths' by the compile child as on a first launch (started now unless the warm-up
+        had started it); the status bar says so and why until the application ends, the details a click away."""
+        print(f"{self.prog}: the kernels could not be prepared ahead (they compile when first used): {exc}",
               file=sys.stderr)
+        if self.muscles is not None and self.muscles.thread is None:
+            self.muscles.start(None)
         self.show_main(None)
+        self.failure = failure_notice(self.window, exc, details)
+        self.window.statusBar().addPermanentWidget(self.failure)
 
     @Slot(object)
     def show_main(self, report) -> None:
-        if self.muscles is not None and not (report is not None and report.muscles_deferred):
+        if self.muscles is not None and self.muscles.thread is None:
             self.muscles.release()      # the 3D view's kernels were loaded from numba's cache: the child ends
         from .main_window import MainWindow
         window = self.window = MainWindow()
@@ -136,3 +146,18 @@ class Launcher(QObject):
         self.code = code
         self.window.close()
         self.app.exit(code)
+
+
+WARM_UP_FAILED = "The warm-up failed"
+"""The title of a failed warm-up's details (:func:`failure_notice`)."""
+
+
+def failure_notice(window, exc, details: str) -> QLabel:
+    """The status bar's notice that the warm-up failed, saying why, with a link to ``details`` (its traceback, shown
+    by ``window.report`` as every error is)."""
+    notice = QLabel(f"{WARM_UP_FAILED} ({html.escape(f'{type(exc).__name__}: {exc}')}): the kernels compile when "
+                    "first used. <a href='details'>Details...</a>")
+    notice.setToolTip("The numerical kernels could not be prepared ahead: the 3D view's compile as they are first drawn, "
+                      "the analysis's during the first analysis (its progress says so).")
+    notice.linkActivated.connect(lambda _: window.report(exc, WARM_UP_FAILED, details))
+    return notice
