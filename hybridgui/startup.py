@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import html
 import sys
+import tempfile
 import threading
 import traceback
+from pathlib import Path
 
-from PySide6.QtCore import QObject, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, QSettings, QTimer, Signal, Slot
 from PySide6.QtWidgets import QLabel
 
 from .muscle_kernels import PATHS
@@ -63,7 +65,8 @@ class Launcher(QObject):
     done: ``open_work(window, demo)`` opens what the command line names (``demo``: the demo the warm-up read, or
     None) and returns the problems; with ``screenshot``
     (a path) the window is written there and the application quits with ``code`` (0 written, 1 nothing to show,
-    2 not written). ``note(what)`` is told when the main window is shown."""
+    2 not written; the window has settings of its own, :func:`screenshot_settings`). ``note(what)`` is told when the
+    main window is shown."""
 
     def __init__(self, app, splash, open_work, screenshot, size, prog: str, note, muscles=None):
         super().__init__()
@@ -73,6 +76,7 @@ class Launcher(QObject):
         self.code = 0
         self.window = None
         self.failure = None          # the status bar's notice of a failed warm-up (failure_notice)
+        self._settings_folder = None  # a screenshot's: holds its window's settings (screenshot_settings)
 
     @Slot(object, str)
     def warm_up_failed(self, exc, details: str) -> None:
@@ -92,10 +96,14 @@ class Launcher(QObject):
         if self.muscles is not None and self.muscles.thread is None:
             self.muscles.release()      # the 3D view's kernels were loaded from numba's cache: the child ends
         from .main_window import MainWindow
-        window = self.window = MainWindow()
+        store = None
+        if self.screenshot:
+            self._settings_folder = tempfile.TemporaryDirectory(prefix="hybridgui-screenshot-")
+            store = screenshot_settings(self._settings_folder.name)
+        window = self.window = MainWindow(store)
         sys.excepthook = lambda kind, exc, tb: window.report(exc, "Unexpected error",
                                                              "".join(traceback.format_exception(kind, exc, tb)))
-        if self.screenshot or window.store.value("geometry") is None:
+        if window.store.value("geometry") is None:       # a screenshot's window too (screenshot_settings)
             window.resize(*self.size)
         problems = self.open_work(window, None if report is None else report.demo)
         window.show()
@@ -145,6 +153,9 @@ class Launcher(QObject):
     def _quit(self, code: int) -> None:
         self.code = code
         self.window.close()
+        if self._settings_folder is not None:
+            self.window.store.sync()         # written now, so that nothing is left to write into the folder removed
+            self._settings_folder.cleanup()
         self.app.exit(code)
 
 
@@ -161,3 +172,17 @@ def failure_notice(window, exc, details: str) -> QLabel:
                       "the analysis's during the first analysis (its progress says so).")
     notice.linkActivated.connect(lambda _: window.report(exc, WARM_UP_FAILED, details))
     return notice
+
+
+def screenshot_settings(folder) -> QSettings:
+    """The settings of a screenshot's window, in a file of ``folder``: the user's preferences (mesh folders, the C3D
+    reader's time) copied, not the remembered layout and geometry (``main_window.LAYOUT``): the picture shows the
+    default layout, and what the window writes (its layout when it closes, a session opened among the recent files)
+    stays out of the user's settings."""
+    from .main_window import LAYOUT, user_settings
+    user = user_settings()
+    own = QSettings(str(Path(folder) / "HybridLab.ini"), QSettings.Format.IniFormat)
+    for key in user.allKeys():
+        if key not in LAYOUT:
+            own.setValue(key, user.value(key))
+    return own

@@ -43,7 +43,7 @@ def drawn_points(window) -> int:
 def test_the_window_draws_the_bodies_first_and_the_muscles_once_their_kernels_are_loaded(make_window, work, compiled,
                                                                                        pending, qtbot, monkeypatch):
     window = make_window()
-    monkeypatch.setattr(main_window, "MainWindow", lambda: window)      # the Launcher's window: the test's
+    monkeypatch.setattr(main_window, "MainWindow", lambda store: window)      # the Launcher's window: the test's
     monkeypatch.setattr(sys, "excepthook", sys.excepthook)              # which show_main replaces
     preparation = MusclePreparation([sys.executable, "-c", "pass"])     # a child that ends at once
     notes = []
@@ -112,7 +112,7 @@ def test_the_child_ends_when_the_main_window_shows_with_every_kernel_loaded(make
     """A launch that is not the first: the window's process found the 3D view's kernels in numba's cache (it loaded
     them), so the child, waiting for its word, is released and ends without checking them again."""
     window = make_window()
-    monkeypatch.setattr(main_window, "MainWindow", lambda: window)
+    monkeypatch.setattr(main_window, "MainWindow", lambda store: window)
     monkeypatch.setattr(sys, "excepthook", sys.excepthook)
     told = tmp_path / "told"
     preparation = MusclePreparation([sys.executable, "-c", RECORDER, str(told)])
@@ -149,7 +149,7 @@ def test_a_failed_warm_up_is_said_and_the_window_works_as_without_one(make_windo
     as on a first launch (the muscles drawn when it ends, "Preparing..." meanwhile), the status bar says the warm-up
     failed and why until the application ends (its traceback a click away), and the demo is analysed."""
     window = make_window()
-    monkeypatch.setattr(main_window, "MainWindow", lambda *store: window)
+    monkeypatch.setattr(main_window, "MainWindow", lambda store: window)
     monkeypatch.setattr(sys, "excepthook", sys.excepthook)
     monkeypatch.setattr(PATHS, "ready", True)                          # and again after the test
     preparation = MusclePreparation([sys.executable, "-c", "pass"])     # a child that ends at once
