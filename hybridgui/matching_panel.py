@@ -4,7 +4,8 @@ as a lab's computed point, or on an alternative marker's landmark), or unmatched
 user. The protocol marker of a label is chosen in a combo box ('none' clears it), or by dragging the
 label onto a marker of the model in the 3D view; every label of the trial is listed, matched or not. The rows are ``engine.protocols.edits.MatchRow``s; the edits are the window's, kept with the
 session and used by the next analysis (Analysis > Run). Above the table, the subject's height (m) and body mass (kg),
-prefilled with those the trial records (``engine.trial.body_measures``) and saying where each came from; another value
+prefilled with those the analysis would take (the trial's, else its static trial's: ``engine.trial.body_measures``) and
+saying where each came from; another value
 is the user's, as ``hybrid analyze TRIAL.c3d --height M --mass KG``. A trial just dropped is shown here before its
 first analysis, which the button below starts with the values shown."""
 from __future__ import annotations
