@@ -241,6 +241,14 @@ class MainWindow(QMainWindow):
             if runner is not None and runner.running:
                 runner.cancel()
 
+    def escape(self) -> None:
+        """Esc: cancel what runs in the background; with nothing running, discard the trial waiting in the Markers
+        panel for its first analysis."""
+        if self.busy():
+            self.cancel_running()
+        else:
+            trial_alone.discard(self)
+
     def _check_idle(self, what) -> None:
         """Raise AnalysisRunning while an analysis runs: what it returns belongs to what is open now."""
         if self.busy():

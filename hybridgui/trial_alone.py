@@ -5,9 +5,9 @@ the trial records (else, when it records none, those of the patient's static tri
 user checks or changes them there (no dialog: the window stays as it was meanwhile) and starts the analysis with the
 panel's button (or Analysis > Run): ``engine.demo.for_trial.trial_analysis_steps`` (the default model chosen, the
 marker protocol matched, the model scaled and its markers placed, then the analysis) runs in the worker with progress
-and Cancel, with the values shown. Opening anything else first leaves the dropped trial. The matching edits stay with
-the trial and the session and are used by the next analysis of that trial (Analysis > Run, or the panel's button);
-so do the height and mass: a value other than the trial's is the user's (``hybrid analyze TRIAL.c3d --height M
+and Cancel, with the values shown, or discards it there (or Esc). Opening anything else first leaves the dropped
+trial. The matching edits stay with the trial and the session and are used by the next analysis of that trial
+(Analysis > Run, or the panel's button); so do the height and mass: a value other than the trial's is the user's (``hybrid analyze TRIAL.c3d --height M
 --mass KG``, checked by the same engine functions; the notes say it was given in the application). Presentation
 only."""
 from __future__ import annotations
@@ -68,6 +68,7 @@ def connect(window) -> None:
     panel.body_edited.connect(lambda key, value: window.attempt("Cannot take the subject's " + key, body_edit, window,
                                                                 key, value))
     panel.rerun.connect(window.run_analysis)
+    panel.discarded.connect(lambda: discard(window))
     window.document.static_changed.connect(lambda: window.attempt("Cannot show the marker matching", show, window))
     window.view.label_dropped.connect(lambda label, marker: window.attempt("Cannot change the marker matching",
                                                                           dropped, window, label, marker))
@@ -107,7 +108,8 @@ def analyse_file(window, path) -> None:
     show(window)
     window.docks["markers"].raise_()
     window.statusBar().showMessage(f"{Path(path).name} read: check the subject's height and body mass (and the marker "
-                                   "matching) in the Markers panel, then analyse it there (or Analysis > Run).", 0)
+                                   "matching) in the Markers panel, then analyse it there (or Analysis > Run), or "
+                                   "discard it (Esc).", 0)
 
 
 def run_waiting(window) -> bool:
@@ -118,6 +120,19 @@ def run_waiting(window) -> bool:
     if alone is None:
         return False
     start(window, alone, patient.analysis_settings(window, AnalysisSettings()))
+    return True
+
+
+def discard(window) -> bool:
+    """Leave the trial waiting for its first analysis (:func:`waiting`) unanalysed (the Markers panel's button, or
+    Esc): the window showed what it showed before it was dropped all along, and the panel shows it again (the shown
+    trial's matching with its edits, or none); False when none waits."""
+    alone = waiting(window)
+    if alone is None:
+        return False
+    window.trial_waiting = None
+    show(window)
+    window.statusBar().showMessage(f"{Path(alone.path or 'the trial').name} discarded without being analysed.", 8000)
     return True
 
 

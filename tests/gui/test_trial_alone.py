@@ -234,3 +234,29 @@ def test_a_height_and_mass_from_the_static_trial_are_shown_with_that_origin_whic
     assert result.model.total_mass == pytest.approx(68.5, rel=1e-12)
     patient.set_static_trial(window, None, None)    # the next analysis would take the trial's: none
     assert (panel.height.given(), panel.mass.given()) == (None, None) and "static" not in panel.height_said.text()
+
+
+def test_a_trial_waiting_for_its_analysis_is_discarded_by_esc_or_its_button_and_nothing_is_lost(dropped, qtbot,
+                                                                                                 test_data):
+    window, _, result = dropped
+    doc, panel = window.document, window.matching
+    panel.combos["r_toe"].setCurrentText(NONE)                  # an edit of the shown trial, not analysed yet
+    shown_before = (doc.model, doc.trial, doc.result, doc.frame)
+    other = test_data / "c3d" / "Sample28" / "dynamic.C3D"
+    for discard in (lambda: QTest.keyClick(panel.height, Qt.Key.Key_Escape), panel.discard.click):
+        _drop(window, [other])
+        assert window.last_error is None, window.reported
+        assert trial_alone.waiting(window) is not None and panel.discard.isVisibleTo(panel)
+        assert [r.label for r in panel.rows] != list(doc.trial.markers.names)       # the dropped trial's labels
+        with qtbot.waitActive(window):                         # keys reach the active window's shortcuts
+            window.activateWindow()
+        panel.height.setFocus()                                 # Esc where the user checks the values
+        discard()
+        assert window.trial_waiting is None and trial_alone.waiting(window) is None
+        assert "dynamic.C3D discarded" in window.statusBar().currentMessage()
+        assert (doc.model, doc.trial, doc.result, doc.frame) == shown_before and doc.result is result
+        # the panel shows the shown trial again, with its edit
+        assert [r.label for r in panel.rows] == list(doc.trial.markers.names) and not panel.discard.isVisibleTo(panel)
+        assert panel.status_of("r_toe") == EDITED and panel.run.isEnabled()
+        assert panel.run.text() == "Analyse again with these matches" and "Not analysed yet" not in panel.summary.text()
+    assert not trial_alone.run_waiting(window) and not window.runner.running
