@@ -22,6 +22,7 @@ from engine.tree import compile_tree
 from engine.trial.axes import to_model_axes
 
 from .frame_clock import FrameClock
+from .signals import signal
 
 
 def same_coordinates(a, b) -> bool:
@@ -45,7 +46,10 @@ class TrialEntry:
 
 class Document(FrameClock):
     """The open work; ``changed`` when model, trial or result are replaced, ``events_changed``,
-    ``frame_changed(frame)`` (its frames are the trial's, see ``FrameClock``)."""
+    ``frame_changed(frame)`` (its frames are the trial's, see ``FrameClock``), ``static_changed`` when the patient's
+    static trial is."""
+
+    static_changed = signal()
 
     def __init__(self):
         super().__init__()
@@ -141,6 +145,7 @@ class Document(FrameClock):
     def set_static_trial(self, trial, path) -> None:
         """The patient's static trial (None: none)."""
         self.static_trial, self.static_trial_path = trial, path
+        self.static_changed.emit()
 
     def set_model(self, model) -> None:
         """Replace the model by an edited one with the same coordinates (e.g. muscles edited); the result is kept.

@@ -74,6 +74,16 @@ def lone_file_note(path: Path) -> str:
             "asks for the GRF .mot and the ExternalLoads .xml), or drop the .trc, .mot and .xml together.")
 
 
+LAYOUT = ("layout", "geometry")
+"""The settings that remember the window's layout (its docks) and geometry: restored when it opens, saved when it
+closes."""
+
+
+def user_settings() -> QSettings:
+    """The user's settings (on Linux ~/.config/HybridLab/HybridLab.conf): layout, recent files, preferences."""
+    return QSettings("HybridLab", "HybridLab")
+
+
 class AnalysisRunning(HybridLabError):
     """Opening something while the analysis runs (its result would belong to what was open before)."""
 
@@ -88,7 +98,7 @@ class MainWindow(QMainWindow):
 
     def __init__(self, store: QSettings | None = None):
         super().__init__()
-        self.store = store or QSettings("HybridLab", "HybridLab")
+        self.store = store or user_settings()
         self.setWindowTitle("HybridLab")
         self.setAcceptDrops(True)
         self.setDockOptions(QMainWindow.DockOption.AnimatedDocks | QMainWindow.DockOption.AllowTabbedDocks)
@@ -230,6 +240,14 @@ class MainWindow(QMainWindow):
         for runner in (self.runner, getattr(self, "study_runner", None)):
             if runner is not None and runner.running:
                 runner.cancel()
+
+    def escape(self) -> None:
+        """Esc: cancel what runs in the background; with nothing running, discard the trial waiting in the Markers
+        panel for its first analysis."""
+        if self.busy():
+            self.cancel_running()
+        else:
+            trial_alone.discard(self)
 
     def _check_idle(self, what) -> None:
         """Raise AnalysisRunning while an analysis runs: what it returns belongs to what is open now."""
@@ -562,10 +580,9 @@ class MainWindow(QMainWindow):
         menus.fill_recent(self)
 
     def restore_layout(self) -> None:
-        state = self.store.value("layout")
+        state, geometry = (self.store.value(key) for key in LAYOUT)
         if state is not None:
             self.restoreState(state)
-        geometry = self.store.value("geometry")
         if geometry is not None:
             self.restoreGeometry(geometry)
 
@@ -601,8 +618,8 @@ class MainWindow(QMainWindow):
             if runner is not None and runner.running:
                 runner.cancel()
                 runner.wait()
-        self.store.setValue("layout", self.saveState())
-        self.store.setValue("geometry", self.saveGeometry())
+        for key, value in zip(LAYOUT, (self.saveState(), self.saveGeometry())):
+            self.store.setValue(key, value)
         self.simulation.shutdown()
         self.view.shutdown()
         super().closeEvent(event)

@@ -4,14 +4,15 @@ as a lab's computed point, or on an alternative marker's landmark), or unmatched
 user. The protocol marker of a label is chosen in a combo box ('none' clears it), or by dragging the
 label onto a marker of the model in the 3D view; every label of the trial is listed, matched or not. The rows are ``engine.protocols.edits.MatchRow``s; the edits are the window's, kept with the
 session and used by the next analysis (Analysis > Run). Above the table, the subject's height (m) and body mass (kg),
-prefilled with those the trial records (``engine.trial.body_measures``) and saying where each came from; another value
+prefilled with those the analysis would take (the trial's, else its static trial's: ``engine.trial.body_measures``) and
+saying where each came from; another value
 is the user's, as ``hybrid analyze TRIAL.c3d --height M --mass KG``. A trial just dropped is shown here before its
-first analysis, which the button below starts with the values shown."""
+first analysis, which the button below starts with the values shown (or another, or Esc, discards the trial)."""
 from __future__ import annotations
 
 from PySide6.QtCore import QMimeData, QSize, Qt, Signal
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDoubleSpinBox, QFormLayout, QFrame, QLabel, QPushButton,
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDoubleSpinBox, QFormLayout, QFrame, QHBoxLayout, QLabel, QPushButton,
                                QScrollArea, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from engine.protocols.edits import ALIAS, ALTERNATIVE, EDITED, GEOMETRY, NAME, REJECTED, UNMATCHED
@@ -63,11 +64,13 @@ class BodyBox(QDoubleSpinBox):
 class MatchingPanel(QWidget):
     """The subject's height and mass and the table; ``edited(label, marker or None)`` when the user picks another
     marker for a label, ``body_edited('height' or 'mass', value or None)`` when the user gives the subject's height
-    (m) or mass (kg), ``rerun`` when asked to analyse again with the edits."""
+    (m) or mass (kg), ``rerun`` when asked to analyse again with the edits, ``discarded`` when asked to leave the trial
+    waiting for its first analysis unanalysed."""
 
     edited = Signal(str, object)
     body_edited = Signal(str, object)
     rerun = Signal()
+    discarded = Signal()
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -84,6 +87,11 @@ class MatchingPanel(QWidget):
         self.run = QPushButton("Analyse again with these matches")
         self.run.setEnabled(False)
         self.run.clicked.connect(self.rerun)
+        self.discard = QPushButton("Discard this trial")
+        self.discard.setToolTip("Leave this trial unanalysed (Esc): the window and the panel show again what they "
+                                "showed before it was dropped")
+        self.discard.clicked.connect(self.discarded)
+        self.discard.setVisible(False)
         self.height = BodyBox(STATURE_RANGE, 3, 0.01, " m", "the subject's height (hybrid analyze --height): the "
                               "stature that gives the knee and ankle widths the trial does not")
         self.mass = BodyBox(MASS_RANGE, 1, 0.5, " kg", "the subject's body mass (hybrid analyze --mass): the scaled "
@@ -104,7 +112,10 @@ class MatchingPanel(QWidget):
         layout.addWidget(self.summary)
         layout.addWidget(self.body)
         layout.addWidget(self.table, 1)
-        layout.addWidget(self.run)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.run, 1)
+        buttons.addWidget(self.discard)
+        layout.addLayout(buttons)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
@@ -125,6 +136,7 @@ class MatchingPanel(QWidget):
         self.rows, self.combos = [], {}
         self.table.setRowCount(0)
         self.run.setEnabled(False)
+        self.discard.setVisible(False)
         self.show_body(None, None, "", "")
         self.body.setEnabled(False)
         self.summary.setText("No marker matching: the trial shown was not matched to a protocol (drop a C3D file to "
@@ -133,7 +145,7 @@ class MatchingPanel(QWidget):
     def show_rows(self, protocol: str, rows, options, pending: bool, first: bool = False) -> None:
         """Show ``rows`` (MatchRow per label) of ``protocol`` (its title), the markers a label can take
         (``options``, full names); ``pending`` when edits were made since the shown result; ``first`` when the trial
-        waits for its first analysis (the button starts it)."""
+        waits for its first analysis (the button starts it, another discards it)."""
         self.rows, self.combos = list(rows), {}
         self.table.setRowCount(len(self.rows))
         matched = sum(r.marker is not None for r in self.rows)
@@ -141,6 +153,7 @@ class MatchingPanel(QWidget):
                              + (". Not analysed yet: check the subject's height and body mass and the matching, then "
                                 "analyse" if first else " (edited: analyse again to use the edits)" if pending else ""))
         self.run.setText("Analyse with these values" if first else "Analyse again with these matches")
+        self.discard.setVisible(first)
         for i, row in enumerate(self.rows):
             label = QTableWidgetItem(row.label)
             label.setFlags(label.flags() & ~Qt.ItemFlag.ItemIsEditable)

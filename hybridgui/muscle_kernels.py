@@ -71,9 +71,9 @@ class MusclePreparation(QObject):
             self._child = exc
 
     def start(self, result):
-        """The kernels are not all cached (``result``: the demo's AnalysisResult, whose model types them): the
-        muscles are not drawn until the child has ended and they are loaded (the child is launched now if it was
-        not). Returns a callable telling whether the child still runs (its bodies' and blade's kernels are awaited
+        """The kernels are not all cached, or the warm-up that would have told failed (``result``: the demo's
+        AnalysisResult, whose model types them; None: read here, in the worker thread): the muscles are not drawn until
+        the child has ended and they are loaded (the child is launched now if it was not). Returns a callable telling whether the child still runs (its bodies' and blade's kernels are awaited
         by ``engine.warmup.display_steps``)."""
         PATHS.ready = False
         if self._child is None:
@@ -135,6 +135,9 @@ class MusclePreparation(QObject):
         if self.cancelled.is_set():
             return
         try:
+            if result is None:
+                from engine.demo import demo_results
+                result = demo_results()[0]
             if not muscle_paths_cached(result):     # the child failed, or could not write numba's cache
                 compile_muscle_paths(result)
         except Exception:

@@ -6,11 +6,15 @@ prepares them, else the first analysis compiles them and says so in its progress
 GUI thread, after ``ready``."""
 from __future__ import annotations
 
+import html
 import sys
+import tempfile
 import threading
 import traceback
+from pathlib import Path
 
-from PySide6.QtCore import QObject, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, QSettings, QTimer, Signal, Slot
+from PySide6.QtWidgets import QLabel
 
 from .muscle_kernels import PATHS
 
@@ -61,7 +65,8 @@ class Launcher(QObject):
     done: ``open_work(window, demo)`` opens what the command line names (``demo``: the demo the warm-up read, or
     None) and returns the problems; with ``screenshot``
     (a path) the window is written there and the application quits with ``code`` (0 written, 1 nothing to show,
-    2 not written). ``note(what)`` is told when the main window is shown."""
+    2 not written; the window has settings of its own, :func:`screenshot_settings`). ``note(what)`` is told when the
+    main window is shown."""
 
     def __init__(self, app, splash, open_work, screenshot, size, prog: str, note, muscles=None):
         super().__init__()
@@ -70,22 +75,35 @@ class Launcher(QObject):
         self.muscles = muscles       # the MusclePreparation of a first launch, or None
         self.code = 0
         self.window = None
+        self.failure = None          # the status bar's notice of a failed warm-up (failure_notice)
+        self._settings_folder = None  # a screenshot's: holds its window's settings (screenshot_settings)
 
     @Slot(object, str)
     def warm_up_failed(self, exc, details: str) -> None:
-        print(f"{self.prog}: the kernels could not be prepared ahead (the analysis will compile them): {exc}",
+        """The warm-up failed (``details``: its traceback): the window opens as without one, its kernels compiled
+        where first used, the muscle paths' by the compile child as on a first launch (started now unless the warm-up
+        had started it); the status bar says so and why until the application ends, the details a click away."""
+        print(f"{self.prog}: the kernels could not be prepared ahead (they compile when first used): {exc}",
               file=sys.stderr)
+        if self.muscles is not None and self.muscles.thread is None:
+            self.muscles.start(None)
         self.show_main(None)
+        self.failure = failure_notice(self.window, exc, details)
+        self.window.statusBar().addPermanentWidget(self.failure)
 
     @Slot(object)
     def show_main(self, report) -> None:
-        if self.muscles is not None and not (report is not None and report.muscles_deferred):
+        if self.muscles is not None and self.muscles.thread is None:
             self.muscles.release()      # the 3D view's kernels were loaded from numba's cache: the child ends
         from .main_window import MainWindow
-        window = self.window = MainWindow()
+        store = None
+        if self.screenshot:
+            self._settings_folder = tempfile.TemporaryDirectory(prefix="hybridgui-screenshot-")
+            store = screenshot_settings(self._settings_folder.name)
+        window = self.window = MainWindow(store)
         sys.excepthook = lambda kind, exc, tb: window.report(exc, "Unexpected error",
                                                              "".join(traceback.format_exception(kind, exc, tb)))
-        if self.screenshot or window.store.value("geometry") is None:
+        if window.store.value("geometry") is None:       # a screenshot's window too (screenshot_settings)
             window.resize(*self.size)
         problems = self.open_work(window, None if report is None else report.demo)
         window.show()
@@ -135,4 +153,36 @@ class Launcher(QObject):
     def _quit(self, code: int) -> None:
         self.code = code
         self.window.close()
+        if self._settings_folder is not None:
+            self.window.store.sync()         # written now, so that nothing is left to write into the folder removed
+            self._settings_folder.cleanup()
         self.app.exit(code)
+
+
+WARM_UP_FAILED = "The warm-up failed"
+"""The title of a failed warm-up's details (:func:`failure_notice`)."""
+
+
+def failure_notice(window, exc, details: str) -> QLabel:
+    """The status bar's notice that the warm-up failed, saying why, with a link to ``details`` (its traceback, shown
+    by ``window.report`` as every error is)."""
+    notice = QLabel(f"{WARM_UP_FAILED} ({html.escape(f'{type(exc).__name__}: {exc}')}): the kernels compile when "
+                    "first used. <a href='details'>Details...</a>")
+    notice.setToolTip("The numerical kernels could not be prepared ahead: the 3D view's compile as they are first drawn, "
+                      "the analysis's during the first analysis (its progress says so).")
+    notice.linkActivated.connect(lambda _: window.report(exc, WARM_UP_FAILED, details))
+    return notice
+
+
+def screenshot_settings(folder) -> QSettings:
+    """The settings of a screenshot's window, in a file of ``folder``: the user's preferences (mesh folders, the C3D
+    reader's time) copied, not the remembered layout and geometry (``main_window.LAYOUT``): the picture shows the
+    default layout, and what the window writes (its layout when it closes, a session opened among the recent files)
+    stays out of the user's settings."""
+    from .main_window import LAYOUT, user_settings
+    user = user_settings()
+    own = QSettings(str(Path(folder) / "HybridLab.ini"), QSettings.Format.IniFormat)
+    for key in user.allKeys():
+        if key not in LAYOUT:
+            own.setValue(key, user.value(key))
+    return own

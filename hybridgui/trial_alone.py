@@ -1,12 +1,13 @@
 """A C3D trial with nothing else, as ``hybrid analyze TRIAL.c3d``: dropped on the window, it is read and shown in
 the Markers panel (``matching_panel``) before anything runs: the subject's height and body mass, prefilled with those
-the trial records and saying where each came from, and its labels matched to a protocol on the default model. The
+the trial records (else, when it records none, those of the patient's static trial, which its analyses use as
+``--static``) and saying where each came from, and its labels matched to a protocol on the default model. The
 user checks or changes them there (no dialog: the window stays as it was meanwhile) and starts the analysis with the
 panel's button (or Analysis > Run): ``engine.demo.for_trial.trial_analysis_steps`` (the default model chosen, the
 marker protocol matched, the model scaled and its markers placed, then the analysis) runs in the worker with progress
-and Cancel, with the values shown. Opening anything else first leaves the dropped trial. The matching edits stay with
-the trial and the session and are used by the next analysis of that trial (Analysis > Run, or the panel's button);
-so do the height and mass: a value other than the trial's is the user's (``hybrid analyze TRIAL.c3d --height M
+and Cancel, with the values shown, or discards it there (or Esc). Opening anything else first leaves the dropped
+trial. The matching edits stay with the trial and the session and are used by the next analysis of that trial
+(Analysis > Run, or the panel's button); so do the height and mass: a value other than the trial's is the user's (``hybrid analyze TRIAL.c3d --height M
 --mass KG``, checked by the same engine functions; the notes say it was given in the application). Presentation
 only."""
 from __future__ import annotations
@@ -18,7 +19,7 @@ from engine.analysis.pipeline import AnalysisSettings
 from engine.child_process import Cancelled
 from engine.demo.athlete import MASS
 from engine.demo.for_trial import default_model, matching_table, trial_analysis_steps, trial_matching
-from engine.trial.body_measures import Given, check_height, check_mass, recorded_height, recorded_mass
+from engine.trial.body_measures import Given, check_height, check_mass, subject_height, subject_mass
 
 from . import patient
 
@@ -67,6 +68,8 @@ def connect(window) -> None:
     panel.body_edited.connect(lambda key, value: window.attempt("Cannot take the subject's " + key, body_edit, window,
                                                                 key, value))
     panel.rerun.connect(window.run_analysis)
+    panel.discarded.connect(lambda: discard(window))
+    window.document.static_changed.connect(lambda: window.attempt("Cannot show the marker matching", show, window))
     window.view.label_dropped.connect(lambda label, marker: window.attempt("Cannot change the marker matching",
                                                                           dropped, window, label, marker))
 
@@ -105,16 +108,31 @@ def analyse_file(window, path) -> None:
     show(window)
     window.docks["markers"].raise_()
     window.statusBar().showMessage(f"{Path(path).name} read: check the subject's height and body mass (and the marker "
-                                   "matching) in the Markers panel, then analyse it there (or Analysis > Run).", 0)
+                                   "matching) in the Markers panel, then analyse it there (or Analysis > Run), or "
+                                   "discard it (Esc).", 0)
 
 
 def run_waiting(window) -> bool:
-    """Start the first analysis of the trial waiting for it (:func:`waiting`) with ``hybrid analyze``'s settings and
-    the values the Markers panel shows; False when none waits."""
+    """Start the first analysis of the trial waiting for it (:func:`waiting`) with ``hybrid analyze``'s settings (with
+    the patient's static trial, as every later run of it: ``--static``) and the values the Markers panel shows; False
+    when none waits."""
     alone = waiting(window)
     if alone is None:
         return False
-    start(window, alone, AnalysisSettings())      # hybrid analyze's settings
+    start(window, alone, patient.analysis_settings(window, AnalysisSettings()))
+    return True
+
+
+def discard(window) -> bool:
+    """Leave the trial waiting for its first analysis (:func:`waiting`) unanalysed (the Markers panel's button, or
+    Esc): the window showed what it showed before it was dropped all along, and the panel shows it again (the shown
+    trial's matching with its edits, or none); False when none waits."""
+    alone = waiting(window)
+    if alone is None:
+        return False
+    window.trial_waiting = None
+    show(window)
+    window.statusBar().showMessage(f"{Path(alone.path or 'the trial').name} discarded without being analysed.", 8000)
     return True
 
 
@@ -178,27 +196,36 @@ def show(window) -> None:
     matched = table(window)
     window.matching.show_rows(f"'{matched.matching.protocol.name}' ({matched.matching.protocol.title})", matched.rows,
                               matched.options, alone.pending(), alone.waiting is not None)
-    height, mass = recorded_height(alone.trial), recorded_mass(alone.trial)
+    height, mass = _recorded(window, alone, "height"), _recorded(window, alone, "mass")
     given_height, given_mass = alone.body["height"], alone.body["mass"]
     window.matching.show_body(height.value if given_height is None else given_height,
                               mass.value if given_mass is None else given_mass,
-                              _said(height, given_height, "none: the stature the markers give (the default "
-                                                          "athlete's scaled to them)"),
-                              _said(mass, given_mass, f"none: the default athlete's {MASS:g} kg"))
+                              _said(height, given_height, "the stature the markers give (the default athlete's scaled "
+                                                          "to them)"),
+                              _said(mass, given_mass, f"the default athlete's {MASS:g} kg"))
+
+
+def _recorded(window, alone: TrialAlone, key: str):
+    """The subject's ``key`` ('height' or 'mass') that the analysis of ``alone`` takes when the user gives none, with
+    where it comes from (a Recorded): the trial's, else the patient's static trial's (``patient.analysis_settings``),
+    as ``hybrid analyze TRIAL.c3d --static S`` decides."""
+    return (subject_height if key == "height" else subject_mass)(alone.trial, window.document.static_trial)
 
 
 def _said(read, given, without: str) -> str:
-    """Where the panel's height or mass comes from: the trial (``read``, a Recorded), or the user (``given``)."""
-    trial = (read.reading if read.value is not None else
-             "; ".join(read.rejected) or without)
-    return f"given by you; the trial: {trial}" if given is not None else f"from the trial: {trial}"
+    """Where the panel's height or mass comes from: the trial or its static trial (``read``, a Recorded, in the words
+    of the analysis's notes), the analysis's default (``without``), or the user (``given``)."""
+    if given is not None:
+        return (f"given by you, instead of {read.source}" if read.value is not None else
+                "given by you; " + ("; ".join(read.rejected) or "the trial records none"))
+    return f"from {read.source}" if read.value is not None else "; ".join(read.rejected) or f"none recorded: {without}"
 
 
 def body_edit(window, key: str, value) -> None:
     """The user gave the subject's ``key`` ('height', m, or 'mass', kg; None: not given): the trial's own when it is
-    the value the trial records; else checked as ``hybrid analyze --height/--mass`` checks it."""
+    the value the trial (or its static trial) records; else checked as ``hybrid analyze --height/--mass`` checks it."""
     alone = active(window)
-    recorded = (recorded_height if key == "height" else recorded_mass)(alone.trial).value
+    recorded = _recorded(window, alone, key).value
     step = 0.5 * 10.0 ** -(window.matching.height if key == "height" else window.matching.mass).decimals()
     if value is not None and (recorded is None or abs(value - recorded) > step):
         value = (check_height if key == "height" else check_mass)(value, "Markers panel", key)

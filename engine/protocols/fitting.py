@@ -24,7 +24,7 @@ from ..scaling.placement import averaged_frame, place_markers
 from ..scaling.setup import ScalerSetup
 from ..tree import compile_tree
 from ..trial.axes import propose_rotation, rotation_from_axes
-from ..trial.body_measures import Given, as_written, recorded_height, recorded_mass
+from ..trial.body_measures import Given, as_written, recorded_height, recorded_mass, subject_height, subject_mass
 from ..trial.origin_samples import seen_positions
 from ..trial.trial import Markers
 from .description import model_markers
@@ -47,18 +47,6 @@ class FittedProtocol:
     stature: tuple | None = None
 
 
-def _or_static(read, static, recorded):
-    """``read`` (a Recorded of the trial), else the measure the ``static`` trial records (``recorded(static, whose)``,
-    its source and notes naming the static trial) when the trial records none (nothing, or 0: not a value refused)."""
-    if read.value is not None or read.refused or static is None:
-        return read
-    other = recorded(static, f"the static trial {static.source}'s")
-    notes = read.rejected + other.rejected
-    if other.value is None:
-        return replace(read, rejected=notes)
-    return replace(other, source=other.source + " (the trial records none)", rejected=notes)
-
-
 def stature(trial, model, matching: Matching, given: Given | None = None, static=None) -> tuple | None:
     """The subject's stature ``(m, where it comes from)``: the height ``given`` by the user when there is one (``hybrid
     analyze --height``, a study's subject, the application: it overrides the trial's), else the height the trial
@@ -67,7 +55,7 @@ def stature(trial, model, matching: Matching, given: Given | None = None, static
     matching's geometric scale; None if none is known."""
     if given is not None and given.height is not None:
         return float(given.height), f"the height given {given.height_from}"
-    read = _or_static(recorded_height(trial), static, recorded_height)
+    read = subject_height(trial, static)
     if read.value is not None:
         return read.value, read.source
     height = model.metadata.get("subject", {}).get("height_m") if isinstance(model.metadata, dict) else None
@@ -91,7 +79,7 @@ def height_notes(trial, given: Given | None, static=None) -> list:
     the ``static`` trial's, read when the trial records none) were not used, if any, and that the static's is."""
     read = recorded_height(trial)
     if given is None or given.height is None:
-        used = _or_static(read, static, recorded_height)
+        used = subject_height(trial, static)
         return [*used.rejected] + ([f"the subject's stature is {used.source}"] if read.value is None and
                                    used.value is not None else [])
     return _given_notes(read, f"the subject's stature is the height given {given.height_from}, "
@@ -108,7 +96,7 @@ def body_mass(trial, given: Given | None = None, static=None) -> tuple[float | N
     if given is not None and given.mass is not None:
         return float(given.mass), _given_notes(read, f"the subject's body mass is the mass given {given.mass_from}, "
                                                      f"{float(given.mass):.3f} kg")
-    read = _or_static(read, static, recorded_mass)
+    read = subject_mass(trial, static)
     if read.value is not None:
         return read.value, [*read.rejected, f"the subject's body mass is {read.source}"]
     return None, [*read.rejected, "no body mass in the trial nor given: the model's is kept"]

@@ -19,7 +19,7 @@ refused there too).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..errors import SettingsError
 
@@ -160,6 +160,33 @@ def recorded_mass(trial, whose: str = "the trial's") -> Recorded:
             f"not within {lo:g}-{hi:g} kg/m^2 (pounds, or another subject's mass?)")
 
     return _read(_candidates(trial, _MASS_KEYS, ("bodymass",)), _mass, "body mass", whose, unlikely)
+
+
+def _or_static(read: Recorded, static, recorded) -> Recorded:
+    """``read`` (a Recorded of the trial), else the measure the ``static`` trial records (``recorded(static, whose)``,
+    its source and notes naming the static trial) when the trial records none (nothing, or 0: not a value refused)."""
+    if read.value is not None or read.refused or static is None:
+        return read
+    other = recorded(static, f"the static trial {static.source}'s")
+    notes = read.rejected + other.rejected
+    if other.value is None:
+        return replace(read, rejected=notes)
+    return replace(other, source=other.source + " (the trial records none)", rejected=notes)
+
+
+def subject_height(trial, static=None) -> Recorded:
+    """The subject's height (m) that an analysis of ``trial`` takes when none is given: the one ``trial`` records
+    (:func:`recorded_height`), else, when it records none (nothing, or 0: a value refused may be a wrong unit or
+    another subject's, and is not replaced), the one its ``static`` trial (None: none) records, whose source names the
+    static trial and says the trial records none; ``rejected`` the notes on both. ``hybrid analyze TRIAL --static S``
+    and the application's Markers panel take it from here."""
+    return _or_static(recorded_height(trial), static, recorded_height)
+
+
+def subject_mass(trial, static=None) -> Recorded:
+    """The subject's body mass (kg) that an analysis of ``trial`` takes when none is given: as :func:`subject_height`,
+    from :func:`recorded_mass`."""
+    return _or_static(recorded_mass(trial), static, recorded_mass)
 
 
 def _named(name: str, where: str) -> str:

@@ -1,19 +1,24 @@
 """A first launch shows the window with the bodies while a child process compiles the muscle paths' kernels; the
 muscles appear when they are loaded, and closing meanwhile kills the child without waiting for it. The application
-starts that child once its first window shows, before it reads the demo or imports its main window."""
+starts that child once its first window shows, before it reads the demo or imports its main window. A failed warm-up
+is said in the status bar (why, and its details), and the window works as without one."""
+import copy
+import dataclasses
 import os
 import signal
 import subprocess
 import sys
+import traceback
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 
 from engine.child_process import child_environment, python_command
 from engine.warmup import COMPILE, compile_muscle_paths
 from hybridgui import main_window
 from hybridgui.muscle_kernels import CHILD, PATHS, MusclePreparation
-from hybridgui.startup import PREPARING, Launcher
+from hybridgui.startup import PREPARING, WARM_UP_FAILED, Launcher
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +43,7 @@ def drawn_points(window) -> int:
 def test_the_window_draws_the_bodies_first_and_the_muscles_once_their_kernels_are_loaded(make_window, work, compiled,
                                                                                        pending, qtbot, monkeypatch):
     window = make_window()
-    monkeypatch.setattr(main_window, "MainWindow", lambda: window)      # the Launcher's window: the test's
+    monkeypatch.setattr(main_window, "MainWindow", lambda store: window)      # the Launcher's window: the test's
     monkeypatch.setattr(sys, "excepthook", sys.excepthook)              # which show_main replaces
     preparation = MusclePreparation([sys.executable, "-c", "pass"])     # a child that ends at once
     notes = []
@@ -107,7 +112,7 @@ def test_the_child_ends_when_the_main_window_shows_with_every_kernel_loaded(make
     """A launch that is not the first: the window's process found the 3D view's kernels in numba's cache (it loaded
     them), so the child, waiting for its word, is released and ends without checking them again."""
     window = make_window()
-    monkeypatch.setattr(main_window, "MainWindow", lambda: window)
+    monkeypatch.setattr(main_window, "MainWindow", lambda store: window)
     monkeypatch.setattr(sys, "excepthook", sys.excepthook)
     told = tmp_path / "told"
     preparation = MusclePreparation([sys.executable, "-c", RECORDER, str(told)])
@@ -137,3 +142,45 @@ def test_the_application_starts_its_compile_child_before_it_reads_the_demo_or_im
                           env=dict(os.environ, QT_QPA_PLATFORM="offscreen"))
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.splitlines() == [CHILD[-1], "[]"]
+
+
+def test_a_failed_warm_up_is_said_and_the_window_works_as_without_one(make_window, work, compiled, qtbot, monkeypatch):
+    """The warm-up failed before it knew whether the muscle paths' kernels are cached: the compile child is started
+    as on a first launch (the muscles drawn when it ends, "Preparing..." meanwhile), the status bar says the warm-up
+    failed and why until the application ends (its traceback a click away), and the demo is analysed."""
+    window = make_window()
+    monkeypatch.setattr(main_window, "MainWindow", lambda store: window)
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)
+    monkeypatch.setattr(PATHS, "ready", True)                          # and again after the test
+    preparation = MusclePreparation([sys.executable, "-c", "pass"])     # a child that ends at once
+    preparation.launch()
+    launcher = Launcher(None, SimpleNamespace(close=lambda: None), lambda window, demo: window.open_demo(work) or [],
+                        None, (1500, 950), "hybridgui", lambda what: None, preparation)
+    try:
+        raise OSError("numba's cache folder is not writable")
+    except OSError as exc:
+        failed, details = exc, traceback.format_exc()
+    with qtbot.waitSignal(preparation.finished, timeout=300_000) as finished:
+        launcher.warm_up_failed(failed, details)
+        window.view.render()
+        assert not PATHS.ready and drawn_points(window) == 0 and window.statusBar().currentMessage() == PREPARING
+    assert finished.args == [""] and PATHS.ready and window.statusBar().currentMessage() == ""
+    assert drawn_points(window) > 0                                  # the muscles, once their kernels are loaded
+    notice = launcher.failure
+    assert notice.isVisible() and "not writable" in notice.text() and WARM_UP_FAILED in notice.text()
+    notice.linkActivated.emit("details")
+    assert window.last_error.detailedText() == details and window.reported[-1].startswith(WARM_UP_FAILED)
+    window.last_error.close()
+    # the analysis runs (its kernels compiled now if numba's cache lacks them): a fifth of a second of the demo
+    result, settings = work
+    t0 = float(result.ik.time[0])
+    short = copy.deepcopy(settings)
+    short.ik = dataclasses.replace(settings.ik, start=t0, end=t0 + 0.2)
+    window.settings_panel.set_settings(short, [m.name for m in result.model.markers],
+                                       (result.trial.start_time, result.trial.end_time))
+    with qtbot.waitSignal(window.runner.finished, timeout=300_000):
+        assert window.run_analysis()
+    again = window.document.result
+    assert again is not result and again.ik.time[0] == pytest.approx(t0) and again.ik.time[-1] <= t0 + 0.2 + 1e-9
+    shipped = result.ik.q[:again.ik.n_frames]          # the shipped analysis of the same frames
+    assert again.ik.n_frames > 10 and np.abs(again.ik.q - shipped).max() < 0.05

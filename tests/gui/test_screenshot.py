@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QRect
+from PySide6.QtCore import QRect, QSettings
 from PySide6.QtGui import QImage
 
 from engine.algorithms import neutral
@@ -179,6 +179,39 @@ def test_first_launch_screenshot_shows_the_demo(make_window, tmp_path):
         assert where.sum() > 500, f"the demo's {layer} covers only {where.sum()} pixels"
         agree = 1.0 - differing(shown, expected)[where].mean()
         assert agree > 0.9, f"only {100 * agree:.0f} % of the {layer}'s pixels are in the picture"
+
+
+def test_a_screenshot_shows_the_default_layout_and_leaves_the_users_settings_alone(make_window, qtbot, tmp_path):
+    # an earlier interactive run closed the Analysis and Curves panels and saved that layout in the user's settings
+    # (QSettings("HybridLab", "HybridLab"): $XDG_CONFIG_HOME/HybridLab/HybridLab.conf), with its window's size
+    from hybridgui.main_window import MainWindow
+    stored = tmp_path / "config" / "HybridLab" / "HybridLab.conf"          # _run_app's XDG_CONFIG_HOME
+    user = QSettings(str(stored), QSettings.Format.IniFormat)
+    earlier = MainWindow(user)
+    qtbot.addWidget(earlier)
+    earlier.resize(1200, 800)
+    earlier.show()
+    for name in ("analysis", "curves"):
+        earlier.docks[name].hide()
+    earlier.close()
+    user.sync()
+    written = stored.read_bytes()
+    assert b"layout" in written and b"geometry" in written
+    out = tmp_path / "default_layout.png"
+    done = _run_app("--screenshot", out, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    _keep(out)
+    assert stored.read_bytes() == written                       # nothing of the screenshot's window was saved
+    # the picture's Analysis panel is where a window with the default layout has it, showing what it shows
+    window = make_window()
+    window.resize(*SIZE)
+    window.open_demo()
+    dock = window.docks["analysis"]
+    assert dock.isVisible()
+    where = QRect(dock.mapTo(window, dock.rect().topLeft()), dock.size())
+    picture = QImage(str(out)).convertToFormat(QImage.Format.Format_RGB888).copy(where)
+    expected = window_image(window).convertToFormat(QImage.Format.Format_RGB888).copy(where)
+    assert drawn_fraction(picture, expected) < 0.01
 
 
 def test_screenshot_command_fails_when_it_cannot_open(tmp_path):

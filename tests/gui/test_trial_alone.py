@@ -17,7 +17,7 @@ from engine.analysis.coordinate_values import coordinate_values
 from engine.cli.main import main
 from engine.io.storage import read_storage
 from engine.protocols.edits import ALIAS, EDITED, NAME
-from hybridgui import trial_alone
+from hybridgui import patient, trial_alone
 from hybridgui.matching_panel import NONE
 
 TRIAL = ("c3d", "Sample26", "Capture0002.c3d")       # Helen Hayes, Qualisys: 18 labels
@@ -157,8 +157,8 @@ def test_the_subjects_height_and_mass_are_shown_before_the_first_analysis_which_
     assert not window.runner.running
     assert all(a is b for a, b in zip((window.document.model, window.document.trial, window.document.result), before))
     assert (panel.height.value(), panel.mass.value()) == (1.745, 68.5) and panel.body.isEnabled()
-    assert panel.height_said.text() == "from the trial: PROCESSING:Height 1745 mm"
-    assert panel.mass_said.text() == "from the trial: PROCESSING:Bodymass 68.5 kg"
+    assert panel.height_said.text() == "from the trial's PROCESSING:Height 1745 mm"
+    assert panel.mass_said.text() == "from the trial's PROCESSING:Bodymass 68.5 kg"
     assert panel.run.isEnabled() and "Not analysed yet" in panel.summary.text() and panel.table.rowCount() == 18
     panel.height.selectAll()                                     # typed: one value when typed out, not one a key
     QTest.keyClicks(panel.height, "1.62")
@@ -167,7 +167,7 @@ def test_the_subjects_height_and_mass_are_shown_before_the_first_analysis_which_
     panel.height.setValue(1.745)                                 # the trial's value again
     assert trial_alone.active(window).body["height"] is None
     panel.mass.setValue(75.0)                                    # the user's
-    assert panel.mass_said.text() == "given by you; the trial: PROCESSING:Bodymass 68.5 kg"
+    assert panel.mass_said.text() == "given by you, instead of the trial's PROCESSING:Bodymass 68.5 kg"
     panel.body_edited.emit("height", 3.1)                        # out of range: refused, naming the range
     assert "between 1 and 2.5; got 3.1" in window.reported[-1] and panel.height.value() == 1.745
     window.last_error.close()
@@ -200,3 +200,63 @@ def test_a_dropped_trial_waiting_for_its_analysis_is_left_when_something_else_op
     window.document.set_inputs(model=result.model, trial=dataclasses.replace(result.trial))   # another trial opened
     assert window.matching.rows == [] and not window.matching.run.isEnabled()
     assert trial_alone.active(window) is None and not trial_alone.run_waiting(window)   # Run analyses what is shown
+
+
+def test_a_height_and_mass_from_the_static_trial_are_shown_with_that_origin_which_the_analysis_uses(
+        shown, qtbot, test_data, tmp_path):
+    # a lab recording the subject's height and mass in the static trial only (here a copy of the trial with Nexus's
+    # PROCESSING:Height and Bodymass, the patient's static trial), the trial dropped recording none: the Markers panel
+    # shows the static trial's values and says they are its, in the words of the notes of the analysis that then uses
+    # them (hybrid analyze TRIAL.c3d --static S's fallback); without the static trial it says the trial records none
+    import ezc3d
+
+    window, panel = shown, shown.matching
+    path = test_data.joinpath(*TRIAL)
+    measured = ezc3d.c3d(str(path))
+    measured.add_parameter("PROCESSING", "Height", [1745.0])
+    measured.add_parameter("PROCESSING", "Bodymass", [68.5])
+    static_path = tmp_path / "static.c3d"
+    measured.write(str(static_path))
+    _drop(window, [path])
+    assert window.last_error is None, window.reported
+    assert (panel.height.given(), panel.mass.given()) == (None, None)           # none recorded
+    patient.open_static_trial(window, static_path)
+    static = window.document.static_trial
+    said = f"the static trial {static.source}'s PROCESSING:Height 1745 mm (the trial records none)"
+    assert panel.height.value() == 1.745 and panel.height_said.text() == f"from {said}"
+    assert panel.mass.value() == 68.5 and panel.mass_said.text() == (
+        f"from the static trial {static.source}'s PROCESSING:Bodymass 68.5 kg (the trial records none)")
+    panel.mass.setValue(68.5)                       # the value shown, confirmed: not the user's
+    assert trial_alone.active(window).body == {"height": None, "mass": None}
+    result = _ran(window, qtbot, panel.run.click)
+    assert f"the subject's stature is {said}" in result.notes
+    assert f"the subject's body mass is {panel.mass_said.text().removeprefix('from ')}" in result.notes
+    assert result.model.total_mass == pytest.approx(68.5, rel=1e-12)
+    patient.set_static_trial(window, None, None)    # the next analysis would take the trial's: none
+    assert (panel.height.given(), panel.mass.given()) == (None, None) and "static" not in panel.height_said.text()
+
+
+def test_a_trial_waiting_for_its_analysis_is_discarded_by_esc_or_its_button_and_nothing_is_lost(dropped, qtbot,
+                                                                                                 test_data):
+    window, _, result = dropped
+    doc, panel = window.document, window.matching
+    panel.combos["r_toe"].setCurrentText(NONE)                  # an edit of the shown trial, not analysed yet
+    shown_before = (doc.model, doc.trial, doc.result, doc.frame)
+    other = test_data / "c3d" / "Sample28" / "dynamic.C3D"
+    for discard in (lambda: QTest.keyClick(panel.height, Qt.Key.Key_Escape), panel.discard.click):
+        _drop(window, [other])
+        assert window.last_error is None, window.reported
+        assert trial_alone.waiting(window) is not None and panel.discard.isVisibleTo(panel)
+        assert [r.label for r in panel.rows] != list(doc.trial.markers.names)       # the dropped trial's labels
+        with qtbot.waitActive(window):                         # keys reach the active window's shortcuts
+            window.activateWindow()
+        panel.height.setFocus()                                 # Esc where the user checks the values
+        discard()
+        assert window.trial_waiting is None and trial_alone.waiting(window) is None
+        assert "dynamic.C3D discarded" in window.statusBar().currentMessage()
+        assert (doc.model, doc.trial, doc.result, doc.frame) == shown_before and doc.result is result
+        # the panel shows the shown trial again, with its edit
+        assert [r.label for r in panel.rows] == list(doc.trial.markers.names) and not panel.discard.isVisibleTo(panel)
+        assert panel.status_of("r_toe") == EDITED and panel.run.isEnabled()
+        assert panel.run.text() == "Analyse again with these matches" and "Not analysed yet" not in panel.summary.text()
+    assert not trial_alone.run_waiting(window) and not window.runner.running
