@@ -18,6 +18,7 @@ from engine.analysis.pipeline import AnalysisSettings
 from engine.child_process import Cancelled
 from engine.demo.athlete import MASS
 from engine.demo.for_trial import default_model, matching_table, trial_analysis_steps, trial_matching
+from engine.protocols.fitting import known_height
 from engine.trial.body_measures import Given, check_height, check_mass, recorded_height, recorded_mass
 
 from . import patient
@@ -178,13 +179,21 @@ def show(window) -> None:
     matched = table(window)
     window.matching.show_rows(f"'{matched.matching.protocol.name}' ({matched.matching.protocol.title})", matched.rows,
                               matched.options, alone.pending(), alone.waiting is not None)
-    height, mass = recorded_height(alone.trial), recorded_mass(alone.trial)
+    height, mass = _recorded(alone, "height"), _recorded(alone, "mass")
     given_height, given_mass = alone.body["height"], alone.body["mass"]
     window.matching.show_body(height.value if given_height is None else given_height,
                               mass.value if given_mass is None else given_mass,
                               _said(height, given_height, "none: the stature the markers give (the default "
                                                           "athlete's scaled to them)"),
                               _said(mass, given_mass, f"none: the default athlete's {MASS:g} kg"))
+
+
+def _recorded(alone, key: str):
+    """The Recorded ``key`` ('height' or 'mass') of ``alone``'s trial, as the analysis takes it: a mass the trial
+    records without a height checked by the height given in the panel (``engine.protocols.fitting.body_mass``)."""
+    if key == "height":
+        return recorded_height(alone.trial)
+    return recorded_mass(alone.trial, height=known_height(alone.trial, alone.given()))
 
 
 def _said(read, given, without: str) -> str:
@@ -198,7 +207,7 @@ def body_edit(window, key: str, value) -> None:
     """The user gave the subject's ``key`` ('height', m, or 'mass', kg; None: not given): the trial's own when it is
     the value the trial records; else checked as ``hybrid analyze --height/--mass`` checks it."""
     alone = active(window)
-    recorded = (recorded_height if key == "height" else recorded_mass)(alone.trial).value
+    recorded = _recorded(alone, key).value
     step = 0.5 * 10.0 ** -(window.matching.height if key == "height" else window.matching.mass).decimals()
     if value is not None and (recorded is None or abs(value - recorded) > step):
         value = (check_height if key == "height" else check_mass)(value, "Markers panel", key)

@@ -98,7 +98,7 @@ def height_notes(trial, given: Given | None, static=None) -> list:
                               f"{float(given.height):.3f} m")
 
 
-def _known_height(trial, given: Given | None, static) -> tuple | None:
+def known_height(trial, given: Given | None = None, static=None) -> tuple | None:
     """The subject's height ``(m, where it comes from)`` that a mass recorded without one is checked by
     (:func:`~engine.trial.body_measures.recorded_mass`): the height ``given``, else the one the trial records, else the
     ``static`` trial's when the trial records none (as :func:`stature` takes them); None if none."""
@@ -116,8 +116,8 @@ def body_mass(trial, given: Given | None = None, static=None) -> tuple[float | N
     it overrides the trial's; the notes say where it was given), else the mass the trial records when plausible
     (:func:`~engine.trial.body_measures.recorded_mass`), else the one the ``static`` trial records when the trial
     records none; a mass recorded in a file without a height checked by the height known elsewhere
-    (:func:`_known_height`)."""
-    known = _known_height(trial, given, static)
+    (:func:`known_height`)."""
+    known = known_height(trial, given, static)
     read = recorded_mass(trial, height=known)
     if given is not None and given.mass is not None:
         return float(given.mass), _given_notes(read, f"the subject's body mass is the mass given {given.mass_from}, "
