@@ -88,18 +88,19 @@ STRAIN_LIMIT = 0.3           # the largest nominal compressive strain (compressi
 @dataclass(frozen=True)
 class Socket:
     """A socket on ``body`` (the residual limb) of ``skin``: the stump's vertices ``vertices`` (k,) (indices into the
-    skin), the socket's inner wall ``wall`` (k, 3) in ``body``'s frame (m), one point moulded on each stump vertex, with
-    its outward unit ``normals`` (k, 3), and the liner (``thickness`` m, ``modulus`` Pa; ``friction``: Coulomb's coefficient of the liner on the skin, or None
+    skin), the socket's inner wall (:attr:`wall`, k x 3, in ``body``'s frame, m), one point on each stump vertex, given
+    as ``hand_wall`` for a wall built by hand (None for a moulded one), with its outward unit ``normals`` (k, 3), and the
+    liner (``thickness`` m, ``modulus`` Pa; ``friction``: Coulomb's coefficient of the liner on the skin, or None
     for a liner bonded to it), the soft tissue under it (``tissue`` m thick, 0: the limb rigid under the liner, of
     ``tissue_modulus`` Pa) and the fit pressure ``fit`` Pa of the socket's pre-compression (0: moulded on the unloaded
-    stump); ``stump`` (k, 3) m: the stump's vertices in ``body``'s frame that the wall was moulded on (``from_stump``,
+    stump); ``stump`` (k, 3) m: the stump's vertices in ``body``'s frame that the wall is moulded on (``from_stump``,
     which checks that each wall point lies outside its vertex's skin and near it; the limb alone carries them, so the
-    pose is inert, :meth:`gaps`), None for a wall built by hand."""
+    pose is inert, :meth:`gaps`), None for a wall built by hand. One of ``hand_wall`` and ``stump`` is given."""
 
     skin: object
     body: str
     vertices: np.ndarray
-    wall: np.ndarray
+    hand_wall: np.ndarray | None
     normals: np.ndarray
     thickness: float = LINER_THICKNESS
     modulus: float = LINER_MODULUS
@@ -123,12 +124,23 @@ class Socket:
                              f"{self.friction!r}", f"socket on '{self.body}'")
         if self.body not in self.skin.bodies:
             raise ModelError(f"the skin has no bone '{self.body}'", "socket")
+        if (self.hand_wall is None) == (self.stump is None):
+            raise ModelError("a socket's wall is built by hand (its points) or moulded on the stump (its vertices): "
+                             + ("both are given" if self.stump is not None else "neither is given"),
+                             f"socket on '{self.body}'")
         k = len(self.vertices)
-        if np.shape(self.wall) != (k, 3) or np.shape(self.normals) != (k, 3):
-            raise ModelError(f"the wall's points {np.shape(self.wall)} and normals {np.shape(self.normals)} must both "
-                             f"be ({k}, 3), one per stump vertex", f"socket on '{self.body}'")
-        if self.stump is not None and np.shape(self.stump) != (k, 3):
-            raise ModelError(f"the stump's vertices {np.shape(self.stump)} must be ({k}, 3)", f"socket on '{self.body}'")
+        points = self.hand_wall if self.stump is None else self.stump
+        if np.shape(points) != (k, 3) or np.shape(self.normals) != (k, 3):
+            raise ModelError(f"the {'wall' if self.stump is None else 'stump'}'s points {np.shape(points)} and normals "
+                             f"{np.shape(self.normals)} must both be ({k}, 3), one per stump vertex",
+                             f"socket on '{self.body}'")
+
+    @cached_property
+    def wall(self) -> np.ndarray:
+        """The socket's inner wall (k, 3) m in ``body``'s frame: for a socket moulded on the ``stump``, its vertices
+        offset outward along their ``normals`` by the liner's ``thickness`` (derived, never stored: a socket given
+        another thickness, ``dataclasses.replace``, has its wall where it was moulded with it); else ``hand_wall``."""
+        return self.hand_wall if self.stump is None else self.stump + self.thickness * self.normals
 
     @cached_property
     def areas(self) -> np.ndarray:
@@ -162,16 +174,14 @@ class Socket:
         x, T = _skin_in_limb(model, skin, body, skin.q_rest if q is None else q)
         normals = skin.mesh.normals_areas(x)[0][vertices] @ T.R
         x = (x[vertices] - T.p) @ T.R
-        wall = x + thickness * normals
-        socket = cls(skin, body, vertices, wall, normals, thickness, modulus, friction, tissue, tissue_modulus, fit, x)
+        socket = cls(skin, body, vertices, None, normals, thickness, modulus, friction, tissue, tissue_modulus, fit, x)
         socket.check(model, q)
         return socket
 
     @cached_property
     def moulded_stump(self):
         """:meth:`gaps` of a socket moulded on the ``stump``, the same at every pose: its vertices (limb frame), the
-        normals, the areas and each vertex's gap to its own wall point (``t``, to round-off, unless the wall was
-        changed since)."""
+        normals, the areas and each vertex's gap to its own wall point (``t``, to round-off: :attr:`wall`)."""
         return self.stump, self.normals, self.areas, np.einsum("ia,ia->i", self.normals, self.wall - self.stump)
 
     def gaps(self, model, q):

@@ -216,6 +216,6 @@ def socket_map_steps(result, settings, shown=None, frames=None, spacing: float =
                      series["pressure"], series["peak"], series["mean"], series["area"], series["regions"],
                      series["hot_area"], loads, series["force"], computed, series["converged"], series["in_range"],
                      series["compression"], series["tissue_compression"], series["rotation"],
-                     socket.wall - socket.thickness * socket.normals, socket.thickness, socket.modulus,
+                     socket.stump, socket.thickness, socket.modulus,
                      socket.friction, socket.tissue, socket.tissue_modulus, socket.fit, threshold,
                      socket.unloaded(*socket.gaps(model, skin.q_rest)) if socket.fit > 0 else None)

@@ -10,7 +10,8 @@ A subject with no model file in its folder or at the top has each trial analysed
 the default athlete made for it), its static trial as its ``static`` setting; its ``height`` (m) and ``mass`` (kg)
 are those its own C3D trials record (``engine.trial.body_measures``: SUBJECT:HEIGHT, PROCESSING:Height in mm,
 SUBJECT:WEIGHT, PROCESSING:Bodymass ...), converted to m and kg and said with the parameter and trial read (and an
-assumption made: a SUBJECT:WEIGHT has no unit and is taken as kg), when every trial recording one records the same and
+assumption made: a SUBJECT:WEIGHT has no unit and is taken as kg; a mass in a file recording no height is checked by
+the height the subject's other files agree on, named), when every trial recording one records the same and
 none records one not usable (17.8 for a height: a typo, a wrong unit, or another subject's file); else the field is
 left for the user and the reason listed. Each value not used is listed, with its trial; the trials recording none
 (TRC files cannot) are named as taking the subject's value. Nothing is carried from one subject to another.
@@ -253,19 +254,31 @@ def _record(names: list) -> str:
 
 def _recorded(paths: list) -> tuple[list, list]:
     """``[(path, {'height': Recorded, 'mass': Recorded})]`` of the C3D files among ``paths`` (TRC files record
-    neither) from their parameters (``engine.io.c3d.read_c3d_parameters``), and ``[(path, problem)]`` of those that
-    could not be read."""
+    neither) from their parameters (``engine.io.c3d.read_c3d_parameters``), a file's mass recorded without a height
+    checked by the others' (:func:`_others_height`), and ``[(path, problem)]`` of those that could not be read."""
     from engine.errors import DataError
     from engine.io.c3d import read_c3d_parameters
     from engine.trial.body_measures import recorded_height, recorded_mass
-    recorded, unreadable = [], []
+    read, unreadable = [], []
     c3d = [p for p in paths if p is not None and p.suffix.lower() == ".c3d"]
-    for path, read in zip(c3d, read_c3d_parameters(c3d)):        # one reader process for them all
-        if isinstance(read, DataError):
-            unreadable.append((path, read.problem))
+    for path, parameters in zip(c3d, read_c3d_parameters(c3d)):        # one reader process for them all
+        if isinstance(parameters, DataError):
+            unreadable.append((path, parameters.problem))
         else:
-            recorded.append((path, {"height": recorded_height(read), "mass": recorded_mass(read)}))
+            read.append((path, parameters, recorded_height(parameters)))
+    recorded = [(path, {"height": height, "mass": recorded_mass(parameters, height=_others_height(path, read))})
+                for path, parameters, height in read]
     return recorded, unreadable
+
+
+def _others_height(path: Path, read: list) -> tuple | None:
+    """The height ``(m, where it comes from)`` the C3D files of ``read`` (``[(path, parameters, Recorded height)]``)
+    other than ``path`` record, when they agree on one (to 0.1 mm), to check a mass ``path`` records without a height
+    by (``engine.trial.body_measures.recorded_mass``); else None."""
+    others = [(p, h) for p, _, h in read if p != path and h.value is not None]
+    if len({round(h.value, 4) for _, h in others}) != 1:
+        return None
+    return others[0][1].value, ", ".join(f"{p.name}'s {h.reading}" for p, h in others)
 
 
 def write_study(path, body: dict) -> None:

@@ -12,7 +12,9 @@ C3D files have no standard parameter for either; these are read (names in any ca
 
 A value found but not usable (0, as Nexus writes a measurement not filled in; text; outside the plausible range; a
 mass giving, with the height the trial records, a body mass index outside :data:`BMI_RANGE`, as 154 lb taken as kg
-for a 1.6 m subject) is never taken: :attr:`Recorded.rejected` says which and why.
+for a 1.6 m subject) is never taken: :attr:`Recorded.rejected` says which and why. A trial recording a mass and no
+height has its mass checked with the subject's height known elsewhere when there is one (the height the user gave,
+another trial's), which the note names.
 
 The ranges are limits: a child under 1 m or 20 kg is refused (its height and mass are to be given by hand, and are
 refused there too).
@@ -146,17 +148,26 @@ def recorded_height(trial, whose: str = "the trial's") -> Recorded:
     return _read(_candidates(trial, _HEIGHT_KEYS, _HEIGHT_KEYS), _stature, "stature", whose)
 
 
-def recorded_mass(trial, whose: str = "the trial's") -> Recorded:
+def recorded_mass(trial, whose: str = "the trial's", height: tuple | None = None) -> Recorded:
     """The subject's body mass (kg) ``trial`` records (module notes): a Trial, or the
-    :class:`~engine.io.c3d.C3DParameters` of its file; a mass giving, with the height it records, a body mass index
-    outside :data:`BMI_RANGE` is refused, both named; ``whose`` as :func:`recorded_height`."""
-    height = recorded_height(trial, whose)
+    :class:`~engine.io.c3d.C3DParameters` of its file; a mass giving a body mass index outside :data:`BMI_RANGE` with
+    the height the trial records, or, when it records none, with ``height`` ``(m, where it comes from)`` (the
+    subject's height known elsewhere: the one the user gave, another trial's; None: none), is refused, the height
+    used named; ``whose`` as :func:`recorded_height`."""
+    own = recorded_height(trial, whose)
+    if own.value is not None:
+        used = own.value, f"{own.source} (recorded with it)"
+    elif height is not None:
+        owner = whose.removesuffix("'s")
+        used = height[0], f"{height[1]} ({owner} records none)"
+    else:
+        used = None
 
     def unlikely(mass: float) -> str | None:
-        bmi = None if height.value is None else mass / height.value ** 2
+        bmi = None if used is None else mass / used[0] ** 2
         lo, hi = BMI_RANGE
         return None if bmi is None or lo <= bmi <= hi else (
-            f"taken as kg, with {height.source} (the stature used) it gives a body mass index of {bmi:.1f} kg/m^2, "
+            f"taken as kg, with {used[1]} it gives a body mass index of {bmi:.1f} kg/m^2, "
             f"not within {lo:g}-{hi:g} kg/m^2 (pounds, or another subject's mass?)")
 
     return _read(_candidates(trial, _MASS_KEYS, ("bodymass",)), _mass, "body mass", whose, unlikely)
@@ -183,10 +194,12 @@ def subject_height(trial, static=None) -> Recorded:
     return _or_static(recorded_height(trial), static, recorded_height)
 
 
-def subject_mass(trial, static=None) -> Recorded:
+def subject_mass(trial, static=None, height: tuple | None = None) -> Recorded:
     """The subject's body mass (kg) that an analysis of ``trial`` takes when none is given: as :func:`subject_height`,
-    from :func:`recorded_mass`."""
-    return _or_static(recorded_mass(trial), static, recorded_mass)
+    from :func:`recorded_mass`, a mass recorded in a file without a height checked by ``height`` ``(m, where it comes
+    from)``, the height known elsewhere (``engine.protocols.fitting.known_height``; None: none)."""
+    return _or_static(recorded_mass(trial, height=height), static,
+                      lambda recorded_in, whose: recorded_mass(recorded_in, whose, height))
 
 
 def _named(name: str, where: str) -> str:

@@ -192,6 +192,28 @@ def test_the_subjects_height_and_mass_are_shown_before_the_first_analysis_which_
     assert other.trial_alone.body == {"height": None, "mass": 75.0}
 
 
+def test_a_mass_recorded_without_a_height_is_checked_by_the_height_given_in_the_panel(shown, test_data, tmp_path):
+    # the trial records SUBJECT:WEIGHT 154 (pounds, taken as kg) and no height: shown as the trial's until a height is
+    # given; with 1.6 m given, 154 / 1.6^2 = 60.2 kg/m^2 is refused in the panel as the analysis refuses it
+    # (engine.protocols.fitting.body_mass), naming the height given
+    import ezc3d
+    written = ezc3d.c3d(str(test_data.joinpath(*TRIAL)))
+    written.add_parameter("SUBJECT", "WEIGHT", [154.0])
+    path = tmp_path / "pounds.c3d"
+    written.write(str(path))
+    _drop(shown, [path])
+    panel = shown.matching
+    assert shown.last_error is None, shown.reported
+    assert panel.mass.value() == 154.0
+    assert panel.mass_said.text() == "from the trial's SUBJECT:WEIGHT 154, taken as kg (C3D gives no unit)"
+    panel.height.setValue(1.6)
+    assert trial_alone.active(shown).body == {"height": 1.6, "mass": None}
+    assert panel.mass_said.text() == (
+        "the trial's SUBJECT:WEIGHT 154 was not used as the subject's body mass: taken as kg, with the "
+        "height given in the application's Markers panel, 1.600 m (the trial records none) it gives a body mass index "
+        f"of {154 / 1.6 ** 2:.1f} kg/m^2, not within 12-50 kg/m^2 (pounds, or another subject's mass?)")
+
+
 def test_a_dropped_trial_waiting_for_its_analysis_is_left_when_something_else_opens(shown, test_data):
     window = shown
     _drop(window, [test_data.joinpath(*TRIAL)])

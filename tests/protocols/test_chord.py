@@ -239,7 +239,33 @@ def test_a_static_trials_mass_refused_by_its_body_mass_index_names_the_static_tr
     mass, notes = body_mass(trial, None, static)
     assert mass is None
     assert notes[0] == ("the static trial static.c3d's SUBJECT:WEIGHT 154 was not used as the subject's body mass: "
-                        "taken as kg, with the static trial static.c3d's SUBJECT:HEIGHT 1.6 m (the stature used) it "
+                        "taken as kg, with the static trial static.c3d's SUBJECT:HEIGHT 1.6 m (recorded with it) it "
                         "gives a body mass index of 60.2 kg/m^2, not within 12-50 kg/m^2 (pounds, or another "
                         "subject's mass?)")
     assert "the trial's" not in " ".join(notes)
+
+
+def test_a_mass_recorded_without_a_height_is_checked_by_the_height_given_or_the_static_trials():
+    # the trial records WEIGHT 154 (pounds taken as kg) and no height: with the height given (1.6 m), or the one its
+    # static trial records, the body mass index is 154 / 1.6^2 = 60.2: refused, naming the height used; the static's
+    # mass, read when the trial records none, is checked by the trial's height
+    from types import SimpleNamespace
+
+    from engine.protocols.fitting import body_mass
+    from engine.trial.body_measures import Given
+    trial = SimpleNamespace(subject={"WEIGHT": 154.0}, metadata={}, source="walk.c3d")
+    bmi = f"it gives a body mass index of {154 / 1.6 ** 2:.1f} kg/m^2"
+    mass, notes = body_mass(trial, Given(height=1.6, height_from="with --height on the command line"))
+    assert mass is None
+    assert notes[0] == ("the trial's SUBJECT:WEIGHT 154 was not used as the subject's body mass: taken as kg, with the "
+                        "height given with --height on the command line, 1.600 m (the trial records none) "
+                        f"{bmi}, not within 12-50 kg/m^2 (pounds, or another subject's mass?)")
+    static = SimpleNamespace(subject={"HEIGHT": 1.6}, metadata={}, source="static.c3d")
+    mass, notes = body_mass(trial, None, static)
+    assert mass is None and (f"with the static trial static.c3d's SUBJECT:HEIGHT 1.6 m (the trial records none) {bmi}"
+                             in notes[0])
+    assert body_mass(SimpleNamespace(subject={"WEIGHT": 70.0}, metadata={}, source="walk.c3d"), None, static)[0] == 70.0
+    mass, notes = body_mass(SimpleNamespace(subject={"HEIGHT": 1.6}, metadata={}, source="walk.c3d"), None,
+                            SimpleNamespace(subject={"WEIGHT": 154.0}, metadata={}, source="static.c3d"))
+    assert mass is None and (f"with the trial's SUBJECT:HEIGHT 1.6 m (the static trial static.c3d records none) {bmi}"
+                             in notes[0])

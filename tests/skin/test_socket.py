@@ -125,6 +125,26 @@ def test_a_socket_that_does_not_enclose_the_stump_is_an_error(demo):
         Socket(skin, "tibia_r", good.vertices, good.wall + np.array([0.03, 0.0, 0.0]), good.normals).check(model)
 
 
+def test_a_moulded_socket_given_another_liner_thickness_has_its_wall_moved_along_the_normals(demo):
+    """The wall of a socket moulded on the stump is the stump's skin the liner's thickness out along its normals: the
+    socket with another thickness (``dataclasses.replace``) has each wall point moved by the difference along its
+    vertex's normal (from the skin's own mesh), as a socket moulded with that thickness has it, and its liner at rest
+    (each vertex's gap the new thickness). A wall is either moulded or built by hand, not both."""
+    result, _, skin = demo
+    model = result.model
+    thin = Socket.from_stump(model, skin, "tibia_r")
+    thicker = replace(thin, thickness=thin.thickness + 0.003)
+    np.testing.assert_allclose(thicker.wall - thin.wall, 0.003 * _normals(model, skin, thin), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(thicker.wall, Socket.from_stump(model, skin, "tibia_r", thin.thickness + 0.003).wall,
+                               rtol=0, atol=1e-15)
+    for gaps in (thicker.moulded_stump[3], thicker.gaps(model, skin.q_rest)[3]):
+        np.testing.assert_allclose(gaps, thicker.thickness, rtol=0, atol=1e-12)
+    with pytest.raises(ModelError, match="both are given"):
+        Socket(skin, "tibia_r", thin.vertices, thin.wall, thin.normals, stump=thin.stump)
+    with pytest.raises(ModelError, match="neither is given"):
+        Socket(skin, "tibia_r", thin.vertices, None, thin.normals)
+
+
 @LINERS
 def test_the_moulded_liner_is_at_rest_without_load(demo, friction):
     """The socket moulded on the demo's stump (the map's own, a 12 mm skin): each stump vertex's gap, along the rest

@@ -188,15 +188,18 @@ def test_study_init_proposes_no_height_or_mass_a_trial_of_the_subject_records_on
     # the height is left to the user, a.c3d's value listed; the mass both record (70) is proposed, run.trc named.
     # J: one.c3d records 1.63 m and 82.7 kg, none.c3d (Qualisys) records neither: J's values, none.c3d named.
     # K: 154 (lb) as SUBJECT:WEIGHT with SUBJECT:HEIGHT 1.6: a body mass index of 60.2: refused, the mass left.
+    # L: the same 154 in walk.c3d, which records no height, and SUBJECT:HEIGHT 1.6 in static.c3d, which records no
+    # mass: checked by the static's height, refused, the mass left.
     import ezc3d
     c3d, lab = test_data / "c3d", tmp_path / "lab"
-    for subject in "HJK":
+    for subject in "HJKL":
         (lab / subject).mkdir(parents=True)
 
     def subject(path, height, weight):      # Qualisys's Capture0002 records neither: given a SUBJECT group
         written = ezc3d.c3d(str(c3d / "Sample26" / "Capture0002.c3d"))
-        written.add_parameter("SUBJECT", "HEIGHT", [height])
-        written.add_parameter("SUBJECT", "WEIGHT", [weight])
+        for name, value in (("HEIGHT", height), ("WEIGHT", weight)):
+            if value is not None:
+                written.add_parameter("SUBJECT", name, [value])
         written.write(str(path))
 
     subject(lab / "H" / "a.c3d", 16.3, 70.0)
@@ -205,9 +208,11 @@ def test_study_init_proposes_no_height_or_mass_a_trial_of_the_subject_records_on
     shutil.copy(c3d / "Sample01" / "Eb015pi.c3d", lab / "J" / "one.c3d")
     shutil.copy(c3d / "Sample26" / "Capture0002.c3d", lab / "J" / "none.c3d")
     subject(lab / "K" / "walk.c3d", 1.6, 154.0)
+    subject(lab / "L" / "walk.c3d", None, 154.0)
+    subject(lab / "L" / "static.c3d", 1.6, None)
     assert main(["study", "init", str(lab)]) == 0
     out = capsys.readouterr().out
-    h, j, k = load_study(lab / "study.yaml").subjects
+    h, j, k, l_ = load_study(lab / "study.yaml").subjects
     assert (h.height, h.mass) == (None, 70.0)
     assert ("not matched: H/a.c3d: the trial's SUBJECT:HEIGHT 16.3 was not used as the subject's stature: read as m, "
             "cm or mm it is not within 1-2.5 m") in out
@@ -220,10 +225,14 @@ def test_study_init_proposes_no_height_or_mass_a_trial_of_the_subject_records_on
             "subject's value applies to it too") in out
     assert (k.height, k.mass) == (1.6, None)
     assert (f"not matched: K/walk.c3d: the trial's SUBJECT:WEIGHT 154 was not used as the subject's body mass: taken as "
-            f"kg, with the trial's SUBJECT:HEIGHT 1.6 m (the stature used) it gives a body mass index of "
+            f"kg, with the trial's SUBJECT:HEIGHT 1.6 m (recorded with it) it gives a body mass index of "
             f"{154 / 1.6 ** 2:.1f} kg/m^2") in out
     assert ("not matched: K: no trial records the subject's body mass (SUBJECT:WEIGHT or PROCESSING:Bodymass; not "
             "usable in walk.c3d, above): mass left for you to give (kg)") in out
+    assert (l_.height, l_.mass) == (1.6, None)
+    assert (f"not matched: L/walk.c3d: the trial's SUBJECT:WEIGHT 154 was not used as the subject's body mass: taken as "
+            f"kg, with static.c3d's SUBJECT:HEIGHT 1.6 m (the trial records none) it gives a body mass index of "
+            f"{154 / 1.6 ** 2:.1f} kg/m^2") in out
 
 
 def test_study_init_gives_a_scaled_model_the_mass_its_c3d_trials_record_unless_its_scale_setup_gives_one(

@@ -74,7 +74,7 @@ def test_a_mass_in_pounds_is_refused_by_the_body_mass_index_it_gives_with_the_tr
     pounds = recorded_mass(_trial(subject={"HEIGHT": 1.60, "WEIGHT": 154.0}))
     assert pounds.value is None and pounds.refused
     assert pounds.rejected == ("the trial's SUBJECT:WEIGHT 154 was not used as the subject's body mass: taken as kg, "
-                               "with the trial's SUBJECT:HEIGHT 1.6 m (the stature used) it gives a body mass index "
+                               "with the trial's SUBJECT:HEIGHT 1.6 m (recorded with it) it gives a body mass index "
                                f"of {154 / 1.6 ** 2:.1f} kg/m^2, not within 12-50 kg/m^2 (pounds, or another "
                                "subject's mass?)",)
     assert BMI_RANGE == (12.0, 50.0)
@@ -87,6 +87,26 @@ def test_a_mass_in_pounds_is_refused_by_the_body_mass_index_it_gives_with_the_tr
     alone = recorded_mass(_trial(subject={"WEIGHT": 154.0}))
     assert alone.value == 154.0 and alone.source == "the trial's SUBJECT:WEIGHT 154, taken as kg (C3D gives no unit)"
     assert not alone.refused and alone.rejected == ()
+
+
+def test_a_mass_recorded_without_a_height_is_checked_by_the_subjects_height_known_elsewhere():
+    # the trial records 154 (lb) and no height; the subject's height is known elsewhere (given, another trial's):
+    # 154 / 1.6^2 = 60.2 kg/m^2 is refused naming that height; 70 / 1.6^2 = 27.3 is taken
+    given = (1.6, "the height given with --height on the command line, 1.600 m")
+    pounds = recorded_mass(_trial(subject={"WEIGHT": 154.0}), height=given)
+    assert pounds.value is None and pounds.refused
+    assert pounds.rejected == ("the trial's SUBJECT:WEIGHT 154 was not used as the subject's body mass: taken as kg, "
+                               "with the height given with --height on the command line, 1.600 m (the trial records "
+                               f"none) it gives a body mass index of {154 / 1.6 ** 2:.1f} kg/m^2, not within 12-50 "
+                               "kg/m^2 (pounds, or another subject's mass?)",)
+    kilograms = recorded_mass(_trial(subject={"WEIGHT": 70.0}), height=given)
+    assert kilograms.value == 70.0 and kilograms.rejected == ()
+    # the height recorded with the mass is the one it is checked by: 154 / 1.9^2 = 42.7
+    tall = recorded_mass(_trial(subject={"HEIGHT": 1.9, "WEIGHT": 154.0}), height=given)
+    assert tall.value == 154.0 and tall.rejected == ()
+    static = recorded_mass(_trial(subject={"WEIGHT": 154.0}), "the static trial s.c3d's", (1.6, "the trial's "
+                                                                                           "SUBJECT:HEIGHT 1.6 m"))
+    assert "with the trial's SUBJECT:HEIGHT 1.6 m (the static trial s.c3d records none) it gives" in static.rejected[0]
 
 
 def test_only_a_value_other_than_0_is_refused():

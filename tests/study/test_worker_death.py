@@ -1,0 +1,89 @@
+"""`hybrid batch` with trials that kill every worker they run on (fault injection: reading their trial file ends the
+worker process, or holds more memory than the worker's limit): each fails alone with the error saying why, the other
+trials are done, and the exit status counts them."""
+import contextlib
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+import dask
+import numpy as np
+from distributed import WorkerPlugin
+
+from engine.cli.main import main
+
+LIMIT = "1GB"
+"""Each worker's memory limit: a gait2354 trial's worker peaks at about 260 MB (docs/batch.md)."""
+HOLD = 60.0
+"""Seconds the memory hog holds its memory if no nanny restarts its worker (a guard against a hang, not a measure):
+the trial then reads its file and is done, which the test reports."""
+
+
+class DeadlyTrials(WorkerPlugin):
+    """In every worker, those Dask starts in place of the dead too: reading the trial file ``exits.trc`` ends the
+    worker process (``os._exit``), reading ``hogs.trc`` takes memory, 50 MB at a time, up to twice the worker's
+    limit; any other file is read as usual."""
+
+    name = "deadly-trials"
+
+    def setup(self, worker) -> None:
+        import engine.io.trc as trc
+        read, limit = trc.read_trc, worker.memory_manager.memory_limit
+
+        def deadly(path):
+            if Path(path).name == "exits.trc":
+                os._exit(70)
+            if Path(path).name == "hogs.trc":
+                held, start = [], time.monotonic()
+                while time.monotonic() - start < HOLD:
+                    if len(held) * 50e6 < 2 * limit:
+                        held.append(np.ones(int(50e6 // 8)))            # every page touched
+                    time.sleep(0.05)
+            return read(path)
+        trc.read_trc = deadly
+
+
+def test_a_trial_that_kills_each_worker_it_runs_on_fails_alone_saying_why(test_data, tmp_path, capsys, monkeypatch):
+    import study.cluster
+    g = test_data / "opensim" / "gait2354"
+    for name in ("exits", "hogs"):
+        shutil.copy(g / "subject01_walk1.trc", tmp_path / f"{name}.trc")
+    loads = f"        grf: {g / 'subject01_walk1_grf.mot'}\n        external_loads: {g / 'subject01_walk1_grf.xml'}\n"
+    trials = "".join(f"      - id: {tid}\n        file: {path}\n{loads}        settings: {{start: {start}, end: "
+                     f"{start + 0.2:.1f}}}\n" for tid, path, start in (
+                         ("walk", g / "subject01_walk1.trc", 0.5), ("exits", tmp_path / "exits.trc", 0.5),
+                         ("hogs", tmp_path / "hogs.trc", 0.5)))
+    study_file = tmp_path / "study.yaml"
+    study_file.write_text(f"format: hybridlab-study\nversion: 1\nsubjects:\n  - id: s\n    model: "
+                          f"{g / 'subject01_simbody.osim'}\n    trials:\n{trials}")
+    made = study.cluster.study_client
+
+    @contextlib.contextmanager
+    def faulty(*args):
+        with made(*args) as client:
+            client.register_plugin(DeadlyTrials())
+            yield client
+    monkeypatch.setattr(study.cluster, "study_client", faulty)
+    out = tmp_path / "out"
+    # A task fails at its first worker's death (Dask's default lets three die first, each restarted in seconds). A
+    # worker's death counts against every task the scheduler has sent it, the one it ran and those waiting behind it
+    # (Dask sends a small group of tasks to the workers at once): with no failure allowed, a trial sent behind a
+    # deadly one would fail with it. One worker per trial: each runs its own.
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+        status = main(["batch", str(study_file), "--out", str(out), "--workers", "3", "--memory-limit", LIMIT,
+                       "--no-warm-up"])
+    printed = capsys.readouterr().out
+    assert status == 2, printed
+    trials = json.loads((out / "study-manifest.json").read_text())["trials"]
+    assert {k: v["status"] for k, v in trials.items()} == {"s/walk": "done", "s/exits": "failed", "s/hogs": "failed"}, printed
+    died, hogged = trials["s/exits"]["error"], trials["s/hogs"]["error"]
+    assert died.startswith("its worker died (KilledWorker") and "memory" not in died, died
+    assert hogged.startswith("it needs more memory than a worker may use: its worker held ") and \
+        "over 95% of its limit of 1000 MB" in hogged, hogged
+    assert f"failed: s/exits: {died}\n" in printed and f"failed: s/hogs: {hogged}\n" in printed
+    summary = json.loads((out / "study_summary.json").read_text())
+    assert summary["done"] == 1 and summary["failed"] == {"s/exits": died, "s/hogs": hogged}
+    folder = out / "trials" / "s" / "walk"
+    assert all((folder / n).is_file() for n in json.loads((folder / "manifest.json").read_text())["files"])
