@@ -199,7 +199,8 @@ def _hook_loops(mesh: TriangleMesh, corners, size: float) -> tuple[PinRegion, ..
     return tuple(loops)
 
 
-def sling_lift(spacing: float = SKIN_SPACING, sheet_vertices: int = 4000, bed_spacing: float = 0.015) -> Scene:
+def sling_lift(spacing: float = SKIN_SPACING, sheet_vertices: int = 4000, bed_spacing: float = 0.015,
+               skin: Skin | None = None) -> Scene:
     """The seed's sling lift (section VI-B, Fig. 5) on a skin with separate limbs (generated in the A-pose, lying in
     it): a back piece from above the shoulders to below the buttocks, as wide as the trunk and its flanks, hung by
     its four corners (each held over ``HOOK_LOOP`` m of both its edges, a hook's strap loop), the arms outside it; and a leg strap under each thigh above the knee (its near edge
@@ -209,9 +210,12 @@ def sling_lift(spacing: float = SKIN_SPACING, sheet_vertices: int = 4000, bed_sp
     and ``sheet_vertices`` (the seed's 4k) by area. The watched regions are the seed's Fig. 5 sites (``_body_landmarks``),
     read as its tactile sensor between skin and sling over the hang (``outcomes.hanging_window``,
     ``outcomes.sensor_window_summary``). The A-pose skin holds together down to 5 cm spacing (its forearms come apart
-    beyond)."""
-    model, skin = athlete_and_skin(spacing, rest="a-pose")
-    q = supine(model, skin, gap=0.004, pose=skin.q_rest)
+    beyond). ``skin``: the athlete's skin to use instead (``athlete_and_skin``'s model; e.g. one generated in another
+    rest pose, ``benchmarks/sling_skin_levers.py``); the body lies in the A-pose whatever the skin's rest pose, and
+    ``spacing`` still sizes the contact's reach."""
+    model, a_pose_skin = athlete_and_skin(spacing, rest="a-pose")
+    skin = a_pose_skin if skin is None else skin
+    q = supine(model, skin, gap=0.004, pose=a_pose(model))
     data = Data(model)
     forward_kinematics(model, data, q)
     shoulder = min(frame_placement(model, data, f"humerus_{s}").p[0] for s in "lr")     # the head is towards -x

@@ -216,3 +216,25 @@ def test_the_sensor_leaves_out_little_of_the_slings_load(lifted):
         p95, _, force, _, left_force = read[name]
         assert p95 > 0 and force > 0, name
         assert left_force < 0.1 * force, name
+
+
+def test_a_sling_on_a_skin_of_another_rest_pose_lies_in_the_a_pose():
+    """``sling_lift(skin=...)`` (the skin's levers, benchmarks/sling_skin_levers.py): a skin generated with the knees
+    bent 90 degrees is the scene's skin, watched vertex by vertex, and the body still lies in the A-pose, knees
+    straight, its lowest skin 4 mm above the bed's top (lying in the skin's rest pose, it would kneel up)."""
+    from engine.tree import compile_tree
+    from skin.rest_pose import a_pose
+    from skin.scenes import athlete_and_skin
+    from skin.skinning import Skin
+    model, _ = athlete_and_skin(0.04, rest="a-pose")
+    q_rest = a_pose(model)
+    knees = [compile_tree(model).coordinates[f"knee_angle_{s}"].qi for s in "lr"]
+    q_rest[knees] = np.radians(-90.0)
+    bent = Skin.generate(model, q_rest=q_rest, spacing=0.04, bodies=[b.name for b in model.bodies if b.name != "socket_r"])
+    scene = sling_lift(spacing=0.04, sheet_vertices=400, bed_spacing=0.04, skin=bent)
+    assert scene.skin is bent
+    assert all(len(mask) == bent.n_vertices for mask in scene.watch.values())
+    np.testing.assert_array_equal(scene.q0[7:], a_pose(model)[7:])
+    x, _, _ = _skin(scene, scene.q0)
+    bed_top = scene.devices[0].placement0.p[1]
+    assert x[:, 1].min() - bed_top == pytest.approx(0.004 + 0.002, abs=1e-9)
