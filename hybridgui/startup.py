@@ -18,7 +18,12 @@ from PySide6.QtWidgets import QLabel
 
 from .muscle_kernels import PATHS
 
-PREPARING = "Preparing the muscle paths (first launch: their kernels are compiled once for this computer)..."
+PREPARING = ("Preparing the muscle paths (their kernels are not in numba's cache, as on a first launch: they are "
+             "compiled once for this computer)...")
+"""The status bar while the compile child prepares the muscle paths' kernels the warm-up found missing."""
+PREPARING_AFTER_FAILURE = ("Preparing the muscle paths (the warm-up failed: another process loads their kernels from "
+                           "numba's cache or compiles those missing)...")
+"""The status bar while the compile child prepares them after a failed warm-up, which did not look for them."""
 
 
 class Startup(QObject):
@@ -77,6 +82,7 @@ class Launcher(QObject):
         self.window = None
         self.failure = None          # the status bar's notice of a failed warm-up (failure_notice)
         self.muscles_failure = None  # its notice that the muscle paths' kernels could not be compiled (muscles_notice)
+        self._preparing = PREPARING  # the status bar while the muscle paths are prepared: why
         self._settings_folder = None  # a screenshot's: holds its window's settings (screenshot_settings)
 
     @Slot(object, str)
@@ -88,6 +94,7 @@ class Launcher(QObject):
               file=sys.stderr)
         if self.muscles is not None and self.muscles.thread is None:
             self.muscles.start(None)
+            self._preparing = PREPARING_AFTER_FAILURE
         self.show_main(None)
         self.failure = failure_notice(self.window, exc, details)
         self.window.statusBar().addPermanentWidget(self.failure)
@@ -113,7 +120,7 @@ class Launcher(QObject):
         muscles = self.muscles
         preparing = muscles is not None and muscles.outcome is None and not PATHS.ready
         if preparing:
-            window.statusBar().showMessage(PREPARING)
+            window.statusBar().showMessage(self._preparing)
             muscles.finished.connect(self._muscles_ready)
         elif muscles is not None and muscles.outcome is not None:      # prepared before the window showed
             self._say_muscles(muscles.outcome)
@@ -131,7 +138,7 @@ class Launcher(QObject):
     def _muscles_ready(self, outcome) -> None:
         """The muscle paths' kernels were prepared (``outcome``, a ``muscle_kernels.Outcome``): the status bar's note
         replaced by what came of it (:meth:`_say_muscles`)."""
-        if self.window.statusBar().currentMessage() == PREPARING:
+        if self.window.statusBar().currentMessage() == self._preparing:
             self.window.statusBar().clearMessage()
         self._say_muscles(outcome)
         self.note("muscle paths drawn" if outcome.error is None else "muscle paths not drawn")

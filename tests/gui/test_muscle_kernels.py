@@ -19,7 +19,7 @@ from engine.child_process import child_environment, python_command
 from engine.warmup import COMPILE, compile_muscle_paths
 from hybridgui import main_window
 from hybridgui.muscle_kernels import CHILD, PATHS, MusclePreparation, Outcome
-from hybridgui.startup import MUSCLES_FAILED, PREPARING, WARM_UP_FAILED, Launcher
+from hybridgui.startup import MUSCLES_FAILED, PREPARING, PREPARING_AFTER_FAILURE, WARM_UP_FAILED, Launcher
 
 
 @pytest.fixture(scope="module")
@@ -149,8 +149,9 @@ def test_the_application_starts_its_compile_child_before_it_reads_the_demo_or_im
 
 def test_a_failed_warm_up_is_said_and_the_window_works_as_without_one(make_window, work, compiled, qtbot, monkeypatch):
     """The warm-up failed before it knew whether the muscle paths' kernels are cached: the compile child is started
-    as on a first launch (the muscles drawn when it ends, "Preparing..." meanwhile), the status bar says the warm-up
-    failed and why until the application ends (its traceback a click away), and the demo is analysed."""
+    as on a first launch (the muscles drawn when it ends, "Preparing..." meanwhile, saying why: the warm-up failed,
+    whatever the launch), the status bar says the warm-up failed and why until the application ends (its traceback a
+    click away), and the demo is analysed."""
     window = make_window()
     monkeypatch.setattr(main_window, "MainWindow", lambda store: window)
     monkeypatch.setattr(sys, "excepthook", sys.excepthook)
@@ -166,7 +167,9 @@ def test_a_failed_warm_up_is_said_and_the_window_works_as_without_one(make_windo
     with qtbot.waitSignal(preparation.finished, timeout=300_000) as finished:
         launcher.warm_up_failed(failed, details)
         window.view.render()
-        assert not PATHS.ready and drawn_points(window) == 0 and window.statusBar().currentMessage() == PREPARING
+        preparing = window.statusBar().currentMessage()
+        assert not PATHS.ready and drawn_points(window) == 0 and preparing == PREPARING_AFTER_FAILURE
+        assert "the warm-up failed" in preparing and "first launch" not in preparing
     assert finished.args == [Outcome()] and PATHS.ready and window.statusBar().currentMessage() == ""
     assert drawn_points(window) > 0                                  # the muscles, once their kernels are loaded
     notice = launcher.failure
@@ -195,6 +198,24 @@ def _failed_warm_up():
         raise OSError("numba's cache folder is not writable")
     except OSError as exc:
         return exc, traceback.format_exc()
+
+
+def test_muscle_paths_the_warm_up_found_missing_before_it_failed_are_prepared_as_on_a_first_launch(
+        make_window, work, compiled, qtbot, monkeypatch):
+    """The warm-up found the muscle paths' kernels missing from numba's cache (it started the child) and failed after:
+    "Preparing..." says why as on a first launch, not that the warm-up failed."""
+    window = make_window()
+    monkeypatch.setattr(main_window, "MainWindow", lambda store: window)
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)
+    monkeypatch.setattr(PATHS, "ready", True)
+    preparation = MusclePreparation([sys.executable, "-c", "pass"])
+    launcher = Launcher(None, SimpleNamespace(close=lambda: None), lambda window, demo: window.open_demo(work) or [],
+                        None, (1500, 950), "hybridgui", lambda what: None, preparation)
+    with qtbot.waitSignal(preparation.finished, timeout=300_000):
+        preparation.start(work[0])                      # by the warm-up, which then fails
+        launcher.warm_up_failed(*_failed_warm_up())
+        assert window.statusBar().currentMessage() == PREPARING and "first launch" in PREPARING
+    assert window.statusBar().currentMessage() == ""
 
 
 def _unreadable_demo():
