@@ -11,8 +11,10 @@ its standard input closed); on a first launch, or when the window's process find
 window's process loads from the cache once it has imported its main window's modules, then the muscle paths'). The
 window shows the bodies meanwhile, the muscle layer draws nothing (:data:`PATHS`) and the status bar says why. When
 the child ends the kernels are loaded from the cache it filled (in a worker thread: compiled there if the child
-could not), :data:`PATHS` becomes ready on the GUI thread and the muscles appear. Closing the application kills the
-child (``cancel``), and the children die with the application (``engine.child_process``).
+could not), :data:`PATHS` becomes ready on the GUI thread and the muscles appear; when the worker cannot load nor
+compile them either, :data:`PATHS` stays not ready (the muscles are not drawn, the rest of the window works) and
+:class:`Outcome` says why. Closing the application kills the child (``cancel``), and the children die with the
+application (``engine.child_process``).
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ import subprocess
 import tempfile
 import threading
 import traceback
+from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Signal as QtSignal, Slot
 
@@ -31,7 +34,8 @@ process says so on the child's standard input when the general joint's kernel is
 
 class PathKernels:
     """``ready``: the muscle paths' kernels can be called without compiling them on the GUI thread (true unless a
-    first launch is compiling them); it becomes true on the GUI thread, before ``MusclePreparation.finished``."""
+    first launch is compiling them, or they could not be compiled); it becomes true on the GUI thread, before
+    ``MusclePreparation.finished``."""
 
     def __init__(self):
         self.ready = True
@@ -40,14 +44,27 @@ class PathKernels:
 PATHS = PathKernels()
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """How the muscle paths' kernels were prepared: ``problem`` why the compile child did not prepare them ("": it
+    did); ``error`` the exception that kept the window's process from loading them from numba's cache or compiling
+    them itself (None: loaded, the muscles drawn; else they are not), ``details`` its traceback, after the child's
+    problem if any."""
+
+    problem: str = ""
+    error: Exception | None = None
+    details: str = ""
+
+
 class MusclePreparation(QObject):
     """Starts the compile child (:meth:`launch`), waits for it and loads the muscle paths' kernels in a worker thread
-    once :meth:`start` is called, then makes :data:`PATHS` ready on the GUI thread (create this object there).
-    ``finished(problem)`` ("" when the child compiled them) follows, on the GUI thread. ``command``: the child's
-    command line (tests; default :data:`CHILD`)."""
+    once :meth:`start` is called, then makes :data:`PATHS` ready on the GUI thread (create this object there) unless
+    they could be neither loaded nor compiled. ``finished(outcome)`` (an :class:`Outcome`, kept as ``outcome``;
+    None until then) follows, on the GUI thread. ``command``: the child's command line (tests; default
+    :data:`CHILD`)."""
 
-    finished = QtSignal(str)
-    _done = QtSignal(str)
+    finished = QtSignal(object)
+    _done = QtSignal(object)
 
     def __init__(self, command: list[str] | None = None):
         super().__init__()
@@ -57,6 +74,7 @@ class MusclePreparation(QObject):
         self.child_ended = threading.Event()
         self._child = None               # the child's Popen, or the exception that kept it from starting
         self._stderr = None
+        self.outcome: Outcome | None = None
         self._done.connect(self._finish)
 
     def launch(self) -> None:
@@ -140,11 +158,14 @@ class MusclePreparation(QObject):
                 result = demo_results()[0]
             if not muscle_paths_cached(result):     # the child failed, or could not write numba's cache
                 compile_muscle_paths(result)
-        except Exception:
-            problem = traceback.format_exc()
-        self._done.emit(problem)
+        except Exception as exc:
+            before = f"The compile child did not prepare them: {problem}\n\nNor did this process:\n" if problem else ""
+            self._done.emit(Outcome(problem, exc, before + traceback.format_exc()))
+            return
+        self._done.emit(Outcome(problem))
 
-    @Slot(str)
-    def _finish(self, problem: str) -> None:
-        PATHS.ready = True
-        self.finished.emit(problem)
+    @Slot(object)
+    def _finish(self, outcome: Outcome) -> None:
+        PATHS.ready = outcome.error is None
+        self.outcome = outcome
+        self.finished.emit(outcome)

@@ -18,7 +18,12 @@ from PySide6.QtWidgets import QLabel
 
 from .muscle_kernels import PATHS
 
-PREPARING = "Preparing the muscle paths (first launch: their kernels are compiled once for this computer)..."
+PREPARING = ("Preparing the muscle paths (their kernels are not in numba's cache, as on a first launch: they are "
+             "compiled once for this computer)...")
+"""The status bar while the compile child prepares the muscle paths' kernels the warm-up found missing."""
+PREPARING_AFTER_FAILURE = ("Preparing the muscle paths (the warm-up failed: another process loads their kernels from "
+                           "numba's cache or compiles those missing)...")
+"""The status bar while the compile child prepares them after a failed warm-up, which did not look for them."""
 
 
 class Startup(QObject):
@@ -76,6 +81,8 @@ class Launcher(QObject):
         self.code = 0
         self.window = None
         self.failure = None          # the status bar's notice of a failed warm-up (failure_notice)
+        self.muscles_failure = None  # its notice that the muscle paths' kernels could not be compiled (muscles_notice)
+        self._preparing = PREPARING  # the status bar while the muscle paths are prepared: why
         self._settings_folder = None  # a screenshot's: holds its window's settings (screenshot_settings)
 
     @Slot(object, str)
@@ -87,6 +94,7 @@ class Launcher(QObject):
               file=sys.stderr)
         if self.muscles is not None and self.muscles.thread is None:
             self.muscles.start(None)
+            self._preparing = PREPARING_AFTER_FAILURE
         self.show_main(None)
         self.failure = failure_notice(self.window, exc, details)
         self.window.statusBar().addPermanentWidget(self.failure)
@@ -109,10 +117,13 @@ class Launcher(QObject):
         window.show()
         self.splash.close()
         self.note("main window shown")
-        preparing = self.muscles is not None and not PATHS.ready
+        muscles = self.muscles
+        preparing = muscles is not None and muscles.outcome is None and not PATHS.ready
         if preparing:
-            window.statusBar().showMessage(PREPARING)
-            self.muscles.finished.connect(self._muscles_ready)
+            window.statusBar().showMessage(self._preparing)
+            muscles.finished.connect(self._muscles_ready)
+        elif muscles is not None and muscles.outcome is not None:      # prepared before the window showed
+            self._say_muscles(muscles.outcome)
         if not self.screenshot:
             return
         if problems:
@@ -123,19 +134,32 @@ class Launcher(QObject):
         elif not preparing:              # else once the muscles are drawn: the picture a user sees
             QTimer.singleShot(300, self._shoot)
 
-    @Slot(str)
-    def _muscles_ready(self, problem: str) -> None:
-        """The muscle paths' kernels are loaded: the muscles drawn, the status bar's note replaced."""
-        window = self.window
-        window._on_frame(window.document.frame)
-        if window.statusBar().currentMessage() == PREPARING:
-            window.statusBar().clearMessage()
-        if problem:
-            window.statusBar().showMessage(f"The muscle paths' kernels were compiled in the window's process: "
-                                           f"{problem.splitlines()[-1]}", 15000)
-        self.note("muscle paths drawn")
+    @Slot(object)
+    def _muscles_ready(self, outcome) -> None:
+        """The muscle paths' kernels were prepared (``outcome``, a ``muscle_kernels.Outcome``): the status bar's note
+        replaced by what came of it (:meth:`_say_muscles`)."""
+        if self.window.statusBar().currentMessage() == self._preparing:
+            self.window.statusBar().clearMessage()
+        self._say_muscles(outcome)
+        self.note("muscle paths drawn" if outcome.error is None else "muscle paths not drawn")
         if self.screenshot:
             QTimer.singleShot(300, self._shoot)
+
+    def _say_muscles(self, outcome) -> None:
+        """The muscles drawn, and the status bar saying it when the window's process compiled their kernels (the
+        child's problem); or, when it could not, a notice that they are not drawn and why until the application
+        ends, the details a click away (:func:`muscles_notice`)."""
+        window = self.window
+        if outcome.error is not None:
+            print(f"{self.prog}: the muscle paths' kernels could not be compiled (the muscles are not drawn): "
+                  f"{outcome.error}", file=sys.stderr)
+            self.muscles_failure = muscles_notice(window, outcome)
+            window.statusBar().addPermanentWidget(self.muscles_failure)
+            return
+        window._on_frame(window.document.frame)
+        if outcome.problem:
+            window.statusBar().showMessage(f"The muscle paths' kernels were compiled in the window's process: "
+                                           f"{outcome.problem.splitlines()[-1]}", 15000)
 
     def _shoot(self) -> None:
         from .screenshot import save_window
@@ -166,11 +190,33 @@ WARM_UP_FAILED = "The warm-up failed"
 def failure_notice(window, exc, details: str) -> QLabel:
     """The status bar's notice that the warm-up failed, saying why, with a link to ``details`` (its traceback, shown
     by ``window.report`` as every error is)."""
-    notice = QLabel(f"{WARM_UP_FAILED} ({html.escape(f'{type(exc).__name__}: {exc}')}): the kernels compile when "
-                    "first used. <a href='details'>Details...</a>")
-    notice.setToolTip("The numerical kernels could not be prepared ahead: the 3D view's compile as they are first drawn, "
-                      "the analysis's during the first analysis (its progress says so).")
-    notice.linkActivated.connect(lambda _: window.report(exc, WARM_UP_FAILED, details))
+    return _notice(window, WARM_UP_FAILED, exc, details, "the kernels compile when first used",
+                   "The numerical kernels could not be prepared ahead: the 3D view's compile as they are first drawn, "
+                   "the analysis's during the first analysis (its progress says so).")
+
+
+MUSCLES_FAILED = "The muscle paths' kernels could not be compiled"
+"""The title of the details of muscle paths' kernels that could not be compiled (:func:`muscles_notice`)."""
+
+
+def muscles_notice(window, outcome) -> QLabel:
+    """The status bar's notice that the muscle paths' kernels could be neither loaded nor compiled (``outcome``, a
+    ``muscle_kernels.Outcome`` with its error), saying why and that the window works without the muscles, with a
+    link to its details (the traceback)."""
+    return _notice(window, MUSCLES_FAILED, outcome.error, outcome.details,
+                   "the muscles are not drawn, the rest of the window works",
+                   "Neither the compile process nor the window's could load the muscle paths' kernels from numba's "
+                   "cache or compile them: the 3D view draws everything but the muscles until the application is "
+                   "started again.")
+
+
+def _notice(window, title: str, exc, details: str, consequence: str, tooltip: str) -> QLabel:
+    """A status bar's notice: ``title`` (``exc``): ``consequence``, with a link to ``details`` (a traceback, shown by
+    ``window.report`` under ``title`` as every error is), ``tooltip`` saying more."""
+    notice = QLabel(f"{title} ({html.escape(f'{type(exc).__name__}: {exc}')}): {consequence}. "
+                    "<a href='details'>Details...</a>")
+    notice.setToolTip(tooltip)
+    notice.linkActivated.connect(lambda _: window.report(exc, title, details))
     return notice
 
 

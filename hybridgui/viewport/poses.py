@@ -36,7 +36,8 @@ class Poses:
 
     def muscle_paths(self, frame: int) -> list[np.ndarray]:
         """Per muscle of the model, its path (k, 3) in the world at ``frame``, wrap surfaces sampled every 2 mm; none
-        (empty paths) while a first launch compiles their kernels (``muscle_kernels``)."""
+        (empty paths) while a first launch compiles their kernels, or when they could not be compiled
+        (``muscle_kernels``)."""
         if not PATHS.ready:
             return [np.zeros((0, 3))] * len(self.model.muscles)
         return self.geometry.polylines(self.Q[frame])

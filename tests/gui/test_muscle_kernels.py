@@ -1,7 +1,8 @@
 """A first launch shows the window with the bodies while a child process compiles the muscle paths' kernels; the
 muscles appear when they are loaded, and closing meanwhile kills the child without waiting for it. The application
 starts that child once its first window shows, before it reads the demo or imports its main window. A failed warm-up
-is said in the status bar (why, and its details), and the window works as without one."""
+is said in the status bar (why, and its details), and the window works as without one; muscle paths whose kernels
+could not be compiled at all are said likewise, and the window works without them."""
 import copy
 import dataclasses
 import os
@@ -17,8 +18,8 @@ import pytest
 from engine.child_process import child_environment, python_command
 from engine.warmup import COMPILE, compile_muscle_paths
 from hybridgui import main_window
-from hybridgui.muscle_kernels import CHILD, PATHS, MusclePreparation
-from hybridgui.startup import PREPARING, WARM_UP_FAILED, Launcher
+from hybridgui.muscle_kernels import CHILD, PATHS, MusclePreparation, Outcome
+from hybridgui.startup import MUSCLES_FAILED, PREPARING, PREPARING_AFTER_FAILURE, WARM_UP_FAILED, Launcher
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +57,7 @@ def test_the_window_draws_the_bodies_first_and_the_muscles_once_their_kernels_ar
     assert window.statusBar().currentMessage() == PREPARING
     with qtbot.waitSignal(preparation.finished, timeout=300_000) as finished:
         preparation.start(work[0])
-    assert finished.args == [""] and PATHS.ready and notes[-1] == "muscle paths drawn"
+    assert finished.args == [Outcome()] and PATHS.ready and notes[-1] == "muscle paths drawn"
     assert window.statusBar().currentMessage() == ""
     paths = window.scene.poses.geometry.polylines(window.scene.poses.Q[window.document.frame])
     assert drawn_points(window) == sum(len(p) for p in paths if len(p) >= 2) > 0
@@ -66,7 +67,9 @@ def test_a_failed_child_is_said_and_the_kernels_loaded_in_the_worker(work, compi
     preparation = MusclePreparation([sys.executable, "-c", "import sys; sys.exit('no compiler here')"])
     with qtbot.waitSignal(preparation.finished, timeout=300_000) as finished:
         preparation.start(work[0])
-    assert "status 1" in finished.args[0] and "no compiler here" in finished.args[0] and PATHS.ready
+    (outcome,) = finished.args
+    assert "status 1" in outcome.problem and "no compiler here" in outcome.problem and outcome.error is None
+    assert PATHS.ready
 
 
 def test_closing_while_the_child_compiles_kills_it_at_once(tmp_path, pending, qtbot):
@@ -104,7 +107,7 @@ def test_the_child_is_told_to_compile_when_a_kernel_is_missing(tmp_path, work, c
     preparation.launch()
     with qtbot.waitSignal(preparation.finished, timeout=300_000) as finished:
         preparation.start(work[0])
-    assert finished.args == [""] and told.read_bytes() == COMPILE
+    assert finished.args == [Outcome()] and told.read_bytes() == COMPILE
 
 
 def test_the_child_ends_when_the_main_window_shows_with_every_kernel_loaded(make_window, work, tmp_path,
@@ -146,8 +149,9 @@ def test_the_application_starts_its_compile_child_before_it_reads_the_demo_or_im
 
 def test_a_failed_warm_up_is_said_and_the_window_works_as_without_one(make_window, work, compiled, qtbot, monkeypatch):
     """The warm-up failed before it knew whether the muscle paths' kernels are cached: the compile child is started
-    as on a first launch (the muscles drawn when it ends, "Preparing..." meanwhile), the status bar says the warm-up
-    failed and why until the application ends (its traceback a click away), and the demo is analysed."""
+    as on a first launch (the muscles drawn when it ends, "Preparing..." meanwhile, saying why: the warm-up failed,
+    whatever the launch), the status bar says the warm-up failed and why until the application ends (its traceback a
+    click away), and the demo is analysed."""
     window = make_window()
     monkeypatch.setattr(main_window, "MainWindow", lambda store: window)
     monkeypatch.setattr(sys, "excepthook", sys.excepthook)
@@ -163,8 +167,10 @@ def test_a_failed_warm_up_is_said_and_the_window_works_as_without_one(make_windo
     with qtbot.waitSignal(preparation.finished, timeout=300_000) as finished:
         launcher.warm_up_failed(failed, details)
         window.view.render()
-        assert not PATHS.ready and drawn_points(window) == 0 and window.statusBar().currentMessage() == PREPARING
-    assert finished.args == [""] and PATHS.ready and window.statusBar().currentMessage() == ""
+        preparing = window.statusBar().currentMessage()
+        assert not PATHS.ready and drawn_points(window) == 0 and preparing == PREPARING_AFTER_FAILURE
+        assert "the warm-up failed" in preparing and "first launch" not in preparing
+    assert finished.args == [Outcome()] and PATHS.ready and window.statusBar().currentMessage() == ""
     assert drawn_points(window) > 0                                  # the muscles, once their kernels are loaded
     notice = launcher.failure
     assert notice.isVisible() and "not writable" in notice.text() and WARM_UP_FAILED in notice.text()
@@ -184,3 +190,93 @@ def test_a_failed_warm_up_is_said_and_the_window_works_as_without_one(make_windo
     assert again is not result and again.ik.time[0] == pytest.approx(t0) and again.ik.time[-1] <= t0 + 0.2 + 1e-9
     shipped = result.ik.q[:again.ik.n_frames]          # the shipped analysis of the same frames
     assert again.ik.n_frames > 10 and np.abs(again.ik.q - shipped).max() < 0.05
+
+
+def _failed_warm_up():
+    """A warm-up's failure and its traceback, as ``Startup`` reports them."""
+    try:
+        raise OSError("numba's cache folder is not writable")
+    except OSError as exc:
+        return exc, traceback.format_exc()
+
+
+def test_muscle_paths_the_warm_up_found_missing_before_it_failed_are_prepared_as_on_a_first_launch(
+        make_window, work, compiled, qtbot, monkeypatch):
+    """The warm-up found the muscle paths' kernels missing from numba's cache (it started the child) and failed after:
+    "Preparing..." says why as on a first launch, not that the warm-up failed."""
+    window = make_window()
+    monkeypatch.setattr(main_window, "MainWindow", lambda store: window)
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)
+    monkeypatch.setattr(PATHS, "ready", True)
+    preparation = MusclePreparation([sys.executable, "-c", "pass"])
+    launcher = Launcher(None, SimpleNamespace(close=lambda: None), lambda window, demo: window.open_demo(work) or [],
+                        None, (1500, 950), "hybridgui", lambda what: None, preparation)
+    with qtbot.waitSignal(preparation.finished, timeout=300_000):
+        preparation.start(work[0])                      # by the warm-up, which then fails
+        launcher.warm_up_failed(*_failed_warm_up())
+        assert window.statusBar().currentMessage() == PREPARING and "first launch" in PREPARING
+    assert window.statusBar().currentMessage() == ""
+
+
+def _unreadable_demo():
+    raise OSError("the demo cannot be read")
+
+
+def test_muscle_paths_that_cannot_be_compiled_are_said_and_the_window_works_without_them(make_window, work, qtbot,
+                                                                                         monkeypatch):
+    """After a failed warm-up the compile child fails and the window's process cannot read the demo to compile the
+    muscle paths' kernels itself: the status bar says they could not be compiled and why, that the muscles are not
+    drawn (never that they were compiled), the details a click away, and the window goes on drawing the rest."""
+    window = make_window()
+    monkeypatch.setattr(main_window, "MainWindow", lambda store: window)
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)
+    monkeypatch.setattr(PATHS, "ready", True)                          # and again after the test
+    monkeypatch.setattr("engine.demo.demo_results", _unreadable_demo)    # read by the worker after a failed warm-up
+    preparation = MusclePreparation([sys.executable, "-c", "import sys; sys.exit('no compiler here')"])
+    preparation.launch()
+    notes = []
+    launcher = Launcher(None, SimpleNamespace(close=lambda: None), lambda window, demo: window.open_demo(work) or [],
+                        None, (1500, 950), "hybridgui", notes.append, preparation)
+    with qtbot.waitSignal(preparation.finished, timeout=60_000) as finished:
+        launcher.warm_up_failed(*_failed_warm_up())
+    (outcome,) = finished.args
+    assert isinstance(outcome.error, OSError) and "no compiler here" in outcome.problem and not PATHS.ready
+    assert notes[-1] == "muscle paths not drawn"
+    status = window.statusBar()
+    assert status.currentMessage() == ""                              # "Preparing..." gone, no "were compiled"
+    notice = launcher.muscles_failure
+    assert notice.isVisible() and launcher.failure.isVisible()       # beside the warm-up's
+    assert MUSCLES_FAILED in notice.text() and "OSError: the demo cannot be read" in notice.text()
+    assert "the muscles are not drawn" in notice.text()
+    notice.linkActivated.emit("details")
+    said = window.last_error.detailedText()
+    assert window.reported[-1].startswith(MUSCLES_FAILED) and said == outcome.details
+    assert "no compiler here" in said and "_unreadable_demo" in said and said.rstrip().endswith(
+        "OSError: the demo cannot be read")
+    window.last_error.close()
+    # the window works without the muscles: another frame drawn, bodies and all, no path
+    window.document.set_frame(window.document.n_frames // 2)
+    window.view.render()
+    assert drawn_points(window) == 0
+    assert all(a.GetMapper().GetInput().GetNumberOfPoints() for a in window.scene.layers["bodies"].actors.values())
+
+
+def test_muscle_paths_that_could_not_be_compiled_before_the_window_showed_are_said_when_it_shows(
+        make_window, work, qtbot, monkeypatch):
+    """The preparation ended (in failure) while the first window still showed: the main window says it when it shows,
+    instead of "Preparing..." for ever."""
+    window = make_window()
+    monkeypatch.setattr(main_window, "MainWindow", lambda store: window)
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)
+    monkeypatch.setattr(PATHS, "ready", True)
+    monkeypatch.setattr("engine.demo.demo_results", _unreadable_demo)
+    preparation = MusclePreparation([sys.executable, "-c", "pass"])
+    with qtbot.waitSignal(preparation.finished, timeout=60_000):
+        preparation.start(None)
+    launcher = Launcher(None, SimpleNamespace(close=lambda: None), lambda window, demo: window.open_demo(work) or [],
+                        None, (1500, 950), "hybridgui", lambda what: None, preparation)
+    launcher.show_main(None)
+    assert not PATHS.ready and window.statusBar().currentMessage() != PREPARING
+    assert launcher.muscles_failure.isVisible() and MUSCLES_FAILED in launcher.muscles_failure.text()
+    window.view.render()
+    assert drawn_points(window) == 0

@@ -1,16 +1,22 @@
 """The subject's height and body mass a trial records, read from the C3D parameters labs write (c3d.org's samples:
 SUBJECT:HEIGHT in m or cm, SUBJECT:WEIGHT in kg; Vicon Nexus's PROCESSING:Height in mm and Bodymass in kg, added
 to a copy of a sample by ezc3d), converted to m and kg with where each came from; values not usable are said, never
-taken; a height or mass given by the user outside the plausible range is refused naming it."""
+taken; a height or mass given by the user outside the plausible range is refused naming it. The height and mass an
+analysis takes (``subject_height``, ``subject_mass``; ``engine.protocols.fitting``'s with one given), from each
+origin: given, the trial's C3D, its static trial's when the trial records none, none (or a value refused), checked
+against the parameters of small C3D files written here by ezc3d."""
 from pathlib import Path
 from types import SimpleNamespace
 
 import ezc3d
+import numpy as np
 import pytest
 
 from engine.errors import SettingsError
-from engine.io.c3d import read_c3d
-from engine.trial.body_measures import BMI_RANGE, check_height, check_mass, recorded_height, recorded_mass
+from engine.io.c3d import read_c3d, read_c3d_parameters
+from engine.protocols.fitting import body_mass, height_notes, stature
+from engine.trial.body_measures import (BMI_RANGE, Given, check_height, check_mass, recorded_height, recorded_mass,
+                                        subject_height, subject_mass)
 
 
 def _parameter(path: Path, group: str, name: str) -> float:
@@ -157,3 +163,132 @@ def test_values_are_quoted_as_written():
     from engine.trial.body_measures import as_written
     assert [as_written(v) for v in (1.60, [154.0], 80, "heavy", [1.0, 2.0], True)] == [
         "1.6", "154", "80", "'heavy'", "[1.0, 2.0]", "True"]
+
+
+def _c3d(path: Path, subject: dict | None = None, processing: dict | None = None) -> Path:
+    """A small C3D file (two markers, ten frames at 100 Hz) written by ezc3d at ``path``, recording the ``subject``
+    parameters in its SUBJECT group and ``processing`` in its PROCESSING group (none: no such group)."""
+    c3d = ezc3d.c3d()
+    c3d["parameters"]["POINT"]["RATE"]["value"] = [100.0]
+    c3d["parameters"]["POINT"]["LABELS"]["value"] = ["RASI", "LASI"]
+    c3d["parameters"]["POINT"]["UNITS"]["value"] = ["mm"]
+    points = np.ones((4, 2, 10))
+    points[:3] = np.random.default_rng(5).normal(800.0, 50.0, size=(3, 2, 10))
+    c3d["data"]["points"] = points
+    for group, parameters in (("SUBJECT", subject or {}), ("PROCESSING", processing or {})):
+        for name, value in parameters.items():
+            c3d.add_parameter(group, name, [value])
+    c3d.write(str(path))
+    return path
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory) -> dict:
+    """name -> (path, Trial read by ``read_c3d``) of the trials and static trials the tests below take measures from."""
+    folder = tmp_path_factory.mktemp("body_measures")
+    made = {
+        "walk": _c3d(folder / "walk.c3d", subject={"HEIGHT": 1.72, "WEIGHT": 64.5}),            # m, kg
+        "bare": _c3d(folder / "bare.c3d"),                                                    # records neither
+        "unfilled": _c3d(folder / "unfilled.c3d", processing={"Height": 0.0, "Bodymass": 0.0}),   # Nexus, not filled
+        "typo": _c3d(folder / "typo.c3d", subject={"HEIGHT": 17.8, "WEIGHT": 640.0}),
+        "static": _c3d(folder / "static.c3d", processing={"Height": 1805.0, "Bodymass": 81.2}),   # Nexus: mm, kg
+        "static_typo": _c3d(folder / "static_typo.c3d", subject={"Height": 1805.0, "MASS": 8.12}),
+    }
+    return {name: (path, read_c3d(path)) for name, path in made.items()}
+
+
+def test_an_analysis_takes_the_height_and_mass_the_trials_c3d_records_not_its_static_trials(files):
+    path, trial = files["walk"]
+    static = files["static"][1]
+    height, mass = subject_height(trial, static), subject_mass(trial, static)
+    written_height, written_weight = _parameter(path, "SUBJECT", "HEIGHT"), _parameter(path, "SUBJECT", "WEIGHT")
+    assert height.value == pytest.approx(written_height, rel=1e-12) and written_height == pytest.approx(1.72, rel=1e-6)
+    assert height.source == f"the trial's SUBJECT:HEIGHT {written_height:g} m" and height.rejected == ()
+    assert mass.value == pytest.approx(written_weight, rel=1e-12)
+    assert mass.source == f"the trial's SUBJECT:WEIGHT {written_weight:g}, taken as kg (C3D gives no unit)"
+    assert (subject_height(trial), subject_mass(trial)) == (height, mass)          # the static trial plays no part
+
+
+@pytest.mark.parametrize("own", ["bare", "unfilled"])
+def test_a_trial_recording_none_takes_its_static_trials_which_is_named(files, own):
+    """Nothing recorded, or 0 (a Nexus measurement not filled in): the static trial's, named as the notes say it."""
+    trial = files[own][1]
+    static_path, static = files["static"]
+    height, mass = subject_height(trial, static), subject_mass(trial, static)
+    written_height, written_mass = _parameter(static_path, "PROCESSING", "Height"), _parameter(static_path,
+                                                                                               "PROCESSING", "Bodymass")
+    assert height.value == pytest.approx(written_height / 1000, rel=1e-12)
+    assert height.source == (f"the static trial {static_path}'s PROCESSING:Height {written_height:g} mm (the trial "
+                             "records none)")
+    assert height.reading == f"PROCESSING:Height {written_height:g} mm"
+    assert mass.value == pytest.approx(written_mass, rel=1e-12)
+    assert mass.source == (f"the static trial {static_path}'s PROCESSING:Bodymass {written_mass:g} kg (the trial "
+                           "records none)")
+    unfilled = own == "unfilled"
+    assert height.rejected == (("the trial's PROCESSING:Height 0 was not used as the subject's stature: it is 0 (not "
+                                "recorded)",) if unfilled else ())
+    assert mass.rejected == (("the trial's PROCESSING:Bodymass 0 was not used as the subject's body mass: it is 0 (not "
+                              "recorded)",) if unfilled else ())
+    # the static trial's file parameters alone (as a study reads them) give the same
+    (parameters,) = read_c3d_parameters([static_path])
+    assert (subject_height(trial, parameters), subject_mass(trial, parameters)) == (height, mass)
+
+
+def test_a_value_the_trial_records_but_refused_is_not_replaced_by_the_static_trials(files):
+    """17.8 is no stature in m, cm or mm, 640 no body mass in kg: a typo, or another subject's file; the static
+    trial's are not taken in their place, and the notes say why the trial's were not."""
+    path, trial = files["typo"]
+    static = files["static"][1]
+    height, mass = subject_height(trial, static), subject_mass(trial, static)
+    written_height, written_weight = _parameter(path, "SUBJECT", "HEIGHT"), _parameter(path, "SUBJECT", "WEIGHT")
+    assert height.value is None and height.source is None and height.refused
+    assert height.rejected == (f"the trial's SUBJECT:HEIGHT {written_height:g} was not used as the subject's stature: "
+                               "read as m, cm or mm it is not within 1-2.5 m",)
+    assert mass.value is None and mass.source is None and mass.refused
+    assert mass.rejected == (f"the trial's SUBJECT:WEIGHT {written_weight:g} was not used as the subject's body mass: "
+                             "read in kg it is not within 20-250 kg",)
+
+
+def test_none_recorded_in_the_trial_nor_in_its_static_trial(files):
+    trial = files["bare"][1]
+    for static in (None, files["bare"][1]):
+        for measure in (subject_height(trial, static), subject_mass(trial, static)):
+            assert (measure.value, measure.source, measure.found, measure.rejected, measure.refused) == (
+                None, None, None, (), False)
+    # the static trial's refused: none taken, the note naming the static trial
+    static_path, static = files["static_typo"]
+    height, mass = subject_height(trial, static), subject_mass(trial, static)
+    written_height, written_mass = _parameter(static_path, "SUBJECT", "Height"), _parameter(static_path, "SUBJECT",
+                                                                                            "MASS")
+    assert height.value == pytest.approx(written_height / 1000, rel=1e-12)     # 1805 read as mm (SUBJECT has no unit)
+    assert mass.value is None and mass.source is None
+    assert mass.rejected == (f"the static trial {static_path}'s SUBJECT:MASS {written_mass:g} was not used as the "
+                             "subject's body mass: read in kg it is not within 20-250 kg",)
+
+
+def test_a_height_and_mass_given_are_taken_over_the_trials_and_the_static_trials_the_origin_said(files):
+    """``hybrid analyze --height/--mass`` (and a study's subject, the application's Markers panel): the values given
+    are the analysis's, said with where they were given and the trial's own they replace."""
+    path, trial = files["walk"]
+    static = files["static"][1]
+    given = Given(1.81, 70.0, "with --height on the command line", "with --mass on the command line")
+    no_height = SimpleNamespace(metadata={})            # a model and a matching that give no stature of their own
+    unscaled = SimpleNamespace(scale=None)
+    assert stature(trial, no_height, unscaled, given, static) == (1.81, "the height given with --height on the "
+                                                                        "command line")
+    written_height, written_weight = _parameter(path, "SUBJECT", "HEIGHT"), _parameter(path, "SUBJECT", "WEIGHT")
+    assert height_notes(trial, given, static) == [
+        "the subject's stature is the height given with --height on the command line, 1.810 m, instead of the trial's "
+        f"SUBJECT:HEIGHT {written_height:g}"]
+    assert body_mass(trial, given, static) == (70.0, [
+        "the subject's body mass is the mass given with --mass on the command line, 70.000 kg, instead of the trial's "
+        f"SUBJECT:WEIGHT {written_weight:g}"])
+    # a trial recording none: the given values still, not the static trial's
+    bare = files["bare"][1]
+    assert stature(bare, no_height, unscaled, given, static) == (1.81, "the height given with --height on the command "
+                                                                       "line")
+    assert body_mass(bare, given, static) == (70.0, ["the subject's body mass is the mass given with --mass on the "
+                                                     "command line, 70.000 kg; the trial gives none"])
+    # without them, the trial's (origin as subject_height and subject_mass say it)
+    assert stature(trial, no_height, unscaled, None, static) == (pytest.approx(written_height, rel=1e-12),
+                                                                 f"the trial's SUBJECT:HEIGHT {written_height:g} m")
