@@ -53,14 +53,16 @@ BED_GAP = 0.002            # m between the sling and the bed under it at the sta
 BACK_ABOVE_SHOULDER = 0.08  # m: the sling's head end beyond the shoulders' centres (over the shoulders' flesh)
 ARM_CLEARANCE = 0.02       # m: the sling's sides stay this far inside the arms' skin (the arms outside it)
 BACK_FLANK = 0.06          # m: its sides beyond the trunk's widest skin (up the flanks)
-SLING_BEHIND_KNEE = 0.05   # m from the knees' centres to the sling's foot edge, along the thighs: where a patient
+SLING_BEHIND_KNEE = 0.05   # m from the knees' centres to the sling's foot edge, along the body: where a patient
                            # sling's leg section ends ("the front of the sling legs should be about 2 inches behind the
                            # knee", Mackworth's Hazel sling fitting instructions); a full-body sling supports "from the
                            # shoulders to the knees" (patient lift sling guides: the hourglass and full-body slings,
                            # four-point hung), and the seed models its sling as one sheet
 HOOK_LOOP = 0.05           # m: the sling is held at each corner over this much of both its edges, by the strap
                            # loop a hook takes (webbing some 2.5-5 cm wide sewn across the sheet's corner; assumed,
-                           # not measured): a patch, not a vertex, so that its sag converges (docs/mass-spring-sheet.md)
+                           # not measured): a patch, not a vertex, so that its sag converges (docs/mass-spring-sheet.md);
+                           # the foot corners' loops lie under the thighs' outer flanks, and 8 cm ones lift a thigh off
+                           # the sheet and drop the body
 SLING_RISE = 0.6           # m: the bar's rise: the body's limp shanks hang clear of the bed (0.45 m long)
 KNEE_SITE = 0.1            # m: a knee's site, the leg's skin this close to its centre along the thigh (condyles, plateau)
 SLING_LIMIT = 300.0        # N m/rad end-range springs in the sling: its rising sides push the arms towards the
@@ -197,11 +199,12 @@ def _hook_loops(mesh: TriangleMesh, corners, size: float) -> tuple[PinRegion, ..
     return tuple(loops)
 
 
-def sling_lift(spacing: float = SKIN_SPACING, sheet_vertices: int = 4000, bed_spacing: float = 0.015) -> Scene:
+def sling_lift(spacing: float = SKIN_SPACING, sheet_vertices: int = 4000, bed_spacing: float = 0.015,
+               hook_loop: float = HOOK_LOOP) -> Scene:
     """The seed's sling lift (section VI-B, Fig. 5) on a skin with separate limbs (generated in the A-pose, lying in
     it): one sling sheet (the seed's, ``sheet_vertices`` of them, its 4k, Table I's 10 kg) from ``BACK_ABOVE_SHOULDER``
     beyond the shoulders to ``SLING_BEHIND_KNEE`` behind the knees, as wide as the trunk and its flanks, the arms
-    outside it, hung by its four corners (each held over ``HOOK_LOOP`` m of both its edges, a hook's strap loop): a
+    outside it, hung by its four corners (each held over ``hook_loop`` m of both its edges, a hook's strap loop): a
     full-body sling (the seed does not draw its sling). Every hook rises with the spreader bar, ``SLING_RISE`` from 0.2
     to 1.7 s. The watched regions are the seed's Fig. 5 sites (``_body_landmarks``), read as its tactile sensor
     between skin and sling over the hang (``outcomes.hanging_window``, ``outcomes.sensor_window_summary``): the knees
@@ -223,7 +226,7 @@ def sling_lift(spacing: float = SKIN_SPACING, sheet_vertices: int = 4000, bed_sp
     mesh, nx, nz = _strip(x0, x1, -half, half, h)
     mesh = _inside_the_arms(mesh, arms, h)
     sling = MassSpringSheet("sling", mesh, mass=10.0, regions=_hook_loops(mesh, (0, nz - 1, nz * (nx - 1), nx * nz - 1),
-                                                                          HOOK_LOOP),
+                                                                          hook_loop),
                             stiffness=SLING_STIFFNESS, motion=LiftMotion(height=SLING_RISE, start=0.2, end=1.7))
     # the bed's vertices closer than the contact's reach, so that the body lying on it cannot pass between them
     # the sling lies on the bed, BED_GAP below it
