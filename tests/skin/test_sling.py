@@ -222,9 +222,9 @@ def test_the_knees_read_highest_the_upper_back_and_hip_lower(lifted):
     """The seed's Fig. 5: "highest pressure areas at the knees and slightly low pressures at the upper back and the
     hip". The sensor's reading over the hang (95th percentile of each region's loaded cells): the knees' exceeds the
     upper back's and the hip's by more than a tenth, and these two are not negligible (above a quarter of the knees':
-    "slightly" lower). The sling's foot edge under the thighs carries the legs on a narrow band of skin, the back and
-    buttocks lie on the broad sheet (docs/mass-spring-sheet.md measures this at the seed's sizes and for other
-    hook loops)."""
+    "slightly" lower). The legs hang on the sling's foot edge and its corners' loops, on a band of skin by the knees;
+    the back and buttocks lie on the broad sheet (docs/mass-spring-sheet.md measures the order at the seed's sizes,
+    with other hook loops and on other slings)."""
     scene, result = lifted
     read = sensor_window_summary(scene, result, hanging_window(scene, result))
     knees, back, hip = (read[name][0] for name in ("knees", "upper back", "hip"))
