@@ -10,12 +10,13 @@ the lift, 4k on the sling, 14k on the skin) and with Table I's parameters:
   slides when the slope's tangent exceeds mu = 0.4, i.e. beyond 21.8 degrees: the flat support (25) loses it, the
   inclined one (18) holds it.
 * ``sling-lift``: the athlete, skinned in the A-pose (``skin.rest_pose``: arms and legs apart) and lying in it on a
-  bed, on a sling of three mass-spring sheets: a back piece from the shoulders to the buttocks, the arms outside it,
-  and a strap under each thigh, its near edge ``STRAP_BEHIND_KNEE`` above the knee; their hooks hang from a spreader
-  bar that rises 0.6 m; the sling lifts the body off the bed and carries it (contact as stiff as the sheet, Table I,
-  implicit in the sheet's step and in the body's linearly implicit step); the outcome is the pressure on the skin
-  (Fig. 5) as a tactile sensor between skin and sling reads it over the hang. The sheets start on the bed, which holds them up (a rigid device under a sheet is a contact of the
-  sheet's implicit step too) until they rise.
+  bed, on the seed's one sling sheet (a mass-spring sheet of 4k vertices, eqs. 4-5): a full-body sling from above the
+  shoulders to ``SLING_BEHIND_KNEE`` behind the knees, the arms outside it, held at its four corners by the hooks'
+  strap loops on a spreader bar that rises 0.6 m; the sling lifts the body off the bed and carries it (contact as
+  stiff as the sheet, Table I, implicit in the sheet's step and in the body's linearly implicit step); the outcome is
+  the pressure on the skin (Fig. 5) as a tactile sensor between skin and sling reads it over the hang. The sheet
+  starts on the bed, which holds it up (a rigid device under a sheet is a contact of the sheet's implicit step too)
+  until it rises.
 * ``back-pressure``: the athlete lies on a flat rigid bed; the outcome is the pressure map on the back.
 """
 from __future__ import annotations
@@ -49,20 +50,19 @@ SLING_MARGIN = 0.6         # rad: the sling's rising sides press the arms across
                            # many contacts swing them fast enough to pass 0.2 rad and reach the shoulder's lock
 SLING_DT = 2e-3           # s: the body's step is linearly implicit in its contacts and joint springs (skin.simulation)
 BED_GAP = 0.002            # m between the sling and the bed under it at the start
-BACK_ABOVE_SHOULDER = 0.08  # m: the back piece's head end beyond the shoulders' centres (over the shoulders' flesh)
-BACK_BELOW_HIP = 0.07      # m: its foot end beyond the hips' centres (under the buttocks, to the thighs)
-ARM_CLEARANCE = 0.02       # m: the back piece's sides stay this far inside the arms' skin (the arms outside it)
+BACK_ABOVE_SHOULDER = 0.08  # m: the sling's head end beyond the shoulders' centres (over the shoulders' flesh)
+ARM_CLEARANCE = 0.02       # m: the sling's sides stay this far inside the arms' skin (the arms outside it)
 BACK_FLANK = 0.06          # m: its sides beyond the trunk's widest skin (up the flanks)
-STRAP_WIDTH = 0.1          # m
-STRAP_BEHIND_KNEE = 0.05   # m from a knee's centre to its leg strap's near edge, along the thigh: where a patient
-                           # sling's leg piece sits ("the front of the sling legs should be about 2 inches behind the
-                           # knee", Mackworth's Hazel sling fitting instructions; Liko's: nearer the crotch for weak
-                           # muscles, nearer the knees' bends for high tone)
-STRAP_ABOVE_KNEE = STRAP_BEHIND_KNEE + STRAP_WIDTH / 2     # m from a knee's centre to its strap's middle
-HOOK_LOOP = 0.05           # m: the back piece is held at each corner over this much of both its edges, by the strap
+SLING_BEHIND_KNEE = 0.05   # m from the knees' centres to the sling's foot edge, along the body: where a patient
+                           # sling's leg section ends ("the front of the sling legs should be about 2 inches behind the
+                           # knee", Mackworth's Hazel sling fitting instructions); a full-body sling supports "from the
+                           # shoulders to the knees" (patient lift sling guides: the hourglass and full-body slings,
+                           # four-point hung), and the seed models its sling as one sheet
+HOOK_LOOP = 0.05           # m: the sling is held at each corner over this much of both its edges, by the strap
                            # loop a hook takes (webbing some 2.5-5 cm wide sewn across the sheet's corner; assumed,
-                           # not measured): a patch, not a vertex, so that its sag converges (docs/mass-spring-sheet.md)
-STRAP_HALF_LENGTH = 0.14   # m either side of the thigh's axis: about the thigh's half-circumference (r = 7.7 cm)
+                           # not measured): a patch, not a vertex, so that its sag converges (docs/mass-spring-sheet.md);
+                           # the foot corners' loops lie under the thighs' outer flanks, and 8 cm ones lift a thigh off
+                           # the sheet and drop the body
 SLING_RISE = 0.6           # m: the bar's rise: the body's limp shanks hang clear of the bed (0.45 m long)
 KNEE_SITE = 0.1            # m: a knee's site, the leg's skin this close to its centre along the thigh (condyles, plateau)
 SLING_LIMIT = 300.0        # N m/rad end-range springs in the sling: its rising sides push the arms towards the
@@ -200,62 +200,45 @@ def _hook_loops(mesh: TriangleMesh, corners, size: float) -> tuple[PinRegion, ..
 
 
 def sling_lift(spacing: float = SKIN_SPACING, sheet_vertices: int = 4000, bed_spacing: float = 0.015,
-               skin: Skin | None = None) -> Scene:
+               hook_loop: float = HOOK_LOOP, skin: Skin | None = None) -> Scene:
     """The seed's sling lift (section VI-B, Fig. 5) on a skin with separate limbs (generated in the A-pose, lying in
-    it): a back piece from above the shoulders to below the buttocks, as wide as the trunk and its flanks, hung by
-    its four corners (each held over ``HOOK_LOOP`` m of both its edges, a hook's strap loop), the arms outside it; and a leg strap under each thigh above the knee (its near edge
-    ``STRAP_BEHIND_KNEE`` from the knee's centre, ``STRAP_WIDTH`` wide), hung by both its ends: a patient sling's
-    back-and-leg-pieces layout (the seed does not draw its sling; it does not say the leg straps cross, so they do
-    not). Every hook rises with the spreader bar, ``SLING_RISE`` from 0.2 to 1.7 s; the pieces share Table I's 10 kg
-    and ``sheet_vertices`` (the seed's 4k) by area. The watched regions are the seed's Fig. 5 sites (``_body_landmarks``),
-    read as its tactile sensor between skin and sling over the hang (``outcomes.hanging_window``,
-    ``outcomes.sensor_window_summary``). The A-pose skin holds together down to 5 cm spacing (its forearms come apart
-    beyond). ``skin``: the athlete's skin to use instead (``athlete_and_skin``'s model; e.g. one generated in another
-    rest pose, ``benchmarks/sling_skin_levers.py``); the body lies in the A-pose whatever the skin's rest pose, and
-    ``spacing`` still sizes the contact's reach."""
+    it): one sling sheet (the seed's, ``sheet_vertices`` of them, its 4k, Table I's 10 kg) from ``BACK_ABOVE_SHOULDER``
+    beyond the shoulders to ``SLING_BEHIND_KNEE`` behind the knees, as wide as the trunk and its flanks, the arms
+    outside it, hung by its four corners (each held over ``hook_loop`` m of both its edges, a hook's strap loop): a
+    full-body sling (the seed does not draw its sling). Every hook rises with the spreader bar, ``SLING_RISE`` from 0.2
+    to 1.7 s. The watched regions are the seed's Fig. 5 sites (``_body_landmarks``), read as its tactile sensor
+    between skin and sling over the hang (``outcomes.hanging_window``, ``outcomes.sensor_window_summary``): the knees
+    read highest, the upper back and the hip lower (docs/mass-spring-sheet.md). The A-pose skin holds together down
+    to 5 cm spacing (its forearms come apart beyond). ``skin``: the athlete's skin to use instead
+    (``athlete_and_skin``'s model; e.g. one generated in another rest pose, ``benchmarks/sling_skin_levers.py``); the
+    body lies in the A-pose whatever the skin's rest pose, and ``spacing`` still sizes the contact's reach."""
     model, a_pose_skin = athlete_and_skin(spacing, rest="a-pose")
     skin = a_pose_skin if skin is None else skin
     q = supine(model, skin, gap=0.004, pose=a_pose(model))
     data = Data(model)
     forward_kinematics(model, data, q)
     shoulder = min(frame_placement(model, data, f"humerus_{s}").p[0] for s in "lr")     # the head is towards -x
+    knee = min(frame_placement(model, data, f"tibia_{s}").p[0] for s in "lr")
     x = skin.vertices(model, data, q)
     trunk = x[np.isin(skin.bone[:, 0], [skin.bodies.index(b) for b in ("torso", "pelvis")])]
     half = np.abs(trunk[:, 2]).max() + BACK_FLANK
-    knees = {s: frame_placement(model, data, f"tibia_{s}").p for s in "lr"}
-    hips = {s: frame_placement(model, data, f"femur_{s}").p for s in "lr"}
-    back = (shoulder - BACK_ABOVE_SHOULDER, max(hips[s][0] for s in "lr") + BACK_BELOW_HIP, -half, half)
-    straps = []
-    for s in "lr":
-        k, h = knees[s], hips[s]
-        xm = k[0] - STRAP_ABOVE_KNEE
-        zm = h[2] + (k[2] - h[2]) * (xm - h[0]) / (k[0] - h[0])         # the thigh's axis there
-        straps.append((xm - STRAP_WIDTH / 2, xm + STRAP_WIDTH / 2, zm - STRAP_HALF_LENGTH, zm + STRAP_HALF_LENGTH))
     arms = x[np.isin(skin.bone[:, 0], [skin.bodies.index(f"{b}_{s}") for b in ("humerus", "forearm", "hand")
                                            for s in "lr"])]
-    pieces = [back, *straps]
-    areas = np.array([(x1 - x0) * (z1 - z0) for x0, x1, z0, z1 in pieces])
-    h = float(np.sqrt(areas.sum() / sheet_vertices))
-    motion = LiftMotion(height=SLING_RISE, start=0.2, end=1.7)
-    sheets = []
-    for name, piece, area in zip(("sling back", "sling strap l", "sling strap r"), pieces, areas):
-        mesh, nx, nz = _strip(*piece, h)
-        if name == "sling back":
-            mesh = _inside_the_arms(mesh, arms, h)
-            pins, loops = (), _hook_loops(mesh, (0, nz - 1, nz * (nx - 1), nx * nz - 1), HOOK_LOOP)
-        else:
-            pins = tuple(range(nx * nz)[::nz]) + tuple(range(nz - 1, nx * nz, nz))   # both ends (z0 and z1 edges)
-            loops = ()
-        sheets.append(MassSpringSheet(name, mesh, mass=10.0 * area / areas.sum(), pinned=pins, regions=loops,
-                                      stiffness=SLING_STIFFNESS, motion=motion))
+    x0, x1 = shoulder - BACK_ABOVE_SHOULDER, knee - SLING_BEHIND_KNEE
+    h = float(np.sqrt((x1 - x0) * 2 * half / sheet_vertices))
+    mesh, nx, nz = _strip(x0, x1, -half, half, h)
+    mesh = _inside_the_arms(mesh, arms, h)
+    sling = MassSpringSheet("sling", mesh, mass=10.0, regions=_hook_loops(mesh, (0, nz - 1, nz * (nx - 1), nx * nz - 1),
+                                                                          hook_loop),
+                            stiffness=SLING_STIFFNESS, motion=LiftMotion(height=SLING_RISE, start=0.2, end=1.7))
     # the bed's vertices closer than the contact's reach, so that the body lying on it cannot pass between them
     # the sling lies on the bed, BED_GAP below it
     bed = RigidDevice("bed", grid_sheet(2.2, 1.0, int(round(2.2 / bed_spacing)) + 1, int(round(1.0 / bed_spacing)) + 1),
                       placement0=SE3(np.eye(3), np.array([0.0, -BED_GAP, 0.0])))
     return Scene("sling-lift", model, skin, q, table_one(model, q, limit=SLING_LIMIT, margin=SLING_MARGIN),
-                 devices=(bed,), sheets=tuple(sheets), contact=contact_for(spacing, SLING_STIFFNESS, SLING_EPS),
+                 devices=(bed,), sheets=(sling,), contact=contact_for(spacing, SLING_STIFFNESS, SLING_EPS),
                  dt=SLING_DT, integrator="linearly-implicit-euler", duration=3.5,
-                 description="sling lift from a bed: a back piece and two leg straps hang from a rising bar",
+                 description="sling lift from a bed: a full-body sling sheet hangs from a rising bar",
                  watch=_body_landmarks(model, skin, q))
 
 

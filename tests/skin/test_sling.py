@@ -1,9 +1,9 @@
 """The seed's sling lift (section VI-B, Fig. 5) on a coarse version of the built-in scene (3 cm skin, an 800-vertex
-sling: back piece and two leg straps, the bed every 3 cm; at 4 cm a 10 cm leg strap spans two or three skin vertices
-and the body slips out of the sling while it hangs): the rising sling lifts the body off the bed and carries
-it, the back piece hangs from strap loops at its corners, the sheets stay outside the skin (their contact with the
-skin is as stiff as the sheet, Table I, and implicit in the sheet's step), the arms lie outside the sling and the
-straps under the thighs by the knees, and a sensor between skin and sling reads the load on the regions it carries."""
+sling sheet from the shoulders to the knees, the bed every 3 cm): the rising sling lifts the body off the bed and
+carries it, the sheet hangs from strap loops at its corners and stays outside the skin (its contact with the skin is
+as stiff as the sheet, Table I, and implicit in the sheet's step), the arms lie outside the sling and its foot edge
+under the thighs by the knees, and a sensor between skin and sling reads the load on the regions it carries, the
+knees highest (the seed's Fig. 5)."""
 from __future__ import annotations
 
 import numpy as np
@@ -13,9 +13,8 @@ from scipy.spatial import cKDTree
 from engine.algorithms import forward_kinematics, frame_placement
 from engine.data import Data
 from skin.outcomes import hanging_window, sensor_window_summary
-from skin.scenes import ARM_CLEARANCE, HOOK_LOOP, STRAP_ABOVE_KNEE, STRAP_WIDTH, sling_lift
+from skin.scenes import ARM_CLEARANCE, HOOK_LOOP, SLING_BEHIND_KNEE, sling_lift
 from skin.simulation import simulate
-from skin.volumes import body_volumes
 
 END = 3.0       # s: the bar stops rising at 1.7 s; the body hangs from 2.0 s (outcomes.hanging_window)
 
@@ -38,12 +37,12 @@ def _skin(scene, q):
     return x, normals, areas
 
 
-def test_the_back_piece_hangs_from_strap_loops_at_its_corners(lifted):
-    """The back piece is held by its hooks' strap loops, not at vertices: every vertex within HOOK_LOOP along x and
+def test_the_sling_hangs_from_strap_loops_at_its_corners(lifted):
+    """The sling is held by its hooks' strap loops, not at vertices: every vertex within HOOK_LOOP along x and
     along z of one of its corners (the first and last rows' outermost vertices, found here) and no other, more
     than one at each corner; over the run the held vertices keep their distances (carried by one bar)."""
     scene, result = lifted
-    back = scene.sheets[0]
+    (back,) = scene.sheets
     v = back.mesh.vertices
     corners = []
     for x in (v[:, 0].min(), v[:, 0].max()):
@@ -52,7 +51,7 @@ def test_the_back_piece_hangs_from_strap_loops_at_its_corners(lifted):
     near = [np.flatnonzero(np.all(np.abs(v[:, [0, 2]] - v[c, [0, 2]]) <= HOOK_LOOP + 1e-9, axis=1)) for c in corners]
     assert all(len(n) > 1 for n in near)
     assert sorted(back.held) == sorted(np.concatenate(near).tolist())
-    held = result.sheets["sling back"][:, list(back.held)].astype(float)
+    held = result.sheets[back.name][:, list(back.held)].astype(float)
     gaps = np.linalg.norm(held[:, :, None] - held[:, None, :], axis=-1)
     assert np.abs(gaps - gaps[0]).max() < 1e-4                     # float32 records
 
@@ -165,27 +164,29 @@ def test_the_arms_lie_outside_the_sling(lifted):
     assert np.mean(on_arms) < 0.1 * weight
 
 
-def test_the_leg_straps_stay_under_the_thighs_by_the_knees(lifted):
-    """Each leg strap carries its own leg at the knee: over the hang the strap's vertices that touch the skin (within
-    the contact's reach of a skin vertex) are nearer their knee's centre than the other knee and within the thigh's
-    flesh radius of the strap's far edge (STRAP_ABOVE_KNEE + STRAP_WIDTH / 2 along the thigh): a strap slid up the
-    thigh, off the leg or between the legs would not be."""
+def test_the_slings_foot_edge_stays_under_the_thighs_by_the_knees(lifted):
+    """The sling's foot edge (its rest mesh's last row, SLING_BEHIND_KNEE behind the knees) stays under the thighs by
+    the knees: at every record of the hang some of its vertices touch the skin (within the contact's reach of a skin
+    vertex), and every one that does lies between its nearer knee's centre and twice SLING_BEHIND_KNEE from it along
+    that thigh's axis: a sling slid up the thighs (the body slipping out towards the feet) or past the knees would
+    not. (At some records only the right thigh touches the sling's last rows.)"""
     scene, result = lifted
     model, data = scene.model, Data(scene.model)
+    (sling,) = scene.sheets
+    edge = np.flatnonzero(sling.mesh.vertices[:, 0] == sling.mesh.vertices[:, 0].max())
     start, _ = hanging_window(scene, result)
-    reach = STRAP_ABOVE_KNEE + STRAP_WIDTH / 2 + body_volumes(model, bodies=["femur_l"])["femur_l"].radius
     for k in np.flatnonzero(result.time >= start - 1e-9):
         forward_kinematics(model, data, result.q[k])
-        knees = {s: frame_placement(model, data, f"tibia_{s}").p for s in "lr"}
+        knees = np.array([frame_placement(model, data, f"tibia_{s}").p for s in "lr"])
+        hips = np.array([frame_placement(model, data, f"femur_{s}").p for s in "lr"])
+        axes = (knees - hips) / np.linalg.norm(knees - hips, axis=1)[:, None]
         x, _, _ = _skin(scene, result.q[k])
-        for side, other in (("l", "r"), ("r", "l")):
-            p = result.sheets[f"sling strap {side}"][k].astype(float)
-            p = p[cKDTree(x).query(p)[0] < scene.contact.reach]
-            assert len(p) > 0
-            own, far = (np.linalg.norm(p - knees[s], axis=1) for s in (side, other))
-            assert own.max() < reach and (own < far).all()
-
-
+        p = result.sheets[sling.name][k][edge].astype(float)
+        p = p[cKDTree(x).query(p)[0] < scene.contact.reach]
+        assert len(p) > 0
+        side = np.argmin(np.linalg.norm(p[:, None] - knees[None], axis=-1), axis=1)
+        behind = np.einsum("ij,ij->i", knees[side] - p, axes[side])       # m up the thigh from the knee's centre
+        assert behind.min() > 0 and behind.max() < 2 * SLING_BEHIND_KNEE
 
 
 def test_the_sheets_share_of_the_pressure_is_the_slings(lifted):
@@ -208,8 +209,7 @@ def test_the_sensor_leaves_out_little_of_the_slings_load(lifted):
     """Over the hang the sensor (``outcomes.sensor_window_summary``) reads every region the sling carries (the upper
     back, hip and knees read above zero), and the cells it leaves out there (skin folded below ``FOLDED`` of its rest
     area, behind the knees and around the shoulders) carry under a tenth of each region's force from the sling: the
-    reading is of the load, not of what is left of it. (The seed's Fig. 5 order, knees highest, is not tested: with
-    the back piece held by its strap loops the seed-size sling reads the upper back 22.2 kPa above the knees' 19.4.)"""
+    reading is of the load, not of what is left of it."""
     scene, result = lifted
     read = sensor_window_summary(scene, result, hanging_window(scene, result))
     for name in ("upper back", "hip", "knees"):
@@ -238,3 +238,17 @@ def test_a_sling_on_a_skin_of_another_rest_pose_lies_in_the_a_pose():
     x, _, _ = _skin(scene, scene.q0)
     bed_top = scene.devices[0].placement0.p[1]
     assert x[:, 1].min() - bed_top == pytest.approx(0.004 + 0.002, abs=1e-9)
+
+
+def test_the_knees_read_highest_the_upper_back_and_hip_lower(lifted):
+    """The seed's Fig. 5: "highest pressure areas at the knees and slightly low pressures at the upper back and the
+    hip". The sensor's reading over the hang (95th percentile of each region's loaded cells): the knees' exceeds the
+    upper back's and the hip's by more than a tenth, and these two are not negligible (above a quarter of the knees':
+    "slightly" lower). The legs hang on the sling's foot edge and its corners' loops, on a band of skin by the knees;
+    the back and buttocks lie on the broad sheet (docs/mass-spring-sheet.md measures the order at the seed's sizes,
+    with other hook loops and on other slings)."""
+    scene, result = lifted
+    read = sensor_window_summary(scene, result, hanging_window(scene, result))
+    knees, back, hip = (read[name][0] for name in ("knees", "upper back", "hip"))
+    assert knees > 1.1 * max(back, hip)
+    assert min(back, hip) > 0.25 * knees
