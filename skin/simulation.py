@@ -109,12 +109,8 @@ class Simulator:
         self.sheet_soft = np.concatenate([scene.dt / s.masses for s in scene.sheets]) if scene.sheets else np.zeros(0)
         n = skin.n_vertices
         self.x, self.xdot = np.empty((n, 3)), np.empty((n, 3))
-        self.normals, self.areas = np.zeros((n, 3)), np.empty(n)     # normals: only of the vertices met
-        # the triangles around each skin vertex, for the normals of the vertices the devices meet
-        tris = skin.mesh.triangles
-        self.vertex_triangles = np.argsort(tris.ravel(), kind="stable") // 3
-        self.vertex_starts = np.searchsorted(np.sort(tris.ravel()), np.arange(n + 1)).astype(np.int64)
-        self.done = np.zeros(n, np.bool_)
+        self.normals, self.areas = np.zeros((n, 3)), np.empty(n)
+        self.done = np.zeros(n, np.bool_)          # the skin vertices whose velocity a contact pass has computed
         self.f_skin, self.f_normal, self.k_skin = np.zeros((n, 3)), np.zeros(n), np.zeros((n, 2))
         self.f_rigid = np.zeros(n)                                # the rigid devices' share of f_normal
         self.rows, self.rates = np.empty((0, 0)), np.empty(0)     # the implicit step's contact rows
@@ -148,8 +144,7 @@ class Simulator:
         self.bone_R = R
         _ks.deform(R, p, skin.bone, skin.weight, skin.local, self.x)
         self.device_placements(t)
-        sk = (self.done, self.vertex_triangles, self.vertex_starts, skin.mesh.triangles, R, w, pdot, skin.bone,
-              skin.weight, skin.local)
+        sk = (self.done, skin.mesh.triangles, R, w, pdot, skin.bone, skin.weight, skin.local)
         self.count = _kc.contact_pass(self.x, self.normals, self.xdot, sk, c.reach, self.rest, self.rest_n, self.bounds,
                                       self.dR, self.dp, self.dw, self.dpdot, self.P, self.Pn, self.Pdot, self.sheet_soft, c.stiffness,
                                       c.friction, c.eps, self.f_skin, self.f_normal, self.k_skin, self.f_sheet,
@@ -262,9 +257,9 @@ class Simulator:
                 X[rows] = self.rest[rows] @ R.T + p
                 N[rows] = self.rest_n[rows] @ R.T
             self.support_grid = (X, N, *_kc.grid_layout(X, s.contact.reach))
-        X, N, lo, dims, start, order, near = self.support_grid
+        X, N, lo, dims, start, order, near, xs = self.support_grid
         for x, sl in zip(self.sheet_x, self.sheet_slices):
-            _kc.support_planes(x, X, N, s.contact.reach, lo, dims, start, order, near, self.support_idx[sl],
+            _kc.support_planes(x, X, N, s.contact.reach, lo, dims, start, order, near, xs, self.support_idx[sl],
                                self.support_anchor[sl])
 
     def _sheet_steps(self) -> None:

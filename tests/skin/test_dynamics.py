@@ -92,7 +92,7 @@ def test_a_skin_come_apart_is_a_divergence_not_an_allocation():
     with pytest.raises(FloatingPointError, match="more grid cells"):
         grid_layout(np.array([[0.0, 0.0, 0.0], [9.0, 9.0, 9.0]]), 0.018)
     x = np.array([[0.0, 0.0, 0.0], [0.5, 1.8, 0.4]])
-    assert closest(x, 0.018, *grid_layout(x, 0.018), 0.5, 1.79, 0.4) == 1
+    assert closest(0.018, *grid_layout(x, 0.018), 0.5, 1.79, 0.4) == 1
 
 
 def test_contact_stiffness_rows_are_the_normals_through_the_skin_jacobian(athlete, coarse_skin, rng):
