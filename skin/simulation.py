@@ -37,6 +37,7 @@ from engine.tree import compile_tree
 from . import _kernels_contact as _kc
 from . import _kernels_skin as _ks
 from ._kernels_mesh import vertex_normals_areas
+from .broad_phase import VerletLists
 from .scene import Scene
 from .sheet import LocalGlobalSolver
 
@@ -111,6 +112,7 @@ class Simulator:
         self.x, self.xdot = np.empty((n, 3)), np.empty((n, 3))
         self.normals, self.areas = np.zeros((n, 3)), np.empty(n)
         self.done = np.zeros(n, np.bool_)          # the skin vertices whose velocity a contact pass has computed
+        self.lists = VerletLists(n, len(self.rest) + len(self.P), scene.contact.reach)
         self.f_skin, self.f_normal, self.k_skin = np.zeros((n, 3)), np.zeros(n), np.zeros((n, 2))
         self.f_rigid = np.zeros(n)                                # the rigid devices' share of f_normal
         self.rows, self.rates = np.empty((0, 0)), np.empty(0)     # the implicit step's contact rows
@@ -145,7 +147,9 @@ class Simulator:
         _ks.deform(R, p, skin.bone, skin.weight, skin.local, self.x)
         self.device_placements(t)
         sk = (self.done, skin.mesh.triangles, R, w, pdot, skin.bone, skin.weight, skin.local)
-        self.count = _kc.contact_pass(self.x, self.normals, self.xdot, sk, c.reach, self.rest, self.rest_n, self.bounds,
+        near, candidates = self.lists.update(self.x, self.rest, self.bounds, self.dR, self.dp, self.P)
+        self.count = _kc.contact_pass(self.x, self.normals, self.xdot, sk, c.reach, near, candidates, self.rest,
+                                      self.rest_n, self.bounds,
                                       self.dR, self.dp, self.dw, self.dpdot, self.P, self.Pn, self.Pdot, self.sheet_soft, c.stiffness,
                                       c.friction, c.eps, self.f_skin, self.f_normal, self.k_skin, self.f_sheet,
                                       self.sheet_idx, self.sheet_anchor, self.device_forces, self.f_rigid)
