@@ -36,7 +36,7 @@ from engine.tree import compile_tree
 
 from . import _kernels_contact as _kc
 from . import _kernels_skin as _ks
-from ._kernels_mesh import vertex_normals_areas
+from ._kernels_mesh import vertex_normals, vertex_normals_areas
 from .broad_phase import VerletLists
 from .scene import Scene
 from .sheet import LocalGlobalSolver
@@ -132,7 +132,7 @@ class Simulator:
                 self.dR[d], self.dp[d], self.dw[d], self.dpdot[d] = device.motion.placement(t)
         for sheet, x, u, sl in zip(self.scene.sheets, self.sheet_x, self.sheet_v, self.sheet_slices):
             self.P[sl] = x
-            self.Pn[sl] = sheet.mesh.normals_areas(x)[0]
+            vertex_normals(x, sheet.mesh.triangles, self.Pn[sl])
             self.Pdot[sl] = u
 
     def forces(self, t, q, v) -> np.ndarray:
