@@ -2,9 +2,9 @@
 
 The skin's vertices are binned in a uniform grid of cell ``h`` (a counting sort); each device vertex finds the
 skin vertices within ``h`` in the 27 cells around it, so the cost is linear in the vertex counts instead of their
-product: its closest one ``idx(k)`` (``closest``), or all of them as its Verlet list (``candidate_lists``, with ``h``
-the reach plus a margin; ``skin.broad_phase``), among which a contact pass looks for ``idx(k)``. Friction is
-Coulomb's cone regularised as eq. 7: ``F_c = mu f_n``.
+product: its Verlet list (``candidate_lists``, with ``h`` the reach plus a margin; ``skin.broad_phase``), among which
+a contact pass looks for its closest one ``idx(k)``. A sheet finds the rigid device under it the same way. Friction
+is Coulomb's cone regularised as eq. 7: ``F_c = mu f_n``.
 """
 from __future__ import annotations
 
@@ -72,29 +72,6 @@ def near_nothing(h, lo, dims, near, p0, p1, p2):
 
 
 @njit(cache=True, nogil=True)
-def closest(h, lo, dims, start, order, near, xs, p0, p1, p2):
-    """Index of the grid's point closest to ``(p0, p1, p2)`` within distance ``h`` (-1 if none) (the grid of
-    ``grid_layout``; each row of 3 neighbouring cells along z is one run of ``xs``)."""
-    if near_nothing(h, lo, dims, near, p0, p1, p2):
-        return -1
-    cx = int(np.floor((p0 - lo[0]) / h))
-    cy = int(np.floor((p1 - lo[1]) / h))
-    cz = int(np.floor((p2 - lo[2]) / h))
-    best = -1
-    bestd = h * h
-    z0, z1 = max(cz - 1, 0), min(cz + 2, dims[2])
-    for ix in range(max(cx - 1, 0), min(cx + 2, dims[0])):
-        for iy in range(max(cy - 1, 0), min(cy + 2, dims[1])):
-            row = (ix * dims[1] + iy) * dims[2]
-            for s in range(start[row + z0], start[row + z1]):
-                d = (xs[s, 0] - p0) ** 2 + (xs[s, 1] - p1) ** 2 + (xs[s, 2] - p2) ** 2
-                if d < bestd:
-                    bestd = d
-                    best = order[s]
-    return best
-
-
-@njit(cache=True, nogil=True)
 def grid_layout(x, h):
     """The grid of cell ``h`` over points ``x`` (n, 3): ``(lo (3,), dims (3,), start, order, near, xs)`` (see
     ``build_grid``). Raises FloatingPointError (a diverged simulation) if the points are not finite, spread over more
@@ -137,11 +114,9 @@ def skin_velocity(xdot, sk, i):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _facing(x, normals, xdot, sk, h, near, candidates, k, p0, p1, p2, pn0, pn1, pn2):
-    """``idx(k)`` for device vertex ``k`` at ``p`` with outward normal ``pn``: the closest skin vertex within ``h``
-    whose normal (``normals``) faces the device's (-1 if none), among its candidates
-    ``candidates[near[k]:near[k + 1]]`` (see ``candidate_lists``). The skin's velocities ``xdot`` are computed for
-    the vertices found, when first found (``sk``, see ``skin_velocity``)."""
+def _nearest(x, h, near, candidates, k, p0, p1, p2):
+    """The point of ``x`` closest to ``(p0, p1, p2)`` within ``h`` among point ``k``'s candidates
+    ``candidates[near[k]:near[k + 1]]`` (see ``candidate_lists``; -1 if none)."""
     i = -1
     best = h * h
     for s in range(near[k], near[k + 1]):
@@ -150,6 +125,16 @@ def _facing(x, normals, xdot, sk, h, near, candidates, k, p0, p1, p2, pn0, pn1, 
         if d < best:
             best = d
             i = j
+    return i
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _facing(x, normals, xdot, sk, h, near, candidates, k, p0, p1, p2, pn0, pn1, pn2):
+    """``idx(k)`` for device vertex ``k`` at ``p`` with outward normal ``pn``: the closest skin vertex within ``h``
+    whose normal (``normals``) faces the device's (-1 if none), among its candidates
+    ``candidates[near[k]:near[k + 1]]`` (see ``candidate_lists``). The skin's velocities ``xdot`` are computed for
+    the vertices found, when first found (``sk``, see ``skin_velocity``)."""
+    i = _nearest(x, h, near, candidates, k, p0, p1, p2)
     if i < 0 or normals[i, 0] * pn0 + normals[i, 1] * pn1 + normals[i, 2] * pn2 >= 0.0:
         return -1
     skin_velocity(xdot, sk, i)
@@ -397,12 +382,13 @@ def normal_rows(R, bone, weight, local, JB, normals, k_skin, vi, rows, rates):
 
 
 @njit(cache=True, nogil=True)
-def support_planes(p, X, N, h, lo, dims, start, order, near, xs, idx, anchor):
-    """For each sheet vertex ``p[k]`` the closest rigid-device vertex of ``X`` (M, 3) within ``h`` (the grid of ``X``,
-    see ``build_grid``) into ``idx[k]`` (-1: none) and its position and outward unit normal ``N`` into ``anchor[k]``
-    (m, world frame): the plane the sheet must stay outside of (``skin.sheet``)."""
+def support_planes(p, X, N, h, near, candidates, idx, anchor):
+    """For each sheet vertex ``p[k]`` the closest rigid-device vertex of ``X`` (M, 3) within ``h`` (among its candidates
+    ``candidates[near[k]:near[k + 1]]``, see ``candidate_lists``) into ``idx[k]`` (-1: none) and its position and
+    outward unit normal ``N`` into ``anchor[k]`` (m, world frame): the plane the sheet must stay outside of
+    (``skin.sheet``)."""
     for k in range(p.shape[0]):
-        i = closest(h, lo, dims, start, order, near, xs, p[k, 0], p[k, 1], p[k, 2])
+        i = _nearest(X, h, near, candidates, k, p[k, 0], p[k, 1], p[k, 2])
         idx[k] = i
         if i >= 0:
             for c in range(3):

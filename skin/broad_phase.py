@@ -17,27 +17,25 @@ ROUNDING = 1e-9     # m: the margin less this, against the rounding of the dista
 
 
 class VerletLists:
-    """The candidate lists of ``n_devices`` device vertices (the rigid devices' rows, then the sheets', as
-    ``_kernels_contact.device_points`` stacks them) among ``n_skin`` skin vertices for a contact of ``reach`` (m);
-    ``builds`` counts the times they were made."""
+    """The candidate lists of ``n_points`` points (the device vertices: the rigid devices' rows, then the sheets', as
+    ``_kernels_contact.device_points`` stacks them; or a sheet's vertices over a bed) among ``n_targets`` points (the
+    skin's vertices; or the bed's) for a search within ``reach`` (m); ``builds`` counts the times they were made."""
 
-    def __init__(self, n_skin: int, n_devices: int, reach: float):
+    def __init__(self, n_targets: int, n_points: int, reach: float):
         self.reach = float(reach)
         self.margin = MARGIN * self.reach
-        self.x0 = np.full((n_skin, 3), np.nan)        # where the skin and the devices were when the lists were made
-        self.y0 = np.full((n_devices, 3), np.nan)
-        self.y = np.empty((n_devices, 3))
-        self.near, self.candidates = np.zeros(n_devices + 1, np.int64), np.zeros(0, np.int64)
+        self.x0 = np.full((n_targets, 3), np.nan)     # where the targets and the points were when the lists were made
+        self.y0 = np.full((n_points, 3), np.nan)
+        self.near, self.candidates = np.zeros(n_points + 1, np.int64), np.zeros(0, np.int64)
         self.builds = 0
 
-    def update(self, x, rest, bounds, R, p, sheet_p) -> tuple[np.ndarray, np.ndarray]:
-        """The lists ``(near, candidates)`` (see ``_kernels_contact.candidate_lists``) for the skin at ``x`` (n, 3) and
-        the devices as ``device_points`` places them, made again if they moved too far (or are not finite: the grid
-        then raises FloatingPointError)."""
-        _kc.device_points(rest, bounds, R, p, sheet_p, self.y)
-        if not _kc.largest_moves(x, self.x0, self.y, self.y0) <= self.margin - ROUNDING:
-            self.near, self.candidates = _kc.candidate_lists(x, self.y, self.reach + self.margin)
+    def update(self, x, y) -> tuple[np.ndarray, np.ndarray]:
+        """The lists ``(near, candidates)`` (see ``_kernels_contact.candidate_lists``) of the points at ``y`` (M, 3)
+        among the targets at ``x`` (n, 3), made again if they moved too far (or are not finite: the grid then raises
+        FloatingPointError)."""
+        if not _kc.largest_moves(x, self.x0, y, self.y0) <= self.margin - ROUNDING:
+            self.near, self.candidates = _kc.candidate_lists(x, y, self.reach + self.margin)
             self.x0[:] = x
-            self.y0[:] = self.y
+            self.y0[:] = y
             self.builds += 1
         return self.near, self.candidates

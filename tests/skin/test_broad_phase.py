@@ -37,8 +37,7 @@ def _moved(rng, a, distance):
 def _update(lists, x, device, sheet):
     """The lists for a skin at ``x``, one rigid device with vertices ``device`` (unmoved) and sheet vertices
     ``sheet``."""
-    bounds = np.array([0, len(device)], np.int64)
-    return lists.update(x, device, bounds, np.eye(3)[None], np.zeros((1, 3)), sheet)
+    return lists.update(x, np.concatenate([device, sheet]))
 
 
 def test_lists_kept_while_the_moves_stay_within_the_margin_find_every_closest_vertex(rng):
