@@ -1,14 +1,17 @@
 """Numba kernels of skin-device contact (seed eqs. 6-7) with a uniform-grid broad phase (private).
 
-The skin's vertices are binned in a uniform grid of cell ``h`` (a counting sort); each device vertex looks
-for its closest skin vertex ``idx(k)`` in the 27 cells around it, so the cost is linear in the vertex
-counts instead of their product. Friction is Coulomb's cone regularised as eq. 7: ``F_c = mu f_n``.
+The skin's vertices are binned in a uniform grid of cell ``h`` (a counting sort); each device vertex finds the
+skin vertices within ``h`` in the 27 cells around it, so the cost is linear in the vertex counts instead of their
+product: its Verlet list (``candidate_lists``, with ``h`` the reach plus a margin; ``skin.broad_phase``), among which
+a contact pass looks for its closest one ``idx(k)``. A sheet finds the rigid device under it the same way. Friction
+is Coulomb's cone regularised as eq. 7: ``F_c = mu f_n``.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
+from ._kernels_mesh import vertex_normals
 from ._kernels_skin import _offset, vertex_velocity
 
 MAX_SPREAD = 10.0        # m: a skin spread wider has come apart (a person is under 3 m)
@@ -16,10 +19,11 @@ MAX_CELLS = 50_000_000   # grid cells (400 MB of indices): far more than a body 
 
 
 @njit(cache=True, nogil=True)
-def build_grid(x, h, lo, dims, start, order, near):
+def build_grid(x, h, lo, dims, start, order, near, xs):
     """Bin points ``x`` (n, 3) into cells of size ``h`` from corner ``lo`` (3,) with ``dims`` (3,) cells:
-    ``order`` (n,) lists the points cell by cell, ``start`` (cells + 1,) where each cell's run begins, ``near``
-    (cells,) whether a cell or one of its 26 neighbours holds a point (queries elsewhere end at once)."""
+    ``order`` (n,) lists the points cell by cell and ``xs`` (n, 3) their coordinates in that order (a query reads
+    them in a row), ``start`` (cells + 1,) where each cell's run begins, ``near`` (cells,) whether a cell or one of its
+    26 neighbours holds a point (queries elsewhere end at once)."""
     n = x.shape[0]
     ncell = dims[0] * dims[1] * dims[2]
     cell = np.empty(n, np.int64)
@@ -35,7 +39,11 @@ def build_grid(x, h, lo, dims, start, order, near):
         start[c + 1] += start[c]
     fill = start[:ncell].copy()
     for i in range(n):
-        order[fill[cell[i]]] = i
+        s = fill[cell[i]]
+        order[s] = i
+        xs[s, 0] = x[i, 0]
+        xs[s, 1] = x[i, 1]
+        xs[s, 2] = x[i, 2]
         fill[cell[i]] += 1
     near[:] = False
     for ix in range(dims[0]):
@@ -64,31 +72,8 @@ def near_nothing(h, lo, dims, near, p0, p1, p2):
 
 
 @njit(cache=True, nogil=True)
-def closest(x, h, lo, dims, start, order, near, p0, p1, p2):
-    """Index of the point of ``x`` closest to ``(p0, p1, p2)`` within distance ``h`` (-1 if none), from the grid."""
-    if near_nothing(h, lo, dims, near, p0, p1, p2):
-        return -1
-    cx = int(np.floor((p0 - lo[0]) / h))
-    cy = int(np.floor((p1 - lo[1]) / h))
-    cz = int(np.floor((p2 - lo[2]) / h))
-    best = -1
-    bestd = h * h
-    for ix in range(max(cx - 1, 0), min(cx + 2, dims[0])):
-        for iy in range(max(cy - 1, 0), min(cy + 2, dims[1])):
-            for iz in range(max(cz - 1, 0), min(cz + 2, dims[2])):
-                c = (ix * dims[1] + iy) * dims[2] + iz
-                for s in range(start[c], start[c + 1]):
-                    i = order[s]
-                    d = (x[i, 0] - p0) ** 2 + (x[i, 1] - p1) ** 2 + (x[i, 2] - p2) ** 2
-                    if d < bestd:
-                        bestd = d
-                        best = i
-    return best
-
-
-@njit(cache=True, nogil=True)
 def grid_layout(x, h):
-    """The grid of cell ``h`` over points ``x`` (n, 3): ``(lo (3,), dims (3,), start, order, near)`` (see
+    """The grid of cell ``h`` over points ``x`` (n, 3): ``(lo (3,), dims (3,), start, order, near, xs)`` (see
     ``build_grid``). Raises FloatingPointError (a diverged simulation) if the points are not finite, spread over more
     than ``MAX_SPREAD`` or over more than ``MAX_CELLS`` cells."""
     lo = np.empty(3)
@@ -111,53 +96,48 @@ def grid_layout(x, h):
     start = np.empty(dims[0] * dims[1] * dims[2] + 1, np.int64)
     order = np.empty(x.shape[0], np.int64)
     near = np.empty(start.shape[0] - 1, np.bool_)
-    build_grid(x, h, lo, dims, start, order, near)
-    return lo, dims, start, order, near
+    xs = np.empty((x.shape[0], 3))
+    build_grid(x, h, lo, dims, start, order, near, xs)
+    return lo, dims, start, order, near, xs
 
 
 @njit(cache=True, nogil=True)
-def skin_vertex(x, normals, xdot, sk, i):
-    """The unit outward normal and the velocity (eq. 8) of skin vertex ``i`` into ``normals[i]``, ``xdot[i]``,
-    unless done since ``sk[0]`` was cleared. ``sk = (done (n,) bool, vertex_triangles, starts (n + 1,), triangles,
-    R, w, pdot, bone, weight, local)``: the triangles around each vertex (``vertex_triangles[starts[i]:starts[i+1]]``,
-    counter-clockwise seen from outside), and the bones' placements and velocities with the skinning weights (see
-    ``_kernels_skin``). The normal is the area-weighted one of ``_kernels_mesh.vertex_normals_areas``."""
-    done, vt, vs, tris, R, w, pdot, bone, weight, local = sk
+def skin_velocity(xdot, sk, i):
+    """The velocity (eq. 8) of skin vertex ``i`` into ``xdot[i]``, unless done since ``sk[0]`` was cleared. ``sk =
+    (done (n,) bool, triangles, R, w, pdot, bone, weight, local)``: the skin's triangles, and the bones' placements and
+    velocities with the skinning weights (see ``_kernels_skin``)."""
+    done, _, R, w, pdot, bone, weight, local = sk
     if done[i]:
         return
     done[i] = True
-    s0 = 0.0
-    s1 = 0.0
-    s2 = 0.0
-    for t in vt[vs[i]:vs[i + 1]]:
-        a, b, c = tris[t, 0], tris[t, 1], tris[t, 2]
-        e1x, e1y, e1z = x[b, 0] - x[a, 0], x[b, 1] - x[a, 1], x[b, 2] - x[a, 2]
-        e2x, e2y, e2z = x[c, 0] - x[a, 0], x[c, 1] - x[a, 1], x[c, 2] - x[a, 2]
-        s0 += e1y * e2z - e1z * e2y
-        s1 += e1z * e2x - e1x * e2z
-        s2 += e1x * e2y - e1y * e2x
-    norm = np.sqrt(s0 * s0 + s1 * s1 + s2 * s2)
-    if norm > 0.0:
-        s0 /= norm
-        s1 /= norm
-        s2 /= norm
-    normals[i, 0] = s0
-    normals[i, 1] = s1
-    normals[i, 2] = s2
     vertex_velocity(R, w, pdot, bone, weight, local, i, xdot)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _facing(x, normals, xdot, sk, h, lo, dims, start, order, near, p0, p1, p2, pn0, pn1, pn2):
-    """``idx(k)`` for a device vertex at ``p`` with outward normal ``pn``: the closest skin vertex within ``h`` whose
-    normal faces the device's (-1 if none). The skin's ``normals`` and velocities ``xdot`` are computed for the
-    vertices found, when first found (``sk``, see ``skin_vertex``)."""
-    i = closest(x, h, lo, dims, start, order, near, p0, p1, p2)
-    if i < 0:
+def _nearest(x, h, near, candidates, k, p0, p1, p2):
+    """The point of ``x`` closest to ``(p0, p1, p2)`` within ``h`` among point ``k``'s candidates
+    ``candidates[near[k]:near[k + 1]]`` (see ``candidate_lists``; -1 if none)."""
+    i = -1
+    best = h * h
+    for s in range(near[k], near[k + 1]):
+        j = candidates[s]
+        d = (x[j, 0] - p0) ** 2 + (x[j, 1] - p1) ** 2 + (x[j, 2] - p2) ** 2
+        if d < best:
+            best = d
+            i = j
+    return i
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _facing(x, normals, xdot, sk, h, near, candidates, k, p0, p1, p2, pn0, pn1, pn2):
+    """``idx(k)`` for device vertex ``k`` at ``p`` with outward normal ``pn``: the closest skin vertex within ``h``
+    whose normal (``normals``) faces the device's (-1 if none), among its candidates
+    ``candidates[near[k]:near[k + 1]]`` (see ``candidate_lists``). The skin's velocities ``xdot`` are computed for
+    the vertices found, when first found (``sk``, see ``skin_velocity``)."""
+    i = _nearest(x, h, near, candidates, k, p0, p1, p2)
+    if i < 0 or normals[i, 0] * pn0 + normals[i, 1] * pn1 + normals[i, 2] * pn2 >= 0.0:
         return -1
-    skin_vertex(x, normals, xdot, sk, i)
-    if normals[i, 0] * pn0 + normals[i, 1] * pn1 + normals[i, 2] * pn2 >= 0.0:
-        return -1
+    skin_velocity(xdot, sk, i)
     return i
 
 
@@ -194,12 +174,13 @@ def _push(x, normals, xdot, i, p0, p1, p2, u0, u1, u2, soft, k_contact, mu, eps,
 
 
 @njit(cache=True, nogil=True)
-def contact_forces(x, normals, xdot, sk, h, lo, dims, start, order, near, p, pn, pdot, soft, k_contact, mu, eps,
-                   f_skin, f_normal, k_skin, f_device, idx, anchor):
+def contact_forces(x, normals, xdot, sk, h, near, candidates, p, pn, pdot, soft, k_contact, mu, eps, f_skin, f_normal,
+                   k_skin, f_device, idx, anchor):
     """Penalty contact (eq. 6) and regularised Coulomb friction (eq. 7) of a sheet's vertices ``p`` (N, 3) moving
     at ``pdot`` on the skin ``x`` (n, 3) with outward unit ``normals`` moving at ``xdot``.
 
-    For each device vertex ``k``: ``idx(k)`` the closest skin vertex within ``h`` facing it (skin normal against
+    For each device vertex ``k``: ``idx(k)`` the closest skin vertex within ``h`` facing it (among its candidates
+    ``candidates[near[k]:near[k + 1]]``, see ``candidate_lists``; skin normal against
     the device's normal ``pn[k]``: a device vertex that went through a thin part, a hand, finds the far side's
     vertices closer, which must not pull the skin in), ``d_k = n . (x_idx - p_k)``; if ``d_k > 0`` (the device
     vertex is under the skin) the skin vertex is pushed back by ``f_n = k_contact d_k`` along ``-n`` (eq. 6's
@@ -218,8 +199,8 @@ def contact_forces(x, normals, xdot, sk, h, lo, dims, start, order, near, p, pn,
         f_device[k, 0] = 0.0
         f_device[k, 1] = 0.0
         f_device[k, 2] = 0.0
-        i = _facing(x, normals, xdot, sk, h, lo, dims, start, order, near, p[k, 0], p[k, 1], p[k, 2], pn[k, 0],
-                    pn[k, 1], pn[k, 2])
+        i = _facing(x, normals, xdot, sk, h, near, candidates, k, p[k, 0], p[k, 1], p[k, 2], pn[k, 0], pn[k, 1],
+                    pn[k, 2])
         idx[k] = i
         if i < 0:
             continue
@@ -237,22 +218,19 @@ def contact_forces(x, normals, xdot, sk, h, lo, dims, start, order, near, p, pn,
 
 
 @njit(cache=True, nogil=True)
-def rigid_contact(x, normals, xdot, sk, h, lo, dims, start, order, near, rest, rest_n, R, p, w, pdot, k_contact, mu, eps,
-                  f_skin, f_normal, k_skin, force):
+def rigid_contact(x, normals, xdot, sk, h, near, candidates, rest, rest_n, R, p, w, pdot, k_contact, mu, eps, f_skin,
+                  f_normal, k_skin, force):
     """``contact_forces`` for a rigid device whose vertices ``rest`` (N, 3) and outward normals ``rest_n`` are
     placed at ``R rest + p`` and move at ``w x y + pdot`` (world, m, rad/s, m/s), without forming the placed
     arrays. Adds the device's total force on the skin to ``force`` (3,) N; returns the contacts."""
     count = 0
     g = np.empty(3)
     for k in range(rest.shape[0]):
-        r0, r1, r2 = rest[k, 0], rest[k, 1], rest[k, 2]
-        y0 = R[0, 0] * r0 + R[0, 1] * r1 + R[0, 2] * r2 + p[0]
-        y1 = R[1, 0] * r0 + R[1, 1] * r1 + R[1, 2] * r2 + p[1]
-        y2 = R[2, 0] * r0 + R[2, 1] * r1 + R[2, 2] * r2 + p[2]
-        if near_nothing(h, lo, dims, near, y0, y1, y2):
+        if near[k] == near[k + 1]:
             continue
+        y0, y1, y2 = _placed(R, p, rest, k)
         m0, m1, m2 = rest_n[k, 0], rest_n[k, 1], rest_n[k, 2]
-        i = _facing(x, normals, xdot, sk, h, lo, dims, start, order, near, y0, y1, y2,
+        i = _facing(x, normals, xdot, sk, h, near, candidates, k, y0, y1, y2,
                     R[0, 0] * m0 + R[0, 1] * m1 + R[0, 2] * m2, R[1, 0] * m0 + R[1, 1] * m1 + R[1, 2] * m2,
                     R[2, 0] * m0 + R[2, 1] * m1 + R[2, 2] * m2)
         if i >= 0 and _push(x, normals, xdot, i, y0, y1, y2, w[1] * y2 - w[2] * y1 + pdot[0],
@@ -266,10 +244,13 @@ def rigid_contact(x, normals, xdot, sk, h, lo, dims, start, order, near, rest, r
 
 
 @njit(cache=True, nogil=True)
-def contact_pass(x, normals, xdot, sk, h, rest, rest_n, bounds, R, p, w, pdot, sheet_p, sheet_n, sheet_v, sheet_soft,
-                 k_contact, mu, eps, f_skin, f_normal, k_skin, f_sheet, sheet_idx, sheet_anchor, forces, f_rigid):
-    """One pass of every device against the skin: the grid of the skin ``x`` (cell ``h``; ``sk`` the skin's
-    description for its normals and velocities, see ``skin_vertex``), then the rigid devices
+def contact_pass(x, normals, xdot, sk, h, near, candidates, rest, rest_n, bounds, R, p, w, pdot, sheet_p, sheet_n,
+                 sheet_v, sheet_soft, k_contact, mu, eps, f_skin, f_normal, k_skin, f_sheet, sheet_idx, sheet_anchor,
+                 forces, f_rigid):
+    """One pass of every device against the skin ``x``: its unit outward ``normals`` (``_kernels_mesh.vertex_normals``;
+    ``sk`` the skin's description for them and its velocities, see ``skin_velocity``), then the device vertices, each
+    against its candidate skin vertices (``near``, ``candidates``: ``candidate_lists`` of ``device_points``' rows,
+    within ``h`` of the skin vertex found): the rigid devices
     (``rest``/``rest_n`` their stacked vertices and normals, device ``d`` owning rows ``bounds[d]:bounds[d + 1]``,
     placed by ``R[d]``, ``p[d]`` and moving at ``w[d]``, ``pdot[d]``) and the sheets' vertices ``sheet_p`` (normals
     ``sheet_n``, velocities ``sheet_v``, ``dt / m`` ``sheet_soft``). ``f_skin``, ``f_normal``, ``k_skin`` are zeroed and filled; ``f_sheet`` gets the skin's
@@ -280,17 +261,91 @@ def contact_pass(x, normals, xdot, sk, h, rest, rest_n, bounds, R, p, w, pdot, s
     f_normal[:] = 0.0
     k_skin[:] = 0.0
     sk[0][:] = False
-    lo, dims, start, order, near = grid_layout(x, h)
+    vertex_normals(x, sk[1], normals)
     count = 0
     for d in range(bounds.shape[0] - 1):
         forces[d] = 0.0
-        count += rigid_contact(x, normals, xdot, sk, h, lo, dims, start, order, near, rest[bounds[d]:bounds[d + 1]],
-                               rest_n[bounds[d]:bounds[d + 1]], R[d], p[d], w[d], pdot[d], k_contact, mu, eps,
-                               f_skin, f_normal, k_skin, forces[d])
+        a, b = bounds[d], bounds[d + 1]
+        count += rigid_contact(x, normals, xdot, sk, h, near[a:b + 1], candidates, rest[a:b], rest_n[a:b], R[d], p[d],
+                               w[d], pdot[d], k_contact, mu, eps, f_skin, f_normal, k_skin, forces[d])
     f_rigid[:] = f_normal
-    count += contact_forces(x, normals, xdot, sk, h, lo, dims, start, order, near, sheet_p, sheet_n, sheet_v, sheet_soft,
-                            k_contact, mu, eps, f_skin, f_normal, k_skin, f_sheet, sheet_idx, sheet_anchor)
+    count += contact_forces(x, normals, xdot, sk, h, near[bounds[-1]:], candidates, sheet_p, sheet_n, sheet_v,
+                            sheet_soft, k_contact, mu, eps, f_skin, f_normal, k_skin, f_sheet, sheet_idx, sheet_anchor)
     return count
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _placed(R, p, rest, k):
+    """``R rest[k] + p`` (m)."""
+    r0, r1, r2 = rest[k, 0], rest[k, 1], rest[k, 2]
+    return (R[0, 0] * r0 + R[0, 1] * r1 + R[0, 2] * r2 + p[0],
+            R[1, 0] * r0 + R[1, 1] * r1 + R[1, 2] * r2 + p[1],
+            R[2, 0] * r0 + R[2, 1] * r1 + R[2, 2] * r2 + p[2])
+
+
+@njit(cache=True, nogil=True)
+def device_points(rest, bounds, R, p, sheet_p, out):
+    """Every device vertex where it is (m, world frame) into ``out`` (M, 3): the rigid devices' rows (``rest``
+    placed by ``R[d]``, ``p[d]`` over ``bounds[d]:bounds[d + 1]``, see ``contact_pass``), then the sheets'
+    ``sheet_p``."""
+    for d in range(bounds.shape[0] - 1):
+        for k in range(bounds[d], bounds[d + 1]):
+            out[k, 0], out[k, 1], out[k, 2] = _placed(R[d], p[d], rest, k)
+    m = bounds[-1]
+    for k in range(sheet_p.shape[0]):
+        for c in range(3):
+            out[m + k, c] = sheet_p[k, c]
+
+
+@njit(cache=True, nogil=True)
+def largest_moves(x, x0, y, y0):
+    """The largest distance a point of ``x`` moved from ``x0`` plus the largest one of ``y`` from ``y0`` (m; NaN
+    if any coordinate is)."""
+    total = 0.0
+    for a, a0 in ((x, x0), (y, y0)):
+        most = 0.0
+        for i in range(a.shape[0]):
+            d = (a[i, 0] - a0[i, 0]) ** 2 + (a[i, 1] - a0[i, 1]) ** 2 + (a[i, 2] - a0[i, 2]) ** 2
+            if d > most or d != d:
+                most = d
+        total += np.sqrt(most)
+    return total
+
+
+@njit(cache=True, nogil=True)
+def candidate_lists(x, y, r):
+    """Verlet lists: for each point ``y[k]`` (M, 3) the points of ``x`` (n, 3) closer than ``r`` (m), as
+    ``candidates[near[k]:near[k + 1]]`` (indices into ``x``, in the order of the grid of cell ``r`` over ``x``).
+    Returns ``(near (M + 1,), candidates)``. Raises FloatingPointError as ``grid_layout`` does."""
+    lo, dims, start, order, cells_near, xs = grid_layout(x, r)
+    m = y.shape[0]
+    near = np.zeros(m + 1, np.int64)
+    candidates = np.empty(0, np.int64)
+    for fill in (False, True):
+        if fill:
+            for k in range(m):
+                near[k + 1] += near[k]
+            candidates = np.empty(near[m], np.int64)
+        for k in range(m):
+            p0, p1, p2 = y[k, 0], y[k, 1], y[k, 2]
+            if near_nothing(r, lo, dims, cells_near, p0, p1, p2):
+                continue
+            cx = int(np.floor((p0 - lo[0]) / r))
+            cy = int(np.floor((p1 - lo[1]) / r))
+            cz = int(np.floor((p2 - lo[2]) / r))
+            z0, z1 = max(cz - 1, 0), min(cz + 2, dims[2])
+            at = near[k]
+            for ix in range(max(cx - 1, 0), min(cx + 2, dims[0])):
+                for iy in range(max(cy - 1, 0), min(cy + 2, dims[1])):
+                    row = (ix * dims[1] + iy) * dims[2]
+                    for s in range(start[row + z0], start[row + z1]):
+                        if (xs[s, 0] - p0) ** 2 + (xs[s, 1] - p1) ** 2 + (xs[s, 2] - p2) ** 2 < r * r:
+                            if fill:
+                                candidates[at] = order[s]
+                                at += 1
+                            else:
+                                near[k + 1] += 1
+    return near, candidates
 
 
 @njit(cache=True, nogil=True)
@@ -327,12 +382,13 @@ def normal_rows(R, bone, weight, local, JB, normals, k_skin, vi, rows, rates):
 
 
 @njit(cache=True, nogil=True)
-def support_planes(p, X, N, h, lo, dims, start, order, near, idx, anchor):
-    """For each sheet vertex ``p[k]`` the closest rigid-device vertex of ``X`` (M, 3) within ``h`` (the grid of ``X``,
-    see ``build_grid``) into ``idx[k]`` (-1: none) and its position and outward unit normal ``N`` into ``anchor[k]``
-    (m, world frame): the plane the sheet must stay outside of (``skin.sheet``)."""
+def support_planes(p, X, N, h, near, candidates, idx, anchor):
+    """For each sheet vertex ``p[k]`` the closest rigid-device vertex of ``X`` (M, 3) within ``h`` (among its candidates
+    ``candidates[near[k]:near[k + 1]]``, see ``candidate_lists``) into ``idx[k]`` (-1: none) and its position and
+    outward unit normal ``N`` into ``anchor[k]`` (m, world frame): the plane the sheet must stay outside of
+    (``skin.sheet``)."""
     for k in range(p.shape[0]):
-        i = closest(X, h, lo, dims, start, order, near, p[k, 0], p[k, 1], p[k, 2])
+        i = _nearest(X, h, near, candidates, k, p[k, 0], p[k, 1], p[k, 2])
         idx[k] = i
         if i >= 0:
             for c in range(3):

@@ -1,6 +1,6 @@
 """Skin-device contact (seed section V): penalty along the skin's normal (eq. 6) and Martins-Oden regularised
-Coulomb friction (eq. 7) with Coulomb's cone ``F_c = mu f_n``, found through a uniform-grid broad phase over the
-skin's vertices (numba, ``_kernels_contact``).
+Coulomb friction (eq. 7) with Coulomb's cone ``F_c = mu f_n``, found through Verlet lists made with a uniform grid
+over the skin's vertices (``skin.broad_phase``; numba, ``_kernels_contact``).
 
 The seed's Table I gives a constant ``F_c = 0.5 N`` per device vertex: the friction a body can get is then the
 number of device vertices under it times 0.5 N, so whether a lift holds a body depends on how finely the lift is

@@ -191,7 +191,6 @@ class LocalGlobalSolver:
         ne = len(e)
         A = sp.csr_matrix((np.r_[np.ones(ne), -np.ones(ne)], (np.r_[np.arange(ne), np.arange(ne)],
                                                               np.r_[e[:, 0], e[:, 1]])), shape=(ne, n))
-        self.At = (A.T * sheet.stiffness).tocsr()                   # k A^T: spring vectors -> vertex forces
         Q = (self.w * sp.diags(sheet.masses) + sheet.stiffness * (A.T @ A)).tocsc()
         self.pinned = np.zeros(n, bool)
         self.pinned[list(sheet.held)] = True
@@ -203,10 +202,13 @@ class LocalGlobalSolver:
         self.Q_free = Q[self.free][:, self.free].tocsc()
         self.Q_fp = Q[self.free][:, self.fixed].tocsr()       # a diagonal added to Q leaves it as it is
         self.members = (np.zeros(0, np.int64), np.zeros(0, np.int64))   # the vertices with a contact spring of
-        self.adjacent = (A.T @ A).tocsr()                     # each kind in the matrix; nonzero between neighbours
+        self.member_masks = (np.zeros(n, bool), np.zeros(n, bool))      # each kind in the matrix, and as masks
+        self.adjacent = (A.T @ A).tocsr()                     # nonzero between neighbours
         self.needed = (0, 0)                                  # each kind's vertices with a contact at the factoring
         self.k_contact = 0.0
-        self.targets = (np.zeros((n, 3)), np.zeros((n, 3)))
+        self.nobody, self.none = np.zeros(0, np.int64), np.full(n, -1, np.int64)   # a kind without contacts: its
+        self.nowhere = np.zeros((n, 6))                       # members, idx and anchors
+        self.rhs, self.rhs_free = np.empty((n, 3)), np.empty((len(self.free), 3))     # the global step's work arrays
         self._factor()
 
     def _factor(self) -> None:
@@ -224,26 +226,20 @@ class LocalGlobalSolver:
         """Make the factored matrix hold a contact spring of each kind at each free vertex with such a contact
         (``kinds``: one ``idx`` (n,) per kind, ``>= 0`` where the vertex has one)."""
         needs = [(idx >= 0) & ~self.pinned for idx in kinds]
-        members = []
-        for members_now in self.members:
-            member = np.zeros(len(self.pinned), bool)
-            member[members_now] = True
-            members.append(member)
         if k_contact == self.k_contact and all(
                 not (need & ~member).any() and 2 * int(need.sum()) >= needed
-                for need, member, needed in zip(needs, members, self.needed)):
+                for need, member, needed in zip(needs, self.member_masks, self.needed)):
             return
         grown = []
         for need in needs:
             member = need.copy()
             for _ in range(BUFFER if need.any() else 0):
                 member |= self.adjacent @ member.astype(float) != 0.0
-            grown.append(np.flatnonzero(member & ~self.pinned))
-        self.members = tuple(grown)
+            grown.append(member & ~self.pinned)
+        self.member_masks = tuple(grown)
+        self.members = tuple(np.flatnonzero(member) for member in grown)
         self.needed = tuple(int(need.sum()) for need in needs)
         self.k_contact = float(k_contact)
-        for t in self.targets:
-            t[:] = 0.0
         self._factor()
 
     def objective(self, x, y, f, contact=None, support=None) -> float:
@@ -272,29 +268,25 @@ class LocalGlobalSolver:
         s = self.sheet
         x = np.array(x0, float)
         x[self.pins] = fixed_positions
-        d = np.empty((len(s.edges), 3))
         base = self.w * s.masses[:, None] * y + f
         rhs_fixed = self.Q_fp @ x[self.fixed]
-        none = np.full(s.mesh.n_vertices, -1)
         planes = [] if contact is None else [(contact[0], contact[1])]
         if support is not None:
             if contact is None:
                 raise ValueError("a support's springs take the contact's stiffness: pass contact too")
             planes.append(support)
         if planes or any(len(m) for m in self.members):
-            kinds = [p[0] for p in planes] + [none] * (2 - len(planes))
+            kinds = [p[0] for p in planes] + [self.none] * (2 - len(planes))
             self._use_contact(kinds, contact[2] if contact is not None else self.k_contact)
-        active = [(members, plane, t) for members, plane, t in zip(self.members, planes, self.targets) if len(members)]
+        springs = []        # each kind's contact springs in the matrix and their planes
+        for i, members in enumerate(self.members):
+            springs += [members, *planes[i]] if i < len(planes) and len(members) else [self.nobody, self.none,
+                                                                                        self.nowhere]
         history = []
         for _ in range(iterations):
-            _k.spring_directions(x, s.edges, s.rest_lengths, d)
-            rhs = base + self.At @ d
-            for members, (idx, anchor), t in active:
-                _k.contact_targets(x, members, idx, anchor, t)
-                rhs[members] += self.k_contact * t[members]
-            new = self.Q_ff.solve(rhs[self.free] - rhs_fixed)
-            moved = np.abs(new - x[self.free]).max() if len(new) else 0.0
-            x[self.free] = new
+            _k.global_rhs(x, s.edges, s.rest_lengths, float(s.stiffness), base, *springs, self.k_contact, self.free,
+                          rhs_fixed, self.rhs, self.rhs_free)
+            moved = _k.put_free(self.Q_ff.solve(self.rhs_free), self.free, x)
             if record:
                 history.append(self.objective(x, y, f, contact, support))
             if moved <= tol:

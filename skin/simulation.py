@@ -36,7 +36,8 @@ from engine.tree import compile_tree
 
 from . import _kernels_contact as _kc
 from . import _kernels_skin as _ks
-from ._kernels_mesh import vertex_normals_areas
+from ._kernels_mesh import vertex_normals, vertex_normals_areas
+from .broad_phase import VerletLists
 from .scene import Scene
 from .sheet import LocalGlobalSolver
 
@@ -105,16 +106,15 @@ class Simulator:
         self.sheet_anchor = np.zeros((sizes[-1], 6))             # its position and outward normal
         self.support_idx = np.full(sizes[-1], -1, np.int64)       # each sheet vertex's rigid-device vertex
         self.support_anchor = np.zeros((sizes[-1], 6))           # its position and outward normal
-        self.support_grid = None
+        self.supports = None                                     # the rigid devices' vertices and normals
+        self.support_lists = VerletLists(len(self.rest), sizes[-1], scene.contact.reach)
         self.sheet_soft = np.concatenate([scene.dt / s.masses for s in scene.sheets]) if scene.sheets else np.zeros(0)
         n = skin.n_vertices
         self.x, self.xdot = np.empty((n, 3)), np.empty((n, 3))
-        self.normals, self.areas = np.zeros((n, 3)), np.empty(n)     # normals: only of the vertices met
-        # the triangles around each skin vertex, for the normals of the vertices the devices meet
-        tris = skin.mesh.triangles
-        self.vertex_triangles = np.argsort(tris.ravel(), kind="stable") // 3
-        self.vertex_starts = np.searchsorted(np.sort(tris.ravel()), np.arange(n + 1)).astype(np.int64)
-        self.done = np.zeros(n, np.bool_)
+        self.normals, self.areas = np.zeros((n, 3)), np.empty(n)
+        self.done = np.zeros(n, np.bool_)          # the skin vertices whose velocity a contact pass has computed
+        self.y = np.empty((len(self.rest) + len(self.P), 3))     # every device vertex, as device_points stacks them
+        self.lists = VerletLists(n, len(self.y), scene.contact.reach)
         self.f_skin, self.f_normal, self.k_skin = np.zeros((n, 3)), np.zeros(n), np.zeros((n, 2))
         self.f_rigid = np.zeros(n)                                # the rigid devices' share of f_normal
         self.rows, self.rates = np.empty((0, 0)), np.empty(0)     # the implicit step's contact rows
@@ -134,7 +134,7 @@ class Simulator:
                 self.dR[d], self.dp[d], self.dw[d], self.dpdot[d] = device.motion.placement(t)
         for sheet, x, u, sl in zip(self.scene.sheets, self.sheet_x, self.sheet_v, self.sheet_slices):
             self.P[sl] = x
-            self.Pn[sl] = sheet.mesh.normals_areas(x)[0]
+            vertex_normals(x, sheet.mesh.triangles, self.Pn[sl])
             self.Pdot[sl] = u
 
     def forces(self, t, q, v) -> np.ndarray:
@@ -148,9 +148,11 @@ class Simulator:
         self.bone_R = R
         _ks.deform(R, p, skin.bone, skin.weight, skin.local, self.x)
         self.device_placements(t)
-        sk = (self.done, self.vertex_triangles, self.vertex_starts, skin.mesh.triangles, R, w, pdot, skin.bone,
-              skin.weight, skin.local)
-        self.count = _kc.contact_pass(self.x, self.normals, self.xdot, sk, c.reach, self.rest, self.rest_n, self.bounds,
+        sk = (self.done, skin.mesh.triangles, R, w, pdot, skin.bone, skin.weight, skin.local)
+        _kc.device_points(self.rest, self.bounds, self.dR, self.dp, self.P, self.y)
+        near, candidates = self.lists.update(self.x, self.y)
+        self.count = _kc.contact_pass(self.x, self.normals, self.xdot, sk, c.reach, near, candidates, self.rest,
+                                      self.rest_n, self.bounds,
                                       self.dR, self.dp, self.dw, self.dpdot, self.P, self.Pn, self.Pdot, self.sheet_soft, c.stiffness,
                                       c.friction, c.eps, self.f_skin, self.f_normal, self.k_skin, self.f_sheet,
                                       self.sheet_idx, self.sheet_anchor, self.device_forces, self.f_rigid)
@@ -249,10 +251,10 @@ class Simulator:
             self.sheet_anchor[met, :3] = self.x[self.sheet_idx[met]]
 
     def _supports(self, t) -> None:
-        """Each sheet vertex's closest rigid-device vertex at ``t`` within the contact's reach (the devices' grid is
-        built once when none moves) into ``support_idx``, ``support_anchor``."""
+        """Each sheet vertex's closest rigid-device vertex at ``t`` within the contact's reach (the devices placed once
+        when none moves; Verlet lists) into ``support_idx``, ``support_anchor``."""
         s = self.scene
-        if self.support_grid is None or any(d.motion is not None for d in s.devices):
+        if self.supports is None or any(d.motion is not None for d in s.devices):
             X, N = np.empty_like(self.rest), np.empty_like(self.rest_n)
             for d, device in enumerate(s.devices):
                 R, p = np.eye(3), np.zeros(3)
@@ -261,11 +263,11 @@ class Simulator:
                 rows = slice(self.bounds[d], self.bounds[d + 1])
                 X[rows] = self.rest[rows] @ R.T + p
                 N[rows] = self.rest_n[rows] @ R.T
-            self.support_grid = (X, N, *_kc.grid_layout(X, s.contact.reach))
-        X, N, lo, dims, start, order, near = self.support_grid
-        for x, sl in zip(self.sheet_x, self.sheet_slices):
-            _kc.support_planes(x, X, N, s.contact.reach, lo, dims, start, order, near, self.support_idx[sl],
-                               self.support_anchor[sl])
+            self.supports = (X, N)
+        X, N = self.supports
+        sheets = np.concatenate(self.sheet_x)
+        near, candidates = self.support_lists.update(X, sheets)
+        _kc.support_planes(sheets, X, N, s.contact.reach, near, candidates, self.support_idx, self.support_anchor)
 
     def _sheet_steps(self) -> None:
         """One implicit step of each sheet to ``t + dt``: the skin's friction (``sheet_forces``) as an external force,

@@ -86,13 +86,14 @@ def test_body_resting_on_a_flat_support_carries_its_weight(slab):
 
 def test_a_skin_come_apart_is_a_divergence_not_an_allocation():
     """The contact grid refuses points a body cannot span (the simulation then stops with a note)."""
-    from skin._kernels_contact import closest, grid_layout
+    from skin._kernels_contact import candidate_lists, grid_layout
     with pytest.raises(FloatingPointError, match="more than 10 m"):
         grid_layout(np.array([[0.0, 0.0, 0.0], [20.0, 0.0, 0.0]]), 0.02)
     with pytest.raises(FloatingPointError, match="more grid cells"):
         grid_layout(np.array([[0.0, 0.0, 0.0], [9.0, 9.0, 9.0]]), 0.018)
     x = np.array([[0.0, 0.0, 0.0], [0.5, 1.8, 0.4]])
-    assert closest(x, 0.018, *grid_layout(x, 0.018), 0.5, 1.79, 0.4) == 1
+    near, candidates = candidate_lists(x, np.array([[0.5, 1.79, 0.4]]), 0.018)
+    assert list(candidates[near[0]:near[1]]) == [1]
 
 
 def test_contact_stiffness_rows_are_the_normals_through_the_skin_jacobian(athlete, coarse_skin, rng):
