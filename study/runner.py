@@ -221,14 +221,15 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
     polled = time.monotonic()
     try:
         while futures:
-            try:
-                future = finished.get(timeout=max(0.0, polled + POLL_INTERVAL - time.monotonic()))
-            except queue.Empty:
+            if time.monotonic() - polled >= POLL_INTERVAL:       # also while tasks keep ending
                 for task in futures.values():
                     if task.group:
                         for outcome in _seen(task, reported):
                             ended(outcome, True)
                 polled = time.monotonic()
+            try:
+                future = finished.get(timeout=max(0.0, polled + POLL_INTERVAL - time.monotonic()))
+            except queue.Empty:
                 continue
             task = futures.pop(future)       # released: its worker drops the outcome, the scheduler the task
             try:
