@@ -421,6 +421,9 @@ def test_trials_grouped_in_tasks_give_one_task_per_trial_s_results_each_reported
                 assert (here / file).read_bytes() == (there / file).read_bytes(), (name, file)
     for table in ("study_table.csv", "study_summary.json"):
         assert (tmp_path / "out" / table).read_bytes() == (tmp_path / "single" / table).read_bytes()
+    manifests = [json.loads((tmp_path / run / "study-manifest.json").read_text())["trials"] for run in ("out", "single")]
+    assert [(k, v["fingerprint"], v["status"], v["error"]) for k, v in manifests[0].items()] == [
+        (k, v["fingerprint"], v["status"], v["error"]) for k, v in manifests[1].items()]
     assert not (tmp_path / "out" / ".hybrid-started").exists()
 
 
