@@ -269,8 +269,8 @@ def test_a_local_cluster_has_its_settings_and_hybrid_batch_prints_each_with_its_
 
 
 def test_a_study_gets_its_results_on_its_own_client_while_a_newer_client_s_loop_is_held(client, test_data, tmp_path):
-    """run_study waits for its futures on its own client's event loop (``as_completed(..., loop=client.loop)``),
-    not on the newest client's (distributed's default): with a second client alive and its loop held, the study
+    """run_study waits for its futures on its own client's event loop (``Future.add_done_callback`` runs there), not
+    on the newest client's (distributed's default): with a second client alive and its loop held, the study
     still ends, and it ends while that loop is still held (the hold lets go only when the study has ended, or after
     HOLD_GUARD seconds so that the test cannot hang; the assertion is the order of the two events, no duration)."""
     from distributed import Client
