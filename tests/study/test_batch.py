@@ -342,14 +342,14 @@ def _control(folder) -> Path:
 
 
 def _held_trial(trial, model, folder, fingerprint: str) -> dict:
-    """``analyse_trial``, with each run of a trial logged (a file ``analysed-<trial>-<pid>-<n>`` in the control
+    """``analyse_trial``, with each start of a trial logged (a file ``started-<trial>-<pid>-<n>`` in the control
     folder) and its worker's process id left (``pid-<trial>``); while the file ``hold`` is there, a trial that succeeded
     is followed by a wait until the runner has reported it (the file ``reported-<trial>``, left by the test's progress
     callback; HOLD_GUARD at most): so the task of a group is still running when each of its trials is reported."""
     control = _control(folder)
     (control / f"pid-{trial.id}").write_text(str(os.getpid()))
+    (control / f"started-{trial.id}-{os.getpid()}-{time.monotonic_ns()}").touch()
     outcome = analyse_trial(trial, model, folder, fingerprint)
-    (control / f"analysed-{trial.id}-{os.getpid()}-{time.monotonic_ns()}").touch()
     deadline = time.monotonic() + HOLD_GUARD
     while outcome["status"] == "done" and (control / "hold").exists() and time.monotonic() < deadline \
             and not (control / f"reported-{trial.id}").exists():
@@ -373,16 +373,18 @@ def _walks(tmp_path: Path, test_data, n: int, corrupt_at=None) -> Path:
 
 
 def _reporter(control: Path, reported: list, also=None):
+    """A progress callback that records each outcome, calls ``also(outcome)``, then lets the held trial's group go
+    on (:func:`_held_trial`): ``also`` acts while that group waits."""
     def progress(outcome, run):
         reported.append(outcome)
-        (control / f"reported-{outcome['key'].split('/')[1]}").touch()
         if also is not None:
             also(outcome)
+        (control / f"reported-{outcome['key'].split('/')[1]}").touch()
     return progress
 
 
-def _analysed(control: Path) -> list:
-    return sorted(p.name.split("-")[1] for p in control.glob("analysed-*"))
+def _started(control: Path) -> list:
+    return sorted(p.name.split("-")[1] for p in control.glob("started-*"))
 
 
 def test_trials_grouped_in_tasks_give_one_task_per_trial_s_results_each_reported_as_it_ends(client, test_data,
@@ -431,7 +433,7 @@ def test_a_worker_killed_in_a_group_loses_nothing_and_its_unfinished_trials_run_
                                                                                            tmp_path, monkeypatch):
     """Two groups of three trials; the worker running the first is killed once its first trial is reported (the
     group held there, :func:`_held_trial`): that trial is not run again, Dask's second run of the group does nothing,
-    its two other trials run one per task, the other group completes; every trial analysed once and reported once.
+    its two other trials run one per task, the other group completes; every trial run once and reported once.
     A rerun skips them all."""
     import study.runner
     monkeypatch.setattr(study.runner, "POLL_INTERVAL", 0.05)
@@ -448,7 +450,7 @@ def test_a_worker_killed_in_a_group_loses_nothing_and_its_unfinished_trials_run_
     keys = [tr.key for tr in study.trials]
     assert sorted(o["key"] for o in reported) == sorted(keys)                      # each reported once
     assert run.failed == 0 and [o["status"] for o in run.outcomes.values()] == ["done"] * 6
-    assert _analysed(control) == [f"w{i}" for i in range(6)]                       # each analysed once
+    assert _started(control) == [f"w{i}" for i in range(6)]                        # each run once
     first = reported[0]["key"]
     group = ["w0", "w1", "w2"] if first in ("s/w0", "s/w1", "s/w2") else ["w3", "w4", "w5"]
     pids = {o["key"].split("/")[1]: o["pid"] for o in run.outcomes.values() if "pid" in o}
