@@ -1,16 +1,27 @@
-"""Whole studies on Dask (``hybrid batch``): trials per minute with one and two worker processes, Dask's per-task
-overhead against a plain loop over the same trials, and a simulated 1,000-trial study; with the machine's speed,
+"""Whole studies on Dask (``hybrid batch``): trials per minute with one and two worker processes, Dask's overhead
+per trial against a plain loop over the same trials, and a simulated 1,000-trial study; with the machine's speed,
 which drifts from second to second on this shared VM, measured beside every trial, so that the figures can be told
 apart from the drift.
 
-The work: a block of ``--block`` trials (default 4) of gait2354's walk1 (subject01_simbody.osim, the whole trial with
-its plates), each with its own low-pass cut-off (so each is its own analysis), run in three modes:
+The work: a block of ``--block`` trials (default 8) of gait2354's walk1 (subject01_simbody.osim, the whole trial with
+its plates, 151 frames), each with its own low-pass cut-off (so each is its own analysis), run in three modes:
 
 - loop: without Dask, in a process of its own started like a worker (``study.cluster.WORKER_ENVIRONMENT``), the work
   ``study.runner.run_study`` does around its tasks (fingerprints, manifest, study table and summary) and the same task
   function writing the same folders, one trial after the other: so the overhead is Dask's alone;
 - one: ``study.runner.run_study`` on a local cluster of one worker;
 - two: the same on a local cluster of two workers.
+
+The Dask modes group the trials into tasks as ``hybrid batch`` does by default (``--trials-per-task auto``,
+``study.trial_groups``: up to 1,000 frames of one subject's trials a task, shorter tasks towards the end with two
+workers); the choice of each mode is printed (``grouping``), and the RESULT line gives the tasks a block
+(``tasks_1``, ``tasks_2``). ``--trials-per-task N`` runs them N a task instead (1: one task per trial, as before the
+grouping). So the overhead is Dask's per trial, not per task: a task's cost (8-10 ms of processor,
+``bench_task_cpu.py``) shared by its trials, and the study's start and end (its first task starts some 24 ms after
+``run_study`` submits it, its end is known some 15 ms after its last task: docs/batch.md) shared by the block's
+trials, as in a real study by all of its trials; a larger block shares them among more (the default of 8 is a small
+study). The runner's looks at the running groups' trial folders (per-trial progress) are timed apart (``poll_ms``:
+processor ms a trial in this process, which the loop does not pay: part of dask_cpu_pct).
 
 The modes take turns block by block (``--rounds`` rounds, default 12, of one block of each mode, their order going
 through the six permutations), so that each mode sees the machine's slow and fast phases alike; both clusters are
@@ -34,8 +45,8 @@ when that interval is on one side of it, else not resolved (the drift and the lo
 - normalised: each block's seconds divided by its mean calibration seconds (then times the loop blocks' median
   calibration, to read as seconds): the machine's speed taken out. The overhead and scaling are ratios of two
   blocks of the same round.
-- overhead_pct: 100 (one worker's block / the loop's block - 1); HEADLINE the raw one (overhead_raw_pct): the
-  normalised one (overhead_norm_pct, beside) holds only while the calibration tracks the trials, and on this VM it
+- overhead_pct: 100 (one worker's block / the loop's block - 1), Dask's overhead per trial (above); HEADLINE the
+  raw one (overhead_raw_pct): the normalised one (overhead_norm_pct, beside) holds only while the calibration tracks the trials, and on this VM it
   did not (calib_r 0.27-0.44 over whole runs: a worker's calibration runs a few percent slower than the loop's where
   its trials do not, so the normalisation over-corrects into negative overheads); dask_cpu_pct bounds what Dask's
   threads cost inside the worker.
@@ -93,7 +104,7 @@ os.environ.update(WORKER_ENVIRONMENT)     # this benchmark's processes, the loop
 import study.runner as study_runner  # noqa: E402
 from study.description import load_study  # noqa: E402
 from study.fingerprint import subject_fingerprint, trial_fingerprint  # noqa: E402
-from study.runner import MANIFEST_INTERVAL, StudyRun, finish_study, run_study, write_manifest  # noqa: E402
+from study.runner import MANIFEST_INTERVAL, StudyRun, _seen, finish_study, run_study, write_manifest  # noqa: E402
 from study.tasks import analyse_trial  # noqa: E402
 
 MODES = ("loop", "one", "two")
@@ -121,6 +132,15 @@ def calibrated_trial(trial, model, folder, fingerprint: str) -> dict:
     after = calibration()
     return {**outcome, "calibration_s": before[0] + after[0], "calibration_cpu_s": before[1] + after[1],
             "pid": os.getpid()}
+
+
+def _timed_seen(task, reported, spent: list):
+    """``study.runner._seen`` with this thread's processor seconds spent in it added to ``spent[0]``."""
+    cpu = time.thread_time()
+    try:
+        return _seen(task, reported)
+    finally:
+        spent[0] += time.thread_time() - cpu
 
 
 def write_study(folder: Path, trials: int) -> Path:
@@ -213,17 +233,21 @@ class Cluster:
         self.pids = list(self.client.run(os.getpid).values())
         self.loop_thread = self.client.run_on_scheduler(threading.get_native_id)
 
-    def run(self, study, out: Path, idle_threads: tuple) -> dict:
-        """``study`` on this cluster into ``out``, each trial calibrated: the :func:`block`, its processor seconds
-        those of the worker processes and of this process's threads but ``idle_threads`` (the other cluster's)."""
+    def run(self, study, out: Path, idle_threads: tuple, per_task) -> dict:
+        """``study`` on this cluster into ``out``, each trial calibrated, its trials grouped by ``per_task``: the
+        :func:`block`, its processor seconds those of the worker processes and of this process's threads but
+        ``idle_threads`` (the other cluster's), with ``grouping`` (what the runner chose and why), ``tasks`` (their
+        number) and ``poll`` (processor seconds of the looks at the groups' folders)."""
+        said, spent = [], [0.0]
         before = _thread_seconds(os.getpid()), [_process_seconds(p) for p in self.pids]
         started = time.perf_counter()
-        with mock.patch.object(study_runner, "analyse_trial", calibrated_trial):
-            run = run_study(study, out, self.client)
+        with mock.patch.object(study_runner, "_seen", lambda task, reported: _timed_seen(task, reported, spent)):
+            run = run_study(study, out, self.client, per_task=per_task, say=said.append, analyse=calibrated_trial)
         wall = time.perf_counter() - started
         after = _thread_seconds(os.getpid()), [_process_seconds(p) for p in self.pids]
         here = sum(s - before[0].get(t, 0.0) for t, s in after[0].items() if t not in idle_threads)
-        return block(wall, here + sum(after[1]) - sum(before[1]), run.outcomes.values())
+        return {**block(wall, here + sum(after[1]) - sum(before[1]), run.outcomes.values()), "grouping": said[0],
+                "tasks": int(said[0].split(": ")[2].split()[0]), "poll": spent[0]}
 
 
 
@@ -280,12 +304,15 @@ def verdict(s: tuple, goal: float, at_most: bool) -> str:
 def main() -> None:
     import psutil
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--block", type=int, default=4, help="trials a block")
+    parser.add_argument("--block", type=int, default=8, help="trials a block")
+    parser.add_argument("--trials-per-task", default="auto", help="the Dask modes' grouping (hybrid batch's "
+                                                                   "option; default auto, as hybrid batch)")
     parser.add_argument("--rounds", type=int, default=12, help="rounds of one block of each mode (at least 4)")
     parser.add_argument("--threads", type=int, default=50, help="threads per worker of the simulated study")
     args = parser.parse_args()
     if args.rounds < 6 or args.block < 2:
         parser.error("--rounds must be at least 6 (the median's 95% interval), --block at least 2 (two workers)")
+    per_task = args.trials_per_task if args.trials_per_task == "auto" else int(args.trials_per_task)
     load_before = os.getloadavg()[0]
     import pyarrow.parquet  # noqa: F401  (the table's writer, imported once: not a block's cost)
     blocks = {mode: [] for mode in MODES}
@@ -308,7 +335,7 @@ def main() -> None:
                     blocks[mode].append(pool.submit(plain_block, study, str(folder)).result())
                 else:
                     other = clusters["two" if mode == "one" else "one"]
-                    blocks[mode].append(clusters[mode].run(study, folder, (other.loop_thread,)))
+                    blocks[mode].append(clusters[mode].run(study, folder, (other.loop_thread,), per_task))
         own += sum(_process_seconds(p.pid) for p in procs)
         others = max(0.0, (_busy_seconds() - busy - own) / (time.perf_counter() - wall0))
     n = args.block
@@ -334,11 +361,15 @@ def main() -> None:
     sim = simulated(per_trial, args.threads)
     peak = max(b["peak"] for b in loop)
     tpm = {m: 60 * n / statistics.median(b["seconds"] for b in blocks[m]) for m in ("one", "two")}
+    tasks = {m: statistics.median(b["tasks"] for b in blocks[m]) for m in ("one", "two")}
+    poll_ms = 1000 * statistics.median(b["poll"] / n for b in one + two)
     starts = {m: clusters[m].start_seconds for m in ("one", "two")}
     first = statistics.median(clusters["one"].first_trial + clusters["two"].first_trial)
 
     print(f"{args.rounds} rounds of a block of {n} trials in each mode (loop: no Dask; one, two: Dask workers), the "
           f"modes' order going through the 6 permutations; figures: median [quartiles] over the rounds")
+    for m in ("one", "two"):
+        print(f"{m}: hybrid batch --trials-per-task {args.trials_per_task} chose {blocks[m][0]['grouping']}")
     print("round  order           seconds a block less calibrations (loop one two)   calibration mean ms (loop one "
           "two)")
     for i in range(args.rounds):
@@ -349,10 +380,12 @@ def main() -> None:
           + "; ".join(text(m, raw_s[m], " s") for m in MODES))
     print(f"seconds a trial, normalised (each block over its mean calibration, times the loop's median calibration "
           f"{1000 * reference:.1f} ms): " + "; ".join(text(m, norm_s[m], " s") for m in MODES))
-    print(f"Dask's overhead a task, one worker against the loop, same round: raw {text('', overhead_raw, ' %', 1)} "
+    print(f"Dask's overhead a trial (its trials grouped in {tasks['one']} task(s) a block), one worker against the "
+          f"loop, same round: raw {text('', overhead_raw, ' %', 1)} "
           f"(HEADLINE); "
           f"normalised {text('', overhead_norm, ' %', 1)} (valid while the calibration tracks the trials); Dask's "
-          f"machinery in processor time {text('', dask_cpu, ' %', 1)} of the trials'")
+          f"machinery in processor time {text('', dask_cpu, ' %', 1)} of the trials' (the looks at the groups' trial "
+          f"folders for progress: {poll_ms:.3f} ms of processor a trial)")
     print(f"scaling, one worker's block over two workers': raw {text('', scaling_raw, 'x', 2)} (HEADLINE: what "
           f"this machine does); normalised {text('', scaling_norm, 'x', 2)} (each worker's measured speed, the "
           f"slowdown of two busy vcores too, taken out: Dask's scheduling alone)")
@@ -367,7 +400,8 @@ def main() -> None:
           f"{sim:.3f}; load {load_before:.2f} -> {os.getloadavg()[0]:.2f}, other work {others:.2f} cores, a trial got "
           f"{cpu_share:.2f} of a processor")
     print(f"RESULT trials_per_min_1={tpm['one']:.1f} trials_per_min_2={tpm['two']:.1f} scaling={scaling_raw[0]:.2f} "
-          f"overhead_pct={overhead_raw[0]:.1f} headline=scaling_raw,overhead_raw "
+          f"overhead_pct={overhead_raw[0]:.1f} headline=scaling_raw,overhead_raw overhead=per_trial "
+          f"trials_per_task={args.trials_per_task} tasks_1={tasks['one']} tasks_2={tasks['two']} poll_ms={poll_ms:.3f} "
           + " ".join([field("scaling_raw", scaling_raw, 2), field("scaling_norm", scaling_norm, 2),
                       field("overhead_raw_pct", overhead_raw, 1), field("overhead_norm_pct", overhead_norm, 1),
                       field("dask_cpu_pct", dask_cpu, 1)])

@@ -6,8 +6,9 @@ Processor time, not wall-clock time: on this shared 2-core VM the wall clock mov
 to the next, while a thread's processor seconds hardly move with the load. Each variant starts its own cluster (the
 settings apply as a cluster's scheduler and nanny are made: ``study.cluster.LOCAL_CLUSTER_CONFIG`` with the variant's
 changes), lets its worker analyse one trial untimed, then runs ``--rounds`` blocks of ``--block`` trials through
-``study.runner.run_study``; the loop (a process of its own, started like a worker) runs a block between two of the
-variant's. Each figure is milliseconds of processor time per trial (median over the rounds):
+``study.runner.run_study``, one task per trial (``per_task=1``: what each task costs, which the grouping of trials
+into tasks, ``study.trial_groups``, divides among a task's trials); the loop (a process of its own, started like a
+worker) runs a block between two of the variant's. Each figure is milliseconds of processor time per trial (median over the rounds):
 
 - task: the task thread's processor time inside the task function (``time.thread_time``), minus the loop's for the
   same trials (the trial's own work done slower beside Dask's threads: caches, the GIL);
@@ -145,7 +146,7 @@ def measure(name: str, changes: dict, study, out: Path, pool, rounds: int, switc
                 for k, v in idle.items():
                     add(f"idle_{k}", 1000 * v / (time.perf_counter() - idle_start))
                 before, start = sample(), time.perf_counter()
-                run = run_study(study, out / f"{name}{r}", client)
+                run = run_study(study, out / f"{name}{r}", client, per_task=1)    # Dask's cost of each task
                 end, after = time.perf_counter(), sample()
                 loop = pool.submit(loop_block, study, str(out / f"{name}-loop{r}")).result()
                 outcomes = list(run.outcomes.values())

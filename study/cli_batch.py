@@ -26,6 +26,11 @@ def add_parser(sub) -> None:
                    help="memory each worker of the local cluster may use, e.g. 2GB or 1500MB (default: an equal share "
                         "of the machine's memory); a worker over 95%% of it is restarted, and a trial that keeps "
                         "going over it fails saying so")
+    p.add_argument("--trials-per-task", metavar="N|auto", default="auto",
+                   help="trials of one subject each Dask task analyses, one after the other (default auto: up to "
+                        "1000 frames of trials a task, fewer towards the end of the study so that no worker waits "
+                        "for a long last task; Dask spends 8-10 ms of processor on each task, about 5%% of a short "
+                        "trial). Each trial keeps its own folder, resume and failure; 1: one task per trial")
     p.add_argument("--no-warm-up", action="store_true", help="workers do not compile the kernels before their "
                                                              "first task (they compile on first use)")
     p.set_defaults(run=run_command)
@@ -40,6 +45,7 @@ def run_command(args) -> int:
     if args.workers is not None and not 1 <= args.workers <= 1024:
         raise SettingsError(f"--workers must be between 1 and 1024, got {args.workers}", "--workers")
     memory_limit = _memory_limit(args)
+    per_task = _trials_per_task(args.trials_per_task)
     study = load_study(args.study)
     total = len(study.trials)
     print(f"study '{study.name}': {len(study.subjects)} subjects, {total} trials -> {Path(args.out).resolve()}")
@@ -59,7 +65,7 @@ def run_command(args) -> int:
                   f"{total - done - failed}  {outcome['key']}: {outcome['status']}" + (f" ({detail})" if detail
                                                                                       else ""), flush=True)
 
-        run = run_study(study, args.out, client, progress)
+        run = run_study(study, args.out, client, progress, per_task, lambda notes: print(notes, flush=True))
     print(f"{run.count('done')} analysed, {run.count('skipped')} skipped (done before), {run.failed} failed in "
           f"{run.seconds:.1f} s; {len(run.rows)} rows in {Path(args.out, 'study_table.csv').resolve()}")
     for key, outcome in run.outcomes.items():
@@ -88,3 +94,18 @@ def _memory_limit(args):
         raise SettingsError(f"--memory-limit {args.memory_limit!r} is under 100 MB: a worker needs about 250 MB for "
                             "the analysis of a trial", "--memory-limit")
     return limit
+
+
+def _trials_per_task(given: str):
+    """``--trials-per-task`` as "auto" or a whole number of at least 1; SettingsError otherwise."""
+    from engine.errors import SettingsError
+    if given == "auto":
+        return given
+    try:
+        n = int(given)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise SettingsError(f"--trials-per-task must be auto or a whole number of at least 1, got {given!r}",
+                            "--trials-per-task")
+    return n

@@ -1,5 +1,6 @@
-"""A study as Dask tasks: one scaling per subject that needs one, one analysis per trial waiting for its subject's
-scaled model; what is already done (same fingerprint, complete outputs) is skipped.
+"""A study as Dask tasks: one scaling per subject that needs one, then its trials' analyses waiting for its scaled
+model, several trials of one subject per task (``study.trial_groups``: Dask's handling of each task costs 8-10 ms of
+processor); what is already done (same fingerprint, complete outputs) is skipped.
 
 Output folder::
 
@@ -9,17 +10,26 @@ Output folder::
                              peak memory
     study_table.csv, study_table.parquet, study_summary.json   (``study.table``)
 
+Every trial keeps its own folder, written as a unit with its record by the task (``study.tasks``), whichever task
+runs it: the trial folders decide what a later run skips (``study.tasks.completed``), also the trials a group had
+finished before its worker died. A trial that fails in a group fails alone; the group's next trial runs. The trials
+of a running group are reported as each ends: the runner looks at their folders every :data:`POLL_INTERVAL` (two
+reads of small files a running group, no message through Dask), and takes their timings and memory from the group's
+result when it ends.
+
 The manifest is rewritten (atomically) as trials end, at most once every :data:`MANIFEST_INTERVAL` (rewriting
 it after every trial would write a 1,000-trial study's thousand entries a thousand times), and when the study ends or
-is cancelled, so a cancelled study says what it had finished; the trial folders themselves decide what a later
-run skips (``study.tasks.completed``). A worker that dies is
-replaced by Dask's nanny and its task run again elsewhere (up to ``distributed.scheduler.allowed-failures``);
-a task that keeps killing workers fails alone (KilledWorker), with its error saying when their nannies restarted
-them for going over their memory limit (``study.cluster``).
+is cancelled, so a cancelled study says what it had finished. A worker that dies is replaced by Dask's nanny and its
+task run again elsewhere (up to ``distributed.scheduler.allowed-failures``); a group run again does nothing
+(``study.tasks.analyse_group``), and its trials not complete in their folders are submitted again one per task, so
+that a trial that keeps killing workers fails alone (KilledWorker), with its error saying when their nannies
+restarted them for going over their memory limit (``study.cluster``), and the others complete.
 """
 from __future__ import annotations
 
 import json
+import queue
+import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,11 +39,17 @@ from engine.io.atomic import write_text
 
 from .fingerprint import subject_fingerprint, trial_fingerprint
 from .table import summary, write_summary, write_table
-from .tasks import SCALED_MODEL, analyse_trial, completed, scale_subject
+from .tasks import SCALED_MODEL, analyse_group, analyse_trial, completed, scale_subject
+from .trial_groups import group_trials, grouping_notes
 
 MANIFEST = "study-manifest.json"
 MANIFEST_INTERVAL = 1.0
 """Seconds between two rewrites of the manifest while trials end (module notes)."""
+POLL_INTERVAL = 0.5
+"""Seconds between two looks at the folders of the running groups' trials (per-trial progress, module notes)."""
+STARTED = ".hybrid-started"
+"""The folder in ``out`` of the files each group creates as it starts (``study.tasks.analyse_group``), removed when
+the study ends."""
 
 
 @dataclass
@@ -77,10 +93,26 @@ def _worker_death(client, exc: Exception) -> str:
             f"or run fewer workers")
 
 
-def submit_study(study, out: Path, client, outcomes: dict, fingerprints: dict) -> dict:
-    """Submit what ``study`` still needs to ``client``; fills ``outcomes`` with the trials skipped or failed before
-    any work (a subject's files unreadable), ``fingerprints`` with every trial's. Returns {future: trial key}."""
-    futures = {}
+@dataclass
+class _Task:
+    """A submitted task: its ``items`` (``(trial, folder, fingerprint)``), the ``model`` they are analysed with (a
+    file, or their subject's scaling future), whether it is a group (``study.tasks.analyse_group``) and the index of
+    its first trial not yet reported."""
+
+    items: list
+    model: object
+    group: bool
+    next: int = 0
+
+
+def submit_study(study, out: Path, client, outcomes: dict, fingerprints: dict, per_task="auto",
+                 analyse=None) -> tuple[dict, str]:
+    """Submit what ``study`` still needs to ``client``, its trials grouped into tasks by ``per_task``
+    (``study.trial_groups``, on the cluster's worker threads); fills ``outcomes`` with the trials skipped or failed
+    before any work (a subject's files unreadable), ``fingerprints`` with every trial's. Returns ({future: _Task},
+    what the grouping chose and why). ``analyse``: each trial's function (default ``study.tasks.analyse_trial``)."""
+    analyse = analyse or analyse_trial
+    subjects, models = [], []
     for subject in study.subjects:
         try:
             subject_digest = subject_fingerprint(subject)
@@ -104,44 +136,134 @@ def submit_study(study, out: Path, client, outcomes: dict, fingerprints: dict) -
             folder = out / "subjects" / subject.id
             model = str(folder / SCALED_MODEL) if completed(folder, subject_digest) is not None else client.submit(
                 scale_subject, subject, folder, subject_digest, key=f"scale-{subject.id}-{subject_digest[:12]}")
-        for trial, folder, digest in pending:
-            future = client.submit(analyse_trial, trial, model, folder, digest, key=f"analyse-{trial.key}-{digest[:12]}",
-                                   retries=0)
-            futures[future] = trial.key
-    return futures
+        subjects.append(pending)
+        models.append(model)
+    threads = sum(w["nthreads"] for w in client.scheduler_info()["workers"].values()) if subjects else 0
+    groups = group_trials(subjects, threads, per_task)
+    model_of = {id(item): model for pending, model in zip(subjects, models) for item in pending}
+    shutil.rmtree(out / STARTED, ignore_errors=True)         # a killed earlier run's
+    if any(len(g) > 1 for g in groups):
+        (out / STARTED).mkdir()
+    tasks = [_Task(items, model_of[id(items[0])], len(items) > 1) for items in groups]
+    return {_submit(client, task, analyse, out): task for task in tasks}, grouping_notes(groups, threads, per_task)
 
 
-def run_study(study, out, client, progress=None) -> StudyRun:
-    """Run ``study`` on the Dask ``client`` into the folder ``out`` (module notes). ``progress(outcome, run)`` is
-    called as each trial ends (skipped ones first). Returns the :class:`StudyRun`; the table and summary are
+def _submit(client, task: _Task, analyse, out: Path):
+    """``task`` submitted to ``client``: its future. A group's key and the file it creates as it starts
+    (``study.tasks.analyse_group``, under :data:`STARTED`) are named for its first trial and its size."""
+    trial, folder, digest = task.items[0]
+    if not task.group:
+        return client.submit(analyse, trial, task.model, folder, digest, key=f"analyse-{trial.key}-{digest[:12]}",
+                             retries=0)
+    name = f"{trial.subject}-{trial.id}-{len(task.items)}-{digest[:12]}"
+    return client.submit(analyse_group, task.items, task.model, out / STARTED / name, analyse,
+                         key=f"analyse-group-{name}", retries=0)
+
+
+def _from_folder(key: str, record: dict) -> dict:
+    """The outcome of a trial of a running group, seen complete in its folder (its timings come with its task's
+    result)."""
+    return {"key": key, "status": "done", "rows": record["rows"], "seconds": None, "peak_rss_mb": None}
+
+
+def _seen(task: _Task, reported: set) -> list:
+    """The trials of the group ``task`` newly complete in their folders, as outcomes (:func:`_from_folder`): its
+    trials from the first not yet reported on are looked at until two are not complete (the trial running, the next;
+    a trial that failed is passed over, its outcome comes with the task's result): two reads of small files a task."""
+    seen, missing, i = [], 0, task.next
+    while i < len(task.items) and missing < 2:
+        trial, folder, digest = task.items[i]
+        if trial.key not in reported:
+            record = completed(folder, digest)
+            if record is None:
+                missing += 1
+            else:
+                seen.append(_from_folder(trial.key, record))
+                reported.add(trial.key)
+        if missing == 0:
+            task.next = i + 1
+        i += 1
+    return seen
+
+
+def run_study(study, out, client, progress=None, per_task="auto", say=None, analyse=None) -> StudyRun:
+    """Run ``study`` on the Dask ``client`` into the folder ``out`` (module notes), its trials grouped into tasks by
+    ``per_task`` ("auto" or a number of trials, ``study.trial_groups``; ``say(text)`` is given what was chosen and
+    why). ``progress(outcome, run)`` is called once for each trial as it ends (skipped ones first), also for a trial
+    that ends inside a group (seen in its folder, at most :data:`POLL_INTERVAL` later). ``analyse``: each trial's
+    function (default ``study.tasks.analyse_trial``). Returns the :class:`StudyRun`; the table and summary are
     written when every trial has ended."""
-    from distributed import as_completed
     start = time.perf_counter()
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     run, fingerprints = StudyRun(), {}
-    futures = submit_study(study, out, client, run.outcomes, fingerprints)
+    futures, notes = submit_study(study, out, client, run.outcomes, fingerprints, per_task, analyse)
+    if say is not None:
+        say(notes)
     write_manifest(out, study, run, fingerprints)
     written = time.monotonic()
+    reported = set(run.outcomes)
     for outcome in list(run.outcomes.values()):
         if progress is not None:
             progress(outcome, run)
+
+    def ended(outcome: dict, new: bool) -> None:
+        nonlocal written
+        run.outcomes[outcome["key"]] = outcome
+        if time.monotonic() - written >= MANIFEST_INTERVAL:
+            write_manifest(out, study, run, fingerprints)
+            written = time.monotonic()
+        if new and progress is not None:
+            progress(outcome, run)
+    finished = queue.SimpleQueue()        # futures as they end, put by Dask's callback thread
+    for future in futures:
+        future.add_done_callback(finished.put)
+    polled = time.monotonic()
     try:
-        for future in as_completed(futures, loop=client.loop):
-            key = futures.pop(future)       # released: its worker drops the outcome, the scheduler the task
+        while futures:
+            if time.monotonic() - polled >= POLL_INTERVAL:       # also while tasks keep ending
+                for task in futures.values():
+                    if task.group:
+                        for outcome in _seen(task, reported):
+                            ended(outcome, True)
+                polled = time.monotonic()
             try:
-                outcome = future.result()
+                future = finished.get(timeout=max(0.0, polled + POLL_INTERVAL - time.monotonic()))
+            except queue.Empty:
+                continue
+            task = futures.pop(future)       # released: its worker drops the outcome, the scheduler the task
+            try:
+                result = future.result()
             except Exception as exc:   # the task itself never raises: a worker died under it (KilledWorker)
-                outcome = _failed(key, _worker_death(client, exc))
-            run.outcomes[key] = outcome
-            if time.monotonic() - written >= MANIFEST_INTERVAL:
-                write_manifest(out, study, run, fingerprints)
-                written = time.monotonic()
-            if progress is not None:
-                progress(outcome, run)
+                result = exc
+            del future
+            if not task.group:
+                key = task.items[0][0].key
+                outcome = result if isinstance(result, dict) else _failed(key, _worker_death(client, result))
+                ended(outcome, key not in reported)
+                reported.add(key)
+            elif isinstance(result, list):
+                for outcome in result:
+                    ended(outcome, outcome["key"] not in reported)
+                    reported.add(outcome["key"])
+            else:                      # its worker died: its trials not complete run again one per task
+                for item in task.items:
+                    trial, folder, digest = item
+                    if trial.key in reported:
+                        continue
+                    record = completed(folder, digest)
+                    if record is not None:
+                        ended(_from_folder(trial.key, record), True)
+                        reported.add(trial.key)
+                    else:
+                        single = _Task([item], task.model, False)
+                        again = _submit(client, single, analyse or analyse_trial, out)
+                        futures[again] = single
+                        again.add_done_callback(finished.put)
     finally:
         client.cancel(list(futures))
         write_manifest(out, study, run, fingerprints)
+        shutil.rmtree(out / STARTED, ignore_errors=True)
     finish_study(study, out, run)
     run.seconds = time.perf_counter() - start
     return run

@@ -1,4 +1,5 @@
-"""The work of one Dask task, run in a worker process: a subject's scaling, a trial's analysis.
+"""The work of one Dask task, run in a worker process: a subject's scaling, a trial's analysis, or the analyses of
+several trials of one subject one after the other (:func:`analyse_group`; ``study.trial_groups``).
 
 Each writes its folder as a unit (``engine.io.output_folder``: staged, then moved in with its manifest), with a
 record (:data:`RECORD`: the step's fingerprint, and a trial's rows of the study table) inside the same unit, so a
@@ -102,3 +103,22 @@ def analyse_trial(trial, model, folder, fingerprint: str, models=MODELS) -> dict
                           record, None if models is None else models.open, trial.given_in)
         return {"rows": rows}
     return _measured(trial.key, work)
+
+
+AGAIN = "again"
+"""What :func:`analyse_group` returns when run a second time."""
+
+
+def analyse_group(items, model, started, analyse=analyse_trial):
+    """The trials of ``items`` (``(trial, folder, fingerprint)`` of one subject) analysed one after the other with
+    ``model`` by ``analyse`` (default :func:`analyse_trial`): their outcomes, in order (a trial that fails fails alone:
+    ``analyse`` returns its failure and the next trial runs). ``started``: a file this task creates before its first
+    trial; a task that finds it there is run again by Dask after its worker died (Dask reruns a task whose worker
+    died), and returns :data:`AGAIN` without analysing anything, so that ``study.runner`` runs its unfinished trials
+    one per task: a trial that kills its worker then fails alone, and the others complete."""
+    try:
+        with open(started, "x"):
+            pass
+    except FileExistsError:
+        return AGAIN
+    return [analyse(trial, model, folder, fingerprint) for trial, folder, fingerprint in items]

@@ -257,8 +257,28 @@ def _raw_header(path: Path) -> dict:
     if processor == "MIPS":
         raise DataError(_ezc3d_problem("MIPS"), file=path)
     n_points, n_analog_values, first, last = struct.unpack("<4H", head[2:10])
+    rate = head[20:24] if processor == "Intel" else head[22:24] + head[20:22]     # header words 11-12
+    rate = struct.unpack("<f", rate)[0] / (1 if processor == "Intel" else 4)      # DEC: words swapped, exponent +2
     return {"processor": processor, "n_points": n_points, "n_analog_values": n_analog_values,
-            "first": first, "last": last, "size": path.stat().st_size}
+            "first": first, "last": last, "rate": rate, "size": path.stat().st_size}
+
+
+def read_c3d_span(path) -> tuple[float, float, int | None]:
+    """A C3D file's first frame's time (s, as :func:`read_c3d` gives it), point rate (Hz) and frame count, from its
+    512-byte header only (:func:`read_c3d` checks them against the parameters); the count None when the header cannot
+    hold it (its last frame word at 65535: more frames than 16 bits count, the parameters give them). A DataError
+    when the file is not a C3D file or its header's rate is not a positive number."""
+    path = Path(path)
+    raw = _raw_header(path)
+    rate = raw["rate"]
+    if not (np.isfinite(rate) and rate > 0):
+        raise DataError(f"the header's frame rate is {rate} Hz", element="header words 11-12", file=path)
+    first = max(raw["first"], 1)
+    frames = raw["last"] - first + 1 if raw["last"] < 65535 else None
+    if frames is not None and frames < 1:
+        raise DataError(f"the header's last frame {raw['last']} comes before its first {first}",
+                        element="header words 4-5", file=path)
+    return (first - 1) / rate, rate, frames
 
 
 # ---------------------------------------------------------------------------- parameters

@@ -155,6 +155,34 @@ def _row_fields(line, width, line_no, path, last, complete):
     return fields + [""] * (width - len(fields)), True
 
 
+def read_trc_span(path) -> tuple[float, float, int]:
+    """A TRC file's first frame's time (s: its first data row's Time), frame rate (Hz: DataRate) and frame count
+    (NumFrames), read from its first lines only: the rest of the file is neither read nor checked (:func:`read_trc`
+    does). A DataError naming the line when one is missing or not a number."""
+    path = Path(path)
+    lines = []
+    try:
+        with open(path, encoding="utf-8-sig", errors="replace") as fh:
+            for line in fh:
+                lines.append(line.rstrip("\r\n"))
+                if len(lines) > 5 and line.strip():
+                    break
+    except OSError as exc:
+        raise DataError(f"cannot read the file ({exc.strerror or exc})", file=path) from None
+    if len(lines) < 6 or not lines[0].startswith("PathFileType") or not lines[-1].strip():
+        raise DataError("not a TRC file with data: the first line must start with 'PathFileType', and five header "
+                        "lines and a data row must follow", element="line 1", file=path)
+    header = _header(lines, path)
+    rate = _number(header["DataRate"], "DataRate", 3, path)
+    if rate <= 0:
+        raise DataError(f"DataRate is {rate}, not positive", element="line 3", file=path)
+    frames = _number(header["NumFrames"], "NumFrames", 3, path, integer=True)
+    row = lines[-1].split("\t") if "\t" in lines[-1] else lines[-1].split()
+    if len(row) < 2:
+        raise DataError("a data row needs at least Frame# and Time", element=f"line {len(lines)}", file=path)
+    return _number(row[1].strip(), "the time", len(lines), path), rate, frames
+
+
 def read_trc(path) -> Trial:
     """Read a TRC file into a :class:`~engine.trial.trial.Trial` with positions in metres.
 

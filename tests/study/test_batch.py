@@ -265,11 +265,12 @@ def test_a_local_cluster_has_its_settings_and_hybrid_batch_prints_each_with_its_
     printed = capsys.readouterr().out
     for name, (value, reason) in LOCAL_CLUSTER_SETTINGS.items():
         assert f"  {name}={value!r}: {reason}\n" in printed and reason
+    assert "trials per task: auto: 1 task for 1 trial on 2 worker threads" in printed      # the grouping and why
 
 
 def test_a_study_gets_its_results_on_its_own_client_while_a_newer_client_s_loop_is_held(client, test_data, tmp_path):
-    """run_study waits for its futures on its own client's event loop (``as_completed(..., loop=client.loop)``),
-    not on the newest client's (distributed's default): with a second client alive and its loop held, the study
+    """run_study waits for its futures on its own client's event loop (``Future.add_done_callback`` runs there), not
+    on the newest client's (distributed's default): with a second client alive and its loop held, the study
     still ends, and it ends while that loop is still held (the hold lets go only when the study has ended, or after
     HOLD_GUARD seconds so that the test cannot hang; the assertion is the order of the two events, no duration)."""
     from distributed import Client
@@ -333,3 +334,128 @@ def test_a_killed_worker_and_a_cancelled_study_lose_nothing_and_a_rerun_redoes_n
         assert all((folder / n).is_file() for n in json.loads((folder / "manifest.json").read_text())["files"])
     third = run_study(study, out, client)         # nothing left to do
     assert {o["status"] for o in third.outcomes.values()} == {"skipped"} and third.rows == second.rows
+
+
+def _control(folder) -> Path:
+    """The control folder of a test study whose trial folder is ``folder`` (``tmp/out/trials/<subject>/<trial>``)."""
+    return Path(folder).parents[3] / "control"
+
+
+def _held_trial(trial, model, folder, fingerprint: str) -> dict:
+    """``analyse_trial``, with each start of a trial logged (a file ``started-<trial>-<pid>-<n>`` in the control
+    folder) and its worker's process id left (``pid-<trial>``); while the file ``hold`` is there, a trial that succeeded
+    is followed by a wait until the runner has reported it (the file ``reported-<trial>``, left by the test's progress
+    callback; HOLD_GUARD at most): so the task of a group is still running when each of its trials is reported."""
+    control = _control(folder)
+    (control / f"pid-{trial.id}").write_text(str(os.getpid()))
+    (control / f"started-{trial.id}-{os.getpid()}-{time.monotonic_ns()}").touch()
+    outcome = analyse_trial(trial, model, folder, fingerprint)
+    deadline = time.monotonic() + HOLD_GUARD
+    while outcome["status"] == "done" and (control / "hold").exists() and time.monotonic() < deadline \
+            and not (control / f"reported-{trial.id}").exists():
+        time.sleep(0.01)
+    return {**outcome, "pid": os.getpid()}
+
+
+def _walks(tmp_path: Path, test_data, n: int, corrupt_at=None) -> Path:
+    """A study of one subject's ``n`` short gait2354 walks (0.5-0.7 s, each its own filter), a corrupt trial at
+    ``corrupt_at``; with the control folder of :func:`_held_trial`, its ``hold`` file there."""
+    g = test_data / "opensim" / "gait2354"
+    (tmp_path / "bad.trc").write_text("PathFileType\t4\t(X/Y/Z)\tbroken.trc\nthis is not a marker file\n")
+    items = [f"      - id: w{i}\n        file: {g / 'subject01_walk1.trc'}\n{_loads(g, 'subject01_walk1')}"
+             f"        settings: {{filter: {5 + i}}}\n" for i in range(n)]
+    if corrupt_at is not None:
+        items.insert(corrupt_at, f"      - id: bad\n        file: {tmp_path / 'bad.trc'}\n")
+    (tmp_path / "control").mkdir()
+    (tmp_path / "control" / "hold").touch()
+    return _write(tmp_path, f"settings: {{start: 0.5, end: 0.7}}\nsubjects:\n  - id: s\n"
+                            f"    model: {g / 'subject01_simbody.osim'}\n    trials:\n{''.join(items)}")
+
+
+def _reporter(control: Path, reported: list, also=None):
+    """A progress callback that records each outcome, calls ``also(outcome)``, then lets the held trial's group go
+    on (:func:`_held_trial`): ``also`` acts while that group waits."""
+    def progress(outcome, run):
+        reported.append(outcome)
+        if also is not None:
+            also(outcome)
+        (control / f"reported-{outcome['key'].split('/')[1]}").touch()
+    return progress
+
+
+def _started(control: Path) -> list:
+    return sorted(p.name.split("-")[1] for p in control.glob("started-*"))
+
+
+def test_trials_grouped_in_tasks_give_one_task_per_trial_s_results_each_reported_as_it_ends(client, test_data,
+                                                                                          tmp_path, monkeypatch):
+    """A group of four trials, a corrupt one among them, against one task per trial: the same files (but the
+    timings in metrics.json), table and outcomes; the corrupt trial fails alone and the group's next trials run; each
+    trial is reported once, while its group still runs (:func:`_held_trial` holds the group until then), with its
+    timings and memory in the outcome once the group ended."""
+    import study.runner
+    monkeypatch.setattr(study.runner, "POLL_INTERVAL", 0.05)
+    study = load_study(_walks(tmp_path, test_data, 3, corrupt_at=1))
+    control, reported, said = tmp_path / "control", [], []
+    grouped = run_study(study, tmp_path / "out", client, _reporter(control, reported), per_task=4, say=said.append,
+                        analyse=_held_trial)
+    assert said == ["trials per task: 4: 1 task for 4 trials on 2 worker threads (4 to 4 trials a task) "
+                    "(--trials-per-task 4, each task 4 trials of one subject)"]
+    assert [o["key"] for o in reported] == ["s/w0", "s/w1", "s/w2", "s/bad"]      # the failure with the group's end
+    assert [o["seconds"] for o in reported[:3]] == [None] * 3                       # seen in their folders
+    assert len({o["pid"] for o in grouped.outcomes.values() if "pid" in o}) == 1     # one task ran them all
+    (control / "hold").unlink()
+    single = run_study(study, tmp_path / "single", client, per_task=1)
+    assert grouped.rows == single.rows and len(grouped.rows) == 3
+    assert {k: o["status"] for k, o in grouped.outcomes.items()} == {k: o["status"] for k, o in single.outcomes.items()}
+    assert grouped.outcomes["s/bad"]["error"] == single.outcomes["s/bad"]["error"] and "bad.trc" in single.outcomes[
+        "s/bad"]["error"]
+    for key, outcome in grouped.outcomes.items():
+        assert outcome["status"] == "failed" or (outcome["seconds"] > 0 and outcome["peak_rss_mb"] > 0), key
+    for name in ("w0", "w1", "w2"):
+        here, there = tmp_path / "out" / "trials" / "s" / name, tmp_path / "single" / "trials" / "s" / name
+        files = json.loads((here / "manifest.json").read_text())["files"]
+        assert files == json.loads((there / "manifest.json").read_text())["files"]
+        for file in files:
+            if file == "metrics.json":
+                assert _metrics(here / file) == _metrics(there / file)
+            else:
+                assert (here / file).read_bytes() == (there / file).read_bytes(), (name, file)
+    for table in ("study_table.csv", "study_summary.json"):
+        assert (tmp_path / "out" / table).read_bytes() == (tmp_path / "single" / table).read_bytes()
+    manifests = [json.loads((tmp_path / run / "study-manifest.json").read_text())["trials"] for run in ("out", "single")]
+    assert [(k, v["fingerprint"], v["status"], v["error"]) for k, v in manifests[0].items()] == [
+        (k, v["fingerprint"], v["status"], v["error"]) for k, v in manifests[1].items()]
+    assert not (tmp_path / "out" / ".hybrid-started").exists()
+
+
+def test_a_worker_killed_in_a_group_loses_nothing_and_its_unfinished_trials_run_one_per_task(client, test_data,
+                                                                                           tmp_path, monkeypatch):
+    """Two groups of three trials; the worker running the first is killed once its first trial is reported (the
+    group held there, :func:`_held_trial`): that trial is not run again, Dask's second run of the group does nothing,
+    its two other trials run one per task, the other group completes; every trial run once and reported once.
+    A rerun skips them all."""
+    import study.runner
+    monkeypatch.setattr(study.runner, "POLL_INTERVAL", 0.05)
+    study = load_study(_walks(tmp_path, test_data, 6))
+    control, reported, killed = tmp_path / "control", [], []
+
+    def kill(outcome):
+        if not killed:
+            killed.append(int((control / f"pid-{outcome['key'].split('/')[1]}").read_text()))
+            os.kill(killed[0], signal.SIGKILL)
+            (control / "hold").unlink()
+    run = run_study(study, tmp_path / "out", client, _reporter(control, reported, kill), per_task=3,
+                    analyse=_held_trial)
+    keys = [tr.key for tr in study.trials]
+    assert sorted(o["key"] for o in reported) == sorted(keys)                      # each reported once
+    assert run.failed == 0 and [o["status"] for o in run.outcomes.values()] == ["done"] * 6
+    assert _started(control) == [f"w{i}" for i in range(6)]                        # each run once
+    first = reported[0]["key"]
+    group = ["w0", "w1", "w2"] if first in ("s/w0", "s/w1", "s/w2") else ["w3", "w4", "w5"]
+    pids = {o["key"].split("/")[1]: o["pid"] for o in run.outcomes.values() if "pid" in o}
+    assert first.split("/")[1] not in pids and all(pids[name] != killed[0] for name in group[1:])   # run elsewhere
+    keys_rows = [(r["trial"], r["side"], r["cycle"]) for r in run.rows]
+    assert len(keys_rows) == len(set(keys_rows)) and {r["trial"] for r in run.rows} == {f"w{i}" for i in range(6)}
+    again = run_study(study, tmp_path / "out", client, per_task=3)
+    assert {o["status"] for o in again.outcomes.values()} == {"skipped"} and again.rows == run.rows
