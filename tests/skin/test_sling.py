@@ -240,6 +240,21 @@ def test_a_sling_on_a_skin_of_another_rest_pose_lies_in_the_a_pose():
     assert x[:, 1].min() - bed_top == pytest.approx(0.004 + 0.002, abs=1e-9)
 
 
+def test_a_sling_on_a_skin_missing_a_body_is_refused():
+    """A skin without the athlete's left hand (or with a body the athlete has no skin on) is a ModelError naming the
+    body, not a failed look-up of its index deep in the scene's making."""
+    from engine.errors import ModelError
+    from skin.scenes import athlete, skinned_bodies
+    from skin.skinning import Skin
+    model = athlete()
+    handless = Skin.generate(model, spacing=0.06, bodies=[b for b in skinned_bodies(model) if b != "hand_l"])
+    with pytest.raises(ModelError, match="lacks the athlete's 'hand_l'"):
+        sling_lift(spacing=0.06, sheet_vertices=100, bed_spacing=0.06, skin=handless)
+    socketed = Skin.generate(model, spacing=0.06, bodies=[b.name for b in model.bodies])
+    with pytest.raises(ModelError, match="has 'socket_r', which the athlete has no skin on"):
+        sling_lift(spacing=0.06, sheet_vertices=100, bed_spacing=0.06, skin=socketed)
+
+
 def test_the_knees_read_highest_the_upper_back_and_hip_lower(lifted):
     """The seed's Fig. 5: "highest pressure areas at the knees and slightly low pressures at the upper back and the
     hip". The sensor's reading over the hang (95th percentile of each region's loaded cells): the knees' exceeds the
