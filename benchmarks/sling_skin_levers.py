@@ -40,7 +40,7 @@ from engine.errors import SettingsError  # noqa: E402
 from engine.tree import compile_tree  # noqa: E402
 from skin.outcomes import FOLDED, SENSOR_DIAMETER, hanging_window, sensor_pressure, sensor_window_summary  # noqa: E402
 from skin.rest_pose import a_pose  # noqa: E402
-from skin.scenes import athlete_and_skin, sling_lift  # noqa: E402
+from skin.scenes import athlete, skinned_bodies, sling_lift  # noqa: E402
 from skin.simulation import simulate  # noqa: E402
 from skin.skinning import Skin  # noqa: E402
 from skin.weights import FALLOFF  # noqa: E402
@@ -151,9 +151,9 @@ def main() -> None:
     parser.add_argument("--rest", default="")
     parser.add_argument("--static", action="store_true")
     args = parser.parse_args()
-    model, _ = athlete_and_skin(args.spacing, rest="a-pose")
+    model = athlete()
     skin = Skin.generate(model, q_rest=rest_pose(model, args.rest), spacing=args.spacing, falloff=args.falloff,
-                         bodies=[b.name for b in model.bodies if b.name != "socket_r"])
+                         bodies=skinned_bodies(model))
     scene = sling_lift(args.spacing, args.sheet_vertices, args.bed_spacing, skin=skin)
     print(f"skin {skin.n_vertices} vertices, rest A-pose {args.rest or '(as is)'}, falloff {args.falloff} m, sling "
           f"{sum(s.mesh.n_vertices for s in scene.sheets)} vertices")

@@ -81,10 +81,14 @@ def grid_layout(x, h):
     for c in range(3):
         lo[c] = np.inf
         hi[c] = -np.inf
+    total = 0.0                 # NaN if any coordinate is (min and max pass over NaN) or an infinity
     for i in range(x.shape[0]):
         for c in range(3):
             lo[c] = min(lo[c], x[i, c])
             hi[c] = max(hi[c], x[i, c])
+            total += x[i, c]
+    if not np.isfinite(total):
+        raise FloatingPointError("the skin's vertices are not finite")
     dims = np.empty(3, np.int64)
     for c in range(3):
         if not (np.isfinite(lo[c]) and np.isfinite(hi[c]) and hi[c] - lo[c] <= MAX_SPREAD):

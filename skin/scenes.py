@@ -27,7 +27,7 @@ import numpy as np
 
 from engine.algorithms import forward_kinematics, frame_placement, neutral
 from engine.data import Data
-from engine.errors import SettingsError
+from engine.errors import ModelError, SettingsError
 from engine.spatial import SE3, matrix_to_quat
 
 from .contact import ContactParameters
@@ -69,17 +69,41 @@ SLING_LIMIT = 300.0        # N m/rad end-range springs in the sling: its rising 
                            # shoulder's lock at 90 degrees adduction, which the default 50 does not stop
 
 
+def skinned_bodies(model) -> list[str]:
+    """The names of the default athlete's bodies that carry skin, in the model's order: all but the prosthesis's
+    socket (``socket_r``), which is a device, not flesh."""
+    return [b.name for b in model.bodies if b.name != "socket_r"]
+
+
+@lru_cache(maxsize=1)
+def athlete():
+    """The default athlete without muscles (the scenes' model)."""
+    from engine.demo.athlete import build_athlete
+    return build_athlete(with_muscles=False)
+
+
 @lru_cache(maxsize=4)
 def athlete_and_skin(spacing: float = SKIN_SPACING, rest: str = "neutral"):
-    """The default athlete (no muscles) and its skin (the prosthesis is not skin), generated in the neutral pose or,
+    """The default athlete (``athlete``) and its skin over ``skinned_bodies``, generated in the neutral pose or,
     ``rest="a-pose"``, in the A-pose (``skin.rest_pose``: the arms and legs apart, so that a device passes between)."""
-    from engine.demo.athlete import build_athlete
-    model = build_athlete(with_muscles=False)
     if rest not in ("neutral", "a-pose"):
         raise SettingsError(f"no rest pose {rest!r}; the rest poses are neutral, a-pose")
+    model = athlete()
     q_rest = a_pose(model) if rest == "a-pose" else None
-    return model, Skin.generate(model, q_rest=q_rest, spacing=spacing,
-                                bodies=[b.name for b in model.bodies if b.name != "socket_r"])
+    return model, Skin.generate(model, q_rest=q_rest, spacing=spacing, bodies=skinned_bodies(model))
+
+
+def _check_athletes_skin(model, skin: Skin) -> None:
+    """Raise ModelError unless ``skin`` covers exactly the athlete's ``skinned_bodies`` (a body it lacks, or one the
+    athlete lacks, would leave the scene's sling and watched regions without their skin)."""
+    wanted = skinned_bodies(model)
+    missing = [b for b in wanted if b not in skin.bodies]
+    foreign = [b for b in skin.bodies if b not in wanted]
+    if missing or foreign:
+        problems = ([f"lacks the athlete's {', '.join(map(repr, missing))}"] if missing else []) + \
+                   ([f"has {', '.join(map(repr, foreign))}, which the athlete has no skin on"] if foreign else [])
+        raise ModelError(f"the skin {' and '.join(problems)}; a sling lift's skin covers the athlete's bodies "
+                         f"{', '.join(wanted)}", "sling_lift(skin=...)")
 
 
 def _rotation_z(angle: float) -> np.ndarray:
@@ -210,10 +234,13 @@ def sling_lift(spacing: float = SKIN_SPACING, sheet_vertices: int = 4000, bed_sp
     between skin and sling over the hang (``outcomes.hanging_window``, ``outcomes.sensor_window_summary``): the knees
     read highest, the upper back and the hip lower (docs/mass-spring-sheet.md). The A-pose skin holds together down
     to 5 cm spacing (its forearms come apart beyond). ``skin``: the athlete's skin to use instead
-    (``athlete_and_skin``'s model; e.g. one generated in another rest pose, ``benchmarks/sling_skin_levers.py``); the
-    body lies in the A-pose whatever the skin's rest pose, and ``spacing`` still sizes the contact's reach."""
-    model, a_pose_skin = athlete_and_skin(spacing, rest="a-pose")
-    skin = a_pose_skin if skin is None else skin
+    (over ``skinned_bodies``, else ModelError; e.g. one generated in another rest pose,
+    ``benchmarks/sling_skin_levers.py``; then only the model is built, not the A-pose skin); the body lies in the A-pose whatever the skin's rest pose, and ``spacing`` still sizes the contact's reach."""
+    if skin is None:
+        model, skin = athlete_and_skin(spacing, rest="a-pose")
+    else:
+        model = athlete()
+        _check_athletes_skin(model, skin)
     q = supine(model, skin, gap=0.004, pose=a_pose(model))
     data = Data(model)
     forward_kinematics(model, data, q)

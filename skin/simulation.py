@@ -107,7 +107,8 @@ class Simulator:
         self.support_idx = np.full(sizes[-1], -1, np.int64)       # each sheet vertex's rigid-device vertex
         self.support_anchor = np.zeros((sizes[-1], 6))           # its position and outward normal
         self.supports = None                                     # the rigid devices' vertices and normals
-        self.support_lists = VerletLists(len(self.rest), sizes[-1], scene.contact.reach)
+        self.support_lists = VerletLists(len(self.rest), sizes[-1], scene.contact.reach,
+                                         ("rigid device vertex", "sheet vertex"))
         self.sheet_soft = np.concatenate([scene.dt / s.masses for s in scene.sheets]) if scene.sheets else np.zeros(0)
         n = skin.n_vertices
         self.x, self.xdot = np.empty((n, 3)), np.empty((n, 3))

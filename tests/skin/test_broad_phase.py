@@ -73,3 +73,27 @@ def test_a_skin_gone_to_infinity_remakes_the_lists_and_is_refused(rng):
     x[3, 1] = np.inf
     with pytest.raises(FloatingPointError, match="not finite"):
         _update(lists, x, device, np.zeros((0, 3)))
+
+
+def test_a_nan_skin_vertex_or_sheet_vertex_is_refused_by_name(rng):
+    """A NaN is no small move either (a diverged run): the lists name the skin vertex, or the device's (a sheet's)
+    point, instead of the grid passing over it and its contacts going missing."""
+    x = rng.uniform(0.0, 0.25, (50, 3))
+    device, sheet = rng.uniform(0.0, 0.25, (20, 3)), rng.uniform(0.0, 0.25, (10, 3))
+    lists = VerletLists(len(x), len(device) + len(sheet), REACH)
+    _update(lists, x, device, sheet)
+    x[7, 2] = np.nan
+    with pytest.raises(FloatingPointError, match=r"skin vertex 7 is not finite"):
+        _update(lists, x, device, sheet)
+    x[7, 2] = 0.1
+    sheet[4, 0] = np.nan
+    with pytest.raises(FloatingPointError, match=rf"device vertex {len(device) + 4} is not finite"):
+        _update(lists, x, device, sheet)
+
+
+def test_the_grid_refuses_a_nan_point():
+    """The grid's bounds pass over NaN (``min``/``max``): it checks the points themselves."""
+    from skin._kernels_contact import candidate_lists
+    x = np.array([[0.0, 0.0, 0.0], [np.nan, 0.1, 0.1], [0.2, 0.2, 0.2]])
+    with pytest.raises(FloatingPointError, match="not finite"):
+        candidate_lists(x, np.array([[0.0, 0.0, 0.0]]), 0.03)

@@ -63,13 +63,18 @@ def slab():
     return model, Skin.generate(model, spacing=0.02)
 
 
+def _resting_scene(model, skin, duration=0.02, **options):
+    """The slab in the neutral pose, its lowest skin point 2 mm above a flat rigid support."""
+    q = neutral(model)
+    q[1] -= skin.vertices(model, Data(model), q)[:, 1].min() - 0.002
+    support = RigidDevice("support", grid_sheet(1.6, 0.8, 81, 41))
+    return Scene("rest", model, skin, q, table_one(model, q), devices=(support,), dt=2e-3, duration=duration, **options)
+
+
 def test_body_resting_on_a_flat_support_carries_its_weight(slab):
     model, skin = slab
-    q = neutral(model)
     data = Data(model)
-    q[1] -= skin.vertices(model, data, q)[:, 1].min() - 0.002        # the lowest skin point 2 mm above
-    support = RigidDevice("support", grid_sheet(1.6, 0.8, 81, 41))
-    scene = Scene("rest", model, skin, q, table_one(model, q), devices=(support,), dt=2e-3, duration=1.0)
+    scene = _resting_scene(model, skin, duration=1.0)
     result = simulate(scene, record_every=25)
     weight = -sum(b.mass for b in model.bodies) * model.gravity[1]
     late = result.time >= 0.7             # it lands, bounces and settles within about half a second
@@ -94,6 +99,29 @@ def test_a_skin_come_apart_is_a_divergence_not_an_allocation():
     x = np.array([[0.0, 0.0, 0.0], [0.5, 1.8, 0.4]])
     near, candidates = candidate_lists(x, np.array([[0.5, 1.79, 0.4]]), 0.018)
     assert list(candidates[near[0]:near[1]]) == [1]
+
+
+def test_a_skin_gone_nan_stops_the_run_naming_the_time_and_the_vertex(slab):
+    """A diverged body (here its knee's angle NaN after five steps; its velocity NaN from the start) puts NaN in the
+    skin: the step is refused naming a skin vertex the knee moves (the leg's), and ``simulate`` stops with a note
+    giving the time, instead of the contact passing over those vertices."""
+    model, skin = slab
+    knee = compile_tree(model).coordinates["knee_angle"]
+    leg = skin.bodies.index("leg")
+    for integrator in ("rk4", "linearly-implicit-euler"):
+        sim = Simulator(_resting_scene(model, skin, integrator=integrator))
+        for _ in range(5):
+            sim.step()
+        sim.q[knee.qi] = np.nan
+        with pytest.raises(FloatingPointError, match=r"skin vertex \d+ is not finite") as caught:
+            sim.step()
+        vertex = int(str(caught.value).split()[2].rstrip(":"))
+        assert leg in skin.bone[vertex][skin.weight[vertex] > 0]
+    v0 = np.zeros(model.nv)
+    v0[knee.vi] = np.nan
+    result = simulate(_resting_scene(model, skin, v0=v0), record_every=1)
+    assert len(result.notes) == 1 and "diverged at 0.0000 s (skin vertex" in result.notes[0], result.notes
+    assert result.time[-1] == 0.0
 
 
 def test_contact_stiffness_rows_are_the_normals_through_the_skin_jacobian(athlete, coarse_skin, rng):

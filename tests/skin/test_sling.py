@@ -224,13 +224,13 @@ def test_a_sling_on_a_skin_of_another_rest_pose_lies_in_the_a_pose():
     straight, its lowest skin 4 mm above the bed's top (lying in the skin's rest pose, it would kneel up)."""
     from engine.tree import compile_tree
     from skin.rest_pose import a_pose
-    from skin.scenes import athlete_and_skin
+    from skin.scenes import athlete, skinned_bodies
     from skin.skinning import Skin
-    model, _ = athlete_and_skin(0.04, rest="a-pose")
+    model = athlete()
     q_rest = a_pose(model)
     knees = [compile_tree(model).coordinates[f"knee_angle_{s}"].qi for s in "lr"]
     q_rest[knees] = np.radians(-90.0)
-    bent = Skin.generate(model, q_rest=q_rest, spacing=0.04, bodies=[b.name for b in model.bodies if b.name != "socket_r"])
+    bent = Skin.generate(model, q_rest=q_rest, spacing=0.04, bodies=skinned_bodies(model))
     scene = sling_lift(spacing=0.04, sheet_vertices=400, bed_spacing=0.04, skin=bent)
     assert scene.skin is bent
     assert all(len(mask) == bent.n_vertices for mask in scene.watch.values())
@@ -238,6 +238,21 @@ def test_a_sling_on_a_skin_of_another_rest_pose_lies_in_the_a_pose():
     x, _, _ = _skin(scene, scene.q0)
     bed_top = scene.devices[0].placement0.p[1]
     assert x[:, 1].min() - bed_top == pytest.approx(0.004 + 0.002, abs=1e-9)
+
+
+def test_a_sling_on_a_skin_missing_a_body_is_refused():
+    """A skin without the athlete's left hand (or with a body the athlete has no skin on) is a ModelError naming the
+    body, not a failed look-up of its index deep in the scene's making."""
+    from engine.errors import ModelError
+    from skin.scenes import athlete, skinned_bodies
+    from skin.skinning import Skin
+    model = athlete()
+    handless = Skin.generate(model, spacing=0.06, bodies=[b for b in skinned_bodies(model) if b != "hand_l"])
+    with pytest.raises(ModelError, match="lacks the athlete's 'hand_l'"):
+        sling_lift(spacing=0.06, sheet_vertices=100, bed_spacing=0.06, skin=handless)
+    socketed = Skin.generate(model, spacing=0.06, bodies=[b.name for b in model.bodies])
+    with pytest.raises(ModelError, match="has 'socket_r', which the athlete has no skin on"):
+        sling_lift(spacing=0.06, sheet_vertices=100, bed_spacing=0.06, skin=socketed)
 
 
 def test_the_knees_read_highest_the_upper_back_and_hip_lower(lifted):
