@@ -44,13 +44,13 @@ POLL = 0.2
 @dataclass
 class WarmUpReport:
     """``compiled``: kernels numba compiled (names, in order); ``seconds``: the warm-up's duration; ``demo``: the
-    demo's ``(result, settings)`` it read (:func:`display_steps`: the window shows them without reading them again);
-    ``muscles_deferred``: the muscle paths' kernels were not cached and were left to ``defer_muscles``."""
+    demo's ``(result, settings)`` it read (:func:`display_steps`: the window shows them without reading them again).
+    Whether the muscle paths' kernels were left to a compile child is the caller's to know (its ``defer_muscles``
+    was called)."""
 
     compiled: list
     seconds: float
     demo: tuple | None = None
-    muscles_deferred: bool = False
 
 
 _refusing = threading.local()   # ``active`` while :func:`loads_cached` refuses this thread's compilations
@@ -292,8 +292,7 @@ def display_steps(on_compile: Callable[[str, int], None] | None = None,
 
     ``defer_muscles``: when the muscle paths' kernels are not all in numba's cache, ``defer_muscles(result)`` (the
     demo's result) is called as soon as that is known, and the 3D view's kernels are left to it (the compile child
-    running :func:`compile_display`, which caches the bodies' and the blade's kernels first;
-    ``report.muscles_deferred``). It returns a callable telling whether that child still runs: the bodies' and the
+    running :func:`compile_display`, which caches the bodies' and the blade's kernels first). It returns a callable telling whether that child still runs: the bodies' and the
     blade's kernels are awaited from the cache while it does (polled every ``POLL`` s; compiling them here too would
     take the core the child uses), then loaded, or compiled here if the child ended without them. Without
     ``defer_muscles``, or when the muscle paths' kernels are cached, all are compiled or loaded here.
@@ -318,7 +317,7 @@ def display_steps(on_compile: Callable[[str, int], None] | None = None,
         if defer_muscles is None:
             _show_muscles(result)
         yield Progress("preparing", 1.0, "kernels ready")
-    return WarmUpReport(list(compiled), time.perf_counter() - start, (result, settings), child_running is not None)
+    return WarmUpReport(list(compiled), time.perf_counter() - start, (result, settings))
 
 
 def warm_up_steps(on_compile: Callable[[str, int], None] | None = None, plugins: bool = True):

@@ -19,7 +19,6 @@ from engine.analysis.pipeline import AnalysisSettings
 from engine.child_process import Cancelled
 from engine.demo.athlete import MASS
 from engine.demo.for_trial import default_model, matching_table, trial_analysis_steps, trial_matching
-from engine.protocols.fitting import known_height
 from engine.trial.body_measures import Given, check_height, check_mass, subject_height, subject_mass
 
 from . import patient
@@ -209,12 +208,12 @@ def show(window) -> None:
 def _recorded(window, alone: TrialAlone, key: str):
     """The subject's ``key`` ('height' or 'mass') that the analysis of ``alone`` takes when the user gives none, with
     where it comes from (a Recorded): the trial's, else the patient's static trial's (``patient.analysis_settings``),
-    as ``hybrid analyze TRIAL.c3d --static S`` decides; a mass the trial records without a height checked by the
-    height known elsewhere, the one given in the panel first (``engine.protocols.fitting.body_mass``)."""
+    as ``hybrid analyze TRIAL.c3d --static S`` decides (``engine.protocols.fitting.body_mass``), a mass checked also
+    by the height given in the panel (``engine.trial.body_measures.subject_mass``)."""
     static = window.document.static_trial
     if key == "height":
         return subject_height(alone.trial, static)
-    return subject_mass(alone.trial, static, known_height(alone.trial, alone.given(), static))
+    return subject_mass(alone.trial, static, alone.given())
 
 
 def _said(read, given, without: str) -> str:

@@ -206,6 +206,20 @@ def _readable(sub: Path, paths: list, what: str, unmatched: list) -> list:
 
 _MEASURES = {"height": ("height", "m", 4, "SUBJECT:HEIGHT or PROCESSING:Height"),
              "mass": ("body mass", "kg", 2, "SUBJECT:WEIGHT or PROCESSING:Bodymass")}
+"""key -> (what, unit, digits: values agree when within 10^-digits of each other (0.1 mm, 10 g; float rounding
+aside), the first proposed rounded to them, fields read)."""
+
+
+def _agreement(measures: list, key: str) -> str:
+    """How the ``key`` (``height`` or ``mass``) values that ``measures`` (Recorded) hold agree: "none" (no usable
+    one), "differ" (two usable ones further apart than 10^-digits, :data:`_MEASURES`), "refused" (the usable ones
+    agree, but one file records a value not usable: it may be another subject's), else "agree"."""
+    values = [m.value for m in measures if m.value is not None]
+    if not values:
+        return "none"
+    if max(values) - min(values) > 10.0 ** -_MEASURES[key][2] * (1 + 1e-9):
+        return "differ"
+    return "refused" if any(m.refused for m in measures) else "agree"
 
 
 def _not_used(sub: Path, key: str, recorded: list, unmatched: list) -> None:
@@ -222,26 +236,27 @@ def _agreed(entry: dict, sub: Path, key: str, recorded: list, proposed: list, un
     what, unit, digits, fields = _MEASURES[key]
     readings = [(path, r) for path, r in recorded if r[key].value is not None]
     refused = [path.name for path, r in recorded if r[key].refused]
-    values = sorted({round(r[key].value, digits) for _, r in readings})
+    agreement = _agreement([r[key] for _, r in recorded], key)
+    value = round(readings[0][1][key].value, digits) if readings else None
     left = f"{key} left for you to give ({unit}); without it {without_it}"
-    if not values:
+    if agreement == "none":
         unmatched.append(f"{sub.name}: no trial records the subject's {what} ({fields}"
                          + (f"; not usable in {', '.join(refused)}, above" if refused else "")
                          + (f"; {', '.join(p.name for p in trc)}: TRC, which records none" if trc else "")
                          + f"): {left}")
-    elif len(values) > 1:
+    elif agreement == "differ":
         unmatched.append(f"{sub.name}: its trials record different values of its {what} ("
                          + ", ".join(f"{p.name} {r[key].value:g} {unit}" for p, r in readings)
                          + f"): {left}")
-    elif refused:
-        unmatched.append(f"{sub.name}: {_record([p.name for p, _ in readings])} {values[0]:g} {unit} for its "
+    elif agreement == "refused":
+        unmatched.append(f"{sub.name}: {_record([p.name for p, _ in readings])} {value:g} {unit} for its "
                          f"{what}, but {_record(refused)} one not usable (above), which may be another "
                          f"subject's file: {left}")
     else:
-        entry[key] = values[0]
+        entry[key] = value
         sources = sorted({r[key].reading for _, r in readings})
         without = [p.name for p, r in recorded if r[key].value is None] + [f"{p.name} (TRC)" for p in trc]
-        proposed.append(f"{sub.name}: {key} {values[0]:g} {unit}, read from {', '.join(sources)} in "
+        proposed.append(f"{sub.name}: {key} {value:g} {unit}, read from {', '.join(sources)} in "
                         f"{', '.join(p.name for p, _ in readings)}" +
                         (f"; {_record(without)} none: this subject's value applies to "
                          f"{'it' if len(without) == 1 else 'them'} too" if without else ""))
@@ -254,8 +269,9 @@ def _record(names: list) -> str:
 
 def _recorded(paths: list) -> tuple[list, list]:
     """``[(path, {'height': Recorded, 'mass': Recorded})]`` of the C3D files among ``paths`` (TRC files record
-    neither) from their parameters (``engine.io.c3d.read_c3d_parameters``), a file's mass recorded without a height
-    checked by the others' (:func:`_others_height`), and ``[(path, problem)]`` of those that could not be read."""
+    neither) from their parameters (``engine.io.c3d.read_c3d_parameters``), a file's mass recorded without a usable
+    height checked by the height the others agree on (:func:`_others_height`), and ``[(path, problem)]`` of those
+    that could not be read."""
     from engine.errors import DataError
     from engine.io.c3d import read_c3d_parameters
     from engine.trial.body_measures import recorded_height, recorded_mass
@@ -266,19 +282,22 @@ def _recorded(paths: list) -> tuple[list, list]:
             unreadable.append((path, parameters.problem))
         else:
             read.append((path, parameters, recorded_height(parameters)))
-    recorded = [(path, {"height": height, "mass": recorded_mass(parameters, height=_others_height(path, read))})
+    recorded = [(path, {"height": height, "mass": recorded_mass(parameters, height=None if height.value is not None
+                                                                 else _others_height(path, read))})
                 for path, parameters, height in read]
     return recorded, unreadable
 
 
 def _others_height(path: Path, read: list) -> tuple | None:
     """The height ``(m, where it comes from)`` the C3D files of ``read`` (``[(path, parameters, Recorded height)]``)
-    other than ``path`` record, when they agree on one (to 0.1 mm), to check a mass ``path`` records without a height
-    by (``engine.trial.body_measures.recorded_mass``); else None."""
-    others = [(p, h) for p, _, h in read if p != path and h.value is not None]
-    if len({round(h.value, 4) for _, h in others}) != 1:
+    other than ``path`` record, when they agree on one as :func:`_agreed` would propose it (:func:`_agreement`: none
+    refused, within 0.1 mm), to check a mass ``path`` records without a usable height by
+    (``engine.trial.body_measures.recorded_mass``); else None."""
+    others = [(p, h) for p, _, h in read if p != path and h.found is not None]
+    if _agreement([h for _, h in others], "height") != "agree":
         return None
-    return others[0][1].value, ", ".join(f"{p.name}'s {h.reading}" for p, h in others)
+    usable = [(p, h) for p, h in others if h.value is not None]
+    return usable[0][1].value, ", ".join(f"{p.name}'s {h.reading}" for p, h in usable)
 
 
 def write_study(path, body: dict) -> None:

@@ -86,31 +86,17 @@ def height_notes(trial, given: Given | None, static=None) -> list:
                               f"{float(given.height):.3f} m")
 
 
-def known_height(trial, given: Given | None = None, static=None) -> tuple | None:
-    """The subject's height ``(m, where it comes from)`` that a mass recorded without one is checked by
-    (:func:`~engine.trial.body_measures.recorded_mass`): the height ``given``, else the one the trial records, else the
-    ``static`` trial's when the trial records none (as :func:`stature` takes them); None if none."""
-    if given is not None and given.height is not None:
-        return float(given.height), f"the height given {given.height_from}, {float(given.height):.3f} m"
-    read = recorded_height(trial)
-    if read.value is None and not read.refused and static is not None:
-        read = recorded_height(static, f"the static trial {static.source}'s")
-    return None if read.value is None else (read.value, read.source)
-
-
 def body_mass(trial, given: Given | None = None, static=None) -> tuple[float | None, list]:
     """The subject's body mass (kg; None: none known, the model's is kept) and the notes saying where it comes from:
     the mass ``given`` by the user when there is one (``hybrid analyze --mass``, a study's subject, the application:
     it overrides the trial's; the notes say where it was given), else the mass the trial records when plausible
     (:func:`~engine.trial.body_measures.recorded_mass`), else the one the ``static`` trial records when the trial
-    records none; a mass recorded in a file without a height checked by the height known elsewhere
-    (:func:`known_height`)."""
-    known = known_height(trial, given, static)
-    read = recorded_mass(trial, height=known)
+    records none (:func:`~engine.trial.body_measures.subject_mass`: each checked by the height given, the trial's or
+    the static's besides its own)."""
     if given is not None and given.mass is not None:
-        return float(given.mass), _given_notes(read, f"the subject's body mass is the mass given {given.mass_from}, "
-                                                     f"{float(given.mass):.3f} kg")
-    read = subject_mass(trial, static, known)
+        return float(given.mass), _given_notes(recorded_mass(trial), f"the subject's body mass is the mass given "
+                                                                     f"{given.mass_from}, {float(given.mass):.3f} kg")
+    read = subject_mass(trial, static, given)
     if read.value is not None:
         return read.value, [*read.rejected, f"the subject's body mass is {read.source}"]
     return None, [*read.rejected, "no body mass in the trial nor given: the model's is kept"]

@@ -11,10 +11,10 @@ C3D files have no standard parameter for either; these are read (names in any ca
   taken as kg (as in Sample01, Sample02 and Sample28), the assumption said; else Nexus's ``PROCESSING:Bodymass`` (kg).
 
 A value found but not usable (0, as Nexus writes a measurement not filled in; text; outside the plausible range; a
-mass giving, with the height the trial records, a body mass index outside :data:`BMI_RANGE`, as 154 lb taken as kg
-for a 1.6 m subject) is never taken: :attr:`Recorded.rejected` says which and why. A trial recording a mass and no
-height has its mass checked with the subject's height known elsewhere when there is one (the height the user gave,
-another trial's), which the note names.
+mass giving, with the height the file records or the one the analysis uses, a body mass index outside
+:data:`BMI_RANGE`, as 154 lb taken as kg for a 1.6 m subject) is never taken: :attr:`Recorded.rejected` says which
+and why. The height a mass is checked by besides its file's own (:func:`checking_height`: the height the user gave,
+else the trial's, else its static trial's) is named in the note.
 
 The ranges are limits: a child under 1 m or 20 kg is refused (its height and mass are to be given by hand, and are
 refused there too).
@@ -150,27 +150,44 @@ def recorded_height(trial, whose: str = "the trial's") -> Recorded:
 
 def recorded_mass(trial, whose: str = "the trial's", height: tuple | None = None) -> Recorded:
     """The subject's body mass (kg) ``trial`` records (module notes): a Trial, or the
-    :class:`~engine.io.c3d.C3DParameters` of its file; a mass giving a body mass index outside :data:`BMI_RANGE` with
-    the height the trial records, or, when it records none, with ``height`` ``(m, where it comes from)`` (the
-    subject's height known elsewhere: the one the user gave, another trial's; None: none), is refused, the height
-    used named; ``whose`` as :func:`recorded_height`."""
+    :class:`~engine.io.c3d.C3DParameters` of its file; refused when, taken as kg, it gives a body mass index outside
+    :data:`BMI_RANGE` with the height the file records (if usable) or with ``height`` ``(m, where it comes from)``,
+    the height the analysis uses when it is not the file's own (the one the user gave, another trial's; None: none):
+    each height used is named, a mass scaled to a height it does not fit being as wrong as one recorded in pounds;
+    ``whose`` as :func:`recorded_height`."""
     own = recorded_height(trial, whose)
-    if own.value is not None:
-        used = own.value, f"{own.source} (recorded with it)"
-    elif height is not None:
+    used = [] if own.value is None else [(own.value, f"{own.source} (recorded with it)")]
+    if height is not None and own.value is None:
         owner = whose.removesuffix("'s")
-        used = height[0], f"{height[1]} ({owner} records none)"
-    else:
-        used = None
+        used.append((height[0], f"{height[1]} " + (f"({whose} own height is not usable)" if own.refused else
+                                                   f"({owner} records none)")))
+    elif height is not None and height[0] != own.value:
+        used.append((height[0], f"{height[1]} (the height the analysis uses)"))
 
     def unlikely(mass: float) -> str | None:
-        bmi = None if used is None else mass / used[0] ** 2
         lo, hi = BMI_RANGE
-        return None if bmi is None or lo <= bmi <= hi else (
-            f"taken as kg, with {used[1]} it gives a body mass index of {bmi:.1f} kg/m^2, "
-            f"not within {lo:g}-{hi:g} kg/m^2 (pounds, or another subject's mass?)")
+        bmis = [(mass / metres ** 2, where) for metres, where in used]
+        if all(lo <= bmi <= hi for bmi, _ in bmis):
+            return None
+        said = " and ".join(f"with {where} it gives a body mass index of {bmi:.1f} kg/m^2" for bmi, where in bmis)
+        return (f"taken as kg, {said}, not {'both ' if len(bmis) > 1 else ''}within {lo:g}-{hi:g} kg/m^2 (pounds, or "
+                "another subject's mass?)")
 
     return _read(_candidates(trial, _MASS_KEYS, ("bodymass",)), _mass, "body mass", whose, unlikely)
+
+
+def checking_height(trial, static=None, given: Given | None = None) -> tuple | None:
+    """The subject's height ``(m, where it comes from)`` that a mass is checked by (:func:`recorded_mass`) beside the
+    height recorded with it: the height ``given`` (m), else the one ``trial`` records, else, whenever the trial has
+    no usable height of its own (none, 0, or one refused: a check can only refuse more, unlike taking a value), the
+    one its ``static`` trial records; None if none. Not the stature the analysis may fall back to without any (the
+    model's height scaled to the markers, ``engine.protocols.fitting.stature``): a guess checks no measure."""
+    if given is not None and given.height is not None:
+        return float(given.height), f"the height given {given.height_from}, {float(given.height):.3f} m"
+    read = recorded_height(trial)
+    if read.value is None and static is not None:
+        read = recorded_height(static, f"the static trial {static.source}'s")
+    return None if read.value is None else (read.value, read.source)
 
 
 def _or_static(read: Recorded, static, recorded) -> Recorded:
@@ -194,10 +211,12 @@ def subject_height(trial, static=None) -> Recorded:
     return _or_static(recorded_height(trial), static, recorded_height)
 
 
-def subject_mass(trial, static=None, height: tuple | None = None) -> Recorded:
+def subject_mass(trial, static=None, given: Given | None = None) -> Recorded:
     """The subject's body mass (kg) that an analysis of ``trial`` takes when none is given: as :func:`subject_height`,
-    from :func:`recorded_mass`, a mass recorded in a file without a height checked by ``height`` ``(m, where it comes
-    from)``, the height known elsewhere (``engine.protocols.fitting.known_height``; None: none)."""
+    from :func:`recorded_mass`, each file's mass checked also by :func:`checking_height` of ``trial``, ``static`` and
+    the height ``given`` (None: none; its mass is not looked at: the caller uses a mass given). ``hybrid analyze``
+    (``engine.protocols.fitting.body_mass``) and the application's Markers panel take it from here."""
+    height = checking_height(trial, static, given)
     return _or_static(recorded_mass(trial, height=height), static,
                       lambda recorded_in, whose: recorded_mass(recorded_in, whose, height))
 

@@ -122,7 +122,7 @@ def test_the_child_ends_when_the_main_window_shows_with_every_kernel_loaded(make
     preparation.launch()
     launcher = Launcher(None, SimpleNamespace(close=lambda: None), lambda window, demo: window.open_demo(work) or [],
                         None, (1500, 950), "hybridgui", lambda what: None, preparation)
-    launcher.show_main(SimpleNamespace(muscles_deferred=False, demo=work))
+    launcher.show_main(SimpleNamespace(demo=work))
     assert preparation._child.wait(timeout=60) == 0 and told.read_bytes() == b""
     assert PATHS.ready and window.statusBar().currentMessage() != PREPARING
 

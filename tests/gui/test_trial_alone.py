@@ -214,6 +214,41 @@ def test_a_mass_recorded_without_a_height_is_checked_by_the_height_given_in_the_
         f"of {154 / 1.6 ** 2:.1f} kg/m^2, not within 12-50 kg/m^2 (pounds, or another subject's mass?)")
 
 
+def test_the_panel_checks_a_recorded_mass_by_the_same_heights_as_the_analysis_in_its_words(shown, test_data, tmp_path):
+    # the trial records SUBJECT:HEIGHT 17.8 (no stature: refused) and WEIGHT 154 (pounds): its static trial records
+    # HEIGHT 1.6, by which 154 kg is 60.2 kg/m^2: refused in the panel with the note the analysis gives
+    # (engine.protocols.fitting.body_mass), saying the trial's own height is not usable; then HEIGHT 1.9 (42.7 kg/m^2
+    # with it), and 1.6 m given in the panel: the analysis would scale a 1.6 m subject at 154 kg, refused too
+    import ezc3d
+    from engine.protocols.fitting import body_mass
+    written = ezc3d.c3d(str(test_data.joinpath(*TRIAL)))
+    written.add_parameter("SUBJECT", "HEIGHT", [17.8])
+    written.add_parameter("SUBJECT", "WEIGHT", [154.0])
+    written.write(str(tmp_path / "typo.c3d"))
+    static = ezc3d.c3d(str(test_data.joinpath(*TRIAL)))
+    static.add_parameter("SUBJECT", "HEIGHT", [1.6])
+    static.write(str(tmp_path / "static.c3d"))
+    written.add_parameter("SUBJECT", "HEIGHT", [1.9])
+    written.write(str(tmp_path / "tall.c3d"))
+    panel = shown.matching
+    _drop(shown, [tmp_path / "typo.c3d"])
+    patient.open_static_trial(shown, tmp_path / "static.c3d")
+    assert shown.last_error is None, shown.reported
+    alone = trial_alone.active(shown)
+    mass, notes = body_mass(alone.trial, alone.given(), shown.document.static_trial)
+    assert mass is None and panel.mass_said.text() == notes[0]
+    assert "SUBJECT:HEIGHT 1.6 m (the trial's own height is not usable) it gives a body mass index of 60.2" in notes[0]
+    patient.set_static_trial(shown, None, None)
+    _drop(shown, [tmp_path / "tall.c3d"])
+    assert panel.mass.value() == 154.0                  # 42.7 kg/m^2 with the height recorded with it
+    panel.height.setValue(1.6)
+    alone = trial_alone.active(shown)
+    mass, notes = body_mass(alone.trial, alone.given())
+    assert mass is None and panel.mass_said.text() == notes[0]
+    assert ("with the height given in the application's Markers panel, 1.600 m (the height the analysis uses) it gives "
+            f"a body mass index of {154 / 1.6 ** 2:.1f} kg/m^2") in notes[0]
+
+
 def test_a_dropped_trial_waiting_for_its_analysis_is_left_when_something_else_opens(shown, test_data):
     window = shown
     _drop(window, [test_data.joinpath(*TRIAL)])

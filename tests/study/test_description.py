@@ -261,3 +261,32 @@ def test_study_init_gives_a_scaled_model_the_mass_its_c3d_trials_record_unless_i
             f"record another (static1.c3d SUBJECT:WEIGHT {weight:g}, taken as kg (C3D gives no unit), walk.c3d "
             f"SUBJECT:WEIGHT {weight:g}, taken as kg (C3D gives no unit)): the setup's is used") in out
     assert (g_.scaled, g_.mass) == (False, None) and "G:" not in out
+
+
+def test_proposing_a_height_and_checking_a_mass_by_the_others_heights_agree_alike():
+    """``hybrid study init``'s two uses of the trials' heights (the height proposed, ``_agreed``; the one a mass
+    recorded without a usable height is checked by, ``_others_height``) share one rule: values within 0.1 mm agree
+    (1.70004 and 1.70006 m, 0.02 mm apart, are one height, though rounding to 0.1 mm puts them apart), 0.5 mm apart
+    differ, and a height refused in one file (17.8: no stature) leaves none agreed by either."""
+    from types import SimpleNamespace
+
+    from engine.trial.body_measures import recorded_height
+    from study.propose import _agreed, _others_height
+
+    def read(*heights):
+        files = [(Path(f"t{i}.c3d"), SimpleNamespace(subject={"HEIGHT": h}, metadata={})) for i, h in enumerate(heights)]
+        return [(path, parameters, recorded_height(parameters)) for path, parameters in files]
+
+    def proposed(*heights):
+        entry, proposed, unmatched = {}, [], []
+        _agreed(entry, Path("s1"), "height", [(p, {"height": h}) for p, _, h in read(*heights)], proposed, unmatched,
+                "nothing")
+        return entry.get("height")
+
+    mass_file = Path("mass.c3d")
+    assert round(1.70004, 4) != round(1.70006, 4)                 # rounding into 0.1 mm buckets splits them
+    assert proposed(1.70004, 1.70006) == pytest.approx(1.7, abs=1e-12)
+    assert _others_height(mass_file, read(1.70004, 1.70006))[0] == pytest.approx(1.70004, abs=1e-12)
+    assert proposed(1.7, 1.7005) is None and _others_height(mass_file, read(1.7, 1.7005)) is None
+    assert proposed(1.7, 17.8) is None and _others_height(mass_file, read(1.7, 17.8)) is None
+    assert proposed(1.7, 1.7) == 1.7 and _others_height(mass_file, read(1.7, 1.7))[0] == 1.7

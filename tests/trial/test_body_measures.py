@@ -107,12 +107,60 @@ def test_a_mass_recorded_without_a_height_is_checked_by_the_subjects_height_know
                                "kg/m^2 (pounds, or another subject's mass?)",)
     kilograms = recorded_mass(_trial(subject={"WEIGHT": 70.0}), height=given)
     assert kilograms.value == 70.0 and kilograms.rejected == ()
-    # the height recorded with the mass is the one it is checked by: 154 / 1.9^2 = 42.7
+    # the height recorded with the mass (1.9 m: 154 / 1.9^2 = 42.7) and the one the analysis uses (1.6 m given: 60.2)
+    # both check it, a mass scaled to a height it does not fit being as wrong as one in pounds; both are named
     tall = recorded_mass(_trial(subject={"HEIGHT": 1.9, "WEIGHT": 154.0}), height=given)
-    assert tall.value == 154.0 and tall.rejected == ()
+    assert tall.value is None and tall.refused
+    assert tall.rejected == ("the trial's SUBJECT:WEIGHT 154 was not used as the subject's body mass: taken as kg, "
+                             f"with the trial's SUBJECT:HEIGHT 1.9 m (recorded with it) it gives a body mass index of "
+                             f"{154 / 1.9 ** 2:.1f} kg/m^2 and with the height given with --height on the command line, "
+                             f"1.600 m (the height the analysis uses) it gives a body mass index of {154 / 1.6 ** 2:.1f} "
+                             "kg/m^2, not both within 12-50 kg/m^2 (pounds, or another subject's mass?)",)
+    assert 12 <= 154 / 1.9 ** 2 <= 50 < 154 / 1.6 ** 2                # only the height the analysis uses refuses it
+    fits = recorded_mass(_trial(subject={"HEIGHT": 1.9, "WEIGHT": 70.0}), height=given)   # 19.4 and 27.3 kg/m^2
+    assert fits.value == 70.0 and fits.rejected == ()
     static = recorded_mass(_trial(subject={"WEIGHT": 154.0}), "the static trial s.c3d's", (1.6, "the trial's "
                                                                                            "SUBJECT:HEIGHT 1.6 m"))
     assert "with the trial's SUBJECT:HEIGHT 1.6 m (the static trial s.c3d records none) it gives" in static.rejected[0]
+
+
+def test_a_mass_beside_a_refused_height_is_checked_by_the_height_given_or_the_static_trials():
+    """A height refused is not replaced by another (it may be another subject's file), but the mass beside it is still
+    checked by the height the subject is known by elsewhere: a check can only refuse more. 17.8 is no stature; 154
+    (lb) / 1.6^2 = 60.2 kg/m^2; the note says the trial's own height is not usable, not that it records none."""
+    trial = SimpleNamespace(subject={"HEIGHT": 17.8, "WEIGHT": 154.0}, metadata={}, source="walk.c3d")
+    static = SimpleNamespace(subject={"HEIGHT": 1.6}, metadata={}, source="static.c3d")
+    bmi = f"it gives a body mass index of {154 / 1.6 ** 2:.1f} kg/m^2, not within 12-50 kg/m^2"
+    for given, height in ((None, "the static trial static.c3d's SUBJECT:HEIGHT 1.6 m"),
+                          (Given(height=1.6, height_from="with --height"), "the height given with --height, 1.600 m")):
+        mass = subject_mass(trial, static, given)
+        assert mass.value is None and mass.refused
+        assert mass.rejected == ("the trial's SUBJECT:WEIGHT 154 was not used as the subject's body mass: taken as "
+                                 f"kg, with {height} (the trial's own height is not usable) {bmi} (pounds, or another "
+                                 "subject's mass?)",)
+        assert body_mass(trial, given, static) == (None, [*mass.rejected, "no body mass in the trial nor given: the "
+                                                                          "model's is kept"])
+    assert subject_height(trial, static).value is None                  # the refused height is still not replaced
+    # 70 kg with 1.6 m (27.3 kg/m^2) is taken; with no height known anywhere the mass cannot be checked
+    assert subject_mass(SimpleNamespace(subject={"HEIGHT": 17.8, "WEIGHT": 70.0}, metadata={}), static).value == 70.0
+    # the static trial's mass beside its own refused height, checked by the height given, says the same of it
+    mass = subject_mass(SimpleNamespace(subject={}, metadata={}), SimpleNamespace(
+        subject={"HEIGHT": 17.8, "WEIGHT": 154.0}, metadata={}, source="static.c3d"), Given(1.6, None, "with --height"))
+    assert mass.value is None and ("with the height given with --height, 1.600 m (the static trial static.c3d's own "
+                                   "height is not usable)") in mass.rejected[-1]
+
+
+def test_the_height_given_and_the_one_recorded_with_the_mass_both_check_it_in_the_analysis():
+    """``hybrid analyze --height 1.6`` on a trial recording HEIGHT 1.9 and WEIGHT 154: 42.7 kg/m^2 with its own height,
+    but the analysis would scale a 1.6 m subject at 154 kg (60.2 kg/m^2): refused, naming both heights."""
+    trial = SimpleNamespace(subject={"HEIGHT": 1.9, "WEIGHT": 154.0}, metadata={}, source="walk.c3d")
+    mass, notes = body_mass(trial, Given(height=1.6, height_from="with --height"))
+    assert mass is None
+    assert ("with the trial's SUBJECT:HEIGHT 1.9 m (recorded with it) it gives a body mass index of "
+            f"{154 / 1.9 ** 2:.1f} kg/m^2 and with the height given with --height, 1.600 m (the height the analysis "
+            f"uses) it gives a body mass index of {154 / 1.6 ** 2:.1f} kg/m^2, not both within") in notes[0]
+    # without the height given, the trial's own is the analysis's: checked once, taken
+    assert body_mass(trial)[0] == 154.0
 
 
 def test_only_a_value_other_than_0_is_refused():
