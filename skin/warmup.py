@@ -10,7 +10,7 @@ from engine.data import Data
 
 from .playback import Playback
 from .rest_pose import A_POSE_SPACING
-from .scenes import scene
+from .scenes import scene, skinned_bodies
 from .simulation import simulate
 from .skinning import Skin
 from .socket import Socket, pressure_over_trial
@@ -46,5 +46,5 @@ def warm_up(result) -> None:
     _, settings = demo_results()          # the settings the demo was analysed with (which plate loads which body)
     _, loads, _ = socket_loads(result, replace(settings, loads_cutoff=None), frames=FRAMES)   # 3 frames: no filter
     model = result.model
-    skin = Skin.generate(model, spacing=SOCKET_SPACING, bodies=[b.name for b in model.bodies if b.name != "socket_r"])
+    skin = Skin.generate(model, spacing=SOCKET_SPACING, bodies=skinned_bodies(model))
     pressure_over_trial(model, Socket.from_stump(model, skin, "tibia_r"), result.motion.q[FRAMES], loads)

@@ -9,6 +9,7 @@ from engine.algorithms import neutral
 from engine.demo.athlete import build_athlete
 from skin.rest_pose import a_pose
 from skin.skinning import Skin
+from skin.scenes import skinned_bodies
 
 
 @pytest.fixture(scope="session")
@@ -16,18 +17,14 @@ def athlete():
     return build_athlete(with_muscles=False)
 
 
-def _bodies(model):
-    return [b.name for b in model.bodies if b.name != "socket_r"]
-
-
 @pytest.fixture(scope="session")
 def coarse_skin(athlete):
-    return Skin.generate(athlete, spacing=0.03, bodies=_bodies(athlete))
+    return Skin.generate(athlete, spacing=0.03, bodies=skinned_bodies(athlete))
 
 
 @pytest.fixture(scope="session")
 def a_pose_skin(athlete):
-    return Skin.generate(athlete, q_rest=a_pose(athlete), spacing=0.03, bodies=_bodies(athlete))
+    return Skin.generate(athlete, q_rest=a_pose(athlete), spacing=0.03, bodies=skinned_bodies(athlete))
 
 
 @pytest.fixture(scope="session", params=["neutral", "a-pose"])

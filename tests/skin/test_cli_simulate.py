@@ -13,6 +13,7 @@ from skin.cli_socket_pressure import COLUMNS
 from skin.skinning import Skin
 from skin.socket import Socket
 from skin.socket_load import socket_loads
+from skin.scenes import skinned_bodies
 
 
 def test_simulate_back_pressure_writes_the_run(tmp_path, capsys):
@@ -78,8 +79,7 @@ def test_socket_pressure_warns_of_frames_outside_the_small_displacements(capsys,
     result, settings = demo_results()
     model = result.model
     _, loads, _ = socket_loads(result, settings, "socket_weld")
-    socket = Socket.from_stump(model, Skin.generate(model, spacing=0.03, bodies=[b.name for b in model.bodies
-                                                                                  if b.name != "socket_r"]),
+    socket = Socket.from_stump(model, Skin.generate(model, spacing=0.03, bodies=skinned_bodies(model)),
                                "tibia_r", friction=0.61)
     within = np.flatnonzero(~outside & (rows["loaded"] == 1))
     for f in (np.flatnonzero(outside)[0], within[0], np.flatnonzero(rows["loaded"] == 0)[0]):
@@ -142,7 +142,7 @@ def test_socket_pressure_takes_the_soft_tissue_and_the_fit(capsys):
     # skin's own areas and normals at rest), and the zero-load pressures, not the nominal 40 kPa
     result, _ = demo_results()
     model = result.model
-    skin = Skin.generate(model, spacing=0.03, bodies=[b.name for b in model.bodies if b.name != "socket_r"])
+    skin = Skin.generate(model, spacing=0.03, bodies=skinned_bodies(model))
     stump = Socket.from_stump(model, skin, "tibia_r").vertices
     normals, areas = skin.mesh.normals_areas()
     opening = -(areas[stump] @ normals[stump])[1]

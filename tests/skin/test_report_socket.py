@@ -20,6 +20,7 @@ from skin.skinning import Skin
 from skin.report_socket import stance_rows
 from skin.socket_load import socket_loads
 from skin.socket_map import LOADED
+from skin.scenes import skinned_bodies
 
 DATA = Path(__file__).parents[1] / "data"
 
@@ -42,7 +43,7 @@ def test_the_demo_report_shows_the_socket_pressure_of_each_stance(tmp_path):
     a, b = next((a, b) for a, b in stances_of(events, "Right") if b is not None)
     frames = np.flatnonzero((result.motion.time >= a) & (result.motion.time <= b))
     _, loads, _ = socket_loads(result, settings, "socket_weld")
-    skin = Skin.generate(model, bodies=[b.name for b in model.bodies if b.name != "socket_r"])
+    skin = Skin.generate(model, bodies=skinned_bodies(model))
     socket = Socket.from_stump(model, skin, "tibia_r")
     peaks = [socket.pressure(model, result.motion.q[f], loads[f]).peak for f in frames]
     at = result.motion.time[frames[int(np.argmax(peaks))]]

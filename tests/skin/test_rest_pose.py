@@ -9,7 +9,7 @@ from engine.algorithms import forward_kinematics, frame_placement, neutral
 from engine.data import Data
 from engine.errors import ModelError
 from skin.rest_pose import ARM_ABDUCTION, LEG_ABDUCTION, a_pose
-from skin.scenes import SKIN_SPACING
+from skin.scenes import SKIN_SPACING, skinned_bodies
 from skin.skinning import Skin
 from tests.engine.hybrid_models import cantilever
 
@@ -80,7 +80,7 @@ def test_the_a_pose_skin_at_the_scenes_spacing_is_closed_and_of_the_seeds_size(a
     """At the scenes' 12 mm: one closed manifold surface, normals outward, 5k-20k vertices (the seed's 14k), limbs
     apart, and weights blending bones near the joints only."""
     skin = Skin.generate(athlete, q_rest=a_pose(athlete), spacing=SKIN_SPACING,
-                         bodies=[b.name for b in athlete.bodies if b.name != "socket_r"])
+                         bodies=skinned_bodies(athlete))
     assert 5000 <= skin.n_vertices <= 20000
     t = skin.mesh.triangles
     edges = np.sort(np.concatenate([t[:, [0, 1]], t[:, [1, 2]], t[:, [2, 0]]]), axis=1)
@@ -112,7 +112,7 @@ def test_an_a_pose_skin_too_coarse_to_hold_together_names_the_spacing_the_pieces
     pieces apart and their bodies (the volume nearest each vertex), and the coarsest spacing that holds together,
     ``A_POSE_SPACING``, at which the skin is one closed piece (it said only how many pieces)."""
     from skin.rest_pose import A_POSE_SPACING
-    bodies = [b.name for b in athlete.bodies if b.name != "socket_r"]
+    bodies = skinned_bodies(athlete)
     q = a_pose(athlete)
     with pytest.raises(ModelError) as error:
         Skin.generate(athlete, q_rest=q, spacing=0.06, bodies=bodies)

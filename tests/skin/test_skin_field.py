@@ -11,6 +11,7 @@ import pytest
 from engine.algorithms import neutral
 from engine.display.shapes import Capsule, Ellipsoid
 from skin import surface, weights
+from skin.scenes import skinned_bodies
 from skin.skinning import Skin
 from skin.socket import Socket
 from skin.surface import world_distances
@@ -73,7 +74,7 @@ def test_kernel_distances_are_the_numpy_ones(rng):
 def test_the_socket_on_the_kernels_skin_is_the_one_numpy_gave(athlete, monkeypatch):
     """The athlete's skin at the socket's 12 mm: the same triangles, vertices and weights (to round-off) as from the
     numpy field, hence the same stump and the same pressure under a stance-like load."""
-    bodies = [b.name for b in athlete.bodies if b.name != "socket_r"]
+    bodies = skinned_bodies(athlete)
     skin = Skin.generate(athlete, bodies=bodies)
     with monkeypatch.context() as m:
         m.setattr(surface._ks, "union_field", _reference_field(body_volumes(athlete, None, bodies)))
@@ -107,8 +108,7 @@ def test_a_socket_is_moulded_once_per_model_content():
     tibia = model.body("tibia_r")
     lighter = model.replace(bodies=[b if b is not tibia else replace(b, mass=0.9 * b.mass) for b in model.bodies])
     other = socket_for(lighter, "socket_weld", "tibia_r", spacing=0.03)
-    fresh = Socket.from_stump(lighter, Skin.generate(lighter, spacing=0.03, bodies=[
-        b.name for b in lighter.bodies if b.name != "socket_r"]), "tibia_r")
+    fresh = Socket.from_stump(lighter, Skin.generate(lighter, spacing=0.03, bodies=skinned_bodies(lighter)), "tibia_r")
     assert other is not first
     np.testing.assert_array_equal(other.wall, fresh.wall)
     assert not np.array_equal(other.skin.mesh.vertices, first.skin.mesh.vertices)

@@ -20,6 +20,7 @@ from skin.socket_defaults import LINER_FRICTION
 from skin.socket_load import opened_model, socket_loads
 from skin.surface import world_distances
 from skin.volumes import body_volumes
+from skin.scenes import skinned_bodies
 
 STANCE = slice(100, 130)       # the demo's first blade stance
 
@@ -29,7 +30,7 @@ def demo():
     from pathlib import Path
     result, settings = load_result(Path(_resources).parent / "demo" / "results.hlr")
     model = result.model
-    skin = Skin.generate(model, spacing=0.02, bodies=[b.name for b in model.bodies if b.name != "socket_r"])
+    skin = Skin.generate(model, spacing=0.02, bodies=skinned_bodies(model))
     return result, settings, skin
 
 

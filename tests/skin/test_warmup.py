@@ -6,7 +6,7 @@ from importlib.metadata import entry_points
 from engine.demo import demo_results
 from engine.warmup import PLUGINS, counting_compiles
 from skin.playback import Playback
-from skin.scenes import scene
+from skin.scenes import scene, skinned_bodies
 from skin.simulation import simulate
 from skin.skinning import Skin
 from skin.socket import Socket, pressure_over_trial
@@ -28,6 +28,6 @@ def test_after_the_warm_up_simulating_and_the_socket_pressure_compile_nothing():
         frames = slice(100, 102)
         _, loads, _ = socket_loads(result, replace(settings, loads_cutoff=None), frames=frames)
         model = result.model
-        skin = Skin.generate(model, spacing=0.03, bodies=[b.name for b in model.bodies if b.name != "socket_r"])
+        skin = Skin.generate(model, spacing=0.03, bodies=skinned_bodies(model))
         pressure_over_trial(model, Socket.from_stump(model, skin, "tibia_r"), result.motion.q[frames], loads)
     assert compiled == [], compiled
