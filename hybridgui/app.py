@@ -9,6 +9,7 @@ the 3D view is an interactive OpenGL widget.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 import time
@@ -78,6 +79,15 @@ def _note(args, what: str) -> None:
         print(f"startup: {what} (cpu {time.process_time():.2f} s)", flush=True)
 
 
+def _shown(app, args, what: str) -> None:
+    """Told by the launcher on the GUI thread (``what``, as :func:`_note`): once the main window is shown, the cycle
+    collector runs there on a timer (its modules were imported with the main window's)."""
+    if what == "main window shown" and not hasattr(app, "cycle_collector"):
+        from pyqtgraph.util.garbage_collector import GarbageCollector
+        app.cycle_collector = GarbageCollector(interval=0.5)   # kept alive until the application ends
+    _note(args, what)
+
+
 def main(argv=None, prog: str = "hybridgui") -> int:
     """Run the application; returns the exit status. The system libraries Qt needs are checked first (a missing
     one ends with the line that installs it); then the first window shows while the engine is loaded and its
@@ -88,6 +98,11 @@ def main(argv=None, prog: str = "hybridgui") -> int:
     if problem is not None:
         print(problem, file=sys.stderr)
         return 1
+    # Python's cycle collector runs on the GUI thread only, on a timer (pyqtgraph's GarbageCollector, from when the
+    # main window shows, _shown): run by a worker thread (the analysis allocates there), it would destroy the Qt objects
+    # of a closed window in that thread and deadlock or crash Qt. Until then it does not run: its passes over what the
+    # startup imports cost about a tenth of the warm first window's processor time.
+    gc.disable()
     from PySide6.QtWidgets import QApplication
 
     from .muscle_kernels import MusclePreparation
@@ -101,15 +116,10 @@ def main(argv=None, prog: str = "hybridgui") -> int:
     app.processEvents()
     _note(args, "first window shown")
     muscles = MusclePreparation()    # its child compiles the 3D view's kernels on a first launch, else ends at once
-    muscles.launch()                 # before the startup thread reads anything (both import the engine package)
-    from pyqtgraph.util.garbage_collector import GarbageCollector
-    # Python's cycle collector runs on this thread only, on a timer: run by a worker thread (the analysis allocates
-    # there), it would destroy the Qt objects of a closed window in that thread and deadlock or crash Qt
-    collector = GarbageCollector(interval=0.5)  # noqa: F841 (kept alive until the application ends)
     app.aboutToQuit.connect(muscles.cancel)
     launcher = Launcher(app, splash, lambda window, demo: _open(window, args, demo), args.screenshot, SIZE, prog,
-                        lambda what: _note(args, what), muscles)
-    startup = Startup(muscles.start)
+                        lambda what: _shown(app, args, what), muscles)
+    startup = Startup(muscles.start, muscles.launch)   # the child launched first, before anything is read
     startup.progress.connect(splash.report)
     startup.compiling.connect(splash.compiling)
     startup.ready.connect(launcher.show_main)

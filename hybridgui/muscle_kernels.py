@@ -3,8 +3,8 @@ launch.
 
 Drawing the demo calls 82 numba kernels (65 of them for the muscle paths): compiled in the window's process they
 would hold its GIL (numba compiles mostly in Python) for most of a minute of CPU. :class:`MusclePreparation`
-starts a compile child as soon as the first window is shown (:meth:`MusclePreparation.launch`, before the window's
-process reads anything). When the kernels are in numba's cache the child waits for the window's process, which loads
+starts a compile child as soon as the first window is shown (:meth:`MusclePreparation.launch`, the startup thread's
+first step, before the window's process reads anything). When the kernels are in numba's cache the child waits for the window's process, which loads
 them from there to draw and so checks them anyway, and ends when told that they all were (:meth:`MusclePreparation.release`,
 its standard input closed); on a first launch, or when the window's process finds one missing
 (:meth:`MusclePreparation.start`), it compiles them with a helper of its own, the two sharing both cores (``engine.warmup.compile_display``: the bodies' and the blade's first, which the
@@ -78,8 +78,10 @@ class MusclePreparation(QObject):
         self._done.connect(self._finish)
 
     def launch(self) -> None:
-        """Start the compile child now (this imports the engine package: numba, about 0.5 CPU-s, which the child
-        needs before the window does; nothing of the demo is read)."""
+        """Start the compile child now, unless cancelled (this imports the engine package: numba, about 0.5 CPU-s, so
+        it is called from the startup thread, not the GUI thread; nothing of the demo is read)."""
+        if self.cancelled.is_set():
+            return
         from engine.child_process import child_environment, python_command, start_child
         self._stderr = tempfile.TemporaryFile()
         try:

@@ -35,15 +35,18 @@ class Startup(QObject):
     ready = Signal(object)
     failed = Signal(object, str)
 
-    def __init__(self, defer_muscles=None):
+    def __init__(self, defer_muscles=None, first=None):
         super().__init__()
         self.defer_muscles = defer_muscles   # given the demo's result when the muscle paths' kernels are not cached
+        self.first = first                   # called first in the background thread (the compile child's launch)
 
     def start(self) -> None:
         threading.Thread(target=self._run, name="hybridlab-startup", daemon=True).start()
 
     def _run(self) -> None:
         try:
+            if self.first is not None:
+                self.first()
             from engine.progress import Progress        # the engine's first import: in this thread
             self.progress.emit(Progress("preparing", 0.0, "loading the engine and the 3D view (NumPy, SciPy, numba, "
                                                            "VTK)"))
