@@ -105,6 +105,16 @@ def analyse_trial(trial, model, folder, fingerprint: str, models=MODELS) -> dict
     return _measured(trial.key, work)
 
 
+def analyse_single(started, analyse, trial, model, folder, fingerprint: str) -> dict:
+    """``analyse(trial, model, folder, fingerprint)`` (a task of one trial), after writing into the file ``started``
+    the address of the worker it runs on: when a worker dies, Dask fails every task it had sent to that worker, those
+    waiting behind the running one too, and ``study.runner`` tells them apart by this file (a trial whose file does not
+    name the worker that died never ran there, and is submitted again)."""
+    from distributed import get_worker
+    Path(started).write_text(get_worker().address)
+    return analyse(trial, model, folder, fingerprint)
+
+
 AGAIN = "again"
 """What :func:`analyse_group` returns when run a second time."""
 
