@@ -14,8 +14,9 @@ Every trial keeps its own folder, written as a unit with its record by the task 
 runs it: the trial folders decide what a later run skips (``study.tasks.completed``), also the trials a group had
 finished before its worker died. A trial that fails in a group fails alone; the group's next trial runs. The trials
 of a running group are reported as each ends: the runner looks at their folders every :data:`POLL_INTERVAL` (two
-reads of small files a running group, no message through Dask), and takes their timings and memory from the group's
-result when it ends.
+reads of small files a running group, no message through Dask), with the timings of their records, and takes their
+timings and memory from the group's result when it ends (a group whose worker died gives none: its trials keep their
+records' timings).
 
 The manifest is rewritten (atomically) as trials end, at most once every :data:`MANIFEST_INTERVAL` (rewriting
 it after every trial would write a 1,000-trial study's thousand entries a thousand times), and when the study ends or
@@ -193,9 +194,11 @@ def _ran_there(started: Path, exc: Exception) -> bool:
 
 
 def _from_folder(key: str, record: dict) -> dict:
-    """The outcome of a trial of a running group, seen complete in its folder (its timings come with its task's
-    result)."""
-    return {"key": key, "status": "done", "rows": record["rows"], "seconds": None, "peak_rss_mb": None}
+    """The outcome of a trial of a running group, seen complete in its folder: its timings those of its record
+    (``study.tasks``: when it has them), until its task's result gives them all, its peak memory too (a group whose
+    worker died gives none)."""
+    return {"key": key, "status": "done", "rows": record["rows"], "seconds": record.get("seconds"),
+            "cpu_seconds": record.get("cpu_seconds"), "peak_rss_mb": None}
 
 
 def _seen(task: _Task, reported: set) -> list:
