@@ -28,7 +28,7 @@ restarted them for going over their memory limit (``study.cluster``), and the ot
 
 A worker's death counts against every task Dask had sent to that worker, the one it ran and those waiting behind it
 (Dask sends a few tasks to a worker at once): a trial waiting behind one that kills its worker can fail with
-KilledWorker although it never ran. Each task of one trial writes, as it starts, the address of its worker into its
+KilledWorker although it never ran. Each task of one trial writes, as it starts, the id of its worker into its
 file under :data:`STARTED` (``study.tasks.analyse_single``); a trial whose task ends in KilledWorker and whose file
 does not name the worker that died never ran there, and is submitted again (at most :data:`REQUEUES` times; the
 manifest's ``requeued`` counts them), so that only a trial running when its workers died fails for it.
@@ -186,11 +186,11 @@ def _ran_there(started: Path, exc: Exception) -> bool:
     worker whose death failed it (``exc``, KilledWorker) died: its file names that worker (any worker, when Dask does
     not say which died)."""
     try:
-        address = started.read_text()
+        ran_on = started.read_text()
     except OSError:
         return False
-    last = getattr(getattr(exc, "last_worker", None), "address", None)
-    return last is None or address == last
+    last = getattr(getattr(exc, "last_worker", None), "server_id", None)
+    return last is None or ran_on == last
 
 
 def _from_folder(key: str, record: dict) -> dict:

@@ -110,11 +110,12 @@ def analyse_trial(trial, model, folder, fingerprint: str, models=MODELS) -> dict
 
 def analyse_single(started, analyse, trial, model, folder, fingerprint: str) -> dict:
     """``analyse(trial, model, folder, fingerprint)`` (a task of one trial), after writing into the file ``started``
-    the address of the worker it runs on: when a worker dies, Dask fails every task it had sent to that worker, those
-    waiting behind the running one too, and ``study.runner`` tells them apart by this file (a trial whose file does not
-    name the worker that died never ran there, and is submitted again)."""
+    the id of the worker it runs on (Dask's, unique to each worker process, also one restarted at the same address):
+    when a worker dies, Dask fails every task it had sent to that worker, those waiting behind the running one too,
+    and ``study.runner`` tells them apart by this file (a trial whose file does not name the worker that died never
+    ran there, and is submitted again)."""
     from distributed import get_worker
-    Path(started).write_text(get_worker().address)
+    Path(started).write_text(get_worker().id)
     return analyse(trial, model, folder, fingerprint)
 
 
