@@ -7,15 +7,16 @@ Output folder::
     subjects/<subject>/      the scaling's files (model.yaml, scale set, static pose, residuals) and its record
     trials/<subject>/<trial>/  the analysis's files (as ``hybrid analyze`` writes them) and its record
     study-manifest.json      every trial's fingerprint, status (done, skipped, failed), error, seconds, processor seconds,
-                             peak memory
+                             peak memory, and the times it was submitted again (``requeued``, below)
     study_table.csv, study_table.parquet, study_summary.json   (``study.table``)
 
 Every trial keeps its own folder, written as a unit with its record by the task (``study.tasks``), whichever task
 runs it: the trial folders decide what a later run skips (``study.tasks.completed``), also the trials a group had
 finished before its worker died. A trial that fails in a group fails alone; the group's next trial runs. The trials
 of a running group are reported as each ends: the runner looks at their folders every :data:`POLL_INTERVAL` (two
-reads of small files a running group, no message through Dask), and takes their timings and memory from the group's
-result when it ends.
+reads of small files a running group, no message through Dask), with the timings of their records, and takes their
+timings and memory from the group's result when it ends (a group whose worker died gives none: its trials keep their
+records' timings).
 
 The manifest is rewritten (atomically) as trials end, at most once every :data:`MANIFEST_INTERVAL` (rewriting
 it after every trial would write a 1,000-trial study's thousand entries a thousand times), and when the study ends or
@@ -24,6 +25,13 @@ task run again elsewhere (up to ``distributed.scheduler.allowed-failures``); a g
 (``study.tasks.analyse_group``), and its trials not complete in their folders are submitted again one per task, so
 that a trial that keeps killing workers fails alone (KilledWorker), with its error saying when their nannies
 restarted them for going over their memory limit (``study.cluster``), and the others complete.
+
+A worker's death counts against every task Dask had sent to that worker, the one it ran and those waiting behind it
+(Dask sends a few tasks to a worker at once): a trial waiting behind one that kills its worker can fail with
+KilledWorker although it never ran. Each task of one trial writes, as it starts, the id of its worker into its
+file under :data:`STARTED` (``study.tasks.analyse_single``); a trial whose task ends in KilledWorker and whose file
+does not name the worker that died never ran there, and is submitted again (at most :data:`REQUEUES` times; the
+manifest's ``requeued`` counts them), so that only a trial running when its workers died fails for it.
 """
 from __future__ import annotations
 
@@ -39,7 +47,7 @@ from engine.io.atomic import write_text
 
 from .fingerprint import subject_fingerprint, trial_fingerprint
 from .table import summary, write_summary, write_table
-from .tasks import SCALED_MODEL, analyse_group, analyse_trial, completed, scale_subject
+from .tasks import SCALED_MODEL, analyse_group, analyse_single, analyse_trial, completed, scale_subject
 from .trial_groups import group_trials, grouping_notes
 
 MANIFEST = "study-manifest.json"
@@ -48,8 +56,13 @@ MANIFEST_INTERVAL = 1.0
 POLL_INTERVAL = 0.5
 """Seconds between two looks at the folders of the running groups' trials (per-trial progress, module notes)."""
 STARTED = ".hybrid-started"
-"""The folder in ``out`` of the files each group creates as it starts (``study.tasks.analyse_group``), removed when
-the study ends."""
+"""The folder in ``out`` of the files each task creates as it starts (``study.tasks.analyse_group``,
+``study.tasks.analyse_single``), removed when the study ends."""
+REQUEUES = 10
+"""Times a trial is submitted again after a worker died before the trial started on it (module notes). Each death is
+charged to the trial it ran, which fails after ``distributed.scheduler.allowed-failures`` + 1 of them, so the deaths
+a waiting trial sees are bounded by the trials that kill their workers; this bound is for workers that die for other
+reasons (a batch system ending them) again and again."""
 
 
 @dataclass
@@ -96,13 +109,14 @@ def _worker_death(client, exc: Exception) -> str:
 @dataclass
 class _Task:
     """A submitted task: its ``items`` (``(trial, folder, fingerprint)``), the ``model`` they are analysed with (a
-    file, or their subject's scaling future), whether it is a group (``study.tasks.analyse_group``) and the index of
-    its first trial not yet reported."""
+    file, or their subject's scaling future), whether it is a group (``study.tasks.analyse_group``), the index of
+    its first trial not yet reported, and the times a task of its one trial was submitted again (module notes)."""
 
     items: list
     model: object
     group: bool
     next: int = 0
+    requeued: int = 0
 
 
 def submit_study(study, out: Path, client, outcomes: dict, fingerprints: dict, per_task="auto",
@@ -142,28 +156,49 @@ def submit_study(study, out: Path, client, outcomes: dict, fingerprints: dict, p
     groups = group_trials(subjects, threads, per_task)
     model_of = {id(item): model for pending, model in zip(subjects, models) for item in pending}
     shutil.rmtree(out / STARTED, ignore_errors=True)         # a killed earlier run's
-    if any(len(g) > 1 for g in groups):
+    if groups:
         (out / STARTED).mkdir()
     tasks = [_Task(items, model_of[id(items[0])], len(items) > 1) for items in groups]
     return {_submit(client, task, analyse, out): task for task in tasks}, grouping_notes(groups, threads, per_task)
 
 
+def _started(out: Path, task: _Task) -> Path:
+    """The file ``task`` creates as it starts (``study.tasks.analyse_group``, ``study.tasks.analyse_single``), under
+    :data:`STARTED`, named for its first trial and its size."""
+    trial, _, digest = task.items[0]
+    return out / STARTED / f"{trial.subject}-{trial.id}-{len(task.items)}-{digest[:12]}"
+
+
 def _submit(client, task: _Task, analyse, out: Path):
-    """``task`` submitted to ``client``: its future. A group's key and the file it creates as it starts
-    (``study.tasks.analyse_group``, under :data:`STARTED`) are named for its first trial and its size."""
+    """``task`` submitted to ``client``: its future, its key named for its first trial, its size (a group) or the
+    times it was submitted again (a trial, module notes)."""
     trial, folder, digest = task.items[0]
     if not task.group:
-        return client.submit(analyse, trial, task.model, folder, digest, key=f"analyse-{trial.key}-{digest[:12]}",
-                             retries=0)
-    name = f"{trial.subject}-{trial.id}-{len(task.items)}-{digest[:12]}"
-    return client.submit(analyse_group, task.items, task.model, out / STARTED / name, analyse,
-                         key=f"analyse-group-{name}", retries=0)
+        again = f"-again{task.requeued}" if task.requeued else ""
+        return client.submit(analyse_single, _started(out, task), analyse, trial, task.model, folder, digest,
+                             key=f"analyse-{trial.key}-{digest[:12]}{again}", retries=0)
+    return client.submit(analyse_group, task.items, task.model, _started(out, task), analyse,
+                         key=f"analyse-group-{_started(out, task).name}", retries=0)
+
+
+def _ran_there(started: Path, exc: Exception) -> bool:
+    """Whether the task of one trial whose file is ``started`` (``study.tasks.analyse_single``) was running when the
+    worker whose death failed it (``exc``, KilledWorker) died: its file names that worker (any worker, when Dask does
+    not say which died)."""
+    try:
+        ran_on = started.read_text()
+    except OSError:
+        return False
+    last = getattr(getattr(exc, "last_worker", None), "server_id", None)
+    return last is None or ran_on == last
 
 
 def _from_folder(key: str, record: dict) -> dict:
-    """The outcome of a trial of a running group, seen complete in its folder (its timings come with its task's
-    result)."""
-    return {"key": key, "status": "done", "rows": record["rows"], "seconds": None, "peak_rss_mb": None}
+    """The outcome of a trial of a running group, seen complete in its folder: its timings those of its record
+    (``study.tasks``: when it has them), until its task's result gives them all, its peak memory too (a group whose
+    worker died gives none)."""
+    return {"key": key, "status": "done", "rows": record["rows"], "seconds": record.get("seconds"),
+            "cpu_seconds": record.get("cpu_seconds"), "peak_rss_mb": None}
 
 
 def _seen(task: _Task, reported: set) -> list:
@@ -239,7 +274,16 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
             del future
             if not task.group:
                 key = task.items[0][0].key
-                outcome = result if isinstance(result, dict) else _failed(key, _worker_death(client, result))
+                if isinstance(result, dict):
+                    outcome = {**result, "requeued": task.requeued}
+                elif task.requeued < REQUEUES and not _ran_there(_started(out, task), result):
+                    task.requeued += 1              # it waited behind the trial that killed its worker
+                    again = _submit(client, task, analyse or analyse_trial, out)
+                    futures[again] = task
+                    again.add_done_callback(finished.put)
+                    continue
+                else:
+                    outcome = {**_failed(key, _worker_death(client, result)), "requeued": task.requeued}
                 ended(outcome, key not in reported)
                 reported.add(key)
             elif isinstance(result, list):
@@ -286,6 +330,6 @@ def write_manifest(out: Path, study, run: StudyRun, fingerprints: dict) -> None:
         trials[trial.key] = {"fingerprint": fingerprints.get(trial.key), "status": o["status"],
                              "error": o.get("error"), "seconds": o.get("seconds"),
                              "cpu_seconds": o.get("cpu_seconds"), "peak_rss_mb": o.get("peak_rss_mb"),
-                             "peak_is_task": o.get("peak_is_task")}
+                             "peak_is_task": o.get("peak_is_task"), "requeued": o.get("requeued", 0)}
     document = {"study": study.name, "source": str(study.source), "trials": trials}
     write_text(out / MANIFEST, json.dumps(document, indent=1) + "\n")

@@ -2,7 +2,8 @@
 several trials of one subject one after the other (:func:`analyse_group`; ``study.trial_groups``).
 
 Each writes its folder as a unit (``engine.io.output_folder``: staged, then moved in with its manifest), with a
-record (:data:`RECORD`: the step's fingerprint, and a trial's rows of the study table) inside the same unit, so a
+record (:data:`RECORD`: the step's fingerprint, and a trial's rows of the study table and its ``seconds`` and
+``cpu_seconds`` up to the record's writing, all of its work but moving its files in) inside the same unit, so a
 folder holds either the complete outputs of one run and their record or its previous contents: a killed worker or
 a cancelled study loses nothing done. A trial runs exactly what ``hybrid analyze`` runs on the same arguments
 (``engine.cli.analyze``), with the model its worker read for an earlier trial when the file is the same
@@ -92,17 +93,30 @@ def analyse_trial(trial, model, folder, fingerprint: str, models=MODELS) -> dict
         return {"key": trial.key, "status": "failed", "error": f"its subject's scaling failed: {model['error']}",
                 "seconds": 0.0, "peak_rss_mb": None}
     model = model["model"] if isinstance(model, dict) else model
-    rows = []
+    rows, start, cpu = [], time.perf_counter(), time.process_time()
 
     def record(result, settings, staging):
         rows.extend(trial_rows(trial.subject, trial.id, result, settings.forward))
-        return [_write_record(staging, {"fingerprint": fingerprint, "rows": rows})]
+        return [_write_record(staging, {"fingerprint": fingerprint, "rows": rows,
+                                        "seconds": time.perf_counter() - start,
+                                        "cpu_seconds": time.process_time() - cpu})]
 
     def work():
         analyse_to_folder(parse_arguments(analyze_arguments(trial, model) + ["--out", str(folder), "--quiet"]),
                           record, None if models is None else models.open, trial.given_in)
         return {"rows": rows}
     return _measured(trial.key, work)
+
+
+def analyse_single(started, analyse, trial, model, folder, fingerprint: str) -> dict:
+    """``analyse(trial, model, folder, fingerprint)`` (a task of one trial), after writing into the file ``started``
+    the id of the worker it runs on (Dask's, unique to each worker process, also one restarted at the same address):
+    when a worker dies, Dask fails every task it had sent to that worker, those waiting behind the running one too,
+    and ``study.runner`` tells them apart by this file (a trial whose file does not name the worker that died never
+    ran there, and is submitted again)."""
+    from distributed import get_worker
+    Path(started).write_text(get_worker().id)
+    return analyse(trial, model, folder, fingerprint)
 
 
 AGAIN = "again"

@@ -8,7 +8,8 @@ write are removed (those listed in the earlier ``manifest.json``, and the names 
 by versions before the manifest), ``manifest.json`` lists exactly this run's files, and files and folder are
 fsynced. On any failure (a full disk, an interrupted analysis) the staging folder is removed and ``path``
 keeps its previous contents. A run killed outright (SIGKILL, a power cut) cannot remove its staging folder: the
-next run in the folder removes the staging folders whose process is gone (their names carry its id) and says so. A file system error is a :class:`~engine.errors.DataError` naming the file.
+next run in the folder removes the staging folders whose process is gone (their names carry its id) and says so;
+a process killed but not yet reaped by its parent is gone (:func:`_running`). A file system error is a :class:`~engine.errors.DataError` naming the file.
 """
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ from .atomic import fsync_folder, write_text
 
 MANIFEST = "manifest.json"
 STAGING = ".hybrid-staging-"
+PF_EXITING = 0x4
+"""Linux's flag of a process that has begun to exit (``/proc/PID/stat``'s ninth field, ``include/linux/sched.h``)."""
 
 
 @contextlib.contextmanager
@@ -82,13 +85,27 @@ def _stale_stagings(path: Path) -> list[Path]:
 
 
 def _running(pid: int) -> bool:
+    """Whether the process ``pid`` runs: it exists (another user's too) and, on Linux, has not begun to exit."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:         # another user's process
-        return True
-    return True
+        pass
+    return not _exiting(pid)
+
+
+def _exiting(pid: int) -> bool:
+    """Whether the process ``pid`` is killed but still there, on Linux: a zombie its parent has not reaped (state Z,
+    or X as it is reaped), or a process being torn down (PF_EXITING: set before the kernel closes its files, so
+    before anyone sees its connections close). A Dask worker killed in the middle of a trial is one of these for a
+    moment after the scheduler has given its trial to another worker, whose run would take it for running and leave
+    its staging folder (elsewhere, or when /proc cannot be read: False)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return fields[0] in ("Z", "X", "x") or int(fields[6]) & PF_EXITING != 0
+    except (OSError, IndexError, ValueError):
+        return False
 
 
 def _reserve(staging: Path, size: int) -> None:

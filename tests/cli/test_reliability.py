@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine.cli.main import main
+from engine.io.output_folder import output_folder
 from tests.processes import children, readers, running, slow_c3d
 
 GAIT = Path(__file__).parents[1] / "data" / "opensim" / "gait10dof18musc"
@@ -171,3 +172,26 @@ def test_a_killed_run_s_staging_folder_is_removed_by_the_next_run(tmp_path, caps
     assert f"removed {staged[0].name}, the unfinished files of an earlier run that was killed" in capsys.readouterr().out
     written = json.loads((out / "manifest.json").read_text())["files"]
     assert {p.name for p in out.iterdir()} == set(written) | {"manifest.json"}
+
+
+def test_the_staging_folder_of_a_killed_process_not_yet_reaped_is_removed(tmp_path):
+    """A Dask worker killed mid-trial is a zombie (or still exiting) for a moment after its trial was given to another
+    worker: os.kill(pid, 0) still finds it, yet its staging folder is stale."""
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    try:
+        os.kill(child.pid, signal.SIGKILL)
+        os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOWAIT)        # it has exited; not reaped: a zombie
+        os.kill(child.pid, 0)                                            # still found
+        assert Path(f"/proc/{child.pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+        out = tmp_path / "out"
+        stale, alive = out / f".hybrid-staging-{child.pid}-x", out / f".hybrid-staging-{os.getppid()}-y"
+        stale.mkdir(parents=True)
+        alive.mkdir()
+        said = []
+        with output_folder(out, said=said) as staging:
+            (staging / "a.txt").write_text("a\n")
+        assert said == [f"removed {stale.name}, the unfinished files of an earlier run that was killed"]
+        assert sorted(p.name for p in out.iterdir()) == sorted(["a.txt", "manifest.json", alive.name])
+    finally:
+        child.kill()
+        child.wait()

@@ -69,6 +69,16 @@ def _metrics(path: Path) -> dict:
     return doc
 
 
+def _record(folder: Path) -> dict:
+    return json.loads((folder / "study-record.json").read_text())
+
+
+def _untimed_record(folder: Path) -> dict:
+    doc = _record(folder)
+    assert doc.pop("seconds") > 0 and doc.pop("cpu_seconds") > 0       # timings, which two runs do not share
+    return doc
+
+
 def test_study_matches_hybrid_analyze_per_trial_and_a_corrupt_trial_fails_alone(client, test_data, tmp_path, capsys):
     g, t = test_data / "opensim" / "gait2354", test_data / "opensim" / "gait10dof18musc"
     (tmp_path / "bad.trc").write_text("PathFileType\t4\t(X/Y/Z)\tbroken.trc\nthis is not a marker file\n")
@@ -402,7 +412,10 @@ def test_trials_grouped_in_tasks_give_one_task_per_trial_s_results_each_reported
     assert said == ["trials per task: 4: 1 task for 4 trials on 2 worker threads (4 to 4 trials a task) "
                     "(--trials-per-task 4, each task 4 trials of one subject)"]
     assert [o["key"] for o in reported] == ["s/w0", "s/w1", "s/w2", "s/bad"]      # the failure with the group's end
-    assert [o["seconds"] for o in reported[:3]] == [None] * 3                       # seen in their folders
+    for o in reported[:3]:                       # seen in their folders: their records' timings, no memory
+        record = _record(tmp_path / "out" / "trials" / o["key"])
+        assert o["seconds"] == record["seconds"] and o["peak_rss_mb"] is None
+        assert 0 < record["seconds"] <= grouped.outcomes[o["key"]]["seconds"]
     assert len({o["pid"] for o in grouped.outcomes.values() if "pid" in o}) == 1     # one task ran them all
     (control / "hold").unlink()
     single = run_study(study, tmp_path / "single", client, per_task=1)
@@ -419,6 +432,8 @@ def test_trials_grouped_in_tasks_give_one_task_per_trial_s_results_each_reported
         for file in files:
             if file == "metrics.json":
                 assert _metrics(here / file) == _metrics(there / file)
+            elif file == "study-record.json":
+                assert _untimed_record(here) == _untimed_record(there)
             else:
                 assert (here / file).read_bytes() == (there / file).read_bytes(), (name, file)
     for table in ("study_table.csv", "study_summary.json"):
@@ -455,6 +470,9 @@ def test_a_worker_killed_in_a_group_loses_nothing_and_its_unfinished_trials_run_
     group = ["w0", "w1", "w2"] if first in ("s/w0", "s/w1", "s/w2") else ["w3", "w4", "w5"]
     pids = {o["key"].split("/")[1]: o["pid"] for o in run.outcomes.values() if "pid" in o}
     assert first.split("/")[1] not in pids and all(pids[name] != killed[0] for name in group[1:])   # run elsewhere
+    manifest = json.loads((tmp_path / "out" / "study-manifest.json").read_text())["trials"]
+    assert manifest[first]["seconds"] == _record(tmp_path / "out" / "trials" / first)["seconds"] > 0   # its record's
+    assert all(v["seconds"] > 0 for v in manifest.values())
     keys_rows = [(r["trial"], r["side"], r["cycle"]) for r in run.rows]
     assert len(keys_rows) == len(set(keys_rows)) and {r["trial"] for r in run.rows} == {f"w{i}" for i in range(6)}
     again = run_study(study, tmp_path / "out", client, per_task=3)

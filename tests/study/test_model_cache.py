@@ -13,7 +13,8 @@ from study.tasks import analyse_trial
 
 
 def _files(folder: Path) -> dict:
-    """{name: bytes} of a trial's outputs, metrics.json without its timings (the one thing two runs do not share)."""
+    """{name: bytes} of a trial's outputs, metrics.json and study-record.json without their timings (the one thing
+    two runs do not share)."""
     out = {}
     for name in json.loads((folder / "manifest.json").read_text())["files"]:
         data = (folder / name).read_bytes()
@@ -21,6 +22,10 @@ def _files(folder: Path) -> dict:
             doc = json.loads(data)
             for part in ("ik", "id"):
                 doc[part].pop("seconds")
+            data = json.dumps(doc, sort_keys=True).encode()
+        if name == "study-record.json":
+            doc = json.loads(data)
+            assert doc.pop("seconds") > 0 and doc.pop("cpu_seconds") > 0
             data = json.dumps(doc, sort_keys=True).encode()
         out[name] = data
     return out

@@ -45,19 +45,25 @@ class DeadlyTrials(WorkerPlugin):
         trc.read_trc = deadly
 
 
-def test_a_trial_that_kills_each_worker_it_runs_on_fails_alone_saying_why(test_data, tmp_path, capsys, monkeypatch):
-    import study.cluster
+def _deadly_study(tmp_path: Path, test_data, trials) -> Path:
+    """A study of gait2354 walks (0.2 s each, with their plates' loads) in the order of ``trials`` (id, file, start);
+    ``exits.trc`` and ``hogs.trc`` (:class:`DeadlyTrials`) copies of the walk's file in ``tmp_path``."""
     g = test_data / "opensim" / "gait2354"
     for name in ("exits", "hogs"):
         shutil.copy(g / "subject01_walk1.trc", tmp_path / f"{name}.trc")
     loads = f"        grf: {g / 'subject01_walk1_grf.mot'}\n        external_loads: {g / 'subject01_walk1_grf.xml'}\n"
-    trials = "".join(f"      - id: {tid}\n        file: {path}\n{loads}        settings: {{start: {start}, end: "
-                     f"{start + 0.2:.1f}}}\n" for tid, path, start in (
-                         ("walk", g / "subject01_walk1.trc", 0.5), ("exits", tmp_path / "exits.trc", 0.5),
-                         ("hogs", tmp_path / "hogs.trc", 0.5)))
+    files = {"walk": g / "subject01_walk1.trc", "exits": tmp_path / "exits.trc", "hogs": tmp_path / "hogs.trc"}
+    text = "".join(f"      - id: {tid}\n        file: {files[tid]}\n{loads}        settings: {{start: {start}, end: "
+                   f"{start + 0.2:.1f}}}\n" for tid, start in trials)
     study_file = tmp_path / "study.yaml"
     study_file.write_text(f"format: hybridlab-study\nversion: 1\nsubjects:\n  - id: s\n    model: "
-                          f"{g / 'subject01_simbody.osim'}\n    trials:\n{trials}")
+                          f"{g / 'subject01_simbody.osim'}\n    trials:\n{text}")
+    return study_file
+
+
+def _faulty_clusters(monkeypatch) -> None:
+    """``hybrid batch``'s clusters made with :class:`DeadlyTrials` in their workers."""
+    import study.cluster
     made = study.cluster.study_client
 
     @contextlib.contextmanager
@@ -66,11 +72,16 @@ def test_a_trial_that_kills_each_worker_it_runs_on_fails_alone_saying_why(test_d
             client.register_plugin(DeadlyTrials())
             yield client
     monkeypatch.setattr(study.cluster, "study_client", faulty)
+
+
+def test_a_trial_that_kills_each_worker_it_runs_on_fails_alone_saying_why(test_data, tmp_path, capsys, monkeypatch):
+    study_file = _deadly_study(tmp_path, test_data, [("walk", 0.5), ("exits", 0.5), ("hogs", 0.5)])
+    _faulty_clusters(monkeypatch)
     out = tmp_path / "out"
     # A task fails at its first worker's death (Dask's default lets three die first, each restarted in seconds). A
     # worker's death counts against every task the scheduler has sent it, the one it ran and those waiting behind it
     # (Dask sends a small group of tasks to the workers at once): with no failure allowed, a trial sent behind a
-    # deadly one would fail with it. One worker per trial: each runs its own.
+    # deadly one fails with it and is submitted again (the next test). One worker per trial: each runs its own.
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
         status = main(["batch", str(study_file), "--out", str(out), "--workers", "3", "--memory-limit", LIMIT,
                        "--no-warm-up"])
@@ -87,3 +98,26 @@ def test_a_trial_that_kills_each_worker_it_runs_on_fails_alone_saying_why(test_d
     assert summary["done"] == 1 and summary["failed"] == {"s/exits": died, "s/hogs": hogged}
     folder = out / "trials" / "s" / "walk"
     assert all((folder / n).is_file() for n in json.loads((folder / "manifest.json").read_text())["files"])
+
+
+def test_a_trial_sent_behind_one_that_kills_its_worker_runs_again_and_is_done(test_data, tmp_path, capsys,
+                                                                            monkeypatch):
+    """One worker of one thread, no failure allowed, one trial per task: Dask sends the worker the deadly trial and
+    the walk behind it, and its death fails both (KilledWorker); the walk, which never started, is submitted again
+    and done, the deadly trial fails with its error, and the exit status counts it alone."""
+    study_file = _deadly_study(tmp_path, test_data, [("exits", 0.5), ("walk", 0.5)])
+    _faulty_clusters(monkeypatch)
+    out = tmp_path / "out"
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+        status = main(["batch", str(study_file), "--out", str(out), "--workers", "1", "--memory-limit", LIMIT,
+                       "--no-warm-up", "--trials-per-task", "1"])
+    printed = capsys.readouterr().out
+    assert status == 1, printed
+    trials = json.loads((out / "study-manifest.json").read_text())["trials"]
+    assert {k: (v["status"], v["requeued"]) for k, v in trials.items()} == {
+        "s/exits": ("failed", 0), "s/walk": ("done", 1)}, printed          # the walk was failed once with it
+    assert trials["s/exits"]["error"].startswith("its worker died (KilledWorker"), trials["s/exits"]["error"]
+    assert trials["s/walk"]["error"] is None and trials["s/walk"]["seconds"] > 0
+    folder = out / "trials" / "s" / "walk"
+    assert all((folder / n).is_file() for n in json.loads((folder / "manifest.json").read_text())["files"])
+    assert not (out / ".hybrid-started").exists()
