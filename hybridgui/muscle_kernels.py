@@ -11,9 +11,11 @@ its standard input closed); on a first launch, or when the window's process find
 window's process loads from the cache once it has imported its main window's modules, then the muscle paths'). The
 window shows the bodies meanwhile, the muscle layer draws nothing (:data:`PATHS`) and the status bar says why. When
 the child ends the kernels are loaded from the cache it filled (in a worker thread: compiled there if the child
-could not), :data:`PATHS` becomes ready on the GUI thread and the muscles appear; when the worker cannot load nor
-compile them either, :data:`PATHS` stays not ready (the muscles are not drawn, the rest of the window works) and
-:class:`Outcome` says why. Closing the application kills the child (``cancel``), and the children die with the
+could not), :data:`PATHS` becomes ready on the GUI thread and the muscles appear; when the worker cannot compile them
+either, :data:`PATHS` stays not ready (the muscles are not drawn, the rest of the window works) and :class:`Outcome`
+says why. When it cannot read the demo that types them (after a failed warm-up, which may have failed on it),
+:data:`PATHS` becomes ready all the same: they compile where first drawn, for the model the user opens (a pause
+then), and :class:`Outcome` says why. Closing the application kills the child (``cancel``), and the children die with the
 application (``engine.child_process``).
 """
 from __future__ import annotations
@@ -48,12 +50,14 @@ PATHS = PathKernels()
 class Outcome:
     """How the muscle paths' kernels were prepared: ``problem`` why the compile child did not prepare them ("": it
     did); ``error`` the exception that kept the window's process from loading them from numba's cache or compiling
-    them itself (None: loaded, the muscles drawn; else they are not), ``details`` its traceback, after the child's
-    problem if any."""
+    them itself (None: loaded, the muscles drawn; else they are not, unless ``on_first_use``), ``details`` its
+    traceback, after the child's problem if any; ``on_first_use`` when ``error`` is the demo's reading, not compiling:
+    the kernels compile where the muscles are first drawn (:data:`PATHS` ready)."""
 
     problem: str = ""
     error: Exception | None = None
     details: str = ""
+    on_first_use: bool = False
 
 
 class MusclePreparation(QObject):
@@ -154,20 +158,24 @@ class MusclePreparation(QObject):
             self.child_ended.set()
         if self.cancelled.is_set():
             return
-        try:
-            if result is None:
+        before = f"The compile child did not prepare them: {problem}\n\nNor did this process:\n" if problem else ""
+        if result is None:
+            try:
                 from engine.demo import demo_results
                 result = demo_results()[0]
+            except Exception as exc:        # nothing to type the kernels with: compiled where first drawn
+                self._done.emit(Outcome(problem, exc, before + traceback.format_exc(), on_first_use=True))
+                return
+        try:
             if not muscle_paths_cached(result):     # the child failed, or could not write numba's cache
                 compile_muscle_paths(result)
         except Exception as exc:
-            before = f"The compile child did not prepare them: {problem}\n\nNor did this process:\n" if problem else ""
             self._done.emit(Outcome(problem, exc, before + traceback.format_exc()))
             return
         self._done.emit(Outcome(problem))
 
     @Slot(object)
     def _finish(self, outcome: Outcome) -> None:
-        PATHS.ready = outcome.error is None
+        PATHS.ready = outcome.error is None or outcome.on_first_use
         self.outcome = outcome
         self.finished.emit(outcome)
