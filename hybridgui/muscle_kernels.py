@@ -77,22 +77,30 @@ class MusclePreparation(QObject):
         self.thread: threading.Thread | None = None
         self.child_ended = threading.Event()
         self._child = None               # the child's Popen, or the exception that kept it from starting
+        self._lock = threading.Lock()    # launch (startup thread) and cancel (GUI thread): one of them kills the child
         self._stderr = None
         self.outcome: Outcome | None = None
         self._done.connect(self._finish)
 
     def launch(self) -> None:
         """Start the compile child now, unless cancelled (this imports the engine package: numba, about 0.5 CPU-s, so
-        it is called from the startup thread, not the GUI thread; nothing of the demo is read)."""
+        it is called from the startup thread, not the GUI thread; nothing of the demo is read). A :meth:`cancel` while
+        the child is being started kills it here once started."""
         if self.cancelled.is_set():
             return
         from engine.child_process import child_environment, python_command, start_child
         self._stderr = tempfile.TemporaryFile()
         try:
-            self._child = start_child(self.command or python_command(*CHILD), env=child_environment(), capture=False,
-                                      stderr=self._stderr, stdin=subprocess.PIPE)
+            child = start_child(self.command or python_command(*CHILD), env=child_environment(), capture=False,
+                                stderr=self._stderr, stdin=subprocess.PIPE)
         except Exception as exc:       # said by _run, where the kernels are then compiled in this process
-            self._child = exc
+            child = exc
+        with self._lock:
+            self._child = child
+            cancelled = self.cancelled.is_set()      # cancel ran meanwhile and found no child to kill
+        if cancelled and not isinstance(child, Exception):
+            child.kill()
+            child.wait()
 
     def start(self, result):
         """The kernels are not all cached, or the warm-up that would have told failed (``result``: the demo's
@@ -131,12 +139,14 @@ class MusclePreparation(QObject):
 
     def cancel(self) -> None:
         """Stop: the child is killed (within 0.1 s while :meth:`start`'s thread waits for it) and nothing more is
-        loaded or compiled."""
-        self.cancelled.set()
-        if not self.running and self._child is not None and not isinstance(self._child, Exception):
-            if self._child.poll() is None:
-                self._child.kill()
-            self._child.wait()
+        loaded or compiled (a child :meth:`launch` is still starting is killed there once started)."""
+        with self._lock:
+            self.cancelled.set()
+            child = self._child
+        if not self.running and child is not None and not isinstance(child, Exception):
+            if child.poll() is None:
+                child.kill()
+            child.wait()
 
     def _run(self, result) -> None:
         from engine.child_process import Cancelled, wait_child

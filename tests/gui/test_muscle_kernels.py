@@ -324,3 +324,25 @@ def test_muscle_paths_that_could_not_be_compiled_before_the_window_showed_are_sa
     window.view.render()
     assert drawn_points(window) == 0
 
+
+def test_closing_while_the_child_is_being_started_kills_it_once_started(tmp_path, monkeypatch):
+    """``launch`` runs in the startup thread: a ``cancel`` from the GUI thread while it starts the child (here: while
+    ``start_child`` returns) finds no child yet; the child, once started, is killed all the same."""
+    import engine.child_process
+    started = engine.child_process.start_child
+    preparation = MusclePreparation([sys.executable, "-c", "import time; time.sleep(120)"])
+
+    def cancelled_meanwhile(*args, **kwargs):
+        child = started(*args, **kwargs)
+        preparation.cancel()              # the GUI thread's, before launch has the child
+        return child
+
+    monkeypatch.setattr(engine.child_process, "start_child", cancelled_meanwhile)
+    preparation.launch()
+    child = preparation._child
+    try:
+        assert child.poll() == -signal.SIGKILL                    # killed and reaped, not left sleeping
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
