@@ -7,7 +7,8 @@ session and used by the next analysis (Analysis > Run). Above the table, the sub
 prefilled with those the analysis would take (the trial's, else its static trial's: ``engine.trial.body_measures``) and
 saying where each came from; another value
 is the user's, as ``hybrid analyze TRIAL.c3d --height M --mass KG``. A trial just dropped is shown here before its
-first analysis, which the button below starts with the values shown (or another, or Esc, discards the trial)."""
+first analysis, which the button below starts with the values shown (or another discards the trial; Esc in the height
+or mass box abandons the value typed there)."""
 from __future__ import annotations
 
 from PySide6.QtCore import QMimeData, QSize, Qt, Signal
@@ -40,7 +41,8 @@ class LabelTable(QTableWidget):
 
 
 class BodyBox(QDoubleSpinBox):
-    """A height or mass within ``limits``, or, one step below them, 'not given' (None)."""
+    """A height or mass within ``limits``, or, one step below them, 'not given' (None); Esc abandons the value being
+    typed (the box shows its value again)."""
 
     def __init__(self, limits, decimals: int, step: float, suffix: str, tip: str):
         super().__init__()
@@ -54,6 +56,13 @@ class BodyBox(QDoubleSpinBox):
 
     def given(self) -> float | None:
         return None if self.value() == self.minimum() else self.value()
+
+    def keyPressEvent(self, event) -> None:
+        if event.key() == Qt.Key.Key_Escape:
+            self.show_value(self.given())     # typed text not yet a value (keyboard tracking off): shown again
+            self.selectAll()
+            return
+        super().keyPressEvent(event)
 
     def show_value(self, value: float | None) -> None:
         self.blockSignals(True)
@@ -88,8 +97,8 @@ class MatchingPanel(QWidget):
         self.run.setEnabled(False)
         self.run.clicked.connect(self.rerun)
         self.discard = QPushButton("Discard this trial")
-        self.discard.setToolTip("Leave this trial unanalysed (Esc): the window and the panel show again what they "
-                                "showed before it was dropped")
+        self.discard.setToolTip("Leave this trial unanalysed (or Esc outside an editor, confirmed): the window and the "
+                                "panel show again what they showed before it was dropped")
         self.discard.clicked.connect(self.discarded)
         self.discard.setVisible(False)
         self.height = BodyBox(STATURE_RANGE, 3, 0.01, " m", "the subject's height (hybrid analyze --height): the "

@@ -11,9 +11,11 @@ its standard input closed); on a first launch, or when the window's process find
 window's process loads from the cache once it has imported its main window's modules, then the muscle paths'). The
 window shows the bodies meanwhile, the muscle layer draws nothing (:data:`PATHS`) and the status bar says why. When
 the child ends the kernels are loaded from the cache it filled (in a worker thread: compiled there if the child
-could not), :data:`PATHS` becomes ready on the GUI thread and the muscles appear; when the worker cannot load nor
-compile them either, :data:`PATHS` stays not ready (the muscles are not drawn, the rest of the window works) and
-:class:`Outcome` says why. Closing the application kills the child (``cancel``), and the children die with the
+could not), :data:`PATHS` becomes ready on the GUI thread and the muscles appear; when the worker cannot compile them
+either, :data:`PATHS` stays not ready (the muscles are not drawn, the rest of the window works) and :class:`Outcome`
+says why. When it cannot read the demo that types them (after a failed warm-up, which may have failed on it),
+:data:`PATHS` becomes ready all the same: they compile where first drawn, for the model the user opens (a pause
+then), and :class:`Outcome` says why. Closing the application kills the child (``cancel``), and the children die with the
 application (``engine.child_process``).
 """
 from __future__ import annotations
@@ -48,12 +50,14 @@ PATHS = PathKernels()
 class Outcome:
     """How the muscle paths' kernels were prepared: ``problem`` why the compile child did not prepare them ("": it
     did); ``error`` the exception that kept the window's process from loading them from numba's cache or compiling
-    them itself (None: loaded, the muscles drawn; else they are not), ``details`` its traceback, after the child's
-    problem if any."""
+    them itself (None: loaded, the muscles drawn; else they are not, unless ``on_first_use``), ``details`` its
+    traceback, after the child's problem if any; ``on_first_use`` when ``error`` is the demo's reading, not compiling:
+    the kernels compile where the muscles are first drawn (:data:`PATHS` ready)."""
 
     problem: str = ""
     error: Exception | None = None
     details: str = ""
+    on_first_use: bool = False
 
 
 class MusclePreparation(QObject):
@@ -73,22 +77,30 @@ class MusclePreparation(QObject):
         self.thread: threading.Thread | None = None
         self.child_ended = threading.Event()
         self._child = None               # the child's Popen, or the exception that kept it from starting
+        self._lock = threading.Lock()    # launch (startup thread) and cancel (GUI thread): one of them kills the child
         self._stderr = None
         self.outcome: Outcome | None = None
         self._done.connect(self._finish)
 
     def launch(self) -> None:
         """Start the compile child now, unless cancelled (this imports the engine package: numba, about 0.5 CPU-s, so
-        it is called from the startup thread, not the GUI thread; nothing of the demo is read)."""
+        it is called from the startup thread, not the GUI thread; nothing of the demo is read). A :meth:`cancel` while
+        the child is being started kills it here once started."""
         if self.cancelled.is_set():
             return
         from engine.child_process import child_environment, python_command, start_child
         self._stderr = tempfile.TemporaryFile()
         try:
-            self._child = start_child(self.command or python_command(*CHILD), env=child_environment(), capture=False,
-                                      stderr=self._stderr, stdin=subprocess.PIPE)
+            child = start_child(self.command or python_command(*CHILD), env=child_environment(), capture=False,
+                                stderr=self._stderr, stdin=subprocess.PIPE)
         except Exception as exc:       # said by _run, where the kernels are then compiled in this process
-            self._child = exc
+            child = exc
+        with self._lock:
+            self._child = child
+            cancelled = self.cancelled.is_set()      # cancel ran meanwhile and found no child to kill
+        if cancelled and not isinstance(child, Exception):
+            child.kill()
+            child.wait()
 
     def start(self, result):
         """The kernels are not all cached, or the warm-up that would have told failed (``result``: the demo's
@@ -127,12 +139,14 @@ class MusclePreparation(QObject):
 
     def cancel(self) -> None:
         """Stop: the child is killed (within 0.1 s while :meth:`start`'s thread waits for it) and nothing more is
-        loaded or compiled."""
-        self.cancelled.set()
-        if not self.running and self._child is not None and not isinstance(self._child, Exception):
-            if self._child.poll() is None:
-                self._child.kill()
-            self._child.wait()
+        loaded or compiled (a child :meth:`launch` is still starting is killed there once started)."""
+        with self._lock:
+            self.cancelled.set()
+            child = self._child
+        if not self.running and child is not None and not isinstance(child, Exception):
+            if child.poll() is None:
+                child.kill()
+            child.wait()
 
     def _run(self, result) -> None:
         from engine.child_process import Cancelled, wait_child
@@ -154,20 +168,24 @@ class MusclePreparation(QObject):
             self.child_ended.set()
         if self.cancelled.is_set():
             return
-        try:
-            if result is None:
+        before = f"The compile child did not prepare them: {problem}\n\nNor did this process:\n" if problem else ""
+        if result is None:
+            try:
                 from engine.demo import demo_results
                 result = demo_results()[0]
+            except Exception as exc:        # nothing to type the kernels with: compiled where first drawn
+                self._done.emit(Outcome(problem, exc, before + traceback.format_exc(), on_first_use=True))
+                return
+        try:
             if not muscle_paths_cached(result):     # the child failed, or could not write numba's cache
                 compile_muscle_paths(result)
         except Exception as exc:
-            before = f"The compile child did not prepare them: {problem}\n\nNor did this process:\n" if problem else ""
             self._done.emit(Outcome(problem, exc, before + traceback.format_exc()))
             return
         self._done.emit(Outcome(problem))
 
     @Slot(object)
     def _finish(self, outcome: Outcome) -> None:
-        PATHS.ready = outcome.error is None
+        PATHS.ready = outcome.error is None or outcome.on_first_use
         self.outcome = outcome
         self.finished.emit(outcome)

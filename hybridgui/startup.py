@@ -144,15 +144,24 @@ class Launcher(QObject):
         if self.window.statusBar().currentMessage() == self._preparing:
             self.window.statusBar().clearMessage()
         self._say_muscles(outcome)
-        self.note("muscle paths drawn" if outcome.error is None else "muscle paths not drawn")
+        self.note("muscle paths drawn" if outcome.error is None else
+                  "muscle paths compiled on first use" if outcome.on_first_use else "muscle paths not drawn")
         if self.screenshot:
             QTimer.singleShot(300, self._shoot)
 
     def _say_muscles(self, outcome) -> None:
         """The muscles drawn, and the status bar saying it when the window's process compiled their kernels (the
-        child's problem); or, when it could not, a notice that they are not drawn and why until the application
-        ends, the details a click away (:func:`muscles_notice`)."""
+        child's problem); or, when it could not read the demo that types them, a notice that they compile where the
+        muscles are first drawn (:func:`first_use_notice`); or, when it could not compile them, a notice that they are
+        not drawn; each saying why until the application ends, the details a click away (:func:`muscles_notice`)."""
         window = self.window
+        if outcome.on_first_use:
+            print(f"{self.prog}: the muscle paths' kernels could not be prepared ahead (they compile when the muscles "
+                  f"are first drawn): {outcome.error}", file=sys.stderr)
+            self.muscles_failure = first_use_notice(window, outcome)
+            window.statusBar().addPermanentWidget(self.muscles_failure)
+            window._on_frame(window.document.frame)
+            return
         if outcome.error is not None:
             print(f"{self.prog}: the muscle paths' kernels could not be compiled (the muscles are not drawn): "
                   f"{outcome.error}", file=sys.stderr)
@@ -211,6 +220,22 @@ def muscles_notice(window, outcome) -> QLabel:
                    "Neither the compile process nor the window's could load the muscle paths' kernels from numba's "
                    "cache or compile them: the 3D view draws everything but the muscles until the application is "
                    "started again.")
+
+
+MUSCLES_ON_FIRST_USE = "The muscle paths' kernels could not be prepared ahead"
+"""The title of the details of muscle paths' kernels left to compile where first drawn (:func:`first_use_notice`)."""
+
+
+def first_use_notice(window, outcome) -> QLabel:
+    """The status bar's notice that the muscle paths' kernels could be neither loaded nor compiled ahead because the
+    demo that types them could not be read (``outcome``, a ``muscle_kernels.Outcome`` with ``on_first_use``): they
+    compile when the muscles are first drawn, for the model opened (the window pauses then), with a link to the
+    details (the traceback)."""
+    return _notice(window, MUSCLES_ON_FIRST_USE, outcome.error, outcome.details,
+                   "they compile when the muscles are first drawn (the window pauses then)",
+                   "The demo, whose model types the muscle paths' kernels, could not be read: they are compiled for "
+                   "the model opened when its muscles are first drawn, which holds the window for up to a minute "
+                   "once.")
 
 
 def _notice(window, title: str, exc, details: str, consequence: str, tooltip: str) -> QLabel:

@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from PySide6.QtWidgets import QMessageBox
+
 from engine.analysis.pipeline import AnalysisSettings
 from engine.child_process import Cancelled
 from engine.demo.athlete import MASS
@@ -62,6 +64,7 @@ def connect(window) -> None:
     """Wire the Markers panel of ``window`` (a MainWindow)."""
     window.trial_alone = None
     window.trial_waiting = None
+    window.discard_question = None       # Esc's question (ask_discard)
     panel = window.matching
     panel.edited.connect(lambda label, marker: window.attempt("Cannot change the marker matching", edit, window,
                                                               label, marker))
@@ -109,7 +112,7 @@ def analyse_file(window, path) -> None:
     window.docks["markers"].raise_()
     window.statusBar().showMessage(f"{Path(path).name} read: check the subject's height and body mass (and the marker "
                                    "matching) in the Markers panel, then analyse it there (or Analysis > Run), or "
-                                   "discard it (Esc).", 0)
+                                   "discard it there.", 0)
 
 
 def run_waiting(window) -> bool:
@@ -123,9 +126,28 @@ def run_waiting(window) -> bool:
     return True
 
 
+def ask_discard(window) -> QMessageBox | None:
+    """Esc with nothing running: ask whether to discard the trial waiting for its first analysis (its matching edits
+    and the height and mass given are lost), Cancel being the default; the question (window-modal, kept as
+    ``window.discard_question``), or None when none waits."""
+    alone = waiting(window)
+    if alone is None:
+        return None
+    buttons = QMessageBox.StandardButton
+    box = QMessageBox(QMessageBox.Icon.Question, "Discard the trial",
+                      f"Discard {Path(alone.path or 'the trial').name} without analysing it? Its marker matching edits "
+                      "and the height and mass given in the Markers panel are lost.",
+                      buttons.Discard | buttons.Cancel, window)
+    box.setDefaultButton(buttons.Cancel)
+    box.buttonClicked.connect(lambda button: box.standardButton(button) == buttons.Discard and discard(window))
+    window.discard_question = box
+    box.open()
+    return box
+
+
 def discard(window) -> bool:
     """Leave the trial waiting for its first analysis (:func:`waiting`) unanalysed (the Markers panel's button, or
-    Esc): the window showed what it showed before it was dropped all along, and the panel shows it again (the shown
+    Esc confirmed: :func:`ask_discard`): the window showed what it showed before it was dropped all along, and the panel shows it again (the shown
     trial's matching with its edits, or none); False when none waits."""
     alone = waiting(window)
     if alone is None:

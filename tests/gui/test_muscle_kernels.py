@@ -19,7 +19,7 @@ from engine.child_process import child_environment, python_command
 from engine.warmup import COMPILE, compile_muscle_paths
 from hybridgui import main_window
 from hybridgui.muscle_kernels import CHILD, PATHS, MusclePreparation, Outcome
-from hybridgui.startup import MUSCLES_FAILED, PREPARING, PREPARING_AFTER_FAILURE, WARM_UP_FAILED, Launcher
+from hybridgui.startup import MUSCLES_FAILED, MUSCLES_ON_FIRST_USE, PREPARING, PREPARING_AFTER_FAILURE, WARM_UP_FAILED, Launcher
 
 
 @pytest.fixture(scope="module")
@@ -225,16 +225,22 @@ def _unreadable_demo():
     raise OSError("the demo cannot be read")
 
 
+def _no_compiler(result):
+    raise RuntimeError("no compiler here either")
+
+
 def test_muscle_paths_that_cannot_be_compiled_are_said_and_the_window_works_without_them(make_window, work, qtbot,
                                                                                          monkeypatch):
-    """After a failed warm-up the compile child fails and the window's process cannot read the demo to compile the
+    """After a failed warm-up the compile child fails and the window's process, the demo read, cannot compile the
     muscle paths' kernels itself: the status bar says they could not be compiled and why, that the muscles are not
     drawn (never that they were compiled), the details a click away, and the window goes on drawing the rest."""
     window = make_window()
     monkeypatch.setattr(main_window, "MainWindow", lambda store: window)
     monkeypatch.setattr(sys, "excepthook", sys.excepthook)
     monkeypatch.setattr(PATHS, "ready", True)                          # and again after the test
-    monkeypatch.setattr("engine.demo.demo_results", _unreadable_demo)    # read by the worker after a failed warm-up
+    monkeypatch.setattr("engine.demo.demo_results", lambda: work)      # read by the worker after a failed warm-up
+    monkeypatch.setattr("engine.warmup.muscle_paths_cached", lambda result: False)
+    monkeypatch.setattr("engine.warmup.compile_muscle_paths", _no_compiler)
     preparation = MusclePreparation([sys.executable, "-c", "import sys; sys.exit('no compiler here')"])
     preparation.launch()
     notes = []
@@ -243,25 +249,58 @@ def test_muscle_paths_that_cannot_be_compiled_are_said_and_the_window_works_with
     with qtbot.waitSignal(preparation.finished, timeout=60_000) as finished:
         launcher.warm_up_failed(*_failed_warm_up())
     (outcome,) = finished.args
-    assert isinstance(outcome.error, OSError) and "no compiler here" in outcome.problem and not PATHS.ready
+    assert isinstance(outcome.error, RuntimeError) and not outcome.on_first_use
+    assert "no compiler here" in outcome.problem and not PATHS.ready
     assert notes[-1] == "muscle paths not drawn"
     status = window.statusBar()
     assert status.currentMessage() == ""                              # "Preparing..." gone, no "were compiled"
     notice = launcher.muscles_failure
     assert notice.isVisible() and launcher.failure.isVisible()       # beside the warm-up's
-    assert MUSCLES_FAILED in notice.text() and "OSError: the demo cannot be read" in notice.text()
+    assert MUSCLES_FAILED in notice.text() and "RuntimeError: no compiler here either" in notice.text()
     assert "the muscles are not drawn" in notice.text()
     notice.linkActivated.emit("details")
     said = window.last_error.detailedText()
     assert window.reported[-1].startswith(MUSCLES_FAILED) and said == outcome.details
-    assert "no compiler here" in said and "_unreadable_demo" in said and said.rstrip().endswith(
-        "OSError: the demo cannot be read")
+    assert "no compiler here" in said and "_no_compiler" in said and said.rstrip().endswith(
+        "RuntimeError: no compiler here either")
     window.last_error.close()
     # the window works without the muscles: another frame drawn, bodies and all, no path
     window.document.set_frame(window.document.n_frames // 2)
     window.view.render()
     assert drawn_points(window) == 0
     assert all(a.GetMapper().GetInput().GetNumberOfPoints() for a in window.scene.layers["bodies"].actors.values())
+
+
+def test_an_unreadable_demo_leaves_the_muscle_paths_to_compile_for_the_model_opened(make_window, work, compiled,
+                                                                                      qtbot, monkeypatch):
+    """The warm-up failed on the demo (an unreadable results file), so the compile child and the window's process
+    cannot read it either: the muscle paths' kernels compile where the muscles are first drawn, for the model the
+    user opens (PATHS ready), the status bar saying so and why, not that the muscles are not drawn."""
+    window = make_window()
+    monkeypatch.setattr(main_window, "MainWindow", lambda store: window)
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)
+    monkeypatch.setattr(PATHS, "ready", True)
+    monkeypatch.setattr("engine.demo.demo_results", _unreadable_demo)
+    preparation = MusclePreparation([sys.executable, "-c", "import sys; sys.exit('the demo cannot be read')"])
+    preparation.launch()
+    notes = []
+    launcher = Launcher(None, SimpleNamespace(close=lambda: None), lambda window, demo: [], None, (1500, 950),
+                        "hybridgui", notes.append, preparation)
+    with qtbot.waitSignal(preparation.finished, timeout=60_000) as finished:
+        launcher.warm_up_failed(*_failed_warm_up())
+    (outcome,) = finished.args
+    assert isinstance(outcome.error, OSError) and outcome.on_first_use and PATHS.ready
+    assert notes[-1] == "muscle paths compiled on first use" and launcher.muscles_failure.isVisible()
+    text = launcher.muscles_failure.text()
+    assert MUSCLES_ON_FIRST_USE in text and "OSError: the demo cannot be read" in text
+    assert "first drawn" in text and "not drawn" not in text
+    launcher.muscles_failure.linkActivated.emit("details")
+    assert window.last_error.detailedText() == outcome.details and "_unreadable_demo" in outcome.details
+    window.last_error.close()
+    window.open_demo(work)                   # the user's model (here the demo's, read another way): its muscles drawn
+    window.view.render()
+    paths = window.scene.poses.geometry.polylines(window.scene.poses.Q[window.document.frame])
+    assert drawn_points(window) == sum(len(p) for p in paths if len(p) >= 2) > 0
 
 
 def test_muscle_paths_that_could_not_be_compiled_before_the_window_showed_are_said_when_it_shows(
@@ -272,10 +311,11 @@ def test_muscle_paths_that_could_not_be_compiled_before_the_window_showed_are_sa
     monkeypatch.setattr(main_window, "MainWindow", lambda store: window)
     monkeypatch.setattr(sys, "excepthook", sys.excepthook)
     monkeypatch.setattr(PATHS, "ready", True)
-    monkeypatch.setattr("engine.demo.demo_results", _unreadable_demo)
+    monkeypatch.setattr("engine.warmup.muscle_paths_cached", lambda result: False)
+    monkeypatch.setattr("engine.warmup.compile_muscle_paths", _no_compiler)
     preparation = MusclePreparation([sys.executable, "-c", "pass"])
     with qtbot.waitSignal(preparation.finished, timeout=60_000):
-        preparation.start(None)
+        preparation.start(work[0])
     launcher = Launcher(None, SimpleNamespace(close=lambda: None), lambda window, demo: window.open_demo(work) or [],
                         None, (1500, 950), "hybridgui", lambda what: None, preparation)
     launcher.show_main(None)
@@ -283,3 +323,26 @@ def test_muscle_paths_that_could_not_be_compiled_before_the_window_showed_are_sa
     assert launcher.muscles_failure.isVisible() and MUSCLES_FAILED in launcher.muscles_failure.text()
     window.view.render()
     assert drawn_points(window) == 0
+
+
+def test_closing_while_the_child_is_being_started_kills_it_once_started(tmp_path, monkeypatch):
+    """``launch`` runs in the startup thread: a ``cancel`` from the GUI thread while it starts the child (here: while
+    ``start_child`` returns) finds no child yet; the child, once started, is killed all the same."""
+    import engine.child_process
+    started = engine.child_process.start_child
+    preparation = MusclePreparation([sys.executable, "-c", "import time; time.sleep(120)"])
+
+    def cancelled_meanwhile(*args, **kwargs):
+        child = started(*args, **kwargs)
+        preparation.cancel()              # the GUI thread's, before launch has the child
+        return child
+
+    monkeypatch.setattr(engine.child_process, "start_child", cancelled_meanwhile)
+    preparation.launch()
+    child = preparation._child
+    try:
+        assert child.poll() == -signal.SIGKILL                    # killed and reaped, not left sleeping
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()

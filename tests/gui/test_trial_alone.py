@@ -12,6 +12,7 @@ import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QMessageBox
 
 from engine.analysis.coordinate_values import coordinate_values
 from engine.cli.main import main
@@ -293,21 +294,44 @@ def test_a_height_and_mass_from_the_static_trial_are_shown_with_that_origin_whic
     assert (panel.height.given(), panel.mass.given()) == (None, None) and "static" not in panel.height_said.text()
 
 
-def test_a_trial_waiting_for_its_analysis_is_discarded_by_esc_or_its_button_and_nothing_is_lost(dropped, qtbot,
-                                                                                                 test_data):
+def test_a_trial_waiting_for_its_analysis_is_discarded_by_its_button_or_esc_confirmed_and_nothing_is_lost(
+        dropped, qtbot, test_data):
+    # Esc in the height box abandons the value typed there (the trial still waits, the value is not taken when the box
+    # loses the focus); Esc elsewhere asks first (Cancel keeps the trial); the button discards it
     window, _, result = dropped
     doc, panel = window.document, window.matching
     panel.combos["r_toe"].setCurrentText(NONE)                  # an edit of the shown trial, not analysed yet
     shown_before = (doc.model, doc.trial, doc.result, doc.frame)
     other = test_data / "c3d" / "Sample28" / "dynamic.C3D"
-    for discard in (lambda: QTest.keyClick(panel.height, Qt.Key.Key_Escape), panel.discard.click):
+    buttons = QMessageBox.StandardButton
+
+    def esc_confirmed():
+        QTest.keyClick(panel.run, Qt.Key.Key_Escape)            # outside an editor: asked
+        box = window.discard_question
+        assert box.isVisible() and "dynamic.C3D" in box.text() and box.defaultButton() is box.button(buttons.Cancel)
+        box.button(buttons.Cancel).click()
+        assert trial_alone.waiting(window) is not None and panel.discard.isVisibleTo(panel)
+        QTest.keyClick(panel.run, Qt.Key.Key_Escape)
+        assert window.discard_question is not box
+        window.discard_question.button(buttons.Discard).click()
+
+    for discard in (esc_confirmed, panel.discard.click):
         _drop(window, [other])
         assert window.last_error is None, window.reported
-        assert trial_alone.waiting(window) is not None and panel.discard.isVisibleTo(panel)
+        alone = trial_alone.waiting(window)
+        assert alone is not None and panel.discard.isVisibleTo(panel)
         assert [r.label for r in panel.rows] != list(doc.trial.markers.names)       # the dropped trial's labels
         with qtbot.waitActive(window):                         # keys reach the active window's shortcuts
             window.activateWindow()
+        height = panel.height.value()
         panel.height.setFocus()                                 # Esc where the user checks the values
+        panel.height.selectAll()
+        QTest.keyClicks(panel.height, "1.62")
+        QTest.keyClick(panel.height, Qt.Key.Key_Escape)         # the typed value abandoned, not the trial
+        assert trial_alone.waiting(window) is alone and window.discard_question is None
+        assert panel.height.value() == height and panel.height.text() == panel.height.textFromValue(height) + " m"
+        panel.run.setFocus()                                    # leaving the box takes nothing
+        assert alone.body == {"height": None, "mass": None} and panel.height.value() == height
         discard()
         assert window.trial_waiting is None and trial_alone.waiting(window) is None
         assert "dynamic.C3D discarded" in window.statusBar().currentMessage()
@@ -316,4 +340,5 @@ def test_a_trial_waiting_for_its_analysis_is_discarded_by_esc_or_its_button_and_
         assert [r.label for r in panel.rows] == list(doc.trial.markers.names) and not panel.discard.isVisibleTo(panel)
         assert panel.status_of("r_toe") == EDITED and panel.run.isEnabled()
         assert panel.run.text() == "Analyse again with these matches" and "Not analysed yet" not in panel.summary.text()
+        window.discard_question = None
     assert not trial_alone.run_waiting(window) and not window.runner.running
