@@ -194,3 +194,23 @@ def test_elastic_rods_take_the_engine_s_forward_dynamics_with_the_rods_passive_f
     M, rhs = crba(athlete, data, q), tau - rnea(athlete, data, q, v, np.zeros(athlete.nv))
     np.testing.assert_allclose(held[free], np.linalg.solve(M[np.ix_(free, free)], rhs[free]), rtol=1e-9,
                                atol=1e-9 * np.abs(held).max())
+
+
+def test_a_state_gone_nan_without_raising_is_noted_when_recorded(slab, monkeypatch):
+    """A step can leave a NaN state without raising (RK4's final sum, the implicit solve): recording it (every step
+    here) refuses the NaN skin, and ``simulate`` stops with the divergence note at that time, not a traceback."""
+    model, skin = slab
+    knee = compile_tree(model).coordinates["knee_angle"]
+    step = Simulator.step
+
+    def step_then_nan(sim):
+        step(sim)
+        if sim.t > 2.5 * sim.scene.dt:           # after the third step
+            sim.q[knee.qi] = np.nan
+
+    monkeypatch.setattr(Simulator, "step", step_then_nan)
+    scene = _resting_scene(model, skin)
+    result = simulate(scene, record_every=1)
+    assert len(result.notes) == 1 and "diverged at 0.0060 s (skin vertex" in result.notes[0], result.notes
+    np.testing.assert_allclose(result.time, [0.0, 0.002, 0.004])
+    assert np.isfinite(result.q).all()
