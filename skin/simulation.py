@@ -36,7 +36,7 @@ from engine.tree import compile_tree
 
 from . import _kernels_contact as _kc
 from . import _kernels_skin as _ks
-from ._kernels_mesh import vertex_normals, vertex_normals_areas
+from ._kernels_mesh import vertex_areas, vertex_normals
 from .broad_phase import VerletLists
 from .scene import Scene
 from .sheet import LocalGlobalSolver
@@ -291,9 +291,9 @@ class Simulator:
 
     def record(self) -> tuple:
         """Pressure (n,) Pa, the sheets' share of it (n,) Pa, total skin force (3,) N and contacts at the current
-        state."""
+        state (the skin's vertex areas at it; ``forces`` computed its normals)."""
         self.forces(self.t, self.q, self.v)
-        vertex_normals_areas(self.x, self.scene.skin.mesh.triangles, np.empty_like(self.x), self.areas)
+        vertex_areas(self.x, self.scene.skin.mesh.triangles, self.areas)
         return (self.f_normal / self.areas, (self.f_normal - self.f_rigid) / self.areas, self.f_skin.sum(axis=0),
                 self.count)
 

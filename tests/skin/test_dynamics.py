@@ -214,3 +214,30 @@ def test_a_state_gone_nan_without_raising_is_noted_when_recorded(slab, monkeypat
     assert len(result.notes) == 1 and "diverged at 0.0060 s (skin vertex" in result.notes[0], result.notes
     np.testing.assert_allclose(result.time, [0.0, 0.002, 0.004])
     assert np.isfinite(result.q).all()
+
+
+def test_record_reads_pressure_over_the_vertex_areas_without_computing_the_normals_again(slab, monkeypatch):
+    """``record`` divides the normal force by each vertex's area (a third of its triangles', from the cross products
+    here) and takes the normals ``forces`` computed: no kernel of normals runs a second time."""
+    import skin.simulation as simulation
+    from skin._kernels_mesh import vertex_areas
+
+    def refused(*args):
+        raise AssertionError("record computed the vertex normals a second time")
+
+    monkeypatch.setattr(simulation, "vertex_normals_areas", refused, raising=False)
+    model, skin = slab
+    sim = Simulator(_resting_scene(model, skin))
+    sim.q[1] -= 0.005                           # 3 mm into the support
+    pressure, _, _, _ = sim.record()
+    x, tris = sim.x, skin.mesh.triangles
+    a, b, c = (x[tris[:, k]] for k in range(3))
+    third = np.linalg.norm(np.cross(b - a, c - a), axis=1) / 6.0
+    areas = np.zeros(len(x))
+    for k in range(3):
+        np.add.at(areas, tris[:, k], third)
+    assert (sim.f_normal > 0).sum() > 20
+    np.testing.assert_allclose(pressure, sim.f_normal / areas, rtol=1e-12)
+    mine = np.empty(len(x))
+    vertex_areas(x, tris, mine)
+    np.testing.assert_allclose(mine, areas, rtol=1e-12)
