@@ -35,7 +35,7 @@ from .device import LiftMotion, RigidDevice
 from .mesh import TriangleMesh, grid_sheet
 from .rest_pose import a_pose
 from .scene import Scene
-from .sheet import MassSpringSheet, PinRegion
+from .sheet import MassSpringSheet, PinRegion, patch_axes
 from .skinning import Skin
 from .stiffness import table_one
 
@@ -209,7 +209,9 @@ def _inside_the_arms(mesh: TriangleMesh, arms: np.ndarray, spacing: float) -> Tr
 def _hook_loops(mesh: TriangleMesh, corners, size: float) -> tuple[PinRegion, ...]:
     """Patches of ``mesh`` (a flat sheet in the x-z plane) held by its hooks' strap loops: at each of its ``corners``
     (vertex indices) the box reaching ``size`` m from that vertex into the sheet along x and along z (the sheet's
-    own corners, which ``_inside_the_arms`` may have moved inside the rest mesh's bounding box)."""
+    own corners, which ``_inside_the_arms`` may have moved inside the rest mesh's bounding box). ModelError unless
+    ``0 < size <`` half the sheet's shorter side (``sheet.patch_axes``)."""
+    patch_axes(mesh, size, "hook loop", "sling_lift(hook_loop=...)")
     v = mesh.vertices
     centre = v.mean(axis=0)
     loops = []
