@@ -37,6 +37,7 @@ from .rest_pose import a_pose
 from .scene import Scene
 from .sheet import MassSpringSheet, PinRegion, patch_axes
 from .skinning import Skin
+from .socket_site import skinned_bodies
 from .stiffness import table_one
 
 SKIN_SPACING = 0.012       # m: ~14k vertices on the default athlete (the seed's skin)
@@ -67,12 +68,6 @@ SLING_RISE = 0.6           # m: the bar's rise: the body's limp shanks hang clea
 KNEE_SITE = 0.1            # m: a knee's site, the leg's skin this close to its centre along the thigh (condyles, plateau)
 SLING_LIMIT = 300.0        # N m/rad end-range springs in the sling: its rising sides push the arms towards the
                            # shoulder's lock at 90 degrees adduction, which the default 50 does not stop
-
-
-def skinned_bodies(model) -> list[str]:
-    """The names of the default athlete's bodies that carry skin, in the model's order: all but the prosthesis's
-    socket (``socket_r``), which is a device, not flesh."""
-    return [b.name for b in model.bodies if b.name != "socket_r"]
 
 
 @lru_cache(maxsize=1)
