@@ -74,29 +74,29 @@ def near_nothing(h, lo, dims, near, p0, p1, p2):
 @njit(cache=True, nogil=True)
 def grid_layout(x, h):
     """The grid of cell ``h`` over points ``x`` (n, 3): ``(lo (3,), dims (3,), start, order, near, xs)`` (see
-    ``build_grid``). Raises FloatingPointError (a diverged simulation) if the points are not finite, spread over more
-    than ``MAX_SPREAD`` or over more than ``MAX_CELLS`` cells."""
+    ``build_grid``). The points are finite: ``min`` and ``max`` pass over NaN, and the one caller of
+    ``candidate_lists``, ``broad_phase.VerletLists.update``, refuses a point that is not finite naming it (the skin's
+    vertex, a device's, a bed's). Raises FloatingPointError (a body, a sheet or a device come apart: a diverged
+    simulation) if the points, the skin's or a bed's vertices, spread over more than ``MAX_SPREAD`` or over more than
+    ``MAX_CELLS`` cells."""
     lo = np.empty(3)
     hi = np.empty(3)
     for c in range(3):
         lo[c] = np.inf
         hi[c] = -np.inf
-    total = 0.0                 # NaN if any coordinate is (min and max pass over NaN) or an infinity
     for i in range(x.shape[0]):
         for c in range(3):
             lo[c] = min(lo[c], x[i, c])
             hi[c] = max(hi[c], x[i, c])
-            total += x[i, c]
-    if not np.isfinite(total):
-        raise FloatingPointError("the skin's vertices are not finite")
     dims = np.empty(3, np.int64)
     for c in range(3):
-        if not (np.isfinite(lo[c]) and np.isfinite(hi[c]) and hi[c] - lo[c] <= MAX_SPREAD):
-            raise FloatingPointError("the skin's vertices are not finite or spread over more than 10 m")
+        if not hi[c] - lo[c] <= MAX_SPREAD:
+            raise FloatingPointError("the contact's points (the skin's or a bed's vertices) spread over more than 10 m")
         lo[c] -= 1e-9
         dims[c] = max(int(np.ceil((hi[c] - lo[c]) / h)), 1)
     if dims[0] * dims[1] * dims[2] > MAX_CELLS:
-        raise FloatingPointError("the skin's vertices spread over more grid cells than a body fills")
+        raise FloatingPointError("the contact's points (the skin's or a bed's vertices) spread over more grid cells "
+                                 "than a body fills")
     start = np.empty(dims[0] * dims[1] * dims[2] + 1, np.int64)
     order = np.empty(x.shape[0], np.int64)
     near = np.empty(start.shape[0] - 1, np.bool_)
@@ -320,7 +320,7 @@ def largest_moves(x, x0, y, y0):
 def candidate_lists(x, y, r):
     """Verlet lists: for each point ``y[k]`` (M, 3) the points of ``x`` (n, 3) closer than ``r`` (m), as
     ``candidates[near[k]:near[k + 1]]`` (indices into ``x``, in the order of the grid of cell ``r`` over ``x``).
-    Returns ``(near (M + 1,), candidates)``. Raises FloatingPointError as ``grid_layout`` does."""
+    Returns ``(near (M + 1,), candidates)``; the points finite. Raises FloatingPointError as ``grid_layout`` does."""
     lo, dims, start, order, cells_near, xs = grid_layout(x, r)
     m = y.shape[0]
     near = np.zeros(m + 1, np.int64)

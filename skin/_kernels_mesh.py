@@ -37,8 +37,15 @@ def vertex_normals(x, tris, normals):
 
 @njit(cache=True, nogil=True)
 def vertex_normals_areas(x, tris, normals, areas):
-    """``vertex_normals`` and vertex areas (n,) (a third of the adjacent triangles' areas, m^2)."""
+    """``vertex_normals`` and ``vertex_areas``."""
     vertex_normals(x, tris, normals)
+    vertex_areas(x, tris, areas)
+
+
+@njit(cache=True, nogil=True)
+def vertex_areas(x, tris, areas):
+    """Vertex areas (n,) m^2 of the surface with vertices ``x`` (n, 3) and triangles ``tris`` (t, 3): a third of the
+    adjacent triangles' areas."""
     for i in range(x.shape[0]):
         areas[i] = 0.0
     for t in range(tris.shape[0]):

@@ -35,8 +35,9 @@ from .device import LiftMotion, RigidDevice
 from .mesh import TriangleMesh, grid_sheet
 from .rest_pose import a_pose
 from .scene import Scene
-from .sheet import MassSpringSheet, PinRegion
+from .sheet import MassSpringSheet, PinRegion, patch_axes
 from .skinning import Skin
+from .socket_site import skinned_bodies
 from .stiffness import table_one
 
 SKIN_SPACING = 0.012       # m: ~14k vertices on the default athlete (the seed's skin)
@@ -69,12 +70,6 @@ SLING_LIMIT = 300.0        # N m/rad end-range springs in the sling: its rising 
                            # shoulder's lock at 90 degrees adduction, which the default 50 does not stop
 
 
-def skinned_bodies(model) -> list[str]:
-    """The names of the default athlete's bodies that carry skin, in the model's order: all but the prosthesis's
-    socket (``socket_r``), which is a device, not flesh."""
-    return [b.name for b in model.bodies if b.name != "socket_r"]
-
-
 @lru_cache(maxsize=1)
 def athlete():
     """The default athlete without muscles (the scenes' model)."""
@@ -94,16 +89,40 @@ def athlete_and_skin(spacing: float = SKIN_SPACING, rest: str = "neutral"):
 
 
 def _check_athletes_skin(model, skin: Skin) -> None:
-    """Raise ModelError unless ``skin`` covers exactly the athlete's ``skinned_bodies`` (a body it lacks, or one the
-    athlete lacks, would leave the scene's sling and watched regions without their skin)."""
+    """Raise ModelError unless ``skin`` is one of the athlete's: it covers exactly the athlete's ``skinned_bodies``
+    (a body it lacks, or one the athlete lacks, would leave the scene's sling and watched regions without their
+    skin), in the model's order (as ``Skin.generate`` makes them), and its rest pose has the athlete's coordinates (a
+    skin of another model with the same body names has not)."""
     wanted = skinned_bodies(model)
     missing = [b for b in wanted if b not in skin.bodies]
     foreign = [b for b in skin.bodies if b not in wanted]
+    where = "sling_lift(skin=...)"
     if missing or foreign:
         problems = ([f"lacks the athlete's {', '.join(map(repr, missing))}"] if missing else []) + \
                    ([f"has {', '.join(map(repr, foreign))}, which the athlete has no skin on"] if foreign else [])
         raise ModelError(f"the skin {' and '.join(problems)}; a sling lift's skin covers the athlete's bodies "
-                         f"{', '.join(wanted)}", "sling_lift(skin=...)")
+                         f"{', '.join(wanted)}", where)
+    if list(skin.bodies) != wanted:
+        raise ModelError(f"the skin's bodies are in the order {', '.join(skin.bodies)}, not the athlete's "
+                         f"{', '.join(wanted)}", where)
+    if len(skin.q_rest) != model.nq:
+        raise ModelError(f"the skin's rest pose has {len(skin.q_rest)} coordinates, the athlete {model.nq}: it is "
+                         f"another model's skin", where)
+
+
+def _skin_spacing(skin: Skin, spacing: float | None) -> float:
+    """The spacing (m) the contact's reach follows for a sling lift on ``skin``: the skin's own (``Skin.spacing``);
+    ``spacing`` must then be None or the same, and is needed for a skin whose spacing is not known. SettingsError
+    otherwise: a reach sized for a finer skin lets the devices' vertices pass between the skin's."""
+    if skin.spacing is None:
+        if spacing is None:
+            raise SettingsError("the skin's spacing is not known (a skin bound from a file): give sling_lift its "
+                                "spacing=, the distance between its vertices (m), which sizes the contact's reach")
+        return float(spacing)
+    if spacing is not None and not np.isclose(spacing, skin.spacing, rtol=1e-9, atol=0.0):
+        raise SettingsError(f"spacing={spacing!r} m contradicts the skin given, generated every {skin.spacing!r} m: "
+                            f"the contact's reach follows the skin's spacing (leave spacing out)")
+    return float(skin.spacing)
 
 
 def _rotation_z(angle: float) -> np.ndarray:
@@ -209,7 +228,9 @@ def _inside_the_arms(mesh: TriangleMesh, arms: np.ndarray, spacing: float) -> Tr
 def _hook_loops(mesh: TriangleMesh, corners, size: float) -> tuple[PinRegion, ...]:
     """Patches of ``mesh`` (a flat sheet in the x-z plane) held by its hooks' strap loops: at each of its ``corners``
     (vertex indices) the box reaching ``size`` m from that vertex into the sheet along x and along z (the sheet's
-    own corners, which ``_inside_the_arms`` may have moved inside the rest mesh's bounding box)."""
+    own corners, which ``_inside_the_arms`` may have moved inside the rest mesh's bounding box). ModelError unless
+    ``0 < size <`` half the sheet's shorter side (``sheet.patch_axes``)."""
+    patch_axes(mesh, size, "hook loop", "sling_lift(hook_loop=...)")
     v = mesh.vertices
     centre = v.mean(axis=0)
     loops = []
@@ -223,7 +244,7 @@ def _hook_loops(mesh: TriangleMesh, corners, size: float) -> tuple[PinRegion, ..
     return tuple(loops)
 
 
-def sling_lift(spacing: float = SKIN_SPACING, sheet_vertices: int = 4000, bed_spacing: float = 0.015,
+def sling_lift(spacing: float | None = None, sheet_vertices: int = 4000, bed_spacing: float = 0.015,
                hook_loop: float = HOOK_LOOP, skin: Skin | None = None) -> Scene:
     """The seed's sling lift (section VI-B, Fig. 5) on a skin with separate limbs (generated in the A-pose, lying in
     it): one sling sheet (the seed's, ``sheet_vertices`` of them, its 4k, Table I's 10 kg) from ``BACK_ABOVE_SHOULDER``
@@ -235,12 +256,17 @@ def sling_lift(spacing: float = SKIN_SPACING, sheet_vertices: int = 4000, bed_sp
     read highest, the upper back and the hip lower (docs/mass-spring-sheet.md). The A-pose skin holds together down
     to 5 cm spacing (its forearms come apart beyond). ``skin``: the athlete's skin to use instead
     (over ``skinned_bodies``, else ModelError; e.g. one generated in another rest pose,
-    ``benchmarks/sling_skin_levers.py``; then only the model is built, not the A-pose skin); the body lies in the A-pose whatever the skin's rest pose, and ``spacing`` still sizes the contact's reach."""
+    ``benchmarks/sling_skin_levers.py``; then only the model is built, not the A-pose skin); the body lies in the A-pose
+    whatever the skin's rest pose. ``spacing`` (m, default ``SKIN_SPACING``) samples the A-pose skin and sizes the
+    contact's reach (``contact_for``); with a skin given the reach follows the skin's own spacing, and a contradictory
+    ``spacing`` is refused (``_skin_spacing``)."""
     if skin is None:
+        spacing = SKIN_SPACING if spacing is None else spacing
         model, skin = athlete_and_skin(spacing, rest="a-pose")
     else:
         model = athlete()
         _check_athletes_skin(model, skin)
+        spacing = _skin_spacing(skin, spacing)
     q = supine(model, skin, gap=0.004, pose=a_pose(model))
     data = Data(model)
     forward_kinematics(model, data, q)

@@ -62,17 +62,27 @@ class PinRegion:
         return np.flatnonzero(inside)
 
 
-def corner_patches(mesh: TriangleMesh, size: float) -> tuple[PinRegion, ...]:
-    """The four square patches of side ``size`` (m) at the corners of a flat sheet (its rest mesh's bounding box;
-    the box's thinnest axis is its normal and is taken whole), in the order (-, -), (-, +), (+, -), (+, +) of the
-    two other axes (x then z for ``grid_sheet``)."""
+def patch_axes(mesh: TriangleMesh, size: float, what: str, where: str) -> tuple[int, int]:
+    """The two in-plane axes of a flat sheet (its rest mesh's bounding box's thinnest axis is its normal), for a
+    corner patch reaching ``size`` m into it along each; raises ModelError (``what`` names the value, ``where`` the
+    setting) unless ``0 < size <`` half the sheet's shorter side (a patch of no size holds one vertex, whose sag does
+    not converge; one as large as half the side reaches the next corner's)."""
     v = mesh.vertices
     lo, hi = v.min(axis=0), v.max(axis=0)
     normal = int(np.argmin(hi - lo))
     a, b = (axis for axis in range(3) if axis != normal)
     if not 0.0 < size < 0.5 * min(hi[a] - lo[a], hi[b] - lo[b]):
-        raise ModelError(f"corner patch size {size!r} m is not in (0, half the sheet's shorter side "
-                         f"{0.5 * min(hi[a] - lo[a], hi[b] - lo[b]):g} m)", "corner patches")
+        raise ModelError(f"{what} {size!r} m is not in (0, half the sheet's shorter side "
+                         f"{0.5 * min(hi[a] - lo[a], hi[b] - lo[b]):g} m)", where)
+    return a, b
+
+
+def corner_patches(mesh: TriangleMesh, size: float) -> tuple[PinRegion, ...]:
+    """The four square patches of side ``size`` (m) at the corners of a flat sheet (its rest mesh's bounding box;
+    the box's thinnest axis is its normal and is taken whole), in the order (-, -), (-, +), (+, -), (+, +) of the
+    two other axes (x then z for ``grid_sheet``)."""
+    lo, hi = mesh.vertices.min(axis=0), mesh.vertices.max(axis=0)
+    a, b = patch_axes(mesh, size, "corner patch size", "corner patches")
     patches = []
     for end_a in (0, 1):
         for end_b in (0, 1):

@@ -36,7 +36,7 @@ from engine.tree import compile_tree
 
 from . import _kernels_contact as _kc
 from . import _kernels_skin as _ks
-from ._kernels_mesh import vertex_normals, vertex_normals_areas
+from ._kernels_mesh import vertex_areas, vertex_normals
 from .broad_phase import VerletLists
 from .scene import Scene
 from .sheet import LocalGlobalSolver
@@ -291,11 +291,19 @@ class Simulator:
 
     def record(self) -> tuple:
         """Pressure (n,) Pa, the sheets' share of it (n,) Pa, total skin force (3,) N and contacts at the current
-        state."""
+        state (the skin's vertex areas at it; ``forces`` computed its normals)."""
         self.forces(self.t, self.q, self.v)
-        vertex_normals_areas(self.x, self.scene.skin.mesh.triangles, np.empty_like(self.x), self.areas)
+        vertex_areas(self.x, self.scene.skin.mesh.triangles, self.areas)
         return (self.f_normal / self.areas, (self.f_normal - self.f_rigid) / self.areas, self.f_skin.sum(axis=0),
                 self.count)
+
+
+_DIVERGED = (FloatingPointError, np.linalg.LinAlgError)   # what a state gone non-finite raises, stepping or recording
+
+
+def _diverged(t: float, exc: Exception, dt: float) -> str:
+    """The note that ends a run whose state went non-finite at ``t`` s."""
+    return f"the simulation diverged at {t:.4f} s ({exc}); the run stops there (take a smaller step than {dt} s)"
 
 
 def simulate(scene: Scene, duration: float | None = None, record_every: int = 10, progress=None) -> SimulationResult:
@@ -317,7 +325,11 @@ def simulation_steps(scene: Scene, duration: float | None = None, record_every: 
     notes = []
     for k in range(steps + 1):
         if k % record_every == 0 or k == steps:
-            pressure, on_sheets, force, count = sim.record()
+            try:
+                pressure, on_sheets, force, count = sim.record()
+            except _DIVERGED as exc:         # a step can leave a non-finite state without raising (RK4's sum, the solve)
+                notes.append(_diverged(sim.t, exc, scene.dt))
+                break
             times.append(sim.t)
             Q.append(sim.q.copy())
             V.append(sim.v.copy())
@@ -333,9 +345,8 @@ def simulation_steps(scene: Scene, duration: float | None = None, record_every: 
         t0 = _time.perf_counter()
         try:
             sim.step()
-        except (FloatingPointError, np.linalg.LinAlgError) as exc:
-            notes.append(f"the simulation diverged at {sim.t:.4f} s ({exc}); the run stops there (take a smaller "
-                         f"step than {scene.dt} s)")
+        except _DIVERGED as exc:
+            notes.append(_diverged(sim.t, exc, scene.dt))
             break
         wall += _time.perf_counter() - t0
     return SimulationResult(scene.name, np.array(times), np.array(Q), np.array(V), np.array(P), np.array(S),

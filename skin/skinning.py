@@ -25,7 +25,9 @@ class Skin:
     ``mesh``: the rest surface (world frame at the rest pose ``q_rest``, m); ``bodies``: the bones (body
     names, m of them); ``bone``/``weight`` (n, K): each vertex's bones and weights alpha_ij (rows sum to 1);
     ``local`` (n, K, 3): the vertex's rest position in each of its bones' frames, ``R_j0^T (v_i^0 - x_j^0)``
-    (m), so that eq. 3 reads ``v_i = sum_k alpha_ik (R_j r_ik + p_j)`` with the bones' world placements.
+    (m), so that eq. 3 reads ``v_i = sum_k alpha_ik (R_j r_ik + p_j)`` with the bones' world placements;
+    ``spacing``: the distance the surface was sampled at (m, :meth:`generate`'s), None when not known (a surface
+    bound from a file).
     """
 
     mesh: TriangleMesh
@@ -34,6 +36,7 @@ class Skin:
     weight: np.ndarray
     local: np.ndarray
     q_rest: np.ndarray
+    spacing: float | None = None
 
     def __post_init__(self):
         n = self.mesh.n_vertices
@@ -50,9 +53,9 @@ class Skin:
         return self.mesh.n_vertices
 
     @classmethod
-    def bind(cls, model, mesh: TriangleMesh, bodies, bone, weight, q_rest=None) -> "Skin":
-        """A skin from a rest surface (world frame with the model at ``q_rest``, default neutral) and its
-        bones and weights (e.g. read from a mesh file with weights)."""
+    def bind(cls, model, mesh: TriangleMesh, bodies, bone, weight, q_rest=None, spacing: float | None = None) -> "Skin":
+        """A skin from a rest surface (world frame with the model at ``q_rest``, default neutral, sampled every
+        ``spacing`` m when known) and its bones and weights (e.g. read from a mesh file with weights)."""
         q_rest = neutral(model) if q_rest is None else np.asarray(q_rest, float)
         data = Data(model)
         forward_kinematics(model, data, q_rest)
@@ -60,7 +63,8 @@ class Skin:
         bone = np.ascontiguousarray(bone, dtype=np.int64)
         x = mesh.vertices
         local = np.einsum("ikba,ikb->ika", R[bone], x[:, None, :] - p[bone])
-        return cls(mesh, tuple(bodies), bone, np.ascontiguousarray(weight, float), np.ascontiguousarray(local), q_rest)
+        return cls(mesh, tuple(bodies), bone, np.ascontiguousarray(weight, float), np.ascontiguousarray(local), q_rest,
+                   spacing)
 
     @classmethod
     def generate(cls, model, q_rest=None, spacing: float = 0.012, bodies=None, falloff: float = FALLOFF) -> "Skin":
@@ -75,7 +79,7 @@ class Skin:
         forward_kinematics(model, data, q_rest)
         R, p = body_frames(model, data, list(volumes))
         bone, weight = volume_weights(volumes, R, p, mesh.vertices, falloff)
-        return cls.bind(model, mesh, list(volumes), bone, weight, q_rest)
+        return cls.bind(model, mesh, list(volumes), bone, weight, q_rest, float(spacing))
 
     def bone_frames(self, model, data, velocities: bool = False):
         """The bones' world placements (and velocities) after ``forward_kinematics`` (see ``skin.frames``)."""

@@ -20,7 +20,7 @@ from .skinning import Skin
 from .socket import ROTATION_LIMIT, STRAIN_LIMIT, Socket, pressure_steps
 from .socket_defaults import LINER_MODULUS, LINER_THICKNESS, THRESHOLD, TISSUE_MODULUS
 from .socket_load import socket_loads
-from .socket_site import residual_limb, socket_site, unavailable
+from .socket_site import residual_limb, skinned_bodies, socket_site, unavailable
 
 SPACING = 0.012
 """m: the skin's vertex spacing (``hybrid socket-pressure``'s default)."""
@@ -55,8 +55,7 @@ def socket_for(model, weld: str, limb: str, spacing: float = SPACING, thickness:
     with _LOCK:
         if key in _SOCKETS:
             return _SOCKETS[key]
-    socket_body = model.joint(weld).child
-    skin = Skin.generate(model, spacing=spacing, bodies=[b.name for b in model.bodies if b.name != socket_body])
+    skin = Skin.generate(model, spacing=spacing, bodies=skinned_bodies(model, weld))
     socket = Socket.from_stump(model, skin, limb, thickness, modulus, friction=friction, tissue=tissue,
                                tissue_modulus=tissue_modulus, fit=fit)
     with _LOCK:

@@ -16,6 +16,17 @@ def residual_limb(model) -> tuple[str, str] | None:
     return None
 
 
+def skinned_bodies(model, weld: str | None = None) -> list[str]:
+    """The names of ``model``'s bodies that carry skin, in the model's order: all but the socket's body, the child of
+    the weld joint ``weld`` (default the model's socket, :func:`residual_limb`; every body when it has none), which
+    is a device, not flesh. The one rule of the scenes' skins and the socket map's."""
+    if weld is None:
+        found = residual_limb(model)
+        weld = None if found is None else found[0]
+    socket = None if weld is None else model.joint(weld).child
+    return [b.name for b in model.bodies if b.name != socket]
+
+
 def socket_site(model, weld: str | None = None, limb: str | None = None, file=None) -> tuple[str, str]:
     """``(weld, limb)``: the weld joint ``weld`` that holds the socket (any weld of ``model``, whatever its child is
     named; default the model's socket, :func:`residual_limb`) and the residual limb's body ``limb`` (default the weld's

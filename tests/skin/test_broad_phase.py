@@ -91,9 +91,17 @@ def test_a_nan_skin_vertex_or_sheet_vertex_is_refused_by_name(rng):
         _update(lists, x, device, sheet)
 
 
-def test_the_grid_refuses_a_nan_point():
-    """The grid's bounds pass over NaN (``min``/``max``): it checks the points themselves."""
-    from skin._kernels_contact import candidate_lists
-    x = np.array([[0.0, 0.0, 0.0], [np.nan, 0.1, 0.1], [0.2, 0.2, 0.2]])
-    with pytest.raises(FloatingPointError, match="not finite"):
-        candidate_lists(x, np.array([[0.0, 0.0, 0.0]]), 0.03)
+def test_a_bed_s_points_are_refused_as_the_bed_s_not_the_skin_s(rng):
+    """The sheets' lists over a bed (targets: its vertices): a NaN bed vertex is named as the rigid device's, the one
+    check of the points' finiteness; a bed come apart (20 m wide) is refused by the grid, which does not call its
+    points the skin's."""
+    bed, sheet = rng.uniform(0.0, 0.25, (30, 3)), rng.uniform(0.0, 0.25, (10, 3))
+    lists = VerletLists(len(bed), len(sheet), REACH, ("rigid device vertex", "sheet vertex"))
+    lists.update(bed, sheet)
+    bed[5, 1] = np.nan
+    with pytest.raises(FloatingPointError, match=r"rigid device vertex 5 is not finite"):
+        lists.update(bed, sheet)
+    bed[5, 1], bed[6, 0] = 0.1, 20.0
+    with pytest.raises(FloatingPointError, match=r"the contact's points \(the skin's or a bed's vertices\) spread "
+                                                 r"over more than 10 m"):
+        lists.update(bed, sheet)

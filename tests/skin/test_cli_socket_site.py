@@ -76,3 +76,16 @@ def test_the_site_defaults_to_the_socket_s_weld_and_its_parent():
     assert socket_site(model, "socket_weld", "femur_r") == ("socket_weld", "femur_r")
     with pytest.raises(ModelError, match="'socket_weld' \\(tibia_r to socket_r\\)"):
         socket_site(model, "hip_r")
+
+
+def test_the_skinned_bodies_leave_out_the_weld_s_child_whatever_it_is_named(renamed):
+    """One rule for the scenes' skins and the socket map's: every body but the socket's, the child of the socket's
+    weld (by default the weld to the body named ``socket...``), so a renamed prosthesis body needs no edit."""
+    from skin.socket_site import skinned_bodies
+    _, model = renamed
+    demo = demo_results()[0].model
+    names = [b.name for b in model.bodies]
+    assert skinned_bodies(model, "pylon_lock") == [n for n in names if n != "pylon_r"]
+    assert skinned_bodies(demo) == skinned_bodies(demo, "socket_weld") == \
+        [b.name for b in demo.bodies if b.name != "socket_r"]
+    assert skinned_bodies(model) == names                   # no weld to a body named socket...: no socket to leave out

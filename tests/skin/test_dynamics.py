@@ -194,3 +194,50 @@ def test_elastic_rods_take_the_engine_s_forward_dynamics_with_the_rods_passive_f
     M, rhs = crba(athlete, data, q), tau - rnea(athlete, data, q, v, np.zeros(athlete.nv))
     np.testing.assert_allclose(held[free], np.linalg.solve(M[np.ix_(free, free)], rhs[free]), rtol=1e-9,
                                atol=1e-9 * np.abs(held).max())
+
+
+def test_a_state_gone_nan_without_raising_is_noted_when_recorded(slab, monkeypatch):
+    """A step can leave a NaN state without raising (RK4's final sum, the implicit solve): recording it (every step
+    here) refuses the NaN skin, and ``simulate`` stops with the divergence note at that time, not a traceback."""
+    model, skin = slab
+    knee = compile_tree(model).coordinates["knee_angle"]
+    step = Simulator.step
+
+    def step_then_nan(sim):
+        step(sim)
+        if sim.t > 2.5 * sim.scene.dt:           # after the third step
+            sim.q[knee.qi] = np.nan
+
+    monkeypatch.setattr(Simulator, "step", step_then_nan)
+    scene = _resting_scene(model, skin)
+    result = simulate(scene, record_every=1)
+    assert len(result.notes) == 1 and "diverged at 0.0060 s (skin vertex" in result.notes[0], result.notes
+    np.testing.assert_allclose(result.time, [0.0, 0.002, 0.004])
+    assert np.isfinite(result.q).all()
+
+
+def test_record_reads_pressure_over_the_vertex_areas_without_computing_the_normals_again(slab, monkeypatch):
+    """``record`` divides the normal force by each vertex's area (a third of its triangles', from the cross products
+    here) and takes the normals ``forces`` computed: no kernel of normals runs a second time."""
+    import skin.simulation as simulation
+    from skin._kernels_mesh import vertex_areas
+
+    def refused(*args):
+        raise AssertionError("record computed the vertex normals a second time")
+
+    monkeypatch.setattr(simulation, "vertex_normals_areas", refused, raising=False)
+    model, skin = slab
+    sim = Simulator(_resting_scene(model, skin))
+    sim.q[1] -= 0.005                           # 3 mm into the support
+    pressure, _, _, _ = sim.record()
+    x, tris = sim.x, skin.mesh.triangles
+    a, b, c = (x[tris[:, k]] for k in range(3))
+    third = np.linalg.norm(np.cross(b - a, c - a), axis=1) / 6.0
+    areas = np.zeros(len(x))
+    for k in range(3):
+        np.add.at(areas, tris[:, k], third)
+    assert (sim.f_normal > 0).sum() > 20
+    np.testing.assert_allclose(pressure, sim.f_normal / areas, rtol=1e-12)
+    mine = np.empty(len(x))
+    vertex_areas(x, tris, mine)
+    np.testing.assert_allclose(mine, areas, rtol=1e-12)
