@@ -3,7 +3,7 @@ abducted and the legs apart, so that the flesh volumes' smooth union (``skin.sur
 only at its shoulder and the thighs only at the pelvis. A skin generated there (``Skin.generate(model, q_rest=...)``)
 is deformed by eq. 3 into any pose; one generated in the neutral pose (arms hanging against the trunk, thighs
 touching down to the knee) has the arms fused to the flanks and the thighs to each other, which no device can pass
-between (a sling's sides, its leg straps)."""
+between (a sling's sides, which pass between the arms and the trunk)."""
 from __future__ import annotations
 
 import numpy as np

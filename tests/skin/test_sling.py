@@ -2,8 +2,9 @@
 sling sheet from the shoulders to the knees, the bed every 3 cm): the rising sling lifts the body off the bed and
 carries it, the sheet hangs from strap loops at its corners and stays outside the skin (its contact with the skin is
 as stiff as the sheet, Table I, and implicit in the sheet's step), the arms lie outside the sling and its foot edge
-under the thighs by the knees, and a sensor between skin and sling reads the load on the regions it carries, the
-knees highest (the seed's Fig. 5)."""
+under the thighs by the knees, and a sensor between skin and sling reads the load on the regions it carries. The
+knees' reading highest (the seed's Fig. 5) is asserted at the seed's sizes (``seed_lifted``): on the coarse scene
+that order flips with a nudge of 1e-9 rad to one start coordinate (docs/mass-spring-sheet.md)."""
 from __future__ import annotations
 
 import numpy as np
@@ -25,6 +26,15 @@ def lifted():
     return scene, simulate(scene, duration=END, record_every=100)
 
 
+@pytest.fixture(scope="module")
+def seed_lifted():
+    """The built-in scene at the seed's sizes (1.2 cm skin, 14k vertices; the 4k-vertex sling; the bed every 1.5 cm),
+    recorded every 0.2 s: six records over the hang (2.0-3.0 s), the records its order was measured on (the test's
+    docstring)."""
+    scene = sling_lift(spacing=0.012, sheet_vertices=4000, bed_spacing=0.015)
+    return scene, simulate(scene, duration=END, record_every=100)
+
+
 def _carried(skin):
     """The skin vertices of the trunk, pelvis and thighs (by their main bone), which the sling carries."""
     main = skin.bone[np.arange(skin.n_vertices), np.argmax(skin.weight, axis=1)]
@@ -42,16 +52,16 @@ def test_the_sling_hangs_from_strap_loops_at_its_corners(lifted):
     along z of one of its corners (the first and last rows' outermost vertices, found here) and no other, more
     than one at each corner; over the run the held vertices keep their distances (carried by one bar)."""
     scene, result = lifted
-    (back,) = scene.sheets
-    v = back.mesh.vertices
+    (sling,) = scene.sheets
+    v = sling.mesh.vertices
     corners = []
     for x in (v[:, 0].min(), v[:, 0].max()):
         row = np.flatnonzero(np.abs(v[:, 0] - x) < 1e-9)
         corners += [row[np.argmin(v[row, 2])], row[np.argmax(v[row, 2])]]
     near = [np.flatnonzero(np.all(np.abs(v[:, [0, 2]] - v[c, [0, 2]]) <= HOOK_LOOP + 1e-9, axis=1)) for c in corners]
     assert all(len(n) > 1 for n in near)
-    assert sorted(back.held) == sorted(np.concatenate(near).tolist())
-    held = result.sheets[back.name][:, list(back.held)].astype(float)
+    assert sorted(sling.held) == sorted(np.concatenate(near).tolist())
+    held = result.sheets[sling.name][:, list(sling.held)].astype(float)
     gaps = np.linalg.norm(held[:, :, None] - held[:, None, :], axis=-1)
     assert np.abs(gaps - gaps[0]).max() < 1e-4                     # float32 records
 
@@ -255,14 +265,18 @@ def test_a_sling_on_a_skin_missing_a_body_is_refused():
         sling_lift(spacing=0.06, sheet_vertices=100, bed_spacing=0.06, skin=socketed)
 
 
-def test_the_knees_read_highest_the_upper_back_and_hip_lower(lifted):
-    """The seed's Fig. 5: "highest pressure areas at the knees and slightly low pressures at the upper back and the
-    hip". The sensor's reading over the hang (95th percentile of each region's loaded cells): the knees' exceeds the
-    upper back's and the hip's by more than a tenth, and these two are not negligible (above a quarter of the knees':
-    "slightly" lower). The legs hang on the sling's foot edge and its corners' loops, on a band of skin by the knees;
-    the back and buttocks lie on the broad sheet (docs/mass-spring-sheet.md measures the order at the seed's sizes,
-    with other hook loops and on other slings)."""
-    scene, result = lifted
+def test_the_knees_read_highest_the_upper_back_and_hip_lower(seed_lifted):
+    """The seed's Fig. 5 at the seed's sizes: "highest pressure areas at the knees and slightly low pressures at the
+    upper back and the hip". The sensor's reading over the hang (95th percentile of each region's loaded cells): the
+    knees' exceeds the upper back's and the hip's by more than a tenth, and these two are not negligible (above a
+    quarter of the knees': "slightly" lower). The legs hang on the sling's foot edge and its corners' loops, on a band
+    of skin by the knees; the back and buttocks lie on the broad sheet. The run is chaotic (a contact made or missed
+    a step earlier): read on these records, its start gives knees / max(upper back, hip) 1.74, and seven starts
+    nudged by 1e-9 to 1e-6 rad in one coordinate of ``q0`` 1.29, 1.29, 1.38, 1.51, 1.23, 1.41, 1.26, the lowest (1.23)
+    the margin of the 1.1 asserted; min(upper back, hip) / knees 0.55 to 0.81 over the eight, against the quarter
+    asserted (docs/mass-spring-sheet.md). On the coarse scene the same nudges spread the ratio from 0.92 to 1.54:
+    there the order is not asserted."""
+    scene, result = seed_lifted
     read = sensor_window_summary(scene, result, hanging_window(scene, result))
     knees, back, hip = (read[name][0] for name in ("knees", "upper back", "hip"))
     assert knees > 1.1 * max(back, hip)
