@@ -30,7 +30,7 @@ from engine.data import Data
 from engine.errors import ModelError, SettingsError
 from engine.spatial import SE3, matrix_to_quat
 
-from .contact import ContactParameters
+from .contact import FRICTION, ContactParameters
 from .device import LiftMotion, RigidDevice
 from .mesh import TriangleMesh, grid_sheet
 from .rest_pose import a_pose
@@ -147,11 +147,12 @@ def supine(model, skin, height: float = 0.0, gap: float = 0.002, incline: float 
 
 
 def contact_for(spacing: float, stiffness: float = ContactParameters.stiffness,
-                eps: float = ContactParameters.eps) -> ContactParameters:
+                eps: float = ContactParameters.eps, friction: float = FRICTION) -> ContactParameters:
     """The contact parameters for a skin sampled every ``spacing`` m: the reach 1.5 skin spacings (a device vertex
     under the skin must find a skin vertex however coarse the skin; the penetrations are millimetres), ``stiffness``
-    k_contact N/m per device vertex (Table I's 1000 by default), ``eps`` eq. 7's velocity threshold (m/s)."""
-    return ContactParameters(reach=1.5 * spacing, stiffness=stiffness, eps=eps)
+    k_contact N/m per device vertex (Table I's 1000 by default), ``eps`` eq. 7's velocity threshold (m/s), ``friction``
+    Coulomb's mu."""
+    return ContactParameters(reach=1.5 * spacing, stiffness=stiffness, eps=eps, friction=friction)
 
 
 def _body_landmarks(model, skin, q) -> dict:
@@ -245,7 +246,8 @@ def _hook_loops(mesh: TriangleMesh, corners, size: float) -> tuple[PinRegion, ..
 
 
 def sling_lift(spacing: float | None = None, sheet_vertices: int = 4000, bed_spacing: float = 0.015,
-               hook_loop: float = HOOK_LOOP, skin: Skin | None = None) -> Scene:
+               hook_loop: float = HOOK_LOOP, skin: Skin | None = None, behind_knee: float = SLING_BEHIND_KNEE,
+               stiffness: float = SLING_STIFFNESS, friction: float = FRICTION, rise: float = SLING_RISE) -> Scene:
     """The seed's sling lift (section VI-B, Fig. 5) on a skin with separate limbs (generated in the A-pose, lying in
     it): one sling sheet (the seed's, ``sheet_vertices`` of them, its 4k, Table I's 10 kg) from ``BACK_ABOVE_SHOULDER``
     beyond the shoulders to ``SLING_BEHIND_KNEE`` behind the knees, as wide as the trunk and its flanks, the arms
@@ -259,7 +261,10 @@ def sling_lift(spacing: float | None = None, sheet_vertices: int = 4000, bed_spa
     ``benchmarks/sling_skin_levers.py``; then only the model is built, not the A-pose skin); the body lies in the A-pose
     whatever the skin's rest pose. ``spacing`` (m, default ``SKIN_SPACING``) samples the A-pose skin and sizes the
     contact's reach (``contact_for``); with a skin given the reach follows the skin's own spacing, and a contradictory
-    ``spacing`` is refused (``_skin_spacing``)."""
+    ``spacing`` is refused (``_skin_spacing``). The scene's assumed values, for measuring how much its outcome depends
+    on them (``benchmarks/sling_pressure_order.py``): ``behind_knee`` (m, ``SLING_BEHIND_KNEE``), ``stiffness`` (N/m,
+    the sheet's springs and the contact's, kept equal as Table I keeps them; ``SLING_STIFFNESS``), ``friction`` (mu
+    between skin and sling, ``skin.contact.FRICTION``) and ``rise`` (m, the bar's, ``SLING_RISE``)."""
     if skin is None:
         spacing = SKIN_SPACING if spacing is None else spacing
         model, skin = athlete_and_skin(spacing, rest="a-pose")
@@ -277,19 +282,19 @@ def sling_lift(spacing: float | None = None, sheet_vertices: int = 4000, bed_spa
     half = np.abs(trunk[:, 2]).max() + BACK_FLANK
     arms = x[np.isin(skin.bone[:, 0], [skin.bodies.index(f"{b}_{s}") for b in ("humerus", "forearm", "hand")
                                            for s in "lr"])]
-    x0, x1 = shoulder - BACK_ABOVE_SHOULDER, knee - SLING_BEHIND_KNEE
+    x0, x1 = shoulder - BACK_ABOVE_SHOULDER, knee - behind_knee
     h = float(np.sqrt((x1 - x0) * 2 * half / sheet_vertices))
     mesh, nx, nz = _strip(x0, x1, -half, half, h)
     mesh = _inside_the_arms(mesh, arms, h)
     sling = MassSpringSheet("sling", mesh, mass=10.0, regions=_hook_loops(mesh, (0, nz - 1, nz * (nx - 1), nx * nz - 1),
                                                                           hook_loop),
-                            stiffness=SLING_STIFFNESS, motion=LiftMotion(height=SLING_RISE, start=0.2, end=1.7))
+                            stiffness=stiffness, motion=LiftMotion(height=rise, start=0.2, end=1.7))
     # the bed's vertices closer than the contact's reach, so that the body lying on it cannot pass between them
     # the sling lies on the bed, BED_GAP below it
     bed = RigidDevice("bed", grid_sheet(2.2, 1.0, int(round(2.2 / bed_spacing)) + 1, int(round(1.0 / bed_spacing)) + 1),
                       placement0=SE3(np.eye(3), np.array([0.0, -BED_GAP, 0.0])))
     return Scene("sling-lift", model, skin, q, table_one(model, q, limit=SLING_LIMIT, margin=SLING_MARGIN),
-                 devices=(bed,), sheets=(sling,), contact=contact_for(spacing, SLING_STIFFNESS, SLING_EPS),
+                 devices=(bed,), sheets=(sling,), contact=contact_for(spacing, stiffness, SLING_EPS, friction),
                  dt=SLING_DT, integrator="linearly-implicit-euler", duration=3.5,
                  description="sling lift from a bed: a full-body sling sheet hangs from a rising bar",
                  watch=_body_landmarks(model, skin, q))

@@ -265,6 +265,22 @@ def test_a_sling_on_a_skin_missing_a_body_is_refused():
         sling_lift(spacing=0.06, sheet_vertices=100, bed_spacing=0.06, skin=socketed)
 
 
+def test_the_slings_assumed_values_reach_its_sheet_contact_and_bar():
+    """``sling_lift``'s assumed values (benchmarks/sling_pressure_order.py varies them): the sheet's foot edge lies
+    ``behind_knee`` short of the nearer knee's centre along the body (found here from the knees' frames), the sheet's
+    springs and the contact share ``stiffness``, the contact's mu is ``friction`` and the bar rises ``rise``."""
+    scene = sling_lift(spacing=0.04, sheet_vertices=400, bed_spacing=0.04, behind_knee=0.08, stiffness=1e4,
+                       friction=0.6, rise=0.5)
+    (sheet,) = scene.sheets
+    data = Data(scene.model)
+    forward_kinematics(scene.model, data, scene.q0)
+    knee = min(frame_placement(scene.model, data, f"tibia_{s}").p[0] for s in "lr")
+    assert sheet.mesh.vertices[:, 0].max() == pytest.approx(knee - 0.08, abs=1e-9)
+    assert sheet.stiffness == scene.contact.stiffness == 1e4
+    assert scene.contact.friction == 0.6
+    assert sheet.motion.placement(sheet.motion.end)[1][1] - sheet.motion.placement(0.0)[1][1] == pytest.approx(0.5)
+
+
 def test_the_knees_read_highest_the_upper_back_and_hip_lower(seed_lifted):
     """The seed's Fig. 5 at the seed's sizes: "highest pressure areas at the knees and slightly low pressures at the
     upper back and the hip". The sensor's reading over the hang (95th percentile of each region's loaded cells): the
