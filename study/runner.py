@@ -47,7 +47,7 @@ from engine.io.atomic import write_text
 
 from .fingerprint import subject_fingerprint, trial_fingerprint
 from .table import summary, write_summary, write_table
-from .tasks import SCALED_MODEL, analyse_group, analyse_single, analyse_trial, completed, scale_subject
+from .tasks import AGAIN, SCALED_MODEL, analyse_group, analyse_single, analyse_trial, completed, scale_subject
 from .trial_groups import group_trials, grouping_notes
 
 MANIFEST = "study-manifest.json"
@@ -286,12 +286,8 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
                     outcome = {**_failed(key, _worker_death(client, result)), "requeued": task.requeued}
                 ended(outcome, key not in reported)
                 reported.add(key)
-            elif isinstance(result, list):
-                for outcome in result:
-                    ended(outcome, outcome["key"] not in reported)
-                    reported.add(outcome["key"])
-            else:                      # its worker died: its trials not complete run again one per task
-                for item in task.items:
+            elif result == AGAIN or isinstance(result, Exception):   # its worker died (Dask ran it again, or
+                for item in task.items:                              # KilledWorker): its unfinished trials run one per task
                     trial, folder, digest = item
                     if trial.key in reported:
                         continue
@@ -304,6 +300,10 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
                         again = _submit(client, single, analyse or analyse_trial, out)
                         futures[again] = single
                         again.add_done_callback(finished.put)
+            else:                                                    # its trials' outcomes
+                for outcome in result:
+                    ended(outcome, outcome["key"] not in reported)
+                    reported.add(outcome["key"])
     finally:
         client.cancel(list(futures))
         write_manifest(out, study, run, fingerprints)
