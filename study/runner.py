@@ -193,28 +193,32 @@ def _ran_there(started: Path, exc: Exception) -> bool:
     return last is None or ran_on == last
 
 
-def _from_folder(key: str, record: dict) -> dict:
-    """The outcome of a trial of a running group, seen complete in its folder: its timings those of its record
-    (``study.tasks``: when it has them), until its task's result gives them all, its peak memory too (a group whose
-    worker died gives none)."""
-    return {"key": key, "status": "done", "rows": record["rows"], "seconds": record.get("seconds"),
+def _in_folder(item) -> dict | None:
+    """The outcome of the trial of a group's ``item`` (``(trial, folder, fingerprint)``) when it is complete in its
+    folder, else None: its timings those of its record (``study.tasks``: when it has them), until its task's result
+    gives them all, its peak memory too (a group whose worker died gives none)."""
+    trial, folder, digest = item
+    record = completed(folder, digest)
+    if record is None:
+        return None
+    return {"key": trial.key, "status": "done", "rows": record["rows"], "seconds": record.get("seconds"),
             "cpu_seconds": record.get("cpu_seconds"), "peak_rss_mb": None}
 
 
 def _seen(task: _Task, reported: set) -> list:
-    """The trials of the group ``task`` newly complete in their folders, as outcomes (:func:`_from_folder`): its
+    """The trials of the group ``task`` newly complete in their folders, as outcomes (:func:`_in_folder`): its
     trials from the first not yet reported on are looked at until two are not complete (the trial running, the next;
     a trial that failed is passed over, its outcome comes with the task's result): two reads of small files a task."""
     seen, missing, i = [], 0, task.next
     while i < len(task.items) and missing < 2:
-        trial, folder, digest = task.items[i]
-        if trial.key not in reported:
-            record = completed(folder, digest)
-            if record is None:
+        key = task.items[i][0].key
+        if key not in reported:
+            outcome = _in_folder(task.items[i])
+            if outcome is None:
                 missing += 1
             else:
-                seen.append(_from_folder(trial.key, record))
-                reported.add(trial.key)
+                seen.append(outcome)
+                reported.add(key)
         if missing == 0:
             task.next = i + 1
         i += 1
@@ -288,13 +292,12 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
                 reported.add(key)
             elif result == AGAIN or isinstance(result, Exception):   # its worker died (Dask ran it again, or
                 for item in task.items:                              # KilledWorker): its unfinished trials run one per task
-                    trial, folder, digest = item
-                    if trial.key in reported:
+                    if item[0].key in reported:
                         continue
-                    record = completed(folder, digest)
-                    if record is not None:
-                        ended(_from_folder(trial.key, record), True)
-                        reported.add(trial.key)
+                    outcome = _in_folder(item)
+                    if outcome is not None:
+                        ended(outcome, True)
+                        reported.add(outcome["key"])
                     else:
                         single = _Task([item], task.model, False)
                         again = _submit(client, single, analyse or analyse_trial, out)
