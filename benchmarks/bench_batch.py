@@ -134,11 +134,11 @@ def calibrated_trial(trial, model, folder, fingerprint: str) -> dict:
             "pid": os.getpid()}
 
 
-def _timed_seen(task, reported, spent: list):
+def _timed_seen(task, out, outcomes, spent: list):
     """``study.runner._seen`` with this thread's processor seconds spent in it added to ``spent[0]``."""
     cpu = time.thread_time()
     try:
-        return _seen(task, reported)
+        return _seen(task, out, outcomes)
     finally:
         spent[0] += time.thread_time() - cpu
 
@@ -241,7 +241,7 @@ class Cluster:
         said, spent = [], [0.0]
         before = _thread_seconds(os.getpid()), [_process_seconds(p) for p in self.pids]
         started = time.perf_counter()
-        with mock.patch.object(study_runner, "_seen", lambda task, reported: _timed_seen(task, reported, spent)):
+        with mock.patch.object(study_runner, "_seen", lambda *args: _timed_seen(*args, spent)):
             run = run_study(study, out, self.client, per_task=per_task, say=said.append, analyse=calibrated_trial)
         wall = time.perf_counter() - started
         after = _thread_seconds(os.getpid()), [_process_seconds(p) for p in self.pids]

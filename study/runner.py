@@ -13,10 +13,12 @@ Output folder::
 Every trial keeps its own folder, written as a unit with its record by the task (``study.tasks``), whichever task
 runs it: the trial folders decide what a later run skips (``study.tasks.completed``), also the trials a group had
 finished before its worker died. A trial that fails in a group fails alone; the group's next trial runs. The trials
-of a running group are reported as each ends: the runner looks at their folders every :data:`POLL_INTERVAL` (two
-reads of small files a running group, no message through Dask), with the timings of their records, and takes their
-timings and memory from the group's result when it ends (a group whose worker died gives none: its trials keep their
-records' timings).
+of a running group are reported as each ends: every :data:`POLL_INTERVAL` the runner reads, for each group that has
+started (its file under :data:`STARTED` is there), the index of the trial it runs from that file, and looks at the
+folders of that trial and of those that ended since the last look (no message through Dask; one look for its file a
+group still queued), with the timings of their records; it takes their timings and memory from the group's result
+when it ends (a group whose worker died gives none: its trials keep their records' timings). A failed trial leaves no
+record: its outcome comes with the group's result.
 
 The manifest is rewritten (atomically) as trials end, at most once every :data:`MANIFEST_INTERVAL` (rewriting
 it after every trial would write a 1,000-trial study's thousand entries a thousand times), and when the study ends or
@@ -110,7 +112,7 @@ def _worker_death(client, exc: Exception) -> str:
 class _Task:
     """A submitted task: its ``items`` (``(trial, folder, fingerprint)``), the ``model`` they are analysed with (a
     file, or their subject's scaling future), whether it is a group (``study.tasks.analyse_group``), the index of
-    its first trial not yet reported, and the times a task of its one trial was submitted again (module notes)."""
+    its first trial the poll has not passed (:func:`_seen`), and the times a task of its one trial was submitted again (module notes)."""
 
     items: list
     model: object
@@ -205,24 +207,19 @@ def _in_folder(item) -> dict | None:
             "cpu_seconds": record.get("cpu_seconds"), "peak_rss_mb": None}
 
 
-def _seen(task: _Task, reported: set) -> list:
-    """The trials of the group ``task`` newly complete in their folders, as outcomes (:func:`_in_folder`): its
-    trials from the first not yet reported on are looked at until two are not complete (the trial running, the next;
-    a trial that failed is passed over, its outcome comes with the task's result): two reads of small files a task."""
-    seen, missing, i = [], 0, task.next
-    while i < len(task.items) and missing < 2:
-        key = task.items[i][0].key
-        if key not in reported:
-            outcome = _in_folder(task.items[i])
-            if outcome is None:
-                missing += 1
-            else:
-                seen.append(outcome)
-                reported.add(key)
-        if missing == 0:
-            task.next = i + 1
-        i += 1
-    return seen
+def _seen(task: _Task, out: Path, outcomes: dict) -> list:
+    """The trials of the group ``task`` newly complete in their folders and without an outcome in ``outcomes``, as
+    outcomes (:func:`_in_folder`), once the task has started (module notes): the index of the trial it runs read from
+    its file (``study.tasks.analyse_group``), the trials from the first not yet passed up to that one are looked at (the
+    running one may have ended); those before it have ended and are passed (a failed one's outcome comes with the
+    task's result). A task not started: one look for its file."""
+    try:
+        running = int(_started(out, task).read_text())
+    except (OSError, ValueError):           # not started (queued), or its file just created
+        return []
+    looked = [_in_folder(item) for item in task.items[task.next:running + 1] if item[0].key not in outcomes]
+    task.next = max(task.next, running)
+    return [outcome for outcome in looked if outcome is not None]
 
 
 def run_study(study, out, client, progress=None, per_task="auto", say=None, analyse=None) -> StudyRun:
@@ -241,7 +238,6 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
         say(notes)
     write_manifest(out, study, run, fingerprints)
     written = time.monotonic()
-    reported = set(run.outcomes)
     for outcome in list(run.outcomes.values()):
         if progress is not None:
             progress(outcome, run)
@@ -263,7 +259,7 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
             if time.monotonic() - polled >= POLL_INTERVAL:       # also while tasks keep ending
                 for task in futures.values():
                     if task.group:
-                        for outcome in _seen(task, reported):
+                        for outcome in _seen(task, out, run.outcomes):
                             ended(outcome, True)
                 polled = time.monotonic()
             try:
@@ -288,16 +284,14 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
                     continue
                 else:
                     outcome = {**_failed(key, _worker_death(client, result)), "requeued": task.requeued}
-                ended(outcome, key not in reported)
-                reported.add(key)
+                ended(outcome, key not in run.outcomes)
             elif result == AGAIN or isinstance(result, Exception):   # its worker died (Dask ran it again, or
                 for item in task.items:                              # KilledWorker): its unfinished trials run one per task
-                    if item[0].key in reported:
+                    if item[0].key in run.outcomes:
                         continue
                     outcome = _in_folder(item)
                     if outcome is not None:
                         ended(outcome, True)
-                        reported.add(outcome["key"])
                     else:
                         single = _Task([item], task.model, False)
                         again = _submit(client, single, analyse or analyse_trial, out)
@@ -305,8 +299,7 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
                         again.add_done_callback(finished.put)
             else:                                                    # its trials' outcomes
                 for outcome in result:
-                    ended(outcome, outcome["key"] not in reported)
-                    reported.add(outcome["key"])
+                    ended(outcome, outcome["key"] not in run.outcomes)
     finally:
         client.cancel(list(futures))
         write_manifest(out, study, run, fingerprints)
