@@ -18,7 +18,8 @@ started (its file under :data:`STARTED` is there), the index of the trial it run
 folders of that trial and of those that ended since the last look (no message through Dask; one look for its file a
 group still queued), with the timings of their records; it takes their timings and memory from the group's result
 when it ends (a group whose worker died gives none: its trials keep their records' timings). A failed trial leaves no
-record: its outcome comes with the group's result.
+record: its outcome comes with the group's result. A trial whose status in the group's result differs from the one
+seen in its folder is reported again, with the status of the result.
 
 The manifest is rewritten (atomically) as trials end, at most once every :data:`MANIFEST_INTERVAL` (rewriting
 it after every trial would write a 1,000-trial study's thousand entries a thousand times), and when the study ends or
@@ -226,7 +227,8 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
     """Run ``study`` on the Dask ``client`` into the folder ``out`` (module notes), its trials grouped into tasks by
     ``per_task`` ("auto" or a number of trials, ``study.trial_groups``; ``say(text)`` is given what was chosen and
     why). ``progress(outcome, run)`` is called once for each trial as it ends (skipped ones first), also for a trial
-    that ends inside a group (seen in its folder, at most :data:`POLL_INTERVAL` later). ``analyse``: each trial's
+    that ends inside a group (seen in its folder, at most :data:`POLL_INTERVAL` later), and again for such a trial whose
+    group's result gives it another status (module notes). ``analyse``: each trial's
     function (default ``study.tasks.analyse_trial``). Returns the :class:`StudyRun`; the table and summary are
     written when every trial has ended."""
     start = time.perf_counter()
@@ -242,13 +244,15 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
         if progress is not None:
             progress(outcome, run)
 
-    def ended(outcome: dict, new: bool) -> None:
+    def ended(outcome: dict) -> None:
+        """``outcome`` kept, and reported unless it was already, with the same status (seen in its folder)."""
         nonlocal written
+        before = run.outcomes.get(outcome["key"])
         run.outcomes[outcome["key"]] = outcome
         if time.monotonic() - written >= MANIFEST_INTERVAL:
             write_manifest(out, study, run, fingerprints)
             written = time.monotonic()
-        if new and progress is not None:
+        if progress is not None and (before is None or before["status"] != outcome["status"]):
             progress(outcome, run)
     finished = queue.SimpleQueue()        # futures as they end, put by Dask's callback thread
     for future in futures:
@@ -260,7 +264,7 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
                 for task in futures.values():
                     if task.group:
                         for outcome in _seen(task, out, run.outcomes):
-                            ended(outcome, True)
+                            ended(outcome)
                 polled = time.monotonic()
             try:
                 future = finished.get(timeout=max(0.0, polled + POLL_INTERVAL - time.monotonic()))
@@ -284,14 +288,14 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
                     continue
                 else:
                     outcome = {**_failed(key, _worker_death(client, result)), "requeued": task.requeued}
-                ended(outcome, key not in run.outcomes)
+                ended(outcome)
             elif result == AGAIN or isinstance(result, Exception):   # its worker died (Dask ran it again, or
                 for item in task.items:                              # KilledWorker): its unfinished trials run one per task
                     if item[0].key in run.outcomes:
                         continue
                     outcome = _in_folder(item)
                     if outcome is not None:
-                        ended(outcome, True)
+                        ended(outcome)
                     else:
                         single = _Task([item], task.model, False)
                         again = _submit(client, single, analyse or analyse_trial, out)
@@ -299,7 +303,7 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
                         again.add_done_callback(finished.put)
             else:                                                    # its trials' outcomes
                 for outcome in result:
-                    ended(outcome, outcome["key"] not in run.outcomes)
+                    ended(outcome)
     finally:
         client.cancel(list(futures))
         write_manifest(out, study, run, fingerprints)

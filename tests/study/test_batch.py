@@ -445,6 +445,33 @@ def test_trials_grouped_in_tasks_give_one_task_per_trial_s_results_each_reported
     assert not (tmp_path / "out" / ".hybrid-started").exists()
 
 
+def _failed_after_its_folder(trial, model, folder, fingerprint: str) -> dict:
+    """:func:`_held_trial`, but the walk ``w2``'s outcome says failed after its folder was complete and reported."""
+    outcome = _held_trial(trial, model, folder, fingerprint)
+    return {**outcome, "status": "failed", "error": "failed after its folder"} if trial.id == "w2" else outcome
+
+
+def test_failed_trials_in_a_row_hold_back_no_progress_and_a_trial_seen_done_then_failed_is_reported_again(
+        client, test_data, tmp_path, monkeypatch):
+    """One group: a walk, two corrupt trials, two walks. Each walk is reported while the group runs (held until then,
+    :func:`_held_trial`), the two failed trials before them passed over; the last walk, seen done in its folder, is
+    failed by its task's result (:func:`_failed_after_its_folder`) and reported again as failed, so that the counts
+    of the progress lines (``hybrid batch``) are those of the outcomes."""
+    import study.runner
+    monkeypatch.setattr(study.runner, "POLL_INTERVAL", 0.05)
+    study = load_study(_walks(tmp_path, test_data, 3, corrupt_at=(1, 2)))
+    control, reported = tmp_path / "control", []
+    run = run_study(study, tmp_path / "out", client, _reporter(control, reported), per_task=5,
+                    analyse=_failed_after_its_folder)
+    assert [(o["key"], o["status"]) for o in reported] == [
+        ("s/w0", "done"), ("s/w1", "done"), ("s/w2", "done"), ("s/bad", "failed"), ("s/bad2", "failed"),
+        ("s/w2", "failed")]
+    assert all(o["peak_rss_mb"] is None for o in reported[:3])            # seen in their folders, the group running
+    assert run.failed == 3 and run.outcomes["s/w2"]["error"] == "failed after its folder"
+    manifest = json.loads((tmp_path / "out" / "study-manifest.json").read_text())["trials"]
+    assert [v["status"] for v in manifest.values()] == ["done", "failed", "failed", "done", "failed"]
+
+
 def test_the_poll_looks_only_at_started_groups_up_to_their_running_trial_and_passes_failed_ones(tmp_path,
                                                                                                 monkeypatch):
     """A group of five trials, the second and third failed (no record in their folders): queued, none of its
