@@ -71,11 +71,15 @@ reasons (a batch system ending them) again and again."""
 @dataclass
 class StudyRun:
     """``outcomes``: {``subject/trial``: outcome} (status 'done', 'skipped' or 'failed'); ``rows`` the study
-    table's rows in the study's order."""
+    table's rows in the study's order; ``tasks`` the tasks its trials were grouped into (``study.trial_groups``; the
+    trials of a group whose worker died, submitted again one per task, not counted); ``poll_cpu_seconds`` the processor
+    seconds of the runner's looks at the groups' trial folders (module notes)."""
 
     outcomes: dict = field(default_factory=dict)
     rows: list = field(default_factory=list)
     seconds: float = 0.0
+    tasks: int = 0
+    poll_cpu_seconds: float = 0.0
 
     def count(self, status: str) -> int:
         return sum(o["status"] == status for o in self.outcomes.values())
@@ -236,6 +240,7 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
     out.mkdir(parents=True, exist_ok=True)
     run, fingerprints = StudyRun(), {}
     futures, notes = submit_study(study, out, client, run.outcomes, fingerprints, per_task, analyse)
+    run.tasks = len(futures)
     if say is not None:
         say(notes)
     write_manifest(out, study, run, fingerprints)
@@ -261,10 +266,11 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
     try:
         while futures:
             if time.monotonic() - polled >= POLL_INTERVAL:       # also while tasks keep ending
-                for task in futures.values():
-                    if task.group:
-                        for outcome in _seen(task, out, run.outcomes):
-                            ended(outcome)
+                cpu = time.thread_time()
+                seen = [outcome for task in futures.values() if task.group for outcome in _seen(task, out, run.outcomes)]
+                run.poll_cpu_seconds += time.thread_time() - cpu
+                for outcome in seen:
+                    ended(outcome)
                 polled = time.monotonic()
             try:
                 future = finished.get(timeout=max(0.0, polled + POLL_INTERVAL - time.monotonic()))

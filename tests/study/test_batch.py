@@ -468,6 +468,7 @@ def test_failed_trials_in_a_row_hold_back_no_progress_and_a_trial_seen_done_then
         ("s/w2", "failed")]
     assert all(o["peak_rss_mb"] is None for o in reported[:3])            # seen in their folders, the group running
     assert run.failed == 3 and run.outcomes["s/w2"]["error"] == "failed after its folder"
+    assert run.tasks == 1 and run.poll_cpu_seconds > 0
     manifest = json.loads((tmp_path / "out" / "study-manifest.json").read_text())["trials"]
     assert [v["status"] for v in manifest.values()] == ["done", "failed", "failed", "done", "failed"]
 
