@@ -90,7 +90,6 @@ import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from unittest import mock
 
 import numpy as np
 
@@ -101,10 +100,9 @@ DATA = ROOT / "tests" / "data" / "opensim" / "gait2354"
 from study.cluster import WORKER_ENVIRONMENT, study_client  # noqa: E402  (imports no kernels, not numba)
 
 os.environ.update(WORKER_ENVIRONMENT)     # this benchmark's processes, the loop's too, start as a worker computes
-import study.runner as study_runner  # noqa: E402
 from study.description import load_study  # noqa: E402
 from study.fingerprint import subject_fingerprint, trial_fingerprint  # noqa: E402
-from study.runner import MANIFEST_INTERVAL, StudyRun, _seen, finish_study, run_study, write_manifest  # noqa: E402
+from study.runner import MANIFEST_INTERVAL, StudyRun, finish_study, run_study, write_manifest  # noqa: E402
 from study.tasks import analyse_trial  # noqa: E402
 
 MODES = ("loop", "one", "two")
@@ -132,15 +130,6 @@ def calibrated_trial(trial, model, folder, fingerprint: str) -> dict:
     after = calibration()
     return {**outcome, "calibration_s": before[0] + after[0], "calibration_cpu_s": before[1] + after[1],
             "pid": os.getpid()}
-
-
-def _timed_seen(task, reported, spent: list):
-    """``study.runner._seen`` with this thread's processor seconds spent in it added to ``spent[0]``."""
-    cpu = time.thread_time()
-    try:
-        return _seen(task, reported)
-    finally:
-        spent[0] += time.thread_time() - cpu
 
 
 def write_study(folder: Path, trials: int) -> Path:
@@ -237,17 +226,16 @@ class Cluster:
         """``study`` on this cluster into ``out``, each trial calibrated, its trials grouped by ``per_task``: the
         :func:`block`, its processor seconds those of the worker processes and of this process's threads but
         ``idle_threads`` (the other cluster's), with ``grouping`` (what the runner chose and why), ``tasks`` (their
-        number) and ``poll`` (processor seconds of the looks at the groups' folders)."""
-        said, spent = [], [0.0]
+        number) and ``poll`` (processor seconds of the looks at the groups' folders), as the run gives them."""
+        said = []
         before = _thread_seconds(os.getpid()), [_process_seconds(p) for p in self.pids]
         started = time.perf_counter()
-        with mock.patch.object(study_runner, "_seen", lambda task, reported: _timed_seen(task, reported, spent)):
-            run = run_study(study, out, self.client, per_task=per_task, say=said.append, analyse=calibrated_trial)
+        run = run_study(study, out, self.client, per_task=per_task, say=said.append, analyse=calibrated_trial)
         wall = time.perf_counter() - started
         after = _thread_seconds(os.getpid()), [_process_seconds(p) for p in self.pids]
         here = sum(s - before[0].get(t, 0.0) for t, s in after[0].items() if t not in idle_threads)
         return {**block(wall, here + sum(after[1]) - sum(before[1]), run.outcomes.values()), "grouping": said[0],
-                "tasks": int(said[0].split(": ")[2].split()[0]), "poll": spent[0]}
+                "tasks": run.tasks, "poll": run.poll_cpu_seconds}
 
 
 

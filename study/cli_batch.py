@@ -29,8 +29,8 @@ def add_parser(sub) -> None:
     p.add_argument("--trials-per-task", metavar="N|auto", default="auto",
                    help="trials of one subject each Dask task analyses, one after the other (default auto: up to "
                         "1000 frames of trials a task, fewer towards the end of the study so that no worker waits "
-                        "for a long last task; Dask spends 8-10 ms of processor on each task, about 5%% of a short "
-                        "trial). Each trial keeps its own folder, resume and failure; 1: one task per trial")
+                        "for a long last task; on the 2-core VM where it was measured, Dask spent 8-10 ms of "
+                        "processor on each task, about 5%% of a 0.2 s trial). Each trial keeps its own folder, resume and failure; 1: one task per trial")
     p.add_argument("--no-warm-up", action="store_true", help="workers do not compile the kernels before their "
                                                              "first task (they compile on first use)")
     p.set_defaults(run=run_command)

@@ -13,10 +13,13 @@ Output folder::
 Every trial keeps its own folder, written as a unit with its record by the task (``study.tasks``), whichever task
 runs it: the trial folders decide what a later run skips (``study.tasks.completed``), also the trials a group had
 finished before its worker died. A trial that fails in a group fails alone; the group's next trial runs. The trials
-of a running group are reported as each ends: the runner looks at their folders every :data:`POLL_INTERVAL` (two
-reads of small files a running group, no message through Dask), with the timings of their records, and takes their
-timings and memory from the group's result when it ends (a group whose worker died gives none: its trials keep their
-records' timings).
+of a running group are reported as each ends: every :data:`POLL_INTERVAL` the runner reads, for each group that has
+started (its file under :data:`STARTED` is there), the index of the trial it runs from that file, and looks at the
+folders of that trial and of those that ended since the last look (no message through Dask; one look for its file a
+group still queued), with the timings of their records; it takes their timings and memory from the group's result
+when it ends (a group whose worker died gives none: its trials keep their records' timings). A failed trial leaves no
+record: its outcome comes with the group's result. A trial whose status in the group's result differs from the one
+seen in its folder is reported again, with the status of the result.
 
 The manifest is rewritten (atomically) as trials end, at most once every :data:`MANIFEST_INTERVAL` (rewriting
 it after every trial would write a 1,000-trial study's thousand entries a thousand times), and when the study ends or
@@ -47,7 +50,7 @@ from engine.io.atomic import write_text
 
 from .fingerprint import subject_fingerprint, trial_fingerprint
 from .table import summary, write_summary, write_table
-from .tasks import SCALED_MODEL, analyse_group, analyse_single, analyse_trial, completed, scale_subject
+from .tasks import AGAIN, SCALED_MODEL, analyse_group, analyse_single, analyse_trial, completed, scale_subject
 from .trial_groups import group_trials, grouping_notes
 
 MANIFEST = "study-manifest.json"
@@ -68,11 +71,15 @@ reasons (a batch system ending them) again and again."""
 @dataclass
 class StudyRun:
     """``outcomes``: {``subject/trial``: outcome} (status 'done', 'skipped' or 'failed'); ``rows`` the study
-    table's rows in the study's order."""
+    table's rows in the study's order; ``tasks`` the tasks its trials were grouped into (``study.trial_groups``; the
+    trials of a group whose worker died, submitted again one per task, not counted); ``poll_cpu_seconds`` the processor
+    seconds of the runner's looks at the groups' trial folders (module notes)."""
 
     outcomes: dict = field(default_factory=dict)
     rows: list = field(default_factory=list)
     seconds: float = 0.0
+    tasks: int = 0
+    poll_cpu_seconds: float = 0.0
 
     def count(self, status: str) -> int:
         return sum(o["status"] == status for o in self.outcomes.values())
@@ -110,7 +117,7 @@ def _worker_death(client, exc: Exception) -> str:
 class _Task:
     """A submitted task: its ``items`` (``(trial, folder, fingerprint)``), the ``model`` they are analysed with (a
     file, or their subject's scaling future), whether it is a group (``study.tasks.analyse_group``), the index of
-    its first trial not yet reported, and the times a task of its one trial was submitted again (module notes)."""
+    its first trial the poll has not passed (:func:`_seen`), and the times a task of its one trial was submitted again (module notes)."""
 
     items: list
     model: object
@@ -193,39 +200,39 @@ def _ran_there(started: Path, exc: Exception) -> bool:
     return last is None or ran_on == last
 
 
-def _from_folder(key: str, record: dict) -> dict:
-    """The outcome of a trial of a running group, seen complete in its folder: its timings those of its record
-    (``study.tasks``: when it has them), until its task's result gives them all, its peak memory too (a group whose
-    worker died gives none)."""
-    return {"key": key, "status": "done", "rows": record["rows"], "seconds": record.get("seconds"),
+def _in_folder(item) -> dict | None:
+    """The outcome of the trial of a group's ``item`` (``(trial, folder, fingerprint)``) when it is complete in its
+    folder, else None: its timings those of its record (``study.tasks``: when it has them), until its task's result
+    gives them all, its peak memory too (a group whose worker died gives none)."""
+    trial, folder, digest = item
+    record = completed(folder, digest)
+    if record is None:
+        return None
+    return {"key": trial.key, "status": "done", "rows": record["rows"], "seconds": record.get("seconds"),
             "cpu_seconds": record.get("cpu_seconds"), "peak_rss_mb": None}
 
 
-def _seen(task: _Task, reported: set) -> list:
-    """The trials of the group ``task`` newly complete in their folders, as outcomes (:func:`_from_folder`): its
-    trials from the first not yet reported on are looked at until two are not complete (the trial running, the next;
-    a trial that failed is passed over, its outcome comes with the task's result): two reads of small files a task."""
-    seen, missing, i = [], 0, task.next
-    while i < len(task.items) and missing < 2:
-        trial, folder, digest = task.items[i]
-        if trial.key not in reported:
-            record = completed(folder, digest)
-            if record is None:
-                missing += 1
-            else:
-                seen.append(_from_folder(trial.key, record))
-                reported.add(trial.key)
-        if missing == 0:
-            task.next = i + 1
-        i += 1
-    return seen
+def _seen(task: _Task, out: Path, outcomes: dict) -> list:
+    """The trials of the group ``task`` newly complete in their folders and without an outcome in ``outcomes``, as
+    outcomes (:func:`_in_folder`), once the task has started (module notes): the index of the trial it runs read from
+    its file (``study.tasks.analyse_group``), the trials from the first not yet passed up to that one are looked at (the
+    running one may have ended); those before it have ended and are passed (a failed one's outcome comes with the
+    task's result). A task not started: one look for its file."""
+    try:
+        running = int(_started(out, task).read_text())
+    except (OSError, ValueError):           # not started (queued), or its file just created
+        return []
+    looked = [_in_folder(item) for item in task.items[task.next:running + 1] if item[0].key not in outcomes]
+    task.next = max(task.next, running)
+    return [outcome for outcome in looked if outcome is not None]
 
 
 def run_study(study, out, client, progress=None, per_task="auto", say=None, analyse=None) -> StudyRun:
     """Run ``study`` on the Dask ``client`` into the folder ``out`` (module notes), its trials grouped into tasks by
     ``per_task`` ("auto" or a number of trials, ``study.trial_groups``; ``say(text)`` is given what was chosen and
     why). ``progress(outcome, run)`` is called once for each trial as it ends (skipped ones first), also for a trial
-    that ends inside a group (seen in its folder, at most :data:`POLL_INTERVAL` later). ``analyse``: each trial's
+    that ends inside a group (seen in its folder, at most :data:`POLL_INTERVAL` later), and again for such a trial whose
+    group's result gives it another status (module notes). ``analyse``: each trial's
     function (default ``study.tasks.analyse_trial``). Returns the :class:`StudyRun`; the table and summary are
     written when every trial has ended."""
     start = time.perf_counter()
@@ -233,22 +240,24 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
     out.mkdir(parents=True, exist_ok=True)
     run, fingerprints = StudyRun(), {}
     futures, notes = submit_study(study, out, client, run.outcomes, fingerprints, per_task, analyse)
+    run.tasks = len(futures)
     if say is not None:
         say(notes)
     write_manifest(out, study, run, fingerprints)
     written = time.monotonic()
-    reported = set(run.outcomes)
     for outcome in list(run.outcomes.values()):
         if progress is not None:
             progress(outcome, run)
 
-    def ended(outcome: dict, new: bool) -> None:
+    def ended(outcome: dict) -> None:
+        """``outcome`` kept, and reported unless it was already, with the same status (seen in its folder)."""
         nonlocal written
+        before = run.outcomes.get(outcome["key"])
         run.outcomes[outcome["key"]] = outcome
         if time.monotonic() - written >= MANIFEST_INTERVAL:
             write_manifest(out, study, run, fingerprints)
             written = time.monotonic()
-        if new and progress is not None:
+        if progress is not None and (before is None or before["status"] != outcome["status"]):
             progress(outcome, run)
     finished = queue.SimpleQueue()        # futures as they end, put by Dask's callback thread
     for future in futures:
@@ -257,10 +266,11 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
     try:
         while futures:
             if time.monotonic() - polled >= POLL_INTERVAL:       # also while tasks keep ending
-                for task in futures.values():
-                    if task.group:
-                        for outcome in _seen(task, reported):
-                            ended(outcome, True)
+                cpu = time.thread_time()
+                seen = [outcome for task in futures.values() if task.group for outcome in _seen(task, out, run.outcomes)]
+                run.poll_cpu_seconds += time.thread_time() - cpu
+                for outcome in seen:
+                    ended(outcome)
                 polled = time.monotonic()
             try:
                 future = finished.get(timeout=max(0.0, polled + POLL_INTERVAL - time.monotonic()))
@@ -284,26 +294,22 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
                     continue
                 else:
                     outcome = {**_failed(key, _worker_death(client, result)), "requeued": task.requeued}
-                ended(outcome, key not in reported)
-                reported.add(key)
-            elif isinstance(result, list):
-                for outcome in result:
-                    ended(outcome, outcome["key"] not in reported)
-                    reported.add(outcome["key"])
-            else:                      # its worker died: its trials not complete run again one per task
-                for item in task.items:
-                    trial, folder, digest = item
-                    if trial.key in reported:
+                ended(outcome)
+            elif result == AGAIN or isinstance(result, Exception):   # its worker died (Dask ran it again, or
+                for item in task.items:                              # KilledWorker): its unfinished trials run one per task
+                    if item[0].key in run.outcomes:
                         continue
-                    record = completed(folder, digest)
-                    if record is not None:
-                        ended(_from_folder(trial.key, record), True)
-                        reported.add(trial.key)
+                    outcome = _in_folder(item)
+                    if outcome is not None:
+                        ended(outcome)
                     else:
                         single = _Task([item], task.model, False)
                         again = _submit(client, single, analyse or analyse_trial, out)
                         futures[again] = single
                         again.add_done_callback(finished.put)
+            else:                                                    # its trials' outcomes
+                for outcome in result:
+                    ended(outcome)
     finally:
         client.cancel(list(futures))
         write_manifest(out, study, run, fingerprints)

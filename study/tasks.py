@@ -129,10 +129,17 @@ def analyse_group(items, model, started, analyse=analyse_trial):
     ``analyse`` returns its failure and the next trial runs). ``started``: a file this task creates before its first
     trial; a task that finds it there is run again by Dask after its worker died (Dask reruns a task whose worker
     died), and returns :data:`AGAIN` without analysing anything, so that ``study.runner`` runs its unfinished trials
-    one per task: a trial that kills its worker then fails alone, and the others complete."""
+    one per task: a trial that kills its worker then fails alone, and the others complete. Before each trial, the
+    task writes its index in ``items`` into ``started``: ``study.runner`` looks for the trials ended before it (done
+    or failed: a failed trial leaves no record) and the running one, and no further. Written in place, not
+    atomically: the file is a progress mark, not an output, and a reader that finds it empty looks again later."""
     try:
         with open(started, "x"):
             pass
     except FileExistsError:
         return AGAIN
-    return [analyse(trial, model, folder, fingerprint) for trial, folder, fingerprint in items]
+    outcomes = []
+    for index, (trial, folder, fingerprint) in enumerate(items):
+        Path(started).write_text(str(index))
+        outcomes.append(analyse(trial, model, folder, fingerprint))
+    return outcomes

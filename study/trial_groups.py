@@ -90,8 +90,9 @@ def grouping_notes(groups: list, threads: int, per_task: int | str) -> str:
         return chosen + f" (--trials-per-task {per_task}, each task {per_task} trials of one subject)"
     return (chosen + f": a task takes consecutive trials of one subject up to {TASK_FRAMES} frames (their frames "
             f"between start and end, from each file's header), and with several worker threads at most "
-            f"1/({TAIL_FACTOR} x threads) of the frames left, so that the last tasks are short; Dask spends 8-10 ms "
-            f"of processor on each task, about 5% of a short trial (docs/batch.md); --trials-per-task N sets it")
+            f"1/({TAIL_FACTOR} x threads) of the frames left, so that the last tasks are short (on the 2-core VM where it was "
+            f"measured, Dask spent 8-10 ms of processor on each task, about 5% of a 0.2 s trial: docs/batch.md); "
+            f"--trials-per-task N sets it")
 
 
 def _count(n: int, noun: str) -> str:

@@ -1,5 +1,6 @@
 """A marker file's time span from its header alone (``read_trc_span``, ``read_c3d_span``, which size a study's tasks):
-the first time, rate and frame count the full readers give for the same files, Intel and DEC C3D alike."""
+the first time, rate and frame count the full readers give for the same files, Intel and DEC C3D alike, also C3D files
+whose first frame is not 1."""
 import pytest
 
 from engine.errors import DataError
@@ -8,7 +9,9 @@ from engine.io.trc import read_trc, read_trc_span
 
 TRC = ["opensim/gait2354/subject01_walk1.trc", "opensim/gait10dof18musc/subject01_walk.trc",
        "opensim/arm26/arm26_elbow_flex.trc", "opensim/coupled_knee/coupled_knee.trc"]
-C3D = ["c3d/Sample01/Eb015pi.c3d", "c3d/Sample01/Eb015vr.c3d", "c3d/Sample02/dec_int.c3d"]
+C3D = ["c3d/Sample01/Eb015pi.c3d", "c3d/Sample01/Eb015vr.c3d", "c3d/Sample02/dec_int.c3d",
+       "c3d/Sample26/Capture0002.c3d", "c3d/Sample26/Walking_Hybrid_1_1.c3d"]
+"""Sample26's files start at frames 244 and 290 (the others at 1): their first time is not 0."""
 
 
 @pytest.mark.parametrize("name", TRC)

@@ -17,13 +17,14 @@ import pytest
 from engine.cli.main import main
 from engine.io.analysis_outputs import write_outputs
 from engine.io.open import open_model
+from engine.io.output_folder import MANIFEST
 from engine.io.storage import read_storage
 from engine.progress import run as run_steps
 from study.browse import open_study, trial_result_steps
 from study.cluster import WORKER_ENVIRONMENT, study_client
 from study.description import load_study
-from study.runner import run_study
-from study.tasks import analyse_trial
+from study.runner import STARTED, _seen, _Task, run_study
+from study.tasks import RECORD, analyse_trial
 
 ROOT = Path(__file__).resolve().parents[2]
 ENVIRONMENT_BEFORE = dict(os.environ)
@@ -367,15 +368,15 @@ def _held_trial(trial, model, folder, fingerprint: str) -> dict:
     return {**outcome, "pid": os.getpid()}
 
 
-def _walks(tmp_path: Path, test_data, n: int, corrupt_at=None) -> Path:
-    """A study of one subject's ``n`` short gait2354 walks (0.5-0.7 s, each its own filter), a corrupt trial at
-    ``corrupt_at``; with the control folder of :func:`_held_trial`, its ``hold`` file there."""
+def _walks(tmp_path: Path, test_data, n: int, corrupt_at=()) -> Path:
+    """A study of one subject's ``n`` short gait2354 walks (0.5-0.7 s, each its own filter), corrupt trials at the
+    positions ``corrupt_at`` (ids ``bad``, ``bad2``, ...); with the control folder of :func:`_held_trial`, its ``hold`` file there."""
     g = test_data / "opensim" / "gait2354"
     (tmp_path / "bad.trc").write_text("PathFileType\t4\t(X/Y/Z)\tbroken.trc\nthis is not a marker file\n")
     items = [f"      - id: w{i}\n        file: {g / 'subject01_walk1.trc'}\n{_loads(g, 'subject01_walk1')}"
              f"        settings: {{filter: {5 + i}}}\n" for i in range(n)]
-    if corrupt_at is not None:
-        items.insert(corrupt_at, f"      - id: bad\n        file: {tmp_path / 'bad.trc'}\n")
+    for n, at in enumerate(sorted(corrupt_at)):
+        items.insert(at, f"      - id: bad{n + 1 if n else ''}\n        file: {tmp_path / 'bad.trc'}\n")
     (tmp_path / "control").mkdir()
     (tmp_path / "control" / "hold").touch()
     return _write(tmp_path, f"settings: {{start: 0.5, end: 0.7}}\nsubjects:\n  - id: s\n"
@@ -405,7 +406,7 @@ def test_trials_grouped_in_tasks_give_one_task_per_trial_s_results_each_reported
     timings and memory in the outcome once the group ended."""
     import study.runner
     monkeypatch.setattr(study.runner, "POLL_INTERVAL", 0.05)
-    study = load_study(_walks(tmp_path, test_data, 3, corrupt_at=1))
+    study = load_study(_walks(tmp_path, test_data, 3, corrupt_at=(1,)))
     control, reported, said = tmp_path / "control", [], []
     grouped = run_study(study, tmp_path / "out", client, _reporter(control, reported), per_task=4, say=said.append,
                         analyse=_held_trial)
@@ -442,6 +443,63 @@ def test_trials_grouped_in_tasks_give_one_task_per_trial_s_results_each_reported
     assert [(k, v["fingerprint"], v["status"], v["error"]) for k, v in manifests[0].items()] == [
         (k, v["fingerprint"], v["status"], v["error"]) for k, v in manifests[1].items()]
     assert not (tmp_path / "out" / ".hybrid-started").exists()
+
+
+def _failed_after_its_folder(trial, model, folder, fingerprint: str) -> dict:
+    """:func:`_held_trial`, but the walk ``w2``'s outcome says failed after its folder was complete and reported."""
+    outcome = _held_trial(trial, model, folder, fingerprint)
+    return {**outcome, "status": "failed", "error": "failed after its folder"} if trial.id == "w2" else outcome
+
+
+def test_failed_trials_in_a_row_hold_back_no_progress_and_a_trial_seen_done_then_failed_is_reported_again(
+        client, test_data, tmp_path, monkeypatch):
+    """One group: a walk, two corrupt trials, two walks. Each walk is reported while the group runs (held until then,
+    :func:`_held_trial`), the two failed trials before them passed over; the last walk, seen done in its folder, is
+    failed by its task's result (:func:`_failed_after_its_folder`) and reported again as failed, so that the counts
+    of the progress lines (``hybrid batch``) are those of the outcomes."""
+    import study.runner
+    monkeypatch.setattr(study.runner, "POLL_INTERVAL", 0.05)
+    study = load_study(_walks(tmp_path, test_data, 3, corrupt_at=(1, 2)))
+    control, reported = tmp_path / "control", []
+    run = run_study(study, tmp_path / "out", client, _reporter(control, reported), per_task=5,
+                    analyse=_failed_after_its_folder)
+    assert [(o["key"], o["status"]) for o in reported] == [
+        ("s/w0", "done"), ("s/w1", "done"), ("s/w2", "done"), ("s/bad", "failed"), ("s/bad2", "failed"),
+        ("s/w2", "failed")]
+    assert all(o["peak_rss_mb"] is None for o in reported[:3])            # seen in their folders, the group running
+    assert run.failed == 3 and run.outcomes["s/w2"]["error"] == "failed after its folder"
+    assert run.tasks == 1 and run.poll_cpu_seconds > 0
+    manifest = json.loads((tmp_path / "out" / "study-manifest.json").read_text())["trials"]
+    assert [v["status"] for v in manifest.values()] == ["done", "failed", "failed", "done", "failed"]
+
+
+def test_the_poll_looks_only_at_started_groups_up_to_their_running_trial_and_passes_failed_ones(tmp_path,
+                                                                                                monkeypatch):
+    """A group of five trials, the second and third failed (no record in their folders): queued, none of its
+    folders is read; running its fourth, its first four are, the complete ones reported; running its fifth, the fifth
+    alone (the failed ones are not read again: their outcomes come with the group's result)."""
+    import study.runner
+    read, completed = [], study.runner.completed
+    monkeypatch.setattr(study.runner, "completed", lambda folder, digest: read.append(folder.name) or completed(
+        folder, digest))
+    items = []
+    for i in range(5):
+        folder = tmp_path / "trials" / "s" / f"t{i}"
+        folder.mkdir(parents=True)
+        if i not in (1, 2):
+            (folder / RECORD).write_text(json.dumps({"fingerprint": f"d{i}", "rows": [], "seconds": 0.1}))
+            (folder / MANIFEST).write_text(json.dumps({"files": []}))
+        items.append((type("Trial", (), {"key": f"s/t{i}", "subject": "s", "id": f"t{i}"}), folder, f"d{i}"))
+    task, outcomes = _Task(items, None, True), {}
+    (tmp_path / STARTED).mkdir()
+    assert _seen(task, tmp_path, outcomes) == [] and read == []                                  # queued
+    marker = tmp_path / STARTED / "s-t0-5-d0"                   # study.runner._started's name for it
+    assert marker == study.runner._started(tmp_path, task)
+    marker.write_text("3")
+    outcomes.update((o["key"], o) for o in _seen(task, tmp_path, outcomes))
+    assert sorted(outcomes) == ["s/t0", "s/t3"] and read == ["t0", "t1", "t2", "t3"]
+    marker.write_text("4")
+    assert [o["key"] for o in _seen(task, tmp_path, outcomes)] == ["s/t4"] and read[4:] == ["t4"]
 
 
 def test_a_worker_killed_in_a_group_loses_nothing_and_its_unfinished_trials_run_one_per_task(client, test_data,

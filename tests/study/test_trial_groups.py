@@ -61,7 +61,9 @@ def test_a_number_of_trials_per_task_is_kept_within_each_subject(test_data):
     assert [len(g) for g in group_trials(subjects, 2, 2)] == [2, 2, 1, 2]
     assert [len(g) for g in group_trials(subjects, 2, 1)] == [1] * 7
     assert "--trials-per-task 2" in grouping_notes(group_trials(subjects, 2, 2), 2, 2)
-    assert f"up to {TASK_FRAMES} frames" in grouping_notes(group_trials(subjects, 2), 2, "auto")
+    notes = grouping_notes(group_trials(subjects, 2), 2, "auto")
+    assert f"up to {TASK_FRAMES} frames" in notes
+    assert "on the 2-core VM where it was measured, Dask spent 8-10 ms" in notes      # not a fact of any machine
 
 
 @pytest.mark.parametrize("given", ["0", "-2", "many", "1.5"])
