@@ -173,14 +173,19 @@ def read_trc_span(path) -> tuple[float, float, int]:
         raise DataError("not a TRC file with data: the first line must start with 'PathFileType', and five header "
                         "lines and a data row must follow", element="line 1", file=path)
     header = _header(lines, path)
-    rate = _number(header["DataRate"], "DataRate", 3, path)
-    if rate <= 0:
-        raise DataError(f"DataRate is {rate}, not positive", element="line 3", file=path)
-    frames = _number(header["NumFrames"], "NumFrames", 3, path, integer=True)
+    rate, frames = _rate_and_frames(header, path)
     row = lines[-1].split("\t") if "\t" in lines[-1] else lines[-1].split()
     if len(row) < 2:
         raise DataError("a data row needs at least Frame# and Time", element=f"line {len(lines)}", file=path)
     return _number(row[1].strip(), "the time", len(lines), path), rate, frames
+
+
+def _rate_and_frames(header: dict, path: Path) -> tuple[float, int]:
+    """The header's DataRate (Hz, positive, else DataError naming line 3 of ``path``) and NumFrames."""
+    rate = _number(header["DataRate"], "DataRate", 3, path)
+    if rate <= 0:
+        raise DataError(f"DataRate is {rate}, not positive", element="line 3", file=path)
+    return rate, _number(header["NumFrames"], "NumFrames", 3, path, integer=True)
 
 
 def read_trc(path) -> Trial:
@@ -205,10 +210,7 @@ def read_trc(path) -> Trial:
         raise DataError("not a TRC file: the first line must start with 'PathFileType' and five header lines "
                         "must follow", element="line 1", file=path)
     header = _header(lines, path)
-    rate = _number(header["DataRate"], "DataRate", 3, path)
-    if rate <= 0:
-        raise DataError(f"DataRate is {rate}, not positive", element="line 3", file=path)
-    n_frames = _number(header["NumFrames"], "NumFrames", 3, path, integer=True)
+    rate, n_frames = _rate_and_frames(header, path)
     n_markers = _number(header["NumMarkers"], "NumMarkers", 3, path, integer=True)
     if n_frames < 0 or n_markers < 0:
         raise DataError("NumFrames and NumMarkers must not be negative", element="line 3", file=path)

@@ -31,6 +31,16 @@ def _drop(window, paths):
                                 Qt.KeyboardModifier.NoModifier))
 
 
+def _copy_with(test_data, path, parameters: dict):
+    """A copy of the test trial written at ``path`` with the C3D ``parameters`` {(group, name): value} added."""
+    import ezc3d
+    c3d = ezc3d.c3d(str(test_data.joinpath(*TRIAL)))
+    for (group, name), value in parameters.items():
+        c3d.add_parameter(group, name, [value])
+    c3d.write(str(path))
+    return path
+
+
 def _drop_and_analyse(window, path):
     """Drop ``path`` and, the trial shown in the Markers panel, analyse it with the values shown (the panel's button)."""
     _drop(window, [path])
@@ -142,16 +152,12 @@ def test_the_subjects_height_and_mass_are_shown_before_the_first_analysis_which_
     # and nothing runs nor changes in the window until the user's go; a mass given there is the first analysis's and
     # makes the model the CLI's `--mass` makes (same engine function), the notes saying it was given in the
     # application; the session keeps it
-    import ezc3d
 
     from engine.cli.analyze import analysis_inputs, parse_arguments
     window = shown
     before = (window.document.model, window.document.trial, window.document.result)
-    nexus = ezc3d.c3d(str(test_data.joinpath(*TRIAL)))
-    nexus.add_parameter("PROCESSING", "Height", [1745.0])
-    nexus.add_parameter("PROCESSING", "Bodymass", [68.5])
-    path = tmp_path / "nexus.c3d"
-    nexus.write(str(path))
+    path = _copy_with(test_data, tmp_path / "nexus.c3d", {("PROCESSING", "Height"): 1745.0,
+                                                          ("PROCESSING", "Bodymass"): 68.5})
     _drop(window, [path])
     panel = window.matching
     assert window.last_error is None, window.reported
@@ -197,11 +203,7 @@ def test_a_mass_recorded_without_a_height_is_checked_by_the_height_given_in_the_
     # the trial records SUBJECT:WEIGHT 154 (pounds, taken as kg) and no height: shown as the trial's until a height is
     # given; with 1.6 m given, 154 / 1.6^2 = 60.2 kg/m^2 is refused in the panel as the analysis refuses it
     # (engine.protocols.fitting.body_mass), naming the height given
-    import ezc3d
-    written = ezc3d.c3d(str(test_data.joinpath(*TRIAL)))
-    written.add_parameter("SUBJECT", "WEIGHT", [154.0])
-    path = tmp_path / "pounds.c3d"
-    written.write(str(path))
+    path = _copy_with(test_data, tmp_path / "pounds.c3d", {("SUBJECT", "WEIGHT"): 154.0})
     _drop(shown, [path])
     panel = shown.matching
     assert shown.last_error is None, shown.reported
@@ -220,17 +222,10 @@ def test_the_panel_checks_a_recorded_mass_by_the_same_heights_as_the_analysis_in
     # HEIGHT 1.6, by which 154 kg is 60.2 kg/m^2: refused in the panel with the note the analysis gives
     # (engine.protocols.fitting.body_mass), saying the trial's own height is not usable; then HEIGHT 1.9 (42.7 kg/m^2
     # with it), and 1.6 m given in the panel: the analysis would scale a 1.6 m subject at 154 kg, refused too
-    import ezc3d
     from engine.protocols.fitting import body_mass
-    written = ezc3d.c3d(str(test_data.joinpath(*TRIAL)))
-    written.add_parameter("SUBJECT", "HEIGHT", [17.8])
-    written.add_parameter("SUBJECT", "WEIGHT", [154.0])
-    written.write(str(tmp_path / "typo.c3d"))
-    static = ezc3d.c3d(str(test_data.joinpath(*TRIAL)))
-    static.add_parameter("SUBJECT", "HEIGHT", [1.6])
-    static.write(str(tmp_path / "static.c3d"))
-    written.add_parameter("SUBJECT", "HEIGHT", [1.9])
-    written.write(str(tmp_path / "tall.c3d"))
+    _copy_with(test_data, tmp_path / "typo.c3d", {("SUBJECT", "HEIGHT"): 17.8, ("SUBJECT", "WEIGHT"): 154.0})
+    _copy_with(test_data, tmp_path / "static.c3d", {("SUBJECT", "HEIGHT"): 1.6})
+    _copy_with(test_data, tmp_path / "tall.c3d", {("SUBJECT", "HEIGHT"): 1.9, ("SUBJECT", "WEIGHT"): 154.0})
     panel = shown.matching
     _drop(shown, [tmp_path / "typo.c3d"])
     patient.open_static_trial(shown, tmp_path / "static.c3d")
@@ -266,15 +261,11 @@ def test_a_height_and_mass_from_the_static_trial_are_shown_with_that_origin_whic
     # PROCESSING:Height and Bodymass, the patient's static trial), the trial dropped recording none: the Markers panel
     # shows the static trial's values and says they are its, in the words of the notes of the analysis that then uses
     # them (hybrid analyze TRIAL.c3d --static S's fallback); without the static trial it says the trial records none
-    import ezc3d
 
     window, panel = shown, shown.matching
     path = test_data.joinpath(*TRIAL)
-    measured = ezc3d.c3d(str(path))
-    measured.add_parameter("PROCESSING", "Height", [1745.0])
-    measured.add_parameter("PROCESSING", "Bodymass", [68.5])
-    static_path = tmp_path / "static.c3d"
-    measured.write(str(static_path))
+    static_path = _copy_with(test_data, tmp_path / "static.c3d", {("PROCESSING", "Height"): 1745.0,
+                                                                  ("PROCESSING", "Bodymass"): 68.5})
     _drop(window, [path])
     assert window.last_error is None, window.reported
     assert (panel.height.given(), panel.mass.given()) == (None, None)           # none recorded
