@@ -236,6 +236,7 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
     function (default ``study.tasks.analyse_trial``). Returns the :class:`StudyRun`; the table and summary are
     written when every trial has ended."""
     start = time.perf_counter()
+    analyse = analyse or analyse_trial
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     run, fingerprints = StudyRun(), {}
@@ -288,7 +289,7 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
                     outcome = {**result, "requeued": task.requeued}
                 elif task.requeued < REQUEUES and not _ran_there(_started(out, task), result):
                     task.requeued += 1              # it waited behind the trial that killed its worker
-                    again = _submit(client, task, analyse or analyse_trial, out)
+                    again = _submit(client, task, analyse, out)
                     futures[again] = task
                     again.add_done_callback(finished.put)
                     continue
@@ -304,7 +305,7 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
                         ended(outcome)
                     else:
                         single = _Task([item], task.model, False)
-                        again = _submit(client, single, analyse or analyse_trial, out)
+                        again = _submit(client, single, analyse, out)
                         futures[again] = single
                         again.add_done_callback(finished.put)
             else:                                                    # its trials' outcomes
