@@ -133,7 +133,7 @@ def submit_study(study, out: Path, client, outcomes: dict, fingerprints: dict, p
     before any work (a subject's files unreadable), ``fingerprints`` with every trial's. Returns ({future: _Task},
     what the grouping chose and why). ``analyse``: each trial's function (default ``study.tasks.analyse_trial``)."""
     analyse = analyse or analyse_trial
-    subjects, models = [], []
+    subjects, model_of = [], {}          # the trials to run per subject; each subject's model, by the subject's id
     for subject in study.subjects:
         try:
             subject_digest = subject_fingerprint(subject)
@@ -158,14 +158,13 @@ def submit_study(study, out: Path, client, outcomes: dict, fingerprints: dict, p
             model = str(folder / SCALED_MODEL) if completed(folder, subject_digest) is not None else client.submit(
                 scale_subject, subject, folder, subject_digest, key=f"scale-{subject.id}-{subject_digest[:12]}")
         subjects.append(pending)
-        models.append(model)
+        model_of[subject.id] = model
     threads = sum(w["nthreads"] for w in client.scheduler_info()["workers"].values()) if subjects else 0
     groups = group_trials(subjects, threads, per_task)
-    model_of = {id(item): model for pending, model in zip(subjects, models) for item in pending}
     shutil.rmtree(out / STARTED, ignore_errors=True)         # a killed earlier run's
     if groups:
         (out / STARTED).mkdir()
-    tasks = [_Task(items, model_of[id(items[0])], len(items) > 1) for items in groups]
+    tasks = [_Task(items, model_of[items[0][0].subject], len(items) > 1) for items in groups]   # one subject a group
     return {_submit(client, task, analyse, out): task for task in tasks}, grouping_notes(groups, threads, per_task)
 
 
