@@ -29,6 +29,14 @@ task run again elsewhere (up to ``distributed.scheduler.allowed-failures``); a g
 that a trial that keeps killing workers fails alone (KilledWorker), with its error saying when their nannies
 restarted them for going over their memory limit (``study.cluster``), and the others complete.
 
+A study is cancelled by an exception out of :func:`run_study` (Ctrl-C in ``hybrid batch``, or one raised by its
+``progress``): its futures are cancelled, and the manifest written. Dask cannot stop a running task: a running group
+ends the trial it runs (kept, complete in its folder) and starts no other (``study.tasks.analyse_group`` asks Dask
+whether its future is still wanted before each trial); the trials it did not start are not done, and a rerun runs
+them. A study run again while a group its cancelled run had submitted still runs submits that same task (the same
+key): Dask gives it the running one's result, and should that group have stopped already, its trials left without
+an outcome run one per task, as those of a group whose worker died.
+
 A worker's death counts against every task Dask had sent to that worker, the one it ran and those waiting behind it
 (Dask sends a few tasks to a worker at once): a trial waiting behind one that kills its worker can fail with
 KilledWorker although it never ran. Each task of one trial writes, as it starts, the id of its worker into its
@@ -50,7 +58,7 @@ from engine.io.atomic import write_text
 
 from .fingerprint import subject_fingerprint, trial_fingerprint
 from .table import summary, write_summary, write_table
-from .tasks import AGAIN, SCALED_MODEL, analyse_group, analyse_single, analyse_trial, completed, scale_subject
+from .tasks import SCALED_MODEL, analyse_group, analyse_single, analyse_trial, completed, scale_subject
 from .trial_groups import group_trials, grouping_notes
 
 MANIFEST = "study-manifest.json"
@@ -241,13 +249,6 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
     run, fingerprints = StudyRun(), {}
     futures, notes = submit_study(study, out, client, run.outcomes, fingerprints, per_task, analyse)
     run.tasks = len(futures)
-    if say is not None:
-        say(notes)
-    write_manifest(out, study, run, fingerprints)
-    written = time.monotonic()
-    for outcome in list(run.outcomes.values()):
-        if progress is not None:
-            progress(outcome, run)
 
     def ended(outcome: dict) -> None:
         """``outcome`` kept, and reported unless it was already, with the same status (seen in its folder)."""
@@ -260,10 +261,17 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
         if progress is not None and (before is None or before["status"] != outcome["status"]):
             progress(outcome, run)
     finished = queue.SimpleQueue()        # futures as they end, put by Dask's callback thread
-    for future in futures:
-        future.add_done_callback(finished.put)
-    polled = time.monotonic()
-    try:
+    try:                                  # from here, an exception cancels the study (module notes)
+        if say is not None:
+            say(notes)
+        write_manifest(out, study, run, fingerprints)
+        written = time.monotonic()
+        for outcome in list(run.outcomes.values()):
+            if progress is not None:
+                progress(outcome, run)
+        for future in futures:
+            future.add_done_callback(finished.put)
+        polled = time.monotonic()
         while futures:
             if time.monotonic() - polled >= POLL_INTERVAL:       # also while tasks keep ending
                 cpu = time.thread_time()
@@ -295,8 +303,10 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
                 else:
                     outcome = {**_failed(key, _worker_death(client, result)), "requeued": task.requeued}
                 ended(outcome)
-            elif result == AGAIN or isinstance(result, Exception):   # its worker died (Dask ran it again, or
-                for item in task.items:                              # KilledWorker): its unfinished trials run one per task
+            else:       # a group: its trials' outcomes; those it left without one run one per task (its worker died:
+                for outcome in result if isinstance(result, list) else ():     # AGAIN or KilledWorker; or it stopped,
+                    ended(outcome)                                             # module notes)
+                for item in task.items:
                     if item[0].key in run.outcomes:
                         continue
                     outcome = _in_folder(item)
@@ -307,9 +317,6 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
                         again = _submit(client, single, analyse, out)
                         futures[again] = single
                         again.add_done_callback(finished.put)
-            else:                                                    # its trials' outcomes
-                for outcome in result:
-                    ended(outcome)
     finally:
         client.cancel(list(futures))
         write_manifest(out, study, run, fingerprints)

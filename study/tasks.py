@@ -132,7 +132,12 @@ def analyse_group(items, model, started, analyse=analyse_trial):
     one per task: a trial that kills its worker then fails alone, and the others complete. Before each trial, the
     task writes its index in ``items`` into ``started``: ``study.runner`` looks for the trials ended before it (done
     or failed: a failed trial leaves no record) and the running one, and no further. Written in place, not
-    atomically: the file is a progress mark, not an output, and a reader that finds it empty looks again later."""
+    atomically: the file is a progress mark, not an output, and a reader that finds it empty looks again later.
+
+    Before each trial the task also asks whether Dask still wants its result (:func:`_released`): once its future
+    was cancelled (a cancelled study, ``study.runner``) it starts no other trial and returns the outcomes of those
+    it ran, fewer than ``items`` (the trial that was running has finished, its folder complete; the others are not
+    done, and a rerun of the study runs them)."""
     try:
         with open(started, "x"):
             pass
@@ -140,6 +145,18 @@ def analyse_group(items, model, started, analyse=analyse_trial):
         return AGAIN
     outcomes = []
     for index, (trial, folder, fingerprint) in enumerate(items):
+        if _released():
+            break
         Path(started).write_text(str(index))
         outcomes.append(analyse(trial, model, folder, fingerprint))
     return outcomes
+
+
+def _released() -> bool:
+    """Whether Dask has released the task this runs in: every client holding its future cancelled it or went away
+    (its worker's task state is then "cancelled", Dask's "Worker State Machine"; Dask lets a running task finish, and
+    forgets its result). The worker learns it from the scheduler's usual messages, so asking costs no message and
+    no round trip, and it holds on any cluster, for a client that cancels as for one whose process was killed."""
+    from distributed import get_worker
+    worker = get_worker()
+    return worker.state.tasks[worker.get_current_task()].state == "cancelled"

@@ -28,7 +28,8 @@ TASK_FRAMES = 1000
 """Frames a task of ``auto`` holds at most: about 1.2-1.7 s of analysis of a gait2354 trial with its plates on this
 2-core VM (151 frames in 0.18-0.25 s, ``benchmarks/bench_batch.py``'s loop), so that Dask's 8-10 ms a task is under
 1% of it; frames of a model with muscles or of a larger model cost more, which makes the task longer, and Dask's share
-smaller. Kept this short so that a cancelled study's running tasks end soon (Dask cannot stop a running task)."""
+smaller. No longer: beyond it Dask's share hardly falls further (a cancelled study's running task stops after the
+trial it runs whatever its length, ``study.tasks.analyse_group``)."""
 
 TAIL_FACTOR = 2
 """A task of ``auto`` on several worker threads holds at most 1/(TAIL_FACTOR x threads) of the frames left (module
