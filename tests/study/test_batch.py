@@ -448,6 +448,26 @@ def test_a_cancelled_study_s_running_group_ends_its_running_trial_and_starts_no_
         "s/w0": "skipped", "s/w1": "done", "s/w2": "done", "s/w3": "done"}
 
 
+def test_a_study_submitted_before_any_worker_comes_is_grouped_as_on_one_thread_and_runs_when_one_comes(test_data,
+                                                                                                      tmp_path):
+    """A cluster with no worker when the study is submitted (as an adaptive one, or batch jobs still queued), which
+    gets one (a worker thread in this process) once the tasks are submitted: three short walks in one task, as on
+    one thread (on two, three tasks: test_trial_groups), said so, and all done."""
+    from distributed import Client, LocalCluster
+    study = load_study(_walks(tmp_path, test_data, 3))
+    said = []
+    with LocalCluster(n_workers=0, processes=False, threads_per_worker=1, dashboard_address=":0") as cluster, \
+            Client(cluster) as no_workers:
+        def scale_once_submitted(notes):
+            said.append((notes, len(no_workers.scheduler_info()["workers"])))
+            cluster.scale(1)
+        run = run_study(study, tmp_path / "out", no_workers, say=scale_once_submitted)
+    (notes, workers), = said
+    assert workers == 0 and notes.startswith("trials per task: auto: 1 task for 3 trials on no worker thread yet")
+    assert "as for one worker thread" in notes
+    assert run.tasks == 1 and [o["status"] for o in run.outcomes.values()] == ["done"] * 3
+
+
 def test_trials_grouped_in_tasks_give_one_task_per_trial_s_results_each_reported_as_it_ends(client, test_data,
                                                                                           tmp_path, monkeypatch):
     """A group of four trials, a corrupt one among them, against one task per trial: the same files (but the
