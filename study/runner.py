@@ -29,6 +29,14 @@ task run again elsewhere (up to ``distributed.scheduler.allowed-failures``); a g
 that a trial that keeps killing workers fails alone (KilledWorker), with its error saying when their nannies
 restarted them for going over their memory limit (``study.cluster``), and the others complete.
 
+A study is cancelled by an exception out of :func:`run_study` (Ctrl-C in ``hybrid batch``, or one raised by its
+``progress``): its futures are cancelled, and the manifest written. Dask cannot stop a running task: a running group
+ends the trial it runs (kept, complete in its folder) and starts no other (``study.tasks.analyse_group`` asks Dask
+whether its future is still wanted before each trial); the trials it did not start are not done, and a rerun runs
+them. A study run again while a group its cancelled run had submitted still runs submits that same task (the same
+key): Dask gives it the running one's result, and should that group have stopped already, its trials left without
+an outcome run one per task, as those of a group whose worker died.
+
 A worker's death counts against every task Dask had sent to that worker, the one it ran and those waiting behind it
 (Dask sends a few tasks to a worker at once): a trial waiting behind one that kills its worker can fail with
 KilledWorker although it never ran. Each task of one trial writes, as it starts, the id of its worker into its
@@ -50,7 +58,7 @@ from engine.io.atomic import write_text
 
 from .fingerprint import subject_fingerprint, trial_fingerprint
 from .table import summary, write_summary, write_table
-from .tasks import AGAIN, SCALED_MODEL, analyse_group, analyse_single, analyse_trial, completed, scale_subject
+from .tasks import SCALED_MODEL, analyse_group, analyse_single, analyse_trial, completed, scale_subject
 from .trial_groups import group_trials, grouping_notes
 
 MANIFEST = "study-manifest.json"
@@ -133,7 +141,7 @@ def submit_study(study, out: Path, client, outcomes: dict, fingerprints: dict, p
     before any work (a subject's files unreadable), ``fingerprints`` with every trial's. Returns ({future: _Task},
     what the grouping chose and why). ``analyse``: each trial's function (default ``study.tasks.analyse_trial``)."""
     analyse = analyse or analyse_trial
-    subjects, models = [], []
+    subjects, model_of = [], {}          # the trials to run per subject; each subject's model, by the subject's id
     for subject in study.subjects:
         try:
             subject_digest = subject_fingerprint(subject)
@@ -158,14 +166,13 @@ def submit_study(study, out: Path, client, outcomes: dict, fingerprints: dict, p
             model = str(folder / SCALED_MODEL) if completed(folder, subject_digest) is not None else client.submit(
                 scale_subject, subject, folder, subject_digest, key=f"scale-{subject.id}-{subject_digest[:12]}")
         subjects.append(pending)
-        models.append(model)
+        model_of[subject.id] = model
     threads = sum(w["nthreads"] for w in client.scheduler_info()["workers"].values()) if subjects else 0
     groups = group_trials(subjects, threads, per_task)
-    model_of = {id(item): model for pending, model in zip(subjects, models) for item in pending}
     shutil.rmtree(out / STARTED, ignore_errors=True)         # a killed earlier run's
     if groups:
         (out / STARTED).mkdir()
-    tasks = [_Task(items, model_of[id(items[0])], len(items) > 1) for items in groups]
+    tasks = [_Task(items, model_of[items[0][0].subject], len(items) > 1) for items in groups]   # one subject a group
     return {_submit(client, task, analyse, out): task for task in tasks}, grouping_notes(groups, threads, per_task)
 
 
@@ -242,13 +249,6 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
     run, fingerprints = StudyRun(), {}
     futures, notes = submit_study(study, out, client, run.outcomes, fingerprints, per_task, analyse)
     run.tasks = len(futures)
-    if say is not None:
-        say(notes)
-    write_manifest(out, study, run, fingerprints)
-    written = time.monotonic()
-    for outcome in list(run.outcomes.values()):
-        if progress is not None:
-            progress(outcome, run)
 
     def ended(outcome: dict) -> None:
         """``outcome`` kept, and reported unless it was already, with the same status (seen in its folder)."""
@@ -261,10 +261,17 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
         if progress is not None and (before is None or before["status"] != outcome["status"]):
             progress(outcome, run)
     finished = queue.SimpleQueue()        # futures as they end, put by Dask's callback thread
-    for future in futures:
-        future.add_done_callback(finished.put)
-    polled = time.monotonic()
-    try:
+    try:                                  # from here, an exception cancels the study (module notes)
+        if say is not None:
+            say(notes)
+        write_manifest(out, study, run, fingerprints)
+        written = time.monotonic()
+        for outcome in list(run.outcomes.values()):
+            if progress is not None:
+                progress(outcome, run)
+        for future in futures:
+            future.add_done_callback(finished.put)
+        polled = time.monotonic()
         while futures:
             if time.monotonic() - polled >= POLL_INTERVAL:       # also while tasks keep ending
                 cpu = time.thread_time()
@@ -296,8 +303,10 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
                 else:
                     outcome = {**_failed(key, _worker_death(client, result)), "requeued": task.requeued}
                 ended(outcome)
-            elif result == AGAIN or isinstance(result, Exception):   # its worker died (Dask ran it again, or
-                for item in task.items:                              # KilledWorker): its unfinished trials run one per task
+            else:       # a group: its trials' outcomes; those it left without one run one per task (its worker died:
+                for outcome in result if isinstance(result, list) else ():     # AGAIN or KilledWorker; or it stopped,
+                    ended(outcome)                                             # module notes)
+                for item in task.items:
                     if item[0].key in run.outcomes:
                         continue
                     outcome = _in_folder(item)
@@ -308,9 +317,6 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
                         again = _submit(client, single, analyse, out)
                         futures[again] = single
                         again.add_done_callback(finished.put)
-            else:                                                    # its trials' outcomes
-                for outcome in result:
-                    ended(outcome)
     finally:
         client.cancel(list(futures))
         write_manifest(out, study, run, fingerprints)
