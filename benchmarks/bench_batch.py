@@ -64,9 +64,13 @@ when that interval is on one side of it, else not resolved (the drift and the lo
   processor seconds (the machine's speed without the waits for a processor that the load adds).
 - cluster_start_s_1, cluster_start_s_2: a cluster's start-up (processes, import and kernel warm-up of each worker)
   until it can take tasks; first_trial_s: the first trial a warmed worker runs (untimed in the rounds).
-- sim_efficiency: 1,000 tasks that each sleep for a trial's measured time (the loop's median), on two worker
-  processes of ``--threads`` threads each (sleeping takes no processor): the ideal time (1,000 x seconds per trial
-  / slots) over the measured one, 1 when the scheduler keeps up.
+- sim_efficiency: a study of 1,000 trials (10 subjects of 100 walk1 trials, each with its own cut-off) run by
+  ``study.runner.run_study`` as ``hybrid batch`` runs it (fingerprints, grouping, started files, polls, manifest,
+  results gathered, table and summary), each trial sleeping for a trial's measured time (the loop's median: sleeping
+  takes no processor) and returning a real trial's table rows, on two worker processes of ``--threads`` threads each
+  (a 100-slot cluster by default): the ideal time (1,000 x seconds per trial / slots) over the run's wall-clock time,
+  1 when the runner and Dask's scheduler keep up with the workers; sim_tasks its tasks, sim_runner_cpu_ms this
+  process's processor ms a trial (the runner, the client and, in a local cluster, the scheduler).
 - load_before, load_after: the 1-minute load average; others_cores the processors that the machine's other work used
   during the rounds, on average (2 would leave nothing for the benchmark on this 2-core machine); cpu_share a trial's
   processor seconds over its wall-clock seconds (loop and one worker, median): 1 on an otherwise idle machine. Well
@@ -80,6 +84,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import itertools
 import multiprocessing
 import os
@@ -106,6 +111,8 @@ from study.runner import MANIFEST_INTERVAL, StudyRun, finish_study, run_study, w
 from study.tasks import analyse_trial  # noqa: E402
 
 MODES = ("loop", "one", "two")
+SIM_TRIALS = 1000
+SIM_SUBJECTS = 10
 CALIBRATION_REPEATS = 120
 
 
@@ -132,14 +139,17 @@ def calibrated_trial(trial, model, folder, fingerprint: str) -> dict:
             "pid": os.getpid()}
 
 
-def write_study(folder: Path, trials: int) -> Path:
+def write_study(folder: Path, trials: int, subjects: int = 1) -> Path:
+    """A study.yaml in ``folder`` of ``subjects`` subjects (gait2354's model) of ``trials`` trials each: walk1 with
+    its plates, each trial with its own low-pass cut-off."""
     items = "".join(f"      - id: walk{i}\n        file: {DATA / 'subject01_walk1.trc'}\n"
                     f"        grf: {DATA / 'subject01_walk1_grf.mot'}\n"
                     f"        external_loads: {DATA / 'subject01_walk1_grf.xml'}\n"
                     f"        settings: {{filter: {5.0 + 0.25 * i}}}\n" for i in range(trials))
     path = folder / "study.yaml"
-    path.write_text(f"format: hybridlab-study\nversion: 1\nsubjects:\n  - id: s01\n"
-                    f"    model: {DATA / 'subject01_simbody.osim'}\n    trials:\n{items}")
+    path.write_text("format: hybridlab-study\nversion: 1\nsubjects:\n" + "".join(
+        f"  - id: s{j + 1:02d}\n    model: {DATA / 'subject01_simbody.osim'}\n    trials:\n{items}"
+        for j in range(subjects)))
     return path
 
 
@@ -147,7 +157,7 @@ def block(wall: float, cpu: float, outcomes) -> dict:
     """A block's figures: ``seconds`` its wall-clock seconds less the calibrations' of its busiest process, ``cpu``
     its processes' processor seconds, ``task_cpu`` its trials' and calibrations', ``calibration`` each trial's
     calibrations' seconds, ``trials`` its trials' seconds (``calibration_cpu``, ``trials_cpu``: processor seconds),
-    ``peak`` their largest peak resident memory (MB)."""
+    ``peak`` their largest peak resident memory (MB), ``rows`` the first trial's table rows."""
     outcomes = list(outcomes)
     assert all(o["status"] == "done" for o in outcomes), [o.get("error") for o in outcomes]
     by_process = {}
@@ -158,7 +168,7 @@ def block(wall: float, cpu: float, outcomes) -> dict:
             "calibration": [o["calibration_s"] for o in outcomes], "trials": [o["seconds"] for o in outcomes],
             "calibration_cpu": [o["calibration_cpu_s"] for o in outcomes],
             "trials_cpu": [o["cpu_seconds"] for o in outcomes],
-            "peak": max(o["peak_rss_mb"] for o in outcomes)}
+            "peak": max(o["peak_rss_mb"] for o in outcomes), "rows": outcomes[0]["rows"]}
 
 
 def plain_loop(study, out: str, task=None) -> dict:
@@ -239,16 +249,38 @@ class Cluster:
 
 
 
-def simulated(per_trial: float, threads: int, n: int = 1000) -> float:
+def sleeping_trial(trial, model, folder, fingerprint: str, seconds: float, rows: list) -> dict:
+    """A simulated trial for ``study.runner.run_study``: ``seconds`` of sleep (no processor), then the outcome of a
+    trial with ``rows`` (a real trial's table rows, given this trial's ids), as ``study.tasks.analyse_trial`` gives
+    it."""
+    time.sleep(seconds)
+    return {"key": trial.key, "status": "done", "seconds": seconds, "cpu_seconds": 0.0, "peak_rss_mb": None,
+            "rows": [{**row, "subject": trial.subject, "trial": trial.id} for row in rows]}
+
+
+def simulated(folder: Path, per_trial: float, rows: list, threads: int, n: int = SIM_TRIALS) -> dict:
+    """A study of ``n`` trials (:data:`SIM_SUBJECTS` subjects of walk1 with each its own cut-off, so that the runner
+    fingerprints, groups, polls and tabulates them as real ones) run by ``study.runner.run_study`` as ``hybrid
+    batch`` runs it, each trial sleeping ``per_trial`` seconds (:func:`sleeping_trial`), on two worker processes of
+    ``threads`` threads each, with the study's cluster settings: ``efficiency`` the ideal time (n x per_trial /
+    slots) over the run's wall-clock seconds (from the call to the table written), ``tasks`` its tasks, ``cpu_ms`` this
+    process's processor ms a trial (the runner, the client and the scheduler: what keeps up with the workers)."""
     from distributed import Client, LocalCluster
-    with LocalCluster(n_workers=2, threads_per_worker=threads, processes=True, dashboard_address=":0") as cluster, \
+
+    from study.cluster import LOCAL_CLUSTER_CONFIG
+    study = load_study(write_study(folder, n // SIM_SUBJECTS, subjects=SIM_SUBJECTS))
+    import dask
+    with dask.config.set(LOCAL_CLUSTER_CONFIG), LocalCluster(n_workers=2, threads_per_worker=threads,
+                                                             processes=True, dashboard_address=":0") as cluster, \
             Client(cluster) as client:
         client.wait_for_workers(2)
-        start = time.perf_counter()
-        futures = client.map(time.sleep, [per_trial] * n, pure=False)
-        client.gather(futures)
-        seconds = time.perf_counter() - start
-    return n * per_trial / (2 * threads) / seconds
+        cpu, start = time.process_time(), time.perf_counter()
+        run = run_study(study, folder / "out", client,
+                        analyse=functools.partial(sleeping_trial, seconds=per_trial, rows=rows))
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    assert run.count("done") == n, run.outcomes
+    return {"efficiency": n * per_trial / (2 * threads) / seconds, "tasks": run.tasks, "cpu_ms": 1000 * cpu / n,
+            "seconds": seconds}
 
 
 def _busy_seconds() -> float:
@@ -346,7 +378,8 @@ def main() -> None:
                                          [c for b in loop + one for c in b["calibration_cpu"]])
     cpu_share = statistics.median(c / t for b in loop + one for c, t in zip(b["trials_cpu"], b["trials"]))
     per_trial = statistics.median(b["seconds"] for b in loop) / n
-    sim = simulated(per_trial, args.threads)
+    with tempfile.TemporaryDirectory() as tmp:
+        sim = simulated(Path(tmp), per_trial, loop[0]["rows"], args.threads)
     peak = max(b["peak"] for b in loop)
     tpm = {m: 60 * n / statistics.median(b["seconds"] for b in blocks[m]) for m in ("one", "two")}
     tasks = {m: statistics.median(b["tasks"] for b in blocks[m]) for m in ("one", "two")}
@@ -384,8 +417,10 @@ def main() -> None:
     print(f"calibration tracks the trials: r = {calib_r:.2f} (wall clock), {calib_r_cpu:.2f} (processor) over "
           f"{len(trials)} trials (loop and one worker); "
           f"cluster start-up {starts['one']:.1f} s (1 worker) / {starts['two']:.1f} s (2 workers), then a warmed "
-          f"worker's first trial {first:.2f} s; 1,000 sleeping tasks of {per_trial:.3f} s: scheduler efficiency "
-          f"{sim:.3f}; load {load_before:.2f} -> {os.getloadavg()[0]:.2f}, other work {others:.2f} cores, a trial got "
+          f"worker's first trial {first:.2f} s; a simulated study of {SIM_TRIALS:,} trials sleeping {per_trial:.3f} s "
+          f"each, run by run_study on 2 workers of {args.threads} threads ({sim['tasks']} tasks): {sim['seconds']:.2f} s, "
+          f"efficiency {sim['efficiency']:.3f} (1: the runner and Dask's scheduler keep up), this process's processor "
+          f"{sim['cpu_ms']:.2f} ms a trial; load {load_before:.2f} -> {os.getloadavg()[0]:.2f}, other work {others:.2f} cores, a trial got "
           f"{cpu_share:.2f} of a processor")
     print(f"RESULT trials_per_min_1={tpm['one']:.1f} trials_per_min_2={tpm['two']:.1f} scaling={scaling_raw[0]:.2f} "
           f"overhead_pct={overhead_raw[0]:.1f} headline=scaling_raw,overhead_raw overhead=per_trial "
@@ -394,8 +429,9 @@ def main() -> None:
                       field("overhead_raw_pct", overhead_raw, 1), field("overhead_norm_pct", overhead_norm, 1),
                       field("dask_cpu_pct", dask_cpu, 1)])
           + f" calib_r={calib_r:.2f} calib_r_cpu={calib_r_cpu:.2f} cluster_start_s_1={starts['one']:.1f} "
-          f"cluster_start_s_2={starts['two']:.1f} first_trial_s={first:.2f} cpu_share={cpu_share:.2f} sim_trials=1000 "
-          f"sim_efficiency={sim:.3f} peak_rss_mb={peak:.0f} "
+          f"cluster_start_s_2={starts['two']:.1f} first_trial_s={first:.2f} cpu_share={cpu_share:.2f} sim_trials={SIM_TRIALS} "
+          f"sim_efficiency={sim['efficiency']:.3f} sim_tasks={sim['tasks']} sim_runner_cpu_ms={sim['cpu_ms']:.2f} "
+          f"peak_rss_mb={peak:.0f} "
           f"rounds={args.rounds} block={n} load_before={load_before:.2f} load_after={os.getloadavg()[0]:.2f} "
           f"others_cores={others:.2f}")
 
