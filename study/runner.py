@@ -68,7 +68,7 @@ POLL_INTERVAL = 0.5
 """Seconds between two looks at the folders of the running groups' trials (per-trial progress, module notes)."""
 STARTED = ".hybrid-started"
 """The folder in ``out`` of the files each task creates as it starts (``study.tasks.analyse_group``,
-``study.tasks.analyse_single``), removed when the study ends."""
+``study.tasks.analyse_single``): each removed once its task's end is handled, the folder when the study ends."""
 REQUEUES = 10
 """Times a trial is submitted again after a worker died before the trial started on it (module notes). Each death is
 charged to the trial it ran, which fails after ``distributed.scheduler.allowed-failures`` + 1 of them, so the deaths
@@ -173,7 +173,33 @@ def submit_study(study, out: Path, client, outcomes: dict, fingerprints: dict, p
     if groups:
         (out / STARTED).mkdir()
     tasks = [_Task(items, model_of[items[0][0].subject], len(items) > 1) for items in groups]   # one subject a group
-    return {_submit(client, task, analyse, out): task for task in tasks}, grouping_notes(groups, threads, per_task)
+    return _submit_all(client, tasks, analyse, out), grouping_notes(groups, threads, per_task)
+
+
+def _submit_all(client, tasks: list, analyse, out: Path) -> dict:
+    """{future: task} of ``tasks`` submitted to ``client`` as :func:`_submit` does, in two messages to the scheduler
+    (``client.map`` of the groups, then of the single trials), not one a task (about 1 ms each: a thousand-trial study
+    spent half a second submitting). Within a map Dask ranks the tasks in the order given (``client.map``'s internal
+    priority), which one message a task does not (tasks submitted within ``fifo_timeout`` of each other run in an order
+    of Dask's choosing); the groups rank before the single trials (``priority``), which ``study.trial_groups`` makes
+    the short tasks of the study's end."""
+    futures = {}
+    for group in (True, False):
+        chosen = [task for task in tasks if task.group == group]
+        if not chosen:
+            continue
+        if group:
+            submitted = client.map(analyse_group, [t.items for t in chosen], [t.model for t in chosen],
+                                   [_started(out, t) for t in chosen], [analyse] * len(chosen),
+                                   key=[f"analyse-group-{_started(out, t).name}" for t in chosen], retries=0, priority=1)
+        else:
+            items = [t.items[0] for t in chosen]
+            submitted = client.map(analyse_single, [_started(out, t) for t in chosen], [analyse] * len(chosen),
+                                   [i[0] for i in items], [t.model for t in chosen], [i[1] for i in items],
+                                   [i[2] for i in items],
+                                   key=[f"analyse-{i[0].key}-{i[2][:12]}" for i in items], retries=0)
+        futures.update(zip(submitted, chosen))
+    return futures
 
 
 def _started(out: Path, task: _Task) -> Path:
@@ -261,6 +287,43 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
         if progress is not None and (before is None or before["status"] != outcome["status"]):
             progress(outcome, run)
     finished = queue.SimpleQueue()        # futures as they end, put by Dask's callback thread
+
+    def handle(task: _Task, result) -> None:
+        """The end of ``task`` with ``result`` (its outcome or outcomes, :data:`AGAIN`, or the exception its worker's
+        death gave it): its trials' outcomes kept and reported, or its trials submitted again (module notes); its file
+        under :data:`STARTED` removed (while the workers work, not all at the study's end: a thousand of them took
+        half a second to remove on this VM)."""
+        started = _started(out, task)
+        if not task.group:
+            key = task.items[0][0].key
+            if isinstance(result, dict):
+                outcome = {**result, "requeued": task.requeued}
+            elif task.requeued < REQUEUES and not _ran_there(started, result):
+                started.unlink(missing_ok=True)
+                task.requeued += 1              # it waited behind the trial that killed its worker
+                again = _submit(client, task, analyse, out)
+                futures[again] = task
+                again.add_done_callback(finished.put)
+                return
+            else:
+                outcome = {**_failed(key, _worker_death(client, result)), "requeued": task.requeued}
+            ended(outcome)
+        else:       # a group: its trials' outcomes; those it left without one run one per task (its worker died:
+            for outcome in result if isinstance(result, list) else ():     # AGAIN or KilledWorker; or it stopped,
+                ended(outcome)                                             # module notes)
+            for item in task.items:
+                if item[0].key in run.outcomes:
+                    continue
+                outcome = _in_folder(item)
+                if outcome is not None:
+                    ended(outcome)
+                else:
+                    single = _Task([item], task.model, False)
+                    again = _submit(client, single, analyse, out)
+                    futures[again] = single
+                    again.add_done_callback(finished.put)
+        started.unlink(missing_ok=True)
+
     try:                                  # from here, an exception cancels the study (module notes)
         if say is not None:
             say(notes)
@@ -281,42 +344,19 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
                     ended(outcome)
                 polled = time.monotonic()
             try:
-                future = finished.get(timeout=max(0.0, polled + POLL_INTERVAL - time.monotonic()))
+                batch = [finished.get(timeout=max(0.0, polled + POLL_INTERVAL - time.monotonic()))]
             except queue.Empty:
                 continue
-            task = futures.pop(future)       # released: its worker drops the outcome, the scheduler the task
-            try:
-                result = future.result()
-            except Exception as exc:   # the task itself never raises: a worker died under it (KilledWorker)
-                result = exc
-            del future
-            if not task.group:
-                key = task.items[0][0].key
-                if isinstance(result, dict):
-                    outcome = {**result, "requeued": task.requeued}
-                elif task.requeued < REQUEUES and not _ran_there(_started(out, task), result):
-                    task.requeued += 1              # it waited behind the trial that killed its worker
-                    again = _submit(client, task, analyse, out)
-                    futures[again] = task
-                    again.add_done_callback(finished.put)
-                    continue
-                else:
-                    outcome = {**_failed(key, _worker_death(client, result)), "requeued": task.requeued}
-                ended(outcome)
-            else:       # a group: its trials' outcomes; those it left without one run one per task (its worker died:
-                for outcome in result if isinstance(result, list) else ():     # AGAIN or KilledWorker; or it stopped,
-                    ended(outcome)                                             # module notes)
-                for item in task.items:
-                    if item[0].key in run.outcomes:
-                        continue
-                    outcome = _in_folder(item)
-                    if outcome is not None:
-                        ended(outcome)
-                    else:
-                        single = _Task([item], task.model, False)
-                        again = _submit(client, single, analyse, out)
-                        futures[again] = single
-                        again.add_done_callback(finished.put)
+            while True:                      # and every other task ended meanwhile: their results in one gather
+                try:
+                    batch.append(finished.get_nowait())
+                except queue.Empty:
+                    break
+            results = _results(client, batch)
+            for future in batch:
+                task = futures.pop(future)   # released: its worker drops the outcome, the scheduler the task
+                handle(task, results.pop(future))
+            del future, batch
     finally:
         client.cancel(list(futures))
         write_manifest(out, study, run, fingerprints)
@@ -324,6 +364,27 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
     finish_study(study, out, run)
     run.seconds = time.perf_counter() - start
     return run
+
+
+def _results(client, batch: list) -> dict:
+    """{future: its result, or the exception it ended with} of the ended futures ``batch``: those that finished
+    gathered from their workers in one call (each ``result()`` is a round trip of the client's event loop to the
+    scheduler and the worker, some 5 ms on this 2-core VM while the workers are busy: at hundreds of trials a second
+    on a cluster, the runner would fall behind its workers), the others' exceptions (the tasks never raise: a worker
+    died under them, KilledWorker). Should the gather fail (a worker holding a result died before it was fetched),
+    each future's result is asked for alone, so that one lost result fails only its own task."""
+    done = [f for f in batch if f.status == "finished"]
+    try:
+        results = dict(zip(done, client.gather(done))) if done else {}
+    except Exception:
+        results = {}
+    for future in batch:
+        if future not in results:
+            try:
+                results[future] = future.result()
+            except Exception as exc:
+                results[future] = exc
+    return results
 
 
 def finish_study(study, out: Path, run: StudyRun) -> None:
