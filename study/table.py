@@ -2,11 +2,17 @@
 
 Per cycle (``engine.clinical``: events, spatio-temporal parameters per side): the cycle's side and times, its
 spatio-temporal parameters, the peak vertical ground reaction of its stance (%BW, from the ground-reaction
-estimate), the peak absolute moment of each clinical joint of its side over the cycle (N m/kg), and on the
-prosthetic side the blade's metrics of its stance (compression m, stiffness N/m, energy stored and returned J,
-hysteresis %). Per trial, repeated on each of its rows: the IK marker RMS (mean over frames, mm), the worst
-vertical rRMSE of the ground-reaction estimate against the plates (%), and the symmetry indices (%). A trial
-without a complete cycle has one row with its trial-level values (``cycle`` empty) and says why in ``notes``.
+estimate), each clinical joint's peak moments of its side within the cycle's stance (its Foot Strike to its Foot
+Off), and on the prosthetic side the blade's metrics of its stance (compression m, stiffness N/m, energy stored and
+returned J, hysteresis %). The peak moments are the net internal moments of inverse dynamics in the clinical sign
+of ``engine.clinical.conventions`` (hip flexion, knee flexion, ankle dorsiflexion positive), divided by the model's
+mass (N m/kg), two per joint: ``peak_<joint>_<direction>_moment_stance_n_m_per_kg`` for the direction the clinical
+name gives (hip flexion, knee flexion, ankle dorsiflexion) and its opposite (hip extension, knee extension, ankle
+plantarflexion), each the largest moment in that direction, positive (negative when the moment never turned that
+way in the stance); left empty, said in ``notes``, when the stance's Foot Off is not known. Per trial, repeated on
+each of its rows: the IK marker RMS (mean over frames, mm), the worst vertical rRMSE of the ground-reaction estimate
+against the plates (%), and the symmetry indices (%). A trial without a complete cycle has one row with its
+trial-level values (``cycle`` empty) and says why in ``notes``.
 
 Written as CSV and Parquet (pyarrow), every write atomic; the summary (JSON) gives, per subject and for the
 study, the trials done and failed and the mean and SD of every numeric column.
@@ -21,7 +27,7 @@ import math
 import numpy as np
 
 from engine.analysis.gait_phases import gait_cycles
-from engine.clinical.conventions import clinical_joints
+from engine.clinical.conventions import OPPOSITE, clinical_joints
 from engine.clinical.parameters import UNITS, stances_of
 from engine.clinical.summary import clinical_summary
 from engine.errors import HybridLabError
@@ -61,31 +67,39 @@ def trial_rows(subject: str, trial: str, result, forward) -> list[dict]:
     return rows
 
 
+def _peak_moments(row, result, side, a, off) -> None:
+    """Each clinical joint's peak moments of ``side`` over the stance ``a``-``off`` s into ``row`` (module notes)."""
+    model, time, dyn = result.model, result.motion.time, result.dynamics
+    stance = (time >= a) & (time <= off) if off is not None else np.zeros(len(time), bool)
+    for coordinate, name, s, sign in clinical_joints(model):
+        if s != side or dyn is None:
+            continue
+        moment = sign * dyn.tau[stance, compile_tree(model).coordinates[coordinate].vi] / model.total_mass
+        for direction, values in ((name, moment), (OPPOSITE[name], -moment)):
+            row[_name(f"peak {direction} moment stance", "N m/kg")] = _number(values.max()) if stance.any() else None
+    if dyn is not None and not stance.any():
+        row["notes"] = "peak moments left out: the cycle's stance (its Foot Off) is not known"
+
+
 def _cycle_rows(base, summary, result, side) -> list[dict]:
-    model, time = result.model, result.motion.time
+    stance_of = dict(stances_of(summary.events, side))
     stances = [a for a, b in stances_of(summary.events, side) if b is not None]
     peaks = summary.loads.get(side, {}).get("peak vertical GRF", np.array([]))
     blade = {m.interval[0]: m for m in summary.prosthesis} if side == summary.prosthetic else {}
-    dyn = result.dynamics
     rows = []
     for i, (a, b) in enumerate(gait_cycles(summary.events, side)):
-        row = {**base, "side": side, "cycle": i + 1, "cycle_start_s": float(a), "cycle_end_s": float(b)}
+        row = {**base, "side": side, "cycle": i + 1, "cycle_start_s": float(a), "cycle_end_s": float(b),
+               "notes": None}
         for name, unit in UNITS.items():
             row[_name(name, unit)] = _number(summary.parameters[side].values[name][i])
         row["peak_vertical_grf_pct_bw"] = _number(peaks[stances.index(a)]) if a in stances and \
             stances.index(a) < len(peaks) else None
-        inside = (time >= a) & (time <= b)
-        for coordinate, name, s, _ in clinical_joints(model):
-            if s == side and dyn is not None and inside.any():
-                vi = compile_tree(model).coordinates[coordinate].vi
-                row[_name(f"peak {name} moment", "N m/kg")] = _number(
-                    np.abs(dyn.tau[inside, vi]).max() / model.total_mass)
+        _peak_moments(row, result, side, a, stance_of.get(a))
         m = blade.get(a)
         if m is not None:
             row.update({"blade_peak_compression_m": _number(m.peak_compression),
                         "blade_stiffness_n_per_m": _number(m.stiffness), "blade_energy_stored_j": _number(m.stored),
                         "blade_energy_returned_j": _number(m.returned), "blade_hysteresis_pct": _number(m.hysteresis)})
-        row["notes"] = None
         rows.append(row)
     return rows
 

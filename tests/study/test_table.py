@@ -1,6 +1,6 @@
 """The study table's rows of the shipped demo analysis: one per side and cycle, the peak vertical ground reaction of
-each cycle's stance from the estimate's forces, blade metrics on the prosthetic side only, and CSV and Parquet
-holding the same values."""
+each cycle's stance from the estimate's forces, signed peak moments of the stance, blade metrics on the prosthetic
+side only, and CSV and Parquet holding the same values."""
 import csv
 import statistics
 
@@ -10,6 +10,7 @@ import pytest
 from engine.analysis.gait_phases import side_of
 from engine.clinical.events import gait_events
 from engine.demo import demo_results
+from engine.io.analysis_outputs import generalized_force_table
 from study.table import summary, trial_rows, write_table
 
 
@@ -52,6 +53,37 @@ def test_csv_and_parquet_hold_the_same_rows(demo, tmp_path):
             else:
                 assert b[key] == ("" if value is None else str(value))
     assert table[2]["side"] is None and table[2]["notes"].startswith("no complete")
+
+
+def test_peak_moments_are_signed_clinically_within_the_stance(demo):
+    """Knee flexion is OpenSim's knee_angle negated, hip flexion and ankle dorsiflexion keep its sign; each column is
+    the largest moment in its direction over the frames from the cycle's Foot Strike to its Foot Off, over mass."""
+    result, settings = demo
+    rows = trial_rows("demo", "run", result, settings.forward)
+    model, time = result.model, result.motion.time
+    tau = generalized_force_table(model, time, result.dynamics.tau)
+    events, _ = gait_events(result)
+    checked = 0
+    for r in rows:
+        off = min(e.time for e in events if e.label == "Foot Off" and e.context == r["side"]
+                  and e.time > r["cycle_start_s"])
+        stance = (time >= r["cycle_start_s"]) & (time <= off)
+        s = r["side"][0].lower()
+        for joint, label, sign, opposite in (("hip_flexion", f"hip_flexion_{s}", 1, "hip_extension"),
+                                             ("knee_flexion", f"knee_angle_{s}", -1, "knee_extension"),
+                                             ("ankle_dorsiflexion", f"ankle_angle_{s}", 1, "ankle_plantarflexion")):
+            if f"{label}_moment" not in tau.labels:
+                assert f"peak_{joint}_moment_stance_n_m_per_kg" not in r      # the blade's side has no ankle
+                continue
+            m = sign * tau.data[stance, tau.labels.index(f"{label}_moment")] / model.total_mass
+            assert r[f"peak_{joint}_moment_stance_n_m_per_kg"] == pytest.approx(m.max(), rel=1e-12)
+            assert r[f"peak_{opposite}_moment_stance_n_m_per_kg"] == pytest.approx(-m.min(), rel=1e-12)
+            checked += 1
+    assert checked == 5
+    left = rows[0]
+    # running: stance is dominated by the knee's extensor and the ankle's plantarflexor moment
+    assert left["peak_knee_extension_moment_stance_n_m_per_kg"] > 1 > left["peak_knee_flexion_moment_stance_n_m_per_kg"]
+    assert left["peak_ankle_plantarflexion_moment_stance_n_m_per_kg"] > 1
 
 
 def test_the_summary_gives_each_subject_s_and_the_study_s_mean_sd_and_count(demo):
