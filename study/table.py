@@ -12,7 +12,8 @@ plantarflexion), each the largest moment in that direction, positive (negative w
 way in the stance); left empty, said in ``notes``, when the stance's Foot Off is not known. Per trial, repeated on
 each of its rows: the IK marker RMS (mean over frames, mm), the worst vertical rRMSE of the ground-reaction estimate
 against the plates (%), and the symmetry indices (%). A trial without a complete cycle has one row with its
-trial-level values (``cycle`` empty) and says why in ``notes``.
+trial-level values (``cycle`` empty) and says why in ``notes``. ``status`` is 'done' for a trial analysed (in this
+run or an earlier one) and 'failed' for a failed trial, whose one row holds its ids and its error in ``notes``.
 
 Written as CSV and Parquet (pyarrow), every write atomic; the summary (JSON) gives, per subject and for the
 study, the trials done and failed and the mean and SD of every numeric column.
@@ -35,7 +36,7 @@ from engine.io.analysis_outputs import nan_statistic
 from engine.io.atomic import atomic_path, write_text
 from engine.tree import compile_tree
 
-KEYS = ("subject", "trial", "side", "cycle", "cycle_start_s", "cycle_end_s")
+KEYS = ("subject", "trial", "status", "side", "cycle", "cycle_start_s", "cycle_end_s")
 
 
 def _name(text: str, unit: str) -> str:
@@ -127,6 +128,20 @@ def write_table(rows: list[dict], csv_path, parquet_path) -> None:
     table = pa.Table.from_pydict({n: [row.get(n) for row in rows] for n in names})
     with atomic_path(parquet_path) as tmp:
         pq.write_table(table, tmp)
+
+
+def study_rows(outcomes: dict) -> list[dict]:
+    """The study table's rows of ``outcomes`` ({``subject/trial``: outcome}, in the study's order): a trial done, in
+    this run or an earlier one (skipped), has its stored rows with status 'done'; a failed trial one row with its ids,
+    status 'failed' and its error in ``notes``."""
+    rows = []
+    for key, outcome in outcomes.items():
+        if outcome["status"] == "failed":
+            subject, trial = key.split("/", 1)
+            rows.append({"subject": subject, "trial": trial, "status": "failed", "notes": outcome["error"]})
+        else:
+            rows += [{**row, "status": "done"} for row in outcome.get("rows", ())]
+    return rows
 
 
 def summary(rows: list[dict], outcomes: dict) -> dict:

@@ -173,7 +173,8 @@ subjects:
     assert (tmp_path / "browsed" / "ik.mot").read_bytes() == (out / "trials" / "alone" / "run" / "ik.mot").read_bytes()
 
     rows = pq.read_table(out / "study_table.parquet").to_pylist()
-    assert [r["trial"] for r in rows if r["cycle"] is None] == ["walk1", "walk_8hz", "run", "run"]   # no complete cycle
+    assert [r["trial"] for r in rows if r["cycle"] is None] == ["walk1", "walk_8hz", "corrupt", "run", "run"]  # no cycle
+    assert [(r["trial"], r["status"]) for r in rows if r["status"] != "done"] == [("corrupt", "failed")]
     cycles = [r for r in rows if r["trial"] == "walk"]
     assert len(cycles) >= 2 and {r["side"] for r in cycles} == {"Left", "Right"}
     assert (out / "study_table.csv").read_text().count("\n") == len(rows) + 1
@@ -491,7 +492,7 @@ def test_trials_grouped_in_tasks_give_one_task_per_trial_s_results_each_reported
     assert len({o["pid"] for o in grouped.outcomes.values() if "pid" in o}) == 1     # one task ran them all
     (control / "hold").unlink()
     single = run_study(study, tmp_path / "single", client, per_task=1)
-    assert grouped.rows == single.rows and len(grouped.rows) == 3
+    assert grouped.rows == single.rows and [r["status"] for r in grouped.rows] == ["done", "failed", "done", "done"]
     assert {k: o["status"] for k, o in grouped.outcomes.items()} == {k: o["status"] for k, o in single.outcomes.items()}
     assert grouped.outcomes["s/bad"]["error"] == single.outcomes["s/bad"]["error"] and "bad.trc" in single.outcomes[
         "s/bad"]["error"]

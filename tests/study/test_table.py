@@ -1,7 +1,8 @@
 """The study table's rows of the shipped demo analysis: one per side and cycle, the peak vertical ground reaction of
 each cycle's stance from the estimate's forces, signed peak moments of the stance, blade metrics on the prosthetic
-side only, and CSV and Parquet holding the same values."""
+side only, and CSV and Parquet holding the same values; a failed trial's row."""
 import csv
+import json
 import statistics
 
 import pyarrow.parquet as pq
@@ -11,7 +12,7 @@ from engine.analysis.gait_phases import side_of
 from engine.clinical.events import gait_events
 from engine.demo import demo_results
 from engine.io.analysis_outputs import generalized_force_table
-from study.table import summary, trial_rows, write_table
+from study.table import study_rows, summary, trial_rows, write_table
 
 
 @pytest.fixture(scope="module")
@@ -84,6 +85,22 @@ def test_peak_moments_are_signed_clinically_within_the_stance(demo):
     # running: stance is dominated by the knee's extensor and the ankle's plantarflexor moment
     assert left["peak_knee_extension_moment_stance_n_m_per_kg"] > 1 > left["peak_knee_flexion_moment_stance_n_m_per_kg"]
     assert left["peak_ankle_plantarflexion_moment_stance_n_m_per_kg"] > 1
+
+
+def test_a_failed_trial_has_a_row_with_its_ids_status_and_error(demo, tmp_path):
+    result, settings = demo
+    stored = trial_rows("demo", "run", result, settings.forward)
+    outcomes = {"demo/run": {"status": "skipped", "rows": json.loads(json.dumps(stored))},   # a record's rows
+                "demo/bad": {"status": "failed", "error": "bad.trc: not a marker file"}}
+    rows = study_rows(outcomes)
+    assert rows[:2] == [{**r, "status": "done"} for r in stored]
+    assert rows[2] == {"subject": "demo", "trial": "bad", "status": "failed", "notes": "bad.trc: not a marker file"}
+    write_table(rows, tmp_path / "t.csv", tmp_path / "t.parquet")
+    with open(tmp_path / "t.csv", newline="") as f:
+        text = list(csv.DictReader(f))
+    assert [(r["trial"], r["status"], r["side"]) for r in text] == [("run", "done", "Left"), ("run", "done", "Right"),
+                                                                      ("bad", "failed", "")]
+    assert text[2]["notes"] == "bad.trc: not a marker file" and text[2]["ik_rms_mean_mm"] == ""
 
 
 def test_the_summary_gives_each_subject_s_and_the_study_s_mean_sd_and_count(demo):
