@@ -1,6 +1,7 @@
 """The study table's rows of the shipped demo analysis: one per side and cycle, the peak vertical ground reaction of
 each cycle's stance from the estimate's forces, signed peak moments of the stance, blade metrics on the prosthetic
-side only, and CSV and Parquet holding the same values; a failed trial's row."""
+side only, and CSV and Parquet holding the same values; a failed trial's row; the summary by subject and side, with
+per-trial columns counted once per trial."""
 import csv
 import json
 import statistics
@@ -81,10 +82,11 @@ def test_peak_moments_are_signed_clinically_within_the_stance(demo):
             assert r[f"peak_{opposite}_moment_stance_n_m_per_kg"] == pytest.approx(-m.min(), rel=1e-12)
             checked += 1
     assert checked == 5
-    left = rows[0]
+    left, right = rows
     # running: stance is dominated by the knee's extensor and the ankle's plantarflexor moment
     assert left["peak_knee_extension_moment_stance_n_m_per_kg"] > 1 > left["peak_knee_flexion_moment_stance_n_m_per_kg"]
     assert left["peak_ankle_plantarflexion_moment_stance_n_m_per_kg"] > 1
+    assert (left["limb"], right["limb"]) == ("intact", "prosthetic")
 
 
 def test_a_failed_trial_has_a_row_with_its_ids_status_and_error(demo, tmp_path):
@@ -103,19 +105,40 @@ def test_a_failed_trial_has_a_row_with_its_ids_status_and_error(demo, tmp_path):
     assert text[2]["notes"] == "bad.trc: not a marker file" and text[2]["ik_rms_mean_mm"] == ""
 
 
-def test_the_summary_gives_each_subject_s_and_the_study_s_mean_sd_and_count(demo):
+def _stats(values):
+    return {"mean": pytest.approx(statistics.mean(values), rel=1e-12),
+            "sd": pytest.approx(statistics.stdev(values), rel=1e-12) if len(values) > 1 else None, "n": len(values)}
+
+
+def test_the_summary_keeps_sides_apart_and_counts_per_trial_columns_once_per_trial(demo):
+    """Two trials of the amputee (the demo, and a copy with other values) and one of a subject without a blade: each
+    side of each subject is summarised over its own cycles, the prosthetic and intact sides never pooled, the IK RMS
+    over trials (n 2, not one per cycle row), and the study's over the subjects' means."""
     result, settings = demo
-    rows = trial_rows("demo", "run", result, settings.forward) + [dict(r, subject="twin", trial="copy") for r in
-                                                                   trial_rows("demo", "run", result, settings.forward)[:1]]
-    outcomes = {"demo/run": {"status": "done"}, "twin/copy": {"status": "skipped"},
-                "twin/bad": {"status": "failed", "error": "bad.trc: not a marker file"}}
-    doc = summary(rows, outcomes)
-    assert (doc["trials"], doc["done"], doc["skipped"]) == (3, 1, 1)
-    assert doc["failed"] == {"twin/bad": "bad.trc: not a marker file"}
-    column = "peak_vertical_grf_pct_bw"
-    values = [r[column] for r in rows]
-    assert doc["study"][column] == {"mean": pytest.approx(sum(values) / 3, rel=1e-12),
-                                    "sd": pytest.approx(statistics.stdev(values), rel=1e-12), "n": 3}
-    assert doc["subjects"]["demo"][column]["n"] == 2
-    assert doc["subjects"]["twin"][column] == {"mean": values[2], "sd": None, "n": 1}    # one value: no SD
-    assert not set(doc["study"]) & {"subject", "trial", "side", "cycle", "cycle_start_s", "cycle_end_s"}
+    run = trial_rows("demo", "run", result, settings.forward)
+    again = [dict(r, trial="again", ik_rms_mean_mm=r["ik_rms_mean_mm"] + 1.0,
+                  peak_vertical_grf_pct_bw=r["peak_vertical_grf_pct_bw"] - 7.0) for r in run]
+    control = [dict(r, subject="control", trial="walk", limb=None) for r in run]
+    outcomes = {"demo/run": {"status": "done", "rows": run}, "demo/again": {"status": "skipped", "rows": again},
+                "demo/bad": {"status": "failed", "error": "bad.trc: not a marker file"},
+                "control/walk": {"status": "done", "rows": control}}
+    doc = summary(study_rows(outcomes), outcomes)
+    assert (doc["trials"], doc["done"], doc["skipped"]) == (4, 2, 1)
+    assert doc["failed"] == {"demo/bad": "bad.trc: not a marker file"}
+    assert "by side" in doc["grouping"] and "once per trial" in doc["grouping"]
+    grf, ik = "peak_vertical_grf_pct_bw", "ik_rms_mean_mm"
+    amputee = doc["subjects"]["demo"]
+    assert amputee["per_trial"]["trials"] == 2
+    assert amputee["per_trial"]["columns"][ik] == _stats([run[0][ik], run[0][ik] + 1.0])
+    assert grf not in amputee["per_trial"]["columns"] and ik not in amputee["per_cycle"]["Left"]["columns"]
+    for side, limb, row in (("Left", "intact", run[0]), ("Right", "prosthetic", run[1])):
+        entry = amputee["per_cycle"][side]
+        assert (entry["limb"], entry["cycles"]) == (limb, 2)
+        assert entry["columns"][grf] == _stats([row[grf], row[grf] - 7.0])
+    assert doc["subjects"]["control"]["per_cycle"]["Right"]["limb"] is None
+    assert doc["subjects"]["control"]["per_trial"]["columns"][ik] == _stats([run[0][ik]])
+    study = doc["study"]
+    assert set(study["per_cycle"]) == {"intact", "prosthetic", "Left", "Right"}
+    assert study["per_cycle"]["prosthetic"][grf] == _stats([run[1][grf] - 3.5])          # one subject's mean
+    assert study["per_cycle"]["Right"][grf] == _stats([run[1][grf]])
+    assert study["per_trial"][ik] == _stats([run[0][ik] + 0.5, run[0][ik]])               # between subjects
