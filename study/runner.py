@@ -57,7 +57,7 @@ from engine.errors import HybridLabError
 from engine.io.atomic import write_text
 
 from .fingerprint import subject_fingerprint, trial_fingerprint
-from .table import summary, write_summary, write_table
+from .table import study_rows, summary, write_summary, write_table
 from .tasks import SCALED_MODEL, analyse_group, analyse_single, analyse_trial, completed, scale_subject
 from .trial_groups import group_trials, grouping_notes
 
@@ -389,9 +389,10 @@ def _results(client, batch: list) -> dict:
 
 def finish_study(study, out: Path, run: StudyRun) -> None:
     """Once every trial of ``study`` has its outcome in ``run``: the outcomes put in the study's order, their rows
-    gathered, the study table and summary written into ``out``."""
+    gathered (a failed trial's row too, ``study.table.study_rows``), the study table and summary written into
+    ``out``."""
     run.outcomes = {t.key: run.outcomes[t.key] for t in study.trials}
-    run.rows = [row for o in run.outcomes.values() for row in o.get("rows", ())]
+    run.rows = study_rows(run.outcomes)
     write_table(run.rows, out / "study_table.csv", out / "study_table.parquet")
     write_summary(out / "study_summary.json", summary(run.rows, run.outcomes))
 
