@@ -10,7 +10,7 @@ trial's record, with the trial's ``status`` ('done': by this run or an earlier o
 
 A batch writes a trial's files, not the whole result: :func:`trial_result_steps` computes it again, after checking
 that the trial's folder holds the complete outputs of the study as it is now (the fingerprint of the trial's input
-files, settings, subject's scaling inputs and HybridLab's version, ``study.fingerprint``). The analysis is then
+files, settings, subject's scaling inputs and HybridLab's code, ``study.fingerprint``). The analysis is then
 ``hybrid analyze``'s on the same arguments as the batch's (``engine.cli.analyze.analysis_inputs``), deterministic:
 the result is the one whose files are in the folder.
 """
@@ -127,7 +127,7 @@ def trial_result_steps(table: StudyTable, subject: str, trial: str):
         raise DataError(f"trial '{key}': its input files cannot be read ({exc})", file=table.source) from None
     if completed(folder, digest) is None:
         raise DataError(f"trial '{key}' has no finished outputs of the study as it is now (its files, settings or "
-                        f"HybridLab's version changed since the batch, or the batch did not finish it): run "
+                        f"HybridLab's code changed since the batch, or the batch did not finish it): run "
                         f"'hybrid batch' again", file=folder / RECORD)
     model = table.out / "subjects" / subject / SCALED_MODEL if subject_spec.scaled else subject_spec.model
     from engine.analysis.pipeline import analysis_steps

@@ -123,6 +123,7 @@ def study_client(scheduler: str | None = None, workers: int | None = None, warm_
     with contextlib.ExitStack() as stack:
         if scheduler:
             client = stack.enter_context(Client(scheduler))
+            same_code(client)
         else:
             n = workers or os.cpu_count() or 1
             stack.callback(_restore, {name: os.environ.get(name) for name in NANNY_WRITES})    # once the cluster closed
@@ -136,6 +137,19 @@ def study_client(scheduler: str | None = None, workers: int | None = None, warm_
         if warm_up:
             client.register_plugin(WarmUp())
         yield client
+
+
+def same_code(client: Client) -> None:
+    """SettingsError naming the workers of ``client`` that run other HybridLab code than this process (another
+    :func:`study.fingerprint.code_digest`): their results would be recorded under this code's fingerprints."""
+    from engine.errors import SettingsError
+
+    from .fingerprint import code_digest
+    here = code_digest()
+    others = sorted(worker for worker, digest in client.run(code_digest).items() if digest != here)
+    if others:
+        raise SettingsError(f"the workers {', '.join(others)} run other HybridLab code than this process (their engine "
+                            "and study sources differ): install the same HybridLab on them", "--scheduler")
 
 
 def _restore(values: dict) -> None:

@@ -535,3 +535,42 @@ def test_a_worker_killed_in_a_group_loses_nothing_and_its_unfinished_trials_run_
     assert len(keys_rows) == len(set(keys_rows)) and {r["trial"] for r in run.rows} == {f"w{i}" for i in range(6)}
     again = run_study(study, tmp_path / "out", client, per_task=3)
     assert {o["status"] for o in again.outcomes.values()} == {"skipped"} and again.rows == run.rows
+
+
+def test_a_rerun_by_other_code_analyses_again_what_this_code_had_done(client, test_data, tmp_path, monkeypatch):
+    """Resume never serves the results of other code: the same study, inputs and settings, rerun with another digest
+    of the sources (an edited kernel), analyses its trial again; rerun with this code's, it skips it."""
+    import study.fingerprint as fingerprint
+    walk = load_study(_one_walk(tmp_path, test_data))
+    out = tmp_path / "out"
+    assert run_study(walk, out, client).outcomes["s/walk1"]["status"] == "done"
+    assert run_study(walk, out, client).outcomes["s/walk1"]["status"] == "skipped"
+    monkeypatch.setattr(fingerprint, "code_digest", lambda: "the sources with an edited kernel")
+    assert run_study(walk, out, client).outcomes["s/walk1"]["status"] == "done"
+    assert run_study(walk, out, client).outcomes["s/walk1"]["status"] == "skipped"
+
+
+def _edit_code_digest(digest=None) -> None:
+    """In a worker: its code digest made ``digest`` (None: its own again)."""
+    import study.fingerprint as fingerprint
+    if digest is None:
+        fingerprint.code_digest = fingerprint._real_code_digest
+    else:
+        fingerprint._real_code_digest = getattr(fingerprint, "_real_code_digest", fingerprint.code_digest)
+        fingerprint.code_digest = lambda: digest
+
+
+def test_workers_running_other_code_are_named_and_the_study_refused(client):
+    from engine.errors import SettingsError
+    from study.cluster import same_code
+    same_code(client)                                    # the local workers run this code
+    worker = sorted(client.scheduler_info()["workers"])[0]
+    client.run(_edit_code_digest, "another release", workers=[worker])
+    try:
+        with pytest.raises(SettingsError, match="other HybridLab code") as raised:
+            same_code(client)
+    finally:
+        client.run(_edit_code_digest, workers=[worker])
+    assert worker in str(raised.value) and len(client.scheduler_info()["workers"]) == 2
+    assert sum(w in str(raised.value) for w in client.scheduler_info()["workers"]) == 1
+    same_code(client)
