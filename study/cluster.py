@@ -113,6 +113,22 @@ class WarmUp(WorkerPlugin):
         run(warm_up_steps(plugins=False))
 
 
+class SchedulerUnreachable(Exception):
+    """The scheduler of ``hybrid batch --scheduler`` cannot be reached (its message names the address)."""
+
+
+def _connected(address: str) -> Client:
+    """A client of the scheduler at ``address``; :class:`SchedulerUnreachable` when it cannot be reached within Dask's
+    connection timeout (``distributed.comm.timeouts.connect``, 30 s by default)."""
+    try:
+        return Client(address)
+    except OSError as exc:                  # refused, timed out, unknown host: Dask's OSError after its retries
+        timeout = dask.config.get("distributed.comm.timeouts.connect")
+        raise SchedulerUnreachable(f"no Dask scheduler answered at {address} within {timeout} ({exc}): check that it "
+                                   "runs and that its address (e.g. tcp://host:8786) is reachable from this machine") \
+            from None
+
+
 @contextmanager
 def study_client(scheduler: str | None = None, workers: int | None = None, warm_up: bool = True,
                  memory_limit: str | int = "auto"):
@@ -122,7 +138,7 @@ def study_client(scheduler: str | None = None, workers: int | None = None, warm_
     memory), closed at the end."""
     with contextlib.ExitStack() as stack:
         if scheduler:
-            client = stack.enter_context(Client(scheduler))
+            client = stack.enter_context(_connected(scheduler))
             same_code(client)
         else:
             n = workers or os.cpu_count() or 1

@@ -1,7 +1,28 @@
 """`hybrid batch`'s own behaviour around the study: its progress lines, its exit statuses, its lock on the output
 folder (the study itself runs in tests/study/test_batch.py)."""
-from study.cli_batch import progress_line
+import contextlib
+
+import dask
+import pytest
+
+from engine.cli.main import build_parser, main
+from study.cli_batch import EXIT, SCHEDULER_UNREACHABLE, TRIALS_FAILED, progress_line
 from study.runner import StudyRun
+
+
+def _study(folder, test_data, extra=""):
+    g = test_data / "opensim" / "gait2354"
+    path = folder / "study.yaml"
+    path.write_text(f"""format: hybridlab-study
+version: 1
+subjects:
+  - id: s
+    model: {g / 'subject01_simbody.osim'}
+    trials:
+      - id: walk1
+        file: {g / 'subject01_walk1.trc'}
+{extra}""")
+    return path
 
 
 def test_a_resumed_run_reports_the_trials_done_before_as_skipped_not_as_done():
@@ -21,3 +42,53 @@ def test_a_resumed_run_reports_the_trials_done_before_as_skipped_not_as_done():
     assert lines[2].endswith("done 1, skipped 2, failed 0, remaining 2  s/c: done (1.2 s, peak 310 MB)")
     assert lines[3].endswith("done 1, skipped 2, failed 1, remaining 1  s/d: failed (bad.trc: no markers)")
     assert [line.count("#") for line in lines] == [6, 12, 18, 24]         # the bar: the trials ended, of 30
+
+
+def test_the_exit_statuses_tell_an_invalid_study_an_unreachable_scheduler_and_failed_trials_apart(tmp_path,
+                                                                                                   test_data, capsys):
+    assert len(set(EXIT)) == len(EXIT) == 6 and {0, 1, 2, 130} <= set(EXIT)
+    assert TRIALS_FAILED not in (0, 1, 2, 130, SCHEDULER_UNREACHABLE)
+    bad = _study(tmp_path, test_data, "        grf: missing_grf.mot\n")
+    assert main(["batch", str(bad), "--out", str(tmp_path / "out")]) == 2
+    assert "missing_grf.mot" in capsys.readouterr().err
+    good = _study(tmp_path, test_data)
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):      # Dask's default: 30 s
+        status = main(["batch", str(good), "--out", str(tmp_path / "out"), "--scheduler", "tcp://127.0.0.1:1"])
+    err = capsys.readouterr().err
+    assert status == SCHEDULER_UNREACHABLE == 69, err
+    assert "no Dask scheduler answered at tcp://127.0.0.1:1 within 1s" in err and "Traceback" not in err
+
+
+class _Idle:
+    """A stand-in for a Dask client with no worker and no dashboard."""
+    dashboard_link = None
+
+    def scheduler_info(self):
+        return {"workers": {}}
+
+
+@pytest.mark.parametrize("ending, status", [(KeyboardInterrupt, 130), ("one failed", TRIALS_FAILED), ("none", 0)])
+def test_a_cancelled_run_and_a_run_with_failed_trials_have_their_statuses(tmp_path, test_data, monkeypatch, ending,
+                                                                         status):
+    import study.cluster
+    import study.runner
+
+    def run_study(study, out, client, progress, *args):
+        if ending is KeyboardInterrupt:
+            raise KeyboardInterrupt
+        run = StudyRun()
+        run.outcomes["s/walk1"] = {"key": "s/walk1", "status": "failed" if ending == "one failed" else "done",
+                                   "error": "bad", "seconds": 0.0}
+        return run
+    monkeypatch.setattr(study.cluster, "study_client", lambda *a: contextlib.nullcontext(_Idle()))
+    monkeypatch.setattr(study.runner, "run_study", run_study)
+    assert main(["batch", str(_study(tmp_path, test_data)), "--out", str(tmp_path / "out"), "--scheduler",
+                 "tcp://nowhere:8786"]) == status
+
+
+def test_the_help_lists_every_exit_status(capsys):
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["batch", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for code, meaning in EXIT.items():
+        assert f"{code} {meaning}" in text
