@@ -4,15 +4,16 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-TRIALS_FAILED, SCHEDULER_UNREACHABLE = 3, 69
+TRIALS_FAILED, SCHEDULER_UNREACHABLE, OUT_IN_USE = 3, 69, 75
 EXIT = {0: "every trial done (or skipped, done before)",
         1: "an error of hybrid itself, with its traceback",
         2: "an invalid study file or option, named",
         TRIALS_FAILED: "one or more trials failed, the others done (how many: the last lines and study_summary.json)",
         SCHEDULER_UNREACHABLE: "the Dask scheduler given by --scheduler cannot be reached (sysexits' EX_UNAVAILABLE)",
+        OUT_IN_USE: "another hybrid batch is writing into --out, named (sysexits' EX_TEMPFAIL: try again later)",
         130: "cancelled (Ctrl-C: 128 + SIGINT)"}
 """``hybrid batch``'s exit statuses and their meanings, as command-line tools give them: 0 success, 1 a crash (Python's
-own), 2 a usage error (argparse's, and every ``hybrid`` command's invalid input), 69 from BSD's sysexits.h, 130 the
+own), 2 a usage error (argparse's, and every ``hybrid`` command's invalid input), 69 and 75 from BSD's sysexits.h, 130 the
 shell's for an interrupted command. A count of failed trials as the status would overlap 1 and 2."""
 
 
@@ -50,6 +51,7 @@ def run_command(args) -> int:
 
     from .cluster import SchedulerUnreachable
     from .description import load_study
+    from .output_lock import OutputInUse, output_lock
     if args.workers is not None and not 1 <= args.workers <= 1024:
         raise SettingsError(f"--workers must be between 1 and 1024, got {args.workers}", "--workers")
     memory_limit = _memory_limit(args)
@@ -57,10 +59,14 @@ def run_command(args) -> int:
     study = load_study(args.study)
     print(f"study '{study.name}': {len(study.subjects)} subjects, {len(study.trials)} trials -> {Path(args.out).resolve()}")
     try:
-        run = _run(args, study, per_task, memory_limit)
+        with output_lock(args.out):
+            run = _run(args, study, per_task, memory_limit)
     except SchedulerUnreachable as exc:
         print(f"hybrid batch: error: {exc}", file=sys.stderr)
         return SCHEDULER_UNREACHABLE
+    except OutputInUse as exc:
+        print(f"hybrid batch: error: {exc}", file=sys.stderr)
+        return OUT_IN_USE
     print(f"{run.count('done')} analysed, {run.count('skipped')} skipped (done before), {run.failed} failed in "
           f"{run.seconds:.1f} s; {len(run.rows)} rows in {Path(args.out, 'study_table.csv').resolve()}")
     for key, outcome in run.outcomes.items():

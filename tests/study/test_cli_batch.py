@@ -1,12 +1,19 @@
 """`hybrid batch`'s own behaviour around the study: its progress lines, its exit statuses, its lock on the output
 folder (the study itself runs in tests/study/test_batch.py)."""
 import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
 
 import dask
+import psutil
 import pytest
 
 from engine.cli.main import build_parser, main
-from study.cli_batch import EXIT, SCHEDULER_UNREACHABLE, TRIALS_FAILED, progress_line
+from study.cli_batch import EXIT, OUT_IN_USE, SCHEDULER_UNREACHABLE, TRIALS_FAILED, progress_line
+from study.output_lock import LOCK, OutputInUse, output_lock
 from study.runner import StudyRun
 
 
@@ -46,7 +53,7 @@ def test_a_resumed_run_reports_the_trials_done_before_as_skipped_not_as_done():
 
 def test_the_exit_statuses_tell_an_invalid_study_an_unreachable_scheduler_and_failed_trials_apart(tmp_path,
                                                                                                    test_data, capsys):
-    assert len(set(EXIT)) == len(EXIT) == 6 and {0, 1, 2, 130} <= set(EXIT)
+    assert len(set(EXIT)) == len(EXIT) == 7 and {0, 1, 2, 130} <= set(EXIT)
     assert TRIALS_FAILED not in (0, 1, 2, 130, SCHEDULER_UNREACHABLE)
     bad = _study(tmp_path, test_data, "        grf: missing_grf.mot\n")
     assert main(["batch", str(bad), "--out", str(tmp_path / "out")]) == 2
@@ -92,3 +99,56 @@ def test_the_help_lists_every_exit_status(capsys):
     text = " ".join(capsys.readouterr().out.split())
     for code, meaning in EXIT.items():
         assert f"{code} {meaning}" in text
+
+
+def test_a_second_run_into_the_same_output_folder_is_refused_naming_the_first(tmp_path, test_data, capsys):
+    """While a run holds --out's lock, another run into it is refused (its status 75) before it connects to any
+    scheduler, naming the first's process and host; the first's lock is kept, and removed when it ends."""
+    out, said = tmp_path / "out", []
+    with output_lock(out, said.append) as lock:
+        holder = json.loads(lock.read_text())
+        assert (holder["pid"], holder["host"]) == (os.getpid(), socket.gethostname())
+        with pytest.raises(OutputInUse, match=f"process {os.getpid()} on {socket.gethostname()}"):
+            with output_lock(out):
+                pass
+        with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+            status = main(["batch", str(_study(tmp_path, test_data)), "--out", str(out), "--scheduler",
+                           "tcp://127.0.0.1:1"])
+        err = capsys.readouterr().err
+        assert status == OUT_IN_USE == 75, err
+        assert f"{out} is being written by another 'hybrid batch' (the run of process {os.getpid()}" in err
+        assert json.loads(lock.read_text()) == holder
+    assert not lock.exists() and said == []
+
+
+def test_a_lock_left_by_a_run_that_died_is_taken_over_and_said_so(tmp_path):
+    ended = subprocess.run([sys.executable, "-c", "import os, psutil; print(os.getpid(), "
+                                                  "psutil.Process().create_time())"],
+                           capture_output=True, text=True, check=True).stdout.split()
+    out = tmp_path / "out"
+    out.mkdir()
+    stale = {"pid": int(ended[0]), "host": socket.gethostname(), "process_started": float(ended[1]),
+             "locked": "2026-11-28 09:00:00 +0000"}
+    (out / LOCK).write_text(json.dumps(stale))
+    said = []
+    with output_lock(out, said.append) as lock:
+        assert json.loads(lock.read_text())["pid"] == os.getpid()
+    assert said == [f"took over the lock of {out} left by the run of process {stale['pid']} on "
+                    f"{socket.gethostname()}, since 2026-11-28 09:00:00 +0000, no longer running"]
+    assert sorted(p.name for p in out.iterdir()) == []
+
+
+@pytest.mark.parametrize("host", ["node17.cluster", None])
+def test_a_lock_of_a_run_that_may_still_run_is_never_taken_over(tmp_path, host):
+    """A lock of a run on another host (not checkable from here), or of a process on this host that still runs
+    (this test's parent), is refused, naming it, and left in place."""
+    parent = psutil.Process(os.getppid())
+    lock = {"pid": parent.pid, "host": host or socket.gethostname(), "process_started": parent.create_time(),
+            "locked": "2026-11-28 09:00:00 +0000"}
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / LOCK).write_text(json.dumps(lock))
+    with pytest.raises(OutputInUse, match=f"process {parent.pid} on {lock['host']}.*remove {out / LOCK}"):
+        with output_lock(out):
+            pass
+    assert json.loads((out / LOCK).read_text()) == lock
