@@ -182,10 +182,28 @@ def local_cluster_notes() -> list[str]:
     return [f"{name}={value!r}: {reason}" for name, (value, reason) in LOCAL_CLUSTER_SETTINGS.items()]
 
 
+DASHBOARD_TIMEOUT = 5.0
+"""Seconds :func:`dashboard` waits for the scheduler's answer."""
+
+
 def dashboard(client: Client) -> str:
-    """The Dask dashboard's address, or why there is none."""
+    """The Dask dashboard's address when its scheduler serves it, else why not. The scheduler serves its dashboard
+    only when its Python has bokeh (Dask's requirement, ``distributed.versions.BOKEH_REQUIREMENT``), and otherwise a
+    page saying so at the same address: the scheduler's list of its dashboard's plots (``individual-plots.json``, the
+    same server, no plot made) tells them apart, also for an existing cluster's scheduler (``--scheduler``)."""
+    import json
+    import urllib.request
+    link = client.dashboard_link
+    if not link:
+        return "not available (the scheduler serves no dashboard)"
+    plots = link.rsplit("/", 1)[0] + "/individual-plots.json"
     try:
-        link = client.dashboard_link
-    except Exception:
-        link = None
-    return link or "not available (the dashboard needs the bokeh package)"
+        with urllib.request.urlopen(plots, timeout=DASHBOARD_TIMEOUT) as answer:
+            served = bool(json.loads(answer.read()))
+    except (OSError, ValueError) as exc:
+        return f"{link} (its scheduler did not answer from this machine: {exc})"
+    if served:
+        return link
+    from distributed.versions import BOKEH_REQUIREMENT
+    return (f"not available: the scheduler's Python has no {BOKEH_REQUIREMENT}, which Dask needs for its dashboard "
+            f"(pip install \"{BOKEH_REQUIREMENT}\" where the scheduler runs)")

@@ -574,3 +574,31 @@ def test_workers_running_other_code_are_named_and_the_study_refused(client):
     assert worker in str(raised.value) and len(client.scheduler_info()["workers"]) == 2
     assert sum(w in str(raised.value) for w in client.scheduler_info()["workers"]) == 1
     same_code(client)
+
+
+def test_the_printed_dashboard_address_answers_with_dask_s_dashboard(client):
+    import urllib.request
+
+    from study.cluster import dashboard
+    link = dashboard(client)
+    assert link == client.dashboard_link and link.startswith("http://")
+    with urllib.request.urlopen(link, timeout=HOLD_GUARD) as answer:
+        page = answer.read().decode()
+    assert answer.status == 200 and "<title>Dask" in page and "needs bokeh" not in page
+
+
+NO_BOKEH = """import sys, urllib.request
+sys.modules["bokeh"] = None                                    # as if bokeh were not installed
+from distributed import Client, LocalCluster
+from study.cluster import dashboard
+with LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as cluster, Client(cluster) as client:
+    print(dashboard(client))
+    print(urllib.request.urlopen(client.dashboard_link, timeout=60).read().decode())
+"""
+
+
+def test_without_bokeh_the_dashboard_is_said_missing_not_given_as_a_dead_address():
+    said, page = subprocess.run([sys.executable, "-c", NO_BOKEH], capture_output=True, text=True, check=True,
+                                timeout=HOLD_GUARD).stdout.split("\n", 1)
+    assert "Dask needs bokeh" in page                        # what the address would have shown
+    assert said.startswith("not available: the scheduler's Python has no bokeh>=") and "http" not in said, said
