@@ -119,9 +119,14 @@ class SchedulerUnreachable(Exception):
 
 def _connected(address: str) -> Client:
     """A client of the scheduler at ``address``; :class:`SchedulerUnreachable` when it cannot be reached within Dask's
-    connection timeout (``distributed.comm.timeouts.connect``, 30 s by default)."""
+    connection timeout (``distributed.comm.timeouts.connect``, 30 s by default); SettingsError for an address Dask
+    cannot read."""
+    from engine.errors import SettingsError
     try:
         return Client(address)
+    except ValueError as exc:
+        raise SettingsError(f"--scheduler {address!r} is not a Dask scheduler's address ({exc}); e.g. "
+                            "tcp://host:8786", "--scheduler") from None
     except OSError as exc:                  # refused, timed out, unknown host: Dask's OSError after its retries
         timeout = dask.config.get("distributed.comm.timeouts.connect")
         raise SchedulerUnreachable(f"no Dask scheduler answered at {address} within {timeout} ({exc}): check that it "

@@ -64,6 +64,8 @@ def test_the_exit_statuses_tell_an_invalid_study_an_unreachable_scheduler_and_fa
     err = capsys.readouterr().err
     assert status == SCHEDULER_UNREACHABLE == 69, err
     assert "no Dask scheduler answered at tcp://127.0.0.1:1 within 1s" in err and "Traceback" not in err
+    assert main(["batch", str(good), "--out", str(tmp_path / "out"), "--scheduler", "not an address"]) == 2
+    assert "--scheduler 'not an address' is not a Dask scheduler's address" in capsys.readouterr().err
 
 
 class _Idle:
