@@ -24,7 +24,7 @@ from study.browse import open_study, trial_result_steps
 from study.cluster import WORKER_ENVIRONMENT, study_client
 from study.description import load_study
 from study.runner import STARTED, _seen, _Task, run_study
-from study.tasks import RECORD, analyse_trial
+from study.tasks import RECORD, analyse_trial, completed
 
 ROOT = Path(__file__).resolve().parents[2]
 ENVIRONMENT_BEFORE = dict(os.environ)
@@ -396,6 +396,76 @@ def _reporter(control: Path, reported: list, also=None):
 
 def _started(control: Path) -> list:
     return sorted(p.name.split("-")[1] for p in control.glob("started-*"))
+
+
+def _first_held(trial, model, folder, fingerprint: str) -> dict:
+    """``analyse_trial``, with each start of a trial logged (:func:`_held_trial`'s ``started-`` files); the trial
+    ``w0`` waits, before its analysis, for the file ``go`` in the control folder (HOLD_GUARD at most)."""
+    control = _control(folder)
+    (control / f"started-{trial.id}-{os.getpid()}-{time.monotonic_ns()}").touch()
+    deadline = time.monotonic() + HOLD_GUARD
+    while trial.id == "w0" and not (control / "go").exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return analyse_trial(trial, model, folder, fingerprint)
+
+
+def _task_states(client) -> list:
+    """The states of the tasks every worker holds (Dask's worker state machine: a running task whose future was
+    cancelled is "cancelled" until it returns)."""
+    held = client.run(lambda dask_worker: [ts.state for ts in dask_worker.state.tasks.values()])
+    return sorted(state for states in held.values() for state in states)
+
+
+def _wait(condition, what: str) -> None:
+    deadline = time.monotonic() + HOLD_GUARD
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
+
+
+def test_a_cancelled_study_s_running_group_ends_its_running_trial_and_starts_no_other(client, test_data, tmp_path):
+    """A group of four trials, cancelled while its first runs (held, :func:`_first_held`): once the study has given
+    up (run_study raised, its futures cancelled), the group finishes that trial, whose folder is complete, and starts
+    none of the three others; the manifest calls them all pending, and a rerun skips the first and does the rest."""
+    study = load_study(_walks(tmp_path, test_data, 4))
+    control, out = tmp_path / "control", tmp_path / "out"
+
+    def cancel_once_started(notes):
+        _wait(lambda: _started(control), "the group did not start")
+        raise _Cancelled
+    with pytest.raises(_Cancelled):
+        run_study(study, out, client, per_task=4, say=cancel_once_started, analyse=_first_held)
+    _wait(lambda: "cancelled" in _task_states(client), "the worker was not told of the cancel")
+    (control / "go").touch()
+    _wait(lambda: not _task_states(client), "the cancelled group did not end")
+    assert _started(control) == ["w0"]
+    trials = json.loads((out / "study-manifest.json").read_text())["trials"]
+    assert {v["status"] for v in trials.values()} == {"pending"}
+    assert completed(out / "trials" / "s" / "w0", trials["s/w0"]["fingerprint"]) is not None
+    assert not any((out / "trials" / "s" / f"w{i}").exists() for i in (1, 2, 3))
+    again = run_study(study, out, client)
+    assert {k: o["status"] for k, o in again.outcomes.items()} == {
+        "s/w0": "skipped", "s/w1": "done", "s/w2": "done", "s/w3": "done"}
+
+
+def test_a_study_submitted_before_any_worker_comes_is_grouped_as_on_one_thread_and_runs_when_one_comes(test_data,
+                                                                                                      tmp_path):
+    """A cluster with no worker when the study is submitted (as an adaptive one, or batch jobs still queued), which
+    gets one (a worker thread in this process) once the tasks are submitted: three short walks in one task, as on
+    one thread (on two, three tasks: test_trial_groups), said so, and all done."""
+    from distributed import Client, LocalCluster
+    study = load_study(_walks(tmp_path, test_data, 3))
+    said = []
+    with LocalCluster(n_workers=0, processes=False, threads_per_worker=1, dashboard_address=":0") as cluster, \
+            Client(cluster) as no_workers:
+        def scale_once_submitted(notes):
+            said.append((notes, len(no_workers.scheduler_info()["workers"])))
+            cluster.scale(1)
+        run = run_study(study, tmp_path / "out", no_workers, say=scale_once_submitted)
+    (notes, workers), = said
+    assert workers == 0 and notes.startswith("trials per task: auto: 1 task for 3 trials on no worker thread yet")
+    assert "as for one worker thread" in notes
+    assert run.tasks == 1 and [o["status"] for o in run.outcomes.values()] == ["done"] * 3
 
 
 def test_trials_grouped_in_tasks_give_one_task_per_trial_s_results_each_reported_as_it_ends(client, test_data,
