@@ -115,7 +115,7 @@ from study.cluster import WORKER_ENVIRONMENT, study_client  # noqa: E402  (impor
 
 os.environ.update(WORKER_ENVIRONMENT)     # this benchmark's processes, the loop's too, start as a worker computes
 from study.description import load_study  # noqa: E402
-from study.fingerprint import subject_fingerprint, trial_fingerprint  # noqa: E402
+from study.fingerprint import code_digest, subject_fingerprint, trial_fingerprint  # noqa: E402
 from study.runner import MANIFEST_INTERVAL, StudyRun, finish_study, run_study, write_manifest  # noqa: E402
 from study.tasks import analyse_trial  # noqa: E402
 
@@ -364,6 +364,7 @@ def main() -> None:
     per_task = args.trials_per_task if args.trials_per_task == "auto" else int(args.trials_per_task)
     load_before = os.getloadavg()[0]
     import pyarrow.parquet  # noqa: F401  (the table's writer, imported once: not a block's cost)
+    code_digest()       # the fingerprints' digest of the sources, hashed once per process: not a block's cost
     blocks = {mode: [] for mode in MODES}
     orders = list(itertools.permutations(MODES))
     spawn = multiprocessing.get_context("spawn")

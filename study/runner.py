@@ -47,6 +47,7 @@ manifest's ``requeued`` counts them), so that only a trial running when its work
 from __future__ import annotations
 
 import json
+import os
 import queue
 import shutil
 import time
@@ -406,5 +407,16 @@ def write_manifest(out: Path, study, run: StudyRun, fingerprints: dict) -> None:
                              "error": o.get("error"), "seconds": o.get("seconds"),
                              "cpu_seconds": o.get("cpu_seconds"), "peak_rss_mb": o.get("peak_rss_mb"),
                              "peak_is_task": o.get("peak_is_task"), "requeued": o.get("requeued", 0)}
-    document = {"study": study.name, "source": str(study.source), "trials": trials}
+    document = {"study": study.name, "source": study_path(study.source, out), "trials": trials}
     write_text(out / MANIFEST, json.dumps(document, indent=1) + "\n")
+
+
+def study_path(source, out) -> str:
+    """The manifest's path of the study file ``source``: relative to the output folder ``out`` (with ``..``), so that
+    a study copied with its results (a lab's folder to a laptop) keeps them; absolute where there is no relative path
+    (another drive, on Windows). ``study.browse`` joins it to the manifest's folder."""
+    source, out = Path(source).resolve(), Path(out).resolve()
+    try:
+        return Path(os.path.relpath(source, out)).as_posix()
+    except ValueError:
+        return str(source)

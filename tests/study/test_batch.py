@@ -120,7 +120,7 @@ subjects:
     status = main(["batch", str(study_file), "--out", str(out), "--scheduler", client.scheduler.address,
                    "--no-warm-up"])
     printed = capsys.readouterr().out
-    assert status == 1, printed
+    assert status == 3, printed              # a trial failed (study.cli_batch.TRIALS_FAILED)
     assert "remaining 0" in printed and "dashboard" in printed
     assert "settings of this local cluster" not in printed        # an existing cluster keeps its own
     summary = json.loads((out / "study_summary.json").read_text())
@@ -607,3 +607,70 @@ def test_a_worker_killed_in_a_group_loses_nothing_and_its_unfinished_trials_run_
     assert len(keys_rows) == len(set(keys_rows)) and {r["trial"] for r in run.rows} == {f"w{i}" for i in range(6)}
     again = run_study(study, tmp_path / "out", client, per_task=3)
     assert {o["status"] for o in again.outcomes.values()} == {"skipped"} and again.rows == run.rows
+
+
+def test_a_rerun_by_other_code_analyses_again_what_this_code_had_done(client, test_data, tmp_path, monkeypatch):
+    """Resume never serves the results of other code: the same study, inputs and settings, rerun with another digest
+    of the sources (an edited kernel), analyses its trial again; rerun with this code's, it skips it."""
+    import study.fingerprint as fingerprint
+    walk = load_study(_one_walk(tmp_path, test_data))
+    out = tmp_path / "out"
+    assert run_study(walk, out, client).outcomes["s/walk1"]["status"] == "done"
+    assert run_study(walk, out, client).outcomes["s/walk1"]["status"] == "skipped"
+    monkeypatch.setattr(fingerprint, "code_digest", lambda: "the sources with an edited kernel")
+    assert run_study(walk, out, client).outcomes["s/walk1"]["status"] == "done"
+    assert run_study(walk, out, client).outcomes["s/walk1"]["status"] == "skipped"
+
+
+def _edit_code_digest(digest=None) -> None:
+    """In a worker: its code digest made ``digest`` (None: its own again)."""
+    import study.fingerprint as fingerprint
+    if digest is None:
+        fingerprint.code_digest = fingerprint._real_code_digest
+    else:
+        fingerprint._real_code_digest = getattr(fingerprint, "_real_code_digest", fingerprint.code_digest)
+        fingerprint.code_digest = lambda: digest
+
+
+def test_workers_running_other_code_are_named_and_the_study_refused(client):
+    from engine.errors import SettingsError
+    from study.cluster import same_code
+    same_code(client)                                    # the local workers run this code
+    worker = sorted(client.scheduler_info()["workers"])[0]
+    client.run(_edit_code_digest, "another release", workers=[worker])
+    try:
+        with pytest.raises(SettingsError, match="other HybridLab code") as raised:
+            same_code(client)
+    finally:
+        client.run(_edit_code_digest, workers=[worker])
+    assert worker in str(raised.value) and len(client.scheduler_info()["workers"]) == 2
+    assert sum(w in str(raised.value) for w in client.scheduler_info()["workers"]) == 1
+    same_code(client)
+
+
+def test_the_printed_dashboard_address_answers_with_dask_s_dashboard(client):
+    import urllib.request
+
+    from study.cluster import dashboard
+    link = dashboard(client)
+    assert link == client.dashboard_link and link.startswith("http://")
+    with urllib.request.urlopen(link, timeout=HOLD_GUARD) as answer:
+        page = answer.read().decode()
+    assert answer.status == 200 and "<title>Dask" in page and "needs bokeh" not in page
+
+
+NO_BOKEH = """import sys, urllib.request
+sys.modules["bokeh"] = None                                    # as if bokeh were not installed
+from distributed import Client, LocalCluster
+from study.cluster import dashboard
+with LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as cluster, Client(cluster) as client:
+    print(dashboard(client))
+    print(urllib.request.urlopen(client.dashboard_link, timeout=60).read().decode())
+"""
+
+
+def test_without_bokeh_the_dashboard_is_said_missing_not_given_as_a_dead_address():
+    said, page = subprocess.run([sys.executable, "-c", NO_BOKEH], capture_output=True, text=True, check=True,
+                                timeout=HOLD_GUARD).stdout.split("\n", 1)
+    assert "Dask needs bokeh" in page                        # what the address would have shown
+    assert said.startswith("not available: the scheduler's Python has no bokeh>=") and "http" not in said, said
