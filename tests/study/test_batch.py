@@ -120,7 +120,7 @@ subjects:
     status = main(["batch", str(study_file), "--out", str(out), "--scheduler", client.scheduler.address,
                    "--no-warm-up"])
     printed = capsys.readouterr().out
-    assert status == 3, printed              # a trial failed (study.cli_batch.TRIALS_FAILED)
+    assert status == 3, printed              # a trial failed (study.cli_batch.failed_status)
     assert "remaining 0" in printed and "dashboard" in printed
     assert "settings of this local cluster" not in printed        # an existing cluster keeps its own
     summary = json.loads((out / "study_summary.json").read_text())
