@@ -1,7 +1,9 @@
 """``hybrid batch STUDY --out DIR``: a whole study on Dask (docs/batch.md), its exit status one of :data:`EXIT`."""
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 from pathlib import Path
 
 SCHEDULER_UNREACHABLE, OUT_IN_USE, TRIALS_FAILED = 69, 75, 2
@@ -12,7 +14,9 @@ EXIT = {0: "every trial done (or skipped, done before)",
         OUT_IN_USE: "another hybrid batch is writing into --out, named (sysexits' EX_TEMPFAIL: try again later)",
         "3-63": "2 + the number of trials that failed, the others done (63: 61 or more; which: the last lines and "
                 "study_summary.json)",
-        130: "cancelled (Ctrl-C: 128 + SIGINT)"}
+        130: "cancelled (Ctrl-C: 128 + SIGINT)",
+        143: "ended by SIGTERM (a batch system cancelling the job or ending it at its time limit, kill), as Ctrl-C "
+             "cancels: the manifest written, the finished trials kept"}
 """``hybrid batch``'s exit statuses and their meanings, as command-line tools give them: 0 success, 1 a crash (Python's
 own), 2 a usage error (argparse's, and every ``hybrid`` command's invalid input), 69 and 75 from BSD's sysexits.h, 130 the
 shell's for an interrupted command (the shell's 128 + a signal's number for one killed by a signal); the number of
@@ -54,7 +58,31 @@ def add_parser(sub) -> None:
     p.set_defaults(run=run_command)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread as Ctrl-C's KeyboardInterrupt is, so that the study is cancelled the same way
+    (``study.runner.run_study``: its tasks cancelled, its manifest written; exit status 143)."""
+
+
+def _terminated(signum, frame):
+    raise Terminated
+
+
 def run_command(args) -> int:
+    """``hybrid batch``, with SIGTERM handled as Ctrl-C (:class:`Terminated`: SLURM and PBS send it to a job they
+    cancel or that reaches its time limit, and Python would otherwise end without writing the manifest)."""
+    if threading.current_thread() is not threading.main_thread():
+        return _batch(args)
+    previous = signal.signal(signal.SIGTERM, _terminated)
+    try:
+        return _batch(args)
+    except Terminated:
+        print("hybrid batch: ended by SIGTERM", file=sys.stderr)
+        return 143
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _batch(args) -> int:
     from engine.errors import SettingsError
 
     from .cluster import SchedulerUnreachable
