@@ -65,7 +65,7 @@ def _vertical(grf, side, up) -> np.ndarray:
 def test_the_batch_s_table_and_summary_agree_with_the_trials_files(tmp_path, test_data, capsys):
     study, models = _study(tmp_path, test_data)
     out = tmp_path / "out"
-    assert main(["batch", str(study), "--out", str(out), "--workers", "2", "--no-warm-up"]) == 1, capsys.readouterr().out
+    assert main(["batch", str(study), "--out", str(out), "--workers", "2", "--no-warm-up"]) == 3, capsys.readouterr().out
     with open(out / "study_table.csv", newline="") as f:
         table = list(csv.DictReader(f))
     assert [(r["trial"], r["status"]) for r in table if r["status"] != "done"] == [("corrupt", "failed")]
