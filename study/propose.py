@@ -2,8 +2,9 @@
 subject's files, directly or in one folder per session.
 
 Per subject folder: the model is the one ``.osim`` or ``.yaml`` model file in it (else the one at the top of the
-folder, shared by all subjects); a ScaleTool setup (an ``.xml`` with ``scale`` in its name) and a static trial
-(a marker file with ``static`` in its name) make it scaled; every other ``.c3d``/``.trc`` is a trial, named by its
+folder, shared by all subjects); a ScaleTool setup (an ``.xml`` whose document element is ``<ScaleTool>``, never
+known by its name; the ``<MarkerSet>`` file it names is read through it) and a static trial (the marker file the
+setup names, else the one with ``static`` in its name) make it scaled; every other ``.c3d``/``.trc`` is a trial, named by its
 session folder and file stem; a TRC trial's plates are ``<stem>_grf.mot`` with ``<stem>_grf.xml`` beside it.
 
 A subject with no model file in its folder or at the top has each trial analysed alone (``hybrid analyze TRIAL``:
@@ -73,8 +74,7 @@ def propose_study(folder, study_file) -> tuple[dict, list[str], list[str]]:
     subjects = []
     for sub in sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")):
         subject, rest = _subject(sub, shared, len(top) > 1, base, proposed, unmatched)
-        unmatched += [f"{f.relative_to(folder)}: no role found (not a model, setup, static trial, trial or its "
-                      "loads)" for f in rest]
+        unmatched += [f"{f.relative_to(folder)}: {why}" for f, why in rest]
         if subject is not None:
             subjects.append(subject)
     if not subjects:
@@ -95,18 +95,30 @@ def _subject(sub: Path, shared, shared_ambiguous: bool, base: Path, proposed: li
         model = shared
     ambiguous = len(own) > 1 or (not own and shared_ambiguous)
     markers = [p for p in files if p.suffix.lower() in MARKER_FILES]
-    static = _single([p for p in markers if "static" in p.name.lower()], "static trial", sub.name, unmatched)
-    setup = _single([p for p in files if p.suffix.lower() == ".xml" and "scale" in p.name.lower()], "scale setup",
-                    sub.name, unmatched)
+    roots = {p: _xml_root(p) for p in files if p.suffix.lower() == ".xml"}
+    setup = _single([p for p, (tag, _) in roots.items() if tag == "ScaleTool"], "ScaleTool setup", sub.name,
+                    unmatched)
+    named = {} if setup is None else _setup_files(setup, sub, unmatched)
+    if named is None:
+        setup, named = None, {}
+    static = _static(markers, named, sub, unmatched)
     entry = {"id": _ident(sub.name), "model": None}
+    if setup is not None:
+        proposed.append(f"{sub.name}/{setup.relative_to(sub)}: the subject's ScaleTool setup (its root element "
+                        "<ScaleTool>)")
+    if "marker_set_file" in named and named["marker_set_file"] in files:
+        used.add(named["marker_set_file"])
+        proposed.append(f"{sub.name}/{named['marker_set_file'].relative_to(sub)}: the marker set (<MarkerSet>) its "
+                        f"ScaleTool setup {setup.name} names, read through it")
     for key, path in (("scale_setup", setup), ("static", static)):
         if path is not None:
             entry[key] = _rel(path, base)
             used.add(path)
     trials, trial_paths, ids = [], [], set()
     for path in markers:
-        if "static" in path.name.lower():
+        if path == static:
             used.add(path)
+        if path == static or "static" in path.name.lower():
             continue
         session = path.parent.relative_to(sub).parts
         tid = _ident("_".join(session + (path.stem,)))
@@ -128,10 +140,10 @@ def _subject(sub: Path, shared, shared_ambiguous: bool, base: Path, proposed: li
         trial_paths.append(path)
     if ambiguous:
         unmatched.append(f"{sub.name}: which model is its own is not clear (above): subject left out")
-        return None, [p for p in files if p not in used]
+        return None, _roles_missing(files, used, roots)
     if not trials:
         unmatched.append(f"{sub.name}: no trial (.c3d or .trc other than a static one): subject left out")
-        return None, [p for p in files if p not in used]
+        return None, _roles_missing(files, used, roots)
     if model is None:
         del entry["model"]
         _alone(entry, sub, setup, static, trial_paths, proposed, unmatched)
@@ -141,7 +153,79 @@ def _subject(sub: Path, shared, shared_ambiguous: bool, base: Path, proposed: li
         if setup is not None or static is not None:
             _scaled_mass(entry, sub, setup, [static] + trial_paths, proposed, unmatched)
     entry["trials"] = trials
-    return entry, [p for p in files if p not in used]
+    return entry, _roles_missing(files, used, roots)
+
+
+def _xml_root(path: Path) -> tuple:
+    """``(tag, problem)`` of the XML file ``path``: the tag of its document element, its root's or, in an OpenSim
+    document (``<OpenSimDocument>``, as OpenSim writes its files), its first element's (``ScaleTool``,
+    ``MarkerSet``, ``ExternalLoads`` ...); ``(None, why)`` when it cannot be read. A file's role is its content's,
+    never its name's (OpenSim's own Scale example names its marker set ``gait2354_Scale_MarkerSet.xml``)."""
+    from engine.bounded_xml import parse_bounded
+    from engine.errors import DataError
+    try:
+        root = parse_bounded(path, DataError)
+    except DataError as exc:
+        return None, exc.problem
+    if root.tag != "OpenSimDocument":
+        return root.tag, None
+    first = next(iter(root), None)
+    return (None, "it is an OpenSim document holding no element") if first is None else (first.tag, None)
+
+
+def _setup_files(setup: Path, sub: Path, unmatched: list) -> dict | None:
+    """The files the ScaleTool setup ``setup`` names that a study proposes from: ``marker_set_file`` (its
+    <GenericModelMaker>'s marker set) and ``static`` (its static trial, the <ModelScaler>'s or <MarkerPlacer>'s
+    <marker_file>), those that exist; None (listed in ``unmatched``) when the setup cannot be read."""
+    from engine.errors import HybridLabError
+    from engine.io.osim.scale_setup import read_scale_setup
+    try:
+        read = read_scale_setup(setup)
+    except HybridLabError as exc:
+        unmatched.append(f"{sub.name}/{setup.relative_to(sub)}: a ScaleTool setup that could not be read "
+                         f"({exc.problem}): left out")
+        return None
+    named = {}
+    statics = [f for f in (read.scaler.static_file, read.placer and read.placer.static_file) if f]
+    for key, path in (("marker_set_file", read.marker_set_file), ("static", statics[0] if statics else None)):
+        if path is not None and Path(path).is_file():
+            named[key] = Path(path).resolve()
+    return named
+
+
+def _static(markers: list, named: dict, sub: Path, unmatched: list):
+    """The subject's static trial among its marker files ``markers``: the one its ScaleTool setup names
+    (``named['static']``), else the one with ``static`` in its name (two or more: none, listed)."""
+    if named.get("static") in markers:
+        return named["static"]
+    return _single([p for p in markers if "static" in p.name.lower()], "static trial", sub.name, unmatched)
+
+
+_XML_ROLES = {"ScaleTool": "a ScaleTool setup not chosen (above)",
+              "MarkerSet": "a marker set (<MarkerSet>) that no chosen ScaleTool setup names (<marker_set_file>): a "
+                           "study reads a subject's marker set through its scale_setup; left out",
+              "ExternalLoads": "an ExternalLoads file (<ExternalLoads>) that is no TRC trial's <stem>_grf.xml beside "
+                               "its <stem>_grf.mot: left out"}
+
+
+def _roles_missing(files: list, used: set, roots: dict) -> list:
+    """``[(path, why it has no role)]`` of the ``files`` not ``used``, an XML file's by its document element
+    (``roots``: path -> :func:`_xml_root`)."""
+    missing = []
+    for path in (p for p in files if p not in used):
+        tag, problem = roots.get(path, (None, None))
+        if problem is not None:
+            why = f"no role found: it could not be read as XML ({problem})"
+        elif tag is not None:
+            why = _XML_ROLES.get(tag, f"no role found: its document element <{tag}> is none of <ScaleTool> (a "
+                                      "scale setup), <MarkerSet> (a setup's marker set), <ExternalLoads> (a TRC "
+                                      "trial's loads)")
+        elif path.suffix.lower() in MARKER_FILES:
+            why = "a static trial (by its name) not chosen as the subject's (above): left out"
+        else:
+            why = "no role found (not a model, setup, static trial, trial or its loads)"
+        missing.append((path, why))
+    return missing
 
 
 def _alone(entry: dict, sub: Path, setup, static, paths: list, proposed: list, unmatched: list) -> None:

@@ -325,3 +325,47 @@ def test_proposing_a_height_and_checking_a_mass_by_the_others_heights_agree_alik
     assert proposed(1.7, 1.7005) is None and _others_height(mass_file, read(1.7, 1.7005)) is None
     assert proposed(1.7, 17.8) is None and _others_height(mass_file, read(1.7, 17.8)) is None
     assert proposed(1.7, 1.7) == 1.7 and _others_height(mass_file, read(1.7, 1.7))[0] == 1.7
+
+
+def test_study_init_recognises_each_xml_by_its_document_element_not_its_name(test_data, tmp_path, capsys):
+    # P01: OpenSim's own Scale example folder (gait2354: its setup, the marker set the setup names, whose name holds
+    # "Scale" too, the static trial, the model) and a walk. P02: a setup named without "scale", an IK setup, a
+    # marker set no setup names.
+    g, lab = test_data / "opensim" / "gait2354", tmp_path / "lab"
+    for subject in ("P01", "P02"):
+        (lab / subject).mkdir(parents=True)
+        shutil.copy(g / "subject01_walk1.trc", lab / subject / "walk1.trc")
+        for name in ("gait2354_simbody.osim", "subject01_static.trc", "gait2354_Scale_MarkerSet.xml"):
+            shutil.copy(g / "scale" / name, lab / subject / name)
+    shutil.copy(g / "scale" / "subject01_Setup_Scale.xml", lab / "P01" / "subject01_Setup_Scale.xml")
+    setup = (g / "scale" / "subject01_Setup_Scale.xml").read_text()
+    (lab / "P02" / "lab_settings.xml").write_text(setup.replace("gait2354_Scale_MarkerSet.xml", ""))
+    shutil.copy(g / "subject01_Setup_IK.xml", lab / "P02" / "ik.xml")
+    assert main(["study", "init", str(lab)]) == 0
+    out = capsys.readouterr().out
+    p01, p02 = load_study(lab / "study.yaml").subjects
+    assert (p01.model.name, p01.scale_setup.name, p01.static.name) == (
+        "gait2354_simbody.osim", "subject01_Setup_Scale.xml", "subject01_static.trc")
+    assert "proposed: P01/subject01_Setup_Scale.xml: the subject's ScaleTool setup (its root element <ScaleTool>)" in out
+    assert ("proposed: P01/gait2354_Scale_MarkerSet.xml: the marker set (<MarkerSet>) its ScaleTool setup "
+            "subject01_Setup_Scale.xml names, read through it") in out
+    assert "P01/gait2354_Scale_MarkerSet.xml: no role" not in out and "candidate" not in out
+    assert p02.scale_setup.name == "lab_settings.xml"
+    assert ("not matched: P02/gait2354_Scale_MarkerSet.xml: a marker set (<MarkerSet>) that no chosen ScaleTool setup "
+            "names") in out
+    assert ("not matched: P02/ik.xml: no role found: its document element <InverseKinematicsTool> is none of "
+            "<ScaleTool>") in out
+
+
+def test_a_failed_scaling_names_the_model_the_static_trial_and_the_setup(test_data, tmp_path):
+    # gait2354's generic model has no markers of its own (its setup's marker set gives them): scaled without the
+    # setup, no model marker is in the static trial, which the engine's error alone does not say of which files
+    from study.description import SubjectSpec
+    from study.tasks import scale_subject
+    g = test_data / "opensim" / "gait2354" / "scale"
+    outcome = scale_subject(SubjectSpec("P01", g / "gait2354_simbody.osim", None, g / "subject01_static.trc", None, ()),
+                            tmp_path / "P01", "fingerprint")
+    assert outcome["status"] == "failed"
+    assert (f"scaling the model {g / 'gait2354_simbody.osim'} on the static trial {g / 'subject01_static.trc'} failed: "
+            "no model marker is found in the trial") in outcome["error"]
+    assert not (tmp_path / "P01").exists()
