@@ -135,7 +135,7 @@ def _read_subject(f: Fields, study: Path, defaults: dict) -> SubjectSpec:
     folder = study.parent
     sid = _identifier(f)
     f.where = f"subject '{sid}'"
-    model = _file(f, "model", folder)
+    model = _model(f, folder)
     setup, static = _file(f, "scale_setup", folder), _file(f, "static", folder)
     mass = f.number("mass", required=False)
     mass = None if mass is ABSENT else check_mass(mass, f.where)
@@ -187,6 +187,31 @@ def _height(f: Fields, model: Path | None) -> float | None:
         raise SettingsError("height is the stature of the default model made for each trial of a subject without "
                             "model; a model is analysed as given (its scaling does not use a height)", f.where)
     return height
+
+
+def _model(f: Fields, folder: Path) -> Path | None:
+    """The subject's ``model``: a model file, an OpenSim ``.osim`` or a YAML file whose header says
+    ``format: hybridlab-model`` (not, e.g., a study file); SettingsError at the subject naming the file's format."""
+    from engine.io.model_file import FORMAT as MODEL_FORMAT
+    from engine.io.open import MODEL_SUFFIXES
+    from engine.io.yaml_documents import document_format
+    path = _file(f, "model", folder)
+    if path is None or path.suffix.lower() == ".osim":
+        return path
+    named = f"model names {f.data['model']!r}"
+    if path.suffix.lower() not in MODEL_SUFFIXES:
+        raise SettingsError(f"{named}, which is not a model file (.osim, or .yaml with 'format: {MODEL_FORMAT}')",
+                            f.where)
+    try:
+        fmt = document_format(path, SettingsError)
+    except SettingsError as exc:
+        raise SettingsError(f"{named}, which {exc.problem}", f.where) from None
+    if fmt != MODEL_FORMAT:
+        said = "no 'format' header" if fmt is None else f"the format {fmt!r}" + (" (a study file)" if fmt == FORMAT
+                                                                                  else "")
+        raise SettingsError(f"{named}, a file of {said}, not a model (format {MODEL_FORMAT!r}, or an OpenSim .osim)",
+                            f.where)
+    return path
 
 
 def _file(f: Fields, key: str, folder: Path, required: bool = False) -> Path | None:

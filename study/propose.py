@@ -2,7 +2,8 @@
 subject's files, directly or in one folder per session.
 
 Per subject folder: the model is the one ``.osim`` or ``.yaml`` model file in it (else the one at the top of the
-folder, shared by all subjects); a ScaleTool setup (an ``.xml`` whose document element is ``<ScaleTool>``, never
+folder, shared by all subjects; a ``.yaml`` is a model only when its header says ``format: hybridlab-model``: a
+study file, an earlier ``study init``'s, is skipped and listed); a ScaleTool setup (an ``.xml`` whose document element is ``<ScaleTool>``, never
 known by its name; the ``<MarkerSet>`` file it names is read through it) and a static trial (the marker file the
 setup names, else the one with ``static`` in its name) make it scaled; every other ``.c3d``/``.trc`` is a trial, named by its
 session folder and file stem; a TRC trial's plates are ``<stem>_grf.mot`` with ``<stem>_grf.xml`` beside it.
@@ -40,7 +41,7 @@ from engine.io.yaml_documents import dump_document
 from .description import FORMAT, VERSION
 
 MARKER_FILES = (".c3d", ".trc")
-MODEL_FILES = (".osim", ".yaml")
+MODEL_FILES = (".osim", ".yaml", ".yml")
 _IDENTIFIER = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
@@ -69,7 +70,8 @@ def propose_study(folder, study_file) -> tuple[dict, list[str], list[str]]:
         raise SettingsError("is not a folder", file=folder)
     base = Path(study_file).resolve().parent
     unmatched, proposed = [], []
-    top = [p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in MODEL_FILES]
+    top, others = _models(sorted(p for p in folder.iterdir() if p.is_file()))
+    unmatched += [f"{p.name}: {why}" for p, why in others]
     shared = _single(top, "model", "top folder", unmatched)
     subjects = []
     for sub in sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")):
@@ -89,7 +91,9 @@ def _rel(path: Path, base: Path) -> str:
 def _subject(sub: Path, shared, shared_ambiguous: bool, base: Path, proposed: list, unmatched: list):
     files = _files(sub)
     used = set()
-    own = [p for p in files if p.suffix.lower() in MODEL_FILES]
+    own, others = _models(files)
+    unmatched += [f"{sub.name}/{p.relative_to(sub)}: {why}" for p, why in others]
+    used.update(p for p, _ in others)
     model = _single(own, "model", sub.name, unmatched)
     if model is None and not own:
         model = shared
@@ -154,6 +158,34 @@ def _subject(sub: Path, shared, shared_ambiguous: bool, base: Path, proposed: li
             _scaled_mass(entry, sub, setup, [static] + trial_paths, proposed, unmatched)
     entry["trials"] = trials
     return entry, _roles_missing(files, used, roots)
+
+
+def _models(paths: list) -> tuple[list, list]:
+    """``(model files, [(path, why it is not one)])`` among the ``.osim``/``.yaml`` files of ``paths``: a YAML file is
+    a model only when its header says so (``format: hybridlab-model``); a study file (``hybridlab-study``, an earlier
+    ``hybrid study init``'s), any other format and an unreadable file are not."""
+    from engine.errors import SettingsError
+    from engine.io.model_file import FORMAT as MODEL_FORMAT
+    from engine.io.yaml_documents import document_format
+    models, others = [], []
+    for path in (p for p in paths if p.suffix.lower() in MODEL_FILES):
+        if path.suffix.lower() == ".osim":
+            models.append(path)
+            continue
+        try:
+            fmt = document_format(path, SettingsError)
+        except SettingsError as exc:
+            others.append((path, f"not taken for a model: it {exc.problem}"))
+            continue
+        if fmt == MODEL_FORMAT:
+            models.append(path)
+        elif fmt == FORMAT:
+            others.append((path, f"a study file (format {FORMAT}), not a model: skipped"))
+        else:
+            others.append((path, f"not taken for a model: its format is {fmt!r}, not {MODEL_FORMAT!r}"
+                           if fmt is not None else f"not taken for a model: it has no 'format: {MODEL_FORMAT}' "
+                           "header"))
+    return models, others
 
 
 def _xml_root(path: Path) -> tuple:

@@ -369,3 +369,40 @@ def test_a_failed_scaling_names_the_model_the_static_trial_and_the_setup(test_da
     assert (f"scaling the model {g / 'gait2354_simbody.osim'} on the static trial {g / 'subject01_static.trc'} failed: "
             "no model marker is found in the trial") in outcome["error"]
     assert not (tmp_path / "P01").exists()
+
+
+def test_a_yaml_file_is_a_model_only_when_its_header_says_so(test_data, tmp_path, capsys):
+    # A second `study init` must not take the first one's study.yaml for the shared model; a subject's own .yaml
+    # model (format hybridlab-model) is one; a YAML of another format is listed, not taken.
+    lab, g = tmp_path / "lab", test_data / "opensim" / "gait2354"
+    for subject in ("P01", "P02"):
+        (lab / subject).mkdir(parents=True)
+        shutil.copy(g / "subject01_walk1.trc", lab / subject / "walk.trc")
+    shutil.copy(Path(__file__).resolve().parents[2] / "resources" / "athlete.yaml", lab / "P02" / "athlete.yaml")
+    (lab / "P02" / "notes.yaml").write_text("format: lab-notes\nknee: sore\n")
+    assert main(["study", "init", str(lab)]) == 0
+    capsys.readouterr()
+    assert main(["study", "init", str(lab), "--out", str(lab / "study2.yaml")]) == 0
+    out = capsys.readouterr().out
+    assert "not matched: study.yaml: a study file (format hybridlab-study), not a model: skipped" in out
+    assert ("not matched: P02/notes.yaml: not taken for a model: its format is 'lab-notes', not 'hybridlab-model'"
+            in out)
+    p01, p02 = load_study(lab / "study2.yaml").subjects
+    assert (p01.model, p02.model.name) == (None, "athlete.yaml")
+
+
+def test_a_study_refuses_a_model_that_is_not_a_model_file(test_data, tmp_path):
+    lab = tmp_path / "lab"
+    lab.mkdir()
+    first = _write(lab, _study(test_data))
+    second = lab / "second.yaml"
+    second.write_text(first.read_text().replace(f"model: {test_data / G10 / 'subject01.osim'}", "model: study.yaml"))
+    with pytest.raises(SettingsError) as err:
+        load_study(second)
+    assert (err.value.file, err.value.element) == (str(second.resolve()), "subject 's1'")
+    assert err.value.problem == ("model names 'study.yaml', a file of the format 'hybridlab-study' (a study file), not "
+                                 "a model (format 'hybridlab-model', or an OpenSim .osim)")
+    second.write_text(first.read_text().replace(f"model: {test_data / G10 / 'subject01.osim'}",
+                                                f"model: {test_data / G10 / 'subject01_walk.trc'}"))
+    with pytest.raises(SettingsError, match=r"which is not a model file \(.osim, or .yaml with 'format: "):
+        load_study(second)
