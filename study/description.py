@@ -14,6 +14,7 @@ The file is read with the project's bounded YAML loader (``engine.io.yaml_docume
 """
 from __future__ import annotations
 
+import argparse
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,16 +26,49 @@ from engine.trial.body_measures import check_height, check_mass
 
 FORMAT, VERSION = "hybridlab-study", 1
 
-OPTIONS = {     # settings key: (kind, hybrid analyze option)
-    "start": ("number", "--start"), "end": ("number", "--end"), "filter": ("number", "--filter"),
-    "filter_loads": ("number", "--filter-loads"), "estimate_grf": ("flag", "--estimate-grf"),
-    "measured_loads_only": ("flag", "--measured-loads-only"), "muscles": ("flag", "--muscles"),
-    "axes": ("text", "--axes"), "ik_setup": ("file", "--ik-setup"), "contacts": ("file", "--contacts"),
-    "static": ("file", "--static"), "emg": ("file", "--emg"), "emg_channels": ("names", "--emg-channels"),
-    "emg_muscles": ("pairs", "--emg-muscles"), "c3d_timeout": ("number", "--c3d-timeout"),
-}
-"""The analysis settings a study may give, with the ``hybrid analyze`` option each becomes (``file``: a path
-relative to the study file; ``names``: a list of texts; ``pairs``: a mapping of channel to muscle)."""
+NOT_SETTINGS = {
+    "model": "a subject's model", "trial": "a trial's file", "demo": "the bundled demo, not a study's trial",
+    "grf": "a trial's grf", "external_loads": "a trial's external_loads", "height": "a subject's height",
+    "mass": "a subject's mass", "out": "hybrid batch's --out (each trial its folder)", "quiet": "hybrid batch's "
+    "progress", "help": "help"}
+"""``hybrid analyze``'s options that are no study setting, with where a study gives them instead."""
+
+
+_FILES = ("ik_setup", "contacts", "static")
+"""``hybrid analyze``'s options that name a file without saying so by their metavar (``FILE``)."""
+
+
+def _kind(action: argparse.Action) -> str:
+    """The kind of a setting (:data:`OPTIONS`) from its ``hybrid analyze`` option: ``flag`` (true/false), ``number``,
+    ``choice`` (one of the option's choices), ``file`` (a path relative to the study file; ``files`` a list of them,
+    an option given once per file), ``names`` (a list of texts), ``pairs`` (a mapping of channel to muscle) or
+    ``text``, as the option's action, type, choices and metavar say."""
+    if isinstance(action, argparse._StoreTrueAction):
+        return "flag"
+    if action.choices is not None:
+        return "choice"
+    if action.type is float:
+        return "number"
+    if action.metavar == "FILE" or action.dest in _FILES:
+        return "files" if isinstance(action, argparse._AppendAction) else "file"
+    return {"NAMES": "names", "CH=MUSCLE,...": "pairs"}.get(action.metavar, "text")
+
+
+def _analyze_options() -> dict:
+    """settings key: (kind, the ``hybrid analyze`` option, its choices or None), every option of ``hybrid analyze``
+    but :data:`NOT_SETTINGS`, read from its parser (``engine.cli.analyze.add_parser``): the settings are its options,
+    and cannot drift from them."""
+    from engine.cli.analyze import add_parser
+    commands = argparse.ArgumentParser().add_subparsers()
+    add_parser(commands)
+    analyze = commands.choices["analyze"]
+    return {a.dest: (_kind(a), max(a.option_strings, key=len) if a.option_strings else None, a.choices)
+            for a in analyze._actions if a.dest not in NOT_SETTINGS}
+
+
+OPTIONS = _analyze_options()
+"""The analysis settings a study may give: every option of ``hybrid analyze`` that changes the analysis, with the
+option each becomes (:func:`_analyze_options`; kinds as :func:`_kind` says)."""
 
 _IDENTIFIER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
@@ -235,20 +269,42 @@ def _settings(f: Fields, where: str, folder: Path) -> dict:
     for key in list(given.data):
         if key not in OPTIONS:
             continue            # close() names it, with the closest known setting
-        kind = OPTIONS[key][0]
+        kind, _, choices = OPTIONS[key]
         if kind == "number":
             out[key] = float(given.number(key))
         elif kind == "flag":
             out[key] = given.flag(key)
         elif kind == "text":
             out[key] = given.text(key)
+        elif kind == "choice":
+            out[key] = given.text(key)
+            if out[key] not in choices:
+                raise SettingsError(f"{key} must be one of {', '.join(choices)}; got {out[key]!r}", given.where)
         elif kind == "file":
             out[key] = _file(given, key, folder)
+        elif kind == "files":
+            out[key] = _files(given, key, folder)
         else:
             out[key] = _listed(given, key, kind)
-    given.asked += list(OPTIONS)
+    given.asked += [k for k in OPTIONS if k not in given.asked]
     given.close()
     return out
+
+
+def _files(f: Fields, key: str, folder: Path) -> tuple:
+    """A list of files (``files`` kind), each read relative to the study file and existing."""
+    value = f.raw(key)
+    if isinstance(value, str):
+        value = [value]
+    if not (isinstance(value, list) and value and all(isinstance(v, str) and v.strip() for v in value)):
+        raise SettingsError(f"{key} must be a file name or a list of them, got {describe(value)}", f.where)
+    paths = tuple((folder / v).resolve() for v in value)
+    missing = [v for v, p in zip(value, paths) if not p.is_file()]
+    if missing:
+        raise SettingsError(f"{key} names {', '.join(map(repr, missing))}, which "
+                            f"{'does' if len(missing) == 1 else 'do'} not exist (read relative to the study file)",
+                            f.where)
+    return paths
 
 
 def _listed(f: Fields, key: str, kind: str):
@@ -280,9 +336,11 @@ def analyze_arguments(trial: TrialSpec, model) -> list[str]:
     if trial.grf is not None:
         argv += ["--grf", str(trial.grf), "--external-loads", str(trial.external_loads)]
     for key, value in sorted(trial.settings.items()):
-        kind, option = OPTIONS[key]
+        kind, option, _ = OPTIONS[key]
         if kind == "flag":
             argv += [option] if value else []
+        elif kind == "files":
+            argv += [a for path in value for a in (option, str(path))]
         elif kind == "names":
             argv += [option, ",".join(value)]
         elif kind == "pairs":

@@ -406,3 +406,53 @@ def test_a_study_refuses_a_model_that_is_not_a_model_file(test_data, tmp_path):
                                                 f"model: {test_data / G10 / 'subject01_walk.trc'}"))
     with pytest.raises(SettingsError, match=r"which is not a model file \(.osim, or .yaml with 'format: "):
         load_study(second)
+
+
+def test_the_settings_are_every_option_of_hybrid_analyze_that_changes_the_analysis(test_data, tmp_path):
+    # OpenSim's static optimisation of gait10dof18musc with its reserve actuators, as hybrid analyze runs it: each
+    # setting reaches hybrid analyze's own parser as the option it is
+    from engine.cli.analyze import parse_arguments
+    from study.description import NOT_SETTINGS, OPTIONS
+    d = test_data / G10
+    study = load_study(_write(tmp_path, _study(
+        test_data, settings=f"{{muscles: true, actuators: [{d / 'gait10dof_Reserve_Actuators.xml'}], objective: "
+                            "opensim, activation_exponent: 2, no_muscle_physiology: true}")))
+    args = parse_arguments(analyze_arguments(study.trials[0], "m.osim"))
+    assert (args.muscles, args.actuators, args.objective, args.activation_exponent, args.no_muscle_physiology) == (
+        True, [str(d / "gait10dof_Reserve_Actuators.xml")], "opensim", 2.0, True)
+    # every option of hybrid analyze is a setting or given elsewhere in a study, and the settings are documented
+    import argparse
+
+    from engine.cli.analyze import add_parser
+    commands = argparse.ArgumentParser().add_subparsers()
+    add_parser(commands)
+    dests = {a.dest for a in commands.choices["analyze"]._actions}
+    assert set(NOT_SETTINGS) <= dests and not set(NOT_SETTINGS) & set(OPTIONS)
+    assert {"actuators", "objective", "activation_exponent", "no_muscle_physiology"} <= set(OPTIONS)
+    # an option read as free text is a choice made here, not a default: a new option naming a file must say so
+    assert [k for k, (kind, _, _) in OPTIONS.items() if kind == "text"] == ["axes"]
+    assert {k for k, (kind, _, _) in OPTIONS.items() if kind == "file"} == {"ik_setup", "contacts", "static", "emg"}
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "batch.md").read_text()
+    assert [k for k in OPTIONS if f"`{k}`" not in docs] == []
+
+
+def test_a_setting_refused_names_each_known_setting_once(test_data, tmp_path):
+    from study.description import OPTIONS
+    path = _write(tmp_path, _study(test_data, settings="{start: 0.5, end: 0.9, zzzz: 1}"))
+    with pytest.raises(SettingsError) as err:
+        load_study(path)
+    expected = err.value.problem.split("expected: ")[1].rstrip(")").split(", ")
+    assert sorted(expected) == sorted(OPTIONS)
+    path = _write(tmp_path, _study(test_data, settings="{objective: fast}"))
+    with pytest.raises(SettingsError, match="objective must be one of seed, opensim; got 'fast'"):
+        load_study(path)
+
+
+def test_an_actuator_files_contents_are_part_of_a_trials_fingerprint(test_data, tmp_path):
+    from study.fingerprint import trial_fingerprint
+    actuators = tmp_path / "reserves.xml"
+    shutil.copy(test_data / G10 / "gait10dof_Reserve_Actuators.xml", actuators)
+    path = _write(tmp_path, _study(test_data, settings="{muscles: true, actuators: reserves.xml}"))
+    before = trial_fingerprint(load_study(path).trials[0], "subject")
+    actuators.write_text(actuators.read_text().replace("<optimal_force>", "<optimal_force> 2"))
+    assert trial_fingerprint(load_study(path).trials[0], "subject") != before
