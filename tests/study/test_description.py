@@ -58,7 +58,6 @@ def test_settings_merge_study_subject_trial_and_spell_hybrid_analyze(test_data, 
     ("", "        grf: x.mot\n", "{}", "subject 's1', trial 'walk'", "grf names 'x.mot', which does not exist"),
     ("", "        settings: {end: 0.2}\n", "{start: 0.5}", "subject 's1', trial 'walk', settings",
      "end (0.2 s) must come after start (0.5 s)"),
-    ("", "      - id: walk\n        file: y.trc\n", "{}", "subject 's1', trial 'walk'", "is given twice"),
 ])
 def test_errors_name_the_file_and_the_element(test_data, tmp_path, subject_extra, trial_extra, settings, element,
                                               problem):
@@ -456,3 +455,30 @@ def test_an_actuator_files_contents_are_part_of_a_trials_fingerprint(test_data, 
     before = trial_fingerprint(load_study(path).trials[0], "subject")
     actuators.write_text(actuators.read_text().replace("<optimal_force>", "<optimal_force> 2"))
     assert trial_fingerprint(load_study(path).trials[0], "subject") != before
+
+
+def test_a_study_reports_all_its_errors_at_once_each_with_its_element(test_data, tmp_path):
+    # a 500-trial study must not be fixed one error per run
+    d = test_data / G10
+    text = (f"settings: {{filter: fast, stat: 1}}\nsubjects:\n"
+            f"  - id: s1\n    model: {d / 'subject01.osim'}\n    mass: 720\n    trials:\n"
+            f"      - id: walk\n        file: {d / 'subject01_walk.trc'}\n"
+            f"      - id: walk\n        file: y.trc\n        settings: {{end: -1, start: 0}}\n"
+            f"  - id: s 2\n    trials:\n      - id: run\n        file: {d / 'subject01_walk.trc'}\n"
+            f"  - id: s3\n    trials: []\n")
+    path = _write(tmp_path, text)
+    with pytest.raises(SettingsError) as err:
+        load_study(path)
+    assert (err.value.file, err.value.element) == (str(path.resolve()), None)
+    lines = err.value.problem.splitlines()
+    assert lines[0] == "has 8 errors:"
+    expected = [("top level, settings", "filter must be a number"),
+                ("top level, settings", "unknown field 'stat' (did you mean 'start'?)"),
+                ("subject 's1'", "mass must be the subject's body mass in kilograms"),
+                ("subject 's1', trial 'walk'", "is given twice"),
+                ("subject 's1', trial 'walk'", "file names 'y.trc', which does not exist"),
+                ("subject 's1', trial 'walk', settings", "end (-1.0 s) must come after start (0.0 s)"),
+                ("subject 2", "must be letters, digits"),
+                ("subject 's3'", "has no trial")]
+    for line, (element, problem) in zip(lines[1:], expected):
+        assert line.startswith(f"  {element}: ") and problem in line, (line, element, problem)
