@@ -482,3 +482,15 @@ def test_a_study_reports_all_its_errors_at_once_each_with_its_element(test_data,
                 ("subject 's3'", "has no trial")]
     for line, (element, problem) in zip(lines[1:], expected):
         assert line.startswith(f"  {element}: ") and problem in line, (line, element, problem)
+
+
+def test_study_init_reads_the_demos_height_and_mass_written_with_their_units(tmp_path, capsys):
+    lab = tmp_path / "lab"
+    (lab / "demo").mkdir(parents=True)
+    shutil.copy(Path(__file__).resolve().parents[2] / "resources" / "demo" / "run.c3d", lab / "demo" / "run.c3d")
+    assert main(["study", "init", str(lab)]) == 0
+    out = capsys.readouterr().out
+    (subject,) = load_study(lab / "study.yaml").subjects
+    assert (subject.height, subject.mass) == (1.75, 70.0)
+    assert "proposed: demo: height 1.75 m, read from SUBJECT:HEIGHT 1.75 m in run.c3d" in out
+    assert "not a number" not in out
