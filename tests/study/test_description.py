@@ -494,3 +494,43 @@ def test_study_init_reads_the_demos_height_and_mass_written_with_their_units(tmp
     assert (subject.height, subject.mass) == (1.75, 70.0)
     assert "proposed: demo: height 1.75 m, read from SUBJECT:HEIGHT 1.75 m in run.c3d" in out
     assert "not a number" not in out
+
+
+def test_study_init_scales_each_visit_on_its_own_static_trial_and_never_leaves_a_model_unscaled_silently(
+        test_data, tmp_path, capsys):
+    # P01: two visits, each with its own static trial (markers are placed anew at each visit), the setup and its
+    # marker set at the subject's top, shared; a trial outside the visits. P02: two static trials in one folder.
+    g, lab = test_data / "opensim" / "gait2354", tmp_path / "lab"
+    lab.mkdir()
+    shutil.copy(g / "scale" / "gait2354_simbody.osim", lab / "gait2354_simbody.osim")
+    for visit in ("visit1", "visit2"):
+        (lab / "P01" / visit).mkdir(parents=True)
+        shutil.copy(g / "scale" / "subject01_static.trc", lab / "P01" / visit / "static.trc")
+        shutil.copy(g / "subject01_walk1.trc", lab / "P01" / visit / "walk1.trc")
+    for name in ("subject01_Setup_Scale.xml", "gait2354_Scale_MarkerSet.xml"):
+        shutil.copy(g / "scale" / name, lab / "P01" / name)
+    shutil.copy(g / "subject01_walk1.trc", lab / "P01" / "extra.trc")
+    (lab / "P01" / "notes.txt").write_text("left knee sore")
+    (lab / "P02").mkdir()
+    for name in ("static_a.trc", "static_b.trc"):
+        shutil.copy(g / "scale" / "subject01_static.trc", lab / "P02" / name)
+    shutil.copy(g / "subject01_walk1.trc", lab / "P02" / "walk.trc")
+    assert main(["study", "init", str(lab)]) == 0
+    out = capsys.readouterr().out
+    v1, v2, p02 = load_study(lab / "study.yaml").subjects
+    for subject, visit in ((v1, "visit1"), (v2, "visit2")):
+        assert subject.id == f"P01_{visit}"
+        assert (subject.static, subject.scale_setup) == (lab / "P01" / visit / "static.trc",
+                                                         lab / "P01" / "subject01_Setup_Scale.xml")
+        assert [(t.id, t.file) for t in subject.trials] == [("walk1", lab / "P01" / visit / "walk1.trc")]
+    assert ("not matched: P01/extra.trc: in no session folder with its own static trial (P01/visit1, P01/visit2): "
+            "left out") in out
+    assert out.count("P01/notes.txt: no role found") == 1
+    assert "P01/gait2354_Scale_MarkerSet.xml" not in out.replace("proposed: P01/gait2354_Scale_MarkerSet.xml", "")
+    # P02: its model is proposed as given, and both the listing and the study file say so, naming the files
+    assert (p02.model, p02.static, p02.scaled) == (lab / "gait2354_simbody.osim", None, False)
+    said = ("P02: no static trial chosen among P02/static_a.trc, P02/static_b.trc: its model gait2354_simbody.osim is "
+            "analysed unscaled, as given")
+    assert f"not matched: {said}" in out
+    lines = (lab / "study.yaml").read_text().splitlines()
+    assert lines[lines.index("- id: P02") - 1].startswith(f"# {said}")
