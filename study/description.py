@@ -194,7 +194,7 @@ def _read_subject(f: Fields, study: Path, defaults: dict, seen: set, problems: l
             problems.append(SettingsError("is given twice", f.where))
         seen.add(sid)
     model = _checked(problems, _model, f, folder)
-    setup = _checked(problems, _file, f, "scale_setup", folder)
+    setup = _checked(problems, _scale_setup, f, folder)
     static = _checked(problems, _file, f, "static", folder)
     mass = _checked(problems, f.number, "mass", required=False)
     mass = None if mass in (None, ABSENT) else _checked(problems, check_mass, mass, f.where)
@@ -287,6 +287,24 @@ def _model(f: Fields, folder: Path) -> Path | None:
                                                                                   else "")
         raise SettingsError(f"{named}, a file of {said}, not a model (format {MODEL_FORMAT!r}, or an OpenSim .osim)",
                             f.where)
+    return path
+
+
+def _scale_setup(f: Fields, folder: Path) -> Path | None:
+    """The subject's ``scale_setup``: an XML file whose document element is ``<ScaleTool>``
+    (``engine.bounded_xml.document_element``), not, e.g., the marker set it names; SettingsError at the subject."""
+    from engine.bounded_xml import document_element
+    path = _file(f, "scale_setup", folder)
+    if path is None:
+        return None
+    named = f"scale_setup names {f.data['scale_setup']!r}"
+    try:
+        tag = document_element(path, SettingsError)
+    except SettingsError as exc:
+        raise SettingsError(f"{named}, which {exc.problem}", f.where) from None
+    if tag != "ScaleTool":
+        raise SettingsError(f"{named}, whose document element is <{tag}>, not <ScaleTool> (an OpenSim ScaleTool "
+                            "setup)", f.where)
     return path
 
 

@@ -244,20 +244,16 @@ def _models(paths: list) -> tuple[list, list]:
 
 
 def _xml_root(path: Path) -> tuple:
-    """``(tag, problem)`` of the XML file ``path``: the tag of its document element, its root's or, in an OpenSim
-    document (``<OpenSimDocument>``, as OpenSim writes its files), its first element's (``ScaleTool``,
-    ``MarkerSet``, ``ExternalLoads`` ...); ``(None, why)`` when it cannot be read. A file's role is its content's,
-    never its name's (OpenSim's own Scale example names its marker set ``gait2354_Scale_MarkerSet.xml``)."""
-    from engine.bounded_xml import parse_bounded
+    """``(tag, problem)`` of the XML file ``path``: the tag of its document element
+    (``engine.bounded_xml.document_element``: ``ScaleTool``, ``MarkerSet``, ``ExternalLoads`` ...), or ``(None,
+    why)`` when it cannot be read. A file's role is its content's, never its name's (OpenSim's own Scale example
+    names its marker set ``gait2354_Scale_MarkerSet.xml``)."""
+    from engine.bounded_xml import document_element
     from engine.errors import DataError
     try:
-        root = parse_bounded(path, DataError)
+        return document_element(path, DataError), None
     except DataError as exc:
         return None, exc.problem
-    if root.tag != "OpenSimDocument":
-        return root.tag, None
-    first = next(iter(root), None)
-    return (None, "it is an OpenSim document holding no element") if first is None else (first.tag, None)
 
 
 def _setup_files(setup: Path, sub: "_Place", unmatched: list) -> dict | None:

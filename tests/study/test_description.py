@@ -534,3 +534,18 @@ def test_study_init_scales_each_visit_on_its_own_static_trial_and_never_leaves_a
     assert f"not matched: {said}" in out
     lines = (lab / "study.yaml").read_text().splitlines()
     assert lines[lines.index("- id: P02") - 1].startswith(f"# {said}")
+
+
+def test_a_study_refuses_a_scale_setup_that_is_no_scaletool_setup(test_data, tmp_path):
+    g = test_data / "opensim" / "gait2354" / "scale"
+    text = (f"subjects:\n  - id: s1\n    model: {g / 'gait2354_simbody.osim'}\n"
+            f"    scale_setup: {g / 'gait2354_Scale_MarkerSet.xml'}\n"
+            f"    trials:\n      - id: walk\n        file: {g / 'subject01_static.trc'}\n")
+    path = _write(tmp_path, text)
+    with pytest.raises(SettingsError) as err:
+        load_study(path)
+    assert (err.value.element, err.value.problem) == ("subject 's1'", (
+        f"scale_setup names '{g / 'gait2354_Scale_MarkerSet.xml'}', whose document element is <MarkerSet>, not "
+        "<ScaleTool> (an OpenSim ScaleTool setup)"))
+    assert load_study(_write(tmp_path, text.replace("gait2354_Scale_MarkerSet.xml", "subject01_Setup_Scale.xml"))
+                      ).subjects[0].scale_setup == g / "subject01_Setup_Scale.xml"
