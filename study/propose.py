@@ -3,11 +3,12 @@ subject's files, directly or in one folder per session.
 
 Per subject folder: the model is the one ``.osim`` or ``.yaml`` model file in it (else the one at the top of the
 folder, shared by all subjects; a ``.yaml`` is a model only when its header says ``format: hybridlab-model``: a
-study file, an earlier ``study init``'s, is skipped and listed); a ScaleTool setup (an ``.xml`` whose document element is ``<ScaleTool>``, never
-known by its name; the ``<MarkerSet>`` file it names is read through it) and a static trial (the marker file the
-setup names, else the one with ``static`` in its name) make it scaled (static trials in two or more session folders,
-one each: one subject per visit, ``P01_visit1``, each scaled on its own; a static trial not chosen is said in the
-listing and above the subject in the study file, its model then analysed as given); every other ``.c3d``/``.trc`` is a trial, named by its
+study file, an earlier ``study init``'s, is skipped and listed); a ScaleTool setup (an ``.xml`` whose document
+element is ``<ScaleTool>``, never known by its name; the ``<MarkerSet>`` file it names is read through it) and a
+static trial (the marker file the setup names, else the one with ``static`` in its name) make it scaled (static
+trials in two or more session folders, one each: one subject per visit, ``P01_visit1``, each scaled on its own; a
+static trial not chosen is said in the listing and above the subject in the study file, its model then analysed as
+given); every other ``.c3d``/``.trc`` is a trial, named by its
 session folder and file stem; a TRC trial's plates are ``<stem>_grf.mot`` with ``<stem>_grf.xml`` beside it.
 
 A subject with no model file in its folder or at the top has each trial analysed alone (``hybrid analyze TRIAL``:
@@ -157,11 +158,10 @@ def _subject(sub: "_Place", files: list, shared, shared_ambiguous: bool, base: P
     static, candidates = _static(markers, named, sub, unmatched)
     entry = {"id": _ident(sub.name), "model": None}
     if setup is not None:
-        proposed.append(f"{sub.of(setup)}: the subject's ScaleTool setup (its root element "
-                        "<ScaleTool>)")
+        proposed.append(f"{sub.name}: its ScaleTool setup is {sub.of(setup)} (its document element <ScaleTool>)")
     if "marker_set_file" in named and named["marker_set_file"] in files:
         used.add(named["marker_set_file"])
-        proposed.append(f"{sub.of(named['marker_set_file'])}: the marker set (<MarkerSet>) its "
+        proposed.append(f"{sub.name}: {sub.of(named['marker_set_file'])} is the marker set (<MarkerSet>) its "
                         f"ScaleTool setup {setup.name} names, read through it")
     for key, path in (("scale_setup", setup), ("static", static)):
         if path is not None:

@@ -345,8 +345,8 @@ def test_study_init_recognises_each_xml_by_its_document_element_not_its_name(tes
     p01, p02 = load_study(lab / "study.yaml").subjects
     assert (p01.model.name, p01.scale_setup.name, p01.static.name) == (
         "gait2354_simbody.osim", "subject01_Setup_Scale.xml", "subject01_static.trc")
-    assert "proposed: P01/subject01_Setup_Scale.xml: the subject's ScaleTool setup (its root element <ScaleTool>)" in out
-    assert ("proposed: P01/gait2354_Scale_MarkerSet.xml: the marker set (<MarkerSet>) its ScaleTool setup "
+    assert "proposed: P01: its ScaleTool setup is P01/subject01_Setup_Scale.xml (its document element <ScaleTool>)" in out
+    assert ("proposed: P01: P01/gait2354_Scale_MarkerSet.xml is the marker set (<MarkerSet>) its ScaleTool setup "
             "subject01_Setup_Scale.xml names, read through it") in out
     assert "P01/gait2354_Scale_MarkerSet.xml: no role" not in out and "candidate" not in out
     assert p02.scale_setup.name == "lab_settings.xml"
@@ -526,7 +526,10 @@ def test_study_init_scales_each_visit_on_its_own_static_trial_and_never_leaves_a
     assert ("not matched: P01/extra.trc: in no session folder with its own static trial (P01/visit1, P01/visit2): "
             "left out") in out
     assert out.count("P01/notes.txt: no role found") == 1
-    assert "P01/gait2354_Scale_MarkerSet.xml" not in out.replace("proposed: P01/gait2354_Scale_MarkerSet.xml", "")
+    for visit in ("visit1", "visit2"):
+        assert (f"proposed: P01/{visit}: P01/gait2354_Scale_MarkerSet.xml is the marker set (<MarkerSet>) its "
+                "ScaleTool setup subject01_Setup_Scale.xml names") in out
+    assert "not matched: P01/gait2354_Scale_MarkerSet.xml" not in out
     # P02: its model is proposed as given, and both the listing and the study file say so, naming the files
     assert (p02.model, p02.static, p02.scaled) == (lab / "gait2354_simbody.osim", None, False)
     said = ("P02: no static trial chosen among P02/static_a.trc, P02/static_b.trc: its model gait2354_simbody.osim is "
