@@ -54,3 +54,17 @@ def parse_bounded(path, error=DataError) -> ET.Element:
     except (LookupError, ValueError) as exc:   # an unknown or unusable encoding in the XML declaration
         raise error(f"is not well-formed XML ({exc})", "line 1", path) from None
     return root
+
+
+def document_element(path, error=DataError) -> str:
+    """The tag of the XML file ``path``'s document element: its root's or, in an OpenSim document
+    (``<OpenSimDocument>``, as OpenSim writes its files), its first element's (``ScaleTool``, ``MarkerSet``,
+    ``ExternalLoads``, ``Model`` ...): what the file is, whatever its name. Errors as :func:`parse_bounded`'s, and
+    ``error`` for an OpenSim document holding no element."""
+    root = parse_bounded(path, error)
+    if root.tag != "OpenSimDocument":
+        return root.tag
+    first = next(iter(root), None)
+    if first is None:
+        raise error("is an OpenSim document holding no element", "<OpenSimDocument>", path)
+    return first.tag

@@ -25,14 +25,14 @@ def run_command(args) -> int:
     out = Path(args.out) if args.out else Path(args.folder) / "study.yaml"
     if out.exists():
         raise SettingsError("exists already: give another --out (a study file is never overwritten)", file=out)
-    body, proposed, unmatched = propose_study(args.folder, out)
+    body, proposed, unmatched, notes = propose_study(args.folder, out)
     for line in proposed:
         print(f"proposed: {line}")
     for line in unmatched:
         print(f"not matched: {line}")
     if not body["subjects"]:
         raise SettingsError("no subject could be proposed (see the lines above)", file=Path(args.folder))
-    write_study(out, body)
+    write_study(out, body, notes)
     study = load_study(out)        # what was written reads back as a valid study
     print(f"wrote {out.resolve()}: {len(study.subjects)} subjects, {len(study.trials)} trials; "
           f"{len(unmatched)} items not matched")

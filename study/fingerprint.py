@@ -94,9 +94,17 @@ def subject_fingerprint(subject) -> str:
     return _digest({"files": _files(paths), "mass": subject.mass, "scaled": subject.scaled})
 
 
+def _by_name(value):
+    """A setting as fingerprinted: a file (or each file of a tuple) by its name, its contents being hashed apart."""
+    if isinstance(value, tuple):
+        return [_by_name(v) for v in value]
+    return value.name if isinstance(value, Path) else value
+
+
 def trial_fingerprint(trial, subject_digest: str) -> str:
     """The fingerprint of a trial's analysis on its subject's model (``subject_digest``)."""
-    files = [trial.file, trial.grf, trial.external_loads] + [v for k, v in sorted(trial.settings.items())
-                                                             if isinstance(v, Path)]
-    settings = {k: (str(v.name) if isinstance(v, Path) else v) for k, v in trial.settings.items()}
+    named = [p for _, v in sorted(trial.settings.items()) for p in (v if isinstance(v, tuple) else (v,))
+             if isinstance(p, Path)]           # a setting's file, or files (actuators)
+    files = [trial.file, trial.grf, trial.external_loads] + named
+    settings = {k: _by_name(v) for k, v in trial.settings.items()}
     return _digest({"subject": subject_digest, "files": _files(files), "settings": settings, "height": trial.height})

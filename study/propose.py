@@ -2,8 +2,13 @@
 subject's files, directly or in one folder per session.
 
 Per subject folder: the model is the one ``.osim`` or ``.yaml`` model file in it (else the one at the top of the
-folder, shared by all subjects); a ScaleTool setup (an ``.xml`` with ``scale`` in its name) and a static trial
-(a marker file with ``static`` in its name) make it scaled; every other ``.c3d``/``.trc`` is a trial, named by its
+folder, shared by all subjects; a ``.yaml`` is a model only when its header says ``format: hybridlab-model``: a
+study file, an earlier ``study init``'s, is skipped and listed); a ScaleTool setup (an ``.xml`` whose document
+element is ``<ScaleTool>``, never known by its name; the ``<MarkerSet>`` file it names is read through it) and a
+static trial (the marker file the setup names, else the one with ``static`` in its name) make it scaled (static
+trials in two or more session folders, one each: one subject per visit, ``P01_visit1``, each scaled on its own; a
+static trial not chosen is said in the listing and above the subject in the study file, its model then analysed as
+given); every other ``.c3d``/``.trc`` is a trial, named by its
 session folder and file stem; a TRC trial's plates are ``<stem>_grf.mot`` with ``<stem>_grf.xml`` beside it.
 
 A subject with no model file in its folder or at the top has each trial analysed alone (``hybrid analyze TRIAL``:
@@ -29,6 +34,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from engine.demo.athlete import MASS
@@ -39,7 +45,7 @@ from engine.io.yaml_documents import dump_document
 from .description import FORMAT, VERSION
 
 MARKER_FILES = (".c3d", ".trc")
-MODEL_FILES = (".osim", ".yaml")
+MODEL_FILES = (".osim", ".yaml", ".yml")
 _IDENTIFIER = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
@@ -60,58 +66,117 @@ def _single(candidates: list, what: str, where: str, unmatched: list):
     return candidates[0] if candidates else None
 
 
-def propose_study(folder, study_file) -> tuple[dict, list[str], list[str]]:
-    """``(body of a study document, what was proposed from the files' contents, what could not be matched)`` for
-    the lab folder ``folder`` (module notes), with file names relative to ``study_file``'s folder."""
+def propose_study(folder, study_file) -> tuple[dict, list[str], list[str], dict]:
+    """``(body of a study document, what was proposed from the files' contents, what could not be matched, notes)``
+    for the lab folder ``folder`` (module notes), with file names relative to ``study_file``'s folder; ``notes``
+    maps a subject's id to what the study file says above it (:func:`write_study`)."""
     folder = Path(folder).resolve()
     if not folder.is_dir():
         raise SettingsError("is not a folder", file=folder)
     base = Path(study_file).resolve().parent
-    unmatched, proposed = [], []
-    top = [p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in MODEL_FILES]
+    unmatched, proposed, notes = [], [], {}
+    top, others = _models(sorted(p for p in folder.iterdir() if p.is_file()))
+    unmatched += [f"{p.name}: {why}" for p, why in others]
     shared = _single(top, "model", "top folder", unmatched)
     subjects = []
     for sub in sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")):
-        subject, rest = _subject(sub, shared, len(top) > 1, base, proposed, unmatched)
-        unmatched += [f"{f.relative_to(folder)}: no role found (not a model, setup, static trial, trial or its "
-                      "loads)" for f in rest]
-        if subject is not None:
-            subjects.append(subject)
+        files = _files(sub)
+        roles, missing = set(), {}         # a file shared by a subject's visits has no role if it has none in any
+        for place, unit_files in _visits(sub, files, unmatched):
+            subject, rest = _subject(place, unit_files, shared, len(top) > 1, base, proposed, unmatched, notes)
+            rest = dict(rest)
+            roles.update(p for p in unit_files if p not in rest)
+            for path, why in rest.items():
+                missing.setdefault(path, why)
+            if subject is not None:
+                subjects.append(subject)
+        unmatched += [f"{path.relative_to(folder)}: {why}" for path, why in missing.items() if path not in roles]
     if not subjects:
         unmatched.append(f"{folder}: no subject folder with a trial")
-    return {"name": _ident(folder.name), "settings": {}, "subjects": subjects}, proposed, unmatched
+    return ({"name": _ident(folder.name), "settings": {}, "subjects": subjects}, proposed,
+            list(dict.fromkeys(unmatched)), notes)
 
 
 def _rel(path: Path, base: Path) -> str:
     return Path(os.path.relpath(path, base)).as_posix()
 
 
-def _subject(sub: Path, shared, shared_ambiguous: bool, base: Path, proposed: list, unmatched: list):
-    files = _files(sub)
+@dataclass(frozen=True)
+class _Place:
+    """Where a proposed subject's files are: ``folder`` the subject's folder, ``root`` the folder its trials are named
+    from (the subject's, or one visit's), ``name`` the subject as the listing says it (``P01``, ``P01/visit1``)."""
+
+    folder: Path
+    root: Path
+    name: str
+
+    def of(self, path: Path) -> str:
+        """``path`` as the listing says it: the subject's folder's name and the path within it."""
+        return f"{self.folder.name}/{path.relative_to(self.folder).as_posix()}"
+
+
+def _visits(sub: Path, files: list, unmatched: list) -> list:
+    """``[(_Place, its files)]``: the subject folder ``sub`` whole, or one place per visit when its static trials
+    (marker files with ``static`` in their names) are two or more, each in its own session folder (none in another's,
+    none at the subject's top): marker placement changes between visits, so each visit is scaled on its own static
+    trial, a subject ``P01_visit1`` per visit; the subject's files outside any session folder other than trials (its
+    model, setup) are each visit's, its trials outside them listed and left out."""
+    whole = [(_Place(sub, sub, sub.name), files)]
+    statics = [p for p in files if p.suffix.lower() in MARKER_FILES and "static" in p.name.lower()]
+    folders = sorted({p.parent for p in statics})
+    if len(statics) < 2 or len(folders) != len(statics) or sub in folders or any(
+            a != b and b.is_relative_to(a) for a in folders for b in folders):
+        return whole
+    places = [_Place(sub, f, f"{sub.name}/{f.relative_to(sub).as_posix()}") for f in folders]
+    common = [p for p in files if not any(p.is_relative_to(f) for f in folders)]
+    for path in (p for p in common if p.suffix.lower() in MARKER_FILES):
+        unmatched.append(f"{sub.name}/{path.relative_to(sub).as_posix()}: in no session folder with its own static "
+                         f"trial ({', '.join(place.name for place in places)}): left out")
+    shared = [p for p in common if p.suffix.lower() not in MARKER_FILES]
+    return [(place, [p for p in files if p.is_relative_to(place.root)] + shared) for place in places]
+
+
+def _subject(sub: "_Place", files: list, shared, shared_ambiguous: bool, base: Path, proposed: list, unmatched: list,
+             notes: dict):
+    """The study entry of the subject at ``sub`` with ``files`` (and its files without a role, with why), or None;
+    ``notes[id]`` what the study file says above it (a model proposed unscaled for want of a static trial)."""
     used = set()
-    own = [p for p in files if p.suffix.lower() in MODEL_FILES]
+    own, others = _models(files)
+    unmatched += [f"{sub.of(p)}: {why}" for p, why in others]
+    used.update(p for p, _ in others)
     model = _single(own, "model", sub.name, unmatched)
     if model is None and not own:
         model = shared
     ambiguous = len(own) > 1 or (not own and shared_ambiguous)
     markers = [p for p in files if p.suffix.lower() in MARKER_FILES]
-    static = _single([p for p in markers if "static" in p.name.lower()], "static trial", sub.name, unmatched)
-    setup = _single([p for p in files if p.suffix.lower() == ".xml" and "scale" in p.name.lower()], "scale setup",
-                    sub.name, unmatched)
+    roots = {p: _xml_root(p) for p in files if p.suffix.lower() == ".xml"}
+    setup = _single([p for p, (tag, _) in roots.items() if tag == "ScaleTool"], "ScaleTool setup", sub.name,
+                    unmatched)
+    named = {} if setup is None else _setup_files(setup, sub, unmatched)
+    if named is None:
+        setup, named = None, {}
+    static, candidates = _static(markers, named, sub, unmatched)
     entry = {"id": _ident(sub.name), "model": None}
+    if setup is not None:
+        proposed.append(f"{sub.name}: its ScaleTool setup is {sub.of(setup)} (its document element <ScaleTool>)")
+    if "marker_set_file" in named and named["marker_set_file"] in files:
+        used.add(named["marker_set_file"])
+        proposed.append(f"{sub.name}: {sub.of(named['marker_set_file'])} is the marker set (<MarkerSet>) its "
+                        f"ScaleTool setup {setup.name} names, read through it")
     for key, path in (("scale_setup", setup), ("static", static)):
         if path is not None:
             entry[key] = _rel(path, base)
             used.add(path)
     trials, trial_paths, ids = [], [], set()
     for path in markers:
-        if "static" in path.name.lower():
+        if path == static:
             used.add(path)
+        if path == static or "static" in path.name.lower():
             continue
-        session = path.parent.relative_to(sub).parts
+        session = path.parent.relative_to(sub.root).parts
         tid = _ident("_".join(session + (path.stem,)))
         if tid in ids:
-            unmatched.append(f"{sub.name}/{path.relative_to(sub)}: a trial named {tid!r} is already listed")
+            unmatched.append(f"{sub.of(path)}: a trial named {tid!r} is already listed")
             continue
         trial = {"id": tid, "file": _rel(path, base)}
         used.add(path)
@@ -121,17 +186,23 @@ def _subject(sub: Path, shared, shared_ambiguous: bool, base: Path, proposed: li
                 trial.update(grf=_rel(grf, base), external_loads=_rel(xml, base))
                 used |= {grf, xml}
             elif grf.is_file() or xml.is_file():
-                unmatched.append(f"{sub.name}/{path.relative_to(sub)}: only one of {grf.name} and {xml.name} "
+                unmatched.append(f"{sub.of(path)}: only one of {grf.name} and {xml.name} "
                                  "exists: its loads are left out")
         ids.add(tid)
         trials.append(trial)
         trial_paths.append(path)
     if ambiguous:
         unmatched.append(f"{sub.name}: which model is its own is not clear (above): subject left out")
-        return None, [p for p in files if p not in used]
+        return None, _roles_missing(files, used, roots)
     if not trials:
         unmatched.append(f"{sub.name}: no trial (.c3d or .trc other than a static one): subject left out")
-        return None, [p for p in files if p not in used]
+        return None, _roles_missing(files, used, roots)
+    if static is None and len(candidates) > 1:
+        notes[entry["id"]] = (f"{sub.name}: no static trial chosen among {', '.join(sub.of(p) for p in candidates)}: "
+                              + ("its trials are analysed alone, each placed on its own first frames" if model is None
+                                 else f"its model {model.name} is analysed unscaled, as given")
+                              + "; give its static (a visit's static trial in each visit's folder is scaled apart)")
+        unmatched.append(notes[entry["id"]])
     if model is None:
         del entry["model"]
         _alone(entry, sub, setup, static, trial_paths, proposed, unmatched)
@@ -141,10 +212,112 @@ def _subject(sub: Path, shared, shared_ambiguous: bool, base: Path, proposed: li
         if setup is not None or static is not None:
             _scaled_mass(entry, sub, setup, [static] + trial_paths, proposed, unmatched)
     entry["trials"] = trials
-    return entry, [p for p in files if p not in used]
+    return entry, _roles_missing(files, used, roots)
 
 
-def _alone(entry: dict, sub: Path, setup, static, paths: list, proposed: list, unmatched: list) -> None:
+def _models(paths: list) -> tuple[list, list]:
+    """``(model files, [(path, why it is not one)])`` among the ``.osim``/``.yaml`` files of ``paths``: a YAML file is
+    a model only when its header says so (``format: hybridlab-model``); a study file (``hybridlab-study``, an earlier
+    ``hybrid study init``'s), any other format and an unreadable file are not."""
+    from engine.errors import SettingsError
+    from engine.io.model_file import FORMAT as MODEL_FORMAT
+    from engine.io.yaml_documents import document_format
+    models, others = [], []
+    for path in (p for p in paths if p.suffix.lower() in MODEL_FILES):
+        if path.suffix.lower() == ".osim":
+            models.append(path)
+            continue
+        try:
+            fmt = document_format(path, SettingsError)
+        except SettingsError as exc:
+            others.append((path, f"not taken for a model: it {exc.problem}"))
+            continue
+        if fmt == MODEL_FORMAT:
+            models.append(path)
+        elif fmt == FORMAT:
+            others.append((path, f"a study file (format {FORMAT}), not a model: skipped"))
+        else:
+            others.append((path, f"not taken for a model: its format is {fmt!r}, not {MODEL_FORMAT!r}"
+                           if fmt is not None else f"not taken for a model: it has no 'format: {MODEL_FORMAT}' "
+                           "header"))
+    return models, others
+
+
+def _xml_root(path: Path) -> tuple:
+    """``(tag, problem)`` of the XML file ``path``: the tag of its document element
+    (``engine.bounded_xml.document_element``: ``ScaleTool``, ``MarkerSet``, ``ExternalLoads`` ...), or ``(None,
+    why)`` when it cannot be read. A file's role is its content's, never its name's (OpenSim's own Scale example
+    names its marker set ``gait2354_Scale_MarkerSet.xml``)."""
+    from engine.bounded_xml import document_element
+    from engine.errors import DataError
+    try:
+        return document_element(path, DataError), None
+    except DataError as exc:
+        return None, exc.problem
+
+
+def _setup_files(setup: Path, sub: "_Place", unmatched: list) -> dict | None:
+    """The files the ScaleTool setup ``setup`` names that a study proposes from: ``marker_set_file`` (its
+    <GenericModelMaker>'s marker set) and ``static`` (its static trial, the <ModelScaler>'s or <MarkerPlacer>'s
+    <marker_file>), those that exist; None (listed in ``unmatched``) when the setup cannot be read."""
+    from engine.errors import HybridLabError
+    from engine.io.osim.scale_setup import read_scale_setup
+    try:
+        read = read_scale_setup(setup)
+    except HybridLabError as exc:
+        unmatched.append(f"{sub.of(setup)}: a ScaleTool setup that could not be read "
+                         f"({exc.problem}): left out")
+        return None
+    named = {}
+    statics = [f for f in (read.scaler.static_file, read.placer and read.placer.static_file) if f]
+    for key, path in (("marker_set_file", read.marker_set_file), ("static", statics[0] if statics else None)):
+        if path is not None and Path(path).is_file():
+            named[key] = Path(path).resolve()
+    return named
+
+
+def _static(markers: list, named: dict, sub: "_Place", unmatched: list) -> tuple:
+    """``(static trial or None, the candidates)``: the subject's static trial among its marker files ``markers``, the
+    one its ScaleTool setup names (``named['static']``), else the one with ``static`` in its name (two or more: none,
+    listed with their folders)."""
+    if named.get("static") in markers:
+        return named["static"], [named["static"]]
+    candidates = [p for p in markers if "static" in p.name.lower()]
+    if len(candidates) > 1:
+        unmatched.append(f"{sub.name}: {len(candidates)} candidate static trials "
+                         f"({', '.join(sub.of(p) for p in candidates)}); none chosen")
+        return None, candidates
+    return (candidates[0] if candidates else None), candidates
+
+
+_XML_ROLES = {"ScaleTool": "a ScaleTool setup not chosen (above)",
+              "MarkerSet": "a marker set (<MarkerSet>) that no chosen ScaleTool setup names (<marker_set_file>): a "
+                           "study reads a subject's marker set through its scale_setup; left out",
+              "ExternalLoads": "an ExternalLoads file (<ExternalLoads>) that is no TRC trial's <stem>_grf.xml beside "
+                               "its <stem>_grf.mot: left out"}
+
+
+def _roles_missing(files: list, used: set, roots: dict) -> list:
+    """``[(path, why it has no role)]`` of the ``files`` not ``used``, an XML file's by its document element
+    (``roots``: path -> :func:`_xml_root`)."""
+    missing = []
+    for path in (p for p in files if p not in used):
+        tag, problem = roots.get(path, (None, None))
+        if problem is not None:
+            why = f"no role found: it could not be read as XML ({problem})"
+        elif tag is not None:
+            why = _XML_ROLES.get(tag, f"no role found: its document element <{tag}> is none of <ScaleTool> (a "
+                                      "scale setup), <MarkerSet> (a setup's marker set), <ExternalLoads> (a TRC "
+                                      "trial's loads)")
+        elif path.suffix.lower() in MARKER_FILES:
+            why = "a static trial (by its name) not chosen as the subject's (above): left out"
+        else:
+            why = "no role found (not a model, setup, static trial, trial or its loads)"
+        missing.append((path, why))
+    return missing
+
+
+def _alone(entry: dict, sub: "_Place", setup, static, paths: list, proposed: list, unmatched: list) -> None:
     """``entry`` of a subject without a model, whose trials (files ``paths``) are each analysed alone with the
     default athlete made for it: given its ``static`` trial as its ``static`` setting, and the ``height`` and ``mass``
     its C3D trials record (module notes)."""
@@ -152,7 +325,7 @@ def _alone(entry: dict, sub: Path, setup, static, paths: list, proposed: list, u
                     "the default athlete made for it (hybrid analyze TRIAL)")
     if setup is not None:
         del entry["scale_setup"]
-        unmatched.append(f"{sub.name}/{setup.relative_to(sub)}: a ScaleTool setup scales a model, and the subject has "
+        unmatched.append(f"{sub.of(setup)}: a ScaleTool setup scales a model, and the subject has "
                          "none: left out")
     if static is not None:
         entry["settings"] = {"static": entry.pop("static")}
@@ -165,7 +338,7 @@ def _alone(entry: dict, sub: Path, setup, static, paths: list, proposed: list, u
                 else f"each trial keeps the default athlete's {MASS:g} kg", trc)
 
 
-def _scaled_mass(entry: dict, sub: Path, setup, paths: list, proposed: list, unmatched: list) -> None:
+def _scaled_mass(entry: dict, sub: "_Place", setup, paths: list, proposed: list, unmatched: list) -> None:
     """``entry``'s ``mass`` of a subject whose model is scaled (``setup`` its ScaleTool setup or None, ``paths`` its
     static trial and trials): the one its C3D files record, unless the setup gives one (module notes)."""
     from engine.errors import HybridLabError
@@ -178,7 +351,7 @@ def _scaled_mass(entry: dict, sub: Path, setup, paths: list, proposed: list, unm
         try:
             given = read_scale_setup(setup).mass
         except HybridLabError as exc:
-            unmatched.append(f"{sub.name}/{setup.relative_to(sub)}: could not be read for its mass ({exc}); the "
+            unmatched.append(f"{sub.of(setup)}: could not be read for its mass ({exc}); the "
                              "subject's mass is not proposed")
             return
         if given is not None:
@@ -194,12 +367,12 @@ def _scaled_mass(entry: dict, sub: Path, setup, paths: list, proposed: list, unm
             "its model's masses are scaled with its segments" + (f" ({setup.name} gives none)" if setup else ""))
 
 
-def _readable(sub: Path, paths: list, what: str, unmatched: list) -> list:
+def _readable(sub: "_Place", paths: list, what: str, unmatched: list) -> list:
     """:func:`_recorded` of ``paths``, each file that could not be read listed in ``unmatched`` (``what`` was
     sought)."""
     recorded, unreadable = _recorded(paths)
     for path, problem in unreadable:
-        unmatched.append(f"{sub.name}/{path.relative_to(sub)}: could not be read for the subject's {what} "
+        unmatched.append(f"{sub.of(path)}: could not be read for the subject's {what} "
                          f"({problem})")
     return recorded
 
@@ -222,12 +395,12 @@ def _agreement(measures: list, key: str) -> str:
     return "refused" if any(m.refused for m in measures) else "agree"
 
 
-def _not_used(sub: Path, key: str, recorded: list, unmatched: list) -> None:
+def _not_used(sub: "_Place", key: str, recorded: list, unmatched: list) -> None:
     """Each value of ``key`` (``height`` or ``mass``) a trial of ``recorded`` records and was not used, with why."""
-    unmatched += [f"{sub.name}/{path.relative_to(sub)}: {note}" for path, r in recorded for note in r[key].rejected]
+    unmatched += [f"{sub.of(path)}: {note}" for path, r in recorded for note in r[key].rejected]
 
 
-def _agreed(entry: dict, sub: Path, key: str, recorded: list, proposed: list, unmatched: list, without_it: str,
+def _agreed(entry: dict, sub: "_Place", key: str, recorded: list, proposed: list, unmatched: list, without_it: str,
             trc: list = ()):
     """``entry[key]`` (``height`` m or ``mass`` kg) the value every trial of ``recorded`` recording one records, said
     in ``proposed`` with the trials recording none (those of ``trc``, TRC files, cannot); else left out (a trial
@@ -302,7 +475,15 @@ def _others_height(path: Path, read: list, own) -> tuple | None:
     return usable[0][1].value, ", ".join(f"{p.name}'s {h.reading}" for p, h in usable) + f" ({why})"
 
 
-def write_study(path, body: dict) -> None:
-    """Write a study document (atomically)."""
-    write_text(path, dump_document(FORMAT, VERSION, body, "HybridLab study (docs/batch.md); proposed by "
-                                                          "'hybrid study init', check it before 'hybrid batch'"))
+def write_study(path, body: dict, notes: dict | None = None) -> None:
+    """Write a study document (atomically), each of ``notes`` (subject id: text) as a comment above its subject."""
+    lines = dump_document(FORMAT, VERSION, body, "HybridLab study (docs/batch.md); proposed by 'hybrid study init', "
+                                                 "check it before 'hybrid batch'").splitlines(keepends=True)
+    subjects = iter(body["subjects"])
+    text = []
+    for line in lines:
+        if line.startswith("- "):          # the subjects list is the document's only one at the left margin
+            note = (notes or {}).get(next(subjects)["id"])
+            text += [] if note is None else [f"# {note}\n"]
+        text.append(line)
+    write_text(path, "".join(text))

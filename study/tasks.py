@@ -77,11 +77,22 @@ def scale_subject(subject, folder, fingerprint: str) -> dict:
 
     def work():
         with output_folder(folder) as staging:
-            run, setup = run_steps(scale_steps(subject.scale_setup, subject.model, subject.static, subject.mass))
+            try:
+                run, setup = run_steps(scale_steps(subject.scale_setup, subject.model, subject.static, subject.mass))
+            except HybridLabError as exc:
+                raise type(exc)(f"{_scaling(subject)} failed: {exc.problem}", exc.element, exc.file) from exc
             write_scale_outputs(run, setup, staging / SCALED_MODEL)
             _write_record(staging, {"fingerprint": fingerprint, "notes": list(run.result.notes)})
         return {"model": str(Path(folder) / SCALED_MODEL), "notes": list(run.result.notes)}
     return _measured(subject.id, work)
+
+
+def _scaling(subject) -> str:
+    """The scaling of ``subject`` in words naming its files, for its error (the step's own error may name none of
+    them: "no model marker is found in the trial")."""
+    static = f"the static trial {subject.static}" if subject.static else "the static trial its setup names"
+    setup = f" with the ScaleTool setup {subject.scale_setup}" if subject.scale_setup else ""
+    return f"scaling the model {subject.model} on {static}{setup}"
 
 
 def analyse_trial(trial, model, folder, fingerprint: str, models=MODELS) -> dict:

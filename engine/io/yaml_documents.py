@@ -186,6 +186,48 @@ def read_document(path, fmt: str, version: int, what: str, error=ModelError) -> 
         raise exc.in_file(path) from None
 
 
+def document_format(path, error=ModelError):
+    """The ``format`` the YAML document ``path`` declares at its top level (e.g. ``hybridlab-model``), read from its
+    parse events up to that field (the rest is not read, no node is built nor alias expanded); None when the
+    document is no mapping or has no ``format`` text. An unreadable or invalid file is ``error`` naming it."""
+    path = Path(path)
+    try:
+        with open(path, encoding="utf-8") as stream:
+            return _format_of(yaml.parse(stream, Loader=_BASE_LOADER))
+    except OSError as exc:
+        raise error(f"cannot be read ({exc.strerror or exc})", file=path) from None
+    except UnicodeDecodeError:
+        raise error("is not UTF-8 text", file=path) from None
+    except yaml.YAMLError as exc:
+        raise error(f"is not valid YAML: {exc}", file=path) from None
+
+
+def _format_of(events) -> str | None:
+    """:func:`document_format` of a document's parse ``events``."""
+    depth, is_key, key = 0, True, None
+    for event in events:
+        if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            if depth == 0 and isinstance(event, yaml.SequenceStartEvent) or depth == 1 and key == "format":
+                return None
+            depth += 1
+        elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            depth -= 1
+            if depth == 0:
+                return None
+            if depth == 1:
+                is_key, key = not is_key, None
+        elif isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent)):
+            if depth == 0:
+                return None
+            if depth == 1:
+                value = event.value if isinstance(event, yaml.ScalarEvent) else None
+                if not is_key and key == "format":
+                    return value
+                key = value if is_key else None
+                is_key = not is_key
+    return None
+
+
 def dump_document(fmt: str, version: int, body: dict, comment: str) -> str:
     """YAML text of a document: a ``# comment`` line, the header, then ``body``."""
     document = {"format": fmt, "version": version, **body}

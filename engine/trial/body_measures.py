@@ -5,7 +5,8 @@ C3D files have no standard parameter for either; these are read (names in any ca
 
 * height: the SUBJECT (or SUBJECTS) group's ``HEIGHT``, written without a unit (AMASS and Vicon 370 in m, c3d.org's
   Sample01 and Sample02; BTS in cm, Sample28): read as m, cm or mm by its size, the first within
-  :data:`STATURE_RANGE`, and the unit said; else Vicon Nexus's ``PROCESSING:Height`` (Plug-in Gait's subject
+  :data:`STATURE_RANGE`, and the unit said (written as text with its unit, "1.75 m" as HybridLab's demo writes it,
+  in that unit: :mod:`.written_units`); else Vicon Nexus's ``PROCESSING:Height`` (Plug-in Gait's subject
   measurement, in mm);
 * body mass: the SUBJECT group's ``WEIGHT``, ``MASS``, ``BODY_MASS`` or ``BODYMASS``, written without a unit and
   taken as kg (as in Sample01, Sample02 and Sample28), the assumption said; else Nexus's ``PROCESSING:Bodymass`` (kg).
@@ -27,6 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..errors import SettingsError
+from .written_units import written_measure
 
 STATURE_RANGE = (1.0, 2.5)
 """m: the statures taken as a subject's (a trial's height read as m, cm or mm; a height the user gives)."""
@@ -84,6 +86,18 @@ def _candidates(trial, keys, processing_keys) -> list:
                       if k.lower() in processing_keys]
 
 
+def _one(raw):
+    """``raw``, or its one value when it is a list of one."""
+    return raw[0] if isinstance(raw, (list, tuple)) and len(raw) == 1 else raw
+
+
+def _in_unit(value: float, unit: str, factor: float, what: str):
+    """``(SI value, unit said)`` of ``value`` written in ``unit`` (``factor`` to SI), None when outside the range
+    of ``what`` (stature or body mass)."""
+    lo, hi = STATURE_RANGE if what == "stature" else MASS_RANGE
+    return (value * factor, f" {unit}") if lo <= value * factor <= hi else None
+
+
 def _number(raw) -> float | None:
     if isinstance(raw, (list, tuple)):
         if len(raw) != 1:
@@ -111,18 +125,22 @@ def _why(value, what: str, within: str) -> str:
 
 def _read(candidates, convert, what: str, whose: str, unlikely=lambda value: None) -> Recorded:
     """The first candidate ``convert(parameter, value)`` turns into ``(SI value, unit said after the value)`` and
-    ``unlikely(SI value)`` finds no reason to refuse; the others' notes, saying ``whose`` parameter each is."""
+    ``unlikely(SI value)`` finds no reason to refuse; the others' notes, saying ``whose`` parameter each is. A value
+    written as text with its unit ("1.75 m") is read in that unit (:mod:`.written_units`)."""
     rejected, refused = [], False
     for parameter, raw, group in candidates:
-        value = _number(raw)
-        taken = None if value is None else convert(group, value)
-        why = None if taken is None else unlikely(taken[0])
+        value, unit, factor, why = _number(raw), None, None, None
+        if value is None and isinstance(_one(raw), str):
+            value, unit, factor, why = written_measure(_one(raw), what)
+        taken = None if value is None else convert(group, value) if unit is None else _in_unit(value, unit, factor,
+                                                                                                 what)
+        why = why if taken is None else unlikely(taken[0])
         if taken is not None and why is None:
             reading = f"{parameter} {value:g}{taken[1]}"
             return Recorded(taken[0], f"{whose} {reading}", (parameter, raw), tuple(rejected), refused, reading)
         if why is None:
-            within = "read as m, cm or mm" if what == "stature" and group == "SUBJECT" else (
-                "read in mm" if what == "stature" else "read in kg")
+            within = f"read in {unit} as written," if unit else "read as m, cm or mm" if (
+                what == "stature" and group == "SUBJECT") else ("read in mm" if what == "stature" else "read in kg")
             lo, hi = STATURE_RANGE if what == "stature" else MASS_RANGE
             unit = "m" if what == "stature" else "kg"
             why = _why(value, f"{lo:g}-{hi:g} {unit}", within)

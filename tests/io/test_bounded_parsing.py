@@ -147,3 +147,19 @@ def test_xml_entity_expansion_is_refused(tmp_path, monkeypatch):
     path.write_text(f'<?xml version="1.0"?><!DOCTYPE r [{entities}]><OpenSimDocument><InverseKinematicsTool>'
                     "<model_file>&a9;</model_file></InverseKinematicsTool></OpenSimDocument>")
     refused_early(monkeypatch, read_ik_setup, path, DataError, "declares entities")
+
+
+def test_an_xml_files_document_element_is_what_it_is_whatever_its_name(test_data, tmp_path):
+    from engine.bounded_xml import document_element
+    g = test_data / "opensim" / "gait2354"
+    assert document_element(g / "scale" / "subject01_Setup_Scale.xml") == "ScaleTool"          # in <OpenSimDocument>
+    assert document_element(g / "scale" / "gait2354_Scale_MarkerSet.xml") == "MarkerSet"
+    assert document_element(g / "subject01_walk1_grf.xml") == "ExternalLoads"
+    bare = tmp_path / "bare.xml"
+    bare.write_text("<?xml version='1.0'?>\n<!-- a setup -->\n<ScaleTool name='s'><mass>70</mass></ScaleTool>\n")
+    assert document_element(bare) == "ScaleTool"
+    empty = tmp_path / "empty.xml"
+    empty.write_text("<OpenSimDocument Version='40000'><!-- nothing --></OpenSimDocument>")
+    with pytest.raises(DataError) as err:
+        document_element(empty)
+    assert (err.value.file, err.value.problem) == (str(empty), "is an OpenSim document holding no element")

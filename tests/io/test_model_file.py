@@ -660,3 +660,31 @@ def test_libyaml_s_emitter_writes_the_documents_of_pyyaml_s_own(test_data, monke
     assert yaml.safe_load(yaml.dump(nel, Dumper=yaml_documents._Dumper, **options)) == \
         (nel if libyaml is not None else {"name": "a b"})
     assert yaml.safe_load(yaml.dump(nel, Dumper=fallback, **options)) == {"name": "a b"}
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("# a comment\nformat: hybridlab-model\nversion: 1\n", "hybridlab-model"),
+    ("version: 1\nbodies: {format: inner}\nformat: hybridlab-study\n", "hybridlab-study"),   # top level only
+    ("name: x\nformat: [hybridlab-model]\n", None),
+    ("- format: hybridlab-model\n", None),
+    ("just text\n", None),
+    ("", None),
+    ("name: x\n", None),
+])
+def test_a_documents_format_is_read_from_its_top_level_header(tmp_path, text, expected):
+    from engine.io.yaml_documents import document_format
+    path = tmp_path / "f.yaml"
+    path.write_text(text)
+    assert document_format(path) == expected
+    if isinstance(yaml.safe_load(text), dict):        # the whole document, read by PyYAML, agrees
+        read = yaml.safe_load(text).get("format")
+        assert document_format(path) == (read if isinstance(read, str) else None)
+
+
+def test_a_documents_format_of_a_file_not_yaml_is_an_error_naming_it(tmp_path):
+    from engine.io.yaml_documents import document_format
+    path = tmp_path / "f.yaml"
+    path.write_text("name: [unclosed\nformat: hybridlab-model\n")
+    with pytest.raises(ModelError) as err:
+        document_format(path)
+    assert err.value.file == str(path) and err.value.problem.startswith("is not valid YAML")

@@ -58,7 +58,6 @@ def test_settings_merge_study_subject_trial_and_spell_hybrid_analyze(test_data, 
     ("", "        grf: x.mot\n", "{}", "subject 's1', trial 'walk'", "grf names 'x.mot', which does not exist"),
     ("", "        settings: {end: 0.2}\n", "{start: 0.5}", "subject 's1', trial 'walk', settings",
      "end (0.2 s) must come after start (0.5 s)"),
-    ("", "      - id: walk\n        file: y.trc\n", "{}", "subject 's1', trial 'walk'", "is given twice"),
 ])
 def test_errors_name_the_file_and_the_element(test_data, tmp_path, subject_extra, trial_extra, settings, element,
                                               problem):
@@ -325,3 +324,231 @@ def test_proposing_a_height_and_checking_a_mass_by_the_others_heights_agree_alik
     assert proposed(1.7, 1.7005) is None and _others_height(mass_file, read(1.7, 1.7005)) is None
     assert proposed(1.7, 17.8) is None and _others_height(mass_file, read(1.7, 17.8)) is None
     assert proposed(1.7, 1.7) == 1.7 and _others_height(mass_file, read(1.7, 1.7))[0] == 1.7
+
+
+def test_study_init_recognises_each_xml_by_its_document_element_not_its_name(test_data, tmp_path, capsys):
+    # P01: OpenSim's own Scale example folder (gait2354: its setup, the marker set the setup names, whose name holds
+    # "Scale" too, the static trial, the model) and a walk. P02: a setup named without "scale", an IK setup, a
+    # marker set no setup names.
+    g, lab = test_data / "opensim" / "gait2354", tmp_path / "lab"
+    for subject in ("P01", "P02"):
+        (lab / subject).mkdir(parents=True)
+        shutil.copy(g / "subject01_walk1.trc", lab / subject / "walk1.trc")
+        for name in ("gait2354_simbody.osim", "subject01_static.trc", "gait2354_Scale_MarkerSet.xml"):
+            shutil.copy(g / "scale" / name, lab / subject / name)
+    shutil.copy(g / "scale" / "subject01_Setup_Scale.xml", lab / "P01" / "subject01_Setup_Scale.xml")
+    setup = (g / "scale" / "subject01_Setup_Scale.xml").read_text()
+    (lab / "P02" / "lab_settings.xml").write_text(setup.replace("gait2354_Scale_MarkerSet.xml", ""))
+    shutil.copy(g / "subject01_Setup_IK.xml", lab / "P02" / "ik.xml")
+    assert main(["study", "init", str(lab)]) == 0
+    out = capsys.readouterr().out
+    p01, p02 = load_study(lab / "study.yaml").subjects
+    assert (p01.model.name, p01.scale_setup.name, p01.static.name) == (
+        "gait2354_simbody.osim", "subject01_Setup_Scale.xml", "subject01_static.trc")
+    assert "proposed: P01: its ScaleTool setup is P01/subject01_Setup_Scale.xml (its document element <ScaleTool>)" in out
+    assert ("proposed: P01: P01/gait2354_Scale_MarkerSet.xml is the marker set (<MarkerSet>) its ScaleTool setup "
+            "subject01_Setup_Scale.xml names, read through it") in out
+    assert "P01/gait2354_Scale_MarkerSet.xml: no role" not in out and "candidate" not in out
+    assert p02.scale_setup.name == "lab_settings.xml"
+    assert ("not matched: P02/gait2354_Scale_MarkerSet.xml: a marker set (<MarkerSet>) that no chosen ScaleTool setup "
+            "names") in out
+    assert ("not matched: P02/ik.xml: no role found: its document element <InverseKinematicsTool> is none of "
+            "<ScaleTool>") in out
+
+
+def test_a_failed_scaling_names_the_model_the_static_trial_and_the_setup(test_data, tmp_path):
+    # gait2354's generic model has no markers of its own (its setup's marker set gives them): scaled without the
+    # setup, no model marker is in the static trial, which the engine's error alone does not say of which files
+    from study.description import SubjectSpec
+    from study.tasks import scale_subject
+    g = test_data / "opensim" / "gait2354" / "scale"
+    outcome = scale_subject(SubjectSpec("P01", g / "gait2354_simbody.osim", None, g / "subject01_static.trc", None, ()),
+                            tmp_path / "P01", "fingerprint")
+    assert outcome["status"] == "failed"
+    assert (f"scaling the model {g / 'gait2354_simbody.osim'} on the static trial {g / 'subject01_static.trc'} failed: "
+            "no model marker is found in the trial") in outcome["error"]
+    assert not (tmp_path / "P01").exists()
+
+
+def test_a_yaml_file_is_a_model_only_when_its_header_says_so(test_data, tmp_path, capsys):
+    # A second `study init` must not take the first one's study.yaml for the shared model; a subject's own .yaml
+    # model (format hybridlab-model) is one; a YAML of another format is listed, not taken.
+    lab, g = tmp_path / "lab", test_data / "opensim" / "gait2354"
+    for subject in ("P01", "P02"):
+        (lab / subject).mkdir(parents=True)
+        shutil.copy(g / "subject01_walk1.trc", lab / subject / "walk.trc")
+    shutil.copy(Path(__file__).resolve().parents[2] / "resources" / "athlete.yaml", lab / "P02" / "athlete.yaml")
+    (lab / "P02" / "notes.yaml").write_text("format: lab-notes\nknee: sore\n")
+    assert main(["study", "init", str(lab)]) == 0
+    capsys.readouterr()
+    assert main(["study", "init", str(lab), "--out", str(lab / "study2.yaml")]) == 0
+    out = capsys.readouterr().out
+    assert "not matched: study.yaml: a study file (format hybridlab-study), not a model: skipped" in out
+    assert ("not matched: P02/notes.yaml: not taken for a model: its format is 'lab-notes', not 'hybridlab-model'"
+            in out)
+    p01, p02 = load_study(lab / "study2.yaml").subjects
+    assert (p01.model, p02.model.name) == (None, "athlete.yaml")
+
+
+def test_a_study_refuses_a_model_that_is_not_a_model_file(test_data, tmp_path):
+    lab = tmp_path / "lab"
+    lab.mkdir()
+    first = _write(lab, _study(test_data))
+    second = lab / "second.yaml"
+    second.write_text(first.read_text().replace(f"model: {test_data / G10 / 'subject01.osim'}", "model: study.yaml"))
+    with pytest.raises(SettingsError) as err:
+        load_study(second)
+    assert (err.value.file, err.value.element) == (str(second.resolve()), "subject 's1'")
+    assert err.value.problem == ("model names 'study.yaml', a file of the format 'hybridlab-study' (a study file), not "
+                                 "a model (format 'hybridlab-model', or an OpenSim .osim)")
+    second.write_text(first.read_text().replace(f"model: {test_data / G10 / 'subject01.osim'}",
+                                                f"model: {test_data / G10 / 'subject01_walk.trc'}"))
+    with pytest.raises(SettingsError, match=r"which is not a model file \(.osim, or .yaml with 'format: "):
+        load_study(second)
+
+
+def test_the_settings_are_every_option_of_hybrid_analyze_that_changes_the_analysis(test_data, tmp_path):
+    # OpenSim's static optimisation of gait10dof18musc with its reserve actuators, as hybrid analyze runs it: each
+    # setting reaches hybrid analyze's own parser as the option it is
+    from engine.cli.analyze import parse_arguments
+    from study.description import NOT_SETTINGS, OPTIONS
+    d = test_data / G10
+    study = load_study(_write(tmp_path, _study(
+        test_data, settings=f"{{muscles: true, actuators: [{d / 'gait10dof_Reserve_Actuators.xml'}], objective: "
+                            "opensim, activation_exponent: 2, no_muscle_physiology: true}")))
+    args = parse_arguments(analyze_arguments(study.trials[0], "m.osim"))
+    assert (args.muscles, args.actuators, args.objective, args.activation_exponent, args.no_muscle_physiology) == (
+        True, [str(d / "gait10dof_Reserve_Actuators.xml")], "opensim", 2.0, True)
+    # every option of hybrid analyze is a setting or given elsewhere in a study, and the settings are documented
+    import argparse
+
+    from engine.cli.analyze import add_parser
+    commands = argparse.ArgumentParser().add_subparsers()
+    add_parser(commands)
+    dests = {a.dest for a in commands.choices["analyze"]._actions}
+    assert set(NOT_SETTINGS) <= dests and not set(NOT_SETTINGS) & set(OPTIONS)
+    assert {"actuators", "objective", "activation_exponent", "no_muscle_physiology"} <= set(OPTIONS)
+    # an option read as free text is a choice made here, not a default: a new option naming a file must say so
+    assert [k for k, (kind, _, _) in OPTIONS.items() if kind == "text"] == ["axes"]
+    assert {k for k, (kind, _, _) in OPTIONS.items() if kind == "file"} == {"ik_setup", "contacts", "static", "emg"}
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "batch.md").read_text()
+    assert [k for k in OPTIONS if f"`{k}`" not in docs] == []
+
+
+def test_a_setting_refused_names_each_known_setting_once(test_data, tmp_path):
+    from study.description import OPTIONS
+    path = _write(tmp_path, _study(test_data, settings="{start: 0.5, end: 0.9, zzzz: 1}"))
+    with pytest.raises(SettingsError) as err:
+        load_study(path)
+    expected = err.value.problem.split("expected: ")[1].rstrip(")").split(", ")
+    assert sorted(expected) == sorted(OPTIONS)
+    path = _write(tmp_path, _study(test_data, settings="{objective: fast}"))
+    with pytest.raises(SettingsError, match="objective must be one of seed, opensim; got 'fast'"):
+        load_study(path)
+
+
+def test_an_actuator_files_contents_are_part_of_a_trials_fingerprint(test_data, tmp_path):
+    from study.fingerprint import trial_fingerprint
+    actuators = tmp_path / "reserves.xml"
+    shutil.copy(test_data / G10 / "gait10dof_Reserve_Actuators.xml", actuators)
+    path = _write(tmp_path, _study(test_data, settings="{muscles: true, actuators: reserves.xml}"))
+    before = trial_fingerprint(load_study(path).trials[0], "subject")
+    actuators.write_text(actuators.read_text().replace("<optimal_force>", "<optimal_force> 2"))
+    assert trial_fingerprint(load_study(path).trials[0], "subject") != before
+
+
+def test_a_study_reports_all_its_errors_at_once_each_with_its_element(test_data, tmp_path):
+    # a 500-trial study must not be fixed one error per run
+    d = test_data / G10
+    text = (f"settings: {{filter: fast, stat: 1}}\nsubjects:\n"
+            f"  - id: s1\n    model: {d / 'subject01.osim'}\n    mass: 720\n    trials:\n"
+            f"      - id: walk\n        file: {d / 'subject01_walk.trc'}\n"
+            f"      - id: walk\n        file: y.trc\n        settings: {{end: -1, start: 0}}\n"
+            f"  - id: s 2\n    trials:\n      - id: run\n        file: {d / 'subject01_walk.trc'}\n"
+            f"  - id: s3\n    trials: []\n")
+    path = _write(tmp_path, text)
+    with pytest.raises(SettingsError) as err:
+        load_study(path)
+    assert (err.value.file, err.value.element) == (str(path.resolve()), None)
+    lines = err.value.problem.splitlines()
+    assert lines[0] == "has 8 errors:"
+    expected = [("top level, settings", "filter must be a number"),
+                ("top level, settings", "unknown field 'stat' (did you mean 'start'?)"),
+                ("subject 's1'", "mass must be the subject's body mass in kilograms"),
+                ("subject 's1', trial 'walk'", "is given twice"),
+                ("subject 's1', trial 'walk'", "file names 'y.trc', which does not exist"),
+                ("subject 's1', trial 'walk', settings", "end (-1.0 s) must come after start (0.0 s)"),
+                ("subject 2", "must be letters, digits"),
+                ("subject 's3'", "has no trial")]
+    for line, (element, problem) in zip(lines[1:], expected):
+        assert line.startswith(f"  {element}: ") and problem in line, (line, element, problem)
+
+
+def test_study_init_reads_the_demos_height_and_mass_written_with_their_units(tmp_path, capsys):
+    lab = tmp_path / "lab"
+    (lab / "demo").mkdir(parents=True)
+    shutil.copy(Path(__file__).resolve().parents[2] / "resources" / "demo" / "run.c3d", lab / "demo" / "run.c3d")
+    assert main(["study", "init", str(lab)]) == 0
+    out = capsys.readouterr().out
+    (subject,) = load_study(lab / "study.yaml").subjects
+    assert (subject.height, subject.mass) == (1.75, 70.0)
+    assert "proposed: demo: height 1.75 m, read from SUBJECT:HEIGHT 1.75 m in run.c3d" in out
+    assert "not a number" not in out
+
+
+def test_study_init_scales_each_visit_on_its_own_static_trial_and_never_leaves_a_model_unscaled_silently(
+        test_data, tmp_path, capsys):
+    # P01: two visits, each with its own static trial (markers are placed anew at each visit), the setup and its
+    # marker set at the subject's top, shared; a trial outside the visits. P02: two static trials in one folder.
+    g, lab = test_data / "opensim" / "gait2354", tmp_path / "lab"
+    lab.mkdir()
+    shutil.copy(g / "scale" / "gait2354_simbody.osim", lab / "gait2354_simbody.osim")
+    for visit in ("visit1", "visit2"):
+        (lab / "P01" / visit).mkdir(parents=True)
+        shutil.copy(g / "scale" / "subject01_static.trc", lab / "P01" / visit / "static.trc")
+        shutil.copy(g / "subject01_walk1.trc", lab / "P01" / visit / "walk1.trc")
+    for name in ("subject01_Setup_Scale.xml", "gait2354_Scale_MarkerSet.xml"):
+        shutil.copy(g / "scale" / name, lab / "P01" / name)
+    shutil.copy(g / "subject01_walk1.trc", lab / "P01" / "extra.trc")
+    (lab / "P01" / "notes.txt").write_text("left knee sore")
+    (lab / "P02").mkdir()
+    for name in ("static_a.trc", "static_b.trc"):
+        shutil.copy(g / "scale" / "subject01_static.trc", lab / "P02" / name)
+    shutil.copy(g / "subject01_walk1.trc", lab / "P02" / "walk.trc")
+    assert main(["study", "init", str(lab)]) == 0
+    out = capsys.readouterr().out
+    v1, v2, p02 = load_study(lab / "study.yaml").subjects
+    for subject, visit in ((v1, "visit1"), (v2, "visit2")):
+        assert subject.id == f"P01_{visit}"
+        assert (subject.static, subject.scale_setup) == (lab / "P01" / visit / "static.trc",
+                                                         lab / "P01" / "subject01_Setup_Scale.xml")
+        assert [(t.id, t.file) for t in subject.trials] == [("walk1", lab / "P01" / visit / "walk1.trc")]
+    assert ("not matched: P01/extra.trc: in no session folder with its own static trial (P01/visit1, P01/visit2): "
+            "left out") in out
+    assert out.count("P01/notes.txt: no role found") == 1
+    for visit in ("visit1", "visit2"):
+        assert (f"proposed: P01/{visit}: P01/gait2354_Scale_MarkerSet.xml is the marker set (<MarkerSet>) its "
+                "ScaleTool setup subject01_Setup_Scale.xml names") in out
+    assert "not matched: P01/gait2354_Scale_MarkerSet.xml" not in out
+    # P02: its model is proposed as given, and both the listing and the study file say so, naming the files
+    assert (p02.model, p02.static, p02.scaled) == (lab / "gait2354_simbody.osim", None, False)
+    said = ("P02: no static trial chosen among P02/static_a.trc, P02/static_b.trc: its model gait2354_simbody.osim is "
+            "analysed unscaled, as given")
+    assert f"not matched: {said}" in out
+    lines = (lab / "study.yaml").read_text().splitlines()
+    assert lines[lines.index("- id: P02") - 1].startswith(f"# {said}")
+
+
+def test_a_study_refuses_a_scale_setup_that_is_no_scaletool_setup(test_data, tmp_path):
+    g = test_data / "opensim" / "gait2354" / "scale"
+    text = (f"subjects:\n  - id: s1\n    model: {g / 'gait2354_simbody.osim'}\n"
+            f"    scale_setup: {g / 'gait2354_Scale_MarkerSet.xml'}\n"
+            f"    trials:\n      - id: walk\n        file: {g / 'subject01_static.trc'}\n")
+    path = _write(tmp_path, text)
+    with pytest.raises(SettingsError) as err:
+        load_study(path)
+    assert (err.value.element, err.value.problem) == ("subject 's1'", (
+        f"scale_setup names '{g / 'gait2354_Scale_MarkerSet.xml'}', whose document element is <MarkerSet>, not "
+        "<ScaleTool> (an OpenSim ScaleTool setup)"))
+    assert load_study(_write(tmp_path, text.replace("gait2354_Scale_MarkerSet.xml", "subject01_Setup_Scale.xml"))
+                      ).subjects[0].scale_setup == g / "subject01_Setup_Scale.xml"
