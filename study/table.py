@@ -61,31 +61,79 @@ def trial_rows(subject: str, trial: str, result, forward) -> list[dict]:
     return rows
 
 
+def _stance_peak(loads, stances, a):
+    """The peak vertical GRF (%BW) of the stance starting at ``a`` from per-stance ``loads``, None without."""
+    peaks = loads.get("peak vertical GRF", np.array([]))
+    return _number(peaks[stances.index(a)]) if a in stances and stances.index(a) < len(peaks) else None
+
+
+def _grf_columns(row, summary, side, a, why) -> None:
+    """The cycle's stance peak vertical GRF (%BW) and its source, and the plates' beside an estimate; ``why`` gets
+    the reason of each left empty."""
+    stances = [s for s, e in stances_of(summary.events, side) if e is not None]
+    row["peak_vertical_grf_pct_bw"] = _stance_peak(summary.loads.get(side, {}), stances, a)
+    row["grf_source"] = summary.grf_source
+    if summary.grf_source == "estimated":
+        row["peak_vertical_grf_measured_pct_bw"] = _stance_peak(summary.measured_loads.get(side, {}), stances, a)
+    if a not in stances:
+        why.append("peak vertical GRF: the cycle's stance has no Foot Off")
+        return
+    if summary.grf_source == "none":
+        why.append("peak vertical GRF: no ground-reaction estimate and no force plate's load applied to a side")
+    elif row["peak_vertical_grf_pct_bw"] is None:
+        why.append(f"peak vertical GRF: no {summary.grf_source} ground reaction of this side in the stance")
+    elif summary.grf_source == "estimated" and row["peak_vertical_grf_measured_pct_bw"] is None:
+        why.append("measured peak vertical GRF: the stance is on no force plate" if summary.measured_loads
+                   else "measured peak vertical GRF: no force plate's load applied to a side")
+
+
+def _spatial_notes(row, summary, side, why) -> None:
+    """The reasons of the spatio-temporal columns left empty, and the foot point the spatial ones follow."""
+    row["foot_point"] = summary.parameters[side].positions
+    if row[_name("stride length", "m")] is None:
+        why.append(f"stride length and speed: foot point {row['foot_point']}")
+    elif row[_name("step length", "m")] is None:
+        why.append("step length and width: no earlier Foot Strike of the other side")
+    if row[_name("contact time", "s")] is None:
+        why.append("contact time, stance and swing: no Foot Off of this side within the cycle")
+
+
+def _blade_columns(row, summary, result, side, a, why) -> None:
+    """On the prosthetic side, the blade's metrics of the cycle's stance, with the reasons of those left empty."""
+    if side != summary.prosthetic or not result.model.rods:
+        return
+    m = {m.interval[0]: m for m in summary.prosthesis}.get(a)
+    if m is None:
+        why.append("blade metrics: " + ("no inverse dynamics" if result.dynamics is None
+                                         else "the cycle's stance has no Foot Off"))
+        return
+    row.update({"blade_peak_compression_m": _number(m.peak_compression),
+                "blade_stiffness_n_per_m": _number(m.stiffness), "blade_energy_stored_j": _number(m.stored),
+                "blade_energy_returned_j": _number(m.returned), "blade_hysteresis_pct": _number(m.hysteresis),
+                "blade_force_source": summary.blade_force_source})
+    if row["blade_stiffness_n_per_m"] is None:
+        why.append("blade stiffness: no ground reaction on the blade (no estimate, no plate's load applied to it)")
+
+
 def _cycle_rows(base, summary, result, side) -> list[dict]:
     model, time = result.model, result.motion.time
-    stances = [a for a, b in stances_of(summary.events, side) if b is not None]
-    peaks = summary.loads.get(side, {}).get("peak vertical GRF", np.array([]))
-    blade = {m.interval[0]: m for m in summary.prosthesis} if side == summary.prosthetic else {}
     dyn = result.dynamics
     rows = []
     for i, (a, b) in enumerate(gait_cycles(summary.events, side)):
         row = {**base, "side": side, "cycle": i + 1, "cycle_start_s": float(a), "cycle_end_s": float(b)}
+        why = []
         for name, unit in UNITS.items():
             row[_name(name, unit)] = _number(summary.parameters[side].values[name][i])
-        row["peak_vertical_grf_pct_bw"] = _number(peaks[stances.index(a)]) if a in stances and \
-            stances.index(a) < len(peaks) else None
+        _spatial_notes(row, summary, side, why)
+        _grf_columns(row, summary, side, a, why)
         inside = (time >= a) & (time <= b)
         for coordinate, name, s, _ in clinical_joints(model):
             if s == side and dyn is not None and inside.any():
                 vi = compile_tree(model).coordinates[coordinate].vi
                 row[_name(f"peak {name} moment", "N m/kg")] = _number(
                     np.abs(dyn.tau[inside, vi]).max() / model.total_mass)
-        m = blade.get(a)
-        if m is not None:
-            row.update({"blade_peak_compression_m": _number(m.peak_compression),
-                        "blade_stiffness_n_per_m": _number(m.stiffness), "blade_energy_stored_j": _number(m.stored),
-                        "blade_energy_returned_j": _number(m.returned), "blade_hysteresis_pct": _number(m.hysteresis)})
-        row["notes"] = None
+        _blade_columns(row, summary, result, side, a, why)
+        row["notes"] = "; ".join(why) or None
         rows.append(row)
     return rows
 
