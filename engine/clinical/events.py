@@ -67,15 +67,19 @@ def kinematic_phases(result, height: float = HEIGHT, speed: float = SPEED,
 def gait_events(result, source: str = "auto"):
     """``(events, notes)``: Foot Strike / Foot Off per side. ``source``: 'trial' (the C3D's events), 'plates',
     'kinematics', or 'auto': the trial's events when it has some, else the plates' where they measured a side's
-    stances, else the kinematics'; the notes say which was used for each side."""
+    stances, else the kinematics'; the notes say which was used for each side. A plate's side is that of the body
+    the inverse dynamics applied it to (an ExternalLoads file's ``calcn_r``: ``IDResult.bodies``), else its name's
+    ('right', 'FP_left')."""
     trial_events = [e for e in result.trial.events if e.label in ("Foot Strike", "Foot Off")]
     if source == "trial" or (source == "auto" and trial_events):
         return sorted(trial_events, key=lambda e: e.time), ["gait events: the trial's own (C3D) events"]
     kin = events_from_phases(kinematic_phases(result)) if result.model.contacts else []
     plates = []
     if result.trial.plates and source in ("auto", "plates"):
-        named = {name: iv for name, iv in stance_phases(result, "measured").intervals.items()
-                 if side_of(name) in ("Left", "Right")}
+        bodies = result.classic.bodies if result.classic is not None else {}
+        sided = [(bodies.get(name) or name, iv) for name, iv in stance_phases(result, "measured").intervals.items()]
+        named = {f"{side_of(what).lower()} {k}": iv for k, (what, iv) in enumerate(sided)
+                 if side_of(what) in ("Left", "Right")}
         plates = events_from_phases(Phases("measured", named, (float(result.motion.time[0]),
                                                                 float(result.motion.time[-1]))))
     if source == "plates":

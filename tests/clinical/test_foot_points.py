@@ -95,3 +95,17 @@ def test_heel_markers_and_hindfoot_bodies_by_their_usual_names(test_data):
     result, _ = lab_case(str(test_data))
     feet = foot_points(replace(result, model=result.model.replace(markers=[])), {})
     assert feet.source == {"Left": "the origin of the body calcn_l", "Right": "the origin of the body calcn_r"}
+
+
+def test_plates_named_by_number_take_the_side_of_the_body_they_were_applied_to(test_data):
+    """Plates 'FP1' and 'FP2' that an ExternalLoads file applies to calcn_r and calcn_l give the same events (and so
+    the same cycles) as the same plates named 'right' and 'left'; a model without contact candidates has no others."""
+    result, settings = lab_case(str(test_data))
+    named, _ = gait_events(result)
+    plates = tuple(replace(p, name={"right": "FP1", "left": "FP2"}[p.name]) for p in result.trial.plates)
+    numbered = replace(result, trial=result.trial.derived(plates=plates),
+                       classic=replace(result.classic, bodies={"FP1": "calcn_r", "FP2": "calcn_l"}))
+    events, notes = gait_events(numbered)
+    assert events == named and len(events) >= 6
+    assert notes == ["gait events, left side: the force plates' (20 N threshold)",
+                     "gait events, right side: the force plates' (20 N threshold)"]
