@@ -3,12 +3,12 @@
 In order of preference, per side:
 
 * the model's contact candidates (``model.contacts``): the centroid of the side's candidates;
-* a heel marker of the model, by the usual names: ``R.Heel`` / ``L.Heel`` (OpenSim's gait models), ``RHEE`` /
-  ``LHEE`` (Plug-in Gait), ``RCAL`` / ``LCAL``, ``heel_r`` ...: the model's marker, not the recorded one, so a gap
-  in the recording leaves no hole;
-* the origin of the side's hindfoot body: ``calcn_r`` / ``calcn_l`` (OpenSim), ``foot_r``, ``RFT`` (Visual3D) ...
+* a heel marker of the model (``engine.clinical.foot_names``: ``R.Heel``, ``RHEE``, ``RCAL``, ``heel_r`` ...): the
+  model's marker, not the recorded one, so a gap in the recording leaves no hole;
+* the origin of the side's hindfoot body: ``calcn_r`` (OpenSim), ``foot_r``, ``RFT`` (Visual3D) ...
 
-A side with two heel markers (or two hindfoot bodies) by those names takes neither: the notes name them. Positions
+A side with two heel markers by those names (ambiguous) falls back to its hindfoot body, and with two hindfoot bodies
+as well has no point: its ``source`` names them. Positions
 are the forward kinematics of the analysed coordinates ``motion.q`` (T, 3) m, world. The floor's horizontal velocity
 (m/s; a treadmill's belt, zero overground) is, for contact candidates, ``engine.clinical.events.contact_kinematics``'s;
 for a marker or a body origin, the median horizontal velocity of the sides' points over the middle third of each
@@ -18,7 +18,6 @@ walk, and its strides 3-4 cm short).
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,10 +26,7 @@ from ..algorithms.batch import frame_positions_batch
 from ..analysis.gait_phases import side_of
 from ..data import Data
 from .events import contact_kinematics
-
-SIDES = {"l": "Left", "left": "Left", "r": "Right", "right": "Right"}
-HEEL = ("hee", "heel", "cal", "calc", "calcaneus")
-HINDFOOT = ("calcn", "calcaneus", "foot", "hindfoot", "ft")
+from .foot_names import HEEL, HINDFOOT, foot_point
 
 
 @dataclass(frozen=True)
@@ -41,22 +37,6 @@ class FootPoints:
     positions: dict
     floor_velocity: np.ndarray
     source: dict
-
-
-def named_side(name: str, stems) -> str | None:
-    """'Left' / 'Right' when ``name`` is one of ``stems`` with a side before it ('R.Heel', 'LHEE', 'Left Heel', 'RFT')
-    or after it past a separator ('heel_r', 'calcn_l': 'Heel' alone is no left 'hee'), else None (case ignored)."""
-    words, sides, n = "|".join(stems), "|".join(SIDES), name.lower()
-    before = re.fullmatch(rf"({sides})[^a-z]*({words})", n)
-    if before is not None:
-        return SIDES[before.group(1)]
-    after = re.fullmatch(rf"({words})[^a-z]+({sides})", n)
-    return None if after is None else SIDES[after.group(2)]
-
-
-def _by_name(names, stems, side) -> tuple[str | None, list]:
-    found = [n for n in names if named_side(n, stems) == side]
-    return (found[0] if len(found) == 1 else None), found
 
 
 def foot_points(result, stances: dict) -> FootPoints:
@@ -75,16 +55,9 @@ def foot_points(result, stances: dict) -> FootPoints:
         return FootPoints(positions, k.floor_velocity, source)
     chosen, source = {}, {}
     for side in ("Left", "Right"):
-        marker, markers = _by_name([m.name for m in model.markers], HEEL, side)
-        body, bodies = _by_name([b.name for b in model.bodies], HINDFOOT, side)
-        if marker is not None:
-            chosen[side], source[side] = marker, f"the heel marker {marker} (the model's, at the analysed coordinates)"
-        elif body is not None:
-            chosen[side], source[side] = body, f"the origin of the body {body}"
-        else:
-            source[side] = ("none: no heel marker (R.Heel, RHEE, RCAL, heel_r ...) nor hindfoot body (calcn_r, foot_r, "
-                            "RFT ...) on this side" + (f"; several: {', '.join(markers + bodies)}"
-                                                       if len(markers) > 1 or len(bodies) > 1 else ""))
+        name, source[side] = foot_point(model, side, HEEL, HINDFOOT)
+        if name is not None:
+            chosen[side] = name
     if not chosen:
         return FootPoints({"Left": None, "Right": None}, np.zeros(3), source)
     X = frame_positions_batch(model, Data(model), q, list(chosen.values()))

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from engine.clinical.events import gait_events
-from engine.clinical.foot_points import foot_points, named_side
+from engine.clinical.foot_names import HEEL, named_side
+from engine.clinical.foot_points import foot_points
 from engine.clinical.parameters import spatiotemporal
 from tests.clinical.lab_case import folder, lab_case
 
@@ -72,7 +73,7 @@ def test_stride_length_speed_and_step_width_from_the_heel_markers(test_data):
     reference = _by_hand(test_data)
     for side in ("Left", "Right"):
         p = params[side]
-        assert p.positions.startswith(f"the heel marker {side[0]}.Heel")
+        assert p.positions.startswith(f"the marker {side[0]}.Heel")
         assert len(p.cycles) == len(reference[side]) >= 1
         for i, ((a, b), (ra, rb, stride, width)) in enumerate(zip(p.cycles, reference[side])):
             assert abs(a - ra) <= frame and abs(b - rb) <= frame
@@ -89,9 +90,9 @@ def test_stride_length_speed_and_step_width_from_the_heel_markers(test_data):
 def test_heel_markers_and_hindfoot_bodies_by_their_usual_names(test_data):
     for name, side in (("R.Heel", "Right"), ("LHEE", "Left"), ("RCAL", "Right"), ("heel_l", "Left"),
                        ("Left Heel", "Left")):
-        assert named_side(name, ("hee", "heel", "cal")) == side, name
+        assert named_side(name, HEEL) == side, name
     for name in ("R.Toe.Tip", "Heel", "RHEE2", "Rheelx", "heelr"):
-        assert named_side(name, ("hee", "heel", "cal")) is None, name
+        assert named_side(name, HEEL) is None, name
     result, _ = lab_case(str(test_data))
     feet = foot_points(replace(result, model=result.model.replace(markers=[])), {})
     assert feet.source == {"Left": "the origin of the body calcn_l", "Right": "the origin of the body calcn_r"}

@@ -99,7 +99,7 @@ def test_plates_without_estimate_give_the_measured_peak_and_the_heel_marker_stri
         assert r["grf_source"] == "measured" and "peak_vertical_grf_measured_pct_bw" not in r
         assert r["peak_vertical_grf_pct_bw"] == summary.loads[r["side"]]["peak vertical GRF"][0]
         assert r["stride_length_m"] > 1.3 and r["speed_m_per_s"] > 1.0
-        assert r["foot_point"].startswith(f"the heel marker {r['side'][0]}.Heel")
+        assert r["foot_point"].startswith(f"the marker {r['side'][0]}.Heel")
         assert _explained(r), r
     right = rows[1]
     assert right["step_length_m"] is None and "no earlier Foot Strike of the other side" in right["notes"]
