@@ -6,7 +6,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from engine.clinical.events import gait_events
+from engine.analysis.gait_phases import events_from_phases, side_of, stance_phases
+from engine.clinical.events import foot_phases, gait_events
 from engine.clinical.foot_names import HEEL, named_side
 from engine.clinical.foot_points import foot_points
 from engine.clinical.parameters import spatiotemporal
@@ -110,3 +111,20 @@ def test_plates_named_by_number_take_the_side_of_the_body_they_were_applied_to(t
     assert events == named and len(events) >= 6
     assert notes == ["gait events, left side: the force plates' (20 N threshold)",
                      "gait events, right side: the force plates' (20 N threshold)"]
+
+
+def test_foot_marker_events_within_a_frame_of_the_plates(test_data):
+    """A model without contact candidates: stances from its heel, forefoot and toe tip points against the plates'
+    (20 N); plates whose side is unknown leave the events to them."""
+    result, _ = lab_case(str(test_data))
+    frame = float(np.median(np.diff(result.motion.time)))
+    plates = events_from_phases(stance_phases(result, "measured"))
+    feet = events_from_phases(foot_phases(result))
+    assert len(plates) == len(feet) == 8
+    for p in plates:
+        match = [k for k in feet if k.label == p.label and k.context == side_of(p.context)]
+        assert min(abs(k.time - p.time) for k in match) <= frame + 1e-9, (p, match)
+    plates = tuple(replace(p, name=f"FP{i + 1}") for i, p in enumerate(result.trial.plates))
+    unknown = replace(result, trial=result.trial.derived(plates=plates), classic=replace(result.classic, bodies={}))
+    events, notes = gait_events(unknown)
+    assert events == feet and all("from the kinematics" in n for n in notes)
