@@ -4,7 +4,11 @@ Per cycle (``engine.clinical``: events, spatio-temporal parameters per side): th
 spatio-temporal parameters, the peak vertical ground reaction of its stance (%BW, from the ground-reaction
 estimate), the peak absolute moment of each clinical joint of its side over the cycle (N m/kg), and on the
 prosthetic side the blade's metrics of its stance (compression m, stiffness N/m, energy stored and returned J,
-hysteresis %). Per trial, repeated on each of its rows: the IK marker RMS (mean over frames, mm), the worst
+hysteresis %). Without an estimate the peak ground reaction and the blade's stiffness come from the plates
+(``grf_source``, ``blade_force_source``: estimated | measured | none); with both, the plates' peak stands beside the
+estimate's (``peak_vertical_grf_measured_pct_bw``); ``foot_point`` is what the spatial parameters follow
+(``engine.clinical.foot_points``); the ``notes`` say why any of those columns is left empty.
+Per trial, repeated on each of its rows: the IK marker RMS (mean over frames, mm), the worst
 vertical rRMSE of the ground-reaction estimate against the plates (%), and the symmetry indices (%). A trial
 without a complete cycle has one row with its trial-level values (``cycle`` empty) and says why in ``notes``.
 
