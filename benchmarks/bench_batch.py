@@ -3,14 +3,17 @@ per trial against a plain loop over the same trials, and a simulated 1,000-trial
 which drifts from second to second on this shared VM, measured beside every trial, so that the figures can be told
 apart from the drift.
 
-The work: a block of ``--block`` trials (default 8) of gait2354's walk1 (subject01_simbody.osim, the whole trial with
-its plates, 151 frames), each with its own low-pass cut-off (so each is its own analysis), run in three modes:
+The work: a block of ``--block`` trials (default 24: one subject's session, a small study) of gait2354's walk1
+(subject01_simbody.osim, the whole trial with its plates, 151 frames), each with its own low-pass cut-off (so each is
+its own analysis), run in four modes:
 
 - loop: without Dask, in a process of its own started like a worker (``study.cluster.WORKER_ENVIRONMENT``), the work
   ``study.runner.run_study`` does around its tasks (fingerprints, manifest, study table and summary) and the same task
   function writing the same folders, one trial after the other: so the overhead is Dask's alone;
 - one: ``study.runner.run_study`` on a local cluster of one worker;
-- two: the same on a local cluster of two workers.
+- two: the same on a local cluster of two workers;
+- pair: two loops at once, each in its own process (started and warmed as the loop's), of half the block each: what
+  the machine itself gives two processes, without Dask (``machine_scaling``, the loop's block over the pair's).
 
 The Dask modes group the trials into tasks as ``hybrid batch`` does by default (``--trials-per-task auto``,
 ``study.trial_groups``: up to 1,000 frames of one subject's trials a task, shorter tasks towards the end with two
@@ -19,12 +22,15 @@ workers); the choice of each mode is printed (``grouping``), and the RESULT line
 grouping). So the overhead is Dask's per trial, not per task: a task's cost (8-10 ms of processor,
 ``bench_task_cpu.py``) shared by its trials, and the study's start and end (its first task starts some 24 ms after
 ``run_study`` submits it, its end is known some 15 ms after its last task: docs/batch.md) shared by the block's
-trials, as in a real study by all of its trials; a larger block shares them among more (the default of 8 is a small
-study). The runner's looks at the running groups' trial folders (per-trial progress) are timed apart (``poll_ms``:
+trials, as in a real study by all of its trials; a larger block shares them among more. A study's fixed costs (its
+fingerprints, manifest and submission before its first trial; its table, summary and manifest, each written atomically,
+after its last; with two processes, the wait of the one that ends first for the other, up to a trial) are printed apart
+(``lead_in_ms``, ``lead_out_ms``, ``tail_ms``): some 25, 60 and up to 250 ms a study, 5-25% of a block of 8 trials on
+two workers, which is why the default block is 24 (``--block 8`` was the default until 2026-11-28). The runner's looks at the running groups' trial folders (per-trial progress) are timed apart (``poll_ms``:
 processor ms a trial in this process, which the loop does not pay: part of dask_cpu_pct).
 
 The modes take turns block by block (``--rounds`` rounds, default 12, of one block of each mode, their order going
-through the six permutations), so that each mode sees the machine's slow and fast phases alike; both clusters are
+through their 24 permutations), so that each mode sees the machine's slow and fast phases alike; both clusters are
 started (and their start-up timed, reported apart) before the rounds and kept up between the blocks. Every process
 has analysed one trial untimed before (its first read of the inputs and of the model, the first touch of its memory
 are a process's costs, not a task's); each block writes a fresh folder.
@@ -50,10 +56,13 @@ when that interval is on one side of it, else not resolved (the drift and the lo
   did not (calib_r 0.27-0.44 over whole runs: a worker's calibration runs a few percent slower than the loop's where
   its trials do not, so the normalisation over-corrects into negative overheads); dask_cpu_pct bounds what Dask's
   threads cost inside the worker.
-- scaling: one worker's block / two workers' block; HEADLINE the raw one (what the machine does: it includes the
-  slowdown of a trial while the other core's hyper-thread twin is busy, a hardware limit of this 2-vcore VM);
-  scaling_norm takes out the speed each worker measured beside its trials, that slowdown too (what Dask's
-  scheduling alone would give).
+- scaling: one worker's block / two workers' block; HEADLINE the raw one (what the machine does); scaling_norm takes
+  out the speed each worker measured beside its trials. machine_scaling: the same of the loop's block over the pair's,
+  what the machine gives two processes without Dask, measured in every run, so that a slowdown of two busy processors
+  (or other work taking one) shows there and is not taken for Dask's. Other work on the machine: under Linux's
+  scheduler autogroups (``/proc/sys/kernel/sched_autogroup_enabled``), each terminal session gets an equal share of
+  the processors whatever its processes' nice value, so ``nice`` does not keep a second session's work out of the
+  benchmark's way.
 - trials_per_min_1, trials_per_min_2: the block's trials over the median of the blocks' seconds (raw).
 - dask_cpu_pct: Dask's machinery in processor time, which the machine's drift and load hardly move: the one-worker
   block's processor time outside its trials and calibrations (the worker process's, and this process's threads but
@@ -64,9 +73,13 @@ when that interval is on one side of it, else not resolved (the drift and the lo
   processor seconds (the machine's speed without the waits for a processor that the load adds).
 - cluster_start_s_1, cluster_start_s_2: a cluster's start-up (processes, import and kernel warm-up of each worker)
   until it can take tasks; first_trial_s: the first trial a warmed worker runs (untimed in the rounds).
-- sim_efficiency: 1,000 tasks that each sleep for a trial's measured time (the loop's median), on two worker
-  processes of ``--threads`` threads each (sleeping takes no processor): the ideal time (1,000 x seconds per trial
-  / slots) over the measured one, 1 when the scheduler keeps up.
+- sim_efficiency: a study of 1,000 trials (10 subjects of 100 walk1 trials, each with its own cut-off) run by
+  ``study.runner.run_study`` as ``hybrid batch`` runs it (fingerprints, grouping, started files, polls, manifest,
+  results gathered, table and summary), each trial sleeping for a trial's measured time (the loop's median: sleeping
+  takes no processor) and returning a real trial's table rows, on two worker processes of ``--threads`` threads each
+  (a 100-slot cluster by default): the ideal time (1,000 x seconds per trial / slots) over the run's wall-clock time,
+  1 when the runner and Dask's scheduler keep up with the workers; sim_tasks its tasks, sim_runner_cpu_ms this
+  process's processor ms a trial (the runner, the client and, in a local cluster, the scheduler).
 - load_before, load_after: the 1-minute load average; others_cores the processors that the machine's other work used
   during the rounds, on average (2 would leave nothing for the benchmark on this 2-core machine); cpu_share a trial's
   processor seconds over its wall-clock seconds (loop and one worker, median): 1 on an otherwise idle machine. Well
@@ -80,6 +93,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import itertools
 import multiprocessing
 import os
@@ -101,11 +115,13 @@ from study.cluster import WORKER_ENVIRONMENT, study_client  # noqa: E402  (impor
 
 os.environ.update(WORKER_ENVIRONMENT)     # this benchmark's processes, the loop's too, start as a worker computes
 from study.description import load_study  # noqa: E402
-from study.fingerprint import subject_fingerprint, trial_fingerprint  # noqa: E402
+from study.fingerprint import code_digest, subject_fingerprint, trial_fingerprint  # noqa: E402
 from study.runner import MANIFEST_INTERVAL, StudyRun, finish_study, run_study, write_manifest  # noqa: E402
 from study.tasks import analyse_trial  # noqa: E402
 
-MODES = ("loop", "one", "two")
+MODES = ("loop", "one", "two", "pair")
+SIM_TRIALS = 1000
+SIM_SUBJECTS = 10
 CALIBRATION_REPEATS = 120
 
 
@@ -124,41 +140,54 @@ def calibration() -> tuple[float, float]:
 def calibrated_trial(trial, model, folder, fingerprint: str) -> dict:
     """``study.tasks.analyse_trial`` with the calibration timed right before and right after it in the same process:
     its outcome with ``calibration_s`` (the two calibrations' seconds, the mean of which is the machine's speed
-    during the trial), ``calibration_cpu_s`` (their processor seconds) and ``pid``."""
+    during the trial), ``calibration_cpu_s`` (their processor seconds), ``pid``, and ``t0``, ``t1`` (the trial's
+    start and end, ``time.perf_counter``: the machine's monotonic clock, the same in every process)."""
     before = calibration()
+    t0 = time.perf_counter()
     outcome = analyse_trial(trial, model, folder, fingerprint)
+    t1 = time.perf_counter()
     after = calibration()
     return {**outcome, "calibration_s": before[0] + after[0], "calibration_cpu_s": before[1] + after[1],
-            "pid": os.getpid()}
+            "pid": os.getpid(), "t0": t0, "t1": t1}
 
 
-def write_study(folder: Path, trials: int) -> Path:
+def write_study(folder: Path, trials: int, subjects: int = 1) -> Path:
+    """A study.yaml in ``folder`` of ``subjects`` subjects (gait2354's model) of ``trials`` trials each: walk1 with
+    its plates, each trial with its own low-pass cut-off."""
     items = "".join(f"      - id: walk{i}\n        file: {DATA / 'subject01_walk1.trc'}\n"
                     f"        grf: {DATA / 'subject01_walk1_grf.mot'}\n"
                     f"        external_loads: {DATA / 'subject01_walk1_grf.xml'}\n"
                     f"        settings: {{filter: {5.0 + 0.25 * i}}}\n" for i in range(trials))
     path = folder / "study.yaml"
-    path.write_text(f"format: hybridlab-study\nversion: 1\nsubjects:\n  - id: s01\n"
-                    f"    model: {DATA / 'subject01_simbody.osim'}\n    trials:\n{items}")
+    path.write_text("format: hybridlab-study\nversion: 1\nsubjects:\n" + "".join(
+        f"  - id: s{j + 1:02d}\n    model: {DATA / 'subject01_simbody.osim'}\n    trials:\n{items}"
+        for j in range(subjects)))
     return path
 
 
-def block(wall: float, cpu: float, outcomes) -> dict:
-    """A block's figures: ``seconds`` its wall-clock seconds less the calibrations' of its busiest process, ``cpu``
+def block(start: float, end: float, cpu: float, outcomes) -> dict:
+    """A block's figures, from its start and end (``time.perf_counter``): ``seconds`` its wall-clock seconds less the
+    calibrations' of its busiest process, ``lead_in`` the seconds to its first trial's start, ``lead_out`` from its
+    last trial's end, ``tail`` from the first process's last trial's end to the last's (0 with one process), ``cpu``
     its processes' processor seconds, ``task_cpu`` its trials' and calibrations', ``calibration`` each trial's
     calibrations' seconds, ``trials`` its trials' seconds (``calibration_cpu``, ``trials_cpu``: processor seconds),
-    ``peak`` their largest peak resident memory (MB)."""
+    ``peak`` their largest peak resident memory (MB), ``rows`` the first trial's table rows."""
     outcomes = list(outcomes)
     assert all(o["status"] == "done" for o in outcomes), [o.get("error") for o in outcomes]
     by_process = {}
     for o in outcomes:
         by_process[o["pid"]] = by_process.get(o["pid"], 0.0) + o["calibration_s"]
-    return {"seconds": wall - max(by_process.values()), "cpu": cpu,
+    last = {}
+    for o in outcomes:
+        last[o["pid"]] = max(last.get(o["pid"], o["t1"]), o["t1"])
+    return {"seconds": end - start - max(by_process.values()), "cpu": cpu,
+            "lead_in": min(o["t0"] for o in outcomes) - start, "lead_out": end - max(last.values()),
+            "tail": max(last.values()) - min(last.values()),
             "task_cpu": sum(o["cpu_seconds"] + o["calibration_cpu_s"] for o in outcomes),
             "calibration": [o["calibration_s"] for o in outcomes], "trials": [o["seconds"] for o in outcomes],
             "calibration_cpu": [o["calibration_cpu_s"] for o in outcomes],
             "trials_cpu": [o["cpu_seconds"] for o in outcomes],
-            "peak": max(o["peak_rss_mb"] for o in outcomes)}
+            "peak": max(o["peak_rss_mb"] for o in outcomes), "rows": outcomes[0]["rows"]}
 
 
 def plain_loop(study, out: str, task=None) -> dict:
@@ -190,7 +219,16 @@ def plain_loop(study, out: str, task=None) -> dict:
 def plain_block(study, out: str) -> dict:
     """:func:`plain_loop`'s run of ``study`` as a :func:`block`."""
     loop = plain_loop(study, out)
-    return block(loop["end"] - loop["start"], loop["cpu"], loop["outcomes"])
+    return block(loop["start"], loop["end"], loop["cpu"], loop["outcomes"])
+
+
+def pair_block(pools: list, halves: list, out: Path) -> dict:
+    """The machine's own scaling, without Dask: :func:`plain_loop` of each study of ``halves`` in its own process of
+    ``pools`` at the same time (each process started and warmed as the loop's), as one :func:`block`."""
+    runs = [f.result() for f in [pool.submit(plain_loop, half, str(out / f"half{i}"))
+                                 for i, (pool, half) in enumerate(zip(pools, halves))]]
+    return block(min(r["start"] for r in runs), max(r["end"] for r in runs), sum(r["cpu"] for r in runs),
+                 [o for r in runs for o in r["outcomes"]])
 
 
 def _thread_seconds(pid: int) -> dict:
@@ -216,7 +254,7 @@ class Cluster:
         self.client.wait_for_workers(workers)
         self.start_seconds = time.perf_counter() - start
         model = str(study.subjects[0].model)
-        self.first_trial = [block(0.0, 0.0, [self.client.submit(
+        self.first_trial = [block(0.0, 0.0, 0.0, [self.client.submit(
             calibrated_trial, study.trials[0], model, out / f"warm{worker.split(':')[-1]}", "warm", workers=[worker],
             pure=False).result()])["trials"][0] for worker in self.client.scheduler_info()["workers"]]
         self.pids = list(self.client.run(os.getpid).values())
@@ -234,21 +272,44 @@ class Cluster:
         wall = time.perf_counter() - started
         after = _thread_seconds(os.getpid()), [_process_seconds(p) for p in self.pids]
         here = sum(s - before[0].get(t, 0.0) for t, s in after[0].items() if t not in idle_threads)
-        return {**block(wall, here + sum(after[1]) - sum(before[1]), run.outcomes.values()), "grouping": said[0],
+        return {**block(started, started + wall, here + sum(after[1]) - sum(before[1]), run.outcomes.values()),
+                "grouping": said[0],
                 "tasks": run.tasks, "poll": run.poll_cpu_seconds}
 
 
 
-def simulated(per_trial: float, threads: int, n: int = 1000) -> float:
+def sleeping_trial(trial, model, folder, fingerprint: str, seconds: float, rows: list) -> dict:
+    """A simulated trial for ``study.runner.run_study``: ``seconds`` of sleep (no processor), then the outcome of a
+    trial with ``rows`` (a real trial's table rows, given this trial's ids), as ``study.tasks.analyse_trial`` gives
+    it."""
+    time.sleep(seconds)
+    return {"key": trial.key, "status": "done", "seconds": seconds, "cpu_seconds": 0.0, "peak_rss_mb": None,
+            "rows": [{**row, "subject": trial.subject, "trial": trial.id} for row in rows]}
+
+
+def simulated(folder: Path, per_trial: float, rows: list, threads: int, n: int = SIM_TRIALS) -> dict:
+    """A study of ``n`` trials (:data:`SIM_SUBJECTS` subjects of walk1 with each its own cut-off, so that the runner
+    fingerprints, groups, polls and tabulates them as real ones) run by ``study.runner.run_study`` as ``hybrid
+    batch`` runs it, each trial sleeping ``per_trial`` seconds (:func:`sleeping_trial`), on two worker processes of
+    ``threads`` threads each, with the study's cluster settings: ``efficiency`` the ideal time (n x per_trial /
+    slots) over the run's wall-clock seconds (from the call to the table written), ``tasks`` its tasks, ``cpu_ms`` this
+    process's processor ms a trial (the runner, the client and the scheduler: what keeps up with the workers)."""
     from distributed import Client, LocalCluster
-    with LocalCluster(n_workers=2, threads_per_worker=threads, processes=True, dashboard_address=":0") as cluster, \
+
+    from study.cluster import LOCAL_CLUSTER_CONFIG
+    study = load_study(write_study(folder, n // SIM_SUBJECTS, subjects=SIM_SUBJECTS))
+    import dask
+    with dask.config.set(LOCAL_CLUSTER_CONFIG), LocalCluster(n_workers=2, threads_per_worker=threads,
+                                                             processes=True, dashboard_address=":0") as cluster, \
             Client(cluster) as client:
         client.wait_for_workers(2)
-        start = time.perf_counter()
-        futures = client.map(time.sleep, [per_trial] * n, pure=False)
-        client.gather(futures)
-        seconds = time.perf_counter() - start
-    return n * per_trial / (2 * threads) / seconds
+        cpu, start = time.process_time(), time.perf_counter()
+        run = run_study(study, folder / "out", client,
+                        analyse=functools.partial(sleeping_trial, seconds=per_trial, rows=rows))
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    assert run.count("done") == n, run.outcomes
+    return {"efficiency": n * per_trial / (2 * threads) / seconds, "tasks": run.tasks, "cpu_ms": 1000 * cpu / n,
+            "seconds": seconds}
 
 
 def _busy_seconds() -> float:
@@ -292,10 +353,10 @@ def verdict(s: tuple, goal: float, at_most: bool) -> str:
 def main() -> None:
     import psutil
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--block", type=int, default=8, help="trials a block")
+    parser.add_argument("--block", type=int, default=24, help="trials a block (default 24)")
     parser.add_argument("--trials-per-task", default="auto", help="the Dask modes' grouping (hybrid batch's "
                                                                    "option; default auto, as hybrid batch)")
-    parser.add_argument("--rounds", type=int, default=12, help="rounds of one block of each mode (at least 4)")
+    parser.add_argument("--rounds", type=int, default=12, help="rounds of one block of each mode (at least 6)")
     parser.add_argument("--threads", type=int, default=50, help="threads per worker of the simulated study")
     args = parser.parse_args()
     if args.rounds < 6 or args.block < 2:
@@ -303,6 +364,7 @@ def main() -> None:
     per_task = args.trials_per_task if args.trials_per_task == "auto" else int(args.trials_per_task)
     load_before = os.getloadavg()[0]
     import pyarrow.parquet  # noqa: F401  (the table's writer, imported once: not a block's cost)
+    code_digest()       # the fingerprints' digest of the sources, hashed once per process: not a block's cost
     blocks = {mode: [] for mode in MODES}
     orders = list(itertools.permutations(MODES))
     spawn = multiprocessing.get_context("spawn")
@@ -313,21 +375,31 @@ def main() -> None:
         loop_pid = pool.submit(os.getpid).result()
         (out / "warm").mkdir()
         pool.submit(plain_block, load_study(write_study(out / "warm", 1)), str(out / "warm" / "out")).result()
+        pair = [stack.enter_context(ProcessPoolExecutor(1, mp_context=spawn)) for _ in range(2)]
+        pair_pids = [p.submit(os.getpid).result() for p in pair]
+        halves = []
+        for i, size in enumerate((args.block - args.block // 2, args.block // 2)):
+            (out / f"pair{i}").mkdir()
+            halves.append(load_study(write_study(out / f"pair{i}", size)))
+            pair[i].submit(plain_block, load_study(write_study(out / "warm", 1)), str(out / f"warm/pair{i}")).result()
         clusters = {"one": Cluster(stack, study, out, 1), "two": Cluster(stack, study, out, 2)}
-        procs = [psutil.Process(p) for p in (os.getpid(), loop_pid, *clusters["one"].pids, *clusters["two"].pids)]
+        procs = [psutil.Process(p) for p in (os.getpid(), loop_pid, *pair_pids, *clusters["one"].pids,
+                                             *clusters["two"].pids)]
         own, busy, wall0 = -sum(_process_seconds(p.pid) for p in procs), _busy_seconds(), time.perf_counter()
         for i in range(args.rounds):
             for mode in orders[i % len(orders)]:
                 folder = out / f"{mode}{i}"
                 if mode == "loop":
                     blocks[mode].append(pool.submit(plain_block, study, str(folder)).result())
+                elif mode == "pair":
+                    blocks[mode].append(pair_block(pair, halves, folder))
                 else:
                     other = clusters["two" if mode == "one" else "one"]
                     blocks[mode].append(clusters[mode].run(study, folder, (other.loop_thread,), per_task))
         own += sum(_process_seconds(p.pid) for p in procs)
         others = max(0.0, (_busy_seconds() - busy - own) / (time.perf_counter() - wall0))
     n = args.block
-    loop, one, two = (blocks[m] for m in MODES)
+    loop, one, two, pair = (blocks[m] for m in MODES)
     reference = statistics.median(c for b in loop for c in b["calibration"])
 
     def normalised(b):
@@ -338,6 +410,9 @@ def main() -> None:
     overhead_norm = spread([100 * (normalised(a) / normalised(b) - 1) for a, b in zip(one, loop)])
     scaling_raw = spread([a["seconds"] / b["seconds"] for a, b in zip(one, two)])
     scaling_norm = spread([normalised(a) / normalised(b) for a, b in zip(one, two)])
+    machine = spread([a["seconds"] / b["seconds"] for a, b in zip(loop, pair)])
+    ms = {m: {part: 1000 * statistics.median(b[part] for b in blocks[m]) for part in ("lead_in", "lead_out", "tail")}
+          for m in MODES}
     dask_cpu = spread([100 * ((a["cpu"] - a["task_cpu"]) - (b["cpu"] - b["task_cpu"])) / a["task_cpu"]
                        for a, b in zip(one, loop)])
     trials = [t for b in loop + one for t in b["trials"]]
@@ -346,7 +421,8 @@ def main() -> None:
                                          [c for b in loop + one for c in b["calibration_cpu"]])
     cpu_share = statistics.median(c / t for b in loop + one for c, t in zip(b["trials_cpu"], b["trials"]))
     per_trial = statistics.median(b["seconds"] for b in loop) / n
-    sim = simulated(per_trial, args.threads)
+    with tempfile.TemporaryDirectory() as tmp:
+        sim = simulated(Path(tmp), per_trial, loop[0]["rows"], args.threads)
     peak = max(b["peak"] for b in loop)
     tpm = {m: 60 * n / statistics.median(b["seconds"] for b in blocks[m]) for m in ("one", "two")}
     tasks = {m: statistics.median(b["tasks"] for b in blocks[m]) for m in ("one", "two")}
@@ -354,15 +430,16 @@ def main() -> None:
     starts = {m: clusters[m].start_seconds for m in ("one", "two")}
     first = statistics.median(clusters["one"].first_trial + clusters["two"].first_trial)
 
-    print(f"{args.rounds} rounds of a block of {n} trials in each mode (loop: no Dask; one, two: Dask workers), the "
-          f"modes' order going through the 6 permutations; figures: median [quartiles] over the rounds")
+    print(f"{args.rounds} rounds of a block of {n} trials in each mode (loop: no Dask; one, two: Dask workers; pair: "
+          f"two loops of half the block at once, no Dask), the modes' order going through their {len(orders)} "
+          f"permutations; figures: median [quartiles] over the rounds")
     for m in ("one", "two"):
         print(f"{m}: hybrid batch --trials-per-task {args.trials_per_task} chose {blocks[m][0]['grouping']}")
-    print("round  order           seconds a block less calibrations (loop one two)   calibration mean ms (loop one "
-          "two)")
+    print("round  order                seconds a block less calibrations (loop one two pair)   calibration mean ms "
+          "(loop one two pair)")
     for i in range(args.rounds):
         order = "/".join(orders[i % len(orders)])
-        print(f"{i:5d}  {order:14s}  " + " ".join(f"{blocks[m][i]['seconds']:7.3f}" for m in MODES) + "   "
+        print(f"{i:5d}  {order:19s}  " + " ".join(f"{blocks[m][i]['seconds']:7.3f}" for m in MODES) + "   "
               + " ".join(f"{1000 * statistics.fmean(blocks[m][i]['calibration']):6.1f}" for m in MODES))
     print("seconds a trial, raw (wall clock as it was): "
           + "; ".join(text(m, raw_s[m], " s") for m in MODES))
@@ -374,9 +451,12 @@ def main() -> None:
           f"normalised {text('', overhead_norm, ' %', 1)} (valid while the calibration tracks the trials); Dask's "
           f"machinery in processor time {text('', dask_cpu, ' %', 1)} of the trials' (the looks at the groups' trial "
           f"folders for progress: {poll_ms:.3f} ms of processor a trial)")
-    print(f"scaling, one worker's block over two workers': raw {text('', scaling_raw, 'x', 2)} (HEADLINE: what "
-          f"this machine does); normalised {text('', scaling_norm, 'x', 2)} (each worker's measured speed, the "
-          f"slowdown of two busy vcores too, taken out: Dask's scheduling alone)")
+    print(f"scaling, one worker's block over two workers': raw {text('', scaling_raw, 'x', 2)} (HEADLINE); "
+          f"normalised {text('', scaling_norm, 'x', 2)} (each worker's measured speed taken out); the machine's own, "
+          f"the loop's block over the pair's (no Dask) {text('', machine, 'x', 2)}")
+    print("where a block's time outside its trials goes, median ms (to the first trial's start / after the last "
+          "trial's end / between the processes' last trial ends): "
+          + "; ".join(f"{m} {ms[m]['lead_in']:.0f} / {ms[m]['lead_out']:.0f} / {ms[m]['tail']:.0f}" for m in MODES))
     print(f"goals, by the headline's median and its 95% interval: overhead <= 5%: {verdict(overhead_raw, 5, True)} "
           f"({overhead_raw[3]:.1f} to {overhead_raw[4]:.1f} %); scaling >= 1.8x: {verdict(scaling_raw, 1.8, False)} "
           f"({scaling_raw[3]:.2f} to {scaling_raw[4]:.2f}x; normalised {scaling_norm[3]:.2f} to {scaling_norm[4]:.2f}x)"
@@ -384,18 +464,22 @@ def main() -> None:
     print(f"calibration tracks the trials: r = {calib_r:.2f} (wall clock), {calib_r_cpu:.2f} (processor) over "
           f"{len(trials)} trials (loop and one worker); "
           f"cluster start-up {starts['one']:.1f} s (1 worker) / {starts['two']:.1f} s (2 workers), then a warmed "
-          f"worker's first trial {first:.2f} s; 1,000 sleeping tasks of {per_trial:.3f} s: scheduler efficiency "
-          f"{sim:.3f}; load {load_before:.2f} -> {os.getloadavg()[0]:.2f}, other work {others:.2f} cores, a trial got "
+          f"worker's first trial {first:.2f} s; a simulated study of {SIM_TRIALS:,} trials sleeping {per_trial:.3f} s "
+          f"each, run by run_study on 2 workers of {args.threads} threads ({sim['tasks']} tasks): {sim['seconds']:.2f} s, "
+          f"efficiency {sim['efficiency']:.3f} (1: the runner and Dask's scheduler keep up), this process's processor "
+          f"{sim['cpu_ms']:.2f} ms a trial; load {load_before:.2f} -> {os.getloadavg()[0]:.2f}, other work {others:.2f} cores, a trial got "
           f"{cpu_share:.2f} of a processor")
     print(f"RESULT trials_per_min_1={tpm['one']:.1f} trials_per_min_2={tpm['two']:.1f} scaling={scaling_raw[0]:.2f} "
           f"overhead_pct={overhead_raw[0]:.1f} headline=scaling_raw,overhead_raw overhead=per_trial "
           f"trials_per_task={args.trials_per_task} tasks_1={tasks['one']} tasks_2={tasks['two']} poll_ms={poll_ms:.3f} "
           + " ".join([field("scaling_raw", scaling_raw, 2), field("scaling_norm", scaling_norm, 2),
                       field("overhead_raw_pct", overhead_raw, 1), field("overhead_norm_pct", overhead_norm, 1),
-                      field("dask_cpu_pct", dask_cpu, 1)])
+                      field("dask_cpu_pct", dask_cpu, 1), field("machine_scaling", machine, 2)])
+          + " " + " ".join(f"{part}_ms_{m}={ms[m][part]:.0f}" for m in MODES for part in ("lead_in", "lead_out", "tail"))
           + f" calib_r={calib_r:.2f} calib_r_cpu={calib_r_cpu:.2f} cluster_start_s_1={starts['one']:.1f} "
-          f"cluster_start_s_2={starts['two']:.1f} first_trial_s={first:.2f} cpu_share={cpu_share:.2f} sim_trials=1000 "
-          f"sim_efficiency={sim:.3f} peak_rss_mb={peak:.0f} "
+          f"cluster_start_s_2={starts['two']:.1f} first_trial_s={first:.2f} cpu_share={cpu_share:.2f} sim_trials={SIM_TRIALS} "
+          f"sim_efficiency={sim['efficiency']:.3f} sim_tasks={sim['tasks']} sim_runner_cpu_ms={sim['cpu_ms']:.2f} "
+          f"peak_rss_mb={peak:.0f} "
           f"rounds={args.rounds} block={n} load_before={load_before:.2f} load_after={os.getloadavg()[0]:.2f} "
           f"others_cores={others:.2f}")
 

@@ -21,6 +21,7 @@ from engine.analysis.pipeline import AnalysisSettings
 from engine.child_process import Cancelled
 from engine.demo.athlete import MASS
 from engine.demo.for_trial import default_model, matching_table, trial_analysis_steps, trial_matching
+from engine.protocols.fitting import marker_stature
 from engine.trial.body_measures import Given, check_height, check_mass, subject_height, subject_mass
 
 from . import patient
@@ -218,40 +219,52 @@ def show(window) -> None:
     matched = table(window)
     window.matching.show_rows(f"'{matched.matching.protocol.name}' ({matched.matching.protocol.title})", matched.rows,
                               matched.options, alone.pending(), alone.waiting is not None)
-    height, mass = _recorded(window, alone, "height"), _recorded(window, alone, "mass")
+    estimate = _estimate(alone, matched)
+    height, mass = _recorded(window, alone, "height", estimate), _recorded(window, alone, "mass", estimate)
     given_height, given_mass = alone.body["height"], alone.body["mass"]
     window.matching.show_body(height.value if given_height is None else given_height,
                               mass.value if given_mass is None else given_mass,
-                              _said(height, given_height, "the stature the markers give (the default athlete's scaled "
-                                                          "to them)"),
-                              _said(mass, given_mass, f"the default athlete's {MASS:g} kg"))
+                              _said(height, given_height, "no stature is estimated from the markers" if estimate is
+                                    None else f"the analysis uses the stature the markers give: {estimate[1]}"),
+                              _said(mass, given_mass, f"the analysis keeps the default athlete's {MASS:g} kg"))
 
 
-def _recorded(window, alone: TrialAlone, key: str):
+def _estimate(alone: TrialAlone, matched):
+    """The stature ``(m, where it comes from)`` the analysis of ``alone`` estimates without a measure: its model's
+    height scaled by the geometry of ``matched`` (the MatchingTable shown), as ``hybrid analyze TRIAL.c3d`` does
+    (``engine.protocols.fitting.marker_stature``); None: none."""
+    return marker_stature(alone.made.model if alone.made is not None else alone.default, matched.matching)
+
+
+def _recorded(window, alone: TrialAlone, key: str, estimate):
     """The subject's ``key`` ('height' or 'mass') that the analysis of ``alone`` takes when the user gives none, with
     where it comes from (a Recorded): the trial's, else the patient's static trial's (``patient.analysis_settings``),
     as ``hybrid analyze TRIAL.c3d --static S`` decides (``engine.protocols.fitting.body_mass``), a mass checked also
-    by the height given in the panel (``engine.trial.body_measures.subject_mass``)."""
+    by the stature the analysis uses: the height given in the panel, the trial's or the static trial's, else the
+    ``estimate`` from the markers (:func:`_estimate`; ``engine.trial.body_measures.subject_mass``)."""
     static = window.document.static_trial
     if key == "height":
         return subject_height(alone.trial, static)
-    return subject_mass(alone.trial, static, alone.given())
+    return subject_mass(alone.trial, static, alone.given(), estimate)
 
 
 def _said(read, given, without: str) -> str:
     """Where the panel's height or mass comes from: the trial or its static trial (``read``, a Recorded, in the words
-    of the analysis's notes), the analysis's default (``without``), or the user (``given``)."""
+    of the analysis's notes), the user (``given``), or, with none usable, why (the notes on the values refused) and
+    what the analysis uses instead (``without``)."""
     if given is not None:
         return (f"given by you, instead of {read.source}" if read.value is not None else
                 "given by you; " + ("; ".join(read.rejected) or "the trial records none"))
-    return f"from {read.source}" if read.value is not None else "; ".join(read.rejected) or f"none recorded: {without}"
+    if read.value is not None:
+        return f"from {read.source}"
+    return f"{'; '.join(read.rejected)}; {without}" if read.rejected else f"none recorded: {without}"
 
 
 def body_edit(window, key: str, value) -> None:
     """The user gave the subject's ``key`` ('height', m, or 'mass', kg; None: not given): the trial's own when it is
     the value the trial (or its static trial) records; else checked as ``hybrid analyze --height/--mass`` checks it."""
     alone = active(window)
-    recorded = _recorded(window, alone, key).value
+    recorded = _recorded(window, alone, key, _estimate(alone, table(window))).value
     step = 0.5 * 10.0 ** -(window.matching.height if key == "height" else window.matching.mass).decimals()
     if value is not None and (recorded is None or abs(value - recorded) > step):
         value = (check_height if key == "height" else check_mass)(value, "Markers panel", key)

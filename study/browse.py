@@ -2,15 +2,17 @@
 (:func:`trial_result_steps`).
 
 :func:`open_study` takes a study file (``study.yaml``), a batch output folder (``hybrid batch --out``) or the
-folder's ``study-manifest.json``. From a study file alone, the output folder is the one beside it (a sub-folder of
-the study file's folder) whose manifest names this study file as its source; without one every trial is 'not
-run'. The rows are the study table's (``study.table``): one per trial and gait cycle, read from each finished
-trial's record, with the trial's ``status`` ('done': by this run or an earlier one; 'failed', with its ``error``;
-'pending': not reached by a cancelled run; 'not run') and, for a trial without rows, one row of its own.
+folder's ``study-manifest.json``. The manifest names its study file relative to its folder (``study.runner``), so a
+study copied or moved together with its results keeps them. From a study file alone, the output folder is the one
+whose manifest names this study file, in the study file's folder, a sub-folder of it or a folder beside it (the latest
+written when several do); without one every trial is 'not run'. The rows are the study table's (``study.table``):
+one per trial and gait cycle, read from each finished trial's record, with the trial's ``status`` ('done': by this
+run or an earlier one; 'failed', with its ``error``; 'pending': not reached by a cancelled run; 'not run') and, for a
+trial without rows, one row of its own.
 
 A batch writes a trial's files, not the whole result: :func:`trial_result_steps` computes it again, after checking
 that the trial's folder holds the complete outputs of the study as it is now (the fingerprint of the trial's input
-files, settings, subject's scaling inputs and HybridLab's version, ``study.fingerprint``). The analysis is then
+files, settings, subject's scaling inputs and HybridLab's code, ``study.fingerprint``). The analysis is then
 ``hybrid analyze``'s on the same arguments as the batch's (``engine.cli.analyze.analysis_inputs``), deterministic:
 the result is the one whose files are in the folder.
 """
@@ -64,17 +66,28 @@ def _manifest(path: Path) -> dict:
     return document
 
 
+def _source(out: Path, source: str) -> Path:
+    """The study file a manifest in the output folder ``out`` names ``source`` (relative to ``out``, as
+    ``study.runner`` writes it; an absolute path stays as it is)."""
+    return (out / source).resolve()
+
+
 def _output_beside(study_file: Path) -> Path | None:
-    """The batch output folder, among the sub-folders of the study file's folder, whose manifest's source is
-    ``study_file``; None when there is none."""
-    for manifest in sorted(study_file.parent.glob(f"*/{MANIFEST}")):
+    """The batch output folder whose manifest's source is ``study_file``, among the study file's folder, its
+    sub-folders and the folders beside it (``hybrid batch lab/study.yaml --out results``); the latest written when
+    several are; None when there is none."""
+    folder = study_file.parent
+    candidates = [folder / MANIFEST, *folder.glob(f"*/{MANIFEST}"), *folder.parent.glob(f"*/{MANIFEST}")]
+    found = []
+    for manifest in set(candidates):
         try:
             source = json.loads(manifest.read_text()).get("source")
+            written = manifest.stat().st_mtime
         except (OSError, ValueError, AttributeError):
             continue                      # not a readable manifest: not this study's output
-        if source and Path(source).resolve() == study_file:
-            return manifest.parent
-    return None
+        if isinstance(source, str) and source and _source(manifest.parent, source) == study_file:
+            found.append((written, str(manifest.parent)))
+    return Path(max(found)[1]) if found else None
 
 
 def open_study(path) -> StudyTable:
@@ -84,7 +97,7 @@ def open_study(path) -> StudyTable:
     if path.is_dir() or path.name == MANIFEST:
         out = path if path.is_dir() else path.parent
         document = _manifest(out / MANIFEST)
-        source = Path(document["source"])
+        source = _source(out, document["source"])
         study = load_study(source)
         name = document.get("study") or study.name
     else:
@@ -127,7 +140,7 @@ def trial_result_steps(table: StudyTable, subject: str, trial: str):
         raise DataError(f"trial '{key}': its input files cannot be read ({exc})", file=table.source) from None
     if completed(folder, digest) is None:
         raise DataError(f"trial '{key}' has no finished outputs of the study as it is now (its files, settings or "
-                        f"HybridLab's version changed since the batch, or the batch did not finish it): run "
+                        f"HybridLab's code changed since the batch, or the batch did not finish it): run "
                         f"'hybrid batch' again", file=folder / RECORD)
     model = table.out / "subjects" / subject / SCALED_MODEL if subject_spec.scaled else subject_spec.model
     from engine.analysis.pipeline import analysis_steps

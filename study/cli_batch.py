@@ -1,10 +1,20 @@
-"""``hybrid batch STUDY --out DIR``: a whole study on Dask (docs/batch.md); exit status the number of trials that
-failed (at most 100), 2 for an invalid study file."""
+"""``hybrid batch STUDY --out DIR``: a whole study on Dask (docs/batch.md), its exit status one of :data:`EXIT`."""
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
-MAX_STATUS = 100
+TRIALS_FAILED, SCHEDULER_UNREACHABLE, OUT_IN_USE = 3, 69, 75
+EXIT = {0: "every trial done (or skipped, done before)",
+        1: "an error of hybrid itself, with its traceback",
+        2: "an invalid study file or option, named",
+        TRIALS_FAILED: "one or more trials failed, the others done (how many: the last lines and study_summary.json)",
+        SCHEDULER_UNREACHABLE: "the Dask scheduler given by --scheduler cannot be reached (sysexits' EX_UNAVAILABLE)",
+        OUT_IN_USE: "another hybrid batch is writing into --out, named (sysexits' EX_TEMPFAIL: try again later)",
+        130: "cancelled (Ctrl-C: 128 + SIGINT)"}
+"""``hybrid batch``'s exit statuses and their meanings, as command-line tools give them: 0 success, 1 a crash (Python's
+own), 2 a usage error (argparse's, and every ``hybrid`` command's invalid input), 69 and 75 from BSD's sysexits.h, 130 the
+shell's for an interrupted command. A count of failed trials as the status would overlap 1 and 2."""
 
 
 def add_parser(sub) -> None:
@@ -15,8 +25,8 @@ def add_parser(sub) -> None:
                                    "the same inputs and settings is skipped; a failing trial is reported and the "
                                    "rest goes on. Writes trials/<subject>/<trial>/, subjects/<subject>/, "
                                    "study_table.csv/.parquet (one row per trial and gait cycle), "
-                                   "study_summary.json and study-manifest.json. Exit status: the number of "
-                                   f"failed trials (at most {MAX_STATUS}).")
+                                   "study_summary.json and study-manifest.json.",
+                       epilog="exit status: " + "; ".join(f"{code} {meaning}" for code, meaning in EXIT.items()))
     p.add_argument("study", help="study file (study.yaml)")
     p.add_argument("--out", required=True, help="output folder (created if missing; reused to resume)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="an existing Dask scheduler, e.g. tcp://host:8786 "
@@ -39,39 +49,64 @@ def add_parser(sub) -> None:
 def run_command(args) -> int:
     from engine.errors import SettingsError
 
-    from .cluster import dashboard, local_cluster_notes, study_client
+    from .cluster import SchedulerUnreachable
     from .description import load_study
-    from .runner import run_study
+    from .output_lock import OutputInUse, output_lock
     if args.workers is not None and not 1 <= args.workers <= 1024:
         raise SettingsError(f"--workers must be between 1 and 1024, got {args.workers}", "--workers")
     memory_limit = _memory_limit(args)
     per_task = _trials_per_task(args.trials_per_task)
     study = load_study(args.study)
+    print(f"study '{study.name}': {len(study.subjects)} subjects, {len(study.trials)} trials -> {Path(args.out).resolve()}")
+    try:
+        with output_lock(args.out):
+            run = _run(args, study, per_task, memory_limit)
+    except SchedulerUnreachable as exc:
+        print(f"hybrid batch: error: {exc}", file=sys.stderr)
+        return SCHEDULER_UNREACHABLE
+    except OutputInUse as exc:
+        print(f"hybrid batch: error: {exc}", file=sys.stderr)
+        return OUT_IN_USE
+    print(f"{run.count('done')} analysed, {run.count('skipped')} skipped (done before), {run.failed} failed in "
+          f"{run.seconds:.1f} s; {len(run.rows)} rows in {Path(args.out, 'study_table.csv').resolve()}")
+    for key, outcome in run.outcomes.items():
+        if outcome["status"] == "failed":
+            print(f"failed: {key}: {outcome['error']}")
+    return TRIALS_FAILED if run.failed else 0
+
+
+def _run(args, study, per_task, memory_limit):
+    """The :class:`study.runner.StudyRun` of ``study`` on the cluster of ``args``, its progress printed."""
+    from .cluster import dashboard, local_cluster_notes, study_client
+    from .runner import run_study
     total = len(study.trials)
-    print(f"study '{study.name}': {len(study.subjects)} subjects, {total} trials -> {Path(args.out).resolve()}")
     with study_client(args.scheduler, args.workers, not args.no_warm_up, memory_limit) as client:
         print(f"Dask: {len(client.scheduler_info()['workers'])} workers; dashboard {dashboard(client)}", flush=True)
         if not args.scheduler:
             print("Dask settings of this local cluster (docs/batch.md):\n" + "\n".join(
                 f"  {note}" for note in local_cluster_notes()), flush=True)
 
-        def progress(outcome, run):
-            done, failed = run.count("done") + run.count("skipped"), run.failed
-            filled = int(30 * (done + failed) / max(total, 1))
-            detail = outcome.get("error") or (f"{outcome['seconds']:.1f} s, peak {outcome['peak_rss_mb']:.0f} MB"
-                                              + ("" if outcome.get("peak_is_task", True) else " (the worker's so far)")
-                                              if outcome.get("peak_rss_mb") else "")
-            print(f"[{'#' * filled}{'.' * (30 - filled)}] done {done}, failed {failed}, remaining "
-                  f"{total - done - failed}  {outcome['key']}: {outcome['status']}" + (f" ({detail})" if detail
-                                                                                      else ""), flush=True)
+        run = run_study(study, args.out, client, lambda outcome, run: print(progress_line(outcome, run, total),
+                                                                          flush=True),
+                        per_task, lambda notes: print(notes, flush=True))
+    return run
 
-        run = run_study(study, args.out, client, progress, per_task, lambda notes: print(notes, flush=True))
-    print(f"{run.count('done')} analysed, {run.count('skipped')} skipped (done before), {run.failed} failed in "
-          f"{run.seconds:.1f} s; {len(run.rows)} rows in {Path(args.out, 'study_table.csv').resolve()}")
-    for key, outcome in run.outcomes.items():
-        if outcome["status"] == "failed":
-            print(f"failed: {key}: {outcome['error']}")
-    return min(run.failed, MAX_STATUS)
+
+def progress_line(outcome: dict, run, total: int) -> str:
+    """The progress line of ``outcome`` (a trial that ended, ``study.runner``) in ``run`` of ``total`` trials: a bar
+    of the trials ended, the trials analysed by this run, those skipped (done before: a resumed run's first lines),
+    failed and remaining, then the trial's status with its error or its seconds and peak memory."""
+    done, skipped, failed = run.count("done"), run.count("skipped"), run.failed
+    filled = int(30 * (done + skipped + failed) / max(total, 1))
+    if outcome["status"] == "skipped":
+        detail = "done before, same fingerprint"
+    else:
+        detail = outcome.get("error") or (f"{outcome['seconds']:.1f} s, peak {outcome['peak_rss_mb']:.0f} MB"
+                                          + ("" if outcome.get("peak_is_task", True) else " (the worker's so far)")
+                                          if outcome.get("peak_rss_mb") else "")
+    return (f"[{'#' * filled}{'.' * (30 - filled)}] done {done}, skipped {skipped}, failed {failed}, remaining "
+            f"{total - done - skipped - failed}  {outcome['key']}: {outcome['status']}"
+            + (f" ({detail})" if detail else ""))
 
 
 def _memory_limit(args):
@@ -91,8 +126,8 @@ def _memory_limit(args):
         raise SettingsError(f"--memory-limit must be a size such as 2GB or 1500MB, got {args.memory_limit!r}",
                             "--memory-limit") from None
     if limit < 100e6:
-        raise SettingsError(f"--memory-limit {args.memory_limit!r} is under 100 MB: a worker needs about 250 MB for "
-                            "the analysis of a trial", "--memory-limit")
+        raise SettingsError(f"--memory-limit {args.memory_limit!r} is under 100 MB: a gait2354 walk's analysis "
+                            "peaks at about 310 MB", "--memory-limit")
     return limit
 
 

@@ -113,6 +113,27 @@ class WarmUp(WorkerPlugin):
         run(warm_up_steps(plugins=False))
 
 
+class SchedulerUnreachable(Exception):
+    """The scheduler of ``hybrid batch --scheduler`` cannot be reached (its message names the address)."""
+
+
+def _connected(address: str) -> Client:
+    """A client of the scheduler at ``address``; :class:`SchedulerUnreachable` when it cannot be reached within Dask's
+    connection timeout (``distributed.comm.timeouts.connect``, 30 s by default); SettingsError for an address Dask
+    cannot read."""
+    from engine.errors import SettingsError
+    try:
+        return Client(address)
+    except ValueError as exc:
+        raise SettingsError(f"--scheduler {address!r} is not a Dask scheduler's address ({exc}); e.g. "
+                            "tcp://host:8786", "--scheduler") from None
+    except OSError as exc:                  # refused, timed out, unknown host: Dask's OSError after its retries
+        timeout = dask.config.get("distributed.comm.timeouts.connect")
+        raise SchedulerUnreachable(f"no Dask scheduler answered at {address} within {timeout} ({exc}): check that it "
+                                   "runs and that its address (e.g. tcp://host:8786) is reachable from this machine") \
+            from None
+
+
 @contextmanager
 def study_client(scheduler: str | None = None, workers: int | None = None, warm_up: bool = True,
                  memory_limit: str | int = "auto"):
@@ -122,7 +143,8 @@ def study_client(scheduler: str | None = None, workers: int | None = None, warm_
     memory), closed at the end."""
     with contextlib.ExitStack() as stack:
         if scheduler:
-            client = stack.enter_context(Client(scheduler))
+            client = stack.enter_context(_connected(scheduler))
+            same_code(client)
         else:
             n = workers or os.cpu_count() or 1
             stack.callback(_restore, {name: os.environ.get(name) for name in NANNY_WRITES})    # once the cluster closed
@@ -136,6 +158,19 @@ def study_client(scheduler: str | None = None, workers: int | None = None, warm_
         if warm_up:
             client.register_plugin(WarmUp())
         yield client
+
+
+def same_code(client: Client) -> None:
+    """SettingsError naming the workers of ``client`` that run other HybridLab code than this process (another
+    :func:`study.fingerprint.code_digest`): their results would be recorded under this code's fingerprints."""
+    from engine.errors import SettingsError
+
+    from .fingerprint import code_digest
+    here = code_digest()
+    others = sorted(worker for worker, digest in client.run(code_digest).items() if digest != here)
+    if others:
+        raise SettingsError(f"the workers {', '.join(others)} run other HybridLab code than this process (their engine "
+                            "and study sources differ): install the same HybridLab on them", "--scheduler")
 
 
 def _restore(values: dict) -> None:
@@ -152,10 +187,28 @@ def local_cluster_notes() -> list[str]:
     return [f"{name}={value!r}: {reason}" for name, (value, reason) in LOCAL_CLUSTER_SETTINGS.items()]
 
 
+DASHBOARD_TIMEOUT = 5.0
+"""Seconds :func:`dashboard` waits for the scheduler's answer."""
+
+
 def dashboard(client: Client) -> str:
-    """The Dask dashboard's address, or why there is none."""
+    """The Dask dashboard's address when its scheduler serves it, else why not. The scheduler serves its dashboard
+    only when its Python has bokeh (Dask's requirement, ``distributed.versions.BOKEH_REQUIREMENT``), and otherwise a
+    page saying so at the same address: the scheduler's list of its dashboard's plots (``individual-plots.json``, the
+    same server, no plot made) tells them apart, also for an existing cluster's scheduler (``--scheduler``)."""
+    import json
+    import urllib.request
+    link = client.dashboard_link
+    if not link:
+        return "not available (the scheduler serves no dashboard)"
+    plots = link.rsplit("/", 1)[0] + "/individual-plots.json"
     try:
-        link = client.dashboard_link
-    except Exception:
-        link = None
-    return link or "not available (the dashboard needs the bokeh package)"
+        with urllib.request.urlopen(plots, timeout=DASHBOARD_TIMEOUT) as answer:
+            served = bool(json.loads(answer.read()))
+    except (OSError, ValueError) as exc:
+        return f"{link} (its scheduler did not answer from this machine: {exc})"
+    if served:
+        return link
+    from distributed.versions import BOKEH_REQUIREMENT
+    return (f"not available: the scheduler's Python has no {BOKEH_REQUIREMENT}, which Dask needs for its dashboard "
+            f"(pip install \"{BOKEH_REQUIREMENT}\" where the scheduler runs)")

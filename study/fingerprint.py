@@ -1,15 +1,22 @@
-"""What a study's step depends on, as one SHA-256: the contents of its input files and its settings.
+"""What a study's step depends on, as one SHA-256: the contents of its input files, its settings and the code that
+computes it.
 
 A scaling depends on the generic model, the ScaleTool setup and the files it names (marker set, static trials),
 the static trial and the mass; a trial on its subject's scaling, its own files (marker file, loads, setups,
 contacts, EMG), its settings and its subject's height and mass (a trial analysed alone; the mass through its
-subject's fingerprint). The version of HybridLab is part of both: results of another version are never taken for this one's. A step whose outputs carry the same fingerprint
-is not run again (``hybrid batch``'s resume).
+subject's fingerprint). Both depend on the code that computes them (:func:`code_digest`: the SHA-256 of the installed
+engine's and study package's sources and of the resources the engine reads, hashed once per process), so that
+results of other code, an edited kernel included, are never taken for this code's: no version number to bump that
+could be forgotten. A step whose outputs carry the same fingerprint is not run again (``hybrid batch``'s resume).
 """
 from __future__ import annotations
 
+import functools
 import hashlib
+import importlib
+import importlib.resources
 import json
+import sys
 from pathlib import Path
 
 from engine import __version__
@@ -26,8 +33,41 @@ def file_digest(path) -> str:
     return h.hexdigest()
 
 
+def source_digest(paths) -> str:
+    """SHA-256 of the files ``paths`` and of those under the folders among them, by their paths within the folder
+    (a file's by its name) and their bytes, in a fixed order; Python's caches (``__pycache__``: compiled modules,
+    numba's cached kernels) left out."""
+    h = hashlib.sha256()
+    for given in map(Path, paths):
+        files = sorted(p for p in given.rglob("*") if p.is_file() and "__pycache__" not in p.parts) \
+            if given.is_dir() else [given]
+        for path in files:
+            h.update(f"{given.name}/{path.relative_to(given).as_posix()}\0".encode())
+            h.update(file_digest(path).encode())
+    return h.hexdigest()
+
+
+def code_paths() -> list:
+    """The installed files that compute a study's results: the engine's and this package's folders (its tasks and
+    table), and the resources the engine reads (the default athlete, marker protocols, normative curves; not the
+    demo, which no study step reads unless a trial names it, as an input file)."""
+    engine, study = (Path(importlib.import_module(name).__file__).parent for name in ("engine", "study"))
+    resources = Path(str(importlib.resources.files("hybridlab_resources")))
+    return [engine, study, resources / "athlete.yaml", resources / "protocols", resources / "normative"]
+
+
+@functools.cache
+def code_digest() -> str:
+    """The digest of the code that computes a study's results in this process (module notes): :func:`source_digest`
+    of :func:`code_paths`; in a frozen bundle (PyInstaller), whose modules are inside the program, the program's own
+    bytes. Computed once per process (about 2 MB of files, 0.1 s)."""
+    if getattr(sys, "frozen", False):
+        return file_digest(sys.executable)
+    return source_digest(code_paths())
+
+
 def _digest(parts: dict) -> str:
-    text = json.dumps({"hybridlab": __version__, **parts}, sort_keys=True, default=str)
+    text = json.dumps({"hybridlab": __version__, "code": code_digest(), **parts}, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()
 
 

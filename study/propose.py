@@ -283,21 +283,23 @@ def _recorded(paths: list) -> tuple[list, list]:
         else:
             read.append((path, parameters, recorded_height(parameters)))
     recorded = [(path, {"height": height, "mass": recorded_mass(parameters, height=None if height.value is not None
-                                                                 else _others_height(path, read))})
+                                                                 else _others_height(path, read, height))})
                 for path, parameters, height in read]
     return recorded, unreadable
 
 
-def _others_height(path: Path, read: list) -> tuple | None:
+def _others_height(path: Path, read: list, own) -> tuple | None:
     """The height ``(m, where it comes from)`` the C3D files of ``read`` (``[(path, parameters, Recorded height)]``)
     other than ``path`` record, when they agree on one as :func:`_agreed` would propose it (:func:`_agreement`: none
-    refused, within 0.1 mm), to check a mass ``path`` records without a usable height by
-    (``engine.trial.body_measures.recorded_mass``); else None."""
+    refused, within 0.1 mm), to check a mass ``path`` records without a usable height (``own``, the Recorded height
+    of ``path``, refused or none) by (``engine.trial.body_measures.recorded_mass``), the note saying which; else
+    None."""
     others = [(p, h) for p, _, h in read if p != path and h.found is not None]
     if _agreement([h for _, h in others], "height") != "agree":
         return None
     usable = [(p, h) for p, h in others if h.value is not None]
-    return usable[0][1].value, ", ".join(f"{p.name}'s {h.reading}" for p, h in usable)
+    why = "the trial's own height is not usable" if own.refused else "the trial records none"
+    return usable[0][1].value, ", ".join(f"{p.name}'s {h.reading}" for p, h in usable) + f" ({why})"
 
 
 def write_study(path, body: dict) -> None:

@@ -29,6 +29,14 @@ task run again elsewhere (up to ``distributed.scheduler.allowed-failures``); a g
 that a trial that keeps killing workers fails alone (KilledWorker), with its error saying when their nannies
 restarted them for going over their memory limit (``study.cluster``), and the others complete.
 
+A study is cancelled by an exception out of :func:`run_study` (Ctrl-C in ``hybrid batch``, or one raised by its
+``progress``): its futures are cancelled, and the manifest written. Dask cannot stop a running task: a running group
+ends the trial it runs (kept, complete in its folder) and starts no other (``study.tasks.analyse_group`` asks Dask
+whether its future is still wanted before each trial); the trials it did not start are not done, and a rerun runs
+them. A study run again while a group its cancelled run had submitted still runs submits that same task (the same
+key): Dask gives it the running one's result, and should that group have stopped already, its trials left without
+an outcome run one per task, as those of a group whose worker died.
+
 A worker's death counts against every task Dask had sent to that worker, the one it ran and those waiting behind it
 (Dask sends a few tasks to a worker at once): a trial waiting behind one that kills its worker can fail with
 KilledWorker although it never ran. Each task of one trial writes, as it starts, the id of its worker into its
@@ -39,6 +47,7 @@ manifest's ``requeued`` counts them), so that only a trial running when its work
 from __future__ import annotations
 
 import json
+import os
 import queue
 import shutil
 import time
@@ -49,8 +58,8 @@ from engine.errors import HybridLabError
 from engine.io.atomic import write_text
 
 from .fingerprint import subject_fingerprint, trial_fingerprint
-from .table import summary, write_summary, write_table
-from .tasks import AGAIN, SCALED_MODEL, analyse_group, analyse_single, analyse_trial, completed, scale_subject
+from .table import study_rows, summary, write_summary, write_table
+from .tasks import SCALED_MODEL, analyse_group, analyse_single, analyse_trial, completed, scale_subject
 from .trial_groups import group_trials, grouping_notes
 
 MANIFEST = "study-manifest.json"
@@ -60,7 +69,7 @@ POLL_INTERVAL = 0.5
 """Seconds between two looks at the folders of the running groups' trials (per-trial progress, module notes)."""
 STARTED = ".hybrid-started"
 """The folder in ``out`` of the files each task creates as it starts (``study.tasks.analyse_group``,
-``study.tasks.analyse_single``), removed when the study ends."""
+``study.tasks.analyse_single``): each removed once its task's end is handled, the folder when the study ends."""
 REQUEUES = 10
 """Times a trial is submitted again after a worker died before the trial started on it (module notes). Each death is
 charged to the trial it ran, which fails after ``distributed.scheduler.allowed-failures`` + 1 of them, so the deaths
@@ -133,7 +142,7 @@ def submit_study(study, out: Path, client, outcomes: dict, fingerprints: dict, p
     before any work (a subject's files unreadable), ``fingerprints`` with every trial's. Returns ({future: _Task},
     what the grouping chose and why). ``analyse``: each trial's function (default ``study.tasks.analyse_trial``)."""
     analyse = analyse or analyse_trial
-    subjects, models = [], []
+    subjects, model_of = [], {}          # the trials to run per subject; each subject's model, by the subject's id
     for subject in study.subjects:
         try:
             subject_digest = subject_fingerprint(subject)
@@ -158,15 +167,40 @@ def submit_study(study, out: Path, client, outcomes: dict, fingerprints: dict, p
             model = str(folder / SCALED_MODEL) if completed(folder, subject_digest) is not None else client.submit(
                 scale_subject, subject, folder, subject_digest, key=f"scale-{subject.id}-{subject_digest[:12]}")
         subjects.append(pending)
-        models.append(model)
+        model_of[subject.id] = model
     threads = sum(w["nthreads"] for w in client.scheduler_info()["workers"].values()) if subjects else 0
     groups = group_trials(subjects, threads, per_task)
-    model_of = {id(item): model for pending, model in zip(subjects, models) for item in pending}
     shutil.rmtree(out / STARTED, ignore_errors=True)         # a killed earlier run's
     if groups:
         (out / STARTED).mkdir()
-    tasks = [_Task(items, model_of[id(items[0])], len(items) > 1) for items in groups]
-    return {_submit(client, task, analyse, out): task for task in tasks}, grouping_notes(groups, threads, per_task)
+    tasks = [_Task(items, model_of[items[0][0].subject], len(items) > 1) for items in groups]   # one subject a group
+    return _submit_all(client, tasks, analyse, out), grouping_notes(groups, threads, per_task)
+
+
+def _submit_all(client, tasks: list, analyse, out: Path) -> dict:
+    """{future: task} of ``tasks`` submitted to ``client`` as :func:`_submit` does, in two messages to the scheduler
+    (``client.map`` of the groups, then of the single trials), not one a task (about 1 ms each: a thousand-trial study
+    spent half a second submitting). Within a map Dask ranks the tasks in the order given (``client.map``'s internal
+    priority), which one message a task does not (tasks submitted within ``fifo_timeout`` of each other run in an order
+    of Dask's choosing); the groups rank before the single trials (``priority``), which ``study.trial_groups`` makes
+    the short tasks of the study's end."""
+    futures = {}
+    for group in (True, False):
+        chosen = [task for task in tasks if task.group == group]
+        if not chosen:
+            continue
+        if group:
+            submitted = client.map(analyse_group, [t.items for t in chosen], [t.model for t in chosen],
+                                   [_started(out, t) for t in chosen], [analyse] * len(chosen),
+                                   key=[f"analyse-group-{_started(out, t).name}" for t in chosen], retries=0, priority=1)
+        else:
+            items = [t.items[0] for t in chosen]
+            submitted = client.map(analyse_single, [_started(out, t) for t in chosen], [analyse] * len(chosen),
+                                   [i[0] for i in items], [t.model for t in chosen], [i[1] for i in items],
+                                   [i[2] for i in items],
+                                   key=[f"analyse-{i[0].key}-{i[2][:12]}" for i in items], retries=0)
+        futures.update(zip(submitted, chosen))
+    return futures
 
 
 def _started(out: Path, task: _Task) -> Path:
@@ -242,13 +276,6 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
     run, fingerprints = StudyRun(), {}
     futures, notes = submit_study(study, out, client, run.outcomes, fingerprints, per_task, analyse)
     run.tasks = len(futures)
-    if say is not None:
-        say(notes)
-    write_manifest(out, study, run, fingerprints)
-    written = time.monotonic()
-    for outcome in list(run.outcomes.values()):
-        if progress is not None:
-            progress(outcome, run)
 
     def ended(outcome: dict) -> None:
         """``outcome`` kept, and reported unless it was already, with the same status (seen in its folder)."""
@@ -261,10 +288,54 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
         if progress is not None and (before is None or before["status"] != outcome["status"]):
             progress(outcome, run)
     finished = queue.SimpleQueue()        # futures as they end, put by Dask's callback thread
-    for future in futures:
-        future.add_done_callback(finished.put)
-    polled = time.monotonic()
-    try:
+
+    def handle(task: _Task, result) -> None:
+        """The end of ``task`` with ``result`` (its outcome or outcomes, :data:`AGAIN`, or the exception its worker's
+        death gave it): its trials' outcomes kept and reported, or its trials submitted again (module notes); its file
+        under :data:`STARTED` removed (while the workers work, not all at the study's end: a thousand of them took
+        half a second to remove on this VM)."""
+        started = _started(out, task)
+        if not task.group:
+            key = task.items[0][0].key
+            if isinstance(result, dict):
+                outcome = {**result, "requeued": task.requeued}
+            elif task.requeued < REQUEUES and not _ran_there(started, result):
+                started.unlink(missing_ok=True)
+                task.requeued += 1              # it waited behind the trial that killed its worker
+                again = _submit(client, task, analyse, out)
+                futures[again] = task
+                again.add_done_callback(finished.put)
+                return
+            else:
+                outcome = {**_failed(key, _worker_death(client, result)), "requeued": task.requeued}
+            ended(outcome)
+        else:       # a group: its trials' outcomes; those it left without one run one per task (its worker died:
+            for outcome in result if isinstance(result, list) else ():     # AGAIN or KilledWorker; or it stopped,
+                ended(outcome)                                             # module notes)
+            for item in task.items:
+                if item[0].key in run.outcomes:
+                    continue
+                outcome = _in_folder(item)
+                if outcome is not None:
+                    ended(outcome)
+                else:
+                    single = _Task([item], task.model, False)
+                    again = _submit(client, single, analyse, out)
+                    futures[again] = single
+                    again.add_done_callback(finished.put)
+        started.unlink(missing_ok=True)
+
+    try:                                  # from here, an exception cancels the study (module notes)
+        if say is not None:
+            say(notes)
+        write_manifest(out, study, run, fingerprints)
+        written = time.monotonic()
+        for outcome in list(run.outcomes.values()):
+            if progress is not None:
+                progress(outcome, run)
+        for future in futures:
+            future.add_done_callback(finished.put)
+        polled = time.monotonic()
         while futures:
             if time.monotonic() - polled >= POLL_INTERVAL:       # also while tasks keep ending
                 cpu = time.thread_time()
@@ -274,43 +345,19 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
                     ended(outcome)
                 polled = time.monotonic()
             try:
-                future = finished.get(timeout=max(0.0, polled + POLL_INTERVAL - time.monotonic()))
+                batch = [finished.get(timeout=max(0.0, polled + POLL_INTERVAL - time.monotonic()))]
             except queue.Empty:
                 continue
-            task = futures.pop(future)       # released: its worker drops the outcome, the scheduler the task
-            try:
-                result = future.result()
-            except Exception as exc:   # the task itself never raises: a worker died under it (KilledWorker)
-                result = exc
-            del future
-            if not task.group:
-                key = task.items[0][0].key
-                if isinstance(result, dict):
-                    outcome = {**result, "requeued": task.requeued}
-                elif task.requeued < REQUEUES and not _ran_there(_started(out, task), result):
-                    task.requeued += 1              # it waited behind the trial that killed its worker
-                    again = _submit(client, task, analyse, out)
-                    futures[again] = task
-                    again.add_done_callback(finished.put)
-                    continue
-                else:
-                    outcome = {**_failed(key, _worker_death(client, result)), "requeued": task.requeued}
-                ended(outcome)
-            elif result == AGAIN or isinstance(result, Exception):   # its worker died (Dask ran it again, or
-                for item in task.items:                              # KilledWorker): its unfinished trials run one per task
-                    if item[0].key in run.outcomes:
-                        continue
-                    outcome = _in_folder(item)
-                    if outcome is not None:
-                        ended(outcome)
-                    else:
-                        single = _Task([item], task.model, False)
-                        again = _submit(client, single, analyse, out)
-                        futures[again] = single
-                        again.add_done_callback(finished.put)
-            else:                                                    # its trials' outcomes
-                for outcome in result:
-                    ended(outcome)
+            while True:                      # and every other task ended meanwhile: their results in one gather
+                try:
+                    batch.append(finished.get_nowait())
+                except queue.Empty:
+                    break
+            results = _results(client, batch)
+            for future in batch:
+                task = futures.pop(future)   # released: its worker drops the outcome, the scheduler the task
+                handle(task, results.pop(future))
+            del future, batch
     finally:
         client.cancel(list(futures))
         write_manifest(out, study, run, fingerprints)
@@ -320,11 +367,33 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
     return run
 
 
+def _results(client, batch: list) -> dict:
+    """{future: its result, or the exception it ended with} of the ended futures ``batch``: those that finished
+    gathered from their workers in one call (each ``result()`` is a round trip of the client's event loop to the
+    scheduler and the worker, some 5 ms on this 2-core VM while the workers are busy: at hundreds of trials a second
+    on a cluster, the runner would fall behind its workers), the others' exceptions (the tasks never raise: a worker
+    died under them, KilledWorker). Should the gather fail (a worker holding a result died before it was fetched),
+    each future's result is asked for alone, so that one lost result fails only its own task."""
+    done = [f for f in batch if f.status == "finished"]
+    try:
+        results = dict(zip(done, client.gather(done))) if done else {}
+    except Exception:
+        results = {}
+    for future in batch:
+        if future not in results:
+            try:
+                results[future] = future.result()
+            except Exception as exc:
+                results[future] = exc
+    return results
+
+
 def finish_study(study, out: Path, run: StudyRun) -> None:
     """Once every trial of ``study`` has its outcome in ``run``: the outcomes put in the study's order, their rows
-    gathered, the study table and summary written into ``out``."""
+    gathered (a failed trial's row too, ``study.table.study_rows``), the study table and summary written into
+    ``out``."""
     run.outcomes = {t.key: run.outcomes[t.key] for t in study.trials}
-    run.rows = [row for o in run.outcomes.values() for row in o.get("rows", ())]
+    run.rows = study_rows(run.outcomes)
     write_table(run.rows, out / "study_table.csv", out / "study_table.parquet")
     write_summary(out / "study_summary.json", summary(run.rows, run.outcomes))
 
@@ -338,5 +407,16 @@ def write_manifest(out: Path, study, run: StudyRun, fingerprints: dict) -> None:
                              "error": o.get("error"), "seconds": o.get("seconds"),
                              "cpu_seconds": o.get("cpu_seconds"), "peak_rss_mb": o.get("peak_rss_mb"),
                              "peak_is_task": o.get("peak_is_task"), "requeued": o.get("requeued", 0)}
-    document = {"study": study.name, "source": str(study.source), "trials": trials}
+    document = {"study": study.name, "source": study_path(study.source, out), "trials": trials}
     write_text(out / MANIFEST, json.dumps(document, indent=1) + "\n")
+
+
+def study_path(source, out) -> str:
+    """The manifest's path of the study file ``source``: relative to the output folder ``out`` (with ``..``), so that
+    a study copied with its results (a lab's folder to a laptop) keeps them; absolute where there is no relative path
+    (another drive, on Windows). ``study.browse`` joins it to the manifest's folder."""
+    source, out = Path(source).resolve(), Path(out).resolve()
+    try:
+        return Path(os.path.relpath(source, out)).as_posix()
+    except ValueError:
+        return str(source)

@@ -12,6 +12,9 @@ G = 9.80665     # m/s^2, standard gravity
 # coordinate prefix -> (clinical name, sign applied to the model's value)
 JOINTS = {"hip_flexion": ("hip flexion", 1.0), "knee_angle": ("knee flexion", -1.0),
           "ankle_angle": ("ankle dorsiflexion", 1.0)}
+OPPOSITE = {"hip flexion": "hip extension", "knee flexion": "knee extension",
+            "ankle dorsiflexion": "ankle plantarflexion"}
+"""clinical name -> the name of the opposite direction (a moment's negative values in the clinical sign)"""
 
 
 def clinical_joints(model) -> list[tuple[str, str, str, float]]:

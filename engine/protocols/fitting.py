@@ -24,7 +24,8 @@ from ..scaling.placement import averaged_frame, place_markers
 from ..scaling.setup import ScalerSetup
 from ..tree import compile_tree
 from ..trial.axes import propose_rotation, rotation_from_axes
-from ..trial.body_measures import Given, as_written, recorded_height, recorded_mass, subject_height, subject_mass
+from ..trial.body_measures import (Given, analysis_height, as_written, bmi_note, recorded_height, recorded_mass,
+                                   subject_height, subject_mass)
 from ..trial.origin_samples import seen_positions
 from ..trial.trial import Markers
 from .description import model_markers
@@ -47,22 +48,24 @@ class FittedProtocol:
     stature: tuple | None = None
 
 
-def stature(trial, model, matching: Matching, given: Given | None = None, static=None) -> tuple | None:
-    """The subject's stature ``(m, where it comes from)``: the height ``given`` by the user when there is one (``hybrid
-    analyze --height``, a study's subject, the application: it overrides the trial's), else the height the trial
-    records when plausible (:func:`~engine.trial.body_measures.recorded_height`; else :func:`height_notes` says why
-    not), else the one the ``static`` trial records when the trial records none, else ``model``'s height times the
-    matching's geometric scale; None if none is known."""
-    if given is not None and given.height is not None:
-        return float(given.height), f"the height given {given.height_from}"
-    read = subject_height(trial, static)
-    if read.value is not None:
-        return read.value, read.source
+def marker_stature(model, matching: Matching) -> tuple | None:
+    """The subject's stature estimated without a measure ``(m, where it comes from)``: ``model``'s height times the
+    matching's geometric scale (the markers' distances over the model's); None when the model has no height or the
+    matching no scale."""
     height = model.metadata.get("subject", {}).get("height_m") if isinstance(model.metadata, dict) else None
-    if height and matching.scale:
-        return float(height) * matching.scale, (f"the model's {float(height):.2f} m times the {matching.scale:.2f} "
-                                                "the markers' distances give")
-    return None
+    if not (height and matching.scale):
+        return None
+    return float(height) * matching.scale, (f"the model's {float(height):.2f} m times the {matching.scale:.2f} the "
+                                            f"markers' distances give, {float(height) * matching.scale:.3f} m")
+
+
+def stature(trial, model, matching: Matching, given: Given | None = None, static=None) -> tuple | None:
+    """The subject's stature ``(m, where it comes from)`` the analysis uses
+    (:func:`~engine.trial.body_measures.analysis_height`): the height ``given`` by the user when there is one
+    (``hybrid analyze --height``, a study's subject, the application: it overrides the trial's), else the height the
+    trial records when plausible (else :func:`height_notes` says why not), else the one the ``static`` trial records
+    when the trial records none, else :func:`marker_stature` of ``model`` and ``matching``; None if none is known."""
+    return analysis_height(trial, static, given, marker_stature(model, matching))
 
 
 def _given_notes(read, said: str) -> list:
@@ -73,33 +76,49 @@ def _given_notes(read, said: str) -> list:
     return [f"{said}, instead of the trial's {parameter} {as_written(raw)}"]
 
 
-def height_notes(trial, given: Given | None, static=None) -> list:
-    """The notes on the height the trial records beside the stature used: with a height ``given`` (m), that it was
-    used instead of the trial's (which is named, or said absent) and where it was given; else why the trial's (and
-    the ``static`` trial's, read when the trial records none) were not used, if any, and that the static's is."""
+def height_notes(trial, given: Given | None, static=None, estimate: tuple | None = None) -> list:
+    """The notes on the subject's stature the analysis uses (:func:`stature`, ``estimate`` the one without a measure,
+    :func:`marker_stature`): why the heights the trial and its ``static`` trial record were not used, if any, then
+    which stature is used and where it comes from, with a height ``given`` (m) naming the trial's it replaces (or
+    saying it has none)."""
     read = recorded_height(trial)
-    if given is None or given.height is None:
-        used = subject_height(trial, static)
-        return [*used.rejected] + ([f"the subject's stature is {used.source}"] if read.value is None and
-                                   used.value is not None else [])
-    return _given_notes(read, f"the subject's stature is the height given {given.height_from}, "
-                              f"{float(given.height):.3f} m")
+    if given is not None and given.height is not None:
+        return _given_notes(read, f"the subject's stature is the height given {given.height_from}, "
+                                  f"{float(given.height):.3f} m")
+    used = subject_height(trial, static)
+    if used.value is not None:
+        return [*used.rejected, f"the subject's stature is {used.source}"]
+    if estimate is not None:
+        return [*used.rejected, f"the subject's stature is estimated: {estimate[1]} (no height given nor recorded "
+                                "usable)"]
+    return [*used.rejected, "the subject's stature is not known: no height given nor recorded usable, and none "
+                            "estimated from the markers"]
 
 
-def body_mass(trial, given: Given | None = None, static=None) -> tuple[float | None, list]:
+def body_mass(trial, given: Given | None = None, static=None, estimate: tuple | None = None,
+              kept: float | None = None) -> tuple[float | None, list]:
     """The subject's body mass (kg; None: none known, the model's is kept) and the notes saying where it comes from:
     the mass ``given`` by the user when there is one (``hybrid analyze --mass``, a study's subject, the application:
     it overrides the trial's; the notes say where it was given), else the mass the trial records when plausible
     (:func:`~engine.trial.body_measures.recorded_mass`), else the one the ``static`` trial records when the trial
-    records none (:func:`~engine.trial.body_measures.subject_mass`: each checked by the height given, the trial's or
-    the static's besides its own)."""
+    records none (:func:`~engine.trial.body_measures.subject_mass`: each checked by the stature the analysis uses,
+    the height given, the trial's or the static's, else the ``estimate`` without a measure, :func:`marker_stature`,
+    besides its own); ``kept`` the model's mass (kg), named when none is known. The last note is the body mass index
+    of the mass used (``kept`` without one) and that stature (:func:`~engine.trial.body_measures.bmi_note`)."""
+    height = analysis_height(trial, static, given, estimate)
+    metres = None if height is None else height[0]
     if given is not None and given.mass is not None:
-        return float(given.mass), _given_notes(recorded_mass(trial), f"the subject's body mass is the mass given "
-                                                                     f"{given.mass_from}, {float(given.mass):.3f} kg")
-    read = subject_mass(trial, static, given)
+        mass = float(given.mass)
+        notes = _given_notes(recorded_mass(trial), f"the subject's body mass is the mass given {given.mass_from}, "
+                                                   f"{mass:.3f} kg")
+        return mass, notes + [bmi_note(mass, metres, given=True)]
+    read = subject_mass(trial, static, given, estimate)
     if read.value is not None:
-        return read.value, [*read.rejected, f"the subject's body mass is {read.source}"]
-    return None, [*read.rejected, "no body mass in the trial nor given: the model's is kept"]
+        return read.value, [*read.rejected, f"the subject's body mass is {read.source}", bmi_note(read.value, metres)]
+    if kept is None:
+        return None, [*read.rejected, "no body mass in the trial nor given: the model's is kept"]
+    return None, [*read.rejected, f"no body mass in the trial nor given: the model's is kept, {kept:.3f} kg",
+                  bmi_note(kept, metres)]
 
 
 def renamed_trial(trial, matching: Matching, stature: tuple | None = None):
@@ -168,10 +187,11 @@ def fit_protocol(model, trial, matching: Matching, placements, catalogue: dict, 
     the protocol does not name; every other marker is the protocol's.
     """
     points = placements.points(model, catalogue)
+    estimate = marker_stature(model, matching)
     height = stature(trial, model, matching, given, static)
     moving, renamed, added, notes = renamed_trial(trial, matching, height)
-    notes += height_notes(trial, given, static)
-    mass, mass_notes = body_mass(trial, given, static)
+    notes += height_notes(trial, given, static, estimate)
+    mass, mass_notes = body_mass(trial, given, static, estimate, model.total_mass)
     notes += mass_notes
     used = {**matching.used, **added}
     protocol_markers, missing = model_markers(matching.protocol, used, points, catalogue)

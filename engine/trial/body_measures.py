@@ -11,10 +11,13 @@ C3D files have no standard parameter for either; these are read (names in any ca
   taken as kg (as in Sample01, Sample02 and Sample28), the assumption said; else Nexus's ``PROCESSING:Bodymass`` (kg).
 
 A value found but not usable (0, as Nexus writes a measurement not filled in; text; outside the plausible range; a
-mass giving, with the height the file records or the one the analysis uses, a body mass index outside
+mass giving, with the height the file records or the stature the analysis uses, a body mass index outside
 :data:`BMI_RANGE`, as 154 lb taken as kg for a 1.6 m subject) is never taken: :attr:`Recorded.rejected` says which
-and why. The height a mass is checked by besides its file's own (:func:`checking_height`: the height the user gave,
-else the trial's, else its static trial's) is named in the note.
+and why. The stature the analysis uses (:func:`analysis_height`: the height the user gave, else the trial's, else
+its static trial's when the trial records none, else the caller's estimate, the model's height scaled to the
+markers) is the one a mass is checked by besides its file's own, and is named in the note; a height the analysis
+does not use (a static trial's beside the trial's refused one) checks nothing, and the notes say it was not used.
+:func:`bmi_note` says the body mass index of the mass and stature an analysis used.
 
 The ranges are limits: a child under 1 m or 20 kg is refused (its height and mass are to be given by hand, and are
 refused there too).
@@ -151,18 +154,14 @@ def recorded_height(trial, whose: str = "the trial's") -> Recorded:
 def recorded_mass(trial, whose: str = "the trial's", height: tuple | None = None) -> Recorded:
     """The subject's body mass (kg) ``trial`` records (module notes): a Trial, or the
     :class:`~engine.io.c3d.C3DParameters` of its file; refused when, taken as kg, it gives a body mass index outside
-    :data:`BMI_RANGE` with the height the file records (if usable) or with ``height`` ``(m, where it comes from)``,
-    the height the analysis uses when it is not the file's own (the one the user gave, another trial's; None: none):
-    each height used is named, a mass scaled to a height it does not fit being as wrong as one recorded in pounds;
-    ``whose`` as :func:`recorded_height`."""
+    :data:`BMI_RANGE` with the height the file records (if usable) or with ``height`` ``(m, where it comes from, as
+    the note says it after "with")``, the stature the mass is to go with when it is not the file's own (the one the
+    analysis uses, another file's; None: none): each height used is named, a mass scaled to a height it does not fit
+    being as wrong as one recorded in pounds; ``whose`` as :func:`recorded_height`."""
     own = recorded_height(trial, whose)
     used = [] if own.value is None else [(own.value, f"{own.source} (recorded with it)")]
-    if height is not None and own.value is None:
-        owner = whose.removesuffix("'s")
-        used.append((height[0], f"{height[1]} " + (f"({whose} own height is not usable)" if own.refused else
-                                                   f"({owner} records none)")))
-    elif height is not None and height[0] != own.value:
-        used.append((height[0], f"{height[1]} (the height the analysis uses)"))
+    if height is not None and height[0] != own.value:
+        used.append(height)
 
     def unlikely(mass: float) -> str | None:
         lo, hi = BMI_RANGE
@@ -176,26 +175,30 @@ def recorded_mass(trial, whose: str = "the trial's", height: tuple | None = None
     return _read(_candidates(trial, _MASS_KEYS, ("bodymass",)), _mass, "body mass", whose, unlikely)
 
 
-def checking_height(trial, static=None, given: Given | None = None) -> tuple | None:
-    """The subject's height ``(m, where it comes from)`` that a mass is checked by (:func:`recorded_mass`) beside the
-    height recorded with it: the height ``given`` (m), else the one ``trial`` records, else, whenever the trial has
-    no usable height of its own (none, 0, or one refused: a check can only refuse more, unlike taking a value), the
-    one its ``static`` trial records; None if none. Not the stature the analysis may fall back to without any (the
-    model's height scaled to the markers, ``engine.protocols.fitting.stature``): a guess checks no measure."""
+def analysis_height(trial, static=None, given: Given | None = None, estimate: tuple | None = None) -> tuple | None:
+    """The subject's stature ``(m, where it comes from, with its value)`` an analysis of ``trial`` uses, and checks a
+    recorded mass by (:func:`subject_mass`): the height ``given`` (m), else the one the trial records, else its
+    ``static`` trial's when the trial records none (:func:`subject_height`: one refused is not replaced), else
+    ``estimate`` ``(m, where)``, the stature the caller estimates without a measure (the model's height scaled to the
+    markers, ``engine.protocols.fitting.marker_stature``; None: none); None if none."""
     if given is not None and given.height is not None:
         return float(given.height), f"the height given {given.height_from}, {float(given.height):.3f} m"
-    read = recorded_height(trial)
-    if read.value is None and static is not None:
-        read = recorded_height(static, f"the static trial {static.source}'s")
-    return None if read.value is None else (read.value, read.source)
+    read = subject_height(trial, static)
+    return (read.value, read.source) if read.value is not None else estimate
 
 
-def _or_static(read: Recorded, static, recorded) -> Recorded:
+def _or_static(read: Recorded, static, recorded, what: str) -> Recorded:
     """``read`` (a Recorded of the trial), else the measure the ``static`` trial records (``recorded(static, whose)``,
-    its source and notes naming the static trial) when the trial records none (nothing, or 0: not a value refused)."""
-    if read.value is not None or read.refused or static is None:
+    its source and notes naming the static trial) when the trial records none (nothing, or 0); when the trial's is
+    refused, ``read`` with a note saying the static trial's (if usable) was not used as the subject's ``what`` in its
+    place."""
+    if read.value is not None or static is None:
         return read
     other = recorded(static, f"the static trial {static.source}'s")
+    if read.refused:
+        return read if other.value is None else replace(read, rejected=read.rejected + (
+            f"{other.source} was not used as the subject's {what} in place of the trial's: a value the trial records "
+            "but refuses is not replaced (the trial may be another subject's)",))
     notes = read.rejected + other.rejected
     if other.value is None:
         return replace(read, rejected=notes)
@@ -205,20 +208,39 @@ def _or_static(read: Recorded, static, recorded) -> Recorded:
 def subject_height(trial, static=None) -> Recorded:
     """The subject's height (m) that an analysis of ``trial`` takes when none is given: the one ``trial`` records
     (:func:`recorded_height`), else, when it records none (nothing, or 0: a value refused may be a wrong unit or
-    another subject's, and is not replaced), the one its ``static`` trial (None: none) records, whose source names the
-    static trial and says the trial records none; ``rejected`` the notes on both. ``hybrid analyze TRIAL --static S``
-    and the application's Markers panel take it from here."""
-    return _or_static(recorded_height(trial), static, recorded_height)
+    another subject's, and is not replaced, the static trial's said not used), the one its ``static`` trial (None:
+    none) records, whose source names the static trial and says the trial records none; ``rejected`` the notes on
+    both. ``hybrid analyze TRIAL --static S`` and the application's Markers panel take it from here."""
+    return _or_static(recorded_height(trial), static, recorded_height, "stature")
 
 
-def subject_mass(trial, static=None, given: Given | None = None) -> Recorded:
+def subject_mass(trial, static=None, given: Given | None = None, estimate: tuple | None = None) -> Recorded:
     """The subject's body mass (kg) that an analysis of ``trial`` takes when none is given: as :func:`subject_height`,
-    from :func:`recorded_mass`, each file's mass checked also by :func:`checking_height` of ``trial``, ``static`` and
-    the height ``given`` (None: none; its mass is not looked at: the caller uses a mass given). ``hybrid analyze``
+    from :func:`recorded_mass`, each file's mass checked also by the stature the analysis uses,
+    :func:`analysis_height` of ``trial``, ``static``, the height ``given`` (None: none; its mass is not looked at: the
+    caller uses a mass given) and the ``estimate`` without a measure. ``hybrid analyze``
     (``engine.protocols.fitting.body_mass``) and the application's Markers panel take it from here."""
-    height = checking_height(trial, static, given)
-    return _or_static(recorded_mass(trial, height=height), static,
-                      lambda recorded_in, whose: recorded_mass(recorded_in, whose, height))
+    height = analysis_height(trial, static, given, estimate)
+    said = None if height is None else (height[0], f"the stature the analysis uses ({height[1]})")
+    return _or_static(recorded_mass(trial, height=said), static,
+                      lambda recorded_in, whose: recorded_mass(recorded_in, whose, said), "body mass")
+
+
+def bmi_note(mass: float, stature: float | None, given: bool = False) -> str:
+    """The note on the body mass index of the ``mass`` (kg) and ``stature`` (m; None: none known) an analysis used:
+    its value and whether within :data:`BMI_RANGE`, or that none could be computed. A mass ``given`` by the user is
+    taken whatever its index, the note saying so when it is not within (a recorded mass outside is refused before,
+    :func:`recorded_mass`; the model's own, kept without any, is said as any other)."""
+    if stature is None:
+        return ("the subject's body mass is not checked by a body mass index: no stature is known (none given nor "
+                "recorded, nor estimated from the markers)")
+    lo, hi = BMI_RANGE
+    bmi = mass / stature ** 2
+    said = f"the subject's body mass index is {bmi:.1f} kg/m^2 ({mass:.3f} kg over the stature {stature:.3f} m squared), "
+    if lo <= bmi <= hi:
+        return said + f"within {lo:g}-{hi:g} kg/m^2"
+    return said + f"not within {lo:g}-{hi:g} kg/m^2: " + ("the mass given is taken as given; check it and the stature"
+                                                        if given else "check the mass and the stature")
 
 
 def _named(name: str, where: str) -> str:

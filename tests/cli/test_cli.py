@@ -125,6 +125,62 @@ def test_a_height_or_mass_outside_its_range_or_with_a_model_is_refused_naming_th
     assert not (tmp_path / "out").exists()
 
 
+def _chord_stature(trial) -> float:
+    """The stature (m) an analysis gave the knee chords of ``trial`` (as analysed: the protocol's names), read back
+    from the markers: the right lateral knee marker is half the knee width (0.055 of the stature, Heinz et al. 2003)
+    plus a marker's radius (7 mm) from the knee centre in every frame (the chord's construction,
+    tests/protocols/test_chord.py)."""
+    m = trial.markers
+    gap = np.linalg.norm(m.positions[:, m.index("RKJC")] - m.positions[:, m.index("RKNJNTLN")], axis=1)
+    return float((2 * np.nanmedian(gap) - 0.014) / 0.055)
+
+
+@pytest.mark.parametrize("weight, static_height, refused", [(120.0, 1.8, True), (80.0, 1.2, False)])
+def test_a_mass_beside_a_refused_height_is_checked_by_the_stature_the_analysis_uses(test_data, tmp_path, weight,
+                                                                                    static_height, refused):
+    """``hybrid analyze TRIAL.c3d --static S``, the trial's SUBJECT:HEIGHT 17.8 refused (no stature; not replaced by
+    the static trial's): the model is made with the stature the markers give, and the mass the trial records is
+    checked by that stature (read back from the knee chords), not by the static trial's height, which the analysis
+    does not use (and says so): 120 kg, 37 kg/m^2 with the static's 1.8 m, is over 50 with the stature used: refused,
+    the model's 70 kg kept; 80 kg, 55.6 kg/m^2 with the static's 1.2 m, is within with it: taken. The notes say the
+    stature and mass used, where each came from, and their body mass index."""
+    import ezc3d
+
+    from engine.cli.analyze import analysis_inputs, parse_arguments
+    from engine.demo.athlete import MASS
+
+    def copy(name, subject):
+        c3d = ezc3d.c3d(str(test_data / "c3d" / "Sample26" / "Capture0002.c3d"))
+        for key, value in subject.items():
+            c3d.add_parameter("SUBJECT", key, [value])
+        c3d.write(str(tmp_path / name))
+        return tmp_path / name
+
+    trial, static = copy("typo.c3d", {"HEIGHT": 17.8, "WEIGHT": weight}), copy("static.c3d", {"HEIGHT": static_height})
+    model, analysed, settings = analysis_inputs(parse_arguments([str(trial), "--static", str(static)]))
+    stature, notes = _chord_stature(analysed), settings.ik.notes
+    bmi = weight / stature ** 2
+    assert (bmi > 50) is refused and (12 <= weight / static_height ** 2 <= 50) is refused    # the static's: the other
+    assert model.total_mass == pytest.approx(MASS if refused else weight, rel=1e-9)
+    assert (f"the static trial {static}'s SUBJECT:HEIGHT {static_height:g} m was not used as the subject's stature in "
+            "place of the trial's: a value the trial records but refuses is not replaced (the trial may be another "
+            "subject's)") in notes
+    (said,) = [n for n in notes if n.startswith("the subject's stature is ")]
+    assert said.startswith("the subject's stature is estimated: the model's 1.75 m times the ") and (
+        f"the markers' distances give, {stature:.3f} m" in said)
+    used = MASS if refused else weight
+    assert (f"the subject's body mass index is {used / stature ** 2:.1f} kg/m^2 ({used:.3f} kg over the stature "
+            f"{stature:.3f} m squared), within 12-50 kg/m^2") in notes
+    if refused:
+        (note,) = [n for n in notes if n.startswith(f"the trial's SUBJECT:WEIGHT {weight:g} was not used")]
+        assert note.startswith(f"the trial's SUBJECT:WEIGHT {weight:g} was not used as the subject's body mass: taken "
+                               "as kg, with the stature the analysis uses (the model's 1.75 m times the ")
+        assert f"{stature:.3f} m) it gives a body mass index of {bmi:.1f} kg/m^2, not within 12-50" in note
+        assert f"no body mass in the trial nor given: the model's is kept, {MASS:.3f} kg" in notes
+    else:
+        assert f"the subject's body mass is the trial's SUBJECT:WEIGHT {weight:g}, taken as kg (C3D gives no unit)" in notes
+
+
 def test_a_mass_given_is_the_model_of_a_trial_alone_and_overrides_the_trials(test_data, tmp_path):
     # the moments (N m/kg) and ground reactions (%BW) of the report and the study table are divided by the model's
     # total mass: the mass given, else the one the trial records (Nexus's PROCESSING:Bodymass, added here by ezc3d
@@ -140,7 +196,7 @@ def test_a_mass_given_is_the_model_of_a_trial_alone_and_overrides_the_trials(tes
             "none") in settings.ik.notes
     model, _, settings = analysis_inputs(parse_arguments([str(source)]))
     assert model.total_mass == pytest.approx(MASS, rel=1e-12)
-    assert "no body mass in the trial nor given: the model's is kept" in settings.ik.notes
+    assert f"no body mass in the trial nor given: the model's is kept, {MASS:.3f} kg" in settings.ik.notes
     c3d = ezc3d.c3d(str(source))
     c3d.add_parameter("PROCESSING", "Bodymass", [81.25])
     c3d.write(str(tmp_path / "nexus.c3d"))

@@ -199,50 +199,82 @@ def test_the_subjects_height_and_mass_are_shown_before_the_first_analysis_which_
     assert other.trial_alone.body == {"height": None, "mass": 75.0}
 
 
-def test_a_mass_recorded_without_a_height_is_checked_by_the_height_given_in_the_panel(shown, test_data, tmp_path):
-    # the trial records SUBJECT:WEIGHT 154 (pounds, taken as kg) and no height: shown as the trial's until a height is
-    # given; with 1.6 m given, 154 / 1.6^2 = 60.2 kg/m^2 is refused in the panel as the analysis refuses it
-    # (engine.protocols.fitting.body_mass), naming the height given
+def _analysed_notes(window):
+    """The notes of the model the analysis of the shown trial makes, with the patient's static trial and the values
+    given in the panel (``engine.demo.for_trial.model_for_trial``, as the panel's button runs it), and its mass."""
+    from engine.demo.for_trial import model_for_trial
+    alone = trial_alone.active(window)
+    made = model_for_trial(alone.trial, window.document.static_trial, given=alone.given())
+    return made.notes, made.model.total_mass
+
+
+def test_a_mass_recorded_without_a_height_is_checked_by_the_stature_the_analysis_uses(shown, test_data, tmp_path):
+    # the trial records SUBJECT:WEIGHT 154 (pounds, taken as kg) and no height: the analysis makes the model with the
+    # stature the markers give, by which 154 kg is refused: the panel says so in the analysis's words, and what the
+    # analysis uses instead; with 1.6 m given, 154 / 1.6^2 = 60.2 kg/m^2 is refused naming the height given; with
+    # 2.0 m given, 38.5 kg/m^2, it is taken
+    from engine.demo.athlete import MASS
     path = _copy_with(test_data, tmp_path / "pounds.c3d", {("SUBJECT", "WEIGHT"): 154.0})
     _drop(shown, [path])
     panel = shown.matching
     assert shown.last_error is None, shown.reported
-    assert panel.mass.value() == 154.0
-    assert panel.mass_said.text() == "from the trial's SUBJECT:WEIGHT 154, taken as kg (C3D gives no unit)"
+    notes, mass = _analysed_notes(shown)
+    (refused,) = [n for n in notes if n.startswith("the trial's SUBJECT:WEIGHT 154 was not used")]
+    assert "with the stature the analysis uses (the model's 1.75 m times the " in refused and mass == pytest.approx(MASS)
+    assert panel.mass.given() is None
+    assert panel.mass_said.text() == f"{refused}; the analysis keeps the default athlete's {MASS:g} kg"
+    (estimated,) = [n for n in notes if n.startswith("the subject's stature is estimated: ")]
+    assert panel.height_said.text() == ("none recorded: the analysis uses the stature the markers give: "
+                                        + estimated.removeprefix("the subject's stature is estimated: ")
+                                        .removesuffix(" (no height given nor recorded usable)"))
     panel.height.setValue(1.6)
     assert trial_alone.active(shown).body == {"height": 1.6, "mass": None}
     assert panel.mass_said.text() == (
-        "the trial's SUBJECT:WEIGHT 154 was not used as the subject's body mass: taken as kg, with the "
-        "height given in the application's Markers panel, 1.600 m (the trial records none) it gives a body mass index "
-        f"of {154 / 1.6 ** 2:.1f} kg/m^2, not within 12-50 kg/m^2 (pounds, or another subject's mass?)")
+        "the trial's SUBJECT:WEIGHT 154 was not used as the subject's body mass: taken as kg, with the stature the "
+        "analysis uses (the height given in the application's Markers panel, 1.600 m) it gives a body mass index "
+        f"of {154 / 1.6 ** 2:.1f} kg/m^2, not within 12-50 kg/m^2 (pounds, or another subject's mass?); the analysis "
+        f"keeps the default athlete's {MASS:g} kg")
+    panel.height.setValue(2.0)
+    assert panel.mass.value() == 154.0 and trial_alone.active(shown).body == {"height": 2.0, "mass": None}
+    assert panel.mass_said.text() == "from the trial's SUBJECT:WEIGHT 154, taken as kg (C3D gives no unit)"
+    assert _analysed_notes(shown)[1] == pytest.approx(154.0, rel=1e-9)
 
 
-def test_the_panel_checks_a_recorded_mass_by_the_same_heights_as_the_analysis_in_its_words(shown, test_data, tmp_path):
-    # the trial records SUBJECT:HEIGHT 17.8 (no stature: refused) and WEIGHT 154 (pounds): its static trial records
-    # HEIGHT 1.6, by which 154 kg is 60.2 kg/m^2: refused in the panel with the note the analysis gives
-    # (engine.protocols.fitting.body_mass), saying the trial's own height is not usable; then HEIGHT 1.9 (42.7 kg/m^2
-    # with it), and 1.6 m given in the panel: the analysis would scale a 1.6 m subject at 154 kg, refused too
-    from engine.protocols.fitting import body_mass
-    _copy_with(test_data, tmp_path / "typo.c3d", {("SUBJECT", "HEIGHT"): 17.8, ("SUBJECT", "WEIGHT"): 154.0})
-    _copy_with(test_data, tmp_path / "static.c3d", {("SUBJECT", "HEIGHT"): 1.6})
+def test_the_panel_checks_a_recorded_mass_by_the_stature_the_analysis_uses_in_its_words(shown, test_data, tmp_path):
+    # the trial records SUBJECT:HEIGHT 17.8 (no stature: refused) and WEIGHT 80; its static trial records HEIGHT 1.2,
+    # by which 80 kg would be 55.6 kg/m^2; but the refused height is not replaced by the static's: the analysis makes
+    # the model with the stature the markers give, by which 80 kg is within 12-50 kg/m^2, and takes it: the panel shows
+    # what the analysis does (not a check by a height it does not use), and says the static's height is not used;
+    # then HEIGHT 1.9 and WEIGHT 154 (42.7 kg/m^2 with it), and 1.6 m given: the analysis would make a 1.6 m subject
+    # of 154 kg, refused too, naming both heights
+    _copy_with(test_data, tmp_path / "typo.c3d", {("SUBJECT", "HEIGHT"): 17.8, ("SUBJECT", "WEIGHT"): 80.0})
+    _copy_with(test_data, tmp_path / "static.c3d", {("SUBJECT", "HEIGHT"): 1.2})
     _copy_with(test_data, tmp_path / "tall.c3d", {("SUBJECT", "HEIGHT"): 1.9, ("SUBJECT", "WEIGHT"): 154.0})
     panel = shown.matching
     _drop(shown, [tmp_path / "typo.c3d"])
     patient.open_static_trial(shown, tmp_path / "static.c3d")
     assert shown.last_error is None, shown.reported
-    alone = trial_alone.active(shown)
-    mass, notes = body_mass(alone.trial, alone.given(), shown.document.static_trial)
-    assert mass is None and panel.mass_said.text() == notes[0]
-    assert "SUBJECT:HEIGHT 1.6 m (the trial's own height is not usable) it gives a body mass index of 60.2" in notes[0]
+    static = shown.document.static_trial
+    assert 80 / 1.2 ** 2 > 50
+    notes, mass = _analysed_notes(shown)
+    assert mass == pytest.approx(80.0, rel=1e-9) and panel.mass.value() == 80.0
+    assert panel.mass_said.text() == "from the trial's SUBJECT:WEIGHT 80, taken as kg (C3D gives no unit)"
+    assert f"the subject's body mass is {panel.mass_said.text().removeprefix('from ')}" in notes
+    not_used = (f"the static trial {static.source}'s SUBJECT:HEIGHT 1.2 m was not used as the subject's stature in "
+                "place of the trial's: a value the trial records but refuses is not replaced (the trial may be another "
+                "subject's)")
+    assert not_used in notes and panel.height.given() is None
+    assert panel.height_said.text().startswith("the trial's SUBJECT:HEIGHT 17.8 was not used as the subject's stature")
+    assert f"; {not_used}; the analysis uses the stature the markers give: the model's 1.75 m" in panel.height_said.text()
     patient.set_static_trial(shown, None, None)
     _drop(shown, [tmp_path / "tall.c3d"])
     assert panel.mass.value() == 154.0                  # 42.7 kg/m^2 with the height recorded with it
     panel.height.setValue(1.6)
-    alone = trial_alone.active(shown)
-    mass, notes = body_mass(alone.trial, alone.given())
-    assert mass is None and panel.mass_said.text() == notes[0]
-    assert ("with the height given in the application's Markers panel, 1.600 m (the height the analysis uses) it gives "
-            f"a body mass index of {154 / 1.6 ** 2:.1f} kg/m^2") in notes[0]
+    notes, mass = _analysed_notes(shown)
+    (refused,) = [n for n in notes if n.startswith("the trial's SUBJECT:WEIGHT 154 was not used")]
+    assert panel.mass_said.text().startswith(refused + "; ") and mass == pytest.approx(70.0)
+    assert ("with the stature the analysis uses (the height given in the application's Markers panel, 1.600 m) it "
+            f"gives a body mass index of {154 / 1.6 ** 2:.1f} kg/m^2") in refused
 
 
 def test_a_dropped_trial_waiting_for_its_analysis_is_left_when_something_else_opens(shown, test_data):

@@ -177,11 +177,12 @@ def test_a_height_given_overrides_the_trials_and_the_note_names_both():
     assert stature(trial, model, matching)[0] == pytest.approx(1.63, abs=1e-6)
     given = Given(1.81, None, "for subject s01 in the study /lab/study.yaml")     # where it was given, said
     assert stature(trial, model, matching, given) == (1.81, "the height given for subject s01 in the study "
-                                                            "/lab/study.yaml")
+                                                            "/lab/study.yaml, 1.810 m")
     (note,) = height_notes(trial, given)
     assert note == ("the subject's stature is the height given for subject s01 in the study /lab/study.yaml, 1.810 m, "
                     "instead of the trial's SUBJECT:HEIGHT 1.63")
-    assert height_notes(trial, None) == height_notes(trial, Given(None, 70.0, None, "x")) == []   # the trial's own
+    assert height_notes(trial, None) == height_notes(trial, Given(None, 70.0, None, "x")) == [   # the trial's own
+        "the subject's stature is the trial's SUBJECT:HEIGHT 1.63 m"]
     with pytest.raises(ValueError, match="a height given must say where it was given"):
         Given(1.81)
 
@@ -210,7 +211,9 @@ def test_the_static_trials_height_and_mass_are_used_when_the_trial_records_none_
     assert height_notes(trial, None, static) == [f"the subject's stature is {said}"]
     mass, notes = body_mass(trial, None, static)
     assert mass == weight and notes == [f"the subject's body mass is the static trial {static.source}'s SUBJECT:Weight "
-                                        "59, taken as kg (C3D gives no unit) (the trial records none)"]
+                                        "59, taken as kg (C3D gives no unit) (the trial records none)",
+                                        f"the subject's body mass index is {weight / height ** 2:.1f} kg/m^2 "
+                                        f"({weight:.3f} kg over the stature {height:.3f} m squared), within 12-50 kg/m^2"]
     from engine.io.protocol_file import builtin, placements_for
     from engine.protocols.fitting import fit_protocol
     catalogue, placements, _ = builtin()
@@ -226,6 +229,10 @@ def test_the_static_trials_height_and_mass_are_used_when_the_trial_records_none_
     mass, notes = body_mass(typo, None, static)
     assert mass is None and notes[-1] == "no body mass in the trial nor given: the model's is kept"
     assert "SUBJECT:Height 16.6 was not used" in height_notes(typo, None, static)[0]
+    assert (f"the static trial {static.source}'s SUBJECT:Height 166 cm was not used as the subject's stature in place "
+            "of the trial's: a value the trial records but refuses is not replaced (the trial may be another "
+            "subject's)") == height_notes(
+        typo, None, static)[1]
 
 
 def test_a_static_trials_mass_refused_by_its_body_mass_index_names_the_static_trials_height():
@@ -258,14 +265,14 @@ def test_a_mass_recorded_without_a_height_is_checked_by_the_height_given_or_the_
     mass, notes = body_mass(trial, Given(height=1.6, height_from="with --height on the command line"))
     assert mass is None
     assert notes[0] == ("the trial's SUBJECT:WEIGHT 154 was not used as the subject's body mass: taken as kg, with the "
-                        "height given with --height on the command line, 1.600 m (the trial records none) "
+                        "stature the analysis uses (the height given with --height on the command line, 1.600 m) "
                         f"{bmi}, not within 12-50 kg/m^2 (pounds, or another subject's mass?)")
     static = SimpleNamespace(subject={"HEIGHT": 1.6}, metadata={}, source="static.c3d")
     mass, notes = body_mass(trial, None, static)
-    assert mass is None and (f"with the static trial static.c3d's SUBJECT:HEIGHT 1.6 m (the trial records none) {bmi}"
-                             in notes[0])
+    assert mass is None and ("with the stature the analysis uses (the static trial static.c3d's SUBJECT:HEIGHT 1.6 m "
+                             f"(the trial records none)) {bmi}" in notes[0])
     assert body_mass(SimpleNamespace(subject={"WEIGHT": 70.0}, metadata={}, source="walk.c3d"), None, static)[0] == 70.0
     mass, notes = body_mass(SimpleNamespace(subject={"HEIGHT": 1.6}, metadata={}, source="walk.c3d"), None,
                             SimpleNamespace(subject={"WEIGHT": 154.0}, metadata={}, source="static.c3d"))
-    assert mass is None and (f"with the trial's SUBJECT:HEIGHT 1.6 m (the static trial static.c3d records none) {bmi}"
+    assert mass is None and (f"with the stature the analysis uses (the trial's SUBJECT:HEIGHT 1.6 m) {bmi}"
                              in notes[0])

@@ -24,7 +24,7 @@ from study.browse import open_study, trial_result_steps
 from study.cluster import WORKER_ENVIRONMENT, study_client
 from study.description import load_study
 from study.runner import STARTED, _seen, _Task, run_study
-from study.tasks import RECORD, analyse_trial
+from study.tasks import RECORD, analyse_trial, completed
 
 ROOT = Path(__file__).resolve().parents[2]
 ENVIRONMENT_BEFORE = dict(os.environ)
@@ -120,7 +120,7 @@ subjects:
     status = main(["batch", str(study_file), "--out", str(out), "--scheduler", client.scheduler.address,
                    "--no-warm-up"])
     printed = capsys.readouterr().out
-    assert status == 1, printed
+    assert status == 3, printed              # a trial failed (study.cli_batch.TRIALS_FAILED)
     assert "remaining 0" in printed and "dashboard" in printed
     assert "settings of this local cluster" not in printed        # an existing cluster keeps its own
     summary = json.loads((out / "study_summary.json").read_text())
@@ -173,7 +173,8 @@ subjects:
     assert (tmp_path / "browsed" / "ik.mot").read_bytes() == (out / "trials" / "alone" / "run" / "ik.mot").read_bytes()
 
     rows = pq.read_table(out / "study_table.parquet").to_pylist()
-    assert [r["trial"] for r in rows if r["cycle"] is None] == ["walk1", "walk_8hz", "run", "run"]   # no complete cycle
+    assert [r["trial"] for r in rows if r["cycle"] is None] == ["walk1", "walk_8hz", "corrupt", "run", "run"]  # no cycle
+    assert [(r["trial"], r["status"]) for r in rows if r["status"] != "done"] == [("corrupt", "failed")]
     cycles = [r for r in rows if r["trial"] == "walk"]
     assert len(cycles) >= 2 and {r["side"] for r in cycles} == {"Left", "Right"}
     assert (out / "study_table.csv").read_text().count("\n") == len(rows) + 1
@@ -186,9 +187,10 @@ subjects:
     tau = read_storage(tmp_path / "direct" / "s10dof" / "walk" / "id.sto")
     for r in cycles:
         side = r["side"][0].lower()
-        inside = (tau.time >= r["cycle_start_s"]) & (tau.time <= r["cycle_end_s"])
-        column = tau.data[inside, tau.labels.index(f"hip_flexion_{side}_moment")]
-        assert r["peak_hip_flexion_moment_n_m_per_kg"] == pytest.approx(np.abs(column).max() / mass, rel=1e-12)
+        stance = (tau.time >= r["cycle_start_s"]) & (tau.time <= r["cycle_start_s"] + r["contact_time_s"] + 1e-9)
+        column = tau.data[stance, tau.labels.index(f"hip_flexion_{side}_moment")]
+        assert r["peak_hip_flexion_moment_stance_n_m_per_kg"] == pytest.approx(np.max(column) / mass, rel=1e-12)
+        assert r["peak_hip_extension_moment_stance_n_m_per_kg"] == pytest.approx(-np.min(column) / mass, rel=1e-12)
     loaded = client.run(lambda: sorted(m for m in sys.modules if m.split(".")[0] in ("PySide6", "pyqtgraph",
                                                                                  "vtkmodules", "hybridgui")))
     assert len(loaded) == 2 and not any(loaded.values())      # the workers stayed headless
@@ -398,6 +400,76 @@ def _started(control: Path) -> list:
     return sorted(p.name.split("-")[1] for p in control.glob("started-*"))
 
 
+def _first_held(trial, model, folder, fingerprint: str) -> dict:
+    """``analyse_trial``, with each start of a trial logged (:func:`_held_trial`'s ``started-`` files); the trial
+    ``w0`` waits, before its analysis, for the file ``go`` in the control folder (HOLD_GUARD at most)."""
+    control = _control(folder)
+    (control / f"started-{trial.id}-{os.getpid()}-{time.monotonic_ns()}").touch()
+    deadline = time.monotonic() + HOLD_GUARD
+    while trial.id == "w0" and not (control / "go").exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return analyse_trial(trial, model, folder, fingerprint)
+
+
+def _task_states(client) -> list:
+    """The states of the tasks every worker holds (Dask's worker state machine: a running task whose future was
+    cancelled is "cancelled" until it returns)."""
+    held = client.run(lambda dask_worker: [ts.state for ts in dask_worker.state.tasks.values()])
+    return sorted(state for states in held.values() for state in states)
+
+
+def _wait(condition, what: str) -> None:
+    deadline = time.monotonic() + HOLD_GUARD
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
+
+
+def test_a_cancelled_study_s_running_group_ends_its_running_trial_and_starts_no_other(client, test_data, tmp_path):
+    """A group of four trials, cancelled while its first runs (held, :func:`_first_held`): once the study has given
+    up (run_study raised, its futures cancelled), the group finishes that trial, whose folder is complete, and starts
+    none of the three others; the manifest calls them all pending, and a rerun skips the first and does the rest."""
+    study = load_study(_walks(tmp_path, test_data, 4))
+    control, out = tmp_path / "control", tmp_path / "out"
+
+    def cancel_once_started(notes):
+        _wait(lambda: _started(control), "the group did not start")
+        raise _Cancelled
+    with pytest.raises(_Cancelled):
+        run_study(study, out, client, per_task=4, say=cancel_once_started, analyse=_first_held)
+    _wait(lambda: "cancelled" in _task_states(client), "the worker was not told of the cancel")
+    (control / "go").touch()
+    _wait(lambda: not _task_states(client), "the cancelled group did not end")
+    assert _started(control) == ["w0"]
+    trials = json.loads((out / "study-manifest.json").read_text())["trials"]
+    assert {v["status"] for v in trials.values()} == {"pending"}
+    assert completed(out / "trials" / "s" / "w0", trials["s/w0"]["fingerprint"]) is not None
+    assert not any((out / "trials" / "s" / f"w{i}").exists() for i in (1, 2, 3))
+    again = run_study(study, out, client)
+    assert {k: o["status"] for k, o in again.outcomes.items()} == {
+        "s/w0": "skipped", "s/w1": "done", "s/w2": "done", "s/w3": "done"}
+
+
+def test_a_study_submitted_before_any_worker_comes_is_grouped_as_on_one_thread_and_runs_when_one_comes(test_data,
+                                                                                                      tmp_path):
+    """A cluster with no worker when the study is submitted (as an adaptive one, or batch jobs still queued), which
+    gets one (a worker thread in this process) once the tasks are submitted: three short walks in one task, as on
+    one thread (on two, three tasks: test_trial_groups), said so, and all done."""
+    from distributed import Client, LocalCluster
+    study = load_study(_walks(tmp_path, test_data, 3))
+    said = []
+    with LocalCluster(n_workers=0, processes=False, threads_per_worker=1, dashboard_address=":0") as cluster, \
+            Client(cluster) as no_workers:
+        def scale_once_submitted(notes):
+            said.append((notes, len(no_workers.scheduler_info()["workers"])))
+            cluster.scale(1)
+        run = run_study(study, tmp_path / "out", no_workers, say=scale_once_submitted)
+    (notes, workers), = said
+    assert workers == 0 and notes.startswith("trials per task: auto: 1 task for 3 trials on no worker thread yet")
+    assert "as for one worker thread" in notes
+    assert run.tasks == 1 and [o["status"] for o in run.outcomes.values()] == ["done"] * 3
+
+
 def test_trials_grouped_in_tasks_give_one_task_per_trial_s_results_each_reported_as_it_ends(client, test_data,
                                                                                           tmp_path, monkeypatch):
     """A group of four trials, a corrupt one among them, against one task per trial: the same files (but the
@@ -420,7 +492,7 @@ def test_trials_grouped_in_tasks_give_one_task_per_trial_s_results_each_reported
     assert len({o["pid"] for o in grouped.outcomes.values() if "pid" in o}) == 1     # one task ran them all
     (control / "hold").unlink()
     single = run_study(study, tmp_path / "single", client, per_task=1)
-    assert grouped.rows == single.rows and len(grouped.rows) == 3
+    assert grouped.rows == single.rows and [r["status"] for r in grouped.rows] == ["done", "failed", "done", "done"]
     assert {k: o["status"] for k, o in grouped.outcomes.items()} == {k: o["status"] for k, o in single.outcomes.items()}
     assert grouped.outcomes["s/bad"]["error"] == single.outcomes["s/bad"]["error"] and "bad.trc" in single.outcomes[
         "s/bad"]["error"]
@@ -535,3 +607,70 @@ def test_a_worker_killed_in_a_group_loses_nothing_and_its_unfinished_trials_run_
     assert len(keys_rows) == len(set(keys_rows)) and {r["trial"] for r in run.rows} == {f"w{i}" for i in range(6)}
     again = run_study(study, tmp_path / "out", client, per_task=3)
     assert {o["status"] for o in again.outcomes.values()} == {"skipped"} and again.rows == run.rows
+
+
+def test_a_rerun_by_other_code_analyses_again_what_this_code_had_done(client, test_data, tmp_path, monkeypatch):
+    """Resume never serves the results of other code: the same study, inputs and settings, rerun with another digest
+    of the sources (an edited kernel), analyses its trial again; rerun with this code's, it skips it."""
+    import study.fingerprint as fingerprint
+    walk = load_study(_one_walk(tmp_path, test_data))
+    out = tmp_path / "out"
+    assert run_study(walk, out, client).outcomes["s/walk1"]["status"] == "done"
+    assert run_study(walk, out, client).outcomes["s/walk1"]["status"] == "skipped"
+    monkeypatch.setattr(fingerprint, "code_digest", lambda: "the sources with an edited kernel")
+    assert run_study(walk, out, client).outcomes["s/walk1"]["status"] == "done"
+    assert run_study(walk, out, client).outcomes["s/walk1"]["status"] == "skipped"
+
+
+def _edit_code_digest(digest=None) -> None:
+    """In a worker: its code digest made ``digest`` (None: its own again)."""
+    import study.fingerprint as fingerprint
+    if digest is None:
+        fingerprint.code_digest = fingerprint._real_code_digest
+    else:
+        fingerprint._real_code_digest = getattr(fingerprint, "_real_code_digest", fingerprint.code_digest)
+        fingerprint.code_digest = lambda: digest
+
+
+def test_workers_running_other_code_are_named_and_the_study_refused(client):
+    from engine.errors import SettingsError
+    from study.cluster import same_code
+    same_code(client)                                    # the local workers run this code
+    worker = sorted(client.scheduler_info()["workers"])[0]
+    client.run(_edit_code_digest, "another release", workers=[worker])
+    try:
+        with pytest.raises(SettingsError, match="other HybridLab code") as raised:
+            same_code(client)
+    finally:
+        client.run(_edit_code_digest, workers=[worker])
+    assert worker in str(raised.value) and len(client.scheduler_info()["workers"]) == 2
+    assert sum(w in str(raised.value) for w in client.scheduler_info()["workers"]) == 1
+    same_code(client)
+
+
+def test_the_printed_dashboard_address_answers_with_dask_s_dashboard(client):
+    import urllib.request
+
+    from study.cluster import dashboard
+    link = dashboard(client)
+    assert link == client.dashboard_link and link.startswith("http://")
+    with urllib.request.urlopen(link, timeout=HOLD_GUARD) as answer:
+        page = answer.read().decode()
+    assert answer.status == 200 and "<title>Dask" in page and "needs bokeh" not in page
+
+
+NO_BOKEH = """import sys, urllib.request
+sys.modules["bokeh"] = None                                    # as if bokeh were not installed
+from distributed import Client, LocalCluster
+from study.cluster import dashboard
+with LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as cluster, Client(cluster) as client:
+    print(dashboard(client))
+    print(urllib.request.urlopen(client.dashboard_link, timeout=60).read().decode())
+"""
+
+
+def test_without_bokeh_the_dashboard_is_said_missing_not_given_as_a_dead_address():
+    said, page = subprocess.run([sys.executable, "-c", NO_BOKEH], capture_output=True, text=True, check=True,
+                                timeout=HOLD_GUARD).stdout.split("\n", 1)
+    assert "Dask needs bokeh" in page                        # what the address would have shown
+    assert said.startswith("not available: the scheduler's Python has no bokeh>=") and "http" not in said, said

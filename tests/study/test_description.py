@@ -91,6 +91,37 @@ def test_a_subject_without_model_has_its_trials_analysed_alone_with_its_height_a
     assert err.value.problem.startswith("static given without a model: they scale the subject's model")
 
 
+def test_a_trial_alone_of_a_study_checks_its_mass_by_the_stature_its_analysis_uses(test_data, tmp_path):
+    """A subject without model nor height, its static trial a setting: a trial recording SUBJECT:HEIGHT 17.8 (refused,
+    not replaced by the static trial's 1.8 m) and WEIGHT 120 is analysed with the stature the markers give, by which
+    120 kg is refused (as ``hybrid analyze TRIAL --static S``: tests/cli/test_cli.py), though the static trial's
+    1.8 m would take it (37 kg/m^2), and the model's mass kept; the notes say so."""
+    import ezc3d
+
+    from engine.cli.analyze import analysis_inputs, parse_arguments
+    from engine.demo.athlete import MASS
+
+    def copy(name, subject):
+        c3d = ezc3d.c3d(str(test_data / "c3d" / "Sample26" / "Capture0002.c3d"))
+        for key, value in subject.items():
+            c3d.add_parameter("SUBJECT", key, [value])
+        c3d.write(str(tmp_path / name))
+        return tmp_path / name
+
+    trial, static = copy("typo.c3d", {"HEIGHT": 17.8, "WEIGHT": 120.0}), copy("static.c3d", {"HEIGHT": 1.8})
+    study = load_study(_write(tmp_path, f"subjects:\n  - id: s1\n    settings: {{static: {static}}}\n    trials:\n"
+                                        f"      - id: run\n        file: {trial}\n"))
+    (spec,) = study.trials
+    model, _, settings = analysis_inputs(parse_arguments(analyze_arguments(spec, None)), given_in=spec.given_in)
+    assert 12 <= 120 / 1.8 ** 2 <= 50 and model.total_mass == pytest.approx(MASS, rel=1e-9)
+    notes = settings.ik.notes
+    assert any(n.startswith("the trial's SUBJECT:WEIGHT 120 was not used as the subject's body mass: taken as kg, with "
+                            "the stature the analysis uses (the model's 1.75 m times the ") for n in notes)
+    assert any(n.startswith(f"the static trial {static}'s SUBJECT:HEIGHT 1.8 m was not used as the subject's stature")
+               for n in notes)
+    assert f"no body mass in the trial nor given: the model's is kept, {MASS:.3f} kg" in notes
+
+
 def test_a_subjects_mass_with_a_model_scales_it_and_is_no_analysis_option(test_data, tmp_path):
     g = test_data / "opensim" / "gait2354" / "scale"
     text = (f"subjects:\n  - id: s1\n    model: {g / 'gait2354_simbody.osim'}\n    static: {g / 'subject01_static.trc'}\n"
@@ -271,7 +302,7 @@ def test_proposing_a_height_and_checking_a_mass_by_the_others_heights_agree_alik
     from types import SimpleNamespace
 
     from engine.trial.body_measures import recorded_height
-    from study.propose import _agreed, _others_height
+    from study.propose import _agreed, _others_height as others_height
 
     def read(*heights):
         files = [(Path(f"t{i}.c3d"), SimpleNamespace(subject={"HEIGHT": h}, metadata={})) for i, h in enumerate(heights)]
@@ -284,6 +315,10 @@ def test_proposing_a_height_and_checking_a_mass_by_the_others_heights_agree_alik
         return entry.get("height")
 
     mass_file = Path("mass.c3d")
+
+    def _others_height(path, read):                # a mass file recording no height of its own
+        return others_height(path, read, recorded_height(SimpleNamespace(subject={}, metadata={})))
+
     assert round(1.70004, 4) != round(1.70006, 4)                 # rounding into 0.1 mm buckets splits them
     assert proposed(1.70004, 1.70006) == pytest.approx(1.7, abs=1e-12)
     assert _others_height(mass_file, read(1.70004, 1.70006))[0] == pytest.approx(1.70004, abs=1e-12)

@@ -59,3 +59,23 @@ def test_memory_limits_that_cannot_work_are_refused(tmp_path, capsys, given, pro
     study.write_text("format: hybridlab-study\nversion: 1\nsubjects: []\n")
     assert main(["batch", str(study), "--out", str(tmp_path / "out"), "--memory-limit", given]) == 2
     assert problem in capsys.readouterr().err
+
+
+def _measured_in_task():
+    from study.task_memory import _high_water_mb
+    before = _high_water_mb()
+    with peak_memory() as measured:
+        pass
+    return before, measured
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_on_a_worker_of_several_threads_the_peak_is_the_worker_s_and_not_reset(threads):
+    """A worker of several threads runs tasks side by side in one process: the high-water mark is left alone (a task
+    would reset its neighbours' peaks) and the peak is said to be the worker's; on a worker of one thread, the task's."""
+    with LocalCluster(n_workers=1, threads_per_worker=threads, processes=False, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        before, measured = client.submit(_measured_in_task, pure=False).result(timeout=60)
+    assert measured["peak_is_task"] is (threads == 1)
+    if threads > 1:
+        assert measured["peak_rss_mb"] >= before            # the process's peak so far, kept

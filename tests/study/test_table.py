@@ -1,7 +1,9 @@
 """The study table's rows of the shipped demo analysis: one per side and cycle, the peak vertical ground reaction of
-each cycle's stance from the estimate's forces, blade metrics on the prosthetic side only, and CSV and Parquet
-holding the same values."""
+each cycle's stance from the estimate's forces, signed peak moments of the stance, blade metrics on the prosthetic
+side only, and CSV and Parquet holding the same values; a failed trial's row; the summary by subject and side, with
+per-trial columns counted once per trial."""
 import csv
+import json
 import statistics
 
 import pyarrow.parquet as pq
@@ -10,7 +12,8 @@ import pytest
 from engine.analysis.gait_phases import side_of
 from engine.clinical.events import gait_events
 from engine.demo import demo_results
-from study.table import summary, trial_rows, write_table
+from engine.io.analysis_outputs import generalized_force_table
+from study.table import study_rows, summary, trial_rows, write_table
 
 
 @pytest.fixture(scope="module")
@@ -54,22 +57,91 @@ def test_csv_and_parquet_hold_the_same_rows(demo, tmp_path):
     assert table[2]["side"] is None and table[2]["notes"].startswith("no complete")
 
 
-def test_the_summary_gives_each_subject_s_and_the_study_s_mean_sd_and_count(demo):
+def test_peak_moments_are_signed_clinically_within_the_stance(demo):
+    """Knee flexion is OpenSim's knee_angle negated, hip flexion and ankle dorsiflexion keep its sign; each column is
+    the largest moment in its direction over the frames from the cycle's Foot Strike to its Foot Off, over mass."""
     result, settings = demo
-    rows = trial_rows("demo", "run", result, settings.forward) + [dict(r, subject="twin", trial="copy") for r in
-                                                                   trial_rows("demo", "run", result, settings.forward)[:1]]
-    outcomes = {"demo/run": {"status": "done"}, "twin/copy": {"status": "skipped"},
-                "twin/bad": {"status": "failed", "error": "bad.trc: not a marker file"}}
-    doc = summary(rows, outcomes)
-    assert (doc["trials"], doc["done"], doc["skipped"]) == (3, 1, 1)
-    assert doc["failed"] == {"twin/bad": "bad.trc: not a marker file"}
-    column = "peak_vertical_grf_pct_bw"
-    values = [r[column] for r in rows]
-    assert doc["study"][column] == {"mean": pytest.approx(sum(values) / 3, rel=1e-12),
-                                    "sd": pytest.approx(statistics.stdev(values), rel=1e-12), "n": 3}
-    assert doc["subjects"]["demo"][column]["n"] == 2
-    assert doc["subjects"]["twin"][column] == {"mean": values[2], "sd": None, "n": 1}    # one value: no SD
-    assert not set(doc["study"]) & {"subject", "trial", "side", "cycle", "cycle_start_s", "cycle_end_s"}
+    rows = trial_rows("demo", "run", result, settings.forward)
+    model, time = result.model, result.motion.time
+    tau = generalized_force_table(model, time, result.dynamics.tau)
+    events, _ = gait_events(result)
+    checked = 0
+    for r in rows:
+        off = min(e.time for e in events if e.label == "Foot Off" and e.context == r["side"]
+                  and e.time > r["cycle_start_s"])
+        stance = (time >= r["cycle_start_s"]) & (time <= off)
+        s = r["side"][0].lower()
+        for joint, label, sign, opposite in (("hip_flexion", f"hip_flexion_{s}", 1, "hip_extension"),
+                                             ("knee_flexion", f"knee_angle_{s}", -1, "knee_extension"),
+                                             ("ankle_dorsiflexion", f"ankle_angle_{s}", 1, "ankle_plantarflexion")):
+            if f"{label}_moment" not in tau.labels:
+                assert f"peak_{joint}_moment_stance_n_m_per_kg" not in r      # the blade's side has no ankle
+                continue
+            m = sign * tau.data[stance, tau.labels.index(f"{label}_moment")] / model.total_mass
+            assert r[f"peak_{joint}_moment_stance_n_m_per_kg"] == pytest.approx(m.max(), rel=1e-12)
+            assert r[f"peak_{opposite}_moment_stance_n_m_per_kg"] == pytest.approx(-m.min(), rel=1e-12)
+            checked += 1
+    assert checked == 5
+    left, right = rows
+    # running: stance is dominated by the knee's extensor and the ankle's plantarflexor moment
+    assert left["peak_knee_extension_moment_stance_n_m_per_kg"] > 1 > left["peak_knee_flexion_moment_stance_n_m_per_kg"]
+    assert left["peak_ankle_plantarflexion_moment_stance_n_m_per_kg"] > 1
+    assert (left["limb"], right["limb"]) == ("intact", "prosthetic")
+
+
+def test_a_failed_trial_has_a_row_with_its_ids_status_and_error(demo, tmp_path):
+    result, settings = demo
+    stored = trial_rows("demo", "run", result, settings.forward)
+    outcomes = {"demo/run": {"status": "skipped", "rows": json.loads(json.dumps(stored))},   # a record's rows
+                "demo/bad": {"status": "failed", "error": "bad.trc: not a marker file"}}
+    rows = study_rows(outcomes)
+    assert rows[:2] == [{**r, "status": "done"} for r in stored]
+    assert rows[2] == {"subject": "demo", "trial": "bad", "status": "failed", "notes": "bad.trc: not a marker file"}
+    write_table(rows, tmp_path / "t.csv", tmp_path / "t.parquet")
+    with open(tmp_path / "t.csv", newline="") as f:
+        text = list(csv.DictReader(f))
+    assert [(r["trial"], r["status"], r["side"]) for r in text] == [("run", "done", "Left"), ("run", "done", "Right"),
+                                                                      ("bad", "failed", "")]
+    assert text[2]["notes"] == "bad.trc: not a marker file" and text[2]["ik_rms_mean_mm"] == ""
+
+
+def _stats(values):
+    return {"mean": pytest.approx(statistics.mean(values), rel=1e-12),
+            "sd": pytest.approx(statistics.stdev(values), rel=1e-12) if len(values) > 1 else None, "n": len(values)}
+
+
+def test_the_summary_keeps_sides_apart_and_counts_per_trial_columns_once_per_trial(demo):
+    """Two trials of the amputee (the demo, and a copy with other values) and one of a subject without a blade: each
+    side of each subject is summarised over its own cycles, the prosthetic and intact sides never pooled, the IK RMS
+    over trials (n 2, not one per cycle row), and the study's over the subjects' means."""
+    result, settings = demo
+    run = trial_rows("demo", "run", result, settings.forward)
+    again = [dict(r, trial="again", ik_rms_mean_mm=r["ik_rms_mean_mm"] + 1.0,
+                  peak_vertical_grf_pct_bw=r["peak_vertical_grf_pct_bw"] - 7.0) for r in run]
+    control = [dict(r, subject="control", trial="walk", limb=None) for r in run]
+    outcomes = {"demo/run": {"status": "done", "rows": run}, "demo/again": {"status": "skipped", "rows": again},
+                "demo/bad": {"status": "failed", "error": "bad.trc: not a marker file"},
+                "control/walk": {"status": "done", "rows": control}}
+    doc = summary(study_rows(outcomes), outcomes)
+    assert (doc["trials"], doc["done"], doc["skipped"]) == (4, 2, 1)
+    assert doc["failed"] == {"demo/bad": "bad.trc: not a marker file"}
+    assert "by side" in doc["grouping"] and "once per trial" in doc["grouping"]
+    grf, ik = "peak_vertical_grf_pct_bw", "ik_rms_mean_mm"
+    amputee = doc["subjects"]["demo"]
+    assert amputee["per_trial"]["trials"] == 2
+    assert amputee["per_trial"]["columns"][ik] == _stats([run[0][ik], run[0][ik] + 1.0])
+    assert grf not in amputee["per_trial"]["columns"] and ik not in amputee["per_cycle"]["Left"]["columns"]
+    for side, limb, row in (("Left", "intact", run[0]), ("Right", "prosthetic", run[1])):
+        entry = amputee["per_cycle"][side]
+        assert (entry["limb"], entry["cycles"]) == (limb, 2)
+        assert entry["columns"][grf] == _stats([row[grf], row[grf] - 7.0])
+    assert doc["subjects"]["control"]["per_cycle"]["Right"]["limb"] is None
+    assert doc["subjects"]["control"]["per_trial"]["columns"][ik] == _stats([run[0][ik]])
+    study = doc["study"]
+    assert set(study["per_cycle"]) == {"intact", "prosthetic", "Left", "Right"}
+    assert study["per_cycle"]["prosthetic"][grf] == _stats([run[1][grf] - 3.5])          # one subject's mean
+    assert study["per_cycle"]["Right"][grf] == _stats([run[1][grf]])
+    assert study["per_trial"][ik] == _stats([run[0][ik] + 0.5, run[0][ik]])               # between subjects
 
 
 # what each column the clinical layer may leave empty is called in the notes that say why

@@ -56,6 +56,19 @@ def test_several_worker_threads_get_shorter_tasks_towards_the_end(test_data):
     assert [len(g) for g in group_trials([subjects[0][:4]], 2)] == [1, 1, 1, 1]      # enough tasks for both workers
 
 
+def test_no_worker_thread_yet_groups_as_one_thread_and_the_notes_say_so(test_data):
+    """A cluster with no worker when the study starts (workers still to come): tasks of consecutive walks up to the
+    target frames each, as on one thread, none shortened at the end, and the notes say what was assumed."""
+    subjects = [[(_trial(test_data, "s", i),) for i in range(40)]]
+    groups = group_trials(subjects, 0)
+    assert [item for g in groups for item in g] == subjects[0]
+    assert [len(g) for g in groups] == [TASK_FRAMES // 151] * (40 // (TASK_FRAMES // 151)) + [40 % (TASK_FRAMES // 151)]
+    notes = grouping_notes(groups, 0, "auto")
+    assert notes.startswith(f"trials per task: auto: {len(groups)} tasks for 40 trials on no worker thread yet (none "
+                            "connected when the study started)")
+    assert "as for one worker thread, for how many will come is unknown" in notes and "0 worker" not in notes
+
+
 def test_a_number_of_trials_per_task_is_kept_within_each_subject(test_data):
     subjects = [[(_trial(test_data, s, i),) for i in range(n)] for s, n in (("a", 5), ("b", 2))]
     assert [len(g) for g in group_trials(subjects, 2, 2)] == [2, 2, 1, 2]

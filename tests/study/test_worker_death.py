@@ -86,7 +86,7 @@ def test_a_trial_that_kills_each_worker_it_runs_on_fails_alone_saying_why(test_d
         status = main(["batch", str(study_file), "--out", str(out), "--workers", "3", "--memory-limit", LIMIT,
                        "--no-warm-up"])
     printed = capsys.readouterr().out
-    assert status == 2, printed
+    assert status == 3, printed           # trials failed (study.cli_batch.TRIALS_FAILED)
     trials = json.loads((out / "study-manifest.json").read_text())["trials"]
     assert {k: v["status"] for k, v in trials.items()} == {"s/walk": "done", "s/exits": "failed", "s/hogs": "failed"}, printed
     died, hogged = trials["s/exits"]["error"], trials["s/hogs"]["error"]
@@ -104,7 +104,8 @@ def test_a_trial_sent_behind_one_that_kills_its_worker_runs_again_and_is_done(te
                                                                             monkeypatch):
     """One worker of one thread, no failure allowed, one trial per task: Dask sends the worker the deadly trial and
     the walk behind it, and its death fails both (KilledWorker); the walk, which never started, is submitted again
-    and done, the deadly trial fails with its error, and the exit status counts it alone."""
+    and done, with its progress line when it ends (none when it was submitted again), the deadly trial fails with its
+    error, alone (the summary's failed trials)."""
     study_file = _deadly_study(tmp_path, test_data, [("exits", 0.5), ("walk", 0.5)])
     _faulty_clusters(monkeypatch)
     out = tmp_path / "out"
@@ -112,12 +113,16 @@ def test_a_trial_sent_behind_one_that_kills_its_worker_runs_again_and_is_done(te
         status = main(["batch", str(study_file), "--out", str(out), "--workers", "1", "--memory-limit", LIMIT,
                        "--no-warm-up", "--trials-per-task", "1"])
     printed = capsys.readouterr().out
-    assert status == 1, printed
+    assert status == 3, printed
     trials = json.loads((out / "study-manifest.json").read_text())["trials"]
     assert {k: (v["status"], v["requeued"]) for k, v in trials.items()} == {
         "s/exits": ("failed", 0), "s/walk": ("done", 1)}, printed          # the walk was failed once with it
     assert trials["s/exits"]["error"].startswith("its worker died (KilledWorker"), trials["s/exits"]["error"]
     assert trials["s/walk"]["error"] is None and trials["s/walk"]["seconds"] > 0
+    lines = [line for line in printed.splitlines() if line.startswith("[")]
+    assert len(lines) == 2 and lines[0].endswith(
+        f"done 0, skipped 0, failed 1, remaining 1  s/exits: failed ({trials['s/exits']['error']})")
+    assert "] done 1, skipped 0, failed 1, remaining 0  s/walk: done (" in lines[1]     # the requeued walk's, as any trial's
     folder = out / "trials" / "s" / "walk"
     assert all((folder / n).is_file() for n in json.loads((folder / "manifest.json").read_text())["files"])
     assert not (out / ".hybrid-started").exists()

@@ -15,8 +15,8 @@ import pytest
 from engine.errors import SettingsError
 from engine.io.c3d import read_c3d, read_c3d_parameters
 from engine.protocols.fitting import body_mass, height_notes, stature
-from engine.trial.body_measures import (BMI_RANGE, Given, check_height, check_mass, recorded_height, recorded_mass,
-                                        subject_height, subject_mass)
+from engine.trial.body_measures import (BMI_RANGE, Given, analysis_height, bmi_note, check_height, check_mass,
+                                        recorded_height, recorded_mass, subject_height, subject_mass)
 
 
 def _parameter(path: Path, group: str, name: str) -> float:
@@ -96,15 +96,15 @@ def test_a_mass_in_pounds_is_refused_by_the_body_mass_index_it_gives_with_the_tr
 
 
 def test_a_mass_recorded_without_a_height_is_checked_by_the_subjects_height_known_elsewhere():
-    # the trial records 154 (lb) and no height; the subject's height is known elsewhere (given, another trial's):
-    # 154 / 1.6^2 = 60.2 kg/m^2 is refused naming that height; 70 / 1.6^2 = 27.3 is taken
-    given = (1.6, "the height given with --height on the command line, 1.600 m")
+    # the trial records 154 (lb) and no height; the subject's height is known elsewhere (the analysis's, another
+    # trial's), named by the caller: 154 / 1.6^2 = 60.2 kg/m^2 is refused naming that height; 70 / 1.6^2 = 27.3 is taken
+    given = (1.6, "the stature the analysis uses (the height given with --height on the command line, 1.600 m)")
     pounds = recorded_mass(_trial(subject={"WEIGHT": 154.0}), height=given)
     assert pounds.value is None and pounds.refused
     assert pounds.rejected == ("the trial's SUBJECT:WEIGHT 154 was not used as the subject's body mass: taken as kg, "
-                               "with the height given with --height on the command line, 1.600 m (the trial records "
-                               f"none) it gives a body mass index of {154 / 1.6 ** 2:.1f} kg/m^2, not within 12-50 "
-                               "kg/m^2 (pounds, or another subject's mass?)",)
+                               "with the stature the analysis uses (the height given with --height on the command "
+                               f"line, 1.600 m) it gives a body mass index of {154 / 1.6 ** 2:.1f} kg/m^2, not within "
+                               "12-50 kg/m^2 (pounds, or another subject's mass?)",)
     kilograms = recorded_mass(_trial(subject={"WEIGHT": 70.0}), height=given)
     assert kilograms.value == 70.0 and kilograms.rejected == ()
     # the height recorded with the mass (1.9 m: 154 / 1.9^2 = 42.7) and the one the analysis uses (1.6 m given: 60.2)
@@ -113,41 +113,89 @@ def test_a_mass_recorded_without_a_height_is_checked_by_the_subjects_height_know
     assert tall.value is None and tall.refused
     assert tall.rejected == ("the trial's SUBJECT:WEIGHT 154 was not used as the subject's body mass: taken as kg, "
                              f"with the trial's SUBJECT:HEIGHT 1.9 m (recorded with it) it gives a body mass index of "
-                             f"{154 / 1.9 ** 2:.1f} kg/m^2 and with the height given with --height on the command line, "
-                             f"1.600 m (the height the analysis uses) it gives a body mass index of {154 / 1.6 ** 2:.1f} "
-                             "kg/m^2, not both within 12-50 kg/m^2 (pounds, or another subject's mass?)",)
+                             f"{154 / 1.9 ** 2:.1f} kg/m^2 and with the stature the analysis uses (the height given "
+                             f"with --height on the command line, 1.600 m) it gives a body mass index of "
+                             f"{154 / 1.6 ** 2:.1f} kg/m^2, not both within 12-50 kg/m^2 (pounds, or another subject's "
+                             "mass?)",)
     assert 12 <= 154 / 1.9 ** 2 <= 50 < 154 / 1.6 ** 2                # only the height the analysis uses refuses it
     fits = recorded_mass(_trial(subject={"HEIGHT": 1.9, "WEIGHT": 70.0}), height=given)   # 19.4 and 27.3 kg/m^2
     assert fits.value == 70.0 and fits.rejected == ()
-    static = recorded_mass(_trial(subject={"WEIGHT": 154.0}), "the static trial s.c3d's", (1.6, "the trial's "
-                                                                                           "SUBJECT:HEIGHT 1.6 m"))
-    assert "with the trial's SUBJECT:HEIGHT 1.6 m (the static trial s.c3d records none) it gives" in static.rejected[0]
+    # the same height as the one recorded with it checks once
+    same = recorded_mass(_trial(subject={"HEIGHT": 1.6, "WEIGHT": 154.0}), height=(1.6, "the stature the analysis uses"))
+    assert "recorded with it) it gives a body mass index of 60.2 kg/m^2, not within" in same.rejected[0]
 
 
-def test_a_mass_beside_a_refused_height_is_checked_by_the_height_given_or_the_static_trials():
-    """A height refused is not replaced by another (it may be another subject's file), but the mass beside it is still
-    checked by the height the subject is known by elsewhere: a check can only refuse more. 17.8 is no stature; 154
-    (lb) / 1.6^2 = 60.2 kg/m^2; the note says the trial's own height is not usable, not that it records none."""
-    trial = SimpleNamespace(subject={"HEIGHT": 17.8, "WEIGHT": 154.0}, metadata={}, source="walk.c3d")
-    static = SimpleNamespace(subject={"HEIGHT": 1.6}, metadata={}, source="static.c3d")
-    bmi = f"it gives a body mass index of {154 / 1.6 ** 2:.1f} kg/m^2, not within 12-50 kg/m^2"
-    for given, height in ((None, "the static trial static.c3d's SUBJECT:HEIGHT 1.6 m"),
-                          (Given(height=1.6, height_from="with --height"), "the height given with --height, 1.600 m")):
-        mass = subject_mass(trial, static, given)
-        assert mass.value is None and mass.refused
-        assert mass.rejected == ("the trial's SUBJECT:WEIGHT 154 was not used as the subject's body mass: taken as "
-                                 f"kg, with {height} (the trial's own height is not usable) {bmi} (pounds, or another "
-                                 "subject's mass?)",)
-        assert body_mass(trial, given, static) == (None, [*mass.rejected, "no body mass in the trial nor given: the "
-                                                                          "model's is kept"])
-    assert subject_height(trial, static).value is None                  # the refused height is still not replaced
-    # 70 kg with 1.6 m (27.3 kg/m^2) is taken; with no height known anywhere the mass cannot be checked
-    assert subject_mass(SimpleNamespace(subject={"HEIGHT": 17.8, "WEIGHT": 70.0}, metadata={}), static).value == 70.0
-    # the static trial's mass beside its own refused height, checked by the height given, says the same of it
+ESTIMATE = (1.7, "the model's 1.75 m times the 0.97 the markers' distances give, 1.700 m")
+"""A stature estimated without a measure (``engine.protocols.fitting.marker_stature``'s form)."""
+
+
+def test_a_mass_beside_a_refused_height_is_checked_by_the_stature_the_analysis_uses_not_the_static_trials():
+    """A height refused (17.8: no stature) is not replaced by the static trial's (the trial may be another subject's
+    file): the analysis uses the stature the markers give, and the mass beside the refused height is checked by that
+    stature, the one the model is made with, not by the static trial's it does not use, which the notes say is not
+    used. 80 kg: 55.6 kg/m^2 with the static's 1.2 m, 27.7 with the 1.7 m the analysis uses: taken; 154 kg: 42.7
+    kg/m^2 with the static's 1.9 m, 53.3 with 1.7 m: refused, naming the stature used."""
+    static = SimpleNamespace(subject={"HEIGHT": 1.2}, metadata={}, source="static.c3d")
+    trial = SimpleNamespace(subject={"HEIGHT": 17.8, "WEIGHT": 80.0}, metadata={}, source="walk.c3d")
+    assert 80 / 1.2 ** 2 > BMI_RANGE[1] and BMI_RANGE[0] < 80 / 1.7 ** 2 < BMI_RANGE[1]
+    height = subject_height(trial, static)
+    assert height.value is None and height.rejected == (
+        "the trial's SUBJECT:HEIGHT 17.8 was not used as the subject's stature: read as m, cm or mm it is not within "
+        "1-2.5 m",
+        "the static trial static.c3d's SUBJECT:HEIGHT 1.2 m was not used as the subject's stature in place of the trial's: a value the "
+        "trial records but refuses is not replaced (the trial may be another subject's)")
+    assert analysis_height(trial, static, None, ESTIMATE) == ESTIMATE
+    mass = subject_mass(trial, static, None, ESTIMATE)
+    assert (mass.value, mass.rejected) == (80.0, ())
+    kg, notes = body_mass(trial, None, static, ESTIMATE)
+    assert kg == 80.0 and notes == [
+        "the subject's body mass is the trial's SUBJECT:WEIGHT 80, taken as kg (C3D gives no unit)",
+        f"the subject's body mass index is {80 / 1.7 ** 2:.1f} kg/m^2 (80.000 kg over the stature 1.700 m squared), "
+        "within 12-50 kg/m^2"]
+    assert height_notes(trial, None, static, ESTIMATE) == [*height.rejected, f"the subject's stature is estimated: "
+                                                           f"{ESTIMATE[1]} (no height given nor recorded usable)"]
+    pounds = SimpleNamespace(subject={"HEIGHT": 17.8, "WEIGHT": 154.0}, metadata={}, source="walk.c3d")
+    tall = SimpleNamespace(subject={"HEIGHT": 1.9}, metadata={}, source="static.c3d")
+    assert BMI_RANGE[0] < 154 / 1.9 ** 2 < BMI_RANGE[1] < 154 / 1.7 ** 2
+    mass = subject_mass(pounds, tall, None, ESTIMATE)
+    assert mass.value is None and mass.refused and mass.rejected == (
+        "the trial's SUBJECT:WEIGHT 154 was not used as the subject's body mass: taken as kg, with the stature the "
+        f"analysis uses ({ESTIMATE[1]}) it gives a body mass index of {154 / 1.7 ** 2:.1f} kg/m^2, not within 12-50 "
+        "kg/m^2 (pounds, or another subject's mass?)",)
+    kg, notes = body_mass(pounds, None, tall, ESTIMATE, kept=70.0)
+    assert kg is None and notes == [*mass.rejected, "no body mass in the trial nor given: the model's is kept, "
+                                                    "70.000 kg", f"the subject's body mass index is "
+                                    f"{70 / 1.7 ** 2:.1f} kg/m^2 (70.000 kg over the stature 1.700 m squared), within "
+                                    "12-50 kg/m^2"]
+    # a height given is the analysis's: it checks the mass, the static's plays no part
+    given = Given(height=1.6, height_from="with --height")
+    mass = subject_mass(pounds, tall, given, ESTIMATE)
+    assert mass.value is None and ("with the stature the analysis uses (the height given with --height, 1.600 m) it "
+                                   f"gives a body mass index of {154 / 1.6 ** 2:.1f}") in mass.rejected[0]
+    # no stature known at all (no estimate): the mass is taken unchecked, which the notes say
+    kg, notes = body_mass(trial, None, static)
+    assert kg == 80.0 and notes[-1] == ("the subject's body mass is not checked by a body mass index: no stature is "
+                                        "known (none given nor recorded, nor estimated from the markers)")
+    # the static trial's mass beside its own refused height, the trial recording neither: checked by the stature used
     mass = subject_mass(SimpleNamespace(subject={}, metadata={}), SimpleNamespace(
-        subject={"HEIGHT": 17.8, "WEIGHT": 154.0}, metadata={}, source="static.c3d"), Given(1.6, None, "with --height"))
-    assert mass.value is None and ("with the height given with --height, 1.600 m (the static trial static.c3d's own "
-                                   "height is not usable)") in mass.rejected[-1]
+        subject={"HEIGHT": 17.8, "WEIGHT": 154.0}, metadata={}, source="static.c3d"), given)
+    assert mass.value is None and mass.rejected[-1] == (
+        "the static trial static.c3d's SUBJECT:WEIGHT 154 was not used as the subject's body mass: taken as kg, with "
+        f"the stature the analysis uses (the height given with --height, 1.600 m) it gives a body mass index of "
+        f"{154 / 1.6 ** 2:.1f} kg/m^2, not within 12-50 kg/m^2 (pounds, or another subject's mass?)")
+
+
+def test_the_body_mass_index_of_a_mass_given_is_said_and_flagged_when_not_within_the_range():
+    """A mass given is the user's, taken whatever its index: 154 kg given for a trial recording 1.6 m (60.2 kg/m^2)
+    is used, and the notes say its index is not within 12-50 kg/m^2."""
+    trial = SimpleNamespace(subject={"HEIGHT": 1.6}, metadata={}, source="walk.c3d")
+    kg, notes = body_mass(trial, Given(mass=154.0, mass_from="with --mass"))
+    assert kg == 154.0 and notes == [
+        "the subject's body mass is the mass given with --mass, 154.000 kg; the trial gives none",
+        f"the subject's body mass index is {154 / 1.6 ** 2:.1f} kg/m^2 (154.000 kg over the stature 1.600 m squared), "
+        "not within 12-50 kg/m^2: the mass given is taken as given; check it and the stature"]
+    assert bmi_note(70.0, 1.75) == (f"the subject's body mass index is {70 / 1.75 ** 2:.1f} kg/m^2 (70.000 kg over the "
+                                    "stature 1.750 m squared), within 12-50 kg/m^2")
 
 
 def test_the_height_given_and_the_one_recorded_with_the_mass_both_check_it_in_the_analysis():
@@ -157,8 +205,8 @@ def test_the_height_given_and_the_one_recorded_with_the_mass_both_check_it_in_th
     mass, notes = body_mass(trial, Given(height=1.6, height_from="with --height"))
     assert mass is None
     assert ("with the trial's SUBJECT:HEIGHT 1.9 m (recorded with it) it gives a body mass index of "
-            f"{154 / 1.9 ** 2:.1f} kg/m^2 and with the height given with --height, 1.600 m (the height the analysis "
-            f"uses) it gives a body mass index of {154 / 1.6 ** 2:.1f} kg/m^2, not both within") in notes[0]
+            f"{154 / 1.9 ** 2:.1f} kg/m^2 and with the stature the analysis uses (the height given with --height, "
+            f"1.600 m) it gives a body mass index of {154 / 1.6 ** 2:.1f} kg/m^2, not both within") in notes[0]
     # without the height given, the trial's own is the analysis's: checked once, taken
     assert body_mass(trial)[0] == 154.0
 
@@ -284,17 +332,27 @@ def test_a_trial_recording_none_takes_its_static_trials_which_is_named(files, ow
 
 def test_a_value_the_trial_records_but_refused_is_not_replaced_by_the_static_trials(files):
     """17.8 is no stature in m, cm or mm, 640 no body mass in kg: a typo, or another subject's file; the static
-    trial's are not taken in their place, and the notes say why the trial's were not."""
+    trial's are not taken in their place, and the notes say why the trial's were not and that the static's were not
+    used (never left unsaid)."""
     path, trial = files["typo"]
-    static = files["static"][1]
+    static_path, static = files["static"]
     height, mass = subject_height(trial, static), subject_mass(trial, static)
     written_height, written_weight = _parameter(path, "SUBJECT", "HEIGHT"), _parameter(path, "SUBJECT", "WEIGHT")
+    static_height = _parameter(static_path, "PROCESSING", "Height")
+    static_mass = _parameter(static_path, "PROCESSING", "Bodymass")
+    not_replaced = ("in place of the trial's: a value the trial records but refuses is not replaced (the trial may be "
+                    "another subject's)")
     assert height.value is None and height.source is None and height.refused
     assert height.rejected == (f"the trial's SUBJECT:HEIGHT {written_height:g} was not used as the subject's stature: "
-                               "read as m, cm or mm it is not within 1-2.5 m",)
+                               "read as m, cm or mm it is not within 1-2.5 m",
+                               f"the static trial {static_path}'s PROCESSING:Height {static_height:g} mm was not used "
+                               f"as the subject's stature {not_replaced}")
     assert mass.value is None and mass.source is None and mass.refused
     assert mass.rejected == (f"the trial's SUBJECT:WEIGHT {written_weight:g} was not used as the subject's body mass: "
-                             "read in kg it is not within 20-250 kg",)
+                             "read in kg it is not within 20-250 kg",
+                             f"the static trial {static_path}'s PROCESSING:Bodymass {static_mass:g} kg was not used "
+                             f"as the subject's body mass {not_replaced}")
+    assert subject_height(trial).rejected == height.rejected[:1] and subject_mass(trial).rejected == mass.rejected[:1]
 
 
 def test_none_recorded_in_the_trial_nor_in_its_static_trial(files):
@@ -323,20 +381,22 @@ def test_a_height_and_mass_given_are_taken_over_the_trials_and_the_static_trials
     no_height = SimpleNamespace(metadata={})            # a model and a matching that give no stature of their own
     unscaled = SimpleNamespace(scale=None)
     assert stature(trial, no_height, unscaled, given, static) == (1.81, "the height given with --height on the "
-                                                                        "command line")
+                                                                        "command line, 1.810 m")
     written_height, written_weight = _parameter(path, "SUBJECT", "HEIGHT"), _parameter(path, "SUBJECT", "WEIGHT")
     assert height_notes(trial, given, static) == [
         "the subject's stature is the height given with --height on the command line, 1.810 m, instead of the trial's "
         f"SUBJECT:HEIGHT {written_height:g}"]
+    bmi = (f"the subject's body mass index is {70 / 1.81 ** 2:.1f} kg/m^2 (70.000 kg over the stature 1.810 m "
+           "squared), within 12-50 kg/m^2")
     assert body_mass(trial, given, static) == (70.0, [
         "the subject's body mass is the mass given with --mass on the command line, 70.000 kg, instead of the trial's "
-        f"SUBJECT:WEIGHT {written_weight:g}"])
+        f"SUBJECT:WEIGHT {written_weight:g}", bmi])
     # a trial recording none: the given values still, not the static trial's
     bare = files["bare"][1]
     assert stature(bare, no_height, unscaled, given, static) == (1.81, "the height given with --height on the command "
-                                                                       "line")
+                                                                       "line, 1.810 m")
     assert body_mass(bare, given, static) == (70.0, ["the subject's body mass is the mass given with --mass on the "
-                                                     "command line, 70.000 kg; the trial gives none"])
+                                                     "command line, 70.000 kg; the trial gives none", bmi])
     # without them, the trial's (origin as subject_height and subject_mass say it)
     assert stature(trial, no_height, unscaled, None, static) == (pytest.approx(written_height, rel=1e-12),
                                                                  f"the trial's SUBJECT:HEIGHT {written_height:g} m")
