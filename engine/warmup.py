@@ -111,7 +111,9 @@ def _show_bodies_and_blade(result) -> None:
 
 
 def _show_muscles(result) -> None:
-    """What the application computes to draw the demo's muscles: their paths (65 of the 3D view's 82 kernels)."""
+    """What the application computes to draw the demo's muscles: their paths (64 of the 81 kernels drawing the demo
+    compiles on an empty cache, after the bodies' and the blade's; called first, 74: the kinematics pass and the
+    joints' kernels too; numba 0.68, counted by :func:`counting_compiles`)."""
     from .muscles.path.geometry import MuscleGeometry
     MuscleGeometry(result.model, threads=1).polylines(np.ascontiguousarray(result.ik.q[0], dtype=float))
 
@@ -290,12 +292,16 @@ def display_steps(on_compile: Callable[[str, int], None] | None = None,
     kernels of the 3D view; ``on_compile(kernel name, count)`` is called as each kernel starts compiling. The report
     holds the demo read.
 
-    ``defer_muscles``: when the muscle paths' kernels are not all in numba's cache, ``defer_muscles(result)`` (the
-    demo's result) is called as soon as that is known, and the 3D view's kernels are left to it (the compile child
-    running :func:`compile_display`, which caches the bodies' and the blade's kernels first). It returns a callable telling whether that child still runs: the bodies' and the
+    ``defer_muscles``: when drawing the demo's muscles would compile a kernel (:func:`muscle_paths_cached`, checked
+    first: the muscle paths' kernels and the kinematics pass with the joints' kernels they call, 74 kernels on an
+    empty cache), ``defer_muscles(result)`` (the demo's result) is called as soon as that is known, and the 3D view's
+    kernels are left to it (the compile child running :func:`compile_display`, which caches the bodies' and the
+    blade's kernels first). It returns a callable telling whether that child still runs: the bodies' and the
     blade's kernels are awaited from the cache while it does (polled every ``POLL`` s; compiling them here too would
-    take the core the child uses), then loaded, or compiled here if the child ended without them. Without
-    ``defer_muscles``, or when the muscle paths' kernels are cached, all are compiled or loaded here.
+    take the core the child uses), then loaded, or compiled here if the child ended without them. The muscle paths'
+    kernels are then neither loaded nor compiled here: the caller loads them once the child has ended
+    (``hybridgui.muscle_kernels``). Without ``defer_muscles`` all are compiled or loaded here; when the check finds
+    the muscles' kernels cached it has loaded them, and the bodies' and the blade's are compiled or loaded here.
 
     ``meanwhile()`` is called once the child is started (or found not needed), before the bodies' kernels: the
     caller's work that the child's compilation overlaps (the application imports its main window)."""

@@ -10,9 +10,8 @@ from __future__ import annotations
 import traceback
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QSettings, Qt
-from PySide6.QtWidgets import (QAbstractSpinBox, QApplication, QDockWidget, QLabel, QLineEdit, QMainWindow,
-                               QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget)
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QVBoxLayout, QWidget
 
 from engine.analysis.failure_advice import failure_advice
 from engine.analysis.gait_phases import side_of, stance_phases
@@ -78,18 +77,6 @@ def lone_file_note(path: Path) -> str:
 LAYOUT = ("layout", "geometry")
 """The settings that remember the window's layout (its docks) and geometry: restored when it opens, saved when it
 closes."""
-
-
-EDITORS = (QAbstractSpinBox, QLineEdit, QTextEdit, QPlainTextEdit)
-"""The widgets in which Esc abandons what is being typed (a BodyBox shows its value again), not the window's Esc."""
-
-
-def _escape_in_editor(event) -> bool:
-    """Whether ``event`` is Esc's shortcut override while an editor has the focus: accepted, the window's Esc
-    (Analysis > Cancel) does not fire and the key goes to the editor, as in any Qt application; propagated from the
-    focus widget to the window (or its floating dock)."""
-    return (event.type() == QEvent.Type.ShortcutOverride and event.key() == Qt.Key.Key_Escape
-            and isinstance(QApplication.focusWidget(), EDITORS))
 
 
 def user_settings() -> QSettings:
@@ -223,21 +210,8 @@ class MainWindow(QMainWindow):
         dock = QDockWidget(title, self)
         dock.setObjectName(f"dock_{title.lower()}")
         dock.setWidget(widget)
-        dock.installEventFilter(self)       # a floating dock is a window: Esc's shortcut override stops there (event)
         self.addDockWidget(area, dock)
         return dock
-
-    def event(self, event) -> bool:
-        if _escape_in_editor(event):
-            event.accept()
-            return True
-        return super().event(event)
-
-    def eventFilter(self, watched, event) -> bool:
-        if _escape_in_editor(event):
-            event.accept()
-            return True
-        return super().eventFilter(watched, event)
 
     # ---------------------------------------------------------------- errors
     def report(self, exc: BaseException, title: str, details: str | None = None):
@@ -268,7 +242,7 @@ class MainWindow(QMainWindow):
                 runner.cancel()
 
     def escape(self) -> None:
-        """Esc outside an editor (in one it is the editor's: :func:`_escape_in_editor`): cancel what runs in the
+        """Esc (but in the height or mass box while a value is typed: ``matching_panel.BodyBox``): cancel what runs in the
         background; with nothing running, ask whether to discard the trial waiting in the Markers panel for its first
         analysis (``trial_alone.ask_discard``)."""
         if self.busy():

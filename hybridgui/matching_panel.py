@@ -11,7 +11,7 @@ first analysis, which the button below starts with the values shown (or another 
 or mass box abandons the value typed there)."""
 from __future__ import annotations
 
-from PySide6.QtCore import QMimeData, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QMimeData, QSize, Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDoubleSpinBox, QFormLayout, QFrame, QHBoxLayout, QLabel, QPushButton,
                                QScrollArea, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
@@ -41,8 +41,8 @@ class LabelTable(QTableWidget):
 
 
 class BodyBox(QDoubleSpinBox):
-    """A height or mass within ``limits``, or, one step below them, 'not given' (None); Esc abandons the value being
-    typed (the box shows its value again)."""
+    """A height or mass within ``limits``, or, one step below them, 'not given' (None); Esc while a value is being
+    typed abandons it (the box shows its value again); with nothing typed Esc is the window's (Analysis > Cancel)."""
 
     def __init__(self, limits, decimals: int, step: float, suffix: str, tip: str):
         super().__init__()
@@ -57,8 +57,21 @@ class BodyBox(QDoubleSpinBox):
     def given(self) -> float | None:
         return None if self.value() == self.minimum() else self.value()
 
+    def typing(self) -> bool:
+        """Whether text is typed that is not yet the box's value (keyboard tracking off: until Return or focus out)."""
+        value = self.value()
+        special = value == self.minimum() and self.specialValueText()
+        return self.text() != (special or self.prefix() + self.textFromValue(value) + self.suffix())
+
+    def event(self, event) -> bool:
+        if (event.type() == QEvent.Type.ShortcutOverride and event.key() == Qt.Key.Key_Escape
+                and self.typing()):
+            event.accept()                    # this Esc is the box's (keyPressEvent), not the window's (Cancel)
+            return True
+        return super().event(event)
+
     def keyPressEvent(self, event) -> None:
-        if event.key() == Qt.Key.Key_Escape:
+        if event.key() == Qt.Key.Key_Escape and self.typing():
             self.show_value(self.given())     # typed text not yet a value (keyboard tracking off): shown again
             self.selectAll()
             return

@@ -85,7 +85,7 @@ def build(window) -> None:
             tip="analyse every trial of the patient in turn, each with its own settings")
     _action(window, analysis, "&Cancel", window.escape, "Esc",
             tip="cancel the analysis running, or discard the trial waiting in the Markers panel (asked first); "
-                "Esc in a text or number box abandons what is typed there instead")
+                "Esc in the Markers panel's height or mass box while a value is typed abandons the typing instead")
     _action(window, analysis, "Marker weights from an OpenSim IK setup...", lambda: _ik_setup(window))
 
     view = bar.addMenu("&View")

@@ -1,7 +1,7 @@
 """Whether the 3D view may draw muscle paths yet, and the 3D view's kernels compiled in child processes on a first
 launch.
 
-Drawing the demo calls 82 numba kernels (65 of them for the muscle paths): compiled in the window's process they
+Drawing the demo compiles 81 numba kernels (64 of them for the muscle paths; numba 0.68): compiled in the window's process they
 would hold its GIL (numba compiles mostly in Python) for most of a minute of CPU. :class:`MusclePreparation`
 starts a compile child as soon as the first window is shown (:meth:`MusclePreparation.launch`, the startup thread's
 first step, before the window's process reads anything). When the kernels are in numba's cache the child waits for the window's process, which loads

@@ -1,12 +1,15 @@
 """File > Open study: a study's table of trials in a dock (``study.browse.open_study``: subjects, trials, status,
-key results per gait cycle); double-clicking a trial opens its results in the main window, computed again in a
-worker thread by ``study.browse.trial_result_steps`` exactly as the batch computed them."""
+key results per gait cycle), sorted by a column's values when its header is clicked (numbers as numbers, names with
+their digits as numbers, empty cells last either way; the selected trial stays selected) and filtered by subject,
+trial or status; double-clicking a trial opens its results in the main window, computed again in a worker thread by
+``study.browse.trial_result_steps`` exactly as the batch computed them."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QAbstractItemView, QDockWidget, QFileDialog, QLabel, QTableWidget, QTableWidgetItem,
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt, Signal
+from PySide6.QtWidgets import (QAbstractItemView, QDockWidget, QFileDialog, QLabel, QLineEdit, QTableView,
                                QVBoxLayout, QWidget)
 
 from study.browse import open_study, trial_result_steps
@@ -14,24 +17,118 @@ from study.browse import open_study, trial_result_steps
 from .worker import StepsRunner
 
 STUDIES = "Studies (*.yaml *.yml study-manifest.json)"
+VALUE = Qt.ItemDataRole.UserRole
+"""The role of a cell's value as the study table holds it (a number, a name, or None for an empty cell)."""
+FILTERED = ("subject", "trial", "status")
+"""The columns the filter box matches."""
+
+
+def sort_key(value) -> tuple:
+    """The order of a column's cells: numbers by value, then texts with their runs of digits as numbers ('walk2'
+    before 'walk10'); empty cells (None, '') have no key of their own: :class:`TrialRows` puts them last."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return 0, float(value)
+    return 1, tuple((0, int(part), "") if part.isdigit() else (1, 0, part.casefold())
+                    for part in re.split(r"(\d+)", str(value)) if part)
+
+
+def _empty(value) -> bool:
+    return value is None or value == ""
+
+
+class StudyRows(QAbstractTableModel):
+    """The study table's rows and columns as Qt shows them: the text shown (4 significant digits), the value
+    (:data:`VALUE`), numbers aligned right, a failed trial's error as its cell's tip."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.rows, self.columns = [], []
+
+    def show(self, rows: list, columns: list) -> None:
+        self.beginResetModel()
+        self.rows, self.columns = rows, columns
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.columns)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self.columns[section].replace("_", " ")
+        return None
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        name = self.columns[index.column()]
+        value = self.rows[index.row()].get(name)
+        if role == VALUE:
+            return value
+        if role == Qt.ItemDataRole.DisplayRole:
+            return "" if value is None else f"{value:.4g}" if isinstance(value, float) else str(value)
+        if role == Qt.ItemDataRole.TextAlignmentRole and isinstance(value, (int, float)):
+            return Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+        if role == Qt.ItemDataRole.ToolTipRole and name == "error" and value:
+            return value
+        return None
+
+
+class TrialRows(QSortFilterProxyModel):
+    """The rows shown: sorted by :func:`sort_key` with the empty cells last in either order, and those whose subject,
+    trial or status hold every word of the filter (any case)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.words: list[str] = []
+
+    def set_filter(self, text: str) -> None:
+        self.words = text.casefold().split()
+        self.setFilterFixedString(text)         # Qt filters the rows again, by filterAcceptsRow
+
+    def filterAcceptsRow(self, source_row: int, source_parent) -> bool:
+        row = self.sourceModel().rows[source_row]
+        fields = [str(row.get(name) or "").casefold() for name in FILTERED]
+        return all(any(word in field for field in fields) for word in self.words)
+
+    def lessThan(self, left, right) -> bool:
+        a, b = left.data(VALUE), right.data(VALUE)
+        if _empty(a) or _empty(b):        # empty last: 'less' than a value only when the order is reversed
+            return not _empty(a) if self.sortOrder() == Qt.SortOrder.AscendingOrder else not _empty(b)
+        return sort_key(a) < sort_key(b)
 
 
 class StudyBrowser(QWidget):
-    """The open study's table (one row per trial and cycle); ``table`` the engine's StudyTable."""
+    """The open study's table (one row per trial and cycle) and its filter box; ``opened(row)`` when a trial is
+    double-clicked, ``row`` its row in ``study.rows`` whatever the order shown."""
+
+    opened = Signal(int)
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self.study = None
         self.summary = QLabel("No study open.")
         self.summary.setWordWrap(True)
-        self.table = QTableWidget(0, 0)
+        self.filter = QLineEdit()
+        self.filter.setPlaceholderText("Filter by subject, trial or status (every word must match)")
+        self.filter.setClearButtonEnabled(True)
+        self.rows = StudyRows(self)
+        self.shown = TrialRows(self)
+        self.shown.setSourceModel(self.rows)
+        self.table = QTableView()
+        self.table.setModel(self.shown)
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setToolTip("Double-click a trial to open its results")
+        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)   # the study's order first
+        self.table.setSortingEnabled(True)
+        self.table.setToolTip("Double-click a trial to open its results; click a column's header to sort by it")
+        self.table.doubleClicked.connect(lambda index: self.opened.emit(self.shown.mapToSource(index).row()))
+        self.filter.textChanged.connect(self.shown.set_filter)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.summary)
+        layout.addWidget(self.filter)
         layout.addWidget(self.table, 1)
 
     def show_study(self, study) -> None:
@@ -40,27 +137,11 @@ class StudyBrowser(QWidget):
         trials = len({(r["subject"], r["trial"]) for r in study.rows})
         self.summary.setText(f"<b>{study.name}</b>: {trials} trials, {study.count('done')} done, "
                              f"{study.count('failed')} failed; {where}")
-        t = self.table
-        t.setUpdatesEnabled(False)
-        t.clear()
-        t.setColumnCount(len(study.columns))
-        t.setHorizontalHeaderLabels([c.replace("_", " ") for c in study.columns])
-        t.setRowCount(len(study.rows))
-        for r, row in enumerate(study.rows):
-            for c, name in enumerate(study.columns):
-                value = row.get(name)
-                text = "" if value is None else f"{value:.4g}" if isinstance(value, float) else str(value)
-                item = QTableWidgetItem(text)
-                if isinstance(value, (int, float)):
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                if name == "error" and value:
-                    item.setToolTip(value)
-                t.setItem(r, c, item)
-        t.resizeColumnsToContents()
-        t.setUpdatesEnabled(True)
+        self.rows.show(study.rows, study.columns)
+        self.table.resizeColumnsToContents()
 
     def trial_at(self, row: int) -> tuple[str, str]:
-        """(subject, trial) of the table's ``row``."""
+        """(subject, trial) of ``study.rows[row]``."""
         found = self.study.rows[row]
         return found["subject"], found["trial"]
 
@@ -74,7 +155,7 @@ def _browser(window) -> StudyBrowser:
         window.study_runner.returned.connect(lambda value: _show_result(window, *value))
         window.study_runner.failed.connect(lambda exc, details: window.report(exc, "Cannot open the trial", details))
         window.study_runner.ended.connect(lambda: window.progress.set_running(False))
-        window.study_browser.table.cellDoubleClicked.connect(lambda row, _: open_trial(window, row))
+        window.study_browser.opened.connect(lambda row: open_trial(window, row))
         dock = QDockWidget("Study", window)
         dock.setObjectName("dock_study")
         dock.setWidget(window.study_browser)
@@ -100,7 +181,7 @@ def open_study_dialog(window) -> None:
 
 
 def open_trial(window, row: int) -> bool:
-    """Start computing the results of the trial on ``row`` of the study's table; False when it cannot start."""
+    """Start computing the results of the trial of ``study.rows[row]``; False when it cannot start."""
     if window.busy():
         window.statusBar().showMessage("An analysis is running: wait for it to end, or cancel it (Esc).", 8000)
         return False

@@ -1,20 +1,32 @@
 """``hybrid batch STUDY --out DIR``: a whole study on Dask (docs/batch.md), its exit status one of :data:`EXIT`."""
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 from pathlib import Path
 
-TRIALS_FAILED, SCHEDULER_UNREACHABLE, OUT_IN_USE = 3, 69, 75
+SCHEDULER_UNREACHABLE, OUT_IN_USE, TRIALS_FAILED = 69, 75, 2
 EXIT = {0: "every trial done (or skipped, done before)",
         1: "an error of hybrid itself, with its traceback",
         2: "an invalid study file or option, named",
-        TRIALS_FAILED: "one or more trials failed, the others done (how many: the last lines and study_summary.json)",
         SCHEDULER_UNREACHABLE: "the Dask scheduler given by --scheduler cannot be reached (sysexits' EX_UNAVAILABLE)",
         OUT_IN_USE: "another hybrid batch is writing into --out, named (sysexits' EX_TEMPFAIL: try again later)",
-        130: "cancelled (Ctrl-C: 128 + SIGINT)"}
+        "3-63": "2 + the number of trials that failed, the others done (63: 61 or more; which: the last lines and "
+                "study_summary.json)",
+        130: "cancelled (Ctrl-C: 128 + SIGINT)",
+        143: "ended by SIGTERM (a batch system cancelling the job or ending it at its time limit, kill), as Ctrl-C "
+             "cancels: the manifest written, the finished trials kept"}
 """``hybrid batch``'s exit statuses and their meanings, as command-line tools give them: 0 success, 1 a crash (Python's
 own), 2 a usage error (argparse's, and every ``hybrid`` command's invalid input), 69 and 75 from BSD's sysexits.h, 130 the
-shell's for an interrupted command. A count of failed trials as the status would overlap 1 and 2."""
+shell's for an interrupted command (the shell's 128 + a signal's number for one killed by a signal); the number of
+failed trials counted above :data:`TRIALS_FAILED`, below sysexits' 64 (a count alone would read as a crash or an
+invalid study at 1 and 2)."""
+
+
+def failed_status(failed: int) -> int:
+    """The exit status of a study of which ``failed`` trials failed (:data:`EXIT`)."""
+    return TRIALS_FAILED + min(failed, 61) if failed else 0
 
 
 def add_parser(sub) -> None:
@@ -46,7 +58,31 @@ def add_parser(sub) -> None:
     p.set_defaults(run=run_command)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread as Ctrl-C's KeyboardInterrupt is, so that the study is cancelled the same way
+    (``study.runner.run_study``: its tasks cancelled, its manifest written; exit status 143)."""
+
+
+def _terminated(signum, frame):
+    raise Terminated
+
+
 def run_command(args) -> int:
+    """``hybrid batch``, with SIGTERM handled as Ctrl-C (:class:`Terminated`: SLURM and PBS send it to a job they
+    cancel or that reaches its time limit, and Python would otherwise end without writing the manifest)."""
+    if threading.current_thread() is not threading.main_thread():
+        return _batch(args)
+    previous = signal.signal(signal.SIGTERM, _terminated)
+    try:
+        return _batch(args)
+    except Terminated:
+        print("hybrid batch: ended by SIGTERM", file=sys.stderr)
+        return 143
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _batch(args) -> int:
     from engine.errors import SettingsError
 
     from .cluster import SchedulerUnreachable
@@ -72,7 +108,7 @@ def run_command(args) -> int:
     for key, outcome in run.outcomes.items():
         if outcome["status"] == "failed":
             print(f"failed: {key}: {outcome['error']}")
-    return TRIALS_FAILED if run.failed else 0
+    return failed_status(run.failed)
 
 
 def _run(args, study, per_task, memory_limit):

@@ -37,7 +37,9 @@ def add_parser(sub) -> None:
     p.add_argument("--demo", action="store_true", help="analyse the bundled demo (model and trial)")
     p.add_argument("--grf", help="GRF .mot for a TRC trial (with --external-loads)")
     p.add_argument("--external-loads", help="OpenSim ExternalLoads .xml: which GRF columns act on which body")
-    p.add_argument("--ik-setup", help="OpenSim IK setup .xml: marker weights, coordinate tasks, time range")
+    p.add_argument("--ik-setup", help="OpenSim IK setup .xml: marker weights, coordinate tasks, time range (the "
+                                      "only OpenSim tool setup analyze reads; 'hybrid run' runs ID and static "
+                                      "optimisation setups)")
     p.add_argument("--contacts", help="contact-candidate file to add to the model (format hybridlab-contacts); "
                                       "without one, a model that has none gets candidates generated under its feet "
                                       "and on its blade when the ground reactions are estimated (written to "

@@ -67,6 +67,9 @@ def _metrics(path: Path) -> dict:
     doc = json.loads(path.read_text())
     for part in ("ik", "id"):
         doc[part].pop("seconds")          # timings, the one thing two runs do not share
+    if "muscles" in doc:
+        doc["muscles"].pop("seconds")
+        doc["muscles"].pop("qp_seconds")
     return doc
 
 
@@ -78,6 +81,28 @@ def _untimed_record(folder: Path) -> dict:
     doc = _record(folder)
     assert doc.pop("seconds") > 0 and doc.pop("cpu_seconds") > 0       # timings, which two runs do not share
     return doc
+
+
+def _as_analyze(out: Path, direct: dict, folder: Path, given_in: str = "") -> None:
+    """Each trial ``key`` of ``direct`` analysed by ``hybrid analyze`` on its arguments into ``folder/key``: the batch
+    wrote the same files into ``out``/trials/``key`` (and its record), to the byte; metrics.json the same but for its
+    timings and for the notes saying where a height or mass was given (``given_in``, where the command line says
+    'on the command line')."""
+    for key, argv in direct.items():
+        here = folder / key
+        assert main(["analyze", *argv, "--out", str(here), "--quiet"]) == 0
+        there = out / "trials" / key
+        names = json.loads((here / "manifest.json").read_text())["files"]
+        assert sorted(json.loads((there / "manifest.json").read_text())["files"]) == sorted(
+            names + ["study-record.json"])
+        for name in names:
+            if name == "metrics.json":
+                direct_metrics = _metrics(here / name)
+                direct_metrics["notes"] = [n.replace("with --height on the command line", given_in).replace(
+                    "with --mass on the command line", given_in) for n in direct_metrics["notes"]]
+                assert _metrics(there / name) == direct_metrics, key
+            else:
+                assert (there / name).read_bytes() == (here / name).read_bytes(), (key, name)
 
 
 def test_study_matches_hybrid_analyze_per_trial_and_a_corrupt_trial_fails_alone(client, test_data, tmp_path, capsys):
@@ -120,7 +145,7 @@ subjects:
     status = main(["batch", str(study_file), "--out", str(out), "--scheduler", client.scheduler.address,
                    "--no-warm-up"])
     printed = capsys.readouterr().out
-    assert status == 3, printed              # a trial failed (study.cli_batch.TRIALS_FAILED)
+    assert status == 3, printed              # a trial failed (study.cli_batch.failed_status)
     assert "remaining 0" in printed and "dashboard" in printed
     assert "settings of this local cluster" not in printed        # an existing cluster keeps its own
     summary = json.loads((out / "study_summary.json").read_text())
@@ -146,21 +171,7 @@ subjects:
               "alone/run": [str(ROOT / "resources" / "demo" / "run.c3d"), "--height", "1.8", "--mass", "64.5", "--start",
                             "0.1", "--end", "0.3"]}
     given_in = f"for subject alone in the study {study_file.resolve()}"      # the notes name where, not the options
-    for key, argv in direct.items():
-        here = tmp_path / "direct" / key
-        assert main(["analyze", *argv, "--out", str(here), "--quiet"]) == 0
-        there = out / "trials" / key
-        names = json.loads((here / "manifest.json").read_text())["files"]
-        assert sorted(json.loads((there / "manifest.json").read_text())["files"]) == sorted(
-            names + ["study-record.json"])
-        for name in names:
-            if name == "metrics.json":
-                direct_metrics = _metrics(here / name)
-                direct_metrics["notes"] = [n.replace("with --height on the command line", given_in).replace(
-                    "with --mass on the command line", given_in) for n in direct_metrics["notes"]]
-                assert _metrics(there / name) == direct_metrics, key
-            else:
-                assert (there / name).read_bytes() == (here / name).read_bytes(), (key, name)
+    _as_analyze(out, direct, tmp_path / "direct", given_in)
     capsys.readouterr()
     notes = json.loads((out / "trials" / "alone" / "run" / "metrics.json").read_text())["notes"]
     assert f"the subject's stature is the height given {given_in}, 1.800 m, instead of the trial's " \
@@ -194,6 +205,45 @@ subjects:
     loaded = client.run(lambda: sorted(m for m in sys.modules if m.split(".")[0] in ("PySide6", "pyqtgraph",
                                                                                  "vtkmodules", "hybridgui")))
     assert len(loaded) == 2 and not any(loaded.values())      # the workers stayed headless
+
+
+def test_a_study_with_muscles_writes_the_muscle_files_hybrid_analyze_writes(client, test_data, tmp_path):
+    """Static optimisation in the workers: gait10dof18musc's walk and the demo's run (another copy of it than the
+    study above: 8 Hz, 0.1-0.2 s), muscles on for the whole study; each trial's muscle forces, activations (and the
+    demo's EMG comparison) are `hybrid analyze --muscles`'s, to the byte."""
+    t, demo = test_data / "opensim" / "gait10dof18musc", ROOT / "resources" / "demo" / "run.c3d"
+    study_file = _write(tmp_path, f"""settings: {{muscles: true}}
+subjects:
+  - id: s10dof
+    model: {t / 'subject01.osim'}
+    trials:
+      - id: walk
+        file: {t / 'subject01_walk.trc'}
+{_loads(t, 'subject01_walk')}        settings: {{start: 0.6, end: 0.8}}
+  - id: demo
+    model: {ROOT / 'resources' / 'athlete.yaml'}
+    trials:
+      - id: run_8hz
+        file: {demo}
+        settings: {{start: 0.1, end: 0.2, filter: 8}}
+""")
+    out = tmp_path / "out"
+    assert main(["batch", str(study_file), "--out", str(out), "--scheduler", client.scheduler.address,
+                 "--no-warm-up"]) == 0
+    direct = {"s10dof/walk": [str(t / "subject01.osim"), str(t / "subject01_walk.trc"), "--start", "0.6", "--end",
+                              "0.8", "--grf", str(t / "subject01_walk_grf.mot"),
+                              "--external-loads", str(t / "subject01_walk_grf.xml"), "--muscles"],
+              "demo/run_8hz": [str(ROOT / "resources" / "athlete.yaml"), str(demo), "--start", "0.1", "--end", "0.2",
+                               "--filter", "8", "--muscles"]}
+    _as_analyze(out, direct, tmp_path / "direct")
+    for key, muscles in (("s10dof/walk", 18), ("demo/run_8hz", None)):
+        files = json.loads((out / "trials" / key / "manifest.json").read_text())["files"]
+        assert {"muscle_forces.sto", "activations.sto"} <= set(files), key         # the muscles did run
+        forces = read_storage(out / "trials" / key / "muscle_forces.sto")
+        assert muscles is None or len(forces.labels) == muscles
+        assert np.isfinite(forces.data).all() and np.abs(forces.data).max() > 0
+    assert "emg_comparison.csv" in json.loads((out / "trials" / "demo" / "run_8hz" / "manifest.json").read_text())[
+        "files"]
 
 
 def test_the_workers_compute_with_one_thread_each_for_numba_openblas_and_openmp(client):

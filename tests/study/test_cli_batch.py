@@ -3,16 +3,18 @@ folder (the study itself runs in tests/study/test_batch.py)."""
 import contextlib
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
+import time
 
 import dask
 import psutil
 import pytest
 
 from engine.cli.main import build_parser, main
-from study.cli_batch import EXIT, OUT_IN_USE, SCHEDULER_UNREACHABLE, TRIALS_FAILED, progress_line
+from study.cli_batch import EXIT, OUT_IN_USE, SCHEDULER_UNREACHABLE, failed_status, progress_line
 from study.output_lock import LOCK, OutputInUse, output_lock
 from study.runner import StudyRun
 
@@ -53,8 +55,10 @@ def test_a_resumed_run_reports_the_trials_done_before_as_skipped_not_as_done():
 
 def test_the_exit_statuses_tell_an_invalid_study_an_unreachable_scheduler_and_failed_trials_apart(tmp_path,
                                                                                                    test_data, capsys):
-    assert len(set(EXIT)) == len(EXIT) == 7 and {0, 1, 2, 130} <= set(EXIT)
-    assert TRIALS_FAILED not in (0, 1, 2, 130, SCHEDULER_UNREACHABLE)
+    assert len(set(EXIT)) == len(EXIT) == 8 and {0, 1, 2, 130, 143} <= set(EXIT)
+    statuses = [failed_status(n) for n in range(1, 300)]
+    assert statuses[:3] == [3, 4, 5] and max(statuses) == 63 < 64      # the count, below sysexits' and signals' codes
+    assert not set(statuses) & {0, 1, 2, 130, 143, SCHEDULER_UNREACHABLE, OUT_IN_USE}
     bad = _study(tmp_path, test_data, "        grf: missing_grf.mot\n")
     assert main(["batch", str(bad), "--out", str(tmp_path / "out")]) == 2
     assert "missing_grf.mot" in capsys.readouterr().err
@@ -76,7 +80,8 @@ class _Idle:
         return {"workers": {}}
 
 
-@pytest.mark.parametrize("ending, status", [(KeyboardInterrupt, 130), ("one failed", TRIALS_FAILED), ("none", 0)])
+@pytest.mark.parametrize("ending, status", [(KeyboardInterrupt, 130), ("SIGTERM", 143), ("one failed", 3),
+                                            ("none", 0)])
 def test_a_cancelled_run_and_a_run_with_failed_trials_have_their_statuses(tmp_path, test_data, monkeypatch, ending,
                                                                          status):
     import study.cluster
@@ -85,6 +90,9 @@ def test_a_cancelled_run_and_a_run_with_failed_trials_have_their_statuses(tmp_pa
     def run_study(study, out, client, progress, *args):
         if ending is KeyboardInterrupt:
             raise KeyboardInterrupt
+        if ending == "SIGTERM":                     # as a batch system ends a job: the signal, then a wait
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(5)
         run = StudyRun()
         run.outcomes["s/walk1"] = {"key": "s/walk1", "status": "failed" if ending == "one failed" else "done",
                                    "error": "bad", "seconds": 0.0}

@@ -86,7 +86,7 @@ def test_a_trial_that_kills_each_worker_it_runs_on_fails_alone_saying_why(test_d
         status = main(["batch", str(study_file), "--out", str(out), "--workers", "3", "--memory-limit", LIMIT,
                        "--no-warm-up"])
     printed = capsys.readouterr().out
-    assert status == 3, printed           # trials failed (study.cli_batch.TRIALS_FAILED)
+    assert status == 4, printed              # two trials failed (study.cli_batch.failed_status)
     trials = json.loads((out / "study-manifest.json").read_text())["trials"]
     assert {k: v["status"] for k, v in trials.items()} == {"s/walk": "done", "s/exits": "failed", "s/hogs": "failed"}, printed
     died, hogged = trials["s/exits"]["error"], trials["s/hogs"]["error"]
@@ -113,7 +113,7 @@ def test_a_trial_sent_behind_one_that_kills_its_worker_runs_again_and_is_done(te
         status = main(["batch", str(study_file), "--out", str(out), "--workers", "1", "--memory-limit", LIMIT,
                        "--no-warm-up", "--trials-per-task", "1"])
     printed = capsys.readouterr().out
-    assert status == 3, printed
+    assert status == 3, printed              # one trial failed
     trials = json.loads((out / "study-manifest.json").read_text())["trials"]
     assert {k: (v["status"], v["requeued"]) for k, v in trials.items()} == {
         "s/exits": ("failed", 0), "s/walk": ("done", 1)}, printed          # the walk was failed once with it
