@@ -10,7 +10,11 @@ moments are the net internal moments of inverse dynamics in the clinical sign of
 ``peak_<joint>_<direction>_moment_stance_n_m_per_kg`` for the direction the clinical name gives (hip flexion,
 knee flexion, ankle dorsiflexion) and its opposite (hip extension, knee extension, ankle plantarflexion), each the
 largest moment in that direction, positive (negative when the moment never turned that way in the stance); left
-empty, said in ``notes``, when the stance's Foot Off is not known. Per trial, repeated on each of its rows: the IK
+empty, said in ``notes``, when the stance's Foot Off is not known. Without an estimate the peak ground reaction
+and the blade's stiffness come from the plates (``grf_source``, ``blade_force_source``: estimated | measured |
+none); with both, the plates' peak stands beside the estimate's (``peak_vertical_grf_measured_pct_bw``);
+``foot_point`` is what the spatial parameters follow (``engine.clinical.foot_points``); the ``notes`` say why any
+of those columns is left empty. Per trial, repeated on each of its rows: the IK
 marker RMS (mean over frames, mm), the worst vertical rRMSE of the ground-reaction estimate against the plates (%),
 and the symmetry indices (%). A trial without a complete cycle has one row with its trial-level values (``cycle``
 empty) and says why in ``notes``. ``status`` is 'done' for a trial analysed (in this run or an earlier one) and
@@ -78,6 +82,60 @@ def trial_rows(subject: str, trial: str, result, forward) -> list[dict]:
     return rows
 
 
+def _stance_peak(loads, stances, a):
+    """The peak vertical GRF (%BW) of the stance starting at ``a`` from per-stance ``loads``, None without."""
+    peaks = loads.get("peak vertical GRF", np.array([]))
+    return _number(peaks[stances.index(a)]) if a in stances and stances.index(a) < len(peaks) else None
+
+
+def _grf_columns(row, summary, side, a, why) -> None:
+    """The cycle's stance peak vertical GRF (%BW) and its source, and the plates' beside an estimate; ``why`` gets
+    the reason of each left empty."""
+    stances = [s for s, e in stances_of(summary.events, side) if e is not None]
+    row["peak_vertical_grf_pct_bw"] = _stance_peak(summary.loads.get(side, {}), stances, a)
+    row["grf_source"] = summary.grf_source
+    if summary.grf_source == "estimated":
+        row["peak_vertical_grf_measured_pct_bw"] = _stance_peak(summary.measured_loads.get(side, {}), stances, a)
+    if a not in stances:
+        why.append("peak vertical GRF: the cycle's stance has no Foot Off")
+        return
+    if summary.grf_source == "none":
+        why.append("peak vertical GRF: no ground-reaction estimate and no force plate's load applied to a side")
+    elif row["peak_vertical_grf_pct_bw"] is None:
+        why.append(f"peak vertical GRF: no {summary.grf_source} ground reaction of this side in the stance")
+    elif summary.grf_source == "estimated" and row["peak_vertical_grf_measured_pct_bw"] is None:
+        why.append("measured peak vertical GRF: the stance is on no force plate" if summary.measured_loads
+                   else "measured peak vertical GRF: no force plate's load applied to a side")
+
+
+def _spatial_notes(row, summary, side, why) -> None:
+    """The reasons of the spatio-temporal columns left empty, and the foot point the spatial ones follow."""
+    row["foot_point"] = summary.parameters[side].positions
+    if row[_name("stride length", "m")] is None:
+        why.append(f"stride length and speed: foot point {row['foot_point']}")
+    elif row[_name("step length", "m")] is None:
+        why.append("step length and width: no earlier Foot Strike of the other side")
+    if row[_name("contact time", "s")] is None:
+        why.append("contact time, stance and swing: no Foot Off of this side within the cycle")
+
+
+def _blade_columns(row, summary, result, side, a, why) -> None:
+    """On the prosthetic side, the blade's metrics of the cycle's stance, with the reasons of those left empty."""
+    if side != summary.prosthetic or not result.model.rods:
+        return
+    m = {m.interval[0]: m for m in summary.prosthesis}.get(a)
+    if m is None:
+        why.append("blade metrics: " + ("no inverse dynamics" if result.dynamics is None
+                                         else "the cycle's stance has no Foot Off"))
+        return
+    row.update({"blade_peak_compression_m": _number(m.peak_compression),
+                "blade_stiffness_n_per_m": _number(m.stiffness), "blade_energy_stored_j": _number(m.stored),
+                "blade_energy_returned_j": _number(m.returned), "blade_hysteresis_pct": _number(m.hysteresis),
+                "blade_force_source": summary.blade_force_source})
+    if row["blade_stiffness_n_per_m"] is None:
+        why.append("blade stiffness: no ground reaction on the blade (no estimate, no plate's load applied to it)")
+
+
 def _limb(model, side) -> str | None:
     """'prosthetic' or 'intact' for ``side`` of a model carrying a blade on one side, else None."""
     prosthetic = sides(model)[1]
@@ -102,23 +160,18 @@ def _peak_moments(row, result, side, a, off) -> None:
 
 def _cycle_rows(base, summary, result, side) -> list[dict]:
     stance_of = dict(stances_of(summary.events, side))
-    stances = [a for a, b in stances_of(summary.events, side) if b is not None]
-    peaks = summary.loads.get(side, {}).get("peak vertical GRF", np.array([]))
-    blade = {m.interval[0]: m for m in summary.prosthesis} if side == summary.prosthetic else {}
     rows = []
     for i, (a, b) in enumerate(gait_cycles(summary.events, side)):
         row = {**base, "side": side, "limb": _limb(result.model, side), "cycle": i + 1, "cycle_start_s": float(a),
                "cycle_end_s": float(b), "notes": None}
+        why = []
         for name, unit in UNITS.items():
             row[_name(name, unit)] = _number(summary.parameters[side].values[name][i])
-        row["peak_vertical_grf_pct_bw"] = _number(peaks[stances.index(a)]) if a in stances and \
-            stances.index(a) < len(peaks) else None
+        _spatial_notes(row, summary, side, why)
+        _grf_columns(row, summary, side, a, why)
         _peak_moments(row, result, side, a, stance_of.get(a))
-        m = blade.get(a)
-        if m is not None:
-            row.update({"blade_peak_compression_m": _number(m.peak_compression),
-                        "blade_stiffness_n_per_m": _number(m.stiffness), "blade_energy_stored_j": _number(m.stored),
-                        "blade_energy_returned_j": _number(m.returned), "blade_hysteresis_pct": _number(m.hysteresis)})
+        _blade_columns(row, summary, result, side, a, why)
+        row["notes"] = "; ".join(([row["notes"]] if row["notes"] else []) + why) or None
         rows.append(row)
     return rows
 

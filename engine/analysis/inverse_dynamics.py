@@ -51,7 +51,8 @@ class IDResult:
     where no plate measured them; ``estimated`` holds those loads (``{group: qp_id.GroupForces}``, zero where
     the group was measured or off the floor), as applied: before any low-pass. ``loads_cutoff``: the low-pass
     (Hz) applied to ``tau`` and ``residual`` after inverse dynamics (``engine.analysis.load_filter``), None if
-    none.
+    none. ``bodies``: {plate: the body, frame or contact point its load was applied to} for the plates given one (an
+    ExternalLoads file); the others' loads went frame by frame to the candidate :func:`nearest_candidates` gives.
     """
 
     time: np.ndarray
@@ -63,6 +64,18 @@ class IDResult:
     loads_cutoff: float | None = None
     estimated: dict = field(default_factory=dict)
     reactions: JointReactions | None = None
+    bodies: dict = field(default_factory=dict)
+
+
+def nearest_candidates(positions, cop, loaded, up) -> np.ndarray:
+    """(T,) int: per frame, the index of the candidate at ``positions`` (T, C, 3) m horizontally nearest (across
+    ``up``) to the centre of pressure ``cop`` (T, 3) m, where ``loaded`` (T,) bool; -1 elsewhere."""
+    out = np.full(len(loaded), -1, np.int64)
+    up = np.asarray(up, float)
+    for f in np.flatnonzero(loaded):
+        d = positions[f] - cop[f]
+        out[f] = int(np.argmin(np.linalg.norm(d - np.outer(d @ up, up), axis=1)))
+    return out
 
 
 def plate_samples(plate, time):
@@ -142,11 +155,9 @@ def classic_inverse_dynamics(model, motion, plates, bodies=None, unmeasured: QPS
                 raise SettingsError(f"plate {plate.name} names no body and the model has no contact points to "
                                     "assign it to (give an ExternalLoads file or contact candidates)")
             used = {}
-            up = np.asarray(plate.normal)
+            nearest = nearest_candidates(positions, cop, loaded, plate.normal)
             for f in np.flatnonzero(loaded):
-                d = positions[f] - cop[f]
-                horizontal = np.linalg.norm(d - np.outer(d @ up, up), axis=1)
-                k = int(np.argmin(horizontal))
+                k = nearest[f]
                 fext[f, contact_nodes[k], :3] += moment[f]
                 fext[f, contact_nodes[k], 3:] += force[f]
                 assigned[f, groups == groups[k]] = True
@@ -166,7 +177,7 @@ def classic_inverse_dynamics(model, motion, plates, bodies=None, unmeasured: QPS
     tau, reactions = joint_reactions(model, motion, fext)
     return IDResult(time=motion.time, tau=tau, names=list(tree.v_names), residual=_root_residual(model, motion.q, tau),
                     seconds=_time.perf_counter() - t0, assignments=assignments, estimated=estimated,
-                    reactions=reactions)
+                    reactions=reactions, bodies={p.name: b for p, b in zip(plates, bodies) if b is not None})
 
 
 def _in_subtree(parents, node: int, root: int) -> bool:

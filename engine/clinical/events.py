@@ -4,8 +4,11 @@ A contact group (a foot's or the blade's candidates, ``model.contacts``) is on t
 candidates is within ``HEIGHT`` of the floor and moves slower than ``SPEED`` relative to the floor (the floor's
 height and horizontal velocity estimated as the QP does: the mean of the groups' lowest heights, the median
 horizontal velocity of the candidates near it, so a treadmill's belt counts as floor). Foot Strike / Foot Off are
-the starts and ends of those stances. Works without plates, for walking, running and a blade. Positions are the
-forward kinematics of the analysed coordinates ``motion.q``; velocities their time derivative (m/s).
+the starts and ends of those stances. Works without plates, for walking, running and a blade. A model without
+contact candidates (an OpenSim model) has its feet followed by their heel, forefoot and toe tip points instead
+(:func:`foot_phases`: markers or body origins by their usual names), each point's height above its own lowest.
+Positions are the forward kinematics of the analysed coordinates ``motion.q``; velocities their time derivative (m/s).
+On gait2354 walk1 (a treadmill walk at 60 Hz) the foot points' strikes and offs are within one frame of the plates'.
 """
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ from ..algorithms.batch import frame_positions_batch
 from ..analysis.gait_phases import MIN_STANCE, Phases, events_from_phases, side_of, stance_phases
 from ..data import Data
 from ..trial.intervals import intervals_where
+from .foot_names import FOREFOOT, HEEL, HINDFOOT, TIP, TOE, foot_point
 
 HEIGHT = 0.02     # m above the floor
 SPEED = 1.0       # m/s relative to the floor (the QP's default for an active candidate)
@@ -64,24 +68,64 @@ def kinematic_phases(result, height: float = HEIGHT, speed: float = SPEED,
     return Phases("kinematics", kept, span, dropped, min_duration)
 
 
+def foot_phases(result, height: float = HEIGHT, speed: float = SPEED, min_duration: float = MIN_STANCE) -> Phases:
+    """Stance intervals per side of a model without contact candidates, from its heel, forefoot and toe tip points
+    (module notes; ``engine.clinical.foot_names``: the heel marker, else the hindfoot body's origin; the forefoot
+    body's origin (the toes' joint), else a forefoot marker; the toe tip marker, the last to leave the floor), each
+    point's height taken above its own lowest (a marker stands off the floor); source 'kinematics'. A side without
+    any of them has no interval."""
+    model, time = result.model, result.motion.time
+    points = {side: [n for n, _ in (foot_point(model, side, HEEL, HINDFOOT),
+                                    foot_point(model, side, TOE, FOREFOOT, body_first=True),
+                                    foot_point(model, side, TIP, ())) if n is not None]
+              for side in ("Left", "Right")}
+    names = [n for side in points for n in points[side]]
+    span = (float(time[0]), float(time[-1]))
+    if not names:
+        return Phases("kinematics", {}, span, {}, min_duration)
+    X = frame_positions_batch(model, Data(model), result.motion.q, names)
+    H = X @ model.up
+    H = H - H.min(axis=0)                     # each point above its own lowest: a marker stands off the floor
+    V = np.gradient(X, time, axis=0)
+    near = V[H < NEAR]
+    horizontal = near - np.outer(near @ model.up, model.up)
+    S = np.linalg.norm(V - (np.median(horizontal, axis=0) if len(near) else np.zeros(3)), axis=2)
+    kept, dropped = {}, {}
+    for side, members in points.items():
+        if not members:
+            continue
+        k = [names.index(n) for n in members]
+        iv = intervals_where(time, ((H[:, k] < height) & (S[:, k] < speed)).any(axis=1))
+        short = [(a, b) for a, b in iv if b - a < min_duration and a > span[0] and b < span[1]]
+        kept[side] = [x for x in iv if x not in short]
+        if short:
+            dropped[side] = short
+    return Phases("kinematics", kept, span, dropped, min_duration)
+
+
 def gait_events(result, source: str = "auto"):
     """``(events, notes)``: Foot Strike / Foot Off per side. ``source``: 'trial' (the C3D's events), 'plates',
     'kinematics', or 'auto': the trial's events when it has some, else the plates' where they measured a side's
-    stances, else the kinematics'; the notes say which was used for each side."""
+    stances, else the kinematics'; the notes say which was used for each side. A plate's side is that of the body
+    the inverse dynamics applied it to (an ExternalLoads file's ``calcn_r``: ``IDResult.bodies``), else its name's
+    ('right', 'FP_left')."""
     trial_events = [e for e in result.trial.events if e.label in ("Foot Strike", "Foot Off")]
     if source == "trial" or (source == "auto" and trial_events):
         return sorted(trial_events, key=lambda e: e.time), ["gait events: the trial's own (C3D) events"]
-    kin = events_from_phases(kinematic_phases(result)) if result.model.contacts else []
+    kin = events_from_phases(kinematic_phases(result) if result.model.contacts else foot_phases(result))
     plates = []
     if result.trial.plates and source in ("auto", "plates"):
-        named = {name: iv for name, iv in stance_phases(result, "measured").intervals.items()
-                 if side_of(name) in ("Left", "Right")}
+        bodies = result.classic.bodies if result.classic is not None else {}
+        sided = [(bodies.get(name) or name, iv) for name, iv in stance_phases(result, "measured").intervals.items()]
+        named = {f"{side_of(what).lower()} {k}": iv for k, (what, iv) in enumerate(sided)
+                 if side_of(what) in ("Left", "Right")}
         plates = events_from_phases(Phases("measured", named, (float(result.motion.time[0]),
                                                                 float(result.motion.time[-1]))))
     if source == "plates":
         return plates, ["gait events: the force plates' (20 N threshold)"]
     if source == "kinematics":
-        return kin, [f"gait events: from the kinematics (candidates within {100 * HEIGHT:.0f} cm of the floor "
+        return kin, [f"gait events: from the kinematics ({'candidates' if result.model.contacts else 'foot points'} "
+                     f"within {100 * HEIGHT:.0f} cm of the floor "
                      f"and slower than {SPEED:g} m/s)"]
     events, notes = [], []
     for side in ("Left", "Right"):

@@ -3,9 +3,10 @@
 From Foot Strike / Foot Off events (``engine.clinical.events``): a side's cycle runs from its Foot Strike to its
 next; per cycle: stride time (s), cadence (steps/min, 120 / stride time), contact time (s, strike to that side's
 Foot Off), stance and swing (% of the cycle), flight (% of the cycle with neither side on the ground), stride
-length (m, the side's contact centroid from strike to strike, measured on the floor: a treadmill's belt motion
-added back), step length (m, along the progression, from the other side's previous strike) and step width
-(m, across it), speed (m/s, stride length / stride time).
+length (m, the side's foot point from strike to strike, measured on the floor: a treadmill's belt motion added back;
+the foot point is the side's contact centroid, else its heel marker, else its hindfoot body's origin:
+``engine.clinical.foot_points``), step length (m, along the progression, from the other side's previous strike)
+and step width (m, across it), speed (m/s, stride length / stride time).
 """
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..analysis.gait_phases import gait_cycles, side_of
-from .events import contact_kinematics
+from ..analysis.gait_phases import gait_cycles
+from .foot_points import foot_points
 
 UNITS = {"speed": "m/s", "cadence": "steps/min", "stride time": "s", "contact time": "s", "stance": "%",
          "swing": "%", "flight": "%", "stride length": "m", "step length": "m", "step width": "m"}
@@ -22,11 +23,13 @@ UNITS = {"speed": "m/s", "cadence": "steps/min", "stride time": "s", "contact ti
 
 @dataclass(frozen=True)
 class SideParameters:
-    """``values``: {parameter: (cycles,) array} of one side; ``cycles``: [(start, end)] s."""
+    """``values``: {parameter: (cycles,) array} of one side; ``cycles``: [(start, end)] s; ``positions``: the point
+    the spatial parameters follow (``engine.clinical.foot_points``), or why there is none."""
 
     side: str
     cycles: list
     values: dict
+    positions: str = ""
 
     def mean(self, name: str) -> float:
         v = self.values.get(name, np.array([]))
@@ -59,7 +62,7 @@ def spatiotemporal(result, events, forward=(1.0, 0.0, 0.0)) -> dict:
     """``{side: SideParameters}`` for 'Left' and 'Right' (module notes; ``forward`` the model's direction of
     progression); a side without a complete cycle has no values."""
     model = result.model
-    k = contact_kinematics(result) if model.contacts else None
+    feet = foot_points(result, {side: stances_of(events, side) for side in ("Left", "Right")})
     time = result.motion.time
     forward = np.asarray(forward, float)
     up = model.up
@@ -68,13 +71,10 @@ def spatiotemporal(result, events, forward=(1.0, 0.0, 0.0)) -> dict:
     across = np.cross(up, forward)
 
     def position(side, t):
-        """The side's contact centroid on the floor at ``t`` (belt motion removed), or None."""
-        if k is None:
+        """The side's foot point on the floor at ``t`` (belt motion removed), or None."""
+        if feet.positions[side] is None:
             return None
-        member = np.array([side_of(c.group) == side for c in model.contacts])
-        if not member.any():
-            return None
-        c = k.X[:, member].mean(axis=1) - np.outer(time, k.floor_velocity)
+        c = feet.positions[side] - np.outer(time, feet.floor_velocity)
         return np.array([np.interp(t, time, c[:, i]) for i in range(3)])
 
     fine = np.linspace(time[0], time[-1], 20 * len(time))
@@ -108,5 +108,6 @@ def spatiotemporal(result, events, forward=(1.0, 0.0, 0.0)) -> dict:
                                          else np.nan)
             values["step width"].append(abs(float((pa - po) @ across)) if po is not None and pa is not None
                                         else np.nan)
-        out[side] = SideParameters(side, cycles, {n: np.asarray(v, float) for n, v in values.items()})
+        out[side] = SideParameters(side, cycles, {n: np.asarray(v, float) for n, v in values.items()},
+                                   feet.source[side])
     return out

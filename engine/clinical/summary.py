@@ -3,14 +3,16 @@
 Per side, each curve is normalised to that side's own gait cycles (``engine.analysis.gait_phases``); the
 intact/prosthetic symmetry indices cover the spatio-temporal parameters and, per stance, the peak vertical
 ground reaction (%BW), its impulse (BW s), the positive work of the side's hip, knee and ankle (J/kg) and the
-contact time. Ground reactions come from the QP's estimate per contact group. With muscle forces, the main muscle
+contact time. Ground reactions come from the QP's estimate per contact group, or without an estimate from the force
+plates' loads as the inverse dynamics applied them (``engine.clinical.plate_loads``): then a stance on no plate
+has none. With muscle forces, the main muscle
 groups' forces (BW) and activations per side (``engine.clinical.muscle_groups``), and for each muscle with an EMG
 reference its EMG-driven activation (eqs. 41-43: ``f_ref / f_active_max``) against the estimated one, with the
 seed's Table 3 comparison of the forces.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from pathlib import Path
@@ -18,10 +20,12 @@ from pathlib import Path
 from ..analysis.gait_phases import gait_cycles, normalise_cycles, side_of
 from ..errors import SettingsError
 from ..tree import compile_tree
+from ..trial.forceplate import DEFAULT_THRESHOLD
 from .conventions import body_weight, clinical_joints
 from .events import gait_events
 from .muscle_groups import GROUPS, muscle_group
 from .parameters import stances_of, spatiotemporal
+from .plate_loads import plate_loads
 from .prosthesis import compression, rod_power, stance_metrics
 from .symmetry import sides, symmetry_index
 
@@ -38,7 +42,12 @@ class ClinicalSummary:
     'Muscle force' (BW) and 'Muscle activation' (1). ``gait`` is 'running' when the cycles have a flight phase
     (mean flight above :data:`RUNNING_FLIGHT` % of the cycle), else 'walking': the normative bands drawn are that
     gait's. ``trials`` [(trial, left cycles, right cycles)] of the trials it pools (one for a single trial;
-    ``engine.clinical.trials.pooled_summary`` pools several)."""
+    ``engine.clinical.trials.pooled_summary`` pools several). ``grf_source``: where ``loads`` and the GRF curves
+    come from, 'estimated' (the QP's estimate), 'measured' (the plates' loads as the inverse dynamics applied them,
+    ``engine.clinical.plate_loads``: when there is no estimate) or 'none'; ``measured_loads`` {side: {name: (stances,)
+    array}} the plates' per stance whatever the source (NaN for a stance on no plate), so an estimate and the
+    measurement can be set side by side; ``blade_force_source`` the same for the ground reaction of the blade's
+    metrics (its stiffness)."""
 
     subject: str
     trial: str
@@ -58,6 +67,9 @@ class ClinicalSummary:
     emg_tables: list = field(default_factory=list)
     gait: str = "walking"
     trials: list = field(default_factory=list)
+    grf_source: str = "none"
+    measured_loads: dict = field(default_factory=dict)
+    blade_force_source: str = "none"
 
 
 LOAD_UNITS = {"peak vertical GRF": "%BW", "vertical impulse": "BW s", "positive joint work": "J/kg"}
@@ -65,14 +77,22 @@ SYMMETRY_PARAMETERS = (("speed", "m/s"), ("cadence", "steps/min"), ("contact tim
                        ("flight", "%"), ("step length", "m"))
 
 
+def _finite_mean(values) -> float:
+    """The mean of the finite ``values`` (a stance on no plate has NaN loads), NaN if none."""
+    values = np.asarray(values, float)
+    values = values[np.isfinite(values)]
+    return float(np.mean(values)) if len(values) else float("nan")
+
+
 def symmetry_table(params, loads, intact, prosthetic) -> list:
-    """``[(name, unit, intact mean, prosthetic mean, SI %)]`` of the parameters and the per-stance loads."""
+    """``[(name, unit, intact mean, prosthetic mean, SI %)]`` of the parameters and the per-stance loads (means over
+    the stances with a value)."""
     out = []
     for name, unit in SYMMETRY_PARAMETERS:
         i, p = params[intact].mean(name), params[prosthetic].mean(name)
         out.append((name, unit, i, p, symmetry_index(i, p)))
     for name, unit in LOAD_UNITS.items():
-        i, p = (float(np.mean(loads[s][name])) if len(loads[s][name]) else float("nan") for s in (intact, prosthetic))
+        i, p = (_finite_mean(loads[s][name]) for s in (intact, prosthetic))
         out.append((name, unit, i, p, symmetry_index(i, p)))
     return out
 
@@ -104,10 +124,51 @@ def names(trial) -> tuple[str, str]:
 
 
 def _side_forces(result, side):
+    """(T, 3) N: the estimate's ground reaction on ``side``'s contact groups, None without."""
     if result.qp is None:
         return None
     forces = [g.force for name, g in result.qp.groups.items() if side_of(name) == side]
     return np.sum(forces, axis=0) if forces else None
+
+
+def _measured_side_force(measured, side):
+    """(T, 3) N: the plates' loads applied to ``side`` (``measured`` from :func:`plate_loads`), None without."""
+    forces = [F for target, F in measured.items() if side_of(target) == side]
+    return np.sum(forces, axis=0) if forces else None
+
+
+def _joint_power(result, side) -> np.ndarray:
+    """(T,) W: the sum of ``tau v`` over the side's clinical joints (zero without inverse dynamics)."""
+    power = np.zeros(len(result.motion.time))
+    dyn = result.dynamics
+    if dyn is not None:
+        for coordinate, _, s, _ in clinical_joints(result.model):
+            if s == side:
+                vi = compile_tree(result.model).coordinates[coordinate].vi
+                power += dyn.tau[:, vi] * result.motion.v[:, vi]
+    return power
+
+
+def _on_plate(time, vertical, a, b) -> bool:
+    """Whether the measured ``vertical`` (T,) N reaches the plates' threshold within the stance ``a``-``b`` s."""
+    if b is None:
+        return False
+    k = (time >= a) & (time <= b)
+    return bool(k.any() and vertical[k].max() >= DEFAULT_THRESHOLD)
+
+
+def _stance_loads(time, vertical, power, stances, bw, mass, plates_only) -> dict:
+    """``{name: (stances,) array}`` of :data:`LOAD_UNITS` per complete stance ``(a, b)`` s from the ``vertical``
+    (T,) N ground reaction (None: peak and impulse NaN) and the joints' ``power`` (T,) W; ``plates_only``: a stance
+    where the measured ``vertical`` never reaches the plates' threshold (on no plate) has NaN peak and impulse."""
+    values = {name: [] for name in LOAD_UNITS}
+    for a, b in stances:
+        k = (time >= a) & (time <= b)
+        known = vertical is not None and (not plates_only or _on_plate(time, vertical, a, b))
+        values["peak vertical GRF"].append(100.0 * vertical[k].max() / bw if known else np.nan)
+        values["vertical impulse"].append(np.trapezoid(vertical[k], time[k]) / bw if known else np.nan)
+        values["positive joint work"].append(np.trapezoid(np.clip(power[k], 0, None), time[k]) / mass)
+    return {n: np.asarray(v, float) for n, v in values.items()}
 
 
 def _cycles_or_none(time, values, cycles):
@@ -173,30 +234,31 @@ def clinical_summary(result, forward=(1.0, 0.0, 0.0), events=None, trial_name=No
         if dyn is not None:
             curves.setdefault(("Kinetics", f"{name} moment", "N m/kg"), {})[side] = normalise_cycles(
                 time, sign * dyn.tau[:, c.vi] / mass, cycles)
+    measured, plate_notes = plate_loads(result)
+    notes += plate_notes
+    grf_source = "estimated" if result.qp is not None else "measured" if measured else "none"
+    measured_loads = {}
     for side in ("Left", "Right"):
-        F = _side_forces(result, side)
-        cycles = gait_cycles(events, side)
-        values = {"peak vertical GRF": [], "vertical impulse": [], "positive joint work": []}
-        if F is not None and cycles:
-            vertical = F @ model.up
+        power = _joint_power(result, side)
+        stances = [(a, b) for a, b in stances_of(events, side) if b is not None]
+        on_plates = _measured_side_force(measured, side)
+        if on_plates is not None:
+            measured_loads[side] = _stance_loads(time, on_plates @ model.up, power, stances, bw, mass, True)
+        F = _side_forces(result, side) if grf_source == "estimated" else on_plates
+        vertical = None if F is None else F @ model.up
+        loads[side] = _stance_loads(time, vertical, power, stances, bw, mass, grf_source == "measured")
+        ends = dict(stances)
+        shown = [(a, b) for a, b in gait_cycles(events, side)
+                 if vertical is not None and (grf_source == "estimated" or _on_plate(time, vertical, a, ends.get(a)))]
+        if shown:
             curves.setdefault(("Ground reaction", "vertical GRF", "%BW"), {})[side] = normalise_cycles(
-                time, 100.0 * vertical / bw, cycles)
-            power = np.zeros(len(time))
-            if dyn is not None:
-                for coordinate, _, s, _ in clinical_joints(model):
-                    if s == side:
-                        vi = compile_tree(model).coordinates[coordinate].vi
-                        power += dyn.tau[:, vi] * result.motion.v[:, vi]
-            for a, b in stances_of(events, side):
-                if b is None:
-                    continue
-                k = (time >= a) & (time <= b)
-                values["peak vertical GRF"].append(100.0 * vertical[k].max() / bw)
-                values["vertical impulse"].append(np.trapezoid(vertical[k], time[k]) / bw)
-                values["positive joint work"].append(np.trapezoid(np.clip(power[k], 0, None), time[k]) / mass)
-        loads[side] = {n: np.asarray(v, float) for n, v in values.items()}
-    if result.qp is None:
-        notes.append("no ground-reaction estimate: peak GRF, impulse and GRF curves left out")
+                time, 100.0 * vertical / bw, shown)
+    if grf_source == "none":
+        notes.append("no ground-reaction estimate and no plate load attributed to a side: peak GRF, impulse and GRF "
+                     "curves left out")
+    elif grf_source == "measured":
+        notes.append("ground reactions: the force plates' measured loads (there is no estimate), per side as the "
+                     "inverse dynamics applied them; a stance on no plate has no peak GRF or impulse")
     symmetry = symmetry_table(params, loads, intact, prosthetic)
     gait, note = gait_of(params)
     subject, trial = names(result.trial)
@@ -209,14 +271,28 @@ def clinical_summary(result, forward=(1.0, 0.0, 0.0), events=None, trial_name=No
         summary.curves.update(muscle_curves)
         summary.emg_tables = [] if m.emg_comparison is None else [(summary.trial, m.emg_comparison)]
     summary.trials = [(summary.trial, len(params["Left"].cycles), len(params["Right"].cycles))]
+    summary.grf_source, summary.measured_loads = grf_source, measured_loads
     for rod in model.rods:
-        if dyn is None or result.qp is None or rod.name not in result.qp.groups:
+        if dyn is None:
+            summary.notes.append(f"rod {rod.name}: no blade metrics without inverse dynamics")
             continue
+        if result.qp is not None and rod.name in result.qp.groups:
+            force, summary.blade_force_source = np.linalg.norm(result.qp.groups[rod.name].force, axis=1), "estimated"
+        elif rod.name in measured:
+            force, summary.blade_force_source = np.linalg.norm(measured[rod.name], axis=1), "measured"
+        else:
+            force = np.full(len(time), np.nan)
+            summary.notes.append(f"rod {rod.name}: no ground reaction on its contact group (no estimate, and no "
+                                 "plate's load applied to it): its stiffness is left out")
         comp = compression(model, rod.name, result.motion.q)
-        force = np.linalg.norm(result.qp.groups[rod.name].force, axis=1)
         power = rod_power(model, rod.name, dyn.tau, result.motion.v)
         stances = [(a, b) for a, b in stances_of(events, side_of(rod.name)) if b is not None]
         summary.prosthesis = stance_metrics(time, comp, force, power, stances)
+        if summary.blade_force_source == "measured":     # a stance on no plate: its force is unknown, not zero
+            up = measured[rod.name] @ model.up
+            summary.prosthesis = [m if _on_plate(time, up, *m.interval) else
+                                  replace(m, stiffness=float("nan"), peak_force=float("nan"))
+                                  for m in summary.prosthesis]
         summary.blades = [{"time": time, "compression": comp, "force": force, "power": power, "rod": rod.name,
                            "trial": summary.trial}]
     return summary

@@ -2,7 +2,8 @@
 
 Per side, the cycle-normalised curves of all the trials' cycles are stacked and their mean and SD taken across all
 of them (each cycle counts once, whatever its trial); the spatio-temporal parameters, the per-stance loads and the
-blade's stances are pooled the same way, and the symmetry indices computed again from the pooled means. The plates'
+blade's stances are pooled the same way, and the symmetry indices computed again from the pooled means (the ground
+reactions' source, ``grf_source``, is the trials' if they share it, else 'mixed'). The plates'
 scores, the EMG comparisons and the notes stay per trial, named by their trial. Trials of different subjects (the
 subject's name, the body mass, or which side is prosthetic differ) are refused.
 
@@ -103,10 +104,16 @@ def pooled_summary(summaries: list) -> ClinicalSummary:
         names = list(dict.fromkeys(n for p in parts for n in p.values))
         parameters[side] = SideParameters(side, [c for p in parts for c in p.cycles],
                                           {n: np.concatenate([p.values.get(n, np.array([])) for p in parts])
-                                           for n in names})
-    loads = {side: {n: np.concatenate([s.loads[side][n] for s in summaries if n in s.loads.get(side, {})])
-                    for n in dict.fromkeys(n for s in summaries for n in s.loads.get(side, {}))}
-             for side in ("Left", "Right")}
+                                           for n in names}, "; ".join(dict.fromkeys(p.positions for p in parts)))
+
+    def pooled_loads(of):
+        return {side: {n: np.concatenate([of(s)[side][n] for s in summaries if n in of(s).get(side, {})])
+                       for n in dict.fromkeys(n for s in summaries for n in of(s).get(side, {}))}
+                for side in ("Left", "Right") if any(side in of(s) for s in summaries)}
+
+    def source(of):
+        return of(first) if all(of(s) == of(first) for s in summaries) else "mixed"
+    loads = pooled_loads(lambda s: s.loads)
     keys = list(dict.fromkeys(k for s in summaries for k in s.curves))
     curves = {k: _pool_by_side([s.curves[k] for s in summaries if k in s.curves]) for k in keys}
     muscles = list(dict.fromkeys(m for s in summaries for m in s.emg))
@@ -120,4 +127,5 @@ def pooled_summary(summaries: list) -> ClinicalSummary:
         prosthesis=[m for s in summaries for m in s.prosthesis], blades=[b for s in summaries for b in s.blades],
         validation=[dataclasses.replace(m, plate=f"{s.trial}: {m.plate}") for s in summaries for m in s.validation],
         notes=notes, emg=emg, emg_tables=[t for s in summaries for t in s.emg_tables], gait=gait,
-        trials=[t for s in summaries for t in s.trials])
+        trials=[t for s in summaries for t in s.trials], grf_source=source(lambda s: s.grf_source),
+        measured_loads=pooled_loads(lambda s: s.measured_loads), blade_force_source=source(lambda s: s.blade_force_source))

@@ -110,3 +110,20 @@ def test_hybrid_report_of_two_trials(tmp_path, capsys):
         assert text.count(f"run.c3d ({day}/results.hlr): FP") == 6       # two plates, three axes
     assert main(["report", str(copies[0]), str(copies[0]), "--out", str(tmp_path / "same.pdf")]) == 2
     assert "day1/results.hlr" in capsys.readouterr().err and not (tmp_path / "same.pdf").exists()
+
+
+def test_pooled_ground_reactions_keep_their_source_and_the_plates_peaks():
+    """A trial with the estimate and the same trial without it (the plates' loads): the pooled loads are each trial's
+    in turn, the source 'mixed'; the plates' per-stance peaks are pooled beside them."""
+    result, settings = demo_results()
+    estimated = clinical_summary(result, settings.forward)
+    measured = clinical_summary(dataclasses.replace(result, qp=None, metrics=[]), settings.forward)
+    pooled = pooled_summary([estimated, measured])
+    assert (estimated.grf_source, measured.grf_source, pooled.grf_source) == ("estimated", "measured", "mixed")
+    for side in ("Left", "Right"):
+        peaks = [s.loads[side]["peak vertical GRF"] for s in (estimated, measured)]
+        assert np.array_equal(pooled.loads[side]["peak vertical GRF"], np.concatenate(peaks))
+        plates = [s.measured_loads[side]["peak vertical GRF"] for s in (estimated, measured)]
+        assert np.array_equal(pooled.measured_loads[side]["peak vertical GRF"], np.concatenate(plates))
+    assert pooled_summary([measured, measured]).grf_source == "measured"
+    assert pooled.parameters["Right"].positions == estimated.parameters["Right"].positions

@@ -142,3 +142,58 @@ def test_the_summary_keeps_sides_apart_and_counts_per_trial_columns_once_per_tri
     assert study["per_cycle"]["prosthetic"][grf] == _stats([run[1][grf] - 3.5])          # one subject's mean
     assert study["per_cycle"]["Right"][grf] == _stats([run[1][grf]])
     assert study["per_trial"][ik] == _stats([run[0][ik] + 0.5, run[0][ik]])               # between subjects
+
+
+# what each column the clinical layer may leave empty is called in the notes that say why
+WHY = {"peak_vertical_grf_pct_bw": "peak vertical GRF", "peak_vertical_grf_measured_pct_bw": "measured peak vertical GRF",
+       "stride_length_m": "stride length", "speed_m_per_s": "speed", "step_length_m": "step length",
+       "step_width_m": "width", "contact_time_s": "contact time", "stance_pct": "stance", "swing_pct": "swing",
+       "blade_stiffness_n_per_m": "blade stiffness", "blade_peak_compression_m": "blade metrics"}
+
+
+def _explained(row):
+    return all(row.get(column) is not None or (row["notes"] and why in row["notes"]) for column, why in WHY.items()
+               if column in row)
+
+
+def test_plates_without_estimate_give_the_measured_peak_and_the_heel_marker_strides(test_data):
+    """The usual lab case (an OpenSim model without contact candidates, plates applied by an ExternalLoads file, no
+    estimate): the measured peak of each stance (the clinical summary's, tests/clinical/test_measured_grf.py) with its
+    source, the spatial parameters from the heel markers, and the notes saying why a column is empty."""
+    from dataclasses import replace
+    from engine.clinical.summary import clinical_summary
+    from tests.clinical.lab_case import lab_case
+    result, settings = lab_case(str(test_data))
+    rows = trial_rows("P01", "walk1", result, settings.forward)
+    summary = clinical_summary(result, settings.forward)
+    assert [(r["side"], r["cycle"]) for r in rows] == [("Left", 1), ("Right", 1)]
+    for r in rows:
+        assert r["grf_source"] == "measured" and "peak_vertical_grf_measured_pct_bw" not in r
+        assert r["peak_vertical_grf_pct_bw"] == summary.loads[r["side"]]["peak vertical GRF"][0]
+        assert r["stride_length_m"] > 1.3 and r["speed_m_per_s"] > 1.0
+        assert r["foot_point"].startswith(f"the marker {r['side'][0]}.Heel")
+        assert _explained(r), r
+    right = rows[1]
+    assert right["step_length_m"] is None and "no earlier Foot Strike of the other side" in right["notes"]
+    # the plates' bodies not recorded (and no contact candidates to assign them by): no side gets a load, and says so
+    unknown = replace(result, classic=replace(result.classic, bodies={}))
+    for r in trial_rows("P01", "walk1", unknown, settings.forward):
+        assert r["grf_source"] == "none" and r["peak_vertical_grf_pct_bw"] is None
+        assert "no ground-reaction estimate and no force plate's load" in r["notes"] and _explained(r)
+
+
+def test_the_plates_peak_beside_the_estimate_s(demo):
+    result, settings = demo
+    rows = trial_rows("demo", "run", result, settings.forward)
+    weight = result.model.total_mass * 9.80665
+    for r in rows:
+        assert r["grf_source"] == "estimated"
+        assert r.get("blade_force_source") == ("estimated" if r["side"] == "Right" else None)
+        off = r["cycle_start_s"] + r["contact_time_s"]
+        plate = next(p for p in result.trial.plates if (p.force @ result.model.up)[
+            (p.time >= r["cycle_start_s"]) & (p.time <= off)].max() > 20.0)
+        k = (plate.time >= r["cycle_start_s"] - 0.002) & (plate.time <= off + 0.002)
+        true = 100 * (plate.force[k] @ result.model.up).max() / weight
+        assert r["peak_vertical_grf_measured_pct_bw"] == pytest.approx(true, rel=0.01)
+        assert r["peak_vertical_grf_pct_bw"] != r["peak_vertical_grf_measured_pct_bw"]
+        assert _explained(r), r

@@ -1,0 +1,71 @@
+"""The point that follows each side's foot for the spatial gait parameters (stride and step length, step width, speed).
+
+In order of preference, per side:
+
+* the model's contact candidates (``model.contacts``): the centroid of the side's candidates;
+* a heel marker of the model (``engine.clinical.foot_names``: ``R.Heel``, ``RHEE``, ``RCAL``, ``heel_r`` ...): the
+  model's marker, not the recorded one, so a gap in the recording leaves no hole;
+* the origin of the side's hindfoot body: ``calcn_r`` (OpenSim), ``foot_r``, ``RFT`` (Visual3D) ...
+
+A side with two heel markers by those names (ambiguous) falls back to its hindfoot body, and with two hindfoot bodies
+as well has no point: its ``source`` names them. Positions
+are the forward kinematics of the analysed coordinates ``motion.q`` (T, 3) m, world. The floor's horizontal velocity
+(m/s; a treadmill's belt, zero overground) is, for contact candidates, ``engine.clinical.events.contact_kinematics``'s;
+for a marker or a body origin, the median horizontal velocity of the sides' points over the middle third of each
+of their stances (the foot flat on the floor: a heel still slows down after the strike and lifts before the foot
+off, so a median over the frames near the floor, as for candidates, gave a belt 2-3 % slow on OpenSim's treadmill
+walk, and its strides 3-4 cm short).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..algorithms.batch import frame_positions_batch
+from ..analysis.gait_phases import side_of
+from ..data import Data
+from .events import contact_kinematics
+from .foot_names import HEEL, HINDFOOT, foot_point
+
+
+@dataclass(frozen=True)
+class FootPoints:
+    """``positions`` {side: (T, 3) m or None}; ``floor_velocity`` (3,) m/s; ``source`` {side: what the positions
+    are, or why there are none}."""
+
+    positions: dict
+    floor_velocity: np.ndarray
+    source: dict
+
+
+def foot_points(result, stances: dict) -> FootPoints:
+    """Each side's foot point over the analysed frames and the floor's velocity (module notes); ``stances`` {side:
+    [(Foot Strike, Foot Off or None)] s}."""
+    model, time, q = result.model, result.motion.time, result.motion.q
+    if model.contacts:
+        k = contact_kinematics(result)
+        positions, source = {}, {}
+        for side in ("Left", "Right"):
+            member = np.array([side_of(c.group) == side for c in model.contacts])
+            groups = sorted({c.group for c in model.contacts if side_of(c.group) == side})
+            positions[side] = k.X[:, member].mean(axis=1) if member.any() else None
+            source[side] = (f"the centroid of the contact candidates of {', '.join(groups)}" if groups
+                            else "none: no contact candidate on this side")
+        return FootPoints(positions, k.floor_velocity, source)
+    chosen, source = {}, {}
+    for side in ("Left", "Right"):
+        name, source[side] = foot_point(model, side, HEEL, HINDFOOT)
+        if name is not None:
+            chosen[side] = name
+    if not chosen:
+        return FootPoints({"Left": None, "Right": None}, np.zeros(3), source)
+    X = frame_positions_batch(model, Data(model), q, list(chosen.values()))
+    up = model.up
+    V = np.gradient(X, time, axis=0)
+    flat = [V[(time >= a + (b - a) / 3) & (time <= b - (b - a) / 3), list(chosen).index(side)]
+            for side in chosen for a, b in stances.get(side, []) if b is not None]
+    flat = np.concatenate(flat) if flat else np.zeros((0, 3))
+    horizontal = flat - np.outer(flat @ up, up)
+    positions = {side: X[:, list(chosen).index(side)] if side in chosen else None for side in ("Left", "Right")}
+    return FootPoints(positions, np.median(horizontal, axis=0) if len(flat) else np.zeros(3), source)

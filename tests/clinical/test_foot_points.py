@@ -1,0 +1,130 @@
+"""The spatial gait parameters of a model without contact candidates (an OpenSim model, the usual lab case), from its
+heel markers, against the same computed by hand from the recorded heel markers (the TRC) at the plates' heel strikes
+(the GRF .mot), on OpenSim's treadmill walk (gait2354 walk1)."""
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from engine.analysis.gait_phases import events_from_phases, side_of, stance_phases
+from engine.clinical.events import foot_phases, gait_events
+from engine.clinical.foot_names import HEEL, named_side
+from engine.clinical.foot_points import foot_points
+from engine.clinical.parameters import spatiotemporal
+from tests.clinical.lab_case import folder, lab_case
+
+THRESHOLD = 20.0     # N, the plates' loaded threshold
+
+
+def _by_hand(test_data):
+    """Per side: [(strike, next strike, stride length m, step width m or None)] from the TRC's heel markers (mm, Y
+    up, X forward) at the plates' 20 N crossings (600 Hz), the treadmill's belt velocity per stance the least-squares
+    slope of the heel's position over the middle third of the plate's stance (the foot flat on the belt)."""
+    d = folder(test_data)
+    with open(d / "subject01_walk1.trc") as f:
+        header = [f.readline() for _ in range(4)][3].rstrip("\n").split("\t")
+    markers = [h for h in header[2:] if h.strip()]
+    trc = np.loadtxt(d / "subject01_walk1.trc", skiprows=5)
+    t = trc[:, 1]
+
+    def heel(side):
+        k = 2 + 3 * markers.index(f"{side[0]}.Heel")
+        return trc[:, k:k + 3] / 1000.0
+
+    with open(d / "subject01_walk1_grf.mot") as f:
+        lines = f.read().split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith("endheader")) + 1
+    names = lines[start].split("\t")
+    mot = np.loadtxt(lines[start + 1:])
+    tm = mot[:, 0]
+    out = {}
+    stances = {}
+    for side, prefix in (("Right", ""), ("Left", "1_")):
+        loaded = mot[:, names.index(f"{prefix}ground_force_vy")] >= THRESHOLD
+        edges = np.flatnonzero(np.diff(loaded.astype(int)))
+        on = [tm[i + 1] for i in edges if not loaded[i]]
+        off = [tm[i + 1] for i in edges if loaded[i]]
+        stances[side] = [(a, next((b for b in off if b > a), None)) for a in on]
+    for side in ("Right", "Left"):
+        other = "Left" if side == "Right" else "Right"
+        p = heel(side)
+        rows = []
+        for (a, a_off), (b, _) in zip(stances[side][:-1], stances[side][1:]):
+            mid = (t >= a + (a_off - a) / 3) & (t <= a + 2 * (a_off - a) / 3)
+            belt = np.array([np.polyfit(t[mid], p[mid, i], 1)[0] for i in range(3)])
+            belt[1] = 0.0
+            at = np.array([np.interp(x, t, p[:, i]) for x in (a, b) for i in range(3)]).reshape(2, 3)
+            stride = at[1] - at[0] - belt * (b - a)
+            before = [s for s, _ in stances[other] if s < a]
+            width = None
+            if before:
+                o = np.array([np.interp(before[-1], t, heel(other)[:, i]) for i in range(3)])
+                width = abs((at[0] - (o + belt * (a - before[-1])))[2])
+            rows.append((a, b, float(np.hypot(stride[0], stride[2])), width))
+        out[side] = rows
+    return out
+
+
+def test_stride_length_speed_and_step_width_from_the_heel_markers(test_data):
+    result, settings = lab_case(str(test_data))
+    assert not result.model.contacts and result.qp is None
+    events, notes = gait_events(result)
+    params = spatiotemporal(result, events, settings.forward)
+    frame = float(np.median(np.diff(result.motion.time)))
+    reference = _by_hand(test_data)
+    for side in ("Left", "Right"):
+        p = params[side]
+        assert p.positions.startswith(f"the marker {side[0]}.Heel")
+        assert len(p.cycles) == len(reference[side]) >= 1
+        for i, ((a, b), (ra, rb, stride, width)) in enumerate(zip(p.cycles, reference[side])):
+            assert abs(a - ra) <= frame and abs(b - rb) <= frame
+            # measured: 0.3 and 13 mm, speed 0.3 and 1.1 %, width 7 mm apart (the model's heel marker at the
+            # analysed coordinates, the strikes at the 60 Hz frames against the TRC's marker at the 600 Hz plate's)
+            assert p.values["stride length"][i] == pytest.approx(stride, abs=0.025)
+            assert p.values["speed"][i] == pytest.approx(stride / (rb - ra), rel=0.02)
+            if width is not None:
+                assert p.values["step width"][i] == pytest.approx(width, abs=0.015)
+            else:
+                assert np.isnan(p.values["step width"][i])
+
+
+def test_heel_markers_and_hindfoot_bodies_by_their_usual_names(test_data):
+    for name, side in (("R.Heel", "Right"), ("LHEE", "Left"), ("RCAL", "Right"), ("heel_l", "Left"),
+                       ("Left Heel", "Left")):
+        assert named_side(name, HEEL) == side, name
+    for name in ("R.Toe.Tip", "Heel", "RHEE2", "Rheelx", "heelr"):
+        assert named_side(name, HEEL) is None, name
+    result, _ = lab_case(str(test_data))
+    feet = foot_points(replace(result, model=result.model.replace(markers=[])), {})
+    assert feet.source == {"Left": "the origin of the body calcn_l", "Right": "the origin of the body calcn_r"}
+
+
+def test_plates_named_by_number_take_the_side_of_the_body_they_were_applied_to(test_data):
+    """Plates 'FP1' and 'FP2' that an ExternalLoads file applies to calcn_r and calcn_l give the same events (and so
+    the same cycles) as the same plates named 'right' and 'left'; a model without contact candidates has no others."""
+    result, settings = lab_case(str(test_data))
+    named, _ = gait_events(result)
+    plates = tuple(replace(p, name={"right": "FP1", "left": "FP2"}[p.name]) for p in result.trial.plates)
+    numbered = replace(result, trial=result.trial.derived(plates=plates),
+                       classic=replace(result.classic, bodies={"FP1": "calcn_r", "FP2": "calcn_l"}))
+    events, notes = gait_events(numbered)
+    assert events == named and len(events) >= 6
+    assert notes == ["gait events, left side: the force plates' (20 N threshold)",
+                     "gait events, right side: the force plates' (20 N threshold)"]
+
+
+def test_foot_marker_events_within_a_frame_of_the_plates(test_data):
+    """A model without contact candidates: stances from its heel, forefoot and toe tip points against the plates'
+    (20 N); plates whose side is unknown leave the events to them."""
+    result, _ = lab_case(str(test_data))
+    frame = float(np.median(np.diff(result.motion.time)))
+    plates = events_from_phases(stance_phases(result, "measured"))
+    feet = events_from_phases(foot_phases(result))
+    assert len(plates) == len(feet) == 8
+    for p in plates:
+        match = [k for k in feet if k.label == p.label and k.context == side_of(p.context)]
+        assert min(abs(k.time - p.time) for k in match) <= frame + 1e-9, (p, match)
+    plates = tuple(replace(p, name=f"FP{i + 1}") for i, p in enumerate(result.trial.plates))
+    unknown = replace(result, trial=result.trial.derived(plates=plates), classic=replace(result.classic, bodies={}))
+    events, notes = gait_events(unknown)
+    assert events == feet and all("from the kinematics" in n for n in notes)

@@ -1,0 +1,87 @@
+"""Without a ground-reaction estimate the clinical summary takes the force plates' loads, per side as the inverse
+dynamics applied them: peaks per stance against the GRF file read by hand (gait2354 walk1, plates applied
+to the calcanei by the ExternalLoads file), and on the demo (plates assigned by centre of pressure, one under the
+blade) the blade's stiffness from the plates against the simulation's truth, and the plates' peaks beside the
+estimate's."""
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from engine.clinical.parameters import stances_of
+from engine.clinical.prosthesis import compression, rod_power, stance_metrics
+from engine.clinical.summary import clinical_summary
+from engine.demo import demo_results, demo_truth
+from engine.trial.intervals import intervals_where
+from tests.clinical.lab_case import folder, lab_case
+
+G = 9.80665
+THRESHOLD = 20.0
+
+
+def _mot(path):
+    with open(path) as f:
+        lines = f.read().split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith("endheader")) + 1
+    return lines[start].split("\t"), np.loadtxt(lines[start + 1:])
+
+
+def test_peak_vertical_grf_per_stance_from_the_plates_applied_to_each_foot(test_data):
+    result, settings = lab_case(str(test_data))
+    summary = clinical_summary(result, settings.forward)
+    assert summary.grf_source == "measured" and summary.loads == summary.measured_loads
+    assert any("force plates' measured loads" in n for n in summary.notes)
+    names, mot = _mot(folder(test_data) / "subject01_walk1_grf.mot")
+    weight = result.model.total_mass * G
+    frame = float(np.median(np.diff(result.motion.time)))
+    for side, column in (("Right", "ground_force_vy"), ("Left", "1_ground_force_vy")):
+        vertical = mot[:, names.index(column)]          # the ExternalLoads file applies 'right' to calcn_r
+        stances = [(a, b) for a, b in stances_of(summary.events, side) if b is not None]
+        peaks = summary.loads[side]["peak vertical GRF"]
+        assert len(peaks) == len(stances) >= 1
+        for (a, b), peak in zip(stances, peaks):
+            k = (mot[:, 0] >= a - frame) & (mot[:, 0] <= b + frame)
+            true = 100 * vertical[k].max() / weight
+            # the summary samples the plate at the analysed frames (60 Hz of a 600 Hz plate): at most the true
+            # peak, and within 1 % of it
+            assert true * 0.99 <= peak <= true + 1e-9, (side, a, peak, true)
+    si = next(row for row in summary.symmetry if row[0] == "peak vertical GRF")
+    assert np.isfinite(si[4])
+
+
+@pytest.fixture(scope="module")
+def demo():
+    return demo_results()
+
+
+def test_blade_stiffness_from_the_plates_within_5_percent_of_the_truth(demo):
+    result, settings = demo
+    truth = demo_truth()
+    model = result.model
+    measured = clinical_summary(replace(result, qp=None, metrics=[]), settings.forward)
+    assert measured.grf_source == measured.blade_force_source == "measured"
+    true_stances = intervals_where(truth.time, truth.group_force("blade") @ model.up >= THRESHOLD)
+    true = stance_metrics(truth.time, compression(model, "blade", truth.q),
+                          np.linalg.norm(truth.group_force("blade"), axis=1),
+                          rod_power(model, "blade", truth.tau_rod, truth.v), true_stances)
+    assert len(measured.prosthesis) == len(true) == 2
+    for m, t in zip(measured.prosthesis, true):
+        assert abs(m.stiffness / t.stiffness - 1) < 0.05, (m.stiffness, t.stiffness)
+        assert abs(m.peak_force / t.peak_force - 1) < 0.05, (m.peak_force, t.peak_force)
+
+
+def test_with_an_estimate_the_plates_peaks_stand_beside_it(demo):
+    result, settings = demo
+    summary = clinical_summary(result, settings.forward)
+    assert summary.grf_source == "estimated"
+    weight = result.model.total_mass * G
+    for plate in result.trial.plates:
+        vertical = plate.force @ result.model.up
+        for a, b in intervals_where(plate.time, vertical >= plate.threshold):
+            side = next(s for s in ("Left", "Right") for x, y in stances_of(summary.events, s)
+                        if y is not None and x - 0.01 <= a <= x + 0.01)
+            stances = [x for x, y in stances_of(summary.events, side) if y is not None]
+            i = min(range(len(stances)), key=lambda j: abs(stances[j] - a))
+            true = 100 * vertical[(plate.time >= a) & (plate.time <= b)].max() / weight
+            assert summary.measured_loads[side]["peak vertical GRF"][i] == pytest.approx(true, rel=0.01)
+            assert summary.loads[side]["peak vertical GRF"][i] != summary.measured_loads[side]["peak vertical GRF"][i]
