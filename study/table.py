@@ -11,8 +11,9 @@ moments are the net internal moments of inverse dynamics in the clinical sign of
 knee flexion, ankle dorsiflexion) and its opposite (hip extension, knee extension, ankle plantarflexion), each the
 largest moment in that direction, positive (negative when the moment never turned that way in the stance); left
 empty, said in ``notes``, when the stance's Foot Off is not known. Per trial, repeated on each of its rows: the IK
-marker RMS (mean over frames, mm), the worst vertical rRMSE of the ground-reaction estimate against the plates (%),
-and the symmetry indices (%). A trial without a complete cycle has one row with its trial-level values (``cycle``
+marker RMS (``ik_rms_mean_mm``: per frame the RMS over the fitted markers present, as OpenSim's ``marker_error_RMS``
+in a frame missing none, then the mean over the frames, mm; ``engine.analysis.ik.IKResult``), the worst vertical
+rRMSE of the ground-reaction estimate against the plates (%), and the symmetry indices (%). A trial without a complete cycle has one row with its trial-level values (``cycle``
 empty) and says why in ``notes``. ``status`` is 'done' for a trial analysed (in this run or an earlier one) and
 'failed' for a failed trial, whose one row holds its ids and its error in ``notes``.
 
