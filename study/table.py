@@ -14,9 +14,11 @@ empty, said in ``notes``, when the stance's Foot Off is not known. Without an es
 and the blade's stiffness come from the plates (``grf_source``, ``blade_force_source``: estimated | measured |
 none); with both, the plates' peak stands beside the estimate's (``peak_vertical_grf_measured_pct_bw``);
 ``foot_point`` is what the spatial parameters follow (``engine.clinical.foot_points``); the ``notes`` say why any
-of those columns is left empty. Per trial, repeated on each of its rows: the IK
-marker RMS (mean over frames, mm), the worst vertical rRMSE of the ground-reaction estimate against the plates (%),
-and the symmetry indices (%). A trial without a complete cycle has one row with its trial-level values (``cycle``
+of those columns is left empty. Per trial, repeated on each of its rows: the IK marker RMS (``ik_rms_mean_mm``:
+per frame the RMS over the fitted markers present, as OpenSim's ``marker_error_RMS`` in a frame missing none, then
+the mean over the frames, mm; ``engine.analysis.ik.IKResult``), the worst vertical rRMSE of the ground-reaction
+estimate against the plates (%), and the symmetry indices (%). A trial without a complete cycle has one row with
+its trial-level values (``cycle``
 empty) and says why in ``notes``. ``status`` is 'done' for a trial analysed (in this run or an earlier one) and
 'failed' for a failed trial, whose one row holds its ids and its error in ``notes``.
 

@@ -129,7 +129,9 @@ class IKSettings:
 @dataclass
 class IKResult:
     """IK output. ``q`` (T, nq) configurations; ``errors`` (T, K) marker distances in m (NaN where
-    missing); ``rms``/``max`` (T,) over the markers present; ``status`` 1 converged, 0 not converged,
+    missing); ``rms``/``max`` (T,) m over the markers present (``rms = sqrt(sum e^2 / n_present)``: OpenSim's
+    ``marker_error_RMS`` divides by every marker in use, a missing one counted as 0, so where markers are missing it
+    is lower by sqrt(n_present / n_used); equal in a frame missing none); ``status`` 1 converged, 0 not converged,
     -1 no markers. ``marker_names`` are the model markers fitted, in the columns of ``errors``;
     ``robust_factors`` (T, K) what the robust loss multiplied each sample's weight by (1: kept; None: results
     saved before the loss existed); ``thresholds`` (K,) m, each marker's residual where the loss starts (NaN:

@@ -119,6 +119,9 @@ def reaction_table(time, reactions) -> Table:
 
 
 def marker_error_table(ik) -> Table:
+    """``ik_marker_errors.sto`` in OpenSim's columns (m): the sum of squared errors and the largest error over the
+    markers present, and :class:`~engine.analysis.ik.IKResult`'s RMS over the markers present (OpenSim's divides by
+    every marker in use: lower where markers are missing, equal in a frame missing none)."""
     total = np.nansum(ik.errors ** 2, axis=1)
     return Table(name="Model Marker Errors from IK", labels=("total_squared_error", "marker_error_RMS",
                                                                "marker_error_max"),

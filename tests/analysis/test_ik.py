@@ -11,6 +11,7 @@ from engine.spatial import SE3, axis_angle
 from engine.tree import compile_tree
 from engine.trial.trial import Markers
 from engine.io.setup_xml import ik_settings_from_setup
+from engine.io.storage import read_storage
 from tests.analysis.opensim_cases import CASES, load, reference
 
 
@@ -38,6 +39,37 @@ def test_ik_matches_opensim_marker_errors_and_coordinates(folder, test_data):
         limit = np.radians(2.0) if slot.kind == "rotational" else 2e-3
         assert rms < limit, (label, rms)
 
+
+
+def test_marker_rms_with_missing_markers_is_over_the_markers_present_where_opensims_counts_them_as_zero(test_data):
+    """gait10dof18musc's walk with R.Heel and L.Toe.Tip missing in 20 frames, against OpenSim 4.6's IK of the same
+    samples (gaps/make_gaps.py): the same fit and the same sum of squared errors in every frame. Our per-frame RMS is
+    over the markers present (29 of 31 in the gap); OpenSim's ``marker_error_RMS`` divides by all 31 in use (a
+    missing marker counted as 0), so ours is sqrt(31/29) times OpenSim's there, and equal elsewhere."""
+    import dataclasses
+
+    model, trial, setup = load("gait10dof18musc", str(test_data))
+    gap = slice(20, 40)
+    positions = np.array(trial.markers.positions)
+    for name in ("R.Heel", "L.Toe.Tip"):
+        positions[gap, trial.markers.index(name)] = np.nan
+    markers = dataclasses.replace(trial.markers, positions=positions)
+    settings = dataclasses.replace(ik_settings_from_setup(model, setup), robust_loss=None)
+    result = solve_ik(model, markers, settings)
+    made = test_data / "opensim" / "gait10dof18musc" / "gaps" / "reference"
+    theirs = read_storage(made / "ik_gaps_marker_errors.sto")
+    assert np.all(result.status == 1) and np.allclose(result.time, theirs.time, atol=1e-6)
+    n_used = len(result.marker_names)
+    present = (~np.isnan(result.errors)).sum(axis=1)
+    assert n_used == 31 and np.all(present[gap] == 29) and np.all(np.delete(present, np.r_[gap]) == 31)
+    assert np.allclose(np.nansum(result.errors ** 2, axis=1), theirs.column("total_squared_error"), rtol=2e-3)
+    assert np.allclose(result.rms, theirs.column("marker_error_RMS") * np.sqrt(n_used / present), atol=2e-5)
+    assert np.all(result.rms[gap] > theirs.column("marker_error_RMS")[gap] + 0.5e-3)   # about 1 mm more
+    coordinates = read_storage(made / "ik_gaps.mot")
+    for label in coordinates.labels:
+        slot = compile_tree(model).coordinates[label]
+        scale = np.pi / 180 if coordinates.in_degrees and slot.kind == "rotational" else 1.0
+        assert np.abs(result.q[:, slot.qi] - coordinates.column(label) * scale).max() < np.radians(0.5), label
 
 def blade_model():
     """A floating pelvis, a thigh and a socket carrying a 6-segment J-shaped blade with 21 markers:
