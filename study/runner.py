@@ -56,6 +56,7 @@ from pathlib import Path
 
 from engine.errors import HybridLabError
 from engine.io.atomic import write_text
+from engine.io.output_folder import remove_stale_stagings
 
 from .fingerprint import subject_fingerprint, trial_fingerprint
 from .table import study_rows, summary, write_summary, write_table
@@ -157,6 +158,7 @@ def submit_study(study, out: Path, client, outcomes: dict, fingerprints: dict, p
             record = completed(folder, digest)
             if record is not None:
                 outcomes[trial.key] = _skipped(trial.key, record)
+                remove_stale_stagings(folder)    # of a run killed while another completed it (engine.io.output_folder)
             else:
                 pending.append((trial, folder, digest))
         if not pending:

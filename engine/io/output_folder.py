@@ -42,10 +42,7 @@ def output_folder(path, known=(), reserve: int = 0, inputs=(), said: list | None
         if not created and not path.is_dir():
             raise DataError("the output folder is a file", file=path)
         path.mkdir(parents=True, exist_ok=True)
-        for stale in _stale_stagings(path):
-            shutil.rmtree(stale, ignore_errors=True)
-            if said is not None:
-                said.append(f"removed {stale.name}, the unfinished files of an earlier run that was killed")
+        remove_stale_stagings(path, said)
         staging = Path(tempfile.mkdtemp(prefix=f"{STAGING}{os.getpid()}-", dir=path))
     except OSError as exc:
         raise DataError(f"the output folder cannot be written ({exc.strerror or exc})", file=path) from None
@@ -71,6 +68,16 @@ def output_folder(path, known=(), reserve: int = 0, inputs=(), said: list | None
         raise
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def remove_stale_stagings(path, said: list | None = None) -> None:
+    """The staging folders in the output folder ``path`` of runs that were killed (their process is gone) removed,
+    a line for each appended to ``said`` (None: not said); also for a folder that a later run found complete and
+    does not write again (``study.runner``: a trial skipped), where a killed run's staging would stay otherwise."""
+    for stale in _stale_stagings(Path(path)):
+        shutil.rmtree(stale, ignore_errors=True)
+        if said is not None:
+            said.append(f"removed {stale.name}, the unfinished files of an earlier run that was killed")
 
 
 def _stale_stagings(path: Path) -> list[Path]:

@@ -724,3 +724,21 @@ def test_without_bokeh_the_dashboard_is_said_missing_not_given_as_a_dead_address
                                 timeout=HOLD_GUARD).stdout.split("\n", 1)
     assert "Dask needs bokeh" in page                        # what the address would have shown
     assert said.startswith("not available: the scheduler's Python has no bokeh>=") and "http" not in said, said
+
+
+def test_a_skipped_trial_s_folder_loses_the_staging_folder_of_a_killed_run(client, test_data, tmp_path):
+    """A run killed while another completed the trial (a Dask worker killed mid-trial, its trial done elsewhere
+    before the killed process was gone) leaves its staging folder beside complete outputs; the next run, which
+    skips the trial, removes it (the process named in it is gone), and nothing else."""
+    study = load_study(_one_walk(tmp_path, test_data))
+    assert [o["status"] for o in run_study(study, tmp_path / "out", client).outcomes.values()] == ["done"]
+    folder = tmp_path / "out" / "trials" / study.trials[0].subject / study.trials[0].id
+    files = sorted(p.name for p in folder.iterdir())
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()                                   # a process id that no process has now
+    stale = folder / f".hybrid-staging-{dead.pid}-killed"
+    stale.mkdir()
+    (stale / "ik.mot").write_text("half written")
+    again = run_study(study, tmp_path / "out", client)
+    assert [o["status"] for o in again.outcomes.values()] == ["skipped"]
+    assert sorted(p.name for p in folder.iterdir()) == files
