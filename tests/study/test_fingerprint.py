@@ -72,7 +72,7 @@ def bundle(tmp_path, monkeypatch):
     internal = root / "_internal"
     files = {"engine/__init__.py": "", "engine/kernels/ik.py": "GAIN = 1.0\n", "study/__init__.py": "",
              "study/tasks.py": "RETRIES = 0\n", "hybridlab_resources/__init__.py": "",
-             "hybridlab_resources/athlete.yaml": "mass: 70\n", "hybridlab_resources/protocols/pig.yaml": "LASI: pelvis\n",
+             "hybridlab_resources/athlete.yaml": "mass: 70\n", "hybridlab_resources/protocols/pig.yaml": "LASI: x\n",
              "hybridlab_resources/normative/gait.csv": "knee,60\n", "hybridlab_resources/demo/run.c3d": "a recording"}
     for name, text in files.items():
         (internal / name).parent.mkdir(parents=True, exist_ok=True)
