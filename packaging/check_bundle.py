@@ -48,26 +48,35 @@ BATCH_TRIALS = {"early": ["--start", "0.1", "--end", "0.3"],
 """The study ``hybrid batch`` runs from the bundle: the demo's run twice, as ``hybrid analyze`` options."""
 
 DASHBOARD_PROBE = """
-import re, sys, urllib.request
+import json, re, sys, urllib.request
 from distributed import LocalCluster
 with LocalCluster(n_workers=0, processes=False, protocol="tcp://", host="127.0.0.1",
                   dashboard_address="127.0.0.1:0") as cluster:
     base = cluster.dashboard_link.rsplit("/", 1)[0] + "/"
-    page = urllib.request.urlopen(base + "status", timeout=60).read().decode()
-    files = sorted(set(re.findall(r'(?:src|href)="(statics?/[^"]+)"', page)))
-    if not any(f.startswith("static/js/bokeh") for f in files) or not any(f.startswith("statics/") for f in files):
-        sys.exit(f"the dashboard's status page names no bokeh script or no style sheet of distributed: {files}")
-    for name in files:
+
+    def fetch(name):
         with urllib.request.urlopen(base + name, timeout=60) as answer:
-            size = len(answer.read())
-        if size == 0:
+            body = answer.read()
+        if not body:
             sys.exit(f"the dashboard's {name} is empty")
-        print(f"dashboard: {name.split('?')[0]} {size} bytes")
+        print(f"dashboard: {name.split('?')[0]} {len(body)} bytes")
+        return body
+
+    plots = json.loads(fetch("individual-plots.json"))
+    if not any(uri.startswith("/individual-") for uri in plots.values()):
+        sys.exit(f"the dashboard lists no plot of bokeh: {plots}")
+    files = set(re.findall(r'(?:src|href)="(statics?/[^"]+)"', fetch("status").decode()))
+    files |= {uri.lstrip("/") for uri in plots.values() if uri.startswith("/statics/")}
+    if not any(f.startswith("static/js/bokeh") for f in files) or not any(f.startswith("statics/") for f in files):
+        sys.exit(f"the dashboard's status page names no bokeh script or no file of distributed: {sorted(files)}")
+    for name in sorted(files):
+        fetch(name)
 """
-"""Python code that starts a Dask scheduler with its dashboard in this process and fetches the dashboard's status
-page and every file of the bundle the page loads (``static/``: bokeh's, ``statics/``: distributed's), printing each
-with its size; exits with a message when the page names none of either, or one is empty (a missing one fails the
-request: HTTP 404)."""
+"""Python code that starts a Dask scheduler with its dashboard in this process and fetches the list of its plots
+(``individual-plots.json``, which ``hybrid batch`` asks: ``study.cluster.dashboard``), its status page, every file of
+the bundle that page loads (``static/``: bokeh's, ``statics/``: distributed's) and distributed's pages in the list,
+printing each with its size; exits with a message when the list holds no bokeh plot, the page names no file of
+either, or one is empty (a missing one fails the request: HTTP 404; an error in the server, HTTP 500)."""
 
 
 def fail(message: str) -> None:
@@ -211,8 +220,9 @@ def main(argv=None) -> int:
         fail("hybrid batch's workers compiled kernels (they did not load the shipped ones)")
     if "Dask: 2 workers" not in said or f"{len(BATCH_TRIALS)} analysed" not in said:
         fail(f"hybrid batch from the bundle did not analyse {len(BATCH_TRIALS)} trials on 2 workers:\n{said}")
-    if "; dashboard http://" not in said:
-        fail(f"hybrid batch from the bundle printed no dashboard address (its scheduler serves none):\n{said}")
+    if not re.search(r"; dashboard http://\S+/status$", said, re.MULTILINE):
+        fail(f"hybrid batch from the bundle printed no dashboard address that answers (study.cluster.dashboard):"
+             f"\n{said}")
     for name, options in BATCH_TRIALS.items():
         run([venv_hybrid, "analyze", ROOT / "resources" / "athlete.yaml", ROOT / "resources" / "demo" / "run.c3d",
              *options, "--out", out / "batch" / "venv" / name, "--quiet"])
