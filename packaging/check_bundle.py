@@ -13,8 +13,11 @@ and its programs run with an environment holding no venv, no ``PYTHONPATH`` and 
    (compiling would write to numba's cache folder);
 5. ``hybrid batch`` of a two-trial study (the demo's run, two windows and filters) on a local Dask cluster of two
    worker processes, which the bundle starts as itself (multiprocessing's spawn, ``freeze_support`` in the
-   launcher), each trial's ``metrics.json`` the same as the venv's ``hybrid analyze`` of it, the workers'
-   warm-up compiling nothing;
+   launcher), holding its output folder's lock (psutil tells its process), each trial's ``metrics.json`` the same
+   as the venv's ``hybrid analyze`` of it, the workers' warm-up compiling nothing, and the dashboard's address
+   printed (its scheduler serves one); then Dask's dashboard served by the bundle's Python (:data:`DASHBOARD_PROBE`):
+   its status page and every script and style sheet it names (bokeh's JavaScript, distributed's style sheets),
+   which PyInstaller ships as data files only by pyinstaller-hooks-contrib's hooks for bokeh and distributed;
 6. ``hybridgui --screenshot`` (offscreen, a fresh cache folder again: the first launch on a new machine) writes a
    picture that is not blank; the time to its first window and to the main window is printed.
 
@@ -35,6 +38,7 @@ from pathlib import Path
 
 import numpy as np
 from build import SKIN_WARM_UP
+from launcher import WORKER_FLAG
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -42,6 +46,37 @@ C3D_SAMPLE = ROOT / "tests" / "data" / "c3d" / "Sample01" / "Eb015pi.c3d"
 BATCH_TRIALS = {"early": ["--start", "0.1", "--end", "0.3"],
                 "late_8hz": ["--start", "0.2", "--end", "0.4", "--filter", "8"]}
 """The study ``hybrid batch`` runs from the bundle: the demo's run twice, as ``hybrid analyze`` options."""
+
+DASHBOARD_PROBE = """
+import json, re, sys, urllib.request
+from distributed import LocalCluster
+with LocalCluster(n_workers=0, processes=False, protocol="tcp://", host="127.0.0.1",
+                  dashboard_address="127.0.0.1:0") as cluster:
+    base = cluster.dashboard_link.rsplit("/", 1)[0] + "/"
+
+    def fetch(name):
+        with urllib.request.urlopen(base + name, timeout=60) as answer:
+            body = answer.read()
+        if not body:
+            sys.exit(f"the dashboard's {name} is empty")
+        print(f"dashboard: {name.split('?')[0]} {len(body)} bytes")
+        return body
+
+    plots = json.loads(fetch("individual-plots.json"))
+    if not any(uri.startswith("/individual-") for uri in plots.values()):
+        sys.exit(f"the dashboard lists no plot of bokeh: {plots}")
+    files = set(re.findall(r'(?:src|href)="(statics?/[^"]+)"', fetch("status").decode()))
+    files |= {uri.lstrip("/") for uri in plots.values() if uri.startswith("/statics/")}
+    if not any(f.startswith("static/js/bokeh") for f in files) or not any(f.startswith("statics/") for f in files):
+        sys.exit(f"the dashboard's status page names no bokeh script or no file of distributed: {sorted(files)}")
+    for name in sorted(files):
+        fetch(name)
+"""
+"""Python code that starts a Dask scheduler with its dashboard in this process and fetches the list of its plots
+(``individual-plots.json``, which ``hybrid batch`` asks: ``study.cluster.dashboard``), its status page, every file of
+the bundle that page loads (``static/``: bokeh's, ``statics/``: distributed's) and distributed's pages in the list,
+printing each with its size; exits with a message when the list holds no bokeh plot, the page names no file of
+either, or one is empty (a missing one fails the request: HTTP 404; an error in the server, HTTP 500)."""
 
 
 def fail(message: str) -> None:
@@ -185,6 +220,9 @@ def main(argv=None) -> int:
         fail("hybrid batch's workers compiled kernels (they did not load the shipped ones)")
     if "Dask: 2 workers" not in said or f"{len(BATCH_TRIALS)} analysed" not in said:
         fail(f"hybrid batch from the bundle did not analyse {len(BATCH_TRIALS)} trials on 2 workers:\n{said}")
+    if not re.search(r"; dashboard http://\S+/status$", said, re.MULTILINE):
+        fail(f"hybrid batch from the bundle printed no dashboard address that answers (study.cluster.dashboard):"
+             f"\n{said}")
     for name, options in BATCH_TRIALS.items():
         run([venv_hybrid, "analyze", ROOT / "resources" / "athlete.yaml", ROOT / "resources" / "demo" / "run.c3d",
              *options, "--out", out / "batch" / "venv" / name, "--quiet"])
@@ -193,6 +231,9 @@ def main(argv=None) -> int:
                      f" ({name})")
     print(f"ok: hybrid batch of {len(BATCH_TRIALS)} trials on a local cluster of 2 bundle worker processes in "
           f"{batch_s:.0f} s, compiling nothing: the same metrics.json as the venv's hybrid analyze of each")
+    served = run([hybrid, WORKER_FLAG, "-c", DASHBOARD_PROBE], env)
+    print(f"ok: Dask's dashboard from the bundle: its status page and the {served.count('dashboard: ')} scripts and "
+          "style sheets it loads (bokeh's and distributed's)")
 
     cold_env = {**env, "XDG_CACHE_HOME": str(home / "cold-cache")}
     picture = out / "window.png"

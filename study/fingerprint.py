@@ -16,7 +16,6 @@ import hashlib
 import importlib
 import importlib.resources
 import json
-import sys
 from pathlib import Path
 
 from engine import __version__
@@ -59,10 +58,11 @@ def code_paths() -> list:
 @functools.cache
 def code_digest() -> str:
     """The digest of the code that computes a study's results in this process (module notes): :func:`source_digest`
-    of :func:`code_paths`; in a frozen bundle (PyInstaller), whose modules are inside the program, the program's own
-    bytes. Computed once per process (about 2 MB of files, 0.1 s)."""
-    if getattr(sys, "frozen", False):
-        return file_digest(sys.executable)
+    of :func:`code_paths`. Also in a frozen bundle (PyInstaller), which ships the engine's and study's sources beside
+    the byte code it runs, compiled from them (``packaging/hybridlab.spec``), and the resources in its folder: not the
+    program's bytes, which hold neither the resources nor the same bytes in the bundle's two programs (the windowed
+    ``hybridgui`` on Windows and macOS, which opens ``hybrid batch``'s results). Computed once per process (about 2 MB
+    of files, 0.1 s)."""
     return source_digest(code_paths())
 
 
