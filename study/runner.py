@@ -57,6 +57,7 @@ from pathlib import Path
 from engine.errors import HybridLabError
 from engine.io.atomic import write_text
 
+from . import fingerprint
 from .fingerprint import subject_fingerprint, trial_fingerprint
 from .table import study_rows, summary, write_summary, write_table
 from .tasks import SCALED_MODEL, analyse_group, analyse_single, analyse_trial, completed, scale_subject
@@ -165,7 +166,8 @@ def submit_study(study, out: Path, client, outcomes: dict, fingerprints: dict, p
         if subject.scaled:
             folder = out / "subjects" / subject.id
             model = str(folder / SCALED_MODEL) if completed(folder, subject_digest) is not None else client.submit(
-                scale_subject, subject, folder, subject_digest, key=f"scale-{subject.id}-{subject_digest[:12]}")
+                scale_subject, subject, folder, subject_digest, fingerprint.code_digest(),
+                key=f"scale-{subject.id}-{subject_digest[:12]}")
         subjects.append(pending)
         model_of[subject.id] = model
     threads = sum(w["nthreads"] for w in client.scheduler_info()["workers"].values()) if subjects else 0
@@ -184,20 +186,20 @@ def _submit_all(client, tasks: list, analyse, out: Path) -> dict:
     priority), which one message a task does not (tasks submitted within ``fifo_timeout`` of each other run in an order
     of Dask's choosing); the groups rank before the single trials (``priority``), which ``study.trial_groups`` makes
     the short tasks of the study's end."""
-    futures = {}
+    futures, code = {}, fingerprint.code_digest()
     for group in (True, False):
         chosen = [task for task in tasks if task.group == group]
         if not chosen:
             continue
         if group:
             submitted = client.map(analyse_group, [t.items for t in chosen], [t.model for t in chosen],
-                                   [_started(out, t) for t in chosen], [analyse] * len(chosen),
+                                   [_started(out, t) for t in chosen], [code] * len(chosen), [analyse] * len(chosen),
                                    key=[f"analyse-group-{_started(out, t).name}" for t in chosen], retries=0, priority=1)
         else:
             items = [t.items[0] for t in chosen]
             submitted = client.map(analyse_single, [_started(out, t) for t in chosen], [analyse] * len(chosen),
                                    [i[0] for i in items], [t.model for t in chosen], [i[1] for i in items],
-                                   [i[2] for i in items],
+                                   [i[2] for i in items], [code] * len(chosen),
                                    key=[f"analyse-{i[0].key}-{i[2][:12]}" for i in items], retries=0)
         futures.update(zip(submitted, chosen))
     return futures
@@ -217,9 +219,9 @@ def _submit(client, task: _Task, analyse, out: Path):
     if not task.group:
         again = f"-again{task.requeued}" if task.requeued else ""
         return client.submit(analyse_single, _started(out, task), analyse, trial, task.model, folder, digest,
-                             key=f"analyse-{trial.key}-{digest[:12]}{again}", retries=0)
-    return client.submit(analyse_group, task.items, task.model, _started(out, task), analyse,
-                         key=f"analyse-group-{_started(out, task).name}", retries=0)
+                             fingerprint.code_digest(), key=f"analyse-{trial.key}-{digest[:12]}{again}", retries=0)
+    return client.submit(analyse_group, task.items, task.model, _started(out, task), fingerprint.code_digest(),
+                         analyse, key=f"analyse-group-{_started(out, task).name}", retries=0)
 
 
 def _ran_there(started: Path, exc: Exception) -> bool:
