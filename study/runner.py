@@ -6,8 +6,9 @@ Output folder::
 
     subjects/<subject>/      the scaling's files (model.yaml, scale set, static pose, residuals) and its record
     trials/<subject>/<trial>/  the analysis's files (as ``hybrid analyze`` writes them) and its record
-    study-manifest.json      every trial's fingerprint, status (done, skipped, failed), error, seconds, processor seconds,
-                             peak memory, and the times it was submitted again (``requeued``, below)
+    study-manifest.json      every trial's fingerprint, status (done, skipped, failed), error, seconds, processor seconds
+                             (its own: :data:`CPU_SECONDS`), peak memory, and the times it was submitted again
+                             (``requeued``, below)
     study_table.csv, study_table.parquet, study_summary.json   (``study.table``)
 
 Every trial keeps its own folder, written as a unit with its record by the task (``study.tasks``), whichever task
@@ -64,6 +65,11 @@ from .tasks import SCALED_MODEL, analyse_group, analyse_single, analyse_trial, c
 from .trial_groups import group_trials, grouping_notes
 
 MANIFEST = "study-manifest.json"
+CPU_SECONDS = ("each trial's own processor seconds, also beside other trials on a worker of several threads: its "
+               "thread's, those of the helper threads it hands work to (inverse kinematics' parts, muscle paths) and "
+               "its C3D reader process's up to its result (not its exit, about 0.025 s); a garbage collection of the "
+               "worker process that its thread runs counts to it")
+"""What the manifest's ``cpu_seconds`` count (``engine.work_cpu``), said in the manifest."""
 MANIFEST_INTERVAL = 1.0
 """Seconds between two rewrites of the manifest while trials end (module notes)."""
 POLL_INTERVAL = 0.5
@@ -409,7 +415,8 @@ def write_manifest(out: Path, study, run: StudyRun, fingerprints: dict) -> None:
                              "error": o.get("error"), "seconds": o.get("seconds"),
                              "cpu_seconds": o.get("cpu_seconds"), "peak_rss_mb": o.get("peak_rss_mb"),
                              "peak_is_task": o.get("peak_is_task"), "requeued": o.get("requeued", 0)}
-    document = {"study": study.name, "source": study_path(study.source, out), "trials": trials}
+    document = {"study": study.name, "source": study_path(study.source, out), "cpu_seconds": CPU_SECONDS,
+                "trials": trials}
     write_text(out / MANIFEST, json.dumps(document, indent=1) + "\n")
 
 

@@ -8,7 +8,9 @@ folder holds either the complete outputs of one run and their record or its prev
 a cancelled study loses nothing done. A trial runs exactly what ``hybrid analyze`` runs on the same arguments
 (``engine.cli.analyze``), with the model its worker read for an earlier trial when the file is the same
 (``study.model_cache``). Each returns an outcome (a plain dict): ``status`` 'done' or 'failed', ``error``,
-``seconds``, ``cpu_seconds`` (fewer than ``seconds`` when the machine is shared), ``peak_rss_mb`` (the task's peak
+``seconds``, ``cpu_seconds`` (the step's own processor time, ``engine.work_cpu``: its thread's, the helper threads'
+it hands work to and its C3D reader process's, not the other tasks' of a worker of several threads; fewer than
+``seconds`` when the machine is shared), ``peak_rss_mb`` (the task's peak
 resident memory, ``study.task_memory``; ``peak_is_task`` False when it is the worker's peak so far), and the scaled model or the rows. Invalid input (a HybridLabError) and a bug alike fail that step only; the error says which.
 
 Each task carries the code digest of the study's client (``study.fingerprint.code_digest``), under which its results
@@ -26,6 +28,7 @@ from pathlib import Path
 from engine.errors import HybridLabError
 from engine.io.atomic import write_text
 from engine.io.output_folder import MANIFEST, output_folder
+from engine.work_cpu import work_cpu
 
 from . import fingerprint as _fingerprint
 from .description import analyze_arguments
@@ -84,16 +87,18 @@ def _refused(key: str, error: str) -> dict:
 
 
 def _measured(key: str, work) -> dict:
-    """The outcome of ``work()`` (a dict of the step's results: status 'done'), or of its failure, with its key,
-    seconds, processor seconds (of the whole worker process: its one task's) and peak memory."""
-    start, cpu = time.perf_counter(), time.process_time()
-    with peak_memory() as memory:
+    """The outcome of ``work(cpu)`` (a dict of the step's results: status 'done'; ``cpu`` its ``engine.work_cpu``
+    account), or of its failure, with its key, seconds, processor seconds (the step's own, ``engine.work_cpu``: its
+    thread's, its helper threads' and its C3D reader's, not those of the tasks beside it on a worker of several
+    threads) and peak memory."""
+    start = time.perf_counter()
+    with work_cpu() as cpu, peak_memory() as memory:
         try:
-            outcome = {"status": "done", **work()}
+            outcome = {"status": "done", **work(cpu)}
         except Exception as exc:
             outcome = {"status": "failed", "error": _error(exc)}
-    return {"key": key, **outcome, "seconds": time.perf_counter() - start, "cpu_seconds": time.process_time() - cpu,
-            **memory}
+        cpu_seconds = cpu.seconds()
+    return {"key": key, **outcome, "seconds": time.perf_counter() - start, "cpu_seconds": cpu_seconds, **memory}
 
 
 def scale_subject(subject, folder, fingerprint: str, code: str) -> dict:
@@ -106,7 +111,7 @@ def scale_subject(subject, folder, fingerprint: str, code: str) -> dict:
     from engine.io.scale_files import scale_steps, write_scale_outputs
     from engine.progress import run as run_steps
 
-    def work():
+    def work(cpu):
         with output_folder(folder) as staging:
             run, setup = run_steps(scale_steps(subject.scale_setup, subject.model, subject.static, subject.mass))
             write_scale_outputs(run, setup, staging / SCALED_MODEL)
@@ -124,15 +129,13 @@ def analyse_trial(trial, model, folder, fingerprint: str, models=MODELS) -> dict
         return {"key": trial.key, "status": "failed", "error": f"its subject's scaling failed: {model['error']}",
                 "seconds": 0.0, "peak_rss_mb": None}
     model = model["model"] if isinstance(model, dict) else model
-    rows, start, cpu = [], time.perf_counter(), time.process_time()
+    rows, start = [], time.perf_counter()
 
-    def record(result, settings, staging):
-        rows.extend(trial_rows(trial.subject, trial.id, result, settings.forward))
-        return [_write_record(staging, {"fingerprint": fingerprint, "rows": rows,
-                                        "seconds": time.perf_counter() - start,
-                                        "cpu_seconds": time.process_time() - cpu})]
-
-    def work():
+    def work(cpu):
+        def record(result, settings, staging):
+            rows.extend(trial_rows(trial.subject, trial.id, result, settings.forward))
+            return [_write_record(staging, {"fingerprint": fingerprint, "rows": rows,
+                                            "seconds": time.perf_counter() - start, "cpu_seconds": cpu.seconds()})]
         analyse_to_folder(parse_arguments(analyze_arguments(trial, model) + ["--out", str(folder), "--quiet"]),
                           record, None if models is None else models.open, trial.given_in)
         return {"rows": rows}
