@@ -96,6 +96,18 @@ class OneThread(WorkerPlugin):
             config.reload_config()
 
 
+class CodeDigest(WorkerPlugin):
+    """Computes the worker's code digest (``study.fingerprint.code_digest``, about 0.1 s, once per process) as the
+    worker starts, also one that joins later, so that no task pays for it: each task compares it with its client's
+    (``study.tasks.other_code``) and refuses to run on other code."""
+
+    name = "hybridlab-code-digest"
+
+    def setup(self, worker) -> None:
+        from .fingerprint import code_digest
+        code_digest()
+
+
 class WarmUp(WorkerPlugin):
     """Imports what the tasks use and compiles (or loads from numba's cache) every kernel of the analysis when a
     worker starts; not the kernels of the packages beside the engine (hip mechanism, skin), which no task calls, and
@@ -140,7 +152,8 @@ def study_client(scheduler: str | None = None, workers: int | None = None, warm_
     """Context manager yielding a client of the scheduler at ``scheduler`` (e.g. ``tcp://host:8786``), or of a new
     local cluster of ``workers`` processes (default: one per core) with :data:`WORKER_ENVIRONMENT`, :class:`OneThread`
     and ``memory_limit`` each (bytes, or Dask's text such as ``"2GB"``; ``"auto"``: an equal share of the machine's
-    memory), closed at the end."""
+    memory), closed at the end. Every worker, also one that joins later, computes its code digest as it starts
+    (:class:`CodeDigest`); an existing cluster's connected workers must have this process's (:func:`same_code`)."""
     with contextlib.ExitStack() as stack:
         if scheduler:
             client = stack.enter_context(_connected(scheduler))
@@ -155,6 +168,7 @@ def study_client(scheduler: str | None = None, workers: int | None = None, warm_
                                                            scheduler_sync_interval=SYNC_INTERVAL))
             client = stack.enter_context(Client(cluster))
             client.register_plugin(OneThread())
+        client.register_plugin(CodeDigest())
         if warm_up:
             client.register_plugin(WarmUp())
         yield client
@@ -162,7 +176,8 @@ def study_client(scheduler: str | None = None, workers: int | None = None, warm_
 
 def same_code(client: Client) -> None:
     """SettingsError naming the workers of ``client`` that run other HybridLab code than this process (another
-    :func:`study.fingerprint.code_digest`): their results would be recorded under this code's fingerprints."""
+    :func:`study.fingerprint.code_digest`): their results would be recorded under this code's fingerprints. The
+    workers connected now; each task checks its worker again, one that joined later too (``study.tasks.other_code``)."""
     from engine.errors import SettingsError
 
     from .fingerprint import code_digest

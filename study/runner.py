@@ -6,8 +6,9 @@ Output folder::
 
     subjects/<subject>/      the scaling's files (model.yaml, scale set, static pose, residuals) and its record
     trials/<subject>/<trial>/  the analysis's files (as ``hybrid analyze`` writes them) and its record
-    study-manifest.json      every trial's fingerprint, status (done, skipped, failed), error, seconds, processor seconds,
-                             peak memory, and the times it was submitted again (``requeued``, below)
+    study-manifest.json      every trial's fingerprint, status (done, skipped, failed), error, seconds, processor seconds
+                             (its own: :data:`CPU_SECONDS`), peak memory, and the times it was submitted again
+                             (``requeued``, below)
     study_table.csv, study_table.parquet, study_summary.json   (``study.table``)
 
 Every trial keeps its own folder, written as a unit with its record by the task (``study.tasks``), whichever task
@@ -58,12 +59,18 @@ from engine.errors import HybridLabError
 from engine.io.atomic import write_text
 from engine.io.output_folder import remove_stale_stagings
 
+from . import fingerprint
 from .fingerprint import subject_fingerprint, trial_fingerprint
 from .table import study_rows, summary, write_summary, write_table
 from .tasks import SCALED_MODEL, analyse_group, analyse_single, analyse_trial, completed, scale_subject
 from .trial_groups import group_trials, grouping_notes
 
 MANIFEST = "study-manifest.json"
+CPU_SECONDS = ("each trial's own processor seconds, also beside other trials on a worker of several threads: its "
+               "thread's, those of the helper threads it hands work to (inverse kinematics' parts, muscle paths) and "
+               "its C3D reader process's up to its result (not its exit, about 0.025 s); a garbage collection of the "
+               "worker process that its thread runs counts to it")
+"""What the manifest's ``cpu_seconds`` count (``engine.work_cpu``), said in the manifest."""
 MANIFEST_INTERVAL = 1.0
 """Seconds between two rewrites of the manifest while trials end (module notes)."""
 POLL_INTERVAL = 0.5
@@ -167,7 +174,8 @@ def submit_study(study, out: Path, client, outcomes: dict, fingerprints: dict, p
         if subject.scaled:
             folder = out / "subjects" / subject.id
             model = str(folder / SCALED_MODEL) if completed(folder, subject_digest) is not None else client.submit(
-                scale_subject, subject, folder, subject_digest, key=f"scale-{subject.id}-{subject_digest[:12]}")
+                scale_subject, subject, folder, subject_digest, fingerprint.code_digest(),
+                key=f"scale-{subject.id}-{subject_digest[:12]}")
         subjects.append(pending)
         model_of[subject.id] = model
     threads = sum(w["nthreads"] for w in client.scheduler_info()["workers"].values()) if subjects else 0
@@ -186,20 +194,20 @@ def _submit_all(client, tasks: list, analyse, out: Path) -> dict:
     priority), which one message a task does not (tasks submitted within ``fifo_timeout`` of each other run in an order
     of Dask's choosing); the groups rank before the single trials (``priority``), which ``study.trial_groups`` makes
     the short tasks of the study's end."""
-    futures = {}
+    futures, code = {}, fingerprint.code_digest()
     for group in (True, False):
         chosen = [task for task in tasks if task.group == group]
         if not chosen:
             continue
         if group:
             submitted = client.map(analyse_group, [t.items for t in chosen], [t.model for t in chosen],
-                                   [_started(out, t) for t in chosen], [analyse] * len(chosen),
+                                   [_started(out, t) for t in chosen], [code] * len(chosen), [analyse] * len(chosen),
                                    key=[f"analyse-group-{_started(out, t).name}" for t in chosen], retries=0, priority=1)
         else:
             items = [t.items[0] for t in chosen]
             submitted = client.map(analyse_single, [_started(out, t) for t in chosen], [analyse] * len(chosen),
                                    [i[0] for i in items], [t.model for t in chosen], [i[1] for i in items],
-                                   [i[2] for i in items],
+                                   [i[2] for i in items], [code] * len(chosen),
                                    key=[f"analyse-{i[0].key}-{i[2][:12]}" for i in items], retries=0)
         futures.update(zip(submitted, chosen))
     return futures
@@ -219,9 +227,9 @@ def _submit(client, task: _Task, analyse, out: Path):
     if not task.group:
         again = f"-again{task.requeued}" if task.requeued else ""
         return client.submit(analyse_single, _started(out, task), analyse, trial, task.model, folder, digest,
-                             key=f"analyse-{trial.key}-{digest[:12]}{again}", retries=0)
-    return client.submit(analyse_group, task.items, task.model, _started(out, task), analyse,
-                         key=f"analyse-group-{_started(out, task).name}", retries=0)
+                             fingerprint.code_digest(), key=f"analyse-{trial.key}-{digest[:12]}{again}", retries=0)
+    return client.submit(analyse_group, task.items, task.model, _started(out, task), fingerprint.code_digest(),
+                         analyse, key=f"analyse-group-{_started(out, task).name}", retries=0)
 
 
 def _ran_there(started: Path, exc: Exception) -> bool:
@@ -409,7 +417,8 @@ def write_manifest(out: Path, study, run: StudyRun, fingerprints: dict) -> None:
                              "error": o.get("error"), "seconds": o.get("seconds"),
                              "cpu_seconds": o.get("cpu_seconds"), "peak_rss_mb": o.get("peak_rss_mb"),
                              "peak_is_task": o.get("peak_is_task"), "requeued": o.get("requeued", 0)}
-    document = {"study": study.name, "source": study_path(study.source, out), "trials": trials}
+    document = {"study": study.name, "source": study_path(study.source, out), "cpu_seconds": CPU_SECONDS,
+                "trials": trials}
     write_text(out / MANIFEST, json.dumps(document, indent=1) + "\n")
 
 

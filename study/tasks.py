@@ -8,8 +8,15 @@ folder holds either the complete outputs of one run and their record or its prev
 a cancelled study loses nothing done. A trial runs exactly what ``hybrid analyze`` runs on the same arguments
 (``engine.cli.analyze``), with the model its worker read for an earlier trial when the file is the same
 (``study.model_cache``). Each returns an outcome (a plain dict): ``status`` 'done' or 'failed', ``error``,
-``seconds``, ``cpu_seconds`` (fewer than ``seconds`` when the machine is shared), ``peak_rss_mb`` (the task's peak
+``seconds``, ``cpu_seconds`` (the step's own processor time, ``engine.work_cpu``: its thread's, the helper threads'
+it hands work to and its C3D reader process's, not the other tasks' of a worker of several threads; fewer than
+``seconds`` when the machine is shared), ``peak_rss_mb`` (the task's peak
 resident memory, ``study.task_memory``; ``peak_is_task`` False when it is the worker's peak so far), and the scaled model or the rows. Invalid input (a HybridLabError) and a bug alike fail that step only; the error says which.
+
+Each task carries the code digest of the study's client (``study.fingerprint.code_digest``), under which its results
+are stored, and refuses to run (its trials failed, the error naming the worker and both digests) on a worker whose
+own digest differs (:func:`other_code`): a worker that joined an existing cluster after the study started, with
+another install, is checked as much as those there at its start (``study.cluster.same_code``).
 """
 from __future__ import annotations
 
@@ -21,7 +28,9 @@ from pathlib import Path
 from engine.errors import HybridLabError
 from engine.io.atomic import write_text
 from engine.io.output_folder import MANIFEST, output_folder
+from engine.work_cpu import work_cpu
 
+from . import fingerprint as _fingerprint
 from .description import analyze_arguments
 from .model_cache import MODELS
 from .table import trial_rows
@@ -56,26 +65,53 @@ def _error(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc} (at {Path(where.filename).name}:{where.lineno})"
 
 
+def other_code(code: str) -> str | None:
+    """Why this process may not run a study's step whose client computes with the code of digest ``code``: its own
+    digest (``study.fingerprint.code_digest``, computed once per process, on a worker as it starts:
+    ``study.cluster.CodeDigest``) differs, and its results would be stored under fingerprints of other code; None
+    when it is the same."""
+    here = _fingerprint.code_digest()
+    if here == code:
+        return None
+    from distributed import get_worker
+    try:
+        worker = f"the worker {get_worker().address}"
+    except ValueError:                        # not in a worker's task
+        worker = "this process"
+    return (f"{worker} runs other HybridLab code than the study's client (its code digest {here}, the client's "
+            f"{code}): its results would be stored as the client's code's; install the same HybridLab on every worker")
+
+
+def _refused(key: str, error: str) -> dict:
+    return {"key": key, "status": "failed", "error": error, "seconds": 0.0, "cpu_seconds": 0.0, "peak_rss_mb": None}
+
+
 def _measured(key: str, work) -> dict:
-    """The outcome of ``work()`` (a dict of the step's results: status 'done'), or of its failure, with its key,
-    seconds, processor seconds (of the whole worker process: its one task's) and peak memory."""
-    start, cpu = time.perf_counter(), time.process_time()
-    with peak_memory() as memory:
+    """The outcome of ``work(cpu)`` (a dict of the step's results: status 'done'; ``cpu`` its ``engine.work_cpu``
+    account), or of its failure, with its key, seconds, processor seconds (the step's own, ``engine.work_cpu``: its
+    thread's, its helper threads' and its C3D reader's, not those of the tasks beside it on a worker of several
+    threads) and peak memory."""
+    start = time.perf_counter()
+    with work_cpu() as cpu, peak_memory() as memory:
         try:
-            outcome = {"status": "done", **work()}
+            outcome = {"status": "done", **work(cpu)}
         except Exception as exc:
             outcome = {"status": "failed", "error": _error(exc)}
-    return {"key": key, **outcome, "seconds": time.perf_counter() - start, "cpu_seconds": time.process_time() - cpu,
-            **memory}
+        cpu_seconds = cpu.seconds()
+    return {"key": key, **outcome, "seconds": time.perf_counter() - start, "cpu_seconds": cpu_seconds, **memory}
 
 
-def scale_subject(subject, folder, fingerprint: str) -> dict:
+def scale_subject(subject, folder, fingerprint: str, code: str) -> dict:
     """Scale ``subject`` into ``folder`` (``hybrid scale``'s outputs, the model as :data:`SCALED_MODEL`); the outcome
-    holds ``model``, the scaled model's path, and the scaling's ``notes``."""
+    holds ``model``, the scaled model's path, and the scaling's ``notes``; refused (failed) where this process's code
+    digest is not ``code`` (:func:`other_code`)."""
+    refused = other_code(code)
+    if refused is not None:
+        return _refused(subject.id, refused)
     from engine.io.scale_files import scale_steps, write_scale_outputs
     from engine.progress import run as run_steps
 
-    def work():
+    def work(cpu):
         with output_folder(folder) as staging:
             try:
                 run, setup = run_steps(scale_steps(subject.scale_setup, subject.model, subject.static, subject.mass))
@@ -104,28 +140,30 @@ def analyse_trial(trial, model, folder, fingerprint: str, models=MODELS) -> dict
         return {"key": trial.key, "status": "failed", "error": f"its subject's scaling failed: {model['error']}",
                 "seconds": 0.0, "peak_rss_mb": None}
     model = model["model"] if isinstance(model, dict) else model
-    rows, start, cpu = [], time.perf_counter(), time.process_time()
+    rows, start = [], time.perf_counter()
 
-    def record(result, settings, staging):
-        rows.extend(trial_rows(trial.subject, trial.id, result, settings.forward))
-        return [_write_record(staging, {"fingerprint": fingerprint, "rows": rows,
-                                        "seconds": time.perf_counter() - start,
-                                        "cpu_seconds": time.process_time() - cpu})]
-
-    def work():
+    def work(cpu):
+        def record(result, settings, staging):
+            rows.extend(trial_rows(trial.subject, trial.id, result, settings.forward))
+            return [_write_record(staging, {"fingerprint": fingerprint, "rows": rows,
+                                            "seconds": time.perf_counter() - start, "cpu_seconds": cpu.seconds()})]
         analyse_to_folder(parse_arguments(analyze_arguments(trial, model) + ["--out", str(folder), "--quiet"]),
                           record, None if models is None else models.open, trial.given_in)
         return {"rows": rows}
     return _measured(trial.key, work)
 
 
-def analyse_single(started, analyse, trial, model, folder, fingerprint: str) -> dict:
-    """``analyse(trial, model, folder, fingerprint)`` (a task of one trial), after writing into the file ``started``
+def analyse_single(started, analyse, trial, model, folder, fingerprint: str, code: str) -> dict:
+    """``analyse(trial, model, folder, fingerprint)`` (a task of one trial; refused, failed, where this process's code
+    digest is not ``code``: :func:`other_code`), after writing into the file ``started``
     the id of the worker it runs on (Dask's, unique to each worker process, also one restarted at the same address):
     when a worker dies, Dask fails every task it had sent to that worker, those waiting behind the running one too,
     and ``study.runner`` tells them apart by this file (a trial whose file does not name the worker that died never
     ran there, and is submitted again). Not synced to disk: :func:`analyse_group` says why."""
     from distributed import get_worker
+    refused = other_code(code)
+    if refused is not None:
+        return _refused(trial.key, refused)
     Path(started).write_text(get_worker().id)
     return analyse(trial, model, folder, fingerprint)
 
@@ -134,10 +172,11 @@ AGAIN = "again"
 """What :func:`analyse_group` returns when run a second time."""
 
 
-def analyse_group(items, model, started, analyse=analyse_trial):
+def analyse_group(items, model, started, code: str, analyse=analyse_trial):
     """The trials of ``items`` (``(trial, folder, fingerprint)`` of one subject) analysed one after the other with
     ``model`` by ``analyse`` (default :func:`analyse_trial`): their outcomes, in order (a trial that fails fails alone:
-    ``analyse`` returns its failure and the next trial runs). ``started``: a file this task creates before its first
+    ``analyse`` returns its failure and the next trial runs); each refused (failed) where this process's code digest
+    is not ``code`` (:func:`other_code`). ``started``: a file this task creates before its first
     trial; a task that finds it there is run again by Dask after its worker died (Dask reruns a task whose worker
     died), and returns :data:`AGAIN` without analysing anything, so that ``study.runner`` runs its unfinished trials
     one per task: a trial that kills its worker then fails alone, and the others complete. Before each trial, the
@@ -160,6 +199,9 @@ def analyse_group(items, model, started, analyse=analyse_trial):
     was cancelled (a cancelled study, ``study.runner``) it starts no other trial and returns the outcomes of those
     it ran, fewer than ``items`` (the trial that was running has finished, its folder complete; the others are not
     done, and a rerun of the study runs them)."""
+    refused = other_code(code)
+    if refused is not None:
+        return [_refused(trial.key, refused) for trial, _, _ in items]
     try:
         with open(started, "x"):
             pass

@@ -39,6 +39,7 @@ from ..model.functions import Linear
 from ..model.joints import FreeJoint, GeneralJoint, Joint
 from ..spatial import SE3, matrix_to_quat
 from ..progress import Progress, run
+from ..work_cpu import counted
 
 STUCK_COST_RATIO = 9.0     # a frame whose cost is this many times the median (3 times its RMS) is solved again
 ROBUST_ROUNDS = 20         # re-weightings of the robust loss at most
@@ -440,7 +441,7 @@ def inverse_kinematics(model, markers, settings: IKSettings | None = None):
     with ThreadPoolExecutor(len(parts) - 1) if len(parts) > 1 else nullcontext() as pool:
         for r in range(rounds):
             # the first part on this thread, the others on the pool's
-            others = [pool.submit(solve_chunk, k, r) for k in range(1, len(parts))]
+            others = [pool.submit(counted(solve_chunk), k, r) for k in range(1, len(parts))]
             done += solve_chunk(0, r) + sum(f.result() for f in others)
             last = parts[0][min((r + 1) * settings.chunk, parts[0].size) - 1]
             yield Progress("inverse kinematics", done / T, f"{markers.time[frames[last]]:.3f} s")

@@ -58,6 +58,7 @@ import numpy as np
 
 from ..child_process import child_environment, die_with_parent, python_command, run_child
 from ..errors import DataError, SettingsError
+from ..work_cpu import add_child
 from .c3d_analog_rate import missing_analog_rate
 from ..trial.axes import detect_length_unit, implausible_unit, length_scale
 from ..trial.emg_names import is_emg_name
@@ -113,6 +114,7 @@ def _extract(path: str, memory_limit: int) -> None:
     """
     import os
     import pickle
+    import time
 
     result_fd = os.dup(1)
     os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
@@ -132,6 +134,7 @@ def _extract(path: str, memory_limit: int) -> None:
             "points": c["data"]["points"][:3],
             "residuals": c["data"]["meta_points"]["residuals"][0],
             "analogs": c["data"]["analogs"][0],
+            "cpu_seconds": time.process_time(),      # this process's, for engine.work_cpu
         }
         data = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
     except MemoryError:
@@ -228,6 +231,7 @@ def _run_ezc3d(path: Path, timeout: float, memory_limit: int, cancel=None) -> di
                         "pass a larger memory_limit if the file really is that large)", file=path)
     if "error" in result:
         raise DataError(_ezc3d_problem(result["error"]), file=path)
+    add_child(result.pop("cpu_seconds"))
     return result
 
 

@@ -661,15 +661,21 @@ def test_a_worker_killed_in_a_group_loses_nothing_and_its_unfinished_trials_run_
 
 def test_a_rerun_by_other_code_analyses_again_what_this_code_had_done(client, test_data, tmp_path, monkeypatch):
     """Resume never serves the results of other code: the same study, inputs and settings, rerun with another digest
-    of the sources (an edited kernel), analyses its trial again; rerun with this code's, it skips it."""
+    of the sources (an edited kernel, in this process and the workers), analyses its trial again; rerun with that
+    code again, it skips it."""
     import study.fingerprint as fingerprint
     walk = load_study(_one_walk(tmp_path, test_data))
     out = tmp_path / "out"
     assert run_study(walk, out, client).outcomes["s/walk1"]["status"] == "done"
     assert run_study(walk, out, client).outcomes["s/walk1"]["status"] == "skipped"
-    monkeypatch.setattr(fingerprint, "code_digest", lambda: "the sources with an edited kernel")
-    assert run_study(walk, out, client).outcomes["s/walk1"]["status"] == "done"
-    assert run_study(walk, out, client).outcomes["s/walk1"]["status"] == "skipped"
+    edited = "the sources with an edited kernel"
+    monkeypatch.setattr(fingerprint, "code_digest", lambda: edited)
+    client.run(_edit_code_digest, edited)
+    try:
+        assert run_study(walk, out, client).outcomes["s/walk1"]["status"] == "done"
+        assert run_study(walk, out, client).outcomes["s/walk1"]["status"] == "skipped"
+    finally:
+        client.run(_edit_code_digest)
 
 
 def _edit_code_digest(digest=None) -> None:

@@ -35,6 +35,7 @@ import numba
 import numpy as np
 
 from ...errors import ModelError, SettingsError
+from ...work_cpu import counted
 from ...algorithms.compiled import workspace
 from ...tree import compile_tree
 from ._compile import compile_paths
@@ -238,7 +239,7 @@ class MuscleGeometry:
 
         if len(slices) > 1 and self._pool is None:
             self._pool = ThreadPoolExecutor(self.threads - 1, thread_name_prefix="muscle-paths")
-        others = [self._pool.submit(run, s) for s in slices[1:]]
+        others = [self._pool.submit(counted(run), s) for s in slices[1:]]
         run(slices[0])
         for done in others:
             done.result()
