@@ -183,22 +183,25 @@ def _submit_all(client, tasks: list, analyse, out: Path) -> dict:
     spent half a second submitting). Within a map Dask ranks the tasks in the order given (``client.map``'s internal
     priority), which one message a task does not (tasks submitted within ``fifo_timeout`` of each other run in an order
     of Dask's choosing); the groups rank before the single trials (``priority``), which ``study.trial_groups`` makes
-    the short tasks of the study's end."""
+    the short tasks of the study's end. Dask ranks by priority only the tasks in one place: those it holds back in its
+    scheduler's queue (the "root-ish" tasks of a task group larger than twice the cluster's threads), or those it has
+    sent to one worker; a small task group goes to the workers at once, past a large one's queued tasks. All the
+    analysis tasks are therefore one task group (:func:`_key`), so that they are queued, or sent, alike."""
     futures = {}
     for group in (True, False):
         chosen = [task for task in tasks if task.group == group]
         if not chosen:
             continue
+        keys = [_key(out, t) for t in chosen]
         if group:
             submitted = client.map(analyse_group, [t.items for t in chosen], [t.model for t in chosen],
                                    [_started(out, t) for t in chosen], [analyse] * len(chosen),
-                                   key=[f"analyse-group-{_started(out, t).name}" for t in chosen], retries=0, priority=1)
+                                   key=keys, retries=0, priority=1)
         else:
             items = [t.items[0] for t in chosen]
             submitted = client.map(analyse_single, [_started(out, t) for t in chosen], [analyse] * len(chosen),
                                    [i[0] for i in items], [t.model for t in chosen], [i[1] for i in items],
-                                   [i[2] for i in items],
-                                   key=[f"analyse-{i[0].key}-{i[2][:12]}" for i in items], retries=0)
+                                   [i[2] for i in items], key=keys, retries=0)
         futures.update(zip(submitted, chosen))
     return futures
 
@@ -215,11 +218,19 @@ def _submit(client, task: _Task, analyse, out: Path):
     times it was submitted again (a trial, module notes)."""
     trial, folder, digest = task.items[0]
     if not task.group:
-        again = f"-again{task.requeued}" if task.requeued else ""
         return client.submit(analyse_single, _started(out, task), analyse, trial, task.model, folder, digest,
-                             key=f"analyse-{trial.key}-{digest[:12]}{again}", retries=0)
-    return client.submit(analyse_group, task.items, task.model, _started(out, task), analyse,
-                         key=f"analyse-group-{_started(out, task).name}", retries=0)
+                             key=_key(out, task), retries=0)
+    return client.submit(analyse_group, task.items, task.model, _started(out, task), analyse, key=_key(out, task),
+                         retries=0)
+
+
+def _key(out: Path, task: _Task) -> str:
+    """The Dask key of ``task``: named for its first trial and its size (its file under :data:`STARTED`) and the
+    times it was submitted again (a trial, module notes); "analyse-" then a number for every task, so that Dask puts
+    them all in one task group ("analyse": its name is the key's words up to the first that is not all letters),
+    whatever the subjects' and trials' ids (:func:`_submit_all`)."""
+    again = f"-again{task.requeued}" if task.requeued else ""
+    return f"analyse-{len(task.items)}-{_started(out, task).name}{again}"
 
 
 def _ran_there(started: Path, exc: Exception) -> bool:
