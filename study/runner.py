@@ -165,7 +165,8 @@ def submit_study(study, out: Path, client, outcomes: dict, fingerprints: dict, p
         if subject.scaled:
             folder = out / "subjects" / subject.id
             model = str(folder / SCALED_MODEL) if completed(folder, subject_digest) is not None else client.submit(
-                scale_subject, subject, folder, subject_digest, key=f"scale-{subject.id}-{subject_digest[:12]}")
+                scale_subject, subject, folder, subject_digest, key=f"scale-{subject.id}-{subject_digest[:12]}",
+                priority=2)                    # before every group: its subject's groups wait for it (_submit_all)
         subjects.append(pending)
         model_of[subject.id] = model
     threads = sum(w["nthreads"] for w in client.scheduler_info()["workers"].values()) if subjects else 0
@@ -186,7 +187,9 @@ def _submit_all(client, tasks: list, analyse, out: Path) -> dict:
     the short tasks of the study's end. Dask ranks by priority only the tasks in one place: those it holds back in its
     scheduler's queue (the "root-ish" tasks of a task group larger than twice the cluster's threads), or those it has
     sent to one worker; a small task group goes to the workers at once, past a large one's queued tasks. All the
-    analysis tasks are therefore one task group (:func:`_key`), so that they are queued, or sent, alike."""
+    analysis tasks are therefore one task group (:func:`_key`), so that they are queued, or sent, alike. The subjects'
+    scalings rank before the groups (``submit_study``): one waiting behind the groups ready meanwhile (those of the
+    subjects scaled already, or given their model) would put its subject's large groups at the study's end."""
     futures = {}
     for group in (True, False):
         chosen = [task for task in tasks if task.group == group]

@@ -48,3 +48,49 @@ def test_a_study_s_groups_start_before_its_trials_alone_also_when_dask_queues_on
     firsts = {f"s{j}/w{i}" for j in (1, 2) for i in range(0, TRIALS, 2)}     # each task's first trial
     started = [key for key in (out / "order.log").read_text().split() if key in firsts]
     assert len(started) == 10 and set(started[-2:]) == {"s1/w8", "s2/w8"}, started
+
+
+def _scaled_study(folder: Path, test_data) -> Path:
+    """Four subjects scaled (gait2354's scale setup, never run here: :func:`_logged_scaling` stands in), then one
+    analysed with its model as given, last; twelve walks each (two tasks of six on one thread)."""
+    g = test_data / "opensim" / "gait2354"
+    trials = "".join(f"      - id: w{i}\n        file: {g / 'subject01_walk1.trc'}\n        settings: {{filter: {5 + i}}}\n"
+                     for i in range(12))
+    scaled = (f"    model: {g / 'scale' / 'gait2354_simbody.osim'}\n"
+              f"    scale_setup: {g / 'scale' / 'subject01_Setup_Scale.xml'}\n")
+    subjects = "".join(f"  - id: s{j}\n{scaled}    trials:\n{trials}" for j in (1, 2, 3, 4))
+    subjects += f"  - id: s5\n    model: {g / 'subject01_simbody.osim'}\n    trials:\n{trials}"
+    path = folder / "study.yaml"
+    path.write_text(f"format: hybridlab-study\nversion: 1\nsubjects:\n{subjects}")
+    return path
+
+
+def _logged_scaling(subject, folder, fingerprint: str) -> dict:
+    """A scaling that only writes ``scale-<subject>`` at the end of the study folder's ``order.log``, then waits
+    0.3 s (so that the study's tasks are submitted while the scalings still run): a done outcome whose model is the
+    subject's own."""
+    with open(Path(folder).parents[1] / "order.log", "a") as log:
+        log.write(f"scale-{subject.id}\n")
+    time.sleep(0.3)
+    return {"key": subject.id, "status": "done", "model": str(subject.model), "notes": []}
+
+
+def test_subjects_scaled_first_keep_their_place_before_a_later_subject_given_its_model(test_data, tmp_path,
+                                                                                      monkeypatch):
+    """One worker of one thread; four subjects to scale, then one with its model as given: each subject's tasks wait
+    for its scaling, the last subject's for nothing. The first two scalings go to the worker at once, the others
+    are queued by Dask's scheduler, as are the last subject's groups: the scalings rank first there (a scaling queued
+    behind the groups ready meanwhile would put its subject's groups after the last subject's, at the study's end,
+    where its short tasks belong). The last subject's groups start last."""
+    from distributed import Client, LocalCluster
+    monkeypatch.setattr("study.runner.scale_subject", _logged_scaling)
+    study = load_study(_scaled_study(tmp_path, test_data))
+    out = tmp_path / "out"
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0") as cluster, \
+            Client(cluster) as client:
+        client.wait_for_workers(1)
+        run = run_study(study, out, client, analyse=_logged)
+    assert run.tasks == 10 and run.count("done") == 60
+    firsts = {f"s{j}/w{i}" for j in range(1, 6) for i in (0, 6)}                # each task's first trial
+    started = [key for key in (out / "order.log").read_text().split() if key in firsts or key.startswith("scale-")]
+    assert started[:2] == ["scale-s1", "scale-s2"] and set(started[-2:]) == {"s5/w0", "s5/w6"}, started
