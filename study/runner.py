@@ -175,7 +175,8 @@ def submit_study(study, out: Path, client, outcomes: dict, fingerprints: dict, p
             folder = out / "subjects" / subject.id
             model = str(folder / SCALED_MODEL) if completed(folder, subject_digest) is not None else client.submit(
                 scale_subject, subject, folder, subject_digest, fingerprint.code_digest(),
-                key=f"scale-{subject.id}-{subject_digest[:12]}")
+                key=f"scale-{subject.id}-{subject_digest[:12]}",
+                priority=2)                    # before every group: its subject's groups wait for it (_submit_all)
         subjects.append(pending)
         model_of[subject.id] = model
     threads = sum(w["nthreads"] for w in client.scheduler_info()["workers"].values()) if subjects else 0
@@ -193,22 +194,27 @@ def _submit_all(client, tasks: list, analyse, out: Path) -> dict:
     spent half a second submitting). Within a map Dask ranks the tasks in the order given (``client.map``'s internal
     priority), which one message a task does not (tasks submitted within ``fifo_timeout`` of each other run in an order
     of Dask's choosing); the groups rank before the single trials (``priority``), which ``study.trial_groups`` makes
-    the short tasks of the study's end."""
+    the short tasks of the study's end. Dask ranks by priority only the tasks in one place: those it holds back in its
+    scheduler's queue (the "root-ish" tasks of a task group larger than twice the cluster's threads), or those it has
+    sent to one worker; a small task group goes to the workers at once, past a large one's queued tasks. All the
+    analysis tasks are therefore one task group (:func:`_key`), so that they are queued, or sent, alike. The subjects'
+    scalings rank before the groups (``submit_study``): one waiting behind the groups ready meanwhile (those of the
+    subjects scaled already, or given their model) would put its subject's large groups at the study's end."""
     futures, code = {}, fingerprint.code_digest()
     for group in (True, False):
         chosen = [task for task in tasks if task.group == group]
         if not chosen:
             continue
+        keys = [_key(out, t) for t in chosen]
         if group:
             submitted = client.map(analyse_group, [t.items for t in chosen], [t.model for t in chosen],
                                    [_started(out, t) for t in chosen], [code] * len(chosen), [analyse] * len(chosen),
-                                   key=[f"analyse-group-{_started(out, t).name}" for t in chosen], retries=0, priority=1)
+                                   key=keys, retries=0, priority=1)
         else:
             items = [t.items[0] for t in chosen]
             submitted = client.map(analyse_single, [_started(out, t) for t in chosen], [analyse] * len(chosen),
                                    [i[0] for i in items], [t.model for t in chosen], [i[1] for i in items],
-                                   [i[2] for i in items], [code] * len(chosen),
-                                   key=[f"analyse-{i[0].key}-{i[2][:12]}" for i in items], retries=0)
+                                   [i[2] for i in items], [code] * len(chosen), key=keys, retries=0)
         futures.update(zip(submitted, chosen))
     return futures
 
@@ -225,11 +231,19 @@ def _submit(client, task: _Task, analyse, out: Path):
     times it was submitted again (a trial, module notes)."""
     trial, folder, digest = task.items[0]
     if not task.group:
-        again = f"-again{task.requeued}" if task.requeued else ""
         return client.submit(analyse_single, _started(out, task), analyse, trial, task.model, folder, digest,
-                             fingerprint.code_digest(), key=f"analyse-{trial.key}-{digest[:12]}{again}", retries=0)
+                             fingerprint.code_digest(), key=_key(out, task), retries=0)
     return client.submit(analyse_group, task.items, task.model, _started(out, task), fingerprint.code_digest(),
-                         analyse, key=f"analyse-group-{_started(out, task).name}", retries=0)
+                         analyse, key=_key(out, task), retries=0)
+
+
+def _key(out: Path, task: _Task) -> str:
+    """The Dask key of ``task``: named for its first trial and its size (its file under :data:`STARTED`) and the
+    times it was submitted again (a trial, module notes); "analyse-" then a number for every task, so that Dask puts
+    them all in one task group ("analyse": its name is the key's words up to the first that is not all letters),
+    whatever the subjects' and trials' ids (:func:`_submit_all`)."""
+    again = f"-again{task.requeued}" if task.requeued else ""
+    return f"analyse-{len(task.items)}-{_started(out, task).name}{again}"
 
 
 def _ran_there(started: Path, exc: Exception) -> bool:
