@@ -360,10 +360,11 @@ def test_a_failed_scaling_names_the_model_the_static_trial_and_the_setup(test_da
     # gait2354's generic model has no markers of its own (its setup's marker set gives them): scaled without the
     # setup, no model marker is in the static trial, which the engine's error alone does not say of which files
     from study.description import SubjectSpec
+    from study.fingerprint import code_digest
     from study.tasks import scale_subject
     g = test_data / "opensim" / "gait2354" / "scale"
     outcome = scale_subject(SubjectSpec("P01", g / "gait2354_simbody.osim", None, g / "subject01_static.trc", None, ()),
-                            tmp_path / "P01", "fingerprint")
+                            tmp_path / "P01", "fingerprint", code_digest())
     assert outcome["status"] == "failed"
     assert (f"scaling the model {g / 'gait2354_simbody.osim'} on the static trial {g / 'subject01_static.trc'} failed: "
             "no model marker is found in the trial") in outcome["error"]
