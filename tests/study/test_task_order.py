@@ -65,7 +65,7 @@ def _scaled_study(folder: Path, test_data) -> Path:
     return path
 
 
-def _logged_scaling(subject, folder, fingerprint: str) -> dict:
+def _logged_scaling(subject, folder, fingerprint: str, code: str) -> dict:
     """A scaling that only writes ``scale-<subject>`` at the end of the study folder's ``order.log``, then waits
     0.3 s (so that the study's tasks are submitted while the scalings still run): a done outcome whose model is the
     subject's own."""
