@@ -9,7 +9,11 @@ static trial (the marker file the setup names, else the one with ``static`` in i
 trials in two or more session folders, one each: one subject per visit, ``P01_visit1``, each scaled on its own; a
 static trial not chosen is said in the listing and above the subject in the study file, its model then analysed as
 given); every other ``.c3d``/``.trc`` is a trial, named by its
-session folder and file stem; a TRC trial's plates are ``<stem>_grf.mot`` with ``<stem>_grf.xml`` beside it.
+session folder and file stem; a TRC trial's plates are given by an ExternalLoads file beside it (an ``.xml`` whose
+document element is ``<ExternalLoads>``, whatever its name) whose ``<datafile>`` names a file named for the trial
+(``<stem>_grf.mot`` for ``<stem>.trc``), proposed as its ``external_loads`` and that file as its ``grf``. An OpenSim IK
+setup (document element ``<InverseKinematicsTool>``) is the ``ik_setup`` setting of the trials in its folder and
+below (a subject's folder: all its trials; a session's: the session's), of none that two or more apply to (listed).
 
 A subject with no model file in its folder or at the top has each trial analysed alone (``hybrid analyze TRIAL``:
 the default athlete made for it), its static trial as its ``static`` setting; its ``height`` (m) and ``mass`` (kg)
@@ -27,7 +31,8 @@ same way from its C3D trials, static included, unless its ScaleTool setup gives 
 written over it. A subject with a model is given no ``height`` (a model's scaling does not use one), and a model not
 scaled is analysed with its own mass (a study refuses a ``mass`` there): their trials are not read for either.
 
-What could not be matched (two candidate models, a TRC's loads half there, a ScaleTool setup without a model,
+What could not be matched (two candidate models, a TRC's loads half there, two IK setups for one trial, a
+ScaleTool setup without a model,
 heights or masses the trials do not give or disagree on, files of no known role) is listed, never guessed.
 """
 from __future__ import annotations
@@ -168,6 +173,7 @@ def _subject(sub: "_Place", files: list, shared, shared_ambiguous: bool, base: P
             entry[key] = _rel(path, base)
             used.add(path)
     trials, trial_paths, ids = [], [], set()
+    loads = _loads_of(markers, roots, static, sub, unmatched)
     for path in markers:
         if path == static:
             used.add(path)
@@ -181,13 +187,7 @@ def _subject(sub: "_Place", files: list, shared, shared_ambiguous: bool, base: P
         trial = {"id": tid, "file": _rel(path, base)}
         used.add(path)
         if path.suffix.lower() == ".trc":
-            grf, xml = path.with_name(f"{path.stem}_grf.mot"), path.with_name(f"{path.stem}_grf.xml")
-            if grf.is_file() and xml.is_file():
-                trial.update(grf=_rel(grf, base), external_loads=_rel(xml, base))
-                used |= {grf, xml}
-            elif grf.is_file() or xml.is_file():
-                unmatched.append(f"{sub.of(path)}: only one of {grf.name} and {xml.name} "
-                                 "exists: its loads are left out")
+            used |= _loads(trial, path, loads, sub, base, unmatched)
         ids.add(tid)
         trials.append(trial)
         trial_paths.append(path)
@@ -211,6 +211,7 @@ def _subject(sub: "_Place", files: list, shared, shared_ambiguous: bool, base: P
         entry["model"] = _rel(model, base)
         if setup is not None or static is not None:
             _scaled_mass(entry, sub, setup, [static] + trial_paths, proposed, unmatched)
+    used |= _ik_setups(entry, trials, trial_paths, roots, sub, base, proposed, unmatched)
     entry["trials"] = trials
     return entry, _roles_missing(files, used, roots)
 
@@ -290,11 +291,103 @@ def _static(markers: list, named: dict, sub: "_Place", unmatched: list) -> tuple
     return (candidates[0] if candidates else None), candidates
 
 
+def _loads_of(markers: list, roots: dict, static, sub: "_Place", unmatched: list) -> dict:
+    """``{TRC trial: [(ExternalLoads file, the data file it names)]}``: each ExternalLoads file (an ``.xml`` whose
+    document element is ``<ExternalLoads>``) whose ``<datafile>`` (read relative to it, as OpenSim does) exists and is
+    named for a TRC trial in its folder (the trial's stem, then ``_``, ``-``, ``.``, a space or nothing:
+    ``subject01_walk1_grf.mot`` for ``subject01_walk1.trc``; the longest such stem when two trials' names fit), that
+    trial's; one that cannot be read is listed in ``unmatched``."""
+    from engine.errors import HybridLabError
+    from engine.io.external_loads import read_external_loads
+    trcs = [p for p in markers if p.suffix.lower() == ".trc" and p != static]
+    found = {}
+    for xml in (p for p, (tag, _) in roots.items() if tag == "ExternalLoads"):
+        try:
+            datafile = read_external_loads(xml).datafile
+        except HybridLabError as exc:
+            unmatched.append(f"{sub.of(xml)}: an ExternalLoads file that could not be read ({exc.problem}): left out")
+            continue
+        data = None if datafile is None else (xml.parent / datafile).resolve()
+        owners = [p for p in trcs if data is not None and p.parent == xml.parent and data.is_file()
+                  and re.match(re.escape(p.stem) + r"(?:[_. -]|$)", data.stem)]
+        if owners:
+            found.setdefault(max(owners, key=lambda p: len(p.stem)), []).append((xml, data))
+    return found
+
+
+def _loads(trial: dict, path: Path, loads: dict, sub: "_Place", base: Path, unmatched: list) -> set:
+    """The files of the TRC trial ``path``'s ground reactions, ``grf`` (the data file) and ``external_loads`` (the
+    ExternalLoads file naming it, :func:`_loads_of`), put in ``trial`` when one ExternalLoads file names its data;
+    several are listed, none chosen, as is a ``<stem>_grf.mot`` no ExternalLoads file names. The files used."""
+    mine = loads.get(path, [])
+    if len(mine) == 1:
+        (xml, data), = mine
+        trial.update(grf=_rel(data, base), external_loads=_rel(xml, base))
+        return {xml, data}
+    if mine:
+        unmatched.append(f"{sub.of(path)}: {len(mine)} ExternalLoads files (<ExternalLoads>) name a data file of its "
+                         "(<datafile>): " + ", ".join(f"{x.name} names {d.name}" for x, d in mine)
+                         + "; none chosen: its loads are left out")
+        return set()
+    grf = path.with_name(f"{path.stem}_grf.mot")
+    if grf.is_file():
+        unmatched.append(f"{sub.of(path)}: {grf.name} is beside it, but no ExternalLoads file (<ExternalLoads>) names "
+                         "it (<datafile>): its loads are left out")
+    return set()
+
+
+def _ik_setups(entry: dict, trials: list, paths: list, roots: dict, sub: "_Place", base: Path, proposed: list,
+               unmatched: list) -> set:
+    """The ``ik_setup`` setting (``hybrid analyze --ik-setup``) of the subject ``entry``'s ``trials`` (their marker
+    files ``paths``): an OpenSim IK setup (an ``.xml`` whose document element is ``<InverseKinematicsTool>``) applies
+    to the trials in its folder and the folders below it (a subject's to all its trials, a session's to the
+    session's); a trial one applies to takes it (the subject's setting when all its trials take the same one, else
+    each trial's), a trial several apply to takes none, listed with them. Said in ``proposed`` with the setup's
+    <time_range>, which applies to each trial taking it. The setups used."""
+    from engine.errors import HybridLabError
+    from engine.io.setup_xml import read_ik_setup
+    setups = {}
+    for xml in sorted(p for p, (tag, _) in roots.items() if tag == "InverseKinematicsTool"):
+        try:
+            setups[xml] = read_ik_setup(xml)
+        except HybridLabError as exc:
+            unmatched.append(f"{sub.of(xml)}: an IK setup (<InverseKinematicsTool>) that could not be read "
+                             f"({exc.problem}): left out")
+    chosen = {}
+    for trial, path in zip(trials, paths):
+        apply = [x for x in setups if path.is_relative_to(x.parent)]
+        if len(apply) == 1:
+            chosen[trial["id"]] = apply[0]
+        elif apply:
+            unmatched.append(f"{sub.of(path)}: {len(apply)} IK setups (<InverseKinematicsTool>) apply to it ("
+                             + ", ".join(sub.of(x) for x in apply) + "), in its folder or above it: none chosen; give "
+                             "its ik_setup setting")
+    if not chosen:
+        return set()
+    together = len(chosen) == len(trials) and len(set(chosen.values())) == 1
+    if together:
+        entry.setdefault("settings", {})["ik_setup"] = _rel(next(iter(chosen.values())), base)
+    else:
+        for trial in trials:
+            if trial["id"] in chosen:
+                trial["settings"] = {"ik_setup": _rel(chosen[trial["id"]], base)}
+    for xml in dict.fromkeys(chosen.values()):
+        taking = "its trials" if together else ", ".join(t for t, x in chosen.items() if x == xml)
+        time_range = setups[xml].time_range
+        proposed.append(f"{sub.name}: ik_setup {sub.of(xml)} (its document element <InverseKinematicsTool>) for "
+                        f"{taking}" + ("" if time_range is None else
+                                       f"; its <time_range> {time_range[0]:g}-{time_range[1]:g} s applies to each"))
+    return set(chosen.values())
+
+
 _XML_ROLES = {"ScaleTool": "a ScaleTool setup not chosen (above)",
+              "InverseKinematicsTool": "an IK setup (<InverseKinematicsTool>) not chosen: it is in no trial's folder "
+                                       "nor above one, or another applies to the same trials (above); left out",
               "MarkerSet": "a marker set (<MarkerSet>) that no chosen ScaleTool setup names (<marker_set_file>): a "
                            "study reads a subject's marker set through its scale_setup; left out",
-              "ExternalLoads": "an ExternalLoads file (<ExternalLoads>) that is no TRC trial's <stem>_grf.xml beside "
-                               "its <stem>_grf.mot: left out"}
+              "ExternalLoads": "an ExternalLoads file (<ExternalLoads>) whose <datafile> is no existing file named "
+                               "for a TRC trial beside it (<stem>_grf.mot for <stem>.trc), or not its only one "
+                               "(above): left out"}
 
 
 def _roles_missing(files: list, used: set, roots: dict) -> list:
@@ -307,8 +400,8 @@ def _roles_missing(files: list, used: set, roots: dict) -> list:
             why = f"no role found: it could not be read as XML ({problem})"
         elif tag is not None:
             why = _XML_ROLES.get(tag, f"no role found: its document element <{tag}> is none of <ScaleTool> (a "
-                                      "scale setup), <MarkerSet> (a setup's marker set), <ExternalLoads> (a TRC "
-                                      "trial's loads)")
+                                      "scale setup), <MarkerSet> (a setup's marker set), <InverseKinematicsTool> (an "
+                                      "IK setup), <ExternalLoads> (a TRC trial's loads)")
         elif path.suffix.lower() in MARKER_FILES:
             why = "a static trial (by its name) not chosen as the subject's (above): left out"
         else:
