@@ -360,3 +360,17 @@ def test_the_fast_fit_reaches_the_converged_minimum_s_marker_rms_to_a_hundredth_
         assert abs(result.rms[f] - theirs) < 1e-5, (f, result.rms[f], theirs)
         moved = np.linalg.norm(x - alg.marker_positions(model, data, result.q[f])[rows], axis=1).max()
         assert moved < 1e-5, (f, moved)
+
+
+def test_model_markers_in_the_trial_all_weighted_zero_are_said_so_not_missing(test_data):
+    import dataclasses
+
+    from engine.errors import SettingsError
+    model, trial, setup = load("gait10dof18musc", str(test_data))
+    names = sorted(m.name for m in model.markers)
+    settings = dataclasses.replace(ik_settings_from_setup(model, setup), marker_weights={n: 0.0 for n in names})
+    with pytest.raises(SettingsError) as raised:
+        solve_ik(model, trial.markers, settings)
+    found = sorted(n for n in names if n in set(trial.markers.names))
+    assert raised.value.problem == (f"every model marker the trial has ({len(found)} markers: {', '.join(found[:8])}, "
+                                    "...) has the weight 0: IK has no marker to fit")
