@@ -20,7 +20,7 @@ the default athlete made for it), its static trial as its ``static`` setting; it
 are those its own C3D trials record (``engine.trial.body_measures``: SUBJECT:HEIGHT, PROCESSING:Height in mm,
 SUBJECT:WEIGHT, PROCESSING:Bodymass ...), converted to m and kg and said with the parameter and trial read (and an
 assumption made: a SUBJECT:WEIGHT has no unit and is taken as kg; a mass in a file recording no height is checked by
-the height the subject's other files agree on, named), when every trial recording one records the same and
+the height the subject's other files agree on, named, else proposed unchecked, said with why), when every trial recording one records the same and
 none records one not usable (17.8 for a height: a typo, a wrong unit, or another subject's file); else the field is
 left for the user and the reason listed. Each value not used is listed, with its trial; the trials recording none
 (TRC files cannot) are named as taking the subject's value. Nothing is carried from one subject to another.
@@ -522,10 +522,12 @@ def _agreed(entry: dict, sub: "_Place", key: str, recorded: list, proposed: list
         entry[key] = value
         sources = sorted({r[key].reading for _, r in readings})
         without = [p.name for p, r in recorded if r[key].value is None] + [f"{p.name} (TRC)" for p in trc]
+        unchecked = [(p, r["unchecked"]) for p, r in readings if key == "mass" and r.get("unchecked")]
         proposed.append(f"{sub.name}: {key} {value:g} {unit}, read from {', '.join(sources)} in "
                         f"{', '.join(p.name for p, _ in readings)}" +
                         (f"; {_record(without)} none: this subject's value applies to "
-                         f"{'it' if len(without) == 1 else 'them'} too" if without else ""))
+                         f"{'it' if len(without) == 1 else 'them'} too" if without else "") +
+                        "".join(f"; {p.name}'s was not checked by a body mass index: {why}" for p, why in unchecked))
 
 
 def _record(names: list) -> str:
@@ -534,10 +536,10 @@ def _record(names: list) -> str:
 
 
 def _recorded(paths: list) -> tuple[list, list]:
-    """``[(path, {'height': Recorded, 'mass': Recorded})]`` of the C3D files among ``paths`` (TRC files record
-    neither) from their parameters (``engine.io.c3d.read_c3d_parameters``), a file's mass recorded without a usable
-    height checked by the height the others agree on (:func:`_others_height`), and ``[(path, problem)]`` of those
-    that could not be read."""
+    """``[(path, {'height': Recorded, 'mass': Recorded, 'unchecked': why or None})]`` of the C3D files among ``paths``
+    (TRC files record neither) from their parameters (``engine.io.c3d.read_c3d_parameters``), a file's mass recorded
+    without a usable height checked by the height the others agree on (:func:`_others_height`), else by none
+    (``unchecked`` says why, :func:`_unchecked`), and ``[(path, problem)]`` of those that could not be read."""
     from engine.errors import DataError
     from engine.io.c3d import read_c3d_parameters
     from engine.trial.body_measures import recorded_height, recorded_mass
@@ -548,9 +550,12 @@ def _recorded(paths: list) -> tuple[list, list]:
             unreadable.append((path, parameters.problem))
         else:
             read.append((path, parameters, recorded_height(parameters)))
-    recorded = [(path, {"height": height, "mass": recorded_mass(parameters, height=None if height.value is not None
-                                                                 else _others_height(path, read, height))})
-                for path, parameters, height in read]
+    recorded = []
+    for path, parameters, height in read:
+        others = None if height.value is not None else _others_height(path, read, height)
+        recorded.append((path, {"height": height, "mass": recorded_mass(parameters, height=others),
+                                "unchecked": None if height.value is not None or others is not None
+                                else _unchecked(path, read, height)}))
     return recorded, unreadable
 
 
@@ -566,6 +571,21 @@ def _others_height(path: Path, read: list, own) -> tuple | None:
     usable = [(p, h) for p, h in others if h.value is not None]
     why = "the trial's own height is not usable" if own.refused else "the trial records none"
     return usable[0][1].value, ", ".join(f"{p.name}'s {h.reading}" for p, h in usable) + f" ({why})"
+
+
+def _unchecked(path: Path, read: list, own) -> str:
+    """Why a mass the C3D file ``path`` records is checked by no body mass index (``read`` as :func:`_others_height`,
+    which found no height to check it by; ``own`` the Recorded height of ``path``, refused or none)."""
+    others = [(p, h) for p, _, h in read if p != path and h.found is not None]
+    agreement = _agreement([h for _, h in others], "height")
+    mine = "its own height is not usable" if own.refused else "it records no height"
+    if agreement == "none":
+        return f"{mine}, nor does another file of the subject record a usable one"
+    if agreement == "differ":
+        return (f"{mine}, and the heights the subject's other files record differ ("
+                + ", ".join(f"{p.name} {h.value:g} m" for p, h in others if h.value is not None) + ")")
+    return (f"{mine}, and {_record([p.name for p, h in others if h.refused])} one not usable (which may be another "
+            "subject's file)")
 
 
 def write_study(path, body: dict, notes: dict | None = None) -> None:

@@ -590,3 +590,33 @@ def test_a_study_refuses_a_scale_setup_that_is_no_scaletool_setup(test_data, tmp
     assert load_study(_write(tmp_path, text.replace("gait2354_Scale_MarkerSet.xml", "subject01_Setup_Scale.xml"))
                       ).subjects[0].scale_setup == g / "subject01_Setup_Scale.xml"
 
+
+def test_study_init_says_a_mass_no_height_checked_was_proposed_unchecked_and_why(test_data, tmp_path, capsys):
+    # M: a.c3d and b.c3d record 70 kg with their own heights, 1.63 and 1.78 m (a BMI of 26.3 and 22.1 each); c.c3d
+    # records 70 kg and no height, and the others' disagree: its mass is checked by none, which the listing says.
+    # N: one file, 70 kg, no height: nothing to check it by either.
+    import ezc3d
+    c3d, lab = test_data / "c3d", tmp_path / "lab"
+
+    def subject(path, height, weight):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        written = ezc3d.c3d(str(c3d / "Sample26" / "Capture0002.c3d"))      # Qualisys: records neither
+        for name, value in (("HEIGHT", height), ("WEIGHT", weight)):
+            if value is not None:
+                written.add_parameter("SUBJECT", name, [value])
+        written.write(str(path))
+
+    subject(lab / "M" / "a.c3d", 1.63, 70.0)
+    subject(lab / "M" / "b.c3d", 1.78, 70.0)
+    subject(lab / "M" / "c.c3d", None, 70.0)
+    subject(lab / "N" / "walk.c3d", None, 70.0)
+    assert main(["study", "init", str(lab)]) == 0
+    out = capsys.readouterr().out
+    m, n = load_study(lab / "study.yaml").subjects
+    assert (m.height, m.mass, n.height, n.mass) == (None, 70.0, None, 70.0)
+    assert ("proposed: M: mass 70 kg, read from SUBJECT:WEIGHT 70, taken as kg (C3D gives no unit) in a.c3d, b.c3d, "
+            "c.c3d; c.c3d's was not checked by a body mass index: it records no height, and the heights the "
+            "subject's other files record differ (a.c3d 1.63 m, b.c3d 1.78 m)\n") in out
+    assert ("proposed: N: mass 70 kg, read from SUBJECT:WEIGHT 70, taken as kg (C3D gives no unit) in walk.c3d; "
+            "walk.c3d's was not checked by a body mass index: it records no height, nor does another file of the "
+            "subject record a usable one\n") in out
