@@ -9,14 +9,18 @@ static trial (the marker file the setup names, else the one with ``static`` in i
 trials in two or more session folders, one each: one subject per visit, ``P01_visit1``, each scaled on its own; a
 static trial not chosen is said in the listing and above the subject in the study file, its model then analysed as
 given); every other ``.c3d``/``.trc`` is a trial, named by its
-session folder and file stem; a TRC trial's plates are ``<stem>_grf.mot`` with ``<stem>_grf.xml`` beside it.
+session folder and file stem; a TRC trial's plates are given by an ExternalLoads file beside it (an ``.xml`` whose
+document element is ``<ExternalLoads>``, whatever its name) whose ``<datafile>`` names a file named for the trial
+(``<stem>_grf.mot`` for ``<stem>.trc``), proposed as its ``external_loads`` and that file as its ``grf``. An OpenSim IK
+setup (document element ``<InverseKinematicsTool>``) is the ``ik_setup`` setting of the trials in its folder and
+below (a subject's folder: all its trials; a session's: the session's), of none that two or more apply to (listed).
 
 A subject with no model file in its folder or at the top has each trial analysed alone (``hybrid analyze TRIAL``:
 the default athlete made for it), its static trial as its ``static`` setting; its ``height`` (m) and ``mass`` (kg)
 are those its own C3D trials record (``engine.trial.body_measures``: SUBJECT:HEIGHT, PROCESSING:Height in mm,
 SUBJECT:WEIGHT, PROCESSING:Bodymass ...), converted to m and kg and said with the parameter and trial read (and an
 assumption made: a SUBJECT:WEIGHT has no unit and is taken as kg; a mass in a file recording no height is checked by
-the height the subject's other files agree on, named), when every trial recording one records the same and
+the height the subject's other files agree on, named, else proposed unchecked, said with why), when every trial recording one records the same and
 none records one not usable (17.8 for a height: a typo, a wrong unit, or another subject's file); else the field is
 left for the user and the reason listed. Each value not used is listed, with its trial; the trials recording none
 (TRC files cannot) are named as taking the subject's value. Nothing is carried from one subject to another.
@@ -27,7 +31,8 @@ same way from its C3D trials, static included, unless its ScaleTool setup gives 
 written over it. A subject with a model is given no ``height`` (a model's scaling does not use one), and a model not
 scaled is analysed with its own mass (a study refuses a ``mass`` there): their trials are not read for either.
 
-What could not be matched (two candidate models, a TRC's loads half there, a ScaleTool setup without a model,
+What could not be matched (two candidate models, a TRC's loads half there, two IK setups for one trial, a
+ScaleTool setup without a model,
 heights or masses the trials do not give or disagree on, files of no known role) is listed, never guessed.
 """
 from __future__ import annotations
@@ -168,6 +173,7 @@ def _subject(sub: "_Place", files: list, shared, shared_ambiguous: bool, base: P
             entry[key] = _rel(path, base)
             used.add(path)
     trials, trial_paths, ids = [], [], set()
+    loads = _loads_of(markers, roots, static, sub, unmatched)
     for path in markers:
         if path == static:
             used.add(path)
@@ -181,13 +187,7 @@ def _subject(sub: "_Place", files: list, shared, shared_ambiguous: bool, base: P
         trial = {"id": tid, "file": _rel(path, base)}
         used.add(path)
         if path.suffix.lower() == ".trc":
-            grf, xml = path.with_name(f"{path.stem}_grf.mot"), path.with_name(f"{path.stem}_grf.xml")
-            if grf.is_file() and xml.is_file():
-                trial.update(grf=_rel(grf, base), external_loads=_rel(xml, base))
-                used |= {grf, xml}
-            elif grf.is_file() or xml.is_file():
-                unmatched.append(f"{sub.of(path)}: only one of {grf.name} and {xml.name} "
-                                 "exists: its loads are left out")
+            used |= _loads(trial, path, loads, sub, base, unmatched)
         ids.add(tid)
         trials.append(trial)
         trial_paths.append(path)
@@ -211,6 +211,7 @@ def _subject(sub: "_Place", files: list, shared, shared_ambiguous: bool, base: P
         entry["model"] = _rel(model, base)
         if setup is not None or static is not None:
             _scaled_mass(entry, sub, setup, [static] + trial_paths, proposed, unmatched)
+    used |= _ik_setups(entry, trials, trial_paths, roots, sub, base, proposed, unmatched)
     entry["trials"] = trials
     return entry, _roles_missing(files, used, roots)
 
@@ -290,11 +291,103 @@ def _static(markers: list, named: dict, sub: "_Place", unmatched: list) -> tuple
     return (candidates[0] if candidates else None), candidates
 
 
+def _loads_of(markers: list, roots: dict, static, sub: "_Place", unmatched: list) -> dict:
+    """``{TRC trial: [(ExternalLoads file, the data file it names)]}``: each ExternalLoads file (an ``.xml`` whose
+    document element is ``<ExternalLoads>``) whose ``<datafile>`` (read relative to it, as OpenSim does) exists and is
+    named for a TRC trial in its folder (the trial's stem, then ``_``, ``-``, ``.``, a space or nothing:
+    ``subject01_walk1_grf.mot`` for ``subject01_walk1.trc``; the longest such stem when two trials' names fit), that
+    trial's; one that cannot be read is listed in ``unmatched``."""
+    from engine.errors import HybridLabError
+    from engine.io.external_loads import read_external_loads
+    trcs = [p for p in markers if p.suffix.lower() == ".trc" and p != static]
+    found = {}
+    for xml in (p for p, (tag, _) in roots.items() if tag == "ExternalLoads"):
+        try:
+            datafile = read_external_loads(xml).datafile
+        except HybridLabError as exc:
+            unmatched.append(f"{sub.of(xml)}: an ExternalLoads file that could not be read ({exc.problem}): left out")
+            continue
+        data = None if datafile is None else (xml.parent / datafile).resolve()
+        owners = [p for p in trcs if data is not None and p.parent == xml.parent and data.is_file()
+                  and re.match(re.escape(p.stem) + r"(?:[_. -]|$)", data.stem)]
+        if owners:
+            found.setdefault(max(owners, key=lambda p: len(p.stem)), []).append((xml, data))
+    return found
+
+
+def _loads(trial: dict, path: Path, loads: dict, sub: "_Place", base: Path, unmatched: list) -> set:
+    """The files of the TRC trial ``path``'s ground reactions, ``grf`` (the data file) and ``external_loads`` (the
+    ExternalLoads file naming it, :func:`_loads_of`), put in ``trial`` when one ExternalLoads file names its data;
+    several are listed, none chosen, as is a ``<stem>_grf.mot`` no ExternalLoads file names. The files used."""
+    mine = loads.get(path, [])
+    if len(mine) == 1:
+        (xml, data), = mine
+        trial.update(grf=_rel(data, base), external_loads=_rel(xml, base))
+        return {xml, data}
+    if mine:
+        unmatched.append(f"{sub.of(path)}: {len(mine)} ExternalLoads files (<ExternalLoads>) name a data file of its "
+                         "(<datafile>): " + ", ".join(f"{x.name} names {d.name}" for x, d in mine)
+                         + "; none chosen: its loads are left out")
+        return set()
+    grf = path.with_name(f"{path.stem}_grf.mot")
+    if grf.is_file():
+        unmatched.append(f"{sub.of(path)}: {grf.name} is beside it, but no ExternalLoads file (<ExternalLoads>) names "
+                         "it (<datafile>): its loads are left out")
+    return set()
+
+
+def _ik_setups(entry: dict, trials: list, paths: list, roots: dict, sub: "_Place", base: Path, proposed: list,
+               unmatched: list) -> set:
+    """The ``ik_setup`` setting (``hybrid analyze --ik-setup``) of the subject ``entry``'s ``trials`` (their marker
+    files ``paths``): an OpenSim IK setup (an ``.xml`` whose document element is ``<InverseKinematicsTool>``) applies
+    to the trials in its folder and the folders below it (a subject's to all its trials, a session's to the
+    session's); a trial one applies to takes it (the subject's setting when all its trials take the same one, else
+    each trial's), a trial several apply to takes none, listed with them. Said in ``proposed`` with the setup's
+    <time_range>, which applies to each trial taking it. The setups used."""
+    from engine.errors import HybridLabError
+    from engine.io.setup_xml import read_ik_setup
+    setups = {}
+    for xml in sorted(p for p, (tag, _) in roots.items() if tag == "InverseKinematicsTool"):
+        try:
+            setups[xml] = read_ik_setup(xml)
+        except HybridLabError as exc:
+            unmatched.append(f"{sub.of(xml)}: an IK setup (<InverseKinematicsTool>) that could not be read "
+                             f"({exc.problem}): left out")
+    chosen = {}
+    for trial, path in zip(trials, paths):
+        apply = [x for x in setups if path.is_relative_to(x.parent)]
+        if len(apply) == 1:
+            chosen[trial["id"]] = apply[0]
+        elif apply:
+            unmatched.append(f"{sub.of(path)}: {len(apply)} IK setups (<InverseKinematicsTool>) apply to it ("
+                             + ", ".join(sub.of(x) for x in apply) + "), in its folder or above it: none chosen; give "
+                             "its ik_setup setting")
+    if not chosen:
+        return set()
+    together = len(chosen) == len(trials) and len(set(chosen.values())) == 1
+    if together:
+        entry.setdefault("settings", {})["ik_setup"] = _rel(next(iter(chosen.values())), base)
+    else:
+        for trial in trials:
+            if trial["id"] in chosen:
+                trial["settings"] = {"ik_setup": _rel(chosen[trial["id"]], base)}
+    for xml in dict.fromkeys(chosen.values()):
+        taking = "its trials" if together else ", ".join(t for t, x in chosen.items() if x == xml)
+        time_range = setups[xml].time_range
+        proposed.append(f"{sub.name}: ik_setup {sub.of(xml)} (its document element <InverseKinematicsTool>) for "
+                        f"{taking}" + ("" if time_range is None else
+                                       f"; its <time_range> {time_range[0]:g}-{time_range[1]:g} s applies to each"))
+    return set(chosen.values())
+
+
 _XML_ROLES = {"ScaleTool": "a ScaleTool setup not chosen (above)",
+              "InverseKinematicsTool": "an IK setup (<InverseKinematicsTool>) not chosen: it is in no trial's folder "
+                                       "nor above one, or another applies to the same trials (above); left out",
               "MarkerSet": "a marker set (<MarkerSet>) that no chosen ScaleTool setup names (<marker_set_file>): a "
                            "study reads a subject's marker set through its scale_setup; left out",
-              "ExternalLoads": "an ExternalLoads file (<ExternalLoads>) that is no TRC trial's <stem>_grf.xml beside "
-                               "its <stem>_grf.mot: left out"}
+              "ExternalLoads": "an ExternalLoads file (<ExternalLoads>) whose <datafile> is no existing file named "
+                               "for a TRC trial beside it (<stem>_grf.mot for <stem>.trc), or not its only one "
+                               "(above): left out"}
 
 
 def _roles_missing(files: list, used: set, roots: dict) -> list:
@@ -307,8 +400,8 @@ def _roles_missing(files: list, used: set, roots: dict) -> list:
             why = f"no role found: it could not be read as XML ({problem})"
         elif tag is not None:
             why = _XML_ROLES.get(tag, f"no role found: its document element <{tag}> is none of <ScaleTool> (a "
-                                      "scale setup), <MarkerSet> (a setup's marker set), <ExternalLoads> (a TRC "
-                                      "trial's loads)")
+                                      "scale setup), <MarkerSet> (a setup's marker set), <InverseKinematicsTool> (an "
+                                      "IK setup), <ExternalLoads> (a TRC trial's loads)")
         elif path.suffix.lower() in MARKER_FILES:
             why = "a static trial (by its name) not chosen as the subject's (above): left out"
         else:
@@ -429,10 +522,12 @@ def _agreed(entry: dict, sub: "_Place", key: str, recorded: list, proposed: list
         entry[key] = value
         sources = sorted({r[key].reading for _, r in readings})
         without = [p.name for p, r in recorded if r[key].value is None] + [f"{p.name} (TRC)" for p in trc]
+        unchecked = [(p, r["unchecked"]) for p, r in readings if key == "mass" and r.get("unchecked")]
         proposed.append(f"{sub.name}: {key} {value:g} {unit}, read from {', '.join(sources)} in "
                         f"{', '.join(p.name for p, _ in readings)}" +
                         (f"; {_record(without)} none: this subject's value applies to "
-                         f"{'it' if len(without) == 1 else 'them'} too" if without else ""))
+                         f"{'it' if len(without) == 1 else 'them'} too" if without else "") +
+                        "".join(f"; {p.name}'s was not checked by a body mass index: {why}" for p, why in unchecked))
 
 
 def _record(names: list) -> str:
@@ -441,10 +536,10 @@ def _record(names: list) -> str:
 
 
 def _recorded(paths: list) -> tuple[list, list]:
-    """``[(path, {'height': Recorded, 'mass': Recorded})]`` of the C3D files among ``paths`` (TRC files record
-    neither) from their parameters (``engine.io.c3d.read_c3d_parameters``), a file's mass recorded without a usable
-    height checked by the height the others agree on (:func:`_others_height`), and ``[(path, problem)]`` of those
-    that could not be read."""
+    """``[(path, {'height': Recorded, 'mass': Recorded, 'unchecked': why or None})]`` of the C3D files among ``paths``
+    (TRC files record neither) from their parameters (``engine.io.c3d.read_c3d_parameters``), a file's mass recorded
+    without a usable height checked by the height the others agree on (:func:`_others_height`), else by none
+    (``unchecked`` says why, :func:`_unchecked`), and ``[(path, problem)]`` of those that could not be read."""
     from engine.errors import DataError
     from engine.io.c3d import read_c3d_parameters
     from engine.trial.body_measures import recorded_height, recorded_mass
@@ -455,9 +550,12 @@ def _recorded(paths: list) -> tuple[list, list]:
             unreadable.append((path, parameters.problem))
         else:
             read.append((path, parameters, recorded_height(parameters)))
-    recorded = [(path, {"height": height, "mass": recorded_mass(parameters, height=None if height.value is not None
-                                                                 else _others_height(path, read, height))})
-                for path, parameters, height in read]
+    recorded = []
+    for path, parameters, height in read:
+        others = None if height.value is not None else _others_height(path, read, height)
+        recorded.append((path, {"height": height, "mass": recorded_mass(parameters, height=others),
+                                "unchecked": None if height.value is not None or others is not None
+                                else _unchecked(path, read, height)}))
     return recorded, unreadable
 
 
@@ -473,6 +571,21 @@ def _others_height(path: Path, read: list, own) -> tuple | None:
     usable = [(p, h) for p, h in others if h.value is not None]
     why = "the trial's own height is not usable" if own.refused else "the trial records none"
     return usable[0][1].value, ", ".join(f"{p.name}'s {h.reading}" for p, h in usable) + f" ({why})"
+
+
+def _unchecked(path: Path, read: list, own) -> str:
+    """Why a mass the C3D file ``path`` records is checked by no body mass index (``read`` as :func:`_others_height`,
+    which found no height to check it by; ``own`` the Recorded height of ``path``, refused or none)."""
+    others = [(p, h) for p, _, h in read if p != path and h.found is not None]
+    agreement = _agreement([h for _, h in others], "height")
+    mine = "its own height is not usable" if own.refused else "it records no height"
+    if agreement == "none":
+        return f"{mine}, nor does another file of the subject record a usable one"
+    if agreement == "differ":
+        return (f"{mine}, and the heights the subject's other files record differ ("
+                + ", ".join(f"{p.name} {h.value:g} m" for p, h in others if h.value is not None) + ")")
+    return (f"{mine}, and {_record([p.name for p, h in others if h.refused])} one not usable (which may be another "
+            "subject's file)")
 
 
 def write_study(path, body: dict, notes: dict | None = None) -> None:

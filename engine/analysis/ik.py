@@ -181,6 +181,14 @@ def _root(model) -> Joint:
     return first
 
 
+def _some(names, what: str, shown: int = 8) -> str:
+    """How many ``names`` there are and the first ``shown`` of them sorted ("31 markers: L.ASIS, L.Heel, ..."), so that
+    a naming convention apart (``Sub01:LASI`` against ``LASI``) is seen at once."""
+    listed = sorted(names)
+    return (f"{len(listed)} {what}{'' if len(listed) == 1 else 's'}: " + ", ".join(listed[:shown])
+            + (", ..." if len(listed) > shown else ""))
+
+
 class _Problem:
     """The arrays the kernel needs, built once per IK run."""
 
@@ -194,7 +202,13 @@ class _Problem:
                 raise SettingsError(f"a weight is given for marker {name!r}, which the model does not have")
         used = [n for n in names if n in trial_names and settings.marker_weights.get(n, settings.default_weight) > 0]
         if not used:
-            raise SettingsError("no model marker is found in the trial (compare the marker names)")
+            found = [n for n in names if n in trial_names]
+            if found:
+                raise SettingsError(f"every model marker the trial has ({_some(found, 'marker')}) has the weight 0: "
+                                    "IK has no marker to fit")
+            raise SettingsError("no model marker is found in the trial (compare the marker names): "
+                                + (f"the model's {_some(names, 'marker')}" if names else "the model has no marker")
+                                + f"; the trial's {_some(markers.names, 'label')}")
         self.marker_names = used
         parent_of = {m.name: m.parent for m in model.markers}
         self.owners = [model.resolve(parent_of[n])[0] for n in used]     # the body or rod carrying each marker

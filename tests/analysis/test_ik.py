@@ -40,6 +40,23 @@ def test_ik_matches_opensim_marker_errors_and_coordinates(folder, test_data):
         assert rms < limit, (label, rms)
 
 
+def test_no_model_marker_in_the_trial_lists_some_of_each_sides_names(test_data):
+    """A trial whose labels carry Vicon's subject prefix (``Sub01:R.Heel``) has none of the model's marker names: the
+    error shows the first 8 of each side, sorted, and how many there are, so the prefix is seen at once."""
+    import dataclasses
+
+    from engine.errors import SettingsError
+    model, trial, setup = load("gait10dof18musc", str(test_data))
+    labels = [f"Sub01:{n}" for n in trial.markers.names]
+    markers = dataclasses.replace(trial.markers, names=labels)
+    with pytest.raises(SettingsError) as raised:
+        solve_ik(model, markers, ik_settings_from_setup(model, setup))
+    model_names = sorted(m.name for m in model.markers)
+    assert str(raised.value.problem) == (
+        f"no model marker is found in the trial (compare the marker names): the model's {len(model_names)} markers: "
+        f"{', '.join(model_names[:8])}, ...; the trial's {len(labels)} labels: {', '.join(sorted(labels)[:8])}, ...")
+    assert len(model_names) > 8 and len(labels) > 8 and all(n.startswith("Sub01:") for n in sorted(labels)[:8])
+
 
 def test_marker_rms_with_missing_markers_is_over_the_markers_present_where_opensims_counts_them_as_zero(test_data):
     """gait10dof18musc's walk with R.Heel and L.Toe.Tip missing in 20 frames, against OpenSim 4.6's IK of the same
@@ -343,3 +360,17 @@ def test_the_fast_fit_reaches_the_converged_minimum_s_marker_rms_to_a_hundredth_
         assert abs(result.rms[f] - theirs) < 1e-5, (f, result.rms[f], theirs)
         moved = np.linalg.norm(x - alg.marker_positions(model, data, result.q[f])[rows], axis=1).max()
         assert moved < 1e-5, (f, moved)
+
+
+def test_model_markers_in_the_trial_all_weighted_zero_are_said_so_not_missing(test_data):
+    import dataclasses
+
+    from engine.errors import SettingsError
+    model, trial, setup = load("gait10dof18musc", str(test_data))
+    names = sorted(m.name for m in model.markers)
+    settings = dataclasses.replace(ik_settings_from_setup(model, setup), marker_weights={n: 0.0 for n in names})
+    with pytest.raises(SettingsError) as raised:
+        solve_ik(model, trial.markers, settings)
+    found = sorted(n for n in names if n in set(trial.markers.names))
+    assert raised.value.problem == (f"every model marker the trial has ({len(found)} markers: {', '.join(found[:8])}, "
+                                    "...) has the weight 0: IK has no marker to fit")

@@ -146,7 +146,8 @@ def test_study_init_proposes_a_study_and_lists_what_it_could_not_match(test_data
     out = capsys.readouterr().out
     assert "not matched: P01/notes.txt: no role found" in out
     assert "proposed: P02: no model file (.osim or .yaml) in it or at the top: each trial analysed alone" in out
-    assert "not matched: P02/run.trc: only one of run_grf.mot and run_grf.xml exists" in out
+    assert ("not matched: P02/run.trc: run_grf.mot is beside it, but no ExternalLoads file (<ExternalLoads>) names it "
+            "(<datafile>): its loads are left out") in out
     assert ("not matched: P02: no trial records the subject's height (SUBJECT:HEIGHT or PROCESSING:Height; run.trc: "
             "TRC, which records none): height left for you to give (m)") in out
     study = load_study(lab / "study.yaml")
@@ -352,8 +353,44 @@ def test_study_init_recognises_each_xml_by_its_document_element_not_its_name(tes
     assert p02.scale_setup.name == "lab_settings.xml"
     assert ("not matched: P02/gait2354_Scale_MarkerSet.xml: a marker set (<MarkerSet>) that no chosen ScaleTool setup "
             "names") in out
-    assert ("not matched: P02/ik.xml: no role found: its document element <InverseKinematicsTool> is none of "
-            "<ScaleTool>") in out
+    assert "P02/ik.xml: no role" not in out
+    assert p02.trials[0].settings["ik_setup"] == lab / "P02" / "ik.xml"
+
+
+def test_study_init_proposes_an_ik_setup_for_the_trials_below_it_and_a_trials_external_loads_by_their_contents(
+        test_data, tmp_path, capsys):
+    # P01: an IK setup (named ik.xml) at the subject's top applies to its two sessions' trials; a session's
+    # ExternalLoads file, named for nothing, whose <datafile> names walk1_forces.mot: walk1.trc's loads.
+    # P02: one IK setup per session: each session's trials take their own; a third session with two: none chosen.
+    g, lab = test_data / "opensim" / "gait2354", tmp_path / "lab"
+    loads = (g / "subject01_walk1_grf.xml").read_text()
+    for session in ("P01/s1", "P01/s2", "P02/s1", "P02/s2", "P02/s3"):
+        (lab / session).mkdir(parents=True)
+        shutil.copy(g / "subject01_walk1.trc", lab / session / "walk1.trc")
+    shutil.copy(g / "subject01_Setup_IK.xml", lab / "P01" / "ik.xml")
+    (lab / "P01" / "s1" / "plates.xml").write_text(loads.replace("subject01_walk1_grf.mot", "walk1_forces.mot"))
+    shutil.copy(g / "subject01_walk1_grf.mot", lab / "P01" / "s1" / "walk1_forces.mot")
+    setup = (g / "subject01_Setup_IK.xml").read_text()
+    for session, names in (("s1", ["a.xml"]), ("s2", ["b.xml"]), ("s3", ["c.xml", "d.xml"])):
+        for name in names:
+            (lab / "P02" / session / name).write_text(setup.replace("0.4 1.6", "0.5 1.5"))
+    assert main(["study", "init", str(lab)]) == 0
+    out = capsys.readouterr().out
+    p01, p02 = load_study(lab / "study.yaml").subjects
+    for trial in p01.trials:
+        assert trial.settings == {"ik_setup": lab / "P01" / "ik.xml"}
+        assert analyze_arguments(trial, p01.model)[-2:] == ["--ik-setup", str(lab / "P01" / "ik.xml")]
+    assert ("proposed: P01: ik_setup P01/ik.xml (its document element <InverseKinematicsTool>) for its trials; its "
+            "<time_range> 0.4-1.6 s applies to each") in out
+    s1, s2 = p01.trials
+    assert (s1.grf, s1.external_loads) == (lab / "P01" / "s1" / "walk1_forces.mot", lab / "P01" / "s1" / "plates.xml")
+    assert (s2.grf, s2.external_loads) == (None, None)
+    assert [t.settings.get("ik_setup") for t in p02.trials] == [lab / "P02" / "s1" / "a.xml",
+                                                                lab / "P02" / "s2" / "b.xml", None]
+    assert ("not matched: P02/s3/walk1.trc: 2 IK setups (<InverseKinematicsTool>) apply to it (P02/s3/c.xml, "
+            "P02/s3/d.xml), in its folder or above it: none chosen") in out
+    assert "not matched: P02/s3/c.xml: an IK setup (<InverseKinematicsTool>) not chosen" in out
+    assert "no role" not in out
 
 
 def test_a_failed_scaling_names_the_model_the_static_trial_and_the_setup(test_data, tmp_path):
@@ -553,3 +590,34 @@ def test_a_study_refuses_a_scale_setup_that_is_no_scaletool_setup(test_data, tmp
         "<ScaleTool> (an OpenSim ScaleTool setup)"))
     assert load_study(_write(tmp_path, text.replace("gait2354_Scale_MarkerSet.xml", "subject01_Setup_Scale.xml"))
                       ).subjects[0].scale_setup == g / "subject01_Setup_Scale.xml"
+
+
+def test_study_init_says_a_mass_no_height_checked_was_proposed_unchecked_and_why(test_data, tmp_path, capsys):
+    # M: a.c3d and b.c3d record 70 kg with their own heights, 1.63 and 1.78 m (a BMI of 26.3 and 22.1 each); c.c3d
+    # records 70 kg and no height, and the others' disagree: its mass is checked by none, which the listing says.
+    # N: one file, 70 kg, no height: nothing to check it by either.
+    import ezc3d
+    c3d, lab = test_data / "c3d", tmp_path / "lab"
+
+    def subject(path, height, weight):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        written = ezc3d.c3d(str(c3d / "Sample26" / "Capture0002.c3d"))      # Qualisys: records neither
+        for name, value in (("HEIGHT", height), ("WEIGHT", weight)):
+            if value is not None:
+                written.add_parameter("SUBJECT", name, [value])
+        written.write(str(path))
+
+    subject(lab / "M" / "a.c3d", 1.63, 70.0)
+    subject(lab / "M" / "b.c3d", 1.78, 70.0)
+    subject(lab / "M" / "c.c3d", None, 70.0)
+    subject(lab / "N" / "walk.c3d", None, 70.0)
+    assert main(["study", "init", str(lab)]) == 0
+    out = capsys.readouterr().out
+    m, n = load_study(lab / "study.yaml").subjects
+    assert (m.height, m.mass, n.height, n.mass) == (None, 70.0, None, 70.0)
+    assert ("proposed: M: mass 70 kg, read from SUBJECT:WEIGHT 70, taken as kg (C3D gives no unit) in a.c3d, b.c3d, "
+            "c.c3d; c.c3d's was not checked by a body mass index: it records no height, and the heights the "
+            "subject's other files record differ (a.c3d 1.63 m, b.c3d 1.78 m)\n") in out
+    assert ("proposed: N: mass 70 kg, read from SUBJECT:WEIGHT 70, taken as kg (C3D gives no unit) in walk.c3d; "
+            "walk.c3d's was not checked by a body mass index: it records no height, nor does another file of the "
+            "subject record a usable one\n") in out
