@@ -25,12 +25,15 @@ grouping). So the overhead is Dask's per trial, not per task: a task's cost (8-1
 trials, as in a real study by all of its trials; a larger block shares them among more. A study's fixed costs (its
 fingerprints, manifest and submission before its first trial; its table, summary and manifest, each written atomically,
 after its last; with two processes, the wait of the one that ends first for the other, up to a trial) are printed apart
-(``lead_in_ms``, ``lead_out_ms``, ``tail_ms``): some 25, 60 and up to 250 ms a study, 5-25% of a block of 8 trials on
-two workers, which is why the default block is 24 (``--block 8`` was the default until 2026-11-28). The runner's looks at the running groups' trial folders (per-trial progress) are timed apart (``poll_ms``:
-processor ms a trial in this process, which the loop does not pay: part of dask_cpu_pct).
+(``lead_in_ms``, ``lead_out_ms``, ``tail_ms``; a trial taken with its two calibrations): tens of ms before and
+after, up to a trial at the tail, a study's and not a trial's, which a block of 8 trials on two workers (under a
+second) shares among few; hence the default block of 24 (``--block 8`` was the default until 2026-11-28). The
+runner's looks at the running groups' trial folders (per-trial progress) are timed apart (``poll_ms``: processor ms
+a trial in this process, which the loop does not pay: part of dask_cpu_pct).
 
 The modes take turns block by block (``--rounds`` rounds, default 12, of one block of each mode, their order going
-through their 24 permutations), so that each mode sees the machine's slow and fast phases alike; both clusters are
+through the 4 orders of a Williams design: each mode once in each place and right after each other mode once every
+4 rounds), so that each mode sees the machine's slow and fast phases alike; both clusters are
 started (and their start-up timed, reported apart) before the rounds and kept up between the blocks. Every process
 has analysed one trial untimed before (its first read of the inputs and of the model, the first touch of its memory
 are a process's costs, not a task's); each block writes a fresh folder.
@@ -77,9 +80,13 @@ when that interval is on one side of it, else not resolved (the drift and the lo
   ``study.runner.run_study`` as ``hybrid batch`` runs it (fingerprints, grouping, started files, polls, manifest,
   results gathered, table and summary), each trial sleeping for a trial's measured time (the loop's median: sleeping
   takes no processor) and returning a real trial's table rows, on two worker processes of ``--threads`` threads each
-  (a 100-slot cluster by default): the ideal time (1,000 x seconds per trial / slots) over the run's wall-clock time,
-  1 when the runner and Dask's scheduler keep up with the workers; sim_tasks its tasks, sim_runner_cpu_ms this
-  process's processor ms a trial (the runner, the client and, in a local cluster, the scheduler).
+  (a 100-slot cluster by default): the ideal time (1,000 x seconds per trial / slots) over the time from the first
+  trial's start to the last's end, 1 when the runner and Dask's scheduler keep the workers busy (until 2026-11-28
+  the figure of 1,000 sleeps mapped straight onto the cluster, without the runner); sim_study_efficiency the same
+  over the whole run, with the study's fixed work before its first trial and after its last (sim_lead_in_s,
+  sim_lead_out_s: fingerprints, the headers read for the grouping, submission; manifest, table and summary);
+  sim_tasks its tasks, sim_runner_cpu_ms this process's processor ms a trial (the runner, the client and, in a local
+  cluster, the scheduler).
 - load_before, load_after: the 1-minute load average; others_cores the processors that the machine's other work used
   during the rounds, on average (2 would leave nothing for the benchmark on this 2-core machine); cpu_share a trial's
   processor seconds over its wall-clock seconds (loop and one worker, median): 1 on an otherwise idle machine. Well
@@ -94,7 +101,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
-import itertools
 import multiprocessing
 import os
 import statistics
@@ -120,6 +126,10 @@ from study.runner import MANIFEST_INTERVAL, StudyRun, finish_study, run_study, w
 from study.tasks import analyse_trial  # noqa: E402
 
 MODES = ("loop", "one", "two", "pair")
+ORDERS = [("loop", "one", "pair", "two"), ("one", "two", "loop", "pair"), ("two", "pair", "one", "loop"),
+          ("pair", "loop", "two", "one")]
+"""The modes' orders, one a round in turn: a Williams design (each mode once in each place, and right after each
+other mode once), so that every 4 rounds no mode is favoured by its place or by the mode before it."""
 SIM_TRIALS = 1000
 SIM_SUBJECTS = 10
 CALIBRATION_REPEATS = 120
@@ -140,15 +150,15 @@ def calibration() -> tuple[float, float]:
 def calibrated_trial(trial, model, folder, fingerprint: str) -> dict:
     """``study.tasks.analyse_trial`` with the calibration timed right before and right after it in the same process:
     its outcome with ``calibration_s`` (the two calibrations' seconds, the mean of which is the machine's speed
-    during the trial), ``calibration_cpu_s`` (their processor seconds), ``pid``, and ``t0``, ``t1`` (the trial's
-    start and end, ``time.perf_counter``: the machine's monotonic clock, the same in every process)."""
+    during the trial), ``calibration_cpu_s`` (their processor seconds), ``pid``, and ``c0``, ``c1`` (the start of the
+    first calibration and the end of the second, ``time.perf_counter``: the machine's monotonic clock, the same in
+    every process)."""
+    c0 = time.perf_counter()
     before = calibration()
-    t0 = time.perf_counter()
     outcome = analyse_trial(trial, model, folder, fingerprint)
-    t1 = time.perf_counter()
     after = calibration()
     return {**outcome, "calibration_s": before[0] + after[0], "calibration_cpu_s": before[1] + after[1],
-            "pid": os.getpid(), "t0": t0, "t1": t1}
+            "pid": os.getpid(), "c0": c0, "c1": time.perf_counter()}
 
 
 def write_study(folder: Path, trials: int, subjects: int = 1) -> Path:
@@ -168,7 +178,8 @@ def write_study(folder: Path, trials: int, subjects: int = 1) -> Path:
 def block(start: float, end: float, cpu: float, outcomes) -> dict:
     """A block's figures, from its start and end (``time.perf_counter``): ``seconds`` its wall-clock seconds less the
     calibrations' of its busiest process, ``lead_in`` the seconds to its first trial's start, ``lead_out`` from its
-    last trial's end, ``tail`` from the first process's last trial's end to the last's (0 with one process), ``cpu``
+    last trial's end, ``tail`` from the first process's last trial's end to the last's (0 with one process), a trial
+    taken with its calibrations, ``cpu``
     its processes' processor seconds, ``task_cpu`` its trials' and calibrations', ``calibration`` each trial's
     calibrations' seconds, ``trials`` its trials' seconds (``calibration_cpu``, ``trials_cpu``: processor seconds),
     ``peak`` their largest peak resident memory (MB), ``rows`` the first trial's table rows."""
@@ -179,9 +190,9 @@ def block(start: float, end: float, cpu: float, outcomes) -> dict:
         by_process[o["pid"]] = by_process.get(o["pid"], 0.0) + o["calibration_s"]
     last = {}
     for o in outcomes:
-        last[o["pid"]] = max(last.get(o["pid"], o["t1"]), o["t1"])
+        last[o["pid"]] = max(last.get(o["pid"], o["c1"]), o["c1"])
     return {"seconds": end - start - max(by_process.values()), "cpu": cpu,
-            "lead_in": min(o["t0"] for o in outcomes) - start, "lead_out": end - max(last.values()),
+            "lead_in": min(o["c0"] for o in outcomes) - start, "lead_out": end - max(last.values()),
             "tail": max(last.values()) - min(last.values()),
             "task_cpu": sum(o["cpu_seconds"] + o["calibration_cpu_s"] for o in outcomes),
             "calibration": [o["calibration_s"] for o in outcomes], "trials": [o["seconds"] for o in outcomes],
@@ -282,9 +293,11 @@ def sleeping_trial(trial, model, folder, fingerprint: str, seconds: float, rows:
     """A simulated trial for ``study.runner.run_study``: ``seconds`` of sleep (no processor), then the outcome of a
     trial with ``rows`` (a real trial's table rows, given this trial's ids), as ``study.tasks.analyse_trial`` gives
     it."""
+    t0 = time.perf_counter()
     time.sleep(seconds)
     return {"key": trial.key, "status": "done", "seconds": seconds, "cpu_seconds": 0.0, "peak_rss_mb": None,
-            "rows": [{**row, "subject": trial.subject, "trial": trial.id} for row in rows]}
+            "rows": [{**row, "subject": trial.subject, "trial": trial.id} for row in rows],
+            "t0": t0, "t1": time.perf_counter()}
 
 
 def simulated(folder: Path, per_trial: float, rows: list, threads: int, n: int = SIM_TRIALS) -> dict:
@@ -292,8 +305,11 @@ def simulated(folder: Path, per_trial: float, rows: list, threads: int, n: int =
     fingerprints, groups, polls and tabulates them as real ones) run by ``study.runner.run_study`` as ``hybrid
     batch`` runs it, each trial sleeping ``per_trial`` seconds (:func:`sleeping_trial`), on two worker processes of
     ``threads`` threads each, with the study's cluster settings: ``efficiency`` the ideal time (n x per_trial /
-    slots) over the run's wall-clock seconds (from the call to the table written), ``tasks`` its tasks, ``cpu_ms`` this
-    process's processor ms a trial (the runner, the client and the scheduler: what keeps up with the workers)."""
+    slots) over the seconds from the first trial's start to the last's end (whether the runner and the scheduler keep
+    the workers busy), ``study_efficiency`` over the whole run's (from the call to the table written: with the
+    study's fixed work, ``lead_in`` seconds before the first trial (fingerprints, the headers read for the grouping,
+    submission) and ``lead_out`` after the last (manifest, table, summary)), ``tasks`` its tasks, ``cpu_ms`` this
+    process's processor ms a trial (the runner, the client and the scheduler)."""
     from distributed import Client, LocalCluster
 
     from study.cluster import LOCAL_CLUSTER_CONFIG
@@ -308,8 +324,11 @@ def simulated(folder: Path, per_trial: float, rows: list, threads: int, n: int =
                         analyse=functools.partial(sleeping_trial, seconds=per_trial, rows=rows))
         seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     assert run.count("done") == n, run.outcomes
-    return {"efficiency": n * per_trial / (2 * threads) / seconds, "tasks": run.tasks, "cpu_ms": 1000 * cpu / n,
-            "seconds": seconds}
+    first = min(o["t0"] for o in run.outcomes.values())
+    last = max(o["t1"] for o in run.outcomes.values())
+    ideal = n * per_trial / (2 * threads)
+    return {"efficiency": ideal / (last - first), "study_efficiency": ideal / seconds, "tasks": run.tasks,
+            "cpu_ms": 1000 * cpu / n, "seconds": seconds, "lead_in": first - start, "lead_out": start + seconds - last}
 
 
 def _busy_seconds() -> float:
@@ -356,17 +375,19 @@ def main() -> None:
     parser.add_argument("--block", type=int, default=24, help="trials a block (default 24)")
     parser.add_argument("--trials-per-task", default="auto", help="the Dask modes' grouping (hybrid batch's "
                                                                    "option; default auto, as hybrid batch)")
-    parser.add_argument("--rounds", type=int, default=12, help="rounds of one block of each mode (at least 6)")
+    parser.add_argument("--rounds", type=int, default=12, help="rounds of one block of each mode (a multiple of 4, "
+                                                                "at least 8)")
     parser.add_argument("--threads", type=int, default=50, help="threads per worker of the simulated study")
     args = parser.parse_args()
-    if args.rounds < 6 or args.block < 2:
-        parser.error("--rounds must be at least 6 (the median's 95% interval), --block at least 2 (two workers)")
+    if args.rounds < 8 or args.rounds % len(ORDERS) or args.block < 2:
+        parser.error(f"--rounds must be a multiple of {len(ORDERS)} (the modes' orders) and at least 8 (the median's 95% "
+                     "interval), --block at least 2 (two workers)")
     per_task = args.trials_per_task if args.trials_per_task == "auto" else int(args.trials_per_task)
     load_before = os.getloadavg()[0]
     import pyarrow.parquet  # noqa: F401  (the table's writer, imported once: not a block's cost)
     code_digest()       # the fingerprints' digest of the sources, hashed once per process: not a block's cost
     blocks = {mode: [] for mode in MODES}
-    orders = list(itertools.permutations(MODES))
+    orders = ORDERS
     spawn = multiprocessing.get_context("spawn")
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
         out = Path(tmp)
@@ -431,8 +452,8 @@ def main() -> None:
     first = statistics.median(clusters["one"].first_trial + clusters["two"].first_trial)
 
     print(f"{args.rounds} rounds of a block of {n} trials in each mode (loop: no Dask; one, two: Dask workers; pair: "
-          f"two loops of half the block at once, no Dask), the modes' order going through their {len(orders)} "
-          f"permutations; figures: median [quartiles] over the rounds")
+          f"two loops of half the block at once, no Dask), the modes' order going through a Williams design of {len(orders)} "
+          f"orders; figures: median [quartiles] over the rounds")
     for m in ("one", "two"):
         print(f"{m}: hybrid batch --trials-per-task {args.trials_per_task} chose {blocks[m][0]['grouping']}")
     print("round  order                seconds a block less calibrations (loop one two pair)   calibration mean ms "
@@ -466,7 +487,9 @@ def main() -> None:
           f"cluster start-up {starts['one']:.1f} s (1 worker) / {starts['two']:.1f} s (2 workers), then a warmed "
           f"worker's first trial {first:.2f} s; a simulated study of {SIM_TRIALS:,} trials sleeping {per_trial:.3f} s "
           f"each, run by run_study on 2 workers of {args.threads} threads ({sim['tasks']} tasks): {sim['seconds']:.2f} s, "
-          f"efficiency {sim['efficiency']:.3f} (1: the runner and Dask's scheduler keep up), this process's processor "
+          f"efficiency {sim['efficiency']:.3f} from the first trial's start to the last's end (1: the runner and Dask's "
+          f"scheduler keep the workers busy), {sim['study_efficiency']:.3f} over the whole run ({sim['lead_in']:.2f} s "
+          f"before the first trial, {sim['lead_out']:.2f} s after the last), this process's processor "
           f"{sim['cpu_ms']:.2f} ms a trial; load {load_before:.2f} -> {os.getloadavg()[0]:.2f}, other work {others:.2f} cores, a trial got "
           f"{cpu_share:.2f} of a processor")
     print(f"RESULT trials_per_min_1={tpm['one']:.1f} trials_per_min_2={tpm['two']:.1f} scaling={scaling_raw[0]:.2f} "
@@ -478,7 +501,8 @@ def main() -> None:
           + " " + " ".join(f"{part}_ms_{m}={ms[m][part]:.0f}" for m in MODES for part in ("lead_in", "lead_out", "tail"))
           + f" calib_r={calib_r:.2f} calib_r_cpu={calib_r_cpu:.2f} cluster_start_s_1={starts['one']:.1f} "
           f"cluster_start_s_2={starts['two']:.1f} first_trial_s={first:.2f} cpu_share={cpu_share:.2f} sim_trials={SIM_TRIALS} "
-          f"sim_efficiency={sim['efficiency']:.3f} sim_tasks={sim['tasks']} sim_runner_cpu_ms={sim['cpu_ms']:.2f} "
+          f"sim_efficiency={sim['efficiency']:.3f} sim_study_efficiency={sim['study_efficiency']:.3f} "
+          f"sim_lead_in_s={sim['lead_in']:.2f} sim_lead_out_s={sim['lead_out']:.2f} sim_tasks={sim['tasks']} sim_runner_cpu_ms={sim['cpu_ms']:.2f} "
           f"peak_rss_mb={peak:.0f} "
           f"rounds={args.rounds} block={n} load_before={load_before:.2f} load_after={os.getloadavg()[0]:.2f} "
           f"others_cores={others:.2f}")
