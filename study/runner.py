@@ -34,9 +34,10 @@ A study is cancelled by an exception out of :func:`run_study` (Ctrl-C in ``hybri
 ``progress``): its futures are cancelled, and the manifest written. Dask cannot stop a running task: a running group
 ends the trial it runs (kept, complete in its folder) and starts no other (``study.tasks.analyse_group`` asks Dask
 whether its future is still wanted before each trial); the trials it did not start are not done, and a rerun runs
-them. A study run again while a group its cancelled run had submitted still runs submits that same task (the same
-key): Dask gives it the running one's result, and should that group have stopped already, its trials left without
-an outcome run one per task, as those of a group whose worker died.
+them. A study run again while a group of its cancelled run still runs may run that group's running trial a second
+time (the same result, written atomically: the rerun regroups what is left under new keys, and Dask, which has
+forgotten the cancelled task, may send the new one to another worker), or find the group's file under :data:`STARTED`
+and run its trials one per task, as those of a group whose worker died.
 
 A worker's death counts against every task Dask had sent to that worker, the one it ran and those waiting behind it
 (Dask sends a few tasks to a worker at once): a trial waiting behind one that kills its worker can fail with
@@ -396,8 +397,11 @@ def _results(client, batch: list) -> dict:
     gathered from their workers in one call (each ``result()`` is a round trip of the client's event loop to the
     scheduler and the worker, some 5 ms on this 2-core VM while the workers are busy: at hundreds of trials a second
     on a cluster, the runner would fall behind its workers), the others' exceptions (the tasks never raise: a worker
-    died under them, KilledWorker). Should the gather fail (a worker holding a result died before it was fetched),
-    each future's result is asked for alone, so that one lost result fails only its own task."""
+    died under them, KilledWorker). A result lost before it was fetched (its worker died) is computed again by Dask,
+    for this client still holds its future, and the gather waits for it (a group's rerun finds its file under
+    :data:`STARTED` and returns :data:`~study.tasks.AGAIN`); should the gather fail all the same (its futures
+    cancelled, the connection to the scheduler lost), each future's result is asked for alone, so that each task gets
+    its own outcome."""
     done = [f for f in batch if f.status == "finished"]
     try:
         results = dict(zip(done, client.gather(done))) if done else {}
