@@ -18,7 +18,6 @@ solves their frames again, until the weights settle (iteratively re-weighted lea
 from __future__ import annotations
 
 import itertools
-import os
 import time as _time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
@@ -101,7 +100,9 @@ class IKSettings:
         the iterations: Gauss-Newton converges only linearly on residuals of tens of mm.
     max_iterations : per frame.
     chunk : frames per kernel call (granularity of progress and cancel).
-    threads : the trial is cut into this many contiguous parts (default: the CPU count; at least
+    threads : the trial is cut into this many contiguous parts (default: numba's thread count,
+        ``numba.config.NUMBA_NUM_THREADS``: the CPU count unless the environment sets it, as a study's workers do
+        to one, so that two workers on two cores do not run four threads; at least
         ``MIN_PART_FRAMES`` frames each), solved side by side; each part after the first starts from a pose found
         from its first frame's own markers (as the first frame does), then runs warm-started.
     robust_loss : "huber", "cauchy" or None: the samples fitted far beyond their marker's usual residual lose
@@ -396,9 +397,10 @@ def _general_root_coordinates(model, root, joint: SE3, q):
 
 def _parts(first, T, has_markers, threads):
     """The frames ``first .. T-1`` in contiguous parts (index arrays), one per thread: as many as ``threads``
-    (default: the CPU count) allows with at least ``MIN_PART_FRAMES`` frames each, every part but the first
-    beginning at a frame with markers."""
-    n = max(1, min(int(threads or os.cpu_count() or 1), (T - first) // MIN_PART_FRAMES))
+    (default: numba's thread count, module notes of :func:`solve_ik`'s ``threads``) allows with at least
+    ``MIN_PART_FRAMES`` frames each, every part but the first beginning at a frame with markers."""
+    from numba import config
+    n = max(1, min(int(threads or config.NUMBA_NUM_THREADS or 1), (T - first) // MIN_PART_FRAMES))
     bounds = [first]
     for b in np.linspace(first, T, n + 1).astype(int)[1:-1]:
         with_markers = np.flatnonzero(has_markers[b:])

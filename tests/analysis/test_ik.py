@@ -374,3 +374,18 @@ def test_model_markers_in_the_trial_all_weighted_zero_are_said_so_not_missing(te
     found = sorted(n for n in names if n in set(trial.markers.names))
     assert raised.value.problem == (f"every model marker the trial has ({len(found)} markers: {', '.join(found[:8])}, "
                                     "...) has the weight 0: IK has no marker to fit")
+
+
+def test_a_trial_is_cut_into_as_many_parts_as_numba_may_use_threads(monkeypatch):
+    """A study's worker sets NUMBA_NUM_THREADS to one (study.cluster.WORKER_ENVIRONMENT): a long trial is then solved
+    in one part, not in one per core beside the other workers' (two workers on two cores ran four threads)."""
+    from numba import config
+
+    from engine.analysis.ik import MIN_PART_FRAMES, _parts
+    frames = 4 * MIN_PART_FRAMES
+    has_markers = np.ones(frames, dtype=bool)
+    for threads in (1, 2, 4):
+        monkeypatch.setattr(config, "NUMBA_NUM_THREADS", threads)
+        parts = _parts(0, frames, has_markers, None)
+        assert len(parts) == threads and np.array_equal(np.concatenate(parts), np.arange(frames))
+    assert len(_parts(0, frames, has_markers, 3)) == 3          # a number given wins
