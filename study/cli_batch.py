@@ -6,27 +6,28 @@ import sys
 import threading
 from pathlib import Path
 
-SCHEDULER_UNREACHABLE, OUT_IN_USE, TRIALS_FAILED = 69, 75, 2
+SCHEDULER_UNREACHABLE, OUT_IN_USE, FAILED_BASE = 69, 75, 2
 EXIT = {0: "every trial done (or skipped, done before)",
         1: "an error of hybrid itself, with its traceback",
-        2: "an invalid study file or option, named",
-        SCHEDULER_UNREACHABLE: "the Dask scheduler given by --scheduler cannot be reached (sysexits' EX_UNAVAILABLE)",
-        OUT_IN_USE: "another hybrid batch is writing into --out, named (sysexits' EX_TEMPFAIL: try again later)",
+        2: "an invalid study file or option, named (also a --scheduler cluster whose workers run other HybridLab "
+           "code)",
         "3-63": "2 + the number of trials that failed, the others done (63: 61 or more; which: the last lines and "
                 "study_summary.json)",
+        SCHEDULER_UNREACHABLE: "the Dask scheduler given by --scheduler cannot be reached (sysexits' EX_UNAVAILABLE)",
+        OUT_IN_USE: "another hybrid batch is writing into --out, named (sysexits' EX_TEMPFAIL: try again later)",
         130: "cancelled (Ctrl-C: 128 + SIGINT)",
         143: "ended by SIGTERM (a batch system cancelling the job or ending it at its time limit, kill), as Ctrl-C "
              "cancels: the manifest written, the finished trials kept"}
 """``hybrid batch``'s exit statuses and their meanings, as command-line tools give them: 0 success, 1 a crash (Python's
 own), 2 a usage error (argparse's, and every ``hybrid`` command's invalid input), 69 and 75 from BSD's sysexits.h, 130 the
 shell's for an interrupted command (the shell's 128 + a signal's number for one killed by a signal); the number of
-failed trials counted above :data:`TRIALS_FAILED`, below sysexits' 64 (a count alone would read as a crash or an
+failed trials counted above :data:`FAILED_BASE`, below sysexits' 64 (a count alone would read as a crash or an
 invalid study at 1 and 2)."""
 
 
 def failed_status(failed: int) -> int:
     """The exit status of a study of which ``failed`` trials failed (:data:`EXIT`)."""
-    return TRIALS_FAILED + min(failed, 61) if failed else 0
+    return FAILED_BASE + min(failed, 61) if failed else 0
 
 
 def add_parser(sub) -> None:

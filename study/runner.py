@@ -63,7 +63,7 @@ from engine.io.output_folder import remove_stale_stagings
 from . import fingerprint
 from .fingerprint import subject_fingerprint, trial_fingerprint
 from .table import study_rows, summary, write_summary, write_table
-from .tasks import SCALED_MODEL, analyse_group, analyse_single, analyse_trial, completed, scale_subject
+from .tasks import SCALED_MODEL, analyse_group, analyse_single, analyse_trial, completed, failed_outcome, scale_subject
 from .trial_groups import group_trials, grouping_notes
 
 MANIFEST = "study-manifest.json"
@@ -111,10 +111,6 @@ def _skipped(key: str, record: dict) -> dict:
     return {"key": key, "status": "skipped", "rows": record["rows"], "seconds": 0.0, "peak_rss_mb": None}
 
 
-def _failed(key: str, error: str) -> dict:
-    return {"key": key, "status": "failed", "error": error, "seconds": 0.0, "peak_rss_mb": None}
-
-
 def _worker_death(client, exc: Exception) -> str:
     """Why a task's future raised: its worker died under it (KilledWorker); said with the memory limit when the
     worker's nanny restarted it for going over it (Dask's "worker-restart-memory" events)."""
@@ -157,7 +153,7 @@ def submit_study(study, out: Path, client, outcomes: dict, fingerprints: dict, p
             subject_digest = subject_fingerprint(subject)
         except (HybridLabError, OSError) as exc:
             for trial in subject.trials:
-                outcomes[trial.key] = _failed(trial.key, f"its subject's files cannot be read: {exc}")
+                outcomes[trial.key] = failed_outcome(trial.key, f"its subject's files cannot be read: {exc}")
             continue
         pending = []
         for trial in subject.trials:
@@ -227,15 +223,12 @@ def _started(out: Path, task: _Task) -> Path:
     return out / STARTED / f"{trial.subject}-{trial.id}-{len(task.items)}-{digest[:12]}"
 
 
-def _submit(client, task: _Task, analyse, out: Path):
-    """``task`` submitted to ``client``: its future, its key named for its first trial, its size (a group) or the
-    times it was submitted again (a trial, module notes)."""
+def _submit_single(client, task: _Task, analyse, out: Path):
+    """The task of one trial ``task`` submitted to ``client`` again (a trial requeued, or one of a group whose worker
+    died: :func:`_submit_all` submits the study's tasks at first): its future, keyed by :func:`_key`."""
     trial, folder, digest = task.items[0]
-    if not task.group:
-        return client.submit(analyse_single, _started(out, task), analyse, trial, task.model, folder, digest,
-                             fingerprint.code_digest(), key=_key(out, task), retries=0)
-    return client.submit(analyse_group, task.items, task.model, _started(out, task), fingerprint.code_digest(),
-                         analyse, key=_key(out, task), retries=0)
+    return client.submit(analyse_single, _started(out, task), analyse, trial, task.model, folder, digest,
+                         fingerprint.code_digest(), key=_key(out, task), retries=0)
 
 
 def _key(out: Path, task: _Task) -> str:
@@ -314,6 +307,8 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
             progress(outcome, run)
     finished = queue.SimpleQueue()        # futures as they end, put by Dask's callback thread
 
+    from distributed import KilledWorker     # here: study.browse, in the application, imports this module
+
     def handle(task: _Task, result) -> None:
         """The end of ``task`` with ``result`` (its outcome or outcomes, :data:`AGAIN`, or the exception its worker's
         death gave it): its trials' outcomes kept and reported, or its trials submitted again (module notes); its file
@@ -322,17 +317,19 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
         started = _started(out, task)
         if not task.group:
             key = task.items[0][0].key
+            died = isinstance(result, KilledWorker)
             if isinstance(result, dict):
                 outcome = {**result, "requeued": task.requeued}
-            elif task.requeued < REQUEUES and not _ran_there(started, result):
+            elif died and task.requeued < REQUEUES and not _ran_there(started, result):
                 started.unlink(missing_ok=True)
                 task.requeued += 1              # it waited behind the trial that killed its worker
-                again = _submit(client, task, analyse, out)
+                again = _submit_single(client, task, analyse, out)
                 futures[again] = task
                 again.add_done_callback(finished.put)
                 return
-            else:
-                outcome = {**_failed(key, _worker_death(client, result)), "requeued": task.requeued}
+            else:                               # its worker died under it, or (no worker's death) Dask's own error
+                why = _worker_death(client, result) if died else f"its task ended in {type(result).__name__}: {result}"
+                outcome = {**failed_outcome(key, why), "requeued": task.requeued}
             ended(outcome)
         else:       # a group: its trials' outcomes; those it left without one run one per task (its worker died:
             for outcome in result if isinstance(result, list) else ():     # AGAIN or KilledWorker; or it stopped,
@@ -345,7 +342,7 @@ def run_study(study, out, client, progress=None, per_task="auto", say=None, anal
                     ended(outcome)
                 else:
                     single = _Task([item], task.model, False)
-                    again = _submit(client, single, analyse, out)
+                    again = _submit_single(client, single, analyse, out)
                     futures[again] = single
                     again.add_done_callback(finished.put)
         started.unlink(missing_ok=True)
@@ -396,9 +393,9 @@ def _results(client, batch: list) -> dict:
     """{future: its result, or the exception it ended with} of the ended futures ``batch``: those that finished
     gathered from their workers in one call (each ``result()`` is a round trip of the client's event loop to the
     scheduler and the worker, some 5 ms on this 2-core VM while the workers are busy: at hundreds of trials a second
-    on a cluster, the runner would fall behind its workers), the others' exceptions (the tasks never raise: a worker
-    died under them, KilledWorker). A result lost before it was fetched (its worker died) is computed again by Dask,
-    for this client still holds its future, and the gather waits for it (a group's rerun finds its file under
+    on a cluster, the runner would fall behind its workers), the others' exceptions (a worker died under them,
+    KilledWorker; the tasks themselves return their failures). A result lost before it was fetched (its worker
+    died) is computed again by Dask, for this client still holds its future, and the gather waits for it (a group's rerun finds its file under
     :data:`STARTED` and returns :data:`~study.tasks.AGAIN`); should the gather fail all the same (its futures
     cancelled, the connection to the scheduler lost), each future's result is asked for alone, so that each task gets
     its own outcome."""

@@ -82,7 +82,9 @@ def other_code(code: str) -> str | None:
             f"{code}): its results would be stored as the client's code's; install the same HybridLab on every worker")
 
 
-def _refused(key: str, error: str) -> dict:
+def failed_outcome(key: str, error: str) -> dict:
+    """The outcome of a trial (or subject) ``key`` that failed with ``error`` before any work was measured: a refused
+    task, a subject's files or scaling failed, a worker's death (``study.runner``)."""
     return {"key": key, "status": "failed", "error": error, "seconds": 0.0, "cpu_seconds": 0.0, "peak_rss_mb": None}
 
 
@@ -107,7 +109,7 @@ def scale_subject(subject, folder, fingerprint: str, code: str) -> dict:
     digest is not ``code`` (:func:`other_code`)."""
     refused = other_code(code)
     if refused is not None:
-        return _refused(subject.id, refused)
+        return failed_outcome(subject.id, refused)
     from engine.io.scale_files import scale_steps, write_scale_outputs
     from engine.progress import run as run_steps
 
@@ -137,8 +139,7 @@ def analyse_trial(trial, model, folder, fingerprint: str, models=MODELS) -> dict
     read anew); the outcome holds the trial's ``rows`` of the study table."""
     from engine.cli.analyze import analyse_to_folder, parse_arguments
     if isinstance(model, dict) and model["status"] != "done":
-        return {"key": trial.key, "status": "failed", "error": f"its subject's scaling failed: {model['error']}",
-                "seconds": 0.0, "peak_rss_mb": None}
+        return failed_outcome(trial.key, f"its subject's scaling failed: {model['error']}")
     model = model["model"] if isinstance(model, dict) else model
     rows, start = [], time.perf_counter()
 
@@ -163,7 +164,7 @@ def analyse_single(started, analyse, trial, model, folder, fingerprint: str, cod
     from distributed import get_worker
     refused = other_code(code)
     if refused is not None:
-        return _refused(trial.key, refused)
+        return failed_outcome(trial.key, refused)
     Path(started).write_text(get_worker().id)
     return analyse(trial, model, folder, fingerprint)
 
@@ -201,7 +202,7 @@ def analyse_group(items, model, started, code: str, analyse=analyse_trial):
     done, and a rerun of the study runs them)."""
     refused = other_code(code)
     if refused is not None:
-        return [_refused(trial.key, refused) for trial, _, _ in items]
+        return [failed_outcome(trial.key, refused) for trial, _, _ in items]
     try:
         with open(started, "x"):
             pass

@@ -748,3 +748,17 @@ def test_a_skipped_trial_s_folder_loses_the_staging_folder_of_a_killed_run(clien
     again = run_study(study, tmp_path / "out", client)
     assert [o["status"] for o in again.outcomes.values()] == ["skipped"]
     assert sorted(p.name for p in folder.iterdir()) == files
+
+
+def _raising(trial, model, folder, fingerprint):
+    raise ValueError("not a worker's death")
+
+
+def test_a_task_that_raises_fails_its_trial_with_its_error_not_as_a_worker_s_death(client, test_data, tmp_path):
+    """Only KilledWorker is a worker's death (said so, or the trial requeued when it never ran there); any other
+    exception a task ends in fails its trial with that exception, once."""
+    study = load_study(_one_walk(tmp_path, test_data))
+    run = run_study(study, tmp_path / "out", client, per_task=1, analyse=_raising)
+    [outcome] = run.outcomes.values()
+    assert outcome["status"] == "failed" and outcome["requeued"] == 0
+    assert outcome["error"] == "its task ended in ValueError: not a worker's death"
