@@ -77,7 +77,10 @@ def remove_stale_stagings(path, said: list | None = None) -> None:
     for stale in _stale_stagings(Path(path)):
         shutil.rmtree(stale, ignore_errors=True)
         if said is not None:
-            said.append(f"removed {stale.name}, the unfinished files of an earlier run that was killed")
+            said.append(f"removed {stale.name}, the unfinished files of an earlier run that was killed"
+                        if not stale.exists() else
+                        f"{stale.name}, the unfinished files of an earlier run that was killed, could not all be "
+                        "removed (remove it by hand)")
 
 
 def _stale_stagings(path: Path) -> list[Path]:
