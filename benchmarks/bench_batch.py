@@ -3,7 +3,7 @@ per trial against a plain loop over the same trials, and a simulated 1,000-trial
 which drifts from second to second on this shared VM, measured beside every trial, so that the figures can be told
 apart from the drift.
 
-The work: a block of ``--block`` trials (default 24: one subject's session, a small study) of gait2354's walk1
+The work: a block of ``--block`` trials (default 48: a small study, two subjects' sessions) of gait2354's walk1
 (subject01_simbody.osim, the whole trial with its plates, 151 frames), each with its own low-pass cut-off (so each is
 its own analysis), run in four modes:
 
@@ -27,11 +27,11 @@ fingerprints, manifest and submission before its first trial; its table, summary
 after its last; with two processes, the wait of the one that ends first for the other, up to a trial) are printed apart
 (``lead_in_ms``, ``lead_out_ms``, ``tail_ms``; a trial taken with its two calibrations): tens of ms before and
 after, up to a trial at the tail, a study's and not a trial's, which a block of 8 trials on two workers (under a
-second) shares among few; hence the default block of 24 (``--block 8`` was the default until 2026-11-28). The
+second) shares among few; hence the default block of 48 (``--block 8`` was the default until 2026-11-28). The
 runner's looks at the running groups' trial folders (per-trial progress) are timed apart (``poll_ms``: processor ms
 a trial in this process, which the loop does not pay: part of dask_cpu_pct).
 
-The modes take turns block by block (``--rounds`` rounds, default 12, of one block of each mode, their order going
+The modes take turns block by block (``--rounds`` rounds, default 24, of one block of each mode, their order going
 through the 4 orders of a Williams design: each mode once in each place and right after each other mode once every
 4 rounds), so that each mode sees the machine's slow and fast phases alike; both clusters are
 started (and their start-up timed, reported apart) before the rounds and kept up between the blocks. Every process
@@ -372,11 +372,12 @@ def verdict(s: tuple, goal: float, at_most: bool) -> str:
 def main() -> None:
     import psutil
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--block", type=int, default=24, help="trials a block (default 24)")
+    parser.add_argument("--block", type=int, default=48, help="trials a block (default 48)")
     parser.add_argument("--trials-per-task", default="auto", help="the Dask modes' grouping (hybrid batch's "
                                                                    "option; default auto, as hybrid batch)")
-    parser.add_argument("--rounds", type=int, default=12, help="rounds of one block of each mode (a multiple of 4, "
-                                                                "at least 8)")
+    parser.add_argument("--rounds", type=int, default=24, help="rounds of one block of each mode (a multiple of 4, "
+                                                                "at least 8; default 24: about 13 minutes on the "
+                                                                "2-core VM)")
     parser.add_argument("--threads", type=int, default=50, help="threads per worker of the simulated study")
     args = parser.parse_args()
     if args.rounds < 8 or args.rounds % len(ORDERS) or args.block < 2:
