@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from engine import __version__
+from tests.subject_c3d import subject_c3d
 from engine.cli.main import main
 from engine.io.storage import read_storage
 
@@ -144,19 +145,11 @@ def test_a_mass_beside_a_refused_height_is_checked_by_the_stature_the_analysis_u
     does not use (and says so): 120 kg, 37 kg/m^2 with the static's 1.8 m, is over 50 with the stature used: refused,
     the model's 70 kg kept; 80 kg, 55.6 kg/m^2 with the static's 1.2 m, is within with it: taken. The notes say the
     stature and mass used, where each came from, and their body mass index."""
-    import ezc3d
-
     from engine.cli.analyze import analysis_inputs, parse_arguments
     from engine.demo.athlete import MASS
 
-    def copy(name, subject):
-        c3d = ezc3d.c3d(str(test_data / "c3d" / "Sample26" / "Capture0002.c3d"))
-        for key, value in subject.items():
-            c3d.add_parameter("SUBJECT", key, [value])
-        c3d.write(str(tmp_path / name))
-        return tmp_path / name
-
-    trial, static = copy("typo.c3d", {"HEIGHT": 17.8, "WEIGHT": weight}), copy("static.c3d", {"HEIGHT": static_height})
+    trial = subject_c3d(test_data, tmp_path / "typo.c3d", HEIGHT=17.8, WEIGHT=weight)
+    static = subject_c3d(test_data, tmp_path / "static.c3d", HEIGHT=static_height)
     model, analysed, settings = analysis_inputs(parse_arguments([str(trial), "--static", str(static)]))
     stature, notes = _chord_stature(analysed), settings.ik.notes
     bmi = weight / stature ** 2

@@ -20,6 +20,7 @@ from engine.io.open import open_model
 from engine.io.output_folder import MANIFEST
 from engine.io.storage import read_storage
 from engine.progress import run as run_steps
+from tests.study.walk_study import walk_loads, walk_study
 from study.browse import open_study, trial_result_steps
 from study.cluster import WORKER_ENVIRONMENT, study_client
 from study.description import load_study
@@ -52,15 +53,7 @@ def _loads(d, stem):
 def _one_walk(folder: Path, test_data) -> Path:
     """A study of one gait2354 walk (0.5-0.7 s, its plates' loads) with OpenSim's subject01 model (an OpenSim pelvis:
     the first pose fitted on one frame), written in ``folder``."""
-    g = test_data / "opensim" / "gait2354"
-    return _write(folder, f"""subjects:
-  - id: s
-    model: {g / 'subject01_simbody.osim'}
-    trials:
-      - id: walk1
-        file: {g / 'subject01_walk1.trc'}
-{_loads(g, 'subject01_walk1')}        settings: {{start: 0.5, end: 0.7}}
-""")
+    return walk_study(folder, test_data, walk_loads(test_data) + "        settings: {start: 0.5, end: 0.7}\n")
 
 
 def _metrics(path: Path) -> dict:

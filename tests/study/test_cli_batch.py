@@ -18,21 +18,11 @@ from engine.cli.main import build_parser, main
 from study.cli_batch import EXIT, OUT_IN_USE, SCHEDULER_UNREACHABLE, failed_status, progress_line
 from study.output_lock import LOCK, OutputInUse, output_lock
 from study.runner import StudyRun
+from tests.study.walk_study import walk_study
 
 
 def _study(folder, test_data, extra=""):
-    g = test_data / "opensim" / "gait2354"
-    path = folder / "study.yaml"
-    path.write_text(f"""format: hybridlab-study
-version: 1
-subjects:
-  - id: s
-    model: {g / 'subject01_simbody.osim'}
-    trials:
-      - id: walk1
-        file: {g / 'subject01_walk1.trc'}
-{extra}""")
-    return path
+    return walk_study(folder, test_data, extra)
 
 
 def test_a_resumed_run_reports_the_trials_done_before_as_skipped_not_as_done():

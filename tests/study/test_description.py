@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.subject_c3d import subject_c3d
 from engine.cli.main import main
 from engine.errors import SettingsError
 from study.description import analyze_arguments, load_study
@@ -95,19 +96,12 @@ def test_a_trial_alone_of_a_study_checks_its_mass_by_the_stature_its_analysis_us
     not replaced by the static trial's 1.8 m) and WEIGHT 120 is analysed with the stature the markers give, by which
     120 kg is refused (as ``hybrid analyze TRIAL --static S``: tests/cli/test_cli.py), though the static trial's
     1.8 m would take it (37 kg/m^2), and the model's mass kept; the notes say so."""
-    import ezc3d
 
     from engine.cli.analyze import analysis_inputs, parse_arguments
     from engine.demo.athlete import MASS
 
-    def copy(name, subject):
-        c3d = ezc3d.c3d(str(test_data / "c3d" / "Sample26" / "Capture0002.c3d"))
-        for key, value in subject.items():
-            c3d.add_parameter("SUBJECT", key, [value])
-        c3d.write(str(tmp_path / name))
-        return tmp_path / name
-
-    trial, static = copy("typo.c3d", {"HEIGHT": 17.8, "WEIGHT": 120.0}), copy("static.c3d", {"HEIGHT": 1.8})
+    trial = subject_c3d(test_data, tmp_path / "typo.c3d", HEIGHT=17.8, WEIGHT=120.0)
+    static = subject_c3d(test_data, tmp_path / "static.c3d", HEIGHT=1.8)
     study = load_study(_write(tmp_path, f"subjects:\n  - id: s1\n    settings: {{static: {static}}}\n    trials:\n"
                                         f"      - id: run\n        file: {trial}\n"))
     (spec,) = study.trials
@@ -221,17 +215,12 @@ def test_study_init_proposes_no_height_or_mass_a_trial_of_the_subject_records_on
     # K: 154 (lb) as SUBJECT:WEIGHT with SUBJECT:HEIGHT 1.6: a body mass index of 60.2: refused, the mass left.
     # L: the same 154 in walk.c3d, which records no height, and SUBJECT:HEIGHT 1.6 in static.c3d, which records no
     # mass: checked by the static's height, refused, the mass left.
-    import ezc3d
     c3d, lab = test_data / "c3d", tmp_path / "lab"
     for subject in "HJKL":
         (lab / subject).mkdir(parents=True)
 
     def subject(path, height, weight):      # Qualisys's Capture0002 records neither: given a SUBJECT group
-        written = ezc3d.c3d(str(c3d / "Sample26" / "Capture0002.c3d"))
-        for name, value in (("HEIGHT", height), ("WEIGHT", weight)):
-            if value is not None:
-                written.add_parameter("SUBJECT", name, [value])
-        written.write(str(path))
+        subject_c3d(test_data, path, HEIGHT=height, WEIGHT=weight)
 
     subject(lab / "H" / "a.c3d", 16.3, 70.0)
     subject(lab / "H" / "b.c3d", 1.63, 70.0)
@@ -596,16 +585,10 @@ def test_study_init_says_a_mass_no_height_checked_was_proposed_unchecked_and_why
     # M: a.c3d and b.c3d record 70 kg with their own heights, 1.63 and 1.78 m (a BMI of 26.3 and 22.1 each); c.c3d
     # records 70 kg and no height, and the others' disagree: its mass is checked by none, which the listing says.
     # N: one file, 70 kg, no height: nothing to check it by either.
-    import ezc3d
-    c3d, lab = test_data / "c3d", tmp_path / "lab"
+    lab = tmp_path / "lab"
 
-    def subject(path, height, weight):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        written = ezc3d.c3d(str(c3d / "Sample26" / "Capture0002.c3d"))      # Qualisys: records neither
-        for name, value in (("HEIGHT", height), ("WEIGHT", weight)):
-            if value is not None:
-                written.add_parameter("SUBJECT", name, [value])
-        written.write(str(path))
+    def subject(path, height, weight):      # Qualisys's Capture0002 records neither: given a SUBJECT group
+        subject_c3d(test_data, path, HEIGHT=height, WEIGHT=weight)
 
     subject(lab / "M" / "a.c3d", 1.63, 70.0)
     subject(lab / "M" / "b.c3d", 1.78, 70.0)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from study import fingerprint
+from tests.study.walk_study import walk_study
 from study.description import load_study
 
 
@@ -39,18 +40,7 @@ def test_the_code_digest_covers_the_installed_engine_and_study_sources():
 
 
 def test_a_changed_code_digest_changes_the_subject_and_trial_fingerprints(tmp_path, test_data, monkeypatch):
-    g = test_data / "opensim" / "gait2354"
-    study_file = tmp_path / "study.yaml"
-    study_file.write_text(f"""format: hybridlab-study
-version: 1
-subjects:
-  - id: s
-    model: {g / 'subject01_simbody.osim'}
-    trials:
-      - id: walk1
-        file: {g / 'subject01_walk1.trc'}
-""")
-    study = load_study(study_file)
+    study = load_study(walk_study(tmp_path, test_data))
     subject, trial = study.subjects[0], study.trials[0]
     before = fingerprint.subject_fingerprint(subject), fingerprint.trial_fingerprint(trial, "s")
     monkeypatch.setattr(fingerprint, "code_digest", lambda: "an edited kernel")

@@ -12,6 +12,7 @@ from distributed import Client, LocalCluster
 
 from engine.io.c3d import read_c3d
 from engine.work_cpu import counted, work_cpu
+from tests.study.walk_study import walk_loads, walk_study
 from study.description import load_study
 from study.tasks import analyse_trial
 
@@ -23,21 +24,8 @@ _together = threading.Barrier(2)
 
 def _walk(folder: Path, test_data):
     """A gait2354 walk (0.5-0.7 s, its plates' loads) with OpenSim's subject01 model."""
-    g = test_data / "opensim" / "gait2354"
-    path = folder / "study.yaml"
-    path.write_text(f"""format: hybridlab-study
-version: 1
-subjects:
-  - id: s
-    model: {g / 'subject01_simbody.osim'}
-    trials:
-      - id: walk1
-        file: {g / 'subject01_walk1.trc'}
-        grf: {g / 'subject01_walk1_grf.mot'}
-        external_loads: {g / 'subject01_walk1_grf.xml'}
-        settings: {{start: 0.5, end: 0.7}}
-""")
-    return load_study(path).trials[0]
+    extra = walk_loads(test_data) + "        settings: {start: 0.5, end: 0.7}\n"
+    return load_study(walk_study(folder, test_data, extra)).trials[0]
 
 
 def _timed(trial, folder, together: bool) -> dict:
