@@ -183,6 +183,7 @@ def _subject(sub: "_Place", files: list, shared, shared_ambiguous: bool, base: P
         tid = _ident("_".join(session + (path.stem,)))
         if tid in ids:
             unmatched.append(f"{sub.of(path)}: a trial named {tid!r} is already listed")
+            used.add(path)                          # its reason is said: no other one for it below
             continue
         trial = {"id": tid, "file": _rel(path, base)}
         used.add(path)
@@ -402,7 +403,7 @@ def _roles_missing(files: list, used: set, roots: dict) -> list:
             why = _XML_ROLES.get(tag, f"no role found: its document element <{tag}> is none of <ScaleTool> (a "
                                       "scale setup), <MarkerSet> (a setup's marker set), <InverseKinematicsTool> (an "
                                       "IK setup), <ExternalLoads> (a TRC trial's loads)")
-        elif path.suffix.lower() in MARKER_FILES:
+        elif path.suffix.lower() in MARKER_FILES and "static" in path.name.lower():
             why = "a static trial (by its name) not chosen as the subject's (above): left out"
         else:
             why = "no role found (not a model, setup, static trial, trial or its loads)"

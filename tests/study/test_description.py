@@ -162,6 +162,22 @@ def test_study_init_proposes_a_study_and_lists_what_it_could_not_match(test_data
     assert main(["study", "init", str(lab)]) == 2          # an existing study file is never overwritten
 
 
+def test_study_init_gives_a_trial_whose_name_is_taken_that_reason_alone(test_data, tmp_path, capsys):
+    # "walk 1.trc" and "walk_1.trc" are both named walk_1 in a study: the second is listed as such, and not also as a
+    # static trial (it has no "static" in its name) not chosen
+    g, lab = test_data / "opensim" / "gait2354", tmp_path / "lab"
+    (lab / "P01").mkdir(parents=True)
+    shutil.copy(g / "scale" / "gait2354_simbody.osim", lab / "P01" / "gait2354_simbody.osim")
+    for name in ("walk 1.trc", "walk_1.trc"):
+        shutil.copy(g / "subject01_walk1.trc", lab / "P01" / name)
+    assert main(["study", "init", str(lab)]) == 0
+    out = capsys.readouterr().out
+    listed = [line for line in out.splitlines() if "walk_1.trc" in line]
+    assert listed == ["not matched: P01/walk_1.trc: a trial named 'walk_1' is already listed"]
+    (subject,) = load_study(lab / "study.yaml").subjects
+    assert [(t.id, t.file.name) for t in subject.trials] == [("walk_1", "walk 1.trc")]
+
+
 def test_study_init_takes_each_model_less_subjects_height_and_mass_from_its_own_c3d_trials(test_data, tmp_path,
                                                                                           capsys):
     import ezc3d
