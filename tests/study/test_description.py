@@ -489,6 +489,26 @@ def test_the_settings_are_every_option_of_hybrid_analyze_that_changes_the_analys
     assert [k for k in OPTIONS if f"`{k}`" not in docs] == []
 
 
+@pytest.mark.parametrize("spelled", [dict(type=int), dict(action="store_false"), dict(action="count"),
+                                     dict(nargs="+"), dict(type=float, nargs=2), dict(action="append"),
+                                     dict(action="append", type=float), dict(action="store_const", const="x"),
+                                     dict(type=float, choices=(1.0, 2.0)), dict(metavar="FILE", nargs="?")])
+def test_an_option_of_hybrid_analyze_of_no_known_kind_is_refused_naming_it(spelled):
+    # each would have been read as free text (an int, a store_false read as a string ...)
+    import argparse
+
+    from study.description import _kind
+    action = argparse.ArgumentParser().add_argument("--new-option", **spelled)
+    with pytest.raises(TypeError, match="hybrid analyze's option --new-option .* is of no kind a study setting"):
+        _kind(action)
+
+
+def test_every_settings_kind_is_one_the_study_reads_and_spells():
+    from study.description import OPTIONS
+    handled = {"flag", "number", "choice", "file", "files", "names", "pairs", "text"}   # _setting, analyze_arguments
+    assert {kind for kind, _, _ in OPTIONS.values()} <= handled
+
+
 def test_a_setting_refused_names_each_known_setting_once(test_data, tmp_path):
     from study.description import OPTIONS
     path = _write(tmp_path, _study(test_data, settings="{start: 0.5, end: 0.9, zzzz: 1}"))
