@@ -35,7 +35,7 @@ NOT_SETTINGS = {
 """``hybrid analyze``'s options that are no study setting, with where a study gives them instead."""
 
 
-_FILES = ("ik_setup", "contacts", "static")
+_FILE_OPTIONS = ("ik_setup", "contacts", "static")
 """``hybrid analyze``'s options that name a file without saying so by their metavar (``FILE``)."""
 
 
@@ -48,7 +48,7 @@ def _kind(action: argparse.Action) -> str:
     if type(action) is argparse._StoreTrueAction:
         return "flag"
     once = action.nargs is None and action.const is None
-    file = action.metavar == "FILE" or action.dest in _FILES
+    file = action.metavar == "FILE" or action.dest in _FILE_OPTIONS
     if type(action) is argparse._AppendAction and once and action.type is None and action.choices is None and file:
         return "files"
     if type(action) is argparse._StoreAction and once:
