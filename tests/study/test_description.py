@@ -332,8 +332,8 @@ def test_proposing_a_height_and_checking_a_mass_by_the_others_heights_agree_alik
 
     mass_file = Path("mass.c3d")
 
-    def _others_height(path, read):                # a mass file recording no height of its own
-        return others_height(path, read, recorded_height(SimpleNamespace(subject={}, metadata={})))
+    def _others_height(path, read):                # a mass file recording no height of its own: the height found
+        return others_height(path, read, recorded_height(SimpleNamespace(subject={}, metadata={})))[0]
 
     assert round(1.70004, 4) != round(1.70006, 4)                 # rounding into 0.1 mm buckets splits them
     assert proposed(1.70004, 1.70006) == pytest.approx(1.7, abs=1e-12)
