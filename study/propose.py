@@ -45,12 +45,12 @@ from pathlib import Path
 from engine.demo.athlete import MASS
 from engine.errors import SettingsError
 from engine.io.atomic import write_text
+from engine.io.open import MODEL_SUFFIXES
 from engine.io.yaml_documents import dump_document
 
 from .description import FORMAT, VERSION
 
 MARKER_FILES = (".c3d", ".trc")
-MODEL_FILES = (".osim", ".yaml", ".yml")
 _IDENTIFIER = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
@@ -225,7 +225,7 @@ def _models(paths: list) -> tuple[list, list]:
     from engine.io.model_file import FORMAT as MODEL_FORMAT
     from engine.io.yaml_documents import document_format
     models, others = [], []
-    for path in (p for p in paths if p.suffix.lower() in MODEL_FILES):
+    for path in (p for p in paths if p.suffix.lower() in MODEL_SUFFIXES):
         if path.suffix.lower() == ".osim":
             models.append(path)
             continue
