@@ -35,7 +35,7 @@ NOT_SETTINGS = {
 """``hybrid analyze``'s options that are no study setting, with where a study gives them instead."""
 
 
-_FILES = ("ik_setup", "contacts", "static")
+_FILE_OPTIONS = ("ik_setup", "contacts", "static")
 """``hybrid analyze``'s options that name a file without saying so by their metavar (``FILE``)."""
 
 
@@ -43,16 +43,25 @@ def _kind(action: argparse.Action) -> str:
     """The kind of a setting (:data:`OPTIONS`) from its ``hybrid analyze`` option: ``flag`` (true/false), ``number``,
     ``choice`` (one of the option's choices), ``file`` (a path relative to the study file; ``files`` a list of them,
     an option given once per file), ``names`` (a list of texts), ``pairs`` (a mapping of channel to muscle) or
-    ``text``, as the option's action, type, choices and metavar say."""
-    if isinstance(action, argparse._StoreTrueAction):
+    ``text``, as the option's action, type, choices and metavar say. TypeError naming the option for any other
+    option (an ``int`` type, ``store_false``, ``count``, ``nargs`` ...): a study would read it as none of these."""
+    if type(action) is argparse._StoreTrueAction:
         return "flag"
-    if action.choices is not None:
-        return "choice"
-    if action.type is float:
-        return "number"
-    if action.metavar == "FILE" or action.dest in _FILES:
-        return "files" if isinstance(action, argparse._AppendAction) else "file"
-    return {"NAMES": "names", "CH=MUSCLE,...": "pairs"}.get(action.metavar, "text")
+    once = action.nargs is None and action.const is None
+    file = action.metavar == "FILE" or action.dest in _FILE_OPTIONS
+    if type(action) is argparse._AppendAction and once and action.type is None and action.choices is None and file:
+        return "files"
+    if type(action) is argparse._StoreAction and once:
+        if action.type is None and action.choices is not None:
+            return "choice"
+        if action.type is float and action.choices is None:
+            return "number"
+        if action.type is None and action.choices is None:
+            return "file" if file else {"NAMES": "names", "CH=MUSCLE,...": "pairs"}.get(action.metavar, "text")
+    option = max(action.option_strings, key=len) if action.option_strings else action.dest
+    raise TypeError(f"hybrid analyze's option {option} ({type(action).__name__}, type "
+                    f"{getattr(action.type, '__name__', action.type)}, nargs {action.nargs}) is of no kind a study "
+                    "setting is read as (study/description.py, _kind): a study would misread it")
 
 
 def _analyze_options() -> dict:

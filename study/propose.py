@@ -45,12 +45,12 @@ from pathlib import Path
 from engine.demo.athlete import MASS
 from engine.errors import SettingsError
 from engine.io.atomic import write_text
+from engine.io.open import MODEL_SUFFIXES
 from engine.io.yaml_documents import dump_document
 
 from .description import FORMAT, VERSION
 
 MARKER_FILES = (".c3d", ".trc")
-MODEL_FILES = (".osim", ".yaml", ".yml")
 _IDENTIFIER = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
@@ -183,6 +183,7 @@ def _subject(sub: "_Place", files: list, shared, shared_ambiguous: bool, base: P
         tid = _ident("_".join(session + (path.stem,)))
         if tid in ids:
             unmatched.append(f"{sub.of(path)}: a trial named {tid!r} is already listed")
+            used.add(path)                          # its reason is said: no other one for it below
             continue
         trial = {"id": tid, "file": _rel(path, base)}
         used.add(path)
@@ -224,7 +225,7 @@ def _models(paths: list) -> tuple[list, list]:
     from engine.io.model_file import FORMAT as MODEL_FORMAT
     from engine.io.yaml_documents import document_format
     models, others = [], []
-    for path in (p for p in paths if p.suffix.lower() in MODEL_FILES):
+    for path in (p for p in paths if p.suffix.lower() in MODEL_SUFFIXES):
         if path.suffix.lower() == ".osim":
             models.append(path)
             continue
@@ -402,7 +403,7 @@ def _roles_missing(files: list, used: set, roots: dict) -> list:
             why = _XML_ROLES.get(tag, f"no role found: its document element <{tag}> is none of <ScaleTool> (a "
                                       "scale setup), <MarkerSet> (a setup's marker set), <InverseKinematicsTool> (an "
                                       "IK setup), <ExternalLoads> (a TRC trial's loads)")
-        elif path.suffix.lower() in MARKER_FILES:
+        elif path.suffix.lower() in MARKER_FILES and "static" in path.name.lower():
             why = "a static trial (by its name) not chosen as the subject's (above): left out"
         else:
             why = "no role found (not a model, setup, static trial, trial or its loads)"
@@ -538,8 +539,8 @@ def _record(names: list) -> str:
 def _recorded(paths: list) -> tuple[list, list]:
     """``[(path, {'height': Recorded, 'mass': Recorded, 'unchecked': why or None})]`` of the C3D files among ``paths``
     (TRC files record neither) from their parameters (``engine.io.c3d.read_c3d_parameters``), a file's mass recorded
-    without a usable height checked by the height the others agree on (:func:`_others_height`), else by none
-    (``unchecked`` says why, :func:`_unchecked`), and ``[(path, problem)]`` of those that could not be read."""
+    without a usable height checked by the height the others agree on, else by none (``unchecked`` says why;
+    :func:`_others_height`), and ``[(path, problem)]`` of those that could not be read."""
     from engine.errors import DataError
     from engine.io.c3d import read_c3d_parameters
     from engine.trial.body_measures import recorded_height, recorded_mass
@@ -552,40 +553,32 @@ def _recorded(paths: list) -> tuple[list, list]:
             read.append((path, parameters, recorded_height(parameters)))
     recorded = []
     for path, parameters, height in read:
-        others = None if height.value is not None else _others_height(path, read, height)
+        others, unchecked = (None, None) if height.value is not None else _others_height(path, read, height)
         recorded.append((path, {"height": height, "mass": recorded_mass(parameters, height=others),
-                                "unchecked": None if height.value is not None or others is not None
-                                else _unchecked(path, read, height)}))
+                                "unchecked": unchecked}))
     return recorded, unreadable
 
 
-def _others_height(path: Path, read: list, own) -> tuple | None:
-    """The height ``(m, where it comes from)`` the C3D files of ``read`` (``[(path, parameters, Recorded height)]``)
-    other than ``path`` record, when they agree on one as :func:`_agreed` would propose it (:func:`_agreement`: none
-    refused, within 0.1 mm), to check a mass ``path`` records without a usable height (``own``, the Recorded height
-    of ``path``, refused or none) by (``engine.trial.body_measures.recorded_mass``), the note saying which; else
-    None."""
-    others = [(p, h) for p, _, h in read if p != path and h.found is not None]
-    if _agreement([h for _, h in others], "height") != "agree":
-        return None
-    usable = [(p, h) for p, h in others if h.value is not None]
-    why = "the trial's own height is not usable" if own.refused else "the trial records none"
-    return usable[0][1].value, ", ".join(f"{p.name}'s {h.reading}" for p, h in usable) + f" ({why})"
-
-
-def _unchecked(path: Path, read: list, own) -> str:
-    """Why a mass the C3D file ``path`` records is checked by no body mass index (``read`` as :func:`_others_height`,
-    which found no height to check it by; ``own`` the Recorded height of ``path``, refused or none)."""
+def _others_height(path: Path, read: list, own) -> tuple:
+    """``(height, None)``: the height ``(m, where it comes from)`` the C3D files of ``read`` (``[(path, parameters,
+    Recorded height)]``) other than ``path`` record, when they agree on one as :func:`_agreed` would propose it
+    (:func:`_agreement`: none refused, within 0.1 mm), to check a mass ``path`` records without a usable height
+    (``own``, the Recorded height of ``path``, refused or none) by (``engine.trial.body_measures.recorded_mass``), the
+    note saying which; else ``(None, why)``: why that mass is checked by no body mass index."""
     others = [(p, h) for p, _, h in read if p != path and h.found is not None]
     agreement = _agreement([h for _, h in others], "height")
+    if agreement == "agree":
+        usable = [(p, h) for p, h in others if h.value is not None]
+        why = "the trial's own height is not usable" if own.refused else "the trial records none"
+        return (usable[0][1].value, ", ".join(f"{p.name}'s {h.reading}" for p, h in usable) + f" ({why})"), None
     mine = "its own height is not usable" if own.refused else "it records no height"
     if agreement == "none":
-        return f"{mine}, nor does another file of the subject record a usable one"
+        return None, f"{mine}, nor does another file of the subject record a usable one"
     if agreement == "differ":
-        return (f"{mine}, and the heights the subject's other files record differ ("
-                + ", ".join(f"{p.name} {h.value:g} m" for p, h in others if h.value is not None) + ")")
-    return (f"{mine}, and {_record([p.name for p, h in others if h.refused])} one not usable (which may be another "
-            "subject's file)")
+        return None, (f"{mine}, and the heights the subject's other files record differ ("
+                      + ", ".join(f"{p.name} {h.value:g} m" for p, h in others if h.value is not None) + ")")
+    return None, (f"{mine}, and {_record([p.name for p, h in others if h.refused])} one not usable (which may be "
+                  "another subject's file)")
 
 
 def write_study(path, body: dict, notes: dict | None = None) -> None:

@@ -146,8 +146,9 @@ def _limb(model, side) -> str | None:
     return "prosthetic" if side == prosthetic else "intact"
 
 
-def _peak_moments(row, result, side, a, off) -> None:
-    """Each clinical joint's peak moments of ``side`` over the stance ``a``-``off`` s into ``row`` (module notes)."""
+def _peak_moments(row, result, side, a, off, why) -> None:
+    """Each clinical joint's peak moments of ``side`` over the stance ``a``-``off`` s into ``row`` (module notes); why
+    they are left out in ``why``."""
     model, time, dyn = result.model, result.motion.time, result.dynamics
     stance = (time >= a) & (time <= off) if off is not None else np.zeros(len(time), bool)
     for coordinate, name, s, sign in clinical_joints(model):
@@ -157,7 +158,7 @@ def _peak_moments(row, result, side, a, off) -> None:
         for direction, values in ((name, moment), (OPPOSITE[name], -moment)):
             row[_name(f"peak {direction} moment stance", "N m/kg")] = _number(values.max()) if stance.any() else None
     if dyn is not None and not stance.any():
-        row["notes"] = "peak moments left out: the cycle's stance (its Foot Off) is not known"
+        why.append("peak moments left out: the cycle's stance (its Foot Off) is not known")
 
 
 def _cycle_rows(base, summary, result, side) -> list[dict]:
@@ -171,9 +172,9 @@ def _cycle_rows(base, summary, result, side) -> list[dict]:
             row[_name(name, unit)] = _number(summary.parameters[side].values[name][i])
         _spatial_notes(row, summary, side, why)
         _grf_columns(row, summary, side, a, why)
-        _peak_moments(row, result, side, a, stance_of.get(a))
+        _peak_moments(row, result, side, a, stance_of.get(a), why)
         _blade_columns(row, summary, result, side, a, why)
-        row["notes"] = "; ".join(([row["notes"]] if row["notes"] else []) + why) or None
+        row["notes"] = "; ".join(why) or None
         rows.append(row)
     return rows
 

@@ -156,6 +156,22 @@ def test_study_init_proposes_a_study_and_lists_what_it_could_not_match(test_data
     assert main(["study", "init", str(lab)]) == 2          # an existing study file is never overwritten
 
 
+def test_study_init_gives_a_trial_whose_name_is_taken_that_reason_alone(test_data, tmp_path, capsys):
+    # "walk 1.trc" and "walk_1.trc" are both named walk_1 in a study: the second is listed as such, and not also as a
+    # static trial (it has no "static" in its name) not chosen
+    g, lab = test_data / "opensim" / "gait2354", tmp_path / "lab"
+    (lab / "P01").mkdir(parents=True)
+    shutil.copy(g / "scale" / "gait2354_simbody.osim", lab / "P01" / "gait2354_simbody.osim")
+    for name in ("walk 1.trc", "walk_1.trc"):
+        shutil.copy(g / "subject01_walk1.trc", lab / "P01" / name)
+    assert main(["study", "init", str(lab)]) == 0
+    out = capsys.readouterr().out
+    listed = [line for line in out.splitlines() if "walk_1.trc" in line]
+    assert listed == ["not matched: P01/walk_1.trc: a trial named 'walk_1' is already listed"]
+    (subject,) = load_study(lab / "study.yaml").subjects
+    assert [(t.id, t.file.name) for t in subject.trials] == [("walk_1", "walk 1.trc")]
+
+
 def test_study_init_takes_each_model_less_subjects_height_and_mass_from_its_own_c3d_trials(test_data, tmp_path,
                                                                                           capsys):
     import ezc3d
@@ -305,8 +321,8 @@ def test_proposing_a_height_and_checking_a_mass_by_the_others_heights_agree_alik
 
     mass_file = Path("mass.c3d")
 
-    def _others_height(path, read):                # a mass file recording no height of its own
-        return others_height(path, read, recorded_height(SimpleNamespace(subject={}, metadata={})))
+    def _others_height(path, read):                # a mass file recording no height of its own: the height found
+        return others_height(path, read, recorded_height(SimpleNamespace(subject={}, metadata={})))[0]
 
     assert round(1.70004, 4) != round(1.70006, 4)                 # rounding into 0.1 mm buckets splits them
     assert proposed(1.70004, 1.70006) == pytest.approx(1.7, abs=1e-12)
@@ -460,6 +476,26 @@ def test_the_settings_are_every_option_of_hybrid_analyze_that_changes_the_analys
     assert {k for k, (kind, _, _) in OPTIONS.items() if kind == "file"} == {"ik_setup", "contacts", "static", "emg"}
     docs = (Path(__file__).resolve().parents[2] / "docs" / "batch.md").read_text()
     assert [k for k in OPTIONS if f"`{k}`" not in docs] == []
+
+
+@pytest.mark.parametrize("spelled", [dict(type=int), dict(action="store_false"), dict(action="count"),
+                                     dict(nargs="+"), dict(type=float, nargs=2), dict(action="append"),
+                                     dict(action="append", type=float), dict(action="store_const", const="x"),
+                                     dict(type=float, choices=(1.0, 2.0)), dict(metavar="FILE", nargs="?")])
+def test_an_option_of_hybrid_analyze_of_no_known_kind_is_refused_naming_it(spelled):
+    # each would have been read as free text (an int, a store_false read as a string ...)
+    import argparse
+
+    from study.description import _kind
+    action = argparse.ArgumentParser().add_argument("--new-option", **spelled)
+    with pytest.raises(TypeError, match="hybrid analyze's option --new-option .* is of no kind a study setting"):
+        _kind(action)
+
+
+def test_every_settings_kind_is_one_the_study_reads_and_spells():
+    from study.description import OPTIONS
+    handled = {"flag", "number", "choice", "file", "files", "names", "pairs", "text"}   # _setting, analyze_arguments
+    assert {kind for kind, _, _ in OPTIONS.values()} <= handled
 
 
 def test_a_setting_refused_names_each_known_setting_once(test_data, tmp_path):
