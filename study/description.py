@@ -196,12 +196,7 @@ def _read_subject(f: Fields, study: Path, defaults: dict, seen: set, problems: l
     """The subject ``f`` of the study file ``study`` (``seen``: the ids of the subjects before it); None when it has
     an error (each added to ``problems``)."""
     folder, before = study.parent, len(problems)
-    sid = _checked(problems, _identifier, f)
-    if sid is not None:
-        f.where = f"subject '{sid}'"
-        if sid in seen:
-            problems.append(SettingsError("is given twice", f.where))
-        seen.add(sid)
+    sid = _unique_id(f, seen, problems, lambda i: f"subject '{i}'")
     model = _checked(problems, _model, f, folder)
     setup = _checked(problems, _scale_setup, f, folder)
     static = _checked(problems, _file, f, "static", folder)
@@ -232,18 +227,25 @@ def _read_subject(f: Fields, study: Path, defaults: dict, seen: set, problems: l
     return SubjectSpec(sid, model, setup, static, mass, tuple(trials), height)
 
 
+def _unique_id(f: Fields, seen: set, problems: list, where) -> str | None:
+    """The id of the subject or trial ``f``, checked (an identifier, an error added to ``problems`` if not) and
+    unique among ``seen`` (the ids before it, to which it is added); ``f.where`` then names it, ``where(id)``."""
+    ident = _checked(problems, _identifier, f)
+    if ident is not None:
+        f.where = where(ident)
+        if ident in seen:
+            problems.append(SettingsError("is given twice", f.where))
+        seen.add(ident)
+    return ident
+
+
 def _read_trial(t: Fields, sid: str | None, study: Path, settings: dict, subject: tuple, seen: set,
                 problems: list) -> TrialSpec | None:
     """The trial ``t`` of the subject ``sid`` (None: its id is wrong) whose settings are ``settings`` and
     ``(model, mass, height)`` ``subject`` (``seen``: the ids of its trials before it); None when it has an error
     (each added to ``problems``)."""
     folder, before = study.parent, len(problems)
-    tid = _checked(problems, _identifier, t)
-    if tid is not None:
-        t.where = f"{t.where.rpartition(', trial ')[0]}, trial '{tid}'"
-        if tid in seen:
-            problems.append(SettingsError("is given twice", t.where))
-        seen.add(tid)
+    tid = _unique_id(t, seen, problems, lambda i: f"{t.where.rpartition(', trial ')[0]}, trial '{i}'")
     marker_file = _checked(problems, _file, t, "file", folder, required=True)
     grf = _checked(problems, _file, t, "grf", folder)
     loads = _checked(problems, _file, t, "external_loads", folder)
