@@ -18,7 +18,7 @@ from engine.analysis.gait_phases import side_of, stance_phases
 from engine.child_process import Cancelled
 from engine.display.mesh_files import geometry_folders
 from engine.errors import HybridLabError
-from engine.io.open import open_model
+from engine.io.open import MODEL_SUFFIXES, open_model
 from engine.model.import_notes import import_notes
 from engine.model.summary import describe_model
 from engine.trial.summary import describe_trial
@@ -44,7 +44,6 @@ from .viewport.widget import make_view
 from .worker import AnalysisRunner
 
 RECENT = 8
-MODEL_SUFFIXES = (".osim", ".yaml", ".yml")
 TRIAL_SUFFIXES = (".c3d", ".trc")
 OPENED = {".hls": "sessions", ".hlr": "results", ".osim": "OpenSim models", ".yaml": "HybridLab models",
           ".yml": "HybridLab models", ".c3d": "trials", ".trc": "trials (with their .mot and .xml)",
