@@ -5,30 +5,18 @@ A heel marker: ``R.Heel`` / ``L.Heel`` (OpenSim's gait models), ``RHEE`` / ``LHE
 ``RMT2``, ``toe_r`` ...; a toe tip marker: ``R.Toe.Tip``, ``RTIP`` ... (on top of the shoe's tip: it sits higher on
 the flat foot than when the foot rolls over it, so it is no forefoot marker); a hindfoot body: ``calcn_r`` (OpenSim),
 ``foot_r``, ``RFT`` (Visual3D) ...; a forefoot body: ``toes_r`` (OpenSim), ``forefoot_r`` ... A side is a prefix
-(``R``, ``Left``, with or without a separator) or a suffix past a separator (``_r``, ``.l``).
+(``R``, ``Left``, with or without a separator) or a suffix past a separator (``_r``, ``.l``): the one rule of
+``engine.analysis.gait_phases.named_side`` (and so of ``side_of``, which sides the plates' targets).
 """
 from __future__ import annotations
 
-import re
+from ..analysis.gait_phases import named_side
 
-SIDES = {"l": "Left", "left": "Left", "r": "Right", "right": "Right"}
 HEEL = ("hee", "heel", "cal", "calc", "calcaneus")
 TOE = ("toe", "mt2", "mth2")
 TIP = (r"toe[^a-z]*tip", "tip", "hallux")
 HINDFOOT = ("calcn", "calcaneus", "foot", "hindfoot", "ft")
 FOREFOOT = ("toes", "forefoot")
-
-
-def named_side(name: str, stems) -> str | None:
-    """'Left' / 'Right' when ``name`` is one of ``stems`` (regular expressions) with a side before it ('R.Heel',
-    'LHEE', 'Left Heel', 'RFT') or after it past a separator ('heel_r', 'calcn_l': 'Heel' alone is no left 'hee'),
-    else None (case ignored)."""
-    words, sides, n = "|".join(stems), "|".join(SIDES), name.lower()
-    before = re.fullmatch(rf"({sides})[^a-z]*({words})", n)
-    if before is not None:
-        return SIDES[before.group(1)]
-    after = re.fullmatch(rf"({words})[^a-z]+({sides})", n)
-    return None if after is None else SIDES[after.group(2)]
 
 
 def one_named(names, stems, side) -> tuple[str | None, list]:

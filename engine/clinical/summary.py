@@ -236,7 +236,8 @@ def clinical_summary(result, forward=(1.0, 0.0, 0.0), events=None, trial_name=No
                 time, sign * dyn.tau[:, c.vi] / mass, cycles)
     measured, plate_notes = plate_loads(result)
     notes += plate_notes
-    grf_source = "estimated" if result.qp is not None else "measured" if measured else "none"
+    sided = any(side_of(target) in ("Left", "Right") for target in measured)
+    grf_source = "estimated" if result.qp is not None else "measured" if sided else "none"
     measured_loads = {}
     for side in ("Left", "Right"):
         power = _joint_power(result, side)

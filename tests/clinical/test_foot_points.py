@@ -6,9 +6,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from engine.analysis.gait_phases import events_from_phases, side_of, stance_phases
+from engine.analysis.gait_phases import events_from_phases, named_side, side_of, stance_phases
 from engine.clinical.events import foot_phases, gait_events
-from engine.clinical.foot_names import HEEL, named_side
+from engine.clinical.foot_names import HEEL
 from engine.clinical.foot_points import foot_points
 from engine.clinical.parameters import spatiotemporal
 from tests.clinical.lab_case import folder, lab_case

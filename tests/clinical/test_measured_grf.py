@@ -8,7 +8,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from engine.analysis.gait_phases import named_side, side_of
 from engine.clinical.parameters import stances_of
+from engine.clinical.plate_loads import plate_loads
 from engine.clinical.prosthesis import compression, rod_power, stance_metrics
 from engine.clinical.summary import clinical_summary
 from engine.demo import demo_results, demo_truth
@@ -47,6 +49,28 @@ def test_peak_vertical_grf_per_stance_from_the_plates_applied_to_each_foot(test_
             assert true * 0.99 <= peak <= true + 1e-9, (side, a, peak, true)
     si = next(row for row in summary.symmetry if row[0] == "peak vertical GRF")
     assert np.isfinite(si[4])
+
+
+def test_plates_applied_to_bodies_with_a_side_before_their_name(test_data):
+    """Bodies named 'RFT' (Visual3D) and 'l_foot' side the plates' loads as 'calcn_r' and 'calcn_l' do (one rule for
+    the foot points' names and the plates' targets); a target whose name gives no side is named in the notes."""
+    assert [side_of(n) for n in ("RFT", "r_foot", "L.Foot", "calcn_l", "FP1", "lumbar", "rect_fem")] == \
+        ["Right", "Right", "Left", "Left", "FP1", "lumbar", "rect_fem"]
+    assert named_side("RFT", ("ft",)) == side_of("RFT") and named_side("r", ()) is None
+    result, settings = lab_case(str(test_data))
+    calcn = clinical_summary(result, settings.forward)
+    renamed = replace(result, classic=replace(result.classic, bodies={"right": "RFT", "left": "l_foot"}))
+    summary = clinical_summary(renamed, settings.forward)
+    assert summary.grf_source == "measured" and summary.events == calcn.events
+    for side in ("Left", "Right"):
+        assert np.isfinite(summary.loads[side]["peak vertical GRF"]).any()
+        for name, values in calcn.loads[side].items():
+            assert np.array_equal(summary.loads[side][name], values, equal_nan=True), (side, name)
+    pelvis = replace(result, classic=replace(result.classic, bodies={"right": "pelvis", "left": "calcn_l"}))
+    _, notes = plate_loads(pelvis)
+    assert [n for n in notes if "pelvis" in n and "no side" in n and n.startswith("plate right")]
+    nowhere = replace(result, classic=replace(result.classic, bodies={"right": "pelvis", "left": "torso"}))
+    assert clinical_summary(nowhere, settings.forward).grf_source == "none"
 
 
 @pytest.fixture(scope="module")
