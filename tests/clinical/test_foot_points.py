@@ -10,7 +10,7 @@ from engine.analysis.gait_phases import events_from_phases, named_side, side_of,
 from engine.clinical.events import foot_phases, gait_events
 from engine.clinical.foot_names import HEEL
 from engine.clinical.foot_points import foot_points
-from engine.clinical.parameters import spatiotemporal
+from engine.clinical.parameters import spatiotemporal, stances_of
 from tests.clinical.lab_case import folder, lab_case
 
 THRESHOLD = 20.0     # N, the plates' loaded threshold
@@ -128,3 +128,24 @@ def test_foot_marker_events_within_a_frame_of_the_plates(test_data):
     unknown = replace(result, trial=result.trial.derived(plates=plates), classic=replace(result.classic, bodies={}))
     events, notes = gait_events(unknown)
     assert events == feet and all("from the kinematics" in n for n in notes)
+
+
+def test_without_a_foot_off_the_belt_is_the_median_near_the_floor(test_data):
+    """No stance with a Foot Off (the events' offs left out): the treadmill's belt is taken where the heels are near
+    their lowest, within 5 % of the one over the flat feet (measured 2-3 % slow), and the notes say so; the strides
+    stay within 6 cm of those with the offs (a belt taken as still would leave the heel's stride on the treadmill,
+    a few cm)."""
+    result, settings = lab_case(str(test_data))
+    events, _ = gait_events(result)
+    with_offs = spatiotemporal(result, events, settings.forward)
+    strikes = [e for e in events if e.label == "Foot Strike"]
+    without = spatiotemporal(result, strikes, settings.forward)
+    flat = foot_points(result, {side: stances_of(events, side) for side in ("Left", "Right")})
+    near = foot_points(result, {})
+    assert np.linalg.norm(flat.floor_velocity) > 0.5
+    assert np.linalg.norm(near.floor_velocity - flat.floor_velocity) < 0.05 * np.linalg.norm(flat.floor_velocity)
+    assert "no stance with a Foot Off" in near.floor and "middle thirds" in flat.floor
+    for side in ("Left", "Right"):
+        assert "no stance with a Foot Off" in without[side].positions
+        a, b = with_offs[side].values["stride length"], without[side].values["stride length"]
+        assert len(a) == len(b) >= 1 and np.all(np.abs(a - b) < 0.06) and np.all(a > 0.8), (a, b)
