@@ -45,8 +45,8 @@ class ClinicalSummary:
     ``engine.clinical.trials.pooled_summary`` pools several). ``grf_source``: where ``loads`` and the GRF curves
     come from, 'estimated' (the QP's estimate), 'measured' (the plates' loads as the inverse dynamics applied them,
     ``engine.clinical.plate_loads``: when there is no estimate) or 'none'; ``measured_loads`` {side: {name: (stances,)
-    array}} the plates' per stance whatever the source (NaN for a stance on no plate), so an estimate and the
-    measurement can be set side by side; ``blade_force_source`` the same for the ground reaction of the blade's
+    array}} the plates' per stance whatever the source, for both sides as soon as a plate's load has a side (NaN for
+    a stance on no plate), else empty, so an estimate and the measurement can be set side by side; ``blade_force_source`` the same for the ground reaction of the blade's
     metrics (its stiffness)."""
 
     subject: str
@@ -243,8 +243,9 @@ def clinical_summary(result, forward=(1.0, 0.0, 0.0), events=None, trial_name=No
         power = _joint_power(result, side)
         stances = [(a, b) for a, b in stances_of(events, side) if b is not None]
         on_plates = _measured_side_force(measured, side)
-        if on_plates is not None:
-            measured_loads[side] = _stance_loads(time, on_plates @ model.up, power, stances, bw, mass, True)
+        if sided:                   # a side on no plate: NaN rows, so pooled trials line up stance by stance
+            measured_loads[side] = _stance_loads(time, None if on_plates is None else on_plates @ model.up, power,
+                                                 stances, bw, mass, True)
         F = _side_forces(result, side) if grf_source == "estimated" else on_plates
         vertical = None if F is None else F @ model.up
         loads[side] = _stance_loads(time, vertical, power, stances, bw, mass, grf_source == "measured")
