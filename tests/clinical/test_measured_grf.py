@@ -67,10 +67,38 @@ def test_plates_applied_to_bodies_with_a_side_before_their_name(test_data):
         for name, values in calcn.loads[side].items():
             assert np.array_equal(summary.loads[side][name], values, equal_nan=True), (side, name)
     pelvis = replace(result, classic=replace(result.classic, bodies={"right": "pelvis", "left": "calcn_l"}))
-    _, notes = plate_loads(pelvis)
+    _, _, notes = plate_loads(pelvis)
     assert [n for n in notes if "pelvis" in n and "no side" in n and n.startswith("plate right")]
     nowhere = replace(result, classic=replace(result.classic, bodies={"right": "pelvis", "left": "torso"}))
     assert clinical_summary(nowhere, settings.forward).grf_source == "none"
+
+
+def test_a_stance_only_partly_on_a_plate_has_no_measured_peak(test_data):
+    """A stance whose plate is unloaded (past that plate's own threshold) at its strike or its off is not measured:
+    NaN peak and impulse and a note naming it; the other stances keep their peaks."""
+    result, settings = lab_case(str(test_data))
+    whole = clinical_summary(result, settings.forward)
+    stances = [(a, b) for a, b in stances_of(whole.events, "Right") if b is not None]
+    (a, b), frame = stances[0], float(np.median(np.diff(result.motion.time)))
+
+    def with_right(changes):
+        plates = tuple(replace(p, **changes(p)) if p.name == "right" else p for p in result.trial.plates)
+        return clinical_summary(replace(result, trial=result.trial.derived(plates=plates)), settings.forward,
+                                events=whole.events)
+
+    def cut(p):      # the plate unloaded from the middle of the first right stance to past its off
+        k = ((p.time > (a + b) / 2) & (p.time < b + 3 * frame))[:, None]
+        return {"force": np.where(k, 0.0, p.force), "moment": np.where(k, 0.0, p.moment)}
+
+    partly = with_right(cut)
+    peaks, whole_peaks = (s.loads["Right"]["peak vertical GRF"] for s in (partly, whole))
+    assert np.isnan(peaks[0]) and np.array_equal(peaks[1:], whole_peaks[1:]) and np.isfinite(whole_peaks).all()
+    assert [n for n in partly.notes if n.startswith("right stances only partly") and f"{a:.3f}-{b:.3f} s" in n]
+    # the right plate's threshold at 90 % of its smallest stance peak: loaded about the peaks, not at a strike or off
+    threshold = 0.9 * np.min(whole_peaks) / 100 * result.model.total_mass * G
+    high = with_right(lambda p: {"threshold": threshold})
+    assert np.isnan(high.loads["Right"]["peak vertical GRF"]).all()
+    assert np.array_equal(high.loads["Left"]["peak vertical GRF"], whole.loads["Left"]["peak vertical GRF"])
 
 
 @pytest.fixture(scope="module")
