@@ -28,13 +28,15 @@ def one_named(names, stems, side) -> tuple[str | None, list]:
 def foot_point(model, side, markers, bodies, body_first: bool = False) -> tuple[str | None, str]:
     """``(the model marker or body following ``side``'s heel or toe, description)``: a marker named one of
     ``markers``, else a body named one of ``bodies`` (stems), or the other way round with ``body_first``; None and
-    why when neither (or several)."""
+    why when neither (or several). The description names the markers or bodies passed over as ambiguous (two of
+    this side)."""
     marker, found_markers = one_named([m.name for m in model.markers], markers, side)
     body, found_bodies = one_named([b.name for b in model.bodies], bodies, side)
+    several = [f"the {kind} {', '.join(found)}" for kind, found in (("markers", found_markers),
+                                                                     ("bodies", found_bodies)) if len(found) > 1]
+    ambiguous = f" ({' and '.join(several)} of this side are ambiguous)" if several else ""
     if body is not None and (body_first or marker is None):
-        return body, f"the origin of the body {body}"
+        return body, f"the origin of the body {body}{ambiguous}"
     if marker is not None:
-        return marker, f"the marker {marker} (the model's, at the analysed coordinates)"
-    several = [n for n in (found_markers, found_bodies) if len(n) > 1]
-    return None, ("none: no marker nor body by the usual names on this side (foot_names)"
-                  + (f"; several: {', '.join(n for names in several for n in names)}" if several else ""))
+        return marker, f"the marker {marker} (the model's, at the analysed coordinates){ambiguous}"
+    return None, f"none: no marker nor body by the usual names on this side (foot_names){ambiguous}"

@@ -97,6 +97,11 @@ def test_heel_markers_and_hindfoot_bodies_by_their_usual_names(test_data):
     result, _ = lab_case(str(test_data))
     feet = foot_points(replace(result, model=result.model.replace(markers=[])), {})
     assert feet.source == {"Left": "the origin of the body calcn_l", "Right": "the origin of the body calcn_r"}
+    heel = next(m for m in result.model.markers if m.name == "R.Heel")
+    two = replace(result, model=result.model.replace(markers=list(result.model.markers) + [replace(heel, name="RHEE")]))
+    assert foot_points(two, {}).source["Right"] == ("the origin of the body calcn_r (the markers R.Heel, RHEE of this "
+                                                    "side are ambiguous)")
+    assert all(named_side(name, ()) is None for name in ("r", "R", "left", "R.Heel"))
 
 
 def test_plates_named_by_number_take_the_side_of_the_body_they_were_applied_to(test_data):
