@@ -69,13 +69,20 @@ def stance_phases(result, source: str = "auto", threshold: float = DEFAULT_THRES
         groups = np.array([c.group for c in model.contacts])
         intervals = {g: intervals_where(time, result.qp.active[:, groups == g].any(axis=1))
                      for g in sorted(set(groups))}
+    kept, dropped = keep_long(intervals, span, min_duration)
+    return Phases(source, kept, span, dropped, min_duration)
+
+
+def keep_long(intervals: dict, span: tuple, min_duration: float = MIN_STANCE) -> tuple[dict, dict]:
+    """``(kept, dropped)`` of ``intervals`` {name: [(start, end)] s}: those shorter than ``min_duration`` s and
+    inside ``span`` (first, last analysed time, s) dropped, listed per name; the others kept (module notes)."""
     kept, dropped = {}, {}
     for name, iv in intervals.items():
         short = [(a, b) for a, b in iv if b - a < min_duration and a > span[0] and b < span[1]]
         kept[name] = [x for x in iv if x not in short]
         if short:
             dropped[name] = short
-    return Phases(source, kept, span, dropped, min_duration)
+    return kept, dropped
 
 
 SIDES = {"left": "Left", "right": "Right", "l": "Left", "r": "Right"}

@@ -10,12 +10,13 @@ In order of preference, per side:
 A side with two heel markers by those names (ambiguous) falls back to its hindfoot body, and with two hindfoot bodies
 as well has no point: its ``source`` names them. Positions are the forward kinematics of the analysed coordinates
 ``motion.q`` (T, 3) m, world. The floor's horizontal velocity (m/s; a treadmill's belt, zero overground) is, for
-contact candidates, ``engine.clinical.events.contact_kinematics``'s; for a marker or a body origin, the median
+contact candidates, :func:`contact_kinematics`'s; for a marker or a body origin, the median
 horizontal velocity of the sides' points over the middle third of each of their stances (the foot flat on the floor:
 a heel still slows down after the strike and lifts before the foot off, so a median over the frames near the floor,
 as for candidates, gave a belt 2-3 % slow on OpenSim's treadmill walk, and its strides 3-4 cm short); without a
 stance with a Foot Off, over the frames where each point is within ``NEAR`` of its own lowest. ``FootPoints.floor``
-says which, with the velocity.
+says which, with the velocity. The kinematic gait events (``engine.clinical.events``) take this floor, without
+stances (they are what the events find).
 """
 from __future__ import annotations
 
@@ -26,8 +27,36 @@ import numpy as np
 from ..algorithms.batch import frame_positions_batch
 from ..analysis.gait_phases import side_of
 from ..data import Data
-from .events import NEAR, contact_kinematics
 from .foot_names import HEEL, HINDFOOT, foot_point
+
+NEAR = 0.04       # m: candidates this near the floor define its velocity (the QP's default height)
+
+
+@dataclass(frozen=True)
+class Kinematics:
+    """Candidate positions ``X`` (T, C, 3) m world, ``floor`` m along up, ``floor_velocity`` (3,) m/s."""
+
+    X: np.ndarray
+    floor: float
+    floor_velocity: np.ndarray
+
+
+def _horizontal_median(V, up) -> np.ndarray:
+    """(3,) m/s: the median of the velocities ``V`` (n, 3) m/s less their component along ``up`` (zero for none)."""
+    horizontal = V - np.outer(V @ up, up)
+    return np.median(horizontal, axis=0) if len(V) else np.zeros(3)
+
+
+def contact_kinematics(result) -> Kinematics:
+    """Positions of every contact candidate over the analysed frames, the floor's height (the mean of the contact
+    groups' lowest) and velocity (the median horizontal velocity of the candidates within ``NEAR`` of it)."""
+    model, time = result.model, result.motion.time
+    X = frame_positions_batch(model, Data(model), result.motion.q, [c.name for c in model.contacts])
+    H = X @ model.up
+    groups = sorted({c.group for c in model.contacts})
+    floor = float(np.mean([H[:, [c.group == g for c in model.contacts]].min() for g in groups]))
+    V = np.gradient(X, time, axis=0)
+    return Kinematics(X, floor, _horizontal_median(V[H - floor < NEAR], model.up))
 
 
 @dataclass(frozen=True)
@@ -80,7 +109,6 @@ def foot_points(result, stances: dict) -> FootPoints:
         flat = V[H - H.min(axis=0) < NEAR]
         how = ("no stance with a Foot Off: the median horizontal velocity of the foot points within "
                f"{100 * NEAR:.0f} cm of their own lowest (a heel still slows down after the strike: a belt a few % slow)")
-    horizontal = flat - np.outer(flat @ up, up)
-    velocity = np.median(horizontal, axis=0)
+    velocity = _horizontal_median(flat, up)
     positions = {side: X[:, list(chosen).index(side)] if side in chosen else None for side in ("Left", "Right")}
     return FootPoints(positions, velocity, source, _floor(velocity, how))

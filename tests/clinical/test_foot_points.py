@@ -1,12 +1,14 @@
 """The spatial gait parameters of a model without contact candidates (an OpenSim model, the usual lab case), from its
 heel markers, against the same computed by hand from the recorded heel markers (the TRC) at the plates' heel strikes
 (the GRF .mot), on OpenSim's treadmill walk (gait2354 walk1)."""
+import dataclasses
 from dataclasses import replace
 
 import numpy as np
 import pytest
 
-from engine.analysis.gait_phases import events_from_phases, named_side, side_of, stance_phases
+from engine.analysis.gait_phases import MIN_STANCE, events_from_phases, keep_long, named_side, side_of, stance_phases
+import engine.clinical.events as clinical_events
 from engine.clinical.events import foot_phases, gait_events
 from engine.clinical.foot_names import HEEL
 from engine.clinical.foot_points import foot_points
@@ -154,3 +156,26 @@ def test_without_a_foot_off_the_belt_is_the_median_near_the_floor(test_data):
         assert "no stance with a Foot Off" in without[side].positions
         a, b = with_offs[side].values["stride length"], without[side].values["stride length"]
         assert len(a) == len(b) >= 1 and np.all(np.abs(a - b) < 0.06) and np.all(a > 0.8), (a, b)
+
+
+def test_one_belt_for_the_events_and_the_parameters(test_data, monkeypatch):
+    """The foot points' events move relative to the floor velocity of engine.clinical.foot_points: given a belt
+    running the other way, the feet on the treadmill (then twice the belt's speed off it, above SPEED) lose most of
+    their stance time (what is left: touches where a foot turns round in the air near its lowest)."""
+    result, _ = lab_case(str(test_data))
+    feet = foot_points(result, {})
+    assert 2 * np.linalg.norm(feet.floor_velocity) > clinical_events.SPEED
+
+    def stance_time():
+        return sum(b - a for iv in foot_phases(result).intervals.values() for a, b in iv)
+    on_belt = stance_time()
+    monkeypatch.setattr(clinical_events, "foot_points",
+                        lambda r, stances: dataclasses.replace(feet, floor_velocity=-feet.floor_velocity))
+    assert stance_time() < 0.25 * on_belt
+
+
+def test_short_stances_inside_the_span_are_dropped():
+    span = (0.0, 2.0)
+    short = MIN_STANCE / 2
+    kept, dropped = keep_long({"a": [(0.0, short), (0.5, 0.5 + short), (0.6, 0.9), (2.0 - short, 2.0)]}, span)
+    assert kept == {"a": [(0.0, short), (0.6, 0.9), (2.0 - short, 2.0)]} and dropped == {"a": [(0.5, 0.5 + short)]}
