@@ -50,13 +50,13 @@ def _phases(time, H, S, members: dict, height, speed, min_duration) -> Phases:
 
 
 def foot_phase_points(model) -> dict:
-    """``{side: [(point, description)]}``: the heel, forefoot and toe tip points :func:`foot_phases` follows
+    """``{side: [(kind, point, description)]}``: the heel, forefoot and toe tip points :func:`foot_phases` follows
     (``engine.clinical.foot_names``: the heel marker, else the hindfoot body's origin; the forefoot body's origin (the
     toes' joint), else a forefoot marker; the toe tip marker, the last to leave the floor); a point not found is
     left out."""
-    return {side: [p for p in (foot_point(model, side, HEEL, HINDFOOT),
-                               foot_point(model, side, TOE, FOREFOOT, body_first=True),
-                               foot_point(model, side, TIP, ())) if p[0] is not None]
+    return {side: [(kind, *p) for kind, p in (("heel", foot_point(model, side, HEEL, HINDFOOT)),
+                                              ("forefoot", foot_point(model, side, TOE, FOREFOOT, body_first=True)),
+                                              ("toe tip", foot_point(model, side, TIP, ()))) if p[0] is not None]
             for side in ("Left", "Right")}
 
 
@@ -66,7 +66,7 @@ def foot_phases(result, height: float = HEIGHT, speed: float = SPEED, min_durati
     the floor), their speed relative to the floor of ``engine.clinical.foot_points`` (without stances: its estimate
     near the floor); source 'kinematics'. A side without any of them has no interval."""
     model, time = result.model, result.motion.time
-    points = {side: [n for n, _ in found] for side, found in foot_phase_points(model).items()}
+    points = {side: [n for _, n, _ in found] for side, found in foot_phase_points(model).items()}
     names = [n for side in points for n in points[side]]
     if not names:
         return Phases("kinematics", {}, (float(time[0]), float(time[-1])), {}, min_duration)
@@ -99,14 +99,27 @@ def gait_events(result, source: str = "auto"):
     if source == "plates":
         return plates, ["gait events: the force plates' (20 N threshold)"]
     if source == "kinematics":
-        return kin, [f"gait events: from the kinematics ({'candidates' if result.model.contacts else 'foot points'} "
-                     f"within {100 * HEIGHT:.0f} cm of the floor "
-                     f"and slower than {SPEED:g} m/s)"]
+        return kin, [f"gait events: {_kinematics_note(result.model, ('Left', 'Right'))}"]
     events, notes = [], []
     for side in ("Left", "Right"):
         from_plates = [e for e in plates if e.context == side]
         chosen = from_plates or [e for e in kin if e.context == side]
         events += chosen
         notes.append(f"gait events, {side.lower()} side: " + ("the force plates' (20 N threshold)" if from_plates
-                     else "from the kinematics (no plate named this side)"))
+                     else f"no plate applied to this side: {_kinematics_note(result.model, (side,))}"))
     return sorted(events, key=lambda e: e.time), notes
+
+
+def _kinematics_note(model, sides) -> str:
+    """What the kinematic events of ``sides`` were found from: the contact candidates, or each side's foot points
+    (:func:`foot_phase_points`) and the floor assumed under them."""
+    if model.contacts:
+        return (f"from the kinematics (contact candidates within {100 * HEIGHT:.0f} cm of the floor and slower than "
+                f"{SPEED:g} m/s relative to it)")
+    points = foot_phase_points(model)
+    found = "; ".join(f"{side.lower()}: " + (", ".join(f"{kind} {what}" for kind, _, what in points[side])
+                                             or "no foot point found (engine.clinical.foot_names), so no event")
+                      for side in sides)
+    return (f"from the kinematics of the foot points ({found}), each within {100 * HEIGHT:.0f} cm of its own lowest "
+            f"over the trial, taken as its floor (it stands that high off the floor when the foot is flat), and slower "
+            f"than {SPEED:g} m/s relative to the floor's velocity (engine.clinical.foot_points)")

@@ -3,6 +3,7 @@ heel markers, against the same computed by hand from the recorded heel markers (
 (the GRF .mot), on OpenSim's treadmill walk (gait2354 walk1)."""
 import dataclasses
 from dataclasses import replace
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -135,6 +136,14 @@ def test_foot_marker_events_within_a_frame_of_the_plates(test_data):
     unknown = replace(result, trial=result.trial.derived(plates=plates), classic=replace(result.classic, bodies={}))
     events, notes = gait_events(unknown)
     assert events == feet and all("from the kinematics" in n for n in notes)
+    for note, side in zip(notes, ("Left", "Right")):
+        s = side[0]
+        assert note.startswith(f"gait events, {side.lower()} side: no plate applied to this side: "), note
+        for part in (f"heel the marker {s}.Heel", f"forefoot the origin of the body toes_{s.lower()}",
+                     f"toe tip the marker {s}.Toe.Tip", "its own lowest over the trial, taken as its floor"):
+            assert part in note, (part, note)
+    bare = SimpleNamespace(contacts=[], markers=[], bodies=[SimpleNamespace(name="pelvis")])
+    assert "left: no foot point found" in clinical_events._kinematics_note(bare, ("Left",))
 
 
 def test_without_a_foot_off_the_belt_is_the_median_near_the_floor(test_data):
