@@ -31,7 +31,11 @@ def _mot(path):
 def test_peak_vertical_grf_per_stance_from_the_plates_applied_to_each_foot(test_data):
     result, settings = lab_case(str(test_data))
     summary = clinical_summary(result, settings.forward)
-    assert summary.grf_source == "measured" and summary.loads == summary.measured_loads
+    assert summary.grf_source == "measured" and summary.loads.keys() == summary.measured_loads.keys()
+    for side, loads in summary.loads.items():
+        assert loads.keys() == summary.measured_loads[side].keys()
+        for name, values in loads.items():
+            assert np.array_equal(values, summary.measured_loads[side][name], equal_nan=True), (side, name)
     assert any("force plates' measured loads" in n for n in summary.notes)
     names, mot = _mot(folder(test_data) / "subject01_walk1_grf.mot")
     weight = result.model.total_mass * G
@@ -136,4 +140,5 @@ def test_with_an_estimate_the_plates_peaks_stand_beside_it(demo):
             i = min(range(len(stances)), key=lambda j: abs(stances[j] - a))
             true = 100 * vertical[(plate.time >= a) & (plate.time <= b)].max() / weight
             assert summary.measured_loads[side]["peak vertical GRF"][i] == pytest.approx(true, rel=0.01)
-            assert summary.loads[side]["peak vertical GRF"][i] != summary.measured_loads[side]["peak vertical GRF"][i]
+            # the estimate's peak beside it agrees with the plate's to 10 % (the bound; not a measured margin)
+            assert summary.loads[side]["peak vertical GRF"][i] == pytest.approx(true, rel=0.10)
