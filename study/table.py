@@ -106,7 +106,7 @@ def _grf_columns(row, summary, side, a, why) -> None:
     elif row["peak_vertical_grf_pct_bw"] is None:
         why.append(f"peak vertical GRF: no {summary.grf_source} ground reaction of this side in the stance")
     elif summary.grf_source == "estimated" and row["peak_vertical_grf_measured_pct_bw"] is None:
-        why.append("measured peak vertical GRF: the stance is on no force plate" if summary.measured_loads
+        why.append("measured peak vertical GRF: the stance is not wholly on the force plates" if summary.measured_loads
                    else "measured peak vertical GRF: no force plate's load applied to a side")
 
 

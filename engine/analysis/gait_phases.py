@@ -12,6 +12,7 @@ normalised to 0-100 % of each cycle and summarised by their mean and standard de
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -68,22 +69,58 @@ def stance_phases(result, source: str = "auto", threshold: float = DEFAULT_THRES
         groups = np.array([c.group for c in model.contacts])
         intervals = {g: intervals_where(time, result.qp.active[:, groups == g].any(axis=1))
                      for g in sorted(set(groups))}
+    kept, dropped = keep_long(intervals, span, min_duration)
+    return Phases(source, kept, span, dropped, min_duration)
+
+
+def keep_long(intervals: dict, span: tuple, min_duration: float = MIN_STANCE) -> tuple[dict, dict]:
+    """``(kept, dropped)`` of ``intervals`` {name: [(start, end)] s}: those shorter than ``min_duration`` s and
+    inside ``span`` (first, last analysed time, s) dropped, listed per name; the others kept (module notes)."""
     kept, dropped = {}, {}
     for name, iv in intervals.items():
         short = [(a, b) for a, b in iv if b - a < min_duration and a > span[0] and b < span[1]]
         kept[name] = [x for x in iv if x not in short]
         if short:
             dropped[name] = short
-    return Phases(source, kept, span, dropped, min_duration)
+    return kept, dropped
+
+
+SIDES = {"left": "Left", "right": "Right", "l": "Left", "r": "Right"}
+
+
+def named_side(name: str, stems=None) -> str | None:
+    """'Left' / 'Right' when ``name`` is a side before the rest ('R.Heel', 'r_foot', 'Left Heel', 'LHEE', 'RFT') or
+    after it past a separator ('heel_r', 'calcn_l', 'FP_left'), else None; case ignored. With ``stems`` (regular
+    expressions) the rest must be one of them ('Heel' alone is no left 'hee'; no stems, no side); without, a
+    one-letter side joined to the rest must be a capital before a capital ('RFT', 'LHEE': 'rect_fem' and 'lumbar'
+    name no side)."""
+    if stems is not None and not stems:
+        return None
+    n, sides = name.lower(), "|".join(SIDES)
+    rest = ".+?" if stems is None else "|".join(stems)
+    after = re.fullmatch(rf"({rest})[^a-z]+({sides})", n)
+    if after is not None:
+        return SIDES[after.group(2)]
+    before = re.fullmatch(rf"({sides})([^a-z]*)({'[a-z].*' if stems is None else rest})", n)
+    if before is None:
+        return None
+    joined = len(before.group(1)) == 1 and not before.group(2)
+    if stems is None and joined and not (name[:2].isupper() and name[:2].isalpha()):
+        return None
+    return SIDES[before.group(1)]
 
 
 def side_of(name: str) -> str:
-    """'Right' or 'Left' for a contact group or plate name (``foot_r``, ``left``, ``calcn_l`` ...), else
-    the name itself. A blade is on the right unless its name says otherwise (the seed's subject)."""
+    """'Right' or 'Left' for a contact group, plate or body name: :func:`named_side`'s (``foot_r``, ``calcn_l``,
+    ``r_foot``, ``RFT``, ``FP_left``), else 'left' or 'right' anywhere in it; else the name itself. A blade is on the
+    right unless its name says otherwise (the seed's subject)."""
+    side = named_side(name)
+    if side is not None:
+        return side
     n = name.lower()
-    if n.endswith(("_l", ".l")) or "left" in n:
+    if "left" in n:
         return "Left"
-    if n.endswith(("_r", ".r")) or "right" in n or "blade" in n:
+    if "right" in n or "blade" in n:
         return "Right"
     return name
 

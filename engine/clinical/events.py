@@ -3,50 +3,28 @@
 A contact group (a foot's or the blade's candidates, ``model.contacts``) is on the ground where one of its
 candidates is within ``HEIGHT`` of the floor and moves slower than ``SPEED`` relative to the floor (the floor's
 height and horizontal velocity estimated as the QP does: the mean of the groups' lowest heights, the median
-horizontal velocity of the candidates near it, so a treadmill's belt counts as floor). Foot Strike / Foot Off are
-the starts and ends of those stances. Works without plates, for walking, running and a blade. A model without
-contact candidates (an OpenSim model) has its feet followed by their heel, forefoot and toe tip points instead
-(:func:`foot_phases`: markers or body origins by their usual names), each point's height above its own lowest.
+horizontal velocity of the candidates near it, so a treadmill's belt counts as floor:
+``engine.clinical.foot_points.contact_kinematics``). Foot Strike / Foot Off are the starts and ends of those
+stances. Works without plates, for walking, running and a blade. A model without contact candidates (an OpenSim
+model) has its feet followed by their heel, forefoot and toe tip points instead (:func:`foot_phases`: markers or
+body origins by their usual names), each point's height above its own lowest over the trial, its speed relative to
+the floor velocity of ``engine.clinical.foot_points`` (the one the spatial parameters fall back on).
 Positions are the forward kinematics of the analysed coordinates ``motion.q``; velocities their time derivative (m/s).
 On gait2354 walk1 (a treadmill walk at 60 Hz) the foot points' strikes and offs are within one frame of the plates'.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from ..algorithms.batch import frame_positions_batch
-from ..analysis.gait_phases import MIN_STANCE, Phases, events_from_phases, side_of, stance_phases
+from ..analysis.gait_phases import MIN_STANCE, Phases, events_from_phases, keep_long, side_of, stance_phases
 from ..data import Data
 from ..trial.intervals import intervals_where
 from .foot_names import FOREFOOT, HEEL, HINDFOOT, TIP, TOE, foot_point
+from .foot_points import contact_kinematics, foot_points
 
 HEIGHT = 0.02     # m above the floor
 SPEED = 1.0       # m/s relative to the floor (the QP's default for an active candidate)
-NEAR = 0.04       # m: candidates this near the floor define its velocity (the QP's default height)
-
-
-@dataclass(frozen=True)
-class Kinematics:
-    """Candidate positions ``X`` (T, C, 3) m world, ``floor`` m along up, ``floor_velocity`` (3,) m/s."""
-
-    X: np.ndarray
-    floor: float
-    floor_velocity: np.ndarray
-
-
-def contact_kinematics(result) -> Kinematics:
-    """Positions of every contact candidate over the analysed frames, the floor's height and velocity."""
-    model, time = result.model, result.motion.time
-    X = frame_positions_batch(model, Data(model), result.motion.q, [c.name for c in model.contacts])
-    H = X @ model.up
-    groups = sorted({c.group for c in model.contacts})
-    floor = float(np.mean([H[:, [c.group == g for c in model.contacts]].min() for g in groups]))
-    V = np.gradient(X, time, axis=0)
-    near = V[H - floor < NEAR]
-    horizontal = near - np.outer(near @ model.up, model.up)
-    return Kinematics(X, floor, np.median(horizontal, axis=0) if len(near) else np.zeros(3))
 
 
 def kinematic_phases(result, height: float = HEIGHT, speed: float = SPEED,
@@ -56,51 +34,48 @@ def kinematic_phases(result, height: float = HEIGHT, speed: float = SPEED,
     k = contact_kinematics(result)
     H = k.X @ model.up - k.floor
     S = np.linalg.norm(np.gradient(k.X, time, axis=0) - k.floor_velocity, axis=2)
+    groups = [c.group for c in model.contacts]
+    return _phases(time, H, S, {g: [i for i, h in enumerate(groups) if h == g] for g in sorted(set(groups))},
+                   height, speed, min_duration)
+
+
+def _phases(time, H, S, members: dict, height, speed, min_duration) -> Phases:
+    """Stances where one of a name's ``members`` {name: [column]} is below ``height`` (``H`` (T, P) m) and slower
+    than ``speed`` (``S`` (T, P) m/s relative to the floor); source 'kinematics'."""
     span = (float(time[0]), float(time[-1]))
-    kept, dropped = {}, {}
-    for g in sorted({c.group for c in model.contacts}):
-        member = np.array([c.group == g for c in model.contacts])
-        iv = intervals_where(time, ((H[:, member] < height) & (S[:, member] < speed)).any(axis=1))
-        short = [(a, b) for a, b in iv if b - a < min_duration and a > span[0] and b < span[1]]
-        kept[g] = [x for x in iv if x not in short]
-        if short:
-            dropped[g] = short
+    intervals = {name: intervals_where(time, ((H[:, k] < height) & (S[:, k] < speed)).any(axis=1))
+                 for name, k in members.items() if k}
+    kept, dropped = keep_long(intervals, span, min_duration)
     return Phases("kinematics", kept, span, dropped, min_duration)
+
+
+def foot_phase_points(model) -> dict:
+    """``{side: [(kind, point, description)]}``: the heel, forefoot and toe tip points :func:`foot_phases` follows
+    (``engine.clinical.foot_names``: the heel marker, else the hindfoot body's origin; the forefoot body's origin (the
+    toes' joint), else a forefoot marker; the toe tip marker, the last to leave the floor); a point not found is
+    left out."""
+    return {side: [(kind, *p) for kind, p in (("heel", foot_point(model, side, HEEL, HINDFOOT)),
+                                              ("forefoot", foot_point(model, side, TOE, FOREFOOT, body_first=True)),
+                                              ("toe tip", foot_point(model, side, TIP, ()))) if p[0] is not None]
+            for side in ("Left", "Right")}
 
 
 def foot_phases(result, height: float = HEIGHT, speed: float = SPEED, min_duration: float = MIN_STANCE) -> Phases:
     """Stance intervals per side of a model without contact candidates, from its heel, forefoot and toe tip points
-    (module notes; ``engine.clinical.foot_names``: the heel marker, else the hindfoot body's origin; the forefoot
-    body's origin (the toes' joint), else a forefoot marker; the toe tip marker, the last to leave the floor), each
-    point's height taken above its own lowest (a marker stands off the floor); source 'kinematics'. A side without
-    any of them has no interval."""
+    (:func:`foot_phase_points`), each point's height taken above its own lowest over the trial (a marker stands off
+    the floor), their speed relative to the floor of ``engine.clinical.foot_points`` (without stances: its estimate
+    near the floor); source 'kinematics'. A side without any of them has no interval."""
     model, time = result.model, result.motion.time
-    points = {side: [n for n, _ in (foot_point(model, side, HEEL, HINDFOOT),
-                                    foot_point(model, side, TOE, FOREFOOT, body_first=True),
-                                    foot_point(model, side, TIP, ())) if n is not None]
-              for side in ("Left", "Right")}
+    points = {side: [n for _, n, _ in found] for side, found in foot_phase_points(model).items()}
     names = [n for side in points for n in points[side]]
-    span = (float(time[0]), float(time[-1]))
     if not names:
-        return Phases("kinematics", {}, span, {}, min_duration)
+        return Phases("kinematics", {}, (float(time[0]), float(time[-1])), {}, min_duration)
     X = frame_positions_batch(model, Data(model), result.motion.q, names)
     H = X @ model.up
     H = H - H.min(axis=0)                     # each point above its own lowest: a marker stands off the floor
-    V = np.gradient(X, time, axis=0)
-    near = V[H < NEAR]
-    horizontal = near - np.outer(near @ model.up, model.up)
-    S = np.linalg.norm(V - (np.median(horizontal, axis=0) if len(near) else np.zeros(3)), axis=2)
-    kept, dropped = {}, {}
-    for side, members in points.items():
-        if not members:
-            continue
-        k = [names.index(n) for n in members]
-        iv = intervals_where(time, ((H[:, k] < height) & (S[:, k] < speed)).any(axis=1))
-        short = [(a, b) for a, b in iv if b - a < min_duration and a > span[0] and b < span[1]]
-        kept[side] = [x for x in iv if x not in short]
-        if short:
-            dropped[side] = short
-    return Phases("kinematics", kept, span, dropped, min_duration)
+    S = np.linalg.norm(np.gradient(X, time, axis=0) - foot_points(result, {}).floor_velocity, axis=2)
+    return _phases(time, H, S, {side: [names.index(n) for n in members] for side, members in points.items()},
+                   height, speed, min_duration)
 
 
 def gait_events(result, source: str = "auto"):
@@ -124,14 +99,27 @@ def gait_events(result, source: str = "auto"):
     if source == "plates":
         return plates, ["gait events: the force plates' (20 N threshold)"]
     if source == "kinematics":
-        return kin, [f"gait events: from the kinematics ({'candidates' if result.model.contacts else 'foot points'} "
-                     f"within {100 * HEIGHT:.0f} cm of the floor "
-                     f"and slower than {SPEED:g} m/s)"]
+        return kin, [f"gait events: {_kinematics_note(result.model, ('Left', 'Right'))}"]
     events, notes = [], []
     for side in ("Left", "Right"):
         from_plates = [e for e in plates if e.context == side]
         chosen = from_plates or [e for e in kin if e.context == side]
         events += chosen
         notes.append(f"gait events, {side.lower()} side: " + ("the force plates' (20 N threshold)" if from_plates
-                     else "from the kinematics (no plate named this side)"))
+                     else f"no plate applied to this side: {_kinematics_note(result.model, (side,))}"))
     return sorted(events, key=lambda e: e.time), notes
+
+
+def _kinematics_note(model, sides) -> str:
+    """What the kinematic events of ``sides`` were found from: the contact candidates, or each side's foot points
+    (:func:`foot_phase_points`) and the floor assumed under them."""
+    if model.contacts:
+        return (f"from the kinematics (contact candidates within {100 * HEIGHT:.0f} cm of the floor and slower than "
+                f"{SPEED:g} m/s relative to it)")
+    points = foot_phase_points(model)
+    found = "; ".join(f"{side.lower()}: " + (", ".join(f"{kind} {what}" for kind, _, what in points[side])
+                                             or "no foot point found (engine.clinical.foot_names), so no event")
+                      for side in sides)
+    return (f"from the kinematics of the foot points ({found}), each within {100 * HEIGHT:.0f} cm of its own lowest "
+            f"over the trial, taken as its floor (it stands that high off the floor when the foot is flat), and slower "
+            f"than {SPEED:g} m/s relative to the floor's velocity (engine.clinical.foot_points)")

@@ -5,30 +5,18 @@ A heel marker: ``R.Heel`` / ``L.Heel`` (OpenSim's gait models), ``RHEE`` / ``LHE
 ``RMT2``, ``toe_r`` ...; a toe tip marker: ``R.Toe.Tip``, ``RTIP`` ... (on top of the shoe's tip: it sits higher on
 the flat foot than when the foot rolls over it, so it is no forefoot marker); a hindfoot body: ``calcn_r`` (OpenSim),
 ``foot_r``, ``RFT`` (Visual3D) ...; a forefoot body: ``toes_r`` (OpenSim), ``forefoot_r`` ... A side is a prefix
-(``R``, ``Left``, with or without a separator) or a suffix past a separator (``_r``, ``.l``).
+(``R``, ``Left``, with or without a separator) or a suffix past a separator (``_r``, ``.l``): the one rule of
+``engine.analysis.gait_phases.named_side`` (and so of ``side_of``, which sides the plates' targets).
 """
 from __future__ import annotations
 
-import re
+from ..analysis.gait_phases import named_side
 
-SIDES = {"l": "Left", "left": "Left", "r": "Right", "right": "Right"}
 HEEL = ("hee", "heel", "cal", "calc", "calcaneus")
 TOE = ("toe", "mt2", "mth2")
 TIP = (r"toe[^a-z]*tip", "tip", "hallux")
 HINDFOOT = ("calcn", "calcaneus", "foot", "hindfoot", "ft")
 FOREFOOT = ("toes", "forefoot")
-
-
-def named_side(name: str, stems) -> str | None:
-    """'Left' / 'Right' when ``name`` is one of ``stems`` (regular expressions) with a side before it ('R.Heel',
-    'LHEE', 'Left Heel', 'RFT') or after it past a separator ('heel_r', 'calcn_l': 'Heel' alone is no left 'hee'),
-    else None (case ignored)."""
-    words, sides, n = "|".join(stems), "|".join(SIDES), name.lower()
-    before = re.fullmatch(rf"({sides})[^a-z]*({words})", n)
-    if before is not None:
-        return SIDES[before.group(1)]
-    after = re.fullmatch(rf"({words})[^a-z]+({sides})", n)
-    return None if after is None else SIDES[after.group(2)]
 
 
 def one_named(names, stems, side) -> tuple[str | None, list]:
@@ -40,13 +28,15 @@ def one_named(names, stems, side) -> tuple[str | None, list]:
 def foot_point(model, side, markers, bodies, body_first: bool = False) -> tuple[str | None, str]:
     """``(the model marker or body following ``side``'s heel or toe, description)``: a marker named one of
     ``markers``, else a body named one of ``bodies`` (stems), or the other way round with ``body_first``; None and
-    why when neither (or several)."""
+    why when neither (or several). The description names the markers or bodies passed over as ambiguous (two of
+    this side)."""
     marker, found_markers = one_named([m.name for m in model.markers], markers, side)
     body, found_bodies = one_named([b.name for b in model.bodies], bodies, side)
+    several = [f"the {kind} {', '.join(found)}" for kind, found in (("markers", found_markers),
+                                                                     ("bodies", found_bodies)) if len(found) > 1]
+    ambiguous = f" ({' and '.join(several)} of this side are ambiguous)" if several else ""
     if body is not None and (body_first or marker is None):
-        return body, f"the origin of the body {body}"
+        return body, f"the origin of the body {body}{ambiguous}"
     if marker is not None:
-        return marker, f"the marker {marker} (the model's, at the analysed coordinates)"
-    several = [n for n in (found_markers, found_bodies) if len(n) > 1]
-    return None, ("none: no marker nor body by the usual names on this side (foot_names)"
-                  + (f"; several: {', '.join(n for names in several for n in names)}" if several else ""))
+        return marker, f"the marker {marker} (the model's, at the analysed coordinates){ambiguous}"
+    return None, f"none: no marker nor body by the usual names on this side (foot_names){ambiguous}"

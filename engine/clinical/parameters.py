@@ -24,7 +24,8 @@ UNITS = {"speed": "m/s", "cadence": "steps/min", "stride time": "s", "contact ti
 @dataclass(frozen=True)
 class SideParameters:
     """``values``: {parameter: (cycles,) array} of one side; ``cycles``: [(start, end)] s; ``positions``: the point
-    the spatial parameters follow (``engine.clinical.foot_points``), or why there is none."""
+    the spatial parameters follow and the floor (belt) velocity taken out of it (``engine.clinical.foot_points``), or
+    why there is none."""
 
     side: str
     cycles: list
@@ -109,5 +110,6 @@ def spatiotemporal(result, events, forward=(1.0, 0.0, 0.0)) -> dict:
             values["step width"].append(abs(float((pa - po) @ across)) if po is not None and pa is not None
                                         else np.nan)
         out[side] = SideParameters(side, cycles, {n: np.asarray(v, float) for n, v in values.items()},
-                                   feet.source[side])
+                                   feet.source[side] if feet.positions[side] is None
+                                   else f"{feet.source[side]}; {feet.floor}")
     return out

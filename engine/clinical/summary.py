@@ -4,11 +4,11 @@ Per side, each curve is normalised to that side's own gait cycles (``engine.anal
 intact/prosthetic symmetry indices cover the spatio-temporal parameters and, per stance, the peak vertical
 ground reaction (%BW), its impulse (BW s), the positive work of the side's hip, knee and ankle (J/kg) and the
 contact time. Ground reactions come from the QP's estimate per contact group, or without an estimate from the force
-plates' loads as the inverse dynamics applied them (``engine.clinical.plate_loads``): then a stance on no plate
-has none. With muscle forces, the main muscle
-groups' forces (BW) and activations per side (``engine.clinical.muscle_groups``), and for each muscle with an EMG
-reference its EMG-driven activation (eqs. 41-43: ``f_ref / f_active_max``) against the estimated one, with the
-seed's Table 3 comparison of the forces.
+plates' loads as the inverse dynamics applied them (``engine.clinical.plate_loads``): then a stance not wholly on
+the plates (a plate applied to its side loaded at its strike and at its off, within a frame) has none. With muscle
+forces, the main muscle groups' forces (BW) and activations per side (``engine.clinical.muscle_groups``), and for
+each muscle with an EMG reference its EMG-driven activation (eqs. 41-43: ``f_ref / f_active_max``) against the
+estimated one, with the seed's Table 3 comparison of the forces.
 """
 from __future__ import annotations
 
@@ -20,7 +20,6 @@ from pathlib import Path
 from ..analysis.gait_phases import gait_cycles, normalise_cycles, side_of
 from ..errors import SettingsError
 from ..tree import compile_tree
-from ..trial.forceplate import DEFAULT_THRESHOLD
 from .conventions import body_weight, clinical_joints
 from .events import gait_events
 from .muscle_groups import GROUPS, muscle_group
@@ -45,9 +44,9 @@ class ClinicalSummary:
     ``engine.clinical.trials.pooled_summary`` pools several). ``grf_source``: where ``loads`` and the GRF curves
     come from, 'estimated' (the QP's estimate), 'measured' (the plates' loads as the inverse dynamics applied them,
     ``engine.clinical.plate_loads``: when there is no estimate) or 'none'; ``measured_loads`` {side: {name: (stances,)
-    array}} the plates' per stance whatever the source (NaN for a stance on no plate), so an estimate and the
-    measurement can be set side by side; ``blade_force_source`` the same for the ground reaction of the blade's
-    metrics (its stiffness)."""
+    array}} the plates' per stance whatever the source, for both sides as soon as a plate's load has a side (NaN for
+    a stance not wholly on the plates), else empty, so an estimate and the measurement can be set side by side;
+    ``blade_force_source`` the same for the ground reaction of the blade's metrics (its stiffness)."""
 
     subject: str
     trial: str
@@ -78,7 +77,7 @@ SYMMETRY_PARAMETERS = (("speed", "m/s"), ("cadence", "steps/min"), ("contact tim
 
 
 def _finite_mean(values) -> float:
-    """The mean of the finite ``values`` (a stance on no plate has NaN loads), NaN if none."""
+    """The mean of the finite ``values`` (a stance not wholly on the plates has NaN loads), NaN if none."""
     values = np.asarray(values, float)
     values = values[np.isfinite(values)]
     return float(np.mean(values)) if len(values) else float("nan")
@@ -131,10 +130,13 @@ def _side_forces(result, side):
     return np.sum(forces, axis=0) if forces else None
 
 
-def _measured_side_force(measured, side):
-    """(T, 3) N: the plates' loads applied to ``side`` (``measured`` from :func:`plate_loads`), None without."""
-    forces = [F for target, F in measured.items() if side_of(target) == side]
-    return np.sum(forces, axis=0) if forces else None
+def _measured_side_force(measured, loaded, side):
+    """``((T, 3) N, (T,) bool)``: the plates' loads applied to ``side`` and the frames where one of those plates is
+    loaded (``measured`` and ``loaded`` from :func:`plate_loads`), None and None without."""
+    targets = [target for target in measured if side_of(target) == side]
+    if not targets:
+        return None, None
+    return np.sum([measured[t] for t in targets], axis=0), np.any([loaded[t] for t in targets], axis=0)
 
 
 def _joint_power(result, side) -> np.ndarray:
@@ -149,22 +151,33 @@ def _joint_power(result, side) -> np.ndarray:
     return power
 
 
-def _on_plate(time, vertical, a, b) -> bool:
-    """Whether the measured ``vertical`` (T,) N reaches the plates' threshold within the stance ``a``-``b`` s."""
-    if b is None:
-        return False
+def _near(time, loaded, t) -> bool:
+    """Whether ``loaded`` (T,) bool holds at a frame within one frame of ``t`` s."""
+    frame = float(np.median(np.diff(time))) if len(time) > 1 else 0.0
+    return bool(loaded[np.abs(time - t) <= frame * (1 + 1e-6)].any())
+
+
+def _on_plate(time, loaded, a, b) -> bool:
+    """Whether the whole stance ``a``-``b`` s is on the plates: one applied to its side is ``loaded`` (T,) bool (past
+    its own threshold) at its strike and at its off, each within a frame."""
+    return b is not None and loaded is not None and _near(time, loaded, a) and _near(time, loaded, b)
+
+
+def _partly_on_plate(time, loaded, a, b) -> bool:
+    """Whether the stance ``a``-``b`` s has a loaded frame but is not wholly on the plates (:func:`_on_plate`)."""
     k = (time >= a) & (time <= b)
-    return bool(k.any() and vertical[k].max() >= DEFAULT_THRESHOLD)
+    return loaded is not None and bool(loaded[k].any()) and not _on_plate(time, loaded, a, b)
 
 
-def _stance_loads(time, vertical, power, stances, bw, mass, plates_only) -> dict:
+def _stance_loads(time, vertical, power, stances, bw, mass, loaded=None) -> dict:
     """``{name: (stances,) array}`` of :data:`LOAD_UNITS` per complete stance ``(a, b)`` s from the ``vertical``
-    (T,) N ground reaction (None: peak and impulse NaN) and the joints' ``power`` (T,) W; ``plates_only``: a stance
-    where the measured ``vertical`` never reaches the plates' threshold (on no plate) has NaN peak and impulse."""
+    (T,) N ground reaction (None: peak and impulse NaN) and the joints' ``power`` (T,) W; with the plates' ``loaded``
+    (T,) bool frames (a measured ``vertical``), a stance not wholly on the plates (:func:`_on_plate`) has NaN peak and
+    impulse."""
     values = {name: [] for name in LOAD_UNITS}
     for a, b in stances:
         k = (time >= a) & (time <= b)
-        known = vertical is not None and (not plates_only or _on_plate(time, vertical, a, b))
+        known = vertical is not None and (loaded is None or _on_plate(time, loaded, a, b))
         values["peak vertical GRF"].append(100.0 * vertical[k].max() / bw if known else np.nan)
         values["vertical impulse"].append(np.trapezoid(vertical[k], time[k]) / bw if known else np.nan)
         values["positive joint work"].append(np.trapezoid(np.clip(power[k], 0, None), time[k]) / mass)
@@ -234,22 +247,30 @@ def clinical_summary(result, forward=(1.0, 0.0, 0.0), events=None, trial_name=No
         if dyn is not None:
             curves.setdefault(("Kinetics", f"{name} moment", "N m/kg"), {})[side] = normalise_cycles(
                 time, sign * dyn.tau[:, c.vi] / mass, cycles)
-    measured, plate_notes = plate_loads(result)
+    measured, loaded, plate_notes = plate_loads(result)
     notes += plate_notes
-    grf_source = "estimated" if result.qp is not None else "measured" if measured else "none"
+    sided = any(side_of(target) in ("Left", "Right") for target in measured)
+    grf_source = "estimated" if result.qp is not None else "measured" if sided else "none"
     measured_loads = {}
     for side in ("Left", "Right"):
         power = _joint_power(result, side)
         stances = [(a, b) for a, b in stances_of(events, side) if b is not None]
-        on_plates = _measured_side_force(measured, side)
-        if on_plates is not None:
-            measured_loads[side] = _stance_loads(time, on_plates @ model.up, power, stances, bw, mass, True)
+        on_plates, side_loaded = _measured_side_force(measured, loaded, side)
+        if sided:                   # a side on no plate: NaN rows, so pooled trials line up stance by stance
+            measured_loads[side] = _stance_loads(time, None if on_plates is None else on_plates @ model.up, power,
+                                                 stances, bw, mass, side_loaded)
+        partly = [(a, b) for a, b in stances if _partly_on_plate(time, side_loaded, a, b)]
+        if partly:
+            notes.append(f"{side.lower()} stances only partly on the force plates (a plate applied to this side not "
+                         f"loaded at the strike or at the off, within a frame): "
+                         f"{', '.join(f'{a:.3f}-{b:.3f} s' for a, b in partly)}: no measured peak GRF or impulse")
         F = _side_forces(result, side) if grf_source == "estimated" else on_plates
         vertical = None if F is None else F @ model.up
-        loads[side] = _stance_loads(time, vertical, power, stances, bw, mass, grf_source == "measured")
+        loads[side] = _stance_loads(time, vertical, power, stances, bw, mass,
+                                    side_loaded if grf_source == "measured" else None)
         ends = dict(stances)
         shown = [(a, b) for a, b in gait_cycles(events, side)
-                 if vertical is not None and (grf_source == "estimated" or _on_plate(time, vertical, a, ends.get(a)))]
+                 if vertical is not None and (grf_source == "estimated" or _on_plate(time, side_loaded, a, ends.get(a)))]
         if shown:
             curves.setdefault(("Ground reaction", "vertical GRF", "%BW"), {})[side] = normalise_cycles(
                 time, 100.0 * vertical / bw, shown)
@@ -258,7 +279,8 @@ def clinical_summary(result, forward=(1.0, 0.0, 0.0), events=None, trial_name=No
                      "curves left out")
     elif grf_source == "measured":
         notes.append("ground reactions: the force plates' measured loads (there is no estimate), per side as the "
-                     "inverse dynamics applied them; a stance on no plate has no peak GRF or impulse")
+                     "inverse dynamics applied them; a stance not wholly on the plates (one applied to its side loaded "
+                     "at its strike and at its off, within a frame) has no peak GRF or impulse")
     symmetry = symmetry_table(params, loads, intact, prosthetic)
     gait, note = gait_of(params)
     subject, trial = names(result.trial)
@@ -288,9 +310,8 @@ def clinical_summary(result, forward=(1.0, 0.0, 0.0), events=None, trial_name=No
         power = rod_power(model, rod.name, dyn.tau, result.motion.v)
         stances = [(a, b) for a, b in stances_of(events, side_of(rod.name)) if b is not None]
         summary.prosthesis = stance_metrics(time, comp, force, power, stances)
-        if summary.blade_force_source == "measured":     # a stance on no plate: its force is unknown, not zero
-            up = measured[rod.name] @ model.up
-            summary.prosthesis = [m if _on_plate(time, up, *m.interval) else
+        if summary.blade_force_source == "measured":     # a stance not wholly on the plates: its force is unknown
+            summary.prosthesis = [m if _on_plate(time, loaded[rod.name], *m.interval) else
                                   replace(m, stiffness=float("nan"), peak_force=float("nan"))
                                   for m in summary.prosthesis]
         summary.blades = [{"time": time, "compression": comp, "force": force, "power": power, "rod": rod.name,

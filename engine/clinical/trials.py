@@ -107,7 +107,10 @@ def pooled_summary(summaries: list) -> ClinicalSummary:
                                            for n in names}, "; ".join(dict.fromkeys(p.positions for p in parts)))
 
     def pooled_loads(of):
-        return {side: {n: np.concatenate([of(s)[side][n] for s in summaries if n in of(s).get(side, {})])
+        """Per side and load, every trial's stances in order; a trial without that load (no plate) NaN for each of
+        its stances (its ``loads``), so the pooled measured loads line up stance by stance with the pooled loads."""
+        return {side: {n: np.concatenate([of(s).get(side, {}).get(n, np.full(len(s.loads[side][n]), np.nan))
+                                           for s in summaries])
                        for n in dict.fromkeys(n for s in summaries for n in of(s).get(side, {}))}
                 for side in ("Left", "Right") if any(side in of(s) for s in summaries)}
 

@@ -1,16 +1,19 @@
 """The spatial gait parameters of a model without contact candidates (an OpenSim model, the usual lab case), from its
 heel markers, against the same computed by hand from the recorded heel markers (the TRC) at the plates' heel strikes
 (the GRF .mot), on OpenSim's treadmill walk (gait2354 walk1)."""
+import dataclasses
 from dataclasses import replace
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
-from engine.analysis.gait_phases import events_from_phases, side_of, stance_phases
+from engine.analysis.gait_phases import MIN_STANCE, events_from_phases, keep_long, named_side, side_of, stance_phases
+import engine.clinical.events as clinical_events
 from engine.clinical.events import foot_phases, gait_events
-from engine.clinical.foot_names import HEEL, named_side
+from engine.clinical.foot_names import HEEL
 from engine.clinical.foot_points import foot_points
-from engine.clinical.parameters import spatiotemporal
+from engine.clinical.parameters import spatiotemporal, stances_of
 from tests.clinical.lab_case import folder, lab_case
 
 THRESHOLD = 20.0     # N, the plates' loaded threshold
@@ -97,6 +100,11 @@ def test_heel_markers_and_hindfoot_bodies_by_their_usual_names(test_data):
     result, _ = lab_case(str(test_data))
     feet = foot_points(replace(result, model=result.model.replace(markers=[])), {})
     assert feet.source == {"Left": "the origin of the body calcn_l", "Right": "the origin of the body calcn_r"}
+    heel = next(m for m in result.model.markers if m.name == "R.Heel")
+    two = replace(result, model=result.model.replace(markers=list(result.model.markers) + [replace(heel, name="RHEE")]))
+    assert foot_points(two, {}).source["Right"] == ("the origin of the body calcn_r (the markers R.Heel, RHEE of this "
+                                                    "side are ambiguous)")
+    assert all(named_side(name, ()) is None for name in ("r", "R", "left", "R.Heel"))
 
 
 def test_plates_named_by_number_take_the_side_of_the_body_they_were_applied_to(test_data):
@@ -128,3 +136,55 @@ def test_foot_marker_events_within_a_frame_of_the_plates(test_data):
     unknown = replace(result, trial=result.trial.derived(plates=plates), classic=replace(result.classic, bodies={}))
     events, notes = gait_events(unknown)
     assert events == feet and all("from the kinematics" in n for n in notes)
+    for note, side in zip(notes, ("Left", "Right")):
+        s = side[0]
+        assert note.startswith(f"gait events, {side.lower()} side: no plate applied to this side: "), note
+        for part in (f"heel the marker {s}.Heel", f"forefoot the origin of the body toes_{s.lower()}",
+                     f"toe tip the marker {s}.Toe.Tip", "its own lowest over the trial, taken as its floor"):
+            assert part in note, (part, note)
+    bare = SimpleNamespace(contacts=[], markers=[], bodies=[SimpleNamespace(name="pelvis")])
+    assert "left: no foot point found" in clinical_events._kinematics_note(bare, ("Left",))
+
+
+def test_without_a_foot_off_the_belt_is_the_median_near_the_floor(test_data):
+    """No stance with a Foot Off (the events' offs left out): the treadmill's belt is taken where the heels are near
+    their lowest, within 5 % of the one over the flat feet (measured 2-3 % slow), and the notes say so; the strides
+    stay within 6 cm of those with the offs (a belt taken as still would leave the heel's stride on the treadmill,
+    a few cm)."""
+    result, settings = lab_case(str(test_data))
+    events, _ = gait_events(result)
+    with_offs = spatiotemporal(result, events, settings.forward)
+    strikes = [e for e in events if e.label == "Foot Strike"]
+    without = spatiotemporal(result, strikes, settings.forward)
+    flat = foot_points(result, {side: stances_of(events, side) for side in ("Left", "Right")})
+    near = foot_points(result, {})
+    assert np.linalg.norm(flat.floor_velocity) > 0.5
+    assert np.linalg.norm(near.floor_velocity - flat.floor_velocity) < 0.05 * np.linalg.norm(flat.floor_velocity)
+    assert "no stance with a Foot Off" in near.floor and "middle thirds" in flat.floor
+    for side in ("Left", "Right"):
+        assert "no stance with a Foot Off" in without[side].positions
+        a, b = with_offs[side].values["stride length"], without[side].values["stride length"]
+        assert len(a) == len(b) >= 1 and np.all(np.abs(a - b) < 0.06) and np.all(a > 0.8), (a, b)
+
+
+def test_one_belt_for_the_events_and_the_parameters(test_data, monkeypatch):
+    """The foot points' events move relative to the floor velocity of engine.clinical.foot_points: given a belt
+    running the other way, the feet on the treadmill (then twice the belt's speed off it, above SPEED) lose most of
+    their stance time (what is left: touches where a foot turns round in the air near its lowest)."""
+    result, _ = lab_case(str(test_data))
+    feet = foot_points(result, {})
+    assert 2 * np.linalg.norm(feet.floor_velocity) > clinical_events.SPEED
+
+    def stance_time():
+        return sum(b - a for iv in foot_phases(result).intervals.values() for a, b in iv)
+    on_belt = stance_time()
+    monkeypatch.setattr(clinical_events, "foot_points",
+                        lambda r, stances: dataclasses.replace(feet, floor_velocity=-feet.floor_velocity))
+    assert stance_time() < 0.25 * on_belt
+
+
+def test_short_stances_inside_the_span_are_dropped():
+    span = (0.0, 2.0)
+    short = MIN_STANCE / 2
+    kept, dropped = keep_long({"a": [(0.0, short), (0.5, 0.5 + short), (0.6, 0.9), (2.0 - short, 2.0)]}, span)
+    assert kept == {"a": [(0.0, short), (0.6, 0.9), (2.0 - short, 2.0)]} and dropped == {"a": [(0.5, 0.5 + short)]}

@@ -127,3 +127,17 @@ def test_pooled_ground_reactions_keep_their_source_and_the_plates_peaks():
         assert np.array_equal(pooled.measured_loads[side]["peak vertical GRF"], np.concatenate(plates))
     assert pooled_summary([measured, measured]).grf_source == "measured"
     assert pooled.parameters["Right"].positions == estimated.parameters["Right"].positions
+
+
+def test_pooled_measured_loads_line_up_with_the_loads_stance_by_stance(summary):
+    """A trial without plates (no measured loads) pooled before one with them: its stances are NaN in the pooled
+    measured loads, which line up with the pooled loads stance by stance."""
+    assert summary.measured_loads
+    no_plates = dataclasses.replace(_other_trial(summary, 2.0), measured_loads={})
+    pooled = pooled_summary([no_plates, summary])
+    for side in ("Left", "Right"):
+        n = len(summary.loads[side]["peak vertical GRF"])
+        for name, values in pooled.measured_loads[side].items():
+            assert len(values) == len(pooled.loads[side][name]) == 2 * n, (side, name)
+            assert np.isnan(values[:n]).all()
+            assert np.array_equal(values[n:], summary.measured_loads[side][name], equal_nan=True)
