@@ -88,12 +88,17 @@ def keep_long(intervals: dict, span: tuple, min_duration: float = MIN_STANCE) ->
 SIDES = {"left": "Left", "right": "Right", "l": "Left", "r": "Right"}
 
 
+SHORT_NAME = 4
+"""Letters of a name in capitals at most, for its first letter alone to be its side (Plug-in Gait's RHEE, Visual3D's
+RFT); a longer one is a word (RADIUS, LUMBAR, REC_FEM)."""
+
+
 def named_side(name: str, stems=None) -> str | None:
     """'Left' / 'Right' when ``name`` is a side before the rest ('R.Heel', 'r_foot', 'Left Heel', 'LHEE', 'RFT') or
     after it past a separator ('heel_r', 'calcn_l', 'FP_left'), else None; case ignored. With ``stems`` (regular
     expressions) the rest must be one of them ('Heel' alone is no left 'hee'; no stems, no side); without, a
-    one-letter side joined to the rest must be a capital before a capital ('RFT', 'LHEE': 'rect_fem' and 'lumbar'
-    name no side)."""
+    one-letter side joined to the rest must begin a name of :data:`SHORT_NAME` capitals at most ('RFT', 'LHEE':
+    'rect_fem', 'lumbar', 'RADIUS' and 'LAT_DORSI' name no side)."""
     if stems is not None and not stems:
         return None
     n, sides = name.lower(), "|".join(SIDES)
@@ -105,7 +110,7 @@ def named_side(name: str, stems=None) -> str | None:
     if before is None:
         return None
     joined = len(before.group(1)) == 1 and not before.group(2)
-    if stems is None and joined and not (name[:2].isupper() and name[:2].isalpha()):
+    if stems is None and joined and not (name.isupper() and name.isalpha() and len(name) <= SHORT_NAME):
         return None
     return SIDES[before.group(1)]
 

@@ -76,3 +76,11 @@ def test_stances_too_short_to_be_steps_are_left_out_and_listed():
     assert stance_phases(result, min_duration=0.005).dropped == {}
     assert stance_phases(result, min_duration=0.5).notes() == [
         "foot_l: 2 stances shorter than 500 ms left out (0.300-0.495 s, 0.700-0.710 s)"]
+
+
+def test_a_word_in_capitals_names_no_side_a_short_marker_name_does():
+    """Plug-in Gait's and Visual3D's short names begin with their side (RHEE, LTOE, RFT); a longer name in capitals is
+    a word whose first letter is no side (RADIUS, LUMBAR, REC_FEM, LAT_DORSI)."""
+    from engine.analysis.gait_phases import named_side
+    assert [named_side(n) for n in ("RHEE", "LTOE", "RFT", "LASI")] == ["Right", "Left", "Right", "Left"]
+    assert [named_side(n) for n in ("RADIUS", "LUMBAR", "REC_FEM", "LAT_DORSI", "rect_fem", "lumbar")] == [None] * 6
