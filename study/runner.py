@@ -186,7 +186,7 @@ def submit_study(study, out: Path, client, outcomes: dict, fingerprints: dict, p
 
 
 def _submit_all(client, tasks: list, analyse, out: Path) -> dict:
-    """{future: task} of ``tasks`` submitted to ``client`` as :func:`_submit` does, in two messages to the scheduler
+    """{future: task} of ``tasks`` submitted to ``client`` (:func:`_arguments`, :func:`_key`), in two messages to the scheduler
     (``client.map`` of the groups, then of the single trials), not one a task (about 1 ms each: a thousand-trial study
     spent half a second submitting). Within a map Dask ranks the tasks in the order given (``client.map``'s internal
     priority), which one message a task does not (tasks submitted within ``fifo_timeout`` of each other run in an order
@@ -202,18 +202,21 @@ def _submit_all(client, tasks: list, analyse, out: Path) -> dict:
         chosen = [task for task in tasks if task.group == group]
         if not chosen:
             continue
-        keys = [_key(out, t) for t in chosen]
-        if group:
-            submitted = client.map(analyse_group, [t.items for t in chosen], [t.model for t in chosen],
-                                   [_started(out, t) for t in chosen], [code] * len(chosen), [analyse] * len(chosen),
-                                   key=keys, retries=0, priority=1)
-        else:
-            items = [t.items[0] for t in chosen]
-            submitted = client.map(analyse_single, [_started(out, t) for t in chosen], [analyse] * len(chosen),
-                                   [i[0] for i in items], [t.model for t in chosen], [i[1] for i in items],
-                                   [i[2] for i in items], [code] * len(chosen), key=keys, retries=0)
+        function = analyse_group if group else analyse_single
+        columns = zip(*(_arguments(t, analyse, out, code) for t in chosen))    # one list per argument, as map takes
+        submitted = client.map(function, *columns, key=[_key(out, t) for t in chosen], retries=0,
+                               priority=1 if group else 0)
         futures.update(zip(submitted, chosen))
     return futures
+
+
+def _arguments(task: _Task, analyse, out: Path, code: str) -> tuple:
+    """The arguments of ``task``'s function (``study.tasks.analyse_group`` for a group, else
+    ``study.tasks.analyse_single``), ``code`` the client's code digest."""
+    if task.group:
+        return task.items, task.model, _started(out, task), code, analyse
+    trial, folder, digest = task.items[0]
+    return _started(out, task), analyse, trial, task.model, folder, digest, code
 
 
 def _started(out: Path, task: _Task) -> Path:
@@ -226,9 +229,8 @@ def _started(out: Path, task: _Task) -> Path:
 def _submit_single(client, task: _Task, analyse, out: Path):
     """The task of one trial ``task`` submitted to ``client`` again (a trial requeued, or one of a group whose worker
     died: :func:`_submit_all` submits the study's tasks at first): its future, keyed by :func:`_key`."""
-    trial, folder, digest = task.items[0]
-    return client.submit(analyse_single, _started(out, task), analyse, trial, task.model, folder, digest,
-                         fingerprint.code_digest(), key=_key(out, task), retries=0)
+    return client.submit(analyse_single, *_arguments(task, analyse, out, fingerprint.code_digest()),
+                         key=_key(out, task), retries=0)
 
 
 def _key(out: Path, task: _Task) -> str:
